@@ -1,0 +1,47 @@
+/*
+ * cli.h: the drasim command's subcommand table and shared helpers.
+ *
+ * Every subcommand is one row of cli_commands[] (cli_commands.c) and one
+ * cmd_<name>.c file. A handler receives argv with argv[0] set to the
+ * subcommand's name and returns an exit status from CliExit.
+ */
+#pragma once
+
+#include <glib.h>
+
+typedef enum {
+	CLI_EXIT_OK = 0,         /* success, or only warnings */
+	CLI_EXIT_INPUT_ERROR = 1, /* the input has errors, or a check failed */
+	CLI_EXIT_USAGE = 2,      /* the command line itself is wrong */
+} CliExit;
+
+typedef int (*CliHandler)(int argc, char **argv);
+
+typedef struct {
+	const char *name;
+	const char *summary;
+	CliHandler handler;
+} CliCommand;
+
+/* The subcommands, terminated by a row with name == NULL. */
+extern const CliCommand cli_commands[];
+/* `drasim conformance <suite>`, terminated by a row with name == NULL. */
+extern const CliCommand cli_conformance_suites[];
+
+/**
+ * cli_parse_options:
+ * Parses argv with @context, printing the error and a hint on failure.
+ * Returns: CLI_EXIT_OK, or CLI_EXIT_USAGE when the options are wrong.
+ */
+int cli_parse_options(GOptionContext *context, int *argc, char ***argv);
+
+/**
+ * cli_dispatch:
+ * Runs the row of @table named by argv[1]; prints @what's list on a miss.
+ * Returns: the handler's exit status, or CLI_EXIT_USAGE.
+ */
+int cli_dispatch(const CliCommand *table, const char *prog, int argc, char **argv);
+
+/* Handlers, one per row of the tables. */
+int cli_version_main(int argc, char **argv);
+int cli_conformance_main(int argc, char **argv);

@@ -1,0 +1,14 @@
+/*
+ * cli_commands.c: the table of drasim subcommands.
+ *
+ * Adding a subcommand is one row here plus its cmd_<name>.c file. Rows are
+ * listed in the order `drasim --help` shows them.
+ */
+#include "cli.h"
+
+const CliCommand cli_commands[] = {
+	{ "conformance", "run a conformance corpus (cel-spec, cel-k8s, allocator)",
+	  cli_conformance_main },
+	{ "version", "print the drasim version", cli_version_main },
+	{ NULL, NULL, NULL },
+};

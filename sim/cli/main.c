@@ -1,0 +1,15 @@
+/*
+ * main.c: the entry point of the drasim command. It only dispatches to a
+ * subcommand of cli_commands[]; each subcommand lives in its own file.
+ */
+#include <locale.h>
+
+#include "cli.h"
+
+int
+main(int argc, char **argv)
+{
+	/* Numbers in reports and manifests never depend on the user's locale. */
+	setlocale(LC_ALL, "C");
+	return cli_dispatch(cli_commands, "drasim", argc, argv);
+}
