@@ -9,6 +9,12 @@
 const CliCommand cli_commands[] = {
 	{ "conformance", "run a conformance corpus (cel-spec, cel-k8s, allocator)",
 	  cli_conformance_main },
+	{ "convert", "print manifests as normalized v1 YAML (any served apiVersion in)",
+	  cli_convert_main },
+	{ "lint", "check manifests as a Kubernetes 1.34 cluster would (exit 1 on errors)",
+	  cli_lint_main },
+	{ "publish", "print the Nodes and ResourceSlices of a simulated node shape",
+	  cli_publish_main },
 	{ "version", "print the drasim version", cli_version_main },
 	{ NULL, NULL, NULL },
 };

@@ -4,7 +4,15 @@
  */
 #include "cli.h"
 
+int cli_conformance_cel_spec_main(int argc, char **argv);
+
+int cli_conformance_cel_k8s_main(int argc, char **argv);
+
 const CliCommand cli_conformance_suites[] = {
+	{ "cel-k8s", "Kubernetes CEL library and DRA selector cases (cel-k8s/cases.json)",
+	  cli_conformance_cel_k8s_main },
+	{ "cel-spec", "cel-spec simple conformance files (JSON), read in place",
+	  cli_conformance_cel_spec_main },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,147 @@
+/*
+ * k8s-private.h: shared by the model/api files only (helper "api").
+ *
+ * Objects are described by tables (K8sStructDesc): one row per JSON field with its
+ * type and where it lives in the C struct. The decoder, the encoder and structural
+ * equality all walk the same tables, so a field added to a table is decoded,
+ * written and compared. Older apiVersions use their own tables that write into
+ * the same v1 structs (e.g. v1beta1's flat request fields land in `exactly`).
+ */
+#pragma once
+
+#include <stddef.h>
+
+#include <glib.h>
+
+#include "k8s_objects.h"
+
+G_BEGIN_DECLS
+
+typedef struct K8sDec K8sDec;
+typedef struct K8sStructDesc K8sStructDesc;
+
+typedef enum {
+	K8S_F_STRING,      /* const char *            */
+	K8S_F_INT64,       /* gint64 (+ has)           */
+	K8S_F_INT32,       /* gint32 (+ has)           */
+	K8S_F_BOOL,        /* gboolean (+ has)         */
+	K8S_F_QTY,         /* K8sQty                   */
+	K8S_F_STRING_MAP,  /* K8sStringMap             */
+	K8S_F_QTY_MAP,     /* K8sQtyMap                */
+	K8S_F_STRING_LIST, /* K8sStringList            */
+	K8S_F_STRUCT,      /* embedded struct (+ has)  */
+	K8S_F_PTR,         /* struct allocated when present, NULL otherwise */
+	K8S_F_ARRAY,       /* C array of structs + count */
+	K8S_F_KEYED,       /* mapping name -> struct, stored as an array with the key at key_at */
+	K8S_F_RAW,         /* K8sRaw (arbitrary data) */
+	K8S_F_CUSTOM,      /* decode/encode/equal functions */
+	K8S_F_IGNORE,      /* a real Kubernetes field drasim does not model: accepted, dropped */
+	K8S_F_DROPPED,     /* a field removed from the API: accepted with a warning */
+} K8sFieldType;
+
+typedef void (*K8sFieldDecodeFn)(K8sDec *dec, const K8sYamlNode *node, void *out);
+typedef void (*K8sFieldEncodeFn)(GString *out, const void *value, guint indent);
+typedef gboolean (*K8sFieldEqualFn)(const void *a, const void *b);
+typedef gboolean (*K8sFieldPresentFn)(const void *base); /* base = the struct holding the field */
+
+/* Offsets are stored +1 so that 0 means "none" (see K8S_AT). */
+#define K8S_AT(Type, field) (offsetof(Type, field) + 1)
+
+typedef struct {
+	const char *name;
+	K8sFieldType type;
+	gsize at;       /* offset+1 of the value */
+	gsize has_at;   /* offset+1 of a gboolean set when the field is present, or 0 */
+	gsize pos_at;   /* offset+1 of a K8sPos set to the value's position, or 0 */
+	gsize count_at; /* ARRAY/KEYED: offset+1 of the guint count */
+	gsize key_at;   /* KEYED: offset+1 of the const char * key inside each element */
+	const K8sStructDesc *sub; /* STRUCT/PTR/ARRAY/KEYED */
+	K8sFieldDecodeFn decode;  /* CUSTOM */
+	K8sFieldEncodeFn encode;  /* CUSTOM (NULL: not written) */
+	K8sFieldEqualFn equal;    /* CUSTOM (NULL: not compared) */
+	K8sFieldPresentFn present; /* whether to write the field (NULL: when not empty) */
+	const char *note;         /* DROPPED: the warning */
+} K8sField;
+
+/* A hint for a field that is not in this version but is in another one. */
+typedef struct {
+	const char *name;
+	const char *hint;
+} K8sFieldHint;
+
+struct K8sStructDesc {
+	const char *name; /* Go type name, for messages */
+	gsize size;
+	gsize pos_at; /* offset+1 of the struct's K8sPos, or 0 */
+	const K8sField *fields; /* terminated by a row with name == NULL */
+	const char *const *ignored; /* more real field names accepted and dropped; NULL-terminated */
+	const K8sFieldHint *hints;  /* NULL-terminated by name */
+	/* called after the fields were decoded (defaults, derived values) */
+	void (*finish)(K8sDec *dec, const K8sYamlNode *node, void *out);
+	/* compares what the field rows do not cover (e.g. an attribute's type) */
+	gboolean (*equal_extra)(const void *a, const void *b);
+	/* Go's `json:",inline"`: more fields in the same JSON object, decoded into the
+	 * struct at embed_at (offset+1; 1 = this struct) and written after ours */
+	const K8sStructDesc *embed;
+	gsize embed_at;
+};
+
+struct K8sDec {
+	K8sObjectSet *set;
+	K8sArena *arena;
+	GStringChunk *strings;
+	const char *file;
+	K8sDiagList *diags;
+	K8sLoadFlags flags;
+	K8sApiVersion version;
+	GString *path;
+	gboolean failed;
+};
+
+/* k8s_dec.c: the table-driven decoder. */
+void k8s_dec__init(K8sDec *dec, K8sObjectSet *set, const char *file, K8sDiagList *diags,
+		   K8sLoadFlags flags);
+void k8s_dec__clear(K8sDec *dec);
+K8sPos k8s_dec__pos(const K8sDec *dec, const K8sYamlNode *node);
+void k8s_dec__error(K8sDec *dec, const K8sYamlNode *node, const char *format, ...)
+	G_GNUC_PRINTF(3, 4);
+void k8s_dec__warning(K8sDec *dec, const K8sYamlNode *node, const char *format, ...)
+	G_GNUC_PRINTF(3, 4);
+gsize k8s_dec__push_field(K8sDec *dec, const char *name);
+gsize k8s_dec__push_index(K8sDec *dec, guint index);
+void k8s_dec__pop(K8sDec *dec, gsize mark);
+gboolean k8s_dec__is_null(const K8sYamlNode *node);
+gboolean k8s_dec__expect_map(K8sDec *dec, const K8sYamlNode *node, const char *what);
+gboolean k8s_dec__expect_seq(K8sDec *dec, const K8sYamlNode *node, const char *what);
+const char *k8s_dec__string(K8sDec *dec, const K8sYamlNode *node);
+gboolean k8s_dec__int64(K8sDec *dec, const K8sYamlNode *node, gint64 min, gint64 max,
+			gint64 *out);
+gboolean k8s_dec__bool(K8sDec *dec, const K8sYamlNode *node, gboolean *out);
+void k8s_dec__qty(K8sDec *dec, const K8sYamlNode *node, K8sQty *out);
+void k8s_dec__struct(K8sDec *dec, const K8sYamlNode *node, const K8sStructDesc *desc,
+		     void *out);
+/* Reports an unknown field, with "did you mean" and version hints. */
+void k8s_dec__unknown_field(K8sDec *dec, const K8sYamlNode *key, const K8sStructDesc *desc);
+/* The closest name to @word among @names (edit distance, case-insensitive), or NULL. */
+const char *k8s_dec__closest(const char *word, const char *const *names, guint n);
+
+/* k8s_fields.c: the tables of every kind, by version. */
+const K8sStructDesc *k8s_fields__object(K8sKind kind, K8sApiVersion version);
+const K8sStructDesc *k8s_fields__meta(void);
+const K8sStructDesc *k8s_fields__node_selector(void);
+/* the tables other tables embed (constant data, shared by the two k8s_fields files) */
+extern const K8sStructDesc k8s_fields__meta_desc;
+extern const K8sStructDesc k8s_fields__node_selector_desc;
+/* k8s_fields_resource.c: the resource.k8s.io kinds. */
+const K8sStructDesc *k8s_fields__resource_object(K8sKind kind, K8sApiVersion version);
+
+/* k8s_encode.c / k8s_equal.c walk the v1 tables. */
+void k8s_encode__struct(GString *out, const K8sStructDesc *desc, const void *value,
+			guint indent);
+gboolean k8s_equal__struct(const K8sStructDesc *desc, const void *a, const void *b);
+
+/* k8s_objects.c */
+void k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags);
+K8sObject *k8s_object_set__new_object(K8sObjectSet *set, K8sKind kind);
+
+G_END_DECLS

@@ -1,0 +1,257 @@
+/*
+ * k8s_objects.c: the K8sObjectSet, which owns decoded objects, and lookups in it.
+ *
+ * Objects are kept in input order (a GPtrArray) and indexed by kind/namespace/name
+ * in a hash table used only for lookups, never iterated, so output order never
+ * depends on hashing. Everything an object points to lives in the set's arena and
+ * string chunk and is freed with the set.
+ */
+#include "k8s-private.h"
+
+#include <string.h>
+
+struct K8sObjectSet {
+	K8sArena *arena;
+	GStringChunk *strings;
+	GPtrArray *objects;        /* K8sObject*, input order */
+	GPtrArray *by_kind[K8S_KIND_COUNT_];
+	GHashTable *index;         /* "kind/ns/name" (in strings) -> first K8sObject* */
+};
+
+K8sObjectSet *
+k8s_object_set_new(void)
+{
+	K8sObjectSet *self = g_new0(K8sObjectSet, 1);
+
+	self->arena = k8s_arena_new();
+	self->strings = g_string_chunk_new(64 * 1024);
+	self->objects = g_ptr_array_new();
+	for (guint k = 0; k < K8S_KIND_COUNT_; k++) {
+		self->by_kind[k] = g_ptr_array_new();
+	}
+	self->index = g_hash_table_new(g_str_hash, g_str_equal);
+	return self;
+}
+
+void
+k8s_object_set_free(K8sObjectSet *self)
+{
+	if (self == NULL) {
+		return;
+	}
+	g_hash_table_destroy(self->index);
+	for (guint k = 0; k < K8S_KIND_COUNT_; k++) {
+		g_ptr_array_free(self->by_kind[k], TRUE);
+	}
+	g_ptr_array_free(self->objects, TRUE);
+	g_string_chunk_free(self->strings);
+	k8s_arena_free(self->arena);
+	g_free(self);
+}
+
+const char *
+k8s_object_namespace(const K8sObject *obj)
+{
+	if (!k8s_kind_is_namespaced(obj->kind)) {
+		return NULL;
+	}
+	return obj->metadata.namespace_ != NULL && obj->metadata.namespace_[0] != '\0'
+		       ? obj->metadata.namespace_
+		       : "default";
+}
+
+static char *
+index_key(K8sKind kind, const char *namespace_, const char *name)
+{
+	return g_strdup_printf("%u/%s/%s", (guint)kind, namespace_ != NULL ? namespace_ : "",
+			       name);
+}
+
+void
+k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags)
+{
+	obj->index = set->objects->len;
+	g_ptr_array_add(set->objects, obj);
+	g_ptr_array_add(set->by_kind[obj->kind], obj);
+	if (obj->metadata.name != NULL) {
+		g_autofree char *key =
+			index_key(obj->kind, k8s_object_namespace(obj), obj->metadata.name);
+		K8sObject *first = g_hash_table_lookup(set->index, key);
+
+		if (first == NULL) {
+			g_hash_table_insert(set->index, g_string_chunk_insert(set->strings, key),
+					    obj);
+		} else if (diags != NULL) {
+			K8sPos pos = obj->metadata.name_pos.line != 0 ? obj->metadata.name_pos
+								       : obj->pos;
+			g_autofree char *path = g_strconcat(obj->path_prefix != NULL
+								    ? obj->path_prefix
+								    : "",
+							    "metadata.name", NULL);
+
+			k8s_diag_list_warning(diags, &pos, path,
+					      "%s %s%s%s is defined again (first at %s:%u:%u); "
+					      "lookups use the first one",
+					      obj->kind_name, k8s_object_namespace(obj) != NULL
+								      ? k8s_object_namespace(obj)
+								      : "",
+					      k8s_object_namespace(obj) != NULL ? "/" : "",
+					      obj->metadata.name, first->pos.file, first->pos.line,
+					      first->pos.col);
+		}
+	}
+}
+
+guint
+k8s_object_set_count(const K8sObjectSet *self)
+{
+	return self->objects->len;
+}
+
+K8sObject *
+k8s_object_set_get(const K8sObjectSet *self, guint index)
+{
+	g_return_val_if_fail(index < self->objects->len, NULL);
+	return g_ptr_array_index(self->objects, index);
+}
+
+guint
+k8s_object_set_count_kind(const K8sObjectSet *self, K8sKind kind)
+{
+	g_return_val_if_fail(kind < K8S_KIND_COUNT_, 0);
+	return self->by_kind[kind]->len;
+}
+
+K8sObject *
+k8s_object_set_get_kind(const K8sObjectSet *self, K8sKind kind, guint index)
+{
+	g_return_val_if_fail(kind < K8S_KIND_COUNT_, NULL);
+	g_return_val_if_fail(index < self->by_kind[kind]->len, NULL);
+	return g_ptr_array_index(self->by_kind[kind], index);
+}
+
+K8sObject *
+k8s_object_set_lookup(const K8sObjectSet *self, K8sKind kind, const char *namespace_,
+		      const char *name)
+{
+	g_autofree char *key = NULL;
+
+	g_return_val_if_fail(kind < K8S_KIND_COUNT_, NULL);
+	if (name == NULL) {
+		return NULL;
+	}
+	if (!k8s_kind_is_namespaced(kind)) {
+		namespace_ = NULL;
+	} else if (namespace_ == NULL || namespace_[0] == '\0') {
+		namespace_ = "default";
+	}
+	key = index_key(kind, namespace_, name);
+	return g_hash_table_lookup(self->index, key);
+}
+
+gpointer
+k8s_object_set_alloc(K8sObjectSet *self, gsize size)
+{
+	return k8s_arena_alloc(self->arena, size);
+}
+
+const char *
+k8s_object_set_intern(K8sObjectSet *self, const char *text)
+{
+	return text != NULL ? g_string_chunk_insert_const(self->strings, text) : NULL;
+}
+
+K8sArena *
+k8s_object_set_get_arena(K8sObjectSet *self)
+{
+	return self->arena;
+}
+
+GStringChunk *
+k8s_object_set_get_strings(K8sObjectSet *self)
+{
+	return self->strings;
+}
+
+static gsize
+kind_size(K8sKind kind)
+{
+	switch (kind) {
+	case K8S_KIND_DEVICE_CLASS:
+		return sizeof(K8sDeviceClass);
+	case K8S_KIND_RESOURCE_CLAIM:
+		return sizeof(K8sResourceClaim);
+	case K8S_KIND_RESOURCE_CLAIM_TEMPLATE:
+		return sizeof(K8sResourceClaimTemplate);
+	case K8S_KIND_RESOURCE_SLICE:
+		return sizeof(K8sResourceSlice);
+	case K8S_KIND_DEVICE_TAINT_RULE:
+		return sizeof(K8sDeviceTaintRule);
+	case K8S_KIND_POD:
+		return sizeof(K8sPod);
+	case K8S_KIND_NODE:
+		return sizeof(K8sNode);
+	default:
+		return sizeof(K8sWorkload);
+	}
+}
+
+/* Used by the loader too: a zeroed object with its header filled in. */
+K8sObject *
+k8s_object_set__new_object(K8sObjectSet *set, K8sKind kind)
+{
+	K8sObject *obj = k8s_arena_alloc(set->arena, kind_size(kind));
+
+	obj->kind = kind;
+	obj->kind_name = k8s_kind_name(kind);
+	obj->path_prefix = "";
+	return obj;
+}
+
+K8sObject *
+k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_,
+		       const char *name)
+{
+	K8sObject *obj;
+
+	g_return_val_if_fail(kind > K8S_KIND_UNKNOWN && kind < K8S_KIND_COUNT_, NULL);
+	obj = k8s_object_set__new_object(self, kind);
+	obj->version = K8S_VERSION_V1;
+	obj->api_version = k8s_api_version_string(kind, K8S_VERSION_V1);
+	obj->metadata.name = k8s_object_set_intern(self, name);
+	obj->metadata.namespace_ = k8s_object_set_intern(self, namespace_);
+	k8s_object_set__add(self, obj, NULL);
+	return obj;
+}
+
+#define DOWNCAST(fn, Type, KIND)                                                           \
+	Type *fn(K8sObject *obj)                                                           \
+	{                                                                                  \
+		return obj != NULL && obj->kind == (KIND) ? (Type *)(void *)obj : NULL;    \
+	}
+
+DOWNCAST(k8s_object_as_device_class, K8sDeviceClass, K8S_KIND_DEVICE_CLASS)
+DOWNCAST(k8s_object_as_resource_claim, K8sResourceClaim, K8S_KIND_RESOURCE_CLAIM)
+DOWNCAST(k8s_object_as_resource_claim_template, K8sResourceClaimTemplate,
+	 K8S_KIND_RESOURCE_CLAIM_TEMPLATE)
+DOWNCAST(k8s_object_as_resource_slice, K8sResourceSlice, K8S_KIND_RESOURCE_SLICE)
+DOWNCAST(k8s_object_as_device_taint_rule, K8sDeviceTaintRule, K8S_KIND_DEVICE_TAINT_RULE)
+DOWNCAST(k8s_object_as_pod, K8sPod, K8S_KIND_POD)
+DOWNCAST(k8s_object_as_node, K8sNode, K8S_KIND_NODE)
+
+K8sWorkload *
+k8s_object_as_workload(K8sObject *obj)
+{
+	if (obj == NULL) {
+		return NULL;
+	}
+	switch (obj->kind) {
+	case K8S_KIND_DEPLOYMENT:
+	case K8S_KIND_STATEFUL_SET:
+	case K8S_KIND_REPLICA_SET:
+	case K8S_KIND_JOB:
+		return (K8sWorkload *)(void *)obj;
+	default:
+		return NULL;
+	}
+}

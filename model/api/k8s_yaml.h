@@ -1,0 +1,130 @@
+/*
+ * k8s_yaml.h: the positioned YAML/JSON node tree that every decoder reads.
+ *
+ * Owned by helper "api". One file holds zero or more documents; each document
+ * is a tree of mappings, sequences and scalars, every node with its line and
+ * column. Nodes live in a K8sArena, scalar text in a GStringChunk (short
+ * scalars and all keys are interned: equal text, equal pointer).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "k8s_arena.h"
+#include "k8s_diag.h"
+
+G_BEGIN_DECLS
+
+/* Nesting deeper than this is rejected (no manifest comes close; it protects the stack
+ * of every recursive consumer, e.g. the encoder of opaque parameters). */
+#define K8S_YAML_MAX_DEPTH 100
+
+typedef enum {
+	K8S_YAML_SCALAR,
+	K8S_YAML_MAPPING,
+	K8S_YAML_SEQUENCE,
+} K8sYamlKind;
+
+typedef enum {
+	K8S_YAML_STYLE_PLAIN,
+	K8S_YAML_STYLE_SINGLE_QUOTED,
+	K8S_YAML_STYLE_DOUBLE_QUOTED,
+	K8S_YAML_STYLE_LITERAL, /* | */
+	K8S_YAML_STYLE_FOLDED,  /* > */
+	K8S_YAML_STYLE_BLOCK,   /* block mapping or sequence */
+	K8S_YAML_STYLE_FLOW,    /* {..} or [..] */
+} K8sYamlScalarStyle;
+
+/* What a scalar means, resolved the way Kubernetes' YAML reader (go-yaml v2) does. */
+typedef enum {
+	K8S_YAML_TYPE_NULL,
+	K8S_YAML_TYPE_BOOL,
+	K8S_YAML_TYPE_INT,
+	K8S_YAML_TYPE_FLOAT,
+	K8S_YAML_TYPE_STRING,
+} K8sYamlType;
+
+typedef struct K8sYamlNode K8sYamlNode;
+
+typedef struct {
+	K8sYamlNode *key; /* always a scalar */
+	K8sYamlNode *value;
+} K8sYamlPair;
+
+struct K8sYamlNode {
+	guint8 kind;  /* K8sYamlKind */
+	guint8 style; /* K8sYamlScalarStyle */
+	guint16 flags;
+	guint32 line; /* 1-based */
+	guint32 col;  /* 1-based */
+	guint32 size; /* nodes in this subtree, aliases expanded (saturating) */
+	const char *tag; /* explicit tag ("tag:yaml.org,2002:str"), or NULL */
+	union {
+		struct {
+			const char *text; /* NUL-terminated */
+			guint32 len;
+		} scalar;
+		struct {
+			K8sYamlPair *pairs;
+			guint32 n;
+		} map;
+		struct {
+			K8sYamlNode **items;
+			guint32 n;
+		} seq;
+	};
+};
+
+typedef struct {
+	K8sYamlNode *root; /* never NULL; empty documents are skipped */
+	guint index;       /* 0-based document number in the file, counting empty ones */
+} K8sYamlDoc;
+
+typedef struct {
+	const char *file; /* interned */
+	K8sYamlDoc *docs;
+	guint n_docs;
+	gboolean json; /* the file was read as JSON (.json or starts with { or [) */
+} K8sYamlFile;
+
+/**
+ * k8s_yaml_parse:
+ * Parses @len bytes of @data (YAML, multi-document, or JSON) named @file into
+ * @out. Nodes go to @arena, text to @strings. Every problem is added to @diags
+ * with its position. Documents before a syntax error are kept in @out.
+ * Returns: TRUE when no error was added.
+ */
+gboolean k8s_yaml_parse(const char *file, const char *data, gsize len, K8sArena *arena,
+			GStringChunk *strings, K8sYamlFile *out, K8sDiagList *diags);
+
+/** k8s_yaml_node_pos: the position of @node in @file. */
+K8sPos k8s_yaml_node_pos(const K8sYamlNode *node, const char *file);
+
+/** k8s_yaml_scalar_type: what a scalar means (plain scalars resolve like go-yaml v2). */
+K8sYamlType k8s_yaml_scalar_type(const K8sYamlNode *node);
+
+/** k8s_yaml_type_name: "null", "bool", "integer", "number", "string", "mapping", "list". */
+const char *k8s_yaml_node_type_name(const K8sYamlNode *node);
+
+/** k8s_yaml_map_lookup: the value of @key in a mapping, or NULL. */
+const K8sYamlNode *k8s_yaml_map_lookup(const K8sYamlNode *map, const char *key);
+
+/**
+ * k8s_yaml_copy:
+ * Deep copy of @node into @arena with text interned in @strings (used to keep
+ * opaque parameters after the file's tree is freed). (transfer none: arena-owned)
+ */
+K8sYamlNode *k8s_yaml_copy(const K8sYamlNode *node, K8sArena *arena, GStringChunk *strings);
+
+/**
+ * k8s_yaml_text_pos:
+ * The position of byte @offset of a scalar's text. Exact for plain and quoted
+ * one-line scalars and for literal block scalars (|); for other multi-line
+ * scalars it gives the line of the start.
+ */
+K8sPos k8s_yaml_text_pos(const K8sYamlNode *node, const char *file, gsize offset);
+
+/** k8s_yaml_equal: structural equality (kind, text, keys in order). */
+gboolean k8s_yaml_equal(const K8sYamlNode *a, const K8sYamlNode *b);
+
+G_END_DECLS

@@ -1,0 +1,392 @@
+/*
+ * cel_dra_device.c: DRA device views, built once per device from its ResourceSlice entry.
+ *
+ * Names are split as parseQualifiedName in k8s.io/dynamic-resource-allocation/cel does
+ * (first '/', bare names take the driver as domain) and interned, so evaluation compares
+ * pointers. Values are stored as ready CelValues; the maps behind device.attributes and
+ * device.capacity are prebuilt, so evaluating against the device allocates nothing.
+ */
+#include <string.h>
+
+#include "cel-dra-private.h"
+
+/* ---- map classes: outer (domain -> ids) and inner (id -> value) ---- */
+
+static gboolean
+string_key(CelValue key, const char **interned)
+{
+	if (key.kind != CEL_KIND_STRING) {
+		return FALSE;
+	}
+	if ((key.flags & CEL_VALUE_INTERNED) != 0) {
+		*interned = key.str;
+		return TRUE;
+	}
+	/* Not interned: look it up without inserting; an unknown name matches nothing. */
+	char buf[128];
+	g_autofree char *heap = NULL;
+	char *s = buf;
+	if (key.aux >= sizeof buf) {
+		s = heap = g_malloc(key.aux + 1);
+	}
+	memcpy(s, key.str, key.aux);
+	s[key.aux] = '\0';
+	GQuark q = strlen(s) == key.aux ? g_quark_try_string(s) : 0;
+	*interned = q != 0 ? g_quark_to_string(q) : NULL;
+	return TRUE;
+}
+
+static gboolean
+domain_lookup(const CelMap *map, CelValue key, CelValue *out, CelActivation *act)
+{
+	const CelDraDomainMap *dm = (const CelDraDomainMap *)map;
+	const char *id;
+	if (!string_key(key, &id)) {
+		return FALSE;
+	}
+	for (guint i = 0; i < dm->base.len; i++) {
+		if (dm->entries[i].id == id) {
+			*out = dm->entries[i].value;
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+static void
+domain_entry(const CelMap *map, guint index, CelValue *key, CelValue *value, CelActivation *act)
+{
+	const CelDraDomainMap *dm = (const CelDraDomainMap *)map;
+	const CelDraEntry *e = &dm->entries[index];
+	*key = cel_value_string(e->id, strlen(e->id));
+	key->flags |= CEL_VALUE_INTERNED;
+	*value = e->value;
+}
+
+static const CelMapClass domain_map_class = { domain_lookup, domain_entry };
+
+static gboolean
+empty_lookup(const CelMap *map, CelValue key, CelValue *out, CelActivation *act)
+{
+	return FALSE;
+}
+
+static void
+empty_entry(const CelMap *map, guint index, CelValue *key, CelValue *value, CelActivation *act)
+{
+	g_assert_not_reached();
+}
+
+static const CelMapClass empty_map_class = { empty_lookup, empty_entry };
+const CelMap cel_dra_empty_map = { .klass = &empty_map_class, .len = 0 };
+
+/* A missing domain reads as an empty map (compile.go newStringInterfaceMapWithDefault). */
+static gboolean
+outer_lookup(const CelMap *map, CelValue key, CelValue *out, CelActivation *act)
+{
+	const CelDraOuterMap *om = (const CelDraOuterMap *)map;
+	const char *domain;
+	if (!string_key(key, &domain)) {
+		return FALSE;
+	}
+	for (guint i = 0; i < om->base.len; i++) {
+		if (om->domains[i].domain == domain) {
+			*out = cel_value_map(&om->domains[i].base);
+			return TRUE;
+		}
+	}
+	*out = cel_value_map(&cel_dra_empty_map);
+	return TRUE;
+}
+
+static void
+outer_entry(const CelMap *map, guint index, CelValue *key, CelValue *value, CelActivation *act)
+{
+	const CelDraOuterMap *om = (const CelDraOuterMap *)map;
+	const CelDraDomainMap *dm = &om->domains[index];
+	*key = cel_value_string(dm->domain, strlen(dm->domain));
+	key->flags |= CEL_VALUE_INTERNED;
+	*value = cel_value_map(&dm->base);
+}
+
+static const CelMapClass outer_map_class = { outer_lookup, outer_entry };
+
+/* ---- the device object ---- */
+
+static gboolean
+device_select(const CelObject *self, const char *field, CelValue *out, CelActivation *act)
+{
+	const CelDraDevice *dev = ((const CelDraDeviceObj *)self)->device;
+	if (strcmp(field, "driver") == 0) {
+		*out = cel_value_string(dev->driver, strlen(dev->driver));
+	} else if (strcmp(field, "attributes") == 0) {
+		*out = cel_value_map(&dev->attributes.outer.base);
+	} else if (strcmp(field, "capacity") == 0) {
+		*out = cel_value_map(&dev->capacity.outer.base);
+	} else if (strcmp(field, "allowMultipleAllocations") == 0) {
+		*out = cel_value_bool(dev->allow_multiple_allocations);
+	} else {
+		return FALSE;
+	}
+	return TRUE;
+}
+
+const CelObjectClass cel_dra_device_class = {
+	.type_name = "kubernetes.DRADevice",
+	.select = device_select,
+	.equal = NULL,
+	.print = NULL,
+};
+
+/* ---- building ---- */
+
+CelDraDevice *
+cel_dra_device_new(const char *driver)
+{
+	CelDraDevice *self = g_new0(CelDraDevice, 1);
+	self->driver = g_intern_string(driver != NULL ? driver : "");
+	self->attributes.entries = g_array_new(FALSE, TRUE, sizeof(CelDraEntry));
+	self->capacity.entries = g_array_new(FALSE, TRUE, sizeof(CelDraEntry));
+	self->object.base.klass = &cel_dra_device_class;
+	self->object.device = self;
+	cel_arena_init(&self->store, 4096);
+	return self;
+}
+
+void
+cel_dra_device_free(CelDraDevice *self)
+{
+	if (self == NULL) {
+		return;
+	}
+	g_array_unref(self->attributes.entries);
+	g_array_unref(self->capacity.entries);
+	g_free(self->attributes.domains);
+	g_free(self->capacity.domains);
+	cel_arena_clear(&self->store);
+	g_free(self);
+}
+
+void
+cel_dra_device_set_allow_multiple_allocations(CelDraDevice *self, gboolean allow)
+{
+	self->allow_multiple_allocations = allow;
+}
+
+static void table_freeze(CelDraTable *table);
+
+/* Adds (or replaces) @name's value in @table and rebuilds its maps (build time only). */
+static void
+table_put(CelDraDevice *self, CelDraTable *table, const char *name, CelValue value)
+{
+	const char *slash = strchr(name, '/');
+	CelDraEntry e;
+
+	if (slash == NULL) {
+		e.domain = self->driver;
+		e.id = g_intern_string(name);
+	} else {
+		g_autofree char *domain = g_strndup(name, (gsize)(slash - name));
+		e.domain = g_intern_string(domain);
+		e.id = g_intern_string(slash + 1);
+	}
+	e.value = value;
+	for (guint i = 0; i < table->entries->len; i++) {
+		CelDraEntry *old = &g_array_index(table->entries, CelDraEntry, i);
+		if (old->domain == e.domain && old->id == e.id) {
+			old->value = value;
+			return;
+		}
+	}
+	g_array_append_val(table->entries, e);
+	table_freeze(table);
+}
+
+static CelValue
+store_string(CelDraDevice *self, const char *s, gssize len)
+{
+	gsize n = len < 0 ? strlen(s) : (gsize)len;
+	char *copy = cel_arena_strndup(&self->store, s, n);
+	return cel_value_string(copy, n);
+}
+
+void
+cel_dra_device_add_bool(CelDraDevice *self, const char *name, gboolean value)
+{
+	table_put(self, &self->attributes, name, cel_value_bool(value));
+}
+
+void
+cel_dra_device_add_int(CelDraDevice *self, const char *name, gint64 value)
+{
+	table_put(self, &self->attributes, name, cel_value_int(value));
+}
+
+void
+cel_dra_device_add_string(CelDraDevice *self, const char *name, const char *value, gssize len)
+{
+	table_put(self, &self->attributes, name, store_string(self, value, len));
+}
+
+static gboolean
+store_version(CelDraDevice *self, const char *value, gssize len, CelValue *out, GError **error)
+{
+	char err[CEL_K8S_ERRBUF];
+	CelValue text = store_string(self, value, len);
+	CelSemverObj *obj = cel_arena_alloc(&self->store, sizeof *obj);
+
+	if (!cel_semver_parse(&obj->v, text.str, text.aux, FALSE, NULL, err)) {
+		g_set_error(error, CEL_ERROR, CEL_ERROR_TYPE, "parse semantic version: %s", err);
+		return FALSE;
+	}
+	obj->base.klass = &cel_semver_class;
+	*out = cel_value_object(&obj->base);
+	return TRUE;
+}
+
+gboolean
+cel_dra_device_add_version(CelDraDevice *self, const char *name, const char *value, gssize len,
+			   GError **error)
+{
+	CelValue v;
+	if (!store_version(self, value, len, &v, error)) {
+		g_prefix_error(error, "attribute %s: ", name);
+		return FALSE;
+	}
+	table_put(self, &self->attributes, name, v);
+	return TRUE;
+}
+
+static CelList *
+store_list(CelDraDevice *self, guint n)
+{
+	CelList *list = cel_arena_alloc(&self->store, sizeof *list);
+	list->len = n;
+	list->cap = n;
+	list->items = n > 0 ? cel_arena_alloc(&self->store, n * sizeof(CelValue)) : NULL;
+	return list;
+}
+
+void
+cel_dra_device_add_bools(CelDraDevice *self, const char *name, const gboolean *values, guint n)
+{
+	CelList *list = store_list(self, n);
+	for (guint i = 0; i < n; i++) {
+		list->items[i] = cel_value_bool(values[i]);
+	}
+	table_put(self, &self->attributes, name, cel_value_list(list));
+}
+
+void
+cel_dra_device_add_ints(CelDraDevice *self, const char *name, const gint64 *values, guint n)
+{
+	CelList *list = store_list(self, n);
+	for (guint i = 0; i < n; i++) {
+		list->items[i] = cel_value_int(values[i]);
+	}
+	table_put(self, &self->attributes, name, cel_value_list(list));
+}
+
+void
+cel_dra_device_add_strings(CelDraDevice *self, const char *name, const char *const *values,
+			   guint n)
+{
+	CelList *list = store_list(self, n);
+	for (guint i = 0; i < n; i++) {
+		list->items[i] = store_string(self, values[i], -1);
+	}
+	table_put(self, &self->attributes, name, cel_value_list(list));
+}
+
+gboolean
+cel_dra_device_add_versions(CelDraDevice *self, const char *name, const char *const *values,
+			    guint n, GError **error)
+{
+	CelList *list = store_list(self, n);
+	for (guint i = 0; i < n; i++) {
+		if (!store_version(self, values[i], -1, &list->items[i], error)) {
+			g_prefix_error(error, "attribute %s: ", name);
+			return FALSE;
+		}
+	}
+	table_put(self, &self->attributes, name, cel_value_list(list));
+	return TRUE;
+}
+
+void
+cel_dra_device_add_capacity(CelDraDevice *self, const char *name, const K8sQuantity *value)
+{
+	CelQuantityObj *obj = cel_arena_alloc(&self->store, sizeof *obj);
+	obj->base.klass = &cel_quantity_class;
+	obj->q = *value;
+	table_put(self, &self->capacity, name, cel_value_object(&obj->base));
+}
+
+/* ---- freezing: sort by (domain, id) and build the maps ---- */
+
+static gint
+entry_cmp(gconstpointer a, gconstpointer b)
+{
+	const CelDraEntry *x = a, *y = b;
+	int c = strcmp(x->domain, y->domain);
+	return c != 0 ? c : strcmp(x->id, y->id);
+}
+
+static void
+table_freeze(CelDraTable *table)
+{
+	GArray *entries = table->entries;
+	g_array_sort(entries, entry_cmp);
+
+	g_free(table->domains);
+	table->domains = NULL;
+	table->ndomains = 0;
+	for (guint i = 0; i < entries->len; i++) {
+		const CelDraEntry *e = &g_array_index(entries, CelDraEntry, i);
+		if (i == 0 || e->domain != g_array_index(entries, CelDraEntry, i - 1).domain) {
+			table->ndomains++;
+		}
+	}
+	table->domains = g_new0(CelDraDomainMap, MAX(table->ndomains, 1));
+	/* The arrays never move after this: entries are appended at build time only. */
+	guint d = 0;
+	for (guint i = 0; i < entries->len; i++) {
+		const CelDraEntry *e = &g_array_index(entries, CelDraEntry, i);
+		if (i == 0 || e->domain != g_array_index(entries, CelDraEntry, i - 1).domain) {
+			CelDraDomainMap *dm = &table->domains[d++];
+			dm->base.klass = &domain_map_class;
+			dm->domain = e->domain;
+			dm->entries = e;
+		}
+		table->domains[d - 1].base.len++;
+	}
+	table->outer.base.klass = &outer_map_class;
+	table->outer.base.len = table->ndomains;
+	table->outer.domains = table->domains;
+}
+
+const CelDraDomainMap *
+cel_dra_table_domain(const CelDraTable *table, const char *domain)
+{
+	for (guint i = 0; i < table->ndomains; i++) {
+		if (table->domains[i].domain == domain) {
+			return &table->domains[i];
+		}
+	}
+	return NULL;
+}
+
+const CelValue *
+cel_dra_table_lookup(const CelDraTable *table, const char *domain, const char *id)
+{
+	const CelDraDomainMap *dm = cel_dra_table_domain(table, domain);
+	if (dm == NULL) {
+		return NULL;
+	}
+	for (guint i = 0; i < dm->base.len; i++) {
+		if (dm->entries[i].id == id) {
+			return &dm->entries[i].value;
+		}
+	}
+	return NULL;
+}

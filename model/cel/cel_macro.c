@@ -1,0 +1,222 @@
+/*
+ * cel_macro.c: macro expansion at parse time, in cel-go's shape.
+ *
+ * has(), all/exists/exists_one/map/filter (cel-go parser/macro.go), the
+ * two-variable forms of ext.TwoVarComprehensions (all, exists, existsOne,
+ * transformList, transformMap, transformMapEntry), cel.bind (ext.Bindings)
+ * and optMap/optFlatMap (cel.OptionalTypes). The accumulator is "@result".
+ */
+#include <string.h>
+
+#include "cel-ast.h"
+
+#define ACCU "@result"
+
+static CelAst *
+accu(CelAstTree *t, guint32 off)
+{
+	return cel_ast__ident(t, off, ACCU);
+}
+
+static const char *
+simple_name(const CelAst *a)
+{
+	if (a->kind == CEL_AST_IDENT && a->ident.name[0] != '.') {
+		return a->ident.name;
+	}
+	return NULL;
+}
+
+static CelAst *
+bool_const(CelAstTree *t, guint32 off, gboolean b)
+{
+	return cel_ast__const(t, off, cel_value_bool(b));
+}
+
+static CelAst *
+empty_list(CelAstTree *t, guint32 off)
+{
+	return cel_ast__list(t, off, NULL, 0);
+}
+
+static CelAst *
+empty_map(CelAstTree *t, guint32 off)
+{
+	CelAst *n = cel_ast__new(t, CEL_AST_MAP, off);
+	n->map.keys = NULL;
+	n->map.values = NULL;
+	n->map.n = 0;
+	return n;
+}
+
+/* all / exists / exists_one over one or two iteration variables */
+static CelAst *
+quantifier(CelAstTree *t, guint32 off, const char *kind, CelAst *range, const char *v1,
+	   const char *v2, CelAst *pred)
+{
+	CelAst *init, *cond, *step, *result;
+	if (strcmp(kind, "all") == 0) {
+		init = bool_const(t, off, TRUE);
+		cond = cel_ast__call2(t, off, "@not_strictly_false", accu(t, off), NULL);
+		step = cel_ast__call2(t, off, "_&&_", accu(t, off), pred);
+		result = accu(t, off);
+	} else if (strcmp(kind, "exists") == 0) {
+		init = bool_const(t, off, FALSE);
+		cond = cel_ast__call2(t, off, "@not_strictly_false",
+				      cel_ast__call2(t, off, "!_", accu(t, off), NULL), NULL);
+		step = cel_ast__call2(t, off, "_||_", accu(t, off), pred);
+		result = accu(t, off);
+	} else {
+		init = cel_ast__const(t, off, cel_value_int(0));
+		cond = bool_const(t, off, TRUE);
+		CelAst *inc = cel_ast__call2(t, off, "_+_", accu(t, off),
+					     cel_ast__const(t, off, cel_value_int(1)));
+		CelAst *args[3] = { pred, inc, accu(t, off) };
+		step = cel_ast__call(t, off, "_?_:_", NULL, args, 3);
+		result = cel_ast__call2(t, off, "_==_", accu(t, off),
+					cel_ast__const(t, off, cel_value_int(1)));
+	}
+	return cel_ast__comprehension(t, off, v1, v2, range, ACCU, init, cond, step, result);
+}
+
+/* map / filter / transformList: list accumulators */
+static CelAst *
+list_builder(CelAstTree *t, guint32 off, CelAst *range, const char *v1, const char *v2,
+	     CelAst *filter, CelAst *value)
+{
+	CelAst *one = cel_ast__list(t, off, &value, 1);
+	CelAst *step = cel_ast__call2(t, off, "_+_", accu(t, off), one);
+	if (filter != NULL) {
+		CelAst *args[3] = { filter, step, accu(t, off) };
+		step = cel_ast__call(t, off, "_?_:_", NULL, args, 3);
+	}
+	return cel_ast__comprehension(t, off, v1, v2, range, ACCU, empty_list(t, off),
+				      bool_const(t, off, TRUE), step, accu(t, off));
+}
+
+/* transformMap / transformMapEntry: map accumulators via cel.@mapInsert */
+static CelAst *
+map_builder(CelAstTree *t, guint32 off, CelAst *range, const char *v1, const char *v2,
+	    CelAst *filter, CelAst *value, gboolean entry)
+{
+	CelAst *step;
+	if (entry) {
+		step = cel_ast__call2(t, off, "cel.@mapInsert", accu(t, off), value);
+	} else {
+		CelAst *args[3] = { accu(t, off), cel_ast__ident(t, off, v1), value };
+		step = cel_ast__call(t, off, "cel.@mapInsert", NULL, args, 3);
+	}
+	if (filter != NULL) {
+		CelAst *args[3] = { filter, step, accu(t, off) };
+		step = cel_ast__call(t, off, "_?_:_", NULL, args, 3);
+	}
+	return cel_ast__comprehension(t, off, v1, v2, range, ACCU, empty_map(t, off),
+				      bool_const(t, off, TRUE), step, accu(t, off));
+}
+
+/* cel.bind(name, init, body): a comprehension over nothing whose accumulator is name */
+static CelAst *
+bind(CelAstTree *t, guint32 off, const char *name, CelAst *init, CelAst *body)
+{
+	return cel_ast__comprehension(t, off, "#unused", NULL, empty_list(t, off), name, init,
+				      bool_const(t, off, FALSE), cel_ast__ident(t, off, name),
+				      body);
+}
+
+static CelAst *
+opt_map(CelAstTree *t, guint32 off, CelAst *target, const char *v, CelAst *expr, gboolean flat)
+{
+	CelAst *has = cel_ast__call(t, off, "hasValue", target, NULL, 0);
+	CelAst *val = cel_ast__call(t, off, "value", target, NULL, 0);
+	CelAst *body = bind(t, off, v, val, expr);
+	if (!flat) {
+		body = cel_ast__call2(t, off, "optional.of", body, NULL);
+	}
+	CelAst *none = cel_ast__call(t, off, "optional.none", NULL, NULL, 0);
+	CelAst *args[3] = { has, body, none };
+	return cel_ast__call(t, off, "_?_:_", NULL, args, 3);
+}
+
+CelAst *
+cel_macro__expand(CelAstTree *t, guint32 off, const char *fn, CelAst *target, CelAst **args,
+		  guint nargs, const char **error_msg)
+{
+	if (target == NULL) {
+		if (strcmp(fn, "has") == 0 && nargs == 1) {
+			CelAst *a = args[0];
+			if (a->kind != CEL_AST_SELECT || a->select.test_only) {
+				*error_msg = "invalid argument to has() macro";
+				return NULL;
+			}
+			a->select.test_only = TRUE;
+			a->offset = off;
+			return a;
+		}
+		return NULL;
+	}
+	if (target->kind == CEL_AST_IDENT && strcmp(target->ident.name, "cel") == 0 &&
+	    strcmp(fn, "bind") == 0 && nargs == 3) {
+		const char *v = simple_name(args[0]);
+		if (v == NULL) {
+			*error_msg = "cel.bind() variable names must be simple identifiers";
+			return NULL;
+		}
+		return bind(t, off, v, args[1], args[2]);
+	}
+	gboolean q1 = strcmp(fn, "all") == 0 || strcmp(fn, "exists") == 0 ||
+		      strcmp(fn, "exists_one") == 0;
+	gboolean q2 = q1 || strcmp(fn, "existsOne") == 0;
+	gboolean lists1 = strcmp(fn, "map") == 0 || strcmp(fn, "filter") == 0;
+	gboolean tl = strcmp(fn, "transformList") == 0;
+	gboolean tm = strcmp(fn, "transformMap") == 0;
+	gboolean tme = strcmp(fn, "transformMapEntry") == 0;
+	gboolean opt = strcmp(fn, "optMap") == 0 || strcmp(fn, "optFlatMap") == 0;
+	gboolean two = (q2 && nargs == 3) || ((tl || tm || tme) && (nargs == 3 || nargs == 4));
+	gboolean one = (q1 && nargs == 2) || (strcmp(fn, "map") == 0 && (nargs == 2 || nargs == 3)) ||
+		       (strcmp(fn, "filter") == 0 && nargs == 2) || (opt && nargs == 2);
+	if (!one && !two) {
+		return NULL;
+	}
+	(void)lists1;
+	const char *v1 = simple_name(args[0]);
+	if (v1 == NULL) {
+		*error_msg = "argument must be a simple name";
+		return NULL;
+	}
+	if (strcmp(v1, ACCU) == 0) {
+		*error_msg = "iteration variable overwrites accumulator variable";
+		return NULL;
+	}
+	if (one) {
+		if (opt) {
+			return opt_map(t, off, target, v1, args[1], strcmp(fn, "optFlatMap") == 0);
+		}
+		if (q1) {
+			return quantifier(t, off, fn, target, v1, NULL, args[1]);
+		}
+		if (strcmp(fn, "filter") == 0) {
+			return list_builder(t, off, target, v1, NULL, args[1],
+					    cel_ast__ident(t, off, v1));
+		}
+		return list_builder(t, off, target, v1, NULL, nargs == 3 ? args[1] : NULL,
+				    args[nargs - 1]);
+	}
+	const char *v2 = simple_name(args[1]);
+	if (v2 == NULL) {
+		*error_msg = "argument must be a simple name";
+		return NULL;
+	}
+	if (strcmp(v1, v2) == 0) {
+		*error_msg = "duplicate variable name";
+		return NULL;
+	}
+	if (q2) {
+		return quantifier(t, off, strcmp(fn, "existsOne") == 0 ? "exists_one" : fn, target,
+				  v1, v2, args[2]);
+	}
+	CelAst *filter = nargs == 4 ? args[2] : NULL;
+	if (tl) {
+		return list_builder(t, off, target, v1, v2, filter, args[nargs - 1]);
+	}
+	return map_builder(t, off, target, v1, v2, filter, args[nargs - 1], tme);
+}

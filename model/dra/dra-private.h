@@ -1,0 +1,303 @@
+/*
+ * dra-private.h: the allocator's prepared indexes and per-call state, shared by
+ * the dra_*.c files only.
+ *
+ * Index space: every device of every slice is a DevRec; every distinct
+ * (driver, pool, device) triple is a DeviceID int ("id"). Per-id arrays hold
+ * the allocated state (persistent) and the in-flight state of one call.
+ */
+#pragma once
+
+#include "dra.h"
+
+#define DRA_MAX_RESULTS	 32 /* resourceapi.AllocationResultsMaxSize */
+#define DRA_MAX_CLAIMS	 64 /* claims per call: one bit each in DraAllocator.allocating */
+#define DRA_MAX_SEEN	 128
+#define DRA_CACHE_FALSE	 1u
+#define DRA_CACHE_TRUE	 2u
+
+typedef struct {
+	guint counter; /* global counter index (SliceRec.counter_base + i) */
+	DraMilli value;
+} DraConsRec;
+
+typedef struct {
+	const DraSlice *slice;
+	guint dev_base;     /* first DevRec */
+	guint counter_base; /* first counter in DraAllocator.counter_* arrays */
+	guint n_counters;
+	gboolean has_binding; /* some device has binding conditions */
+	gboolean available_ready;
+	guint n_allocated; /* devices whose id is in the allocated set */
+} DraSliceRec;
+
+typedef struct {
+	const DraDevice *device;
+	guint slice; /* DraSliceRec index */
+	guint id;
+	guint cons_base; /* DraConsRec range in DraAllocator.cons */
+	guint n_cons;
+	guint taint_base; /* range in DraAllocator.taints (device taints + rules) */
+	guint n_taints;
+	guint next_same_id; /* next DevRec with this id, or G_MAXUINT */
+	gpointer view;      /* DraSelectorOps view slot */
+} DraDevRec;
+
+typedef struct {
+	const char *driver;
+	const char *pool;
+	const char *device;
+	char *text; /* "driver/pool/device" */
+	guint first_dev; /* first DevRec with this id */
+} DraIdRec;
+
+typedef struct {
+	gpointer handle;
+	char *compile_error; /* NULL when compiled */
+	GByteArray *cache;   /* per DevRec: 0 unknown, DRA_CACHE_FALSE, DRA_CACHE_TRUE */
+} DraProgRec;
+
+typedef struct {
+	const DraClass *klass;
+	GArray *progs; /* guint: DraProgRec index per selector, G_MAXUINT for "no cel" */
+} DraClassRec;
+
+typedef struct {
+	char *driver;
+	char *pool;
+	GArray *slices; /* guint DraSliceRec indexes, input order */
+	gboolean incomplete;
+	gboolean invalid;
+	char *invalid_reason;
+	gboolean has_binding;
+} DraPoolRec;
+
+typedef struct {
+	GPtrArray *pools; /* DraPoolRec*, search order */
+	char *error;      /* gather error (fatal), or NULL */
+	char *node_name;
+} DraNodePools;
+
+/* Per-call data of one request, or of one sub-request. */
+typedef struct {
+	const DraExactRequest *req;
+	const DraRequest *parent; /* the DraRequest holding req */
+	gboolean is_sub;
+	guint claim;
+	guint request;
+	guint sub;
+	guint n_subs;        /* sub-requests of the parent (1 if none) */
+	const char *name;    /* "req" or "req/sub" */
+	const char *subname; /* NULL or sub-request name */
+	DraClassRec *klass;
+	guint prog_base; /* request selector programs in DraAllocator.req_progs */
+	guint n_progs;
+	gboolean all_mode;
+	guint num_devices;
+	guint all_base; /* DevRec indexes in DraAllocator.all_devices */
+	guint n_all;
+	guint selected_sub; /* on the sub 0 entry */
+	/* why candidates were rejected, for the unschedulable reason */
+	guint tried;
+	guint no_match;
+	guint in_use;
+	guint no_counters;
+	guint tainted;
+	guint no_capacity;
+	guint constraint;
+	const char *constraint_name;
+} DraReqData;
+
+typedef enum {
+	DRA_CONSTRAINT_MATCH,
+	DRA_CONSTRAINT_DISTINCT,
+} DraConstraintKind;
+
+typedef struct {
+	const DraConstraint *spec;
+	DraConstraintKind kind;
+	const char *name;  /* fully qualified attribute name */
+	gsize domain_len;  /* bytes before the '/', or G_MAXSIZE without one */
+	const DraAttribute *first; /* matchAttribute: value of the first device */
+	guint n_devices;
+	const DraAttribute *seen[DRA_MAX_SEEN]; /* distinctAttribute stack */
+} DraConstraintState;
+
+typedef struct {
+	guint dev;     /* DevRec */
+	guint rd;      /* DraReqData */
+	guint ordinal; /* position in this call's candidate order (pruning) */
+	gboolean admin_access;
+	char share_id[40];
+	gboolean has_share_id;
+	guint consumed_base; /* DraConsumed range in DraAllocator.consumed */
+	guint n_consumed;
+} DraInternalResult;
+
+/* allocated capacity of another claim, keyed like the allocated set */
+typedef struct {
+	char *key;
+	const char *name; /* interned */
+	DraMilli value;
+} DraAggEntry;
+
+/*
+ * In-flight capacity of one call (upstream allocatingCapacity): an entry with
+ * name == NULL marks that the device has a map entry at all.
+ */
+typedef struct {
+	guint id;
+	const char *name;
+	DraMilli value;
+} DraInflight;
+
+/* Where one claim's output sits in the output arrays, before pointer fix-up. */
+typedef struct {
+	guint results_base, n_results;
+	guint config_base, n_config;
+	gboolean has_selector;
+	guint terms_base; /* one term */
+	guint fields_base, n_fields;
+	guint exprs_base, n_exprs;
+	gboolean node_name_field;
+} DraLayout;
+
+struct DraAllocator {
+	DraFeatures features;
+	DraQuirks quirks;
+	DraSelectorOps ops;
+	gboolean has_ops;
+	gpointer ops_data;
+	gboolean result_tolerations;
+	gboolean prune;
+	GRand *rand;
+	DraStats stats;
+
+	/* inventory (borrowed) */
+	GPtrArray *slices; /* const DraSlice* */
+	GPtrArray *classes;
+	GPtrArray *taint_rules;
+	gboolean prepared;
+
+	/* prepared indexes */
+	GArray *slice_recs; /* DraSliceRec */
+	GArray *dev_recs;   /* DraDevRec */
+	GArray *id_recs;    /* DraIdRec */
+	GHashTable *id_by_key; /* "driver\0pool\0device" -> id+1 */
+	GArray *cons;          /* DraConsRec */
+	GArray *taints;        /* DraTaint */
+	GArray *counter_avail; /* DraMilli per counter */
+	GArray *counter_used;  /* DraMilli per counter (this call) */
+	GHashTable *class_by_name; /* name -> DraClassRec* */
+	GPtrArray *class_recs;
+	GHashTable *prog_by_expr; /* expression -> index+1 */
+	GPtrArray *progs;         /* DraProgRec* */
+	GHashTable *node_slices;  /* node name -> GArray of slice indexes */
+	GArray *shared_slices;    /* slices without nodeName */
+	GHashTable *pools_by_node; /* node name ("" for none) -> DraNodePools* */
+	GHashTable *pools_by_ptr;  /* const DraNode* -> DraNodePools* (borrowed) */
+	GHashTable *class_by_req;  /* const DraExactRequest* -> DraClassRec* */
+	GHashTable *subreq_names;  /* const DraExactRequest* -> "parent/sub" */
+
+	/* allocated state (persistent) */
+	GHashTable *allocated_keys; /* id keys of dedicated devices in use */
+	GArray *aggregated_list;    /* DraAggEntry */
+	GByteArray *allocated;      /* per id */
+	GPtrArray *aggregated;      /* per id: GArray of DraConsumed, or NULL */
+
+	/* per call */
+	const DraNode *node;
+	const DraClaim *const *claims;
+	guint n_claims;
+	DraNodePools *pools;
+	GArray *rd;       /* DraReqData */
+	GArray *rd_index; /* per claim: first rd of each request, flattened */
+	GArray *claim_rd_base; /* per claim: index into rd_index */
+	GArray *req_progs;     /* guint prog indexes of request selectors */
+	GArray *all_devices;   /* guint DevRec */
+	GArray *match_cache;   /* guint32 per (rd, DevRec): stamp * 4 + value */
+	guint match_stride;
+	guint32 stamp;
+	GArray *allocating;    /* guint64 claim mask per id */
+	GArray *touched_ids;   /* guint */
+	GArray *inflight;      /* DraInflight */
+	GArray *touched_slices; /* guint */
+	GPtrArray *constraints; /* per claim: GArray of DraConstraintState */
+	GPtrArray *results;     /* per claim: GArray of DraInternalResult */
+	GArray *consumed;       /* DraConsumed */
+	char *error;
+	char *reason;
+	gboolean reason_pending;
+	gboolean any_admin; /* some request asks for admin access (this call) */
+	guint min_total;    /* minimum devices over all claims (this call) */
+
+	/* output (valid until the next call) */
+	GArray *out_alloc;   /* DraAllocation per claim */
+	GArray *out_results; /* DraDeviceResult */
+	GArray *out_config;  /* DraConfigResult */
+	GPtrArray *out_names; /* request names of FromClass config, node names */
+	GArray *out_terms;    /* DraNodeSelectorTerm */
+	GArray *out_reqs;     /* DraNodeSelectorRequirement */
+	GArray *out_selectors; /* DraNodeSelector */
+	GArray *out_offsets;   /* guint scratch for pointer fix-ups */
+	GArray *layouts;       /* DraLayout per claim */
+	GArray *sel_fields;    /* const DraNodeSelectorRequirement* scratch */
+	GArray *sel_exprs;
+	DraNodeSelectorRequirement node_name_req;
+	const char *node_name_values[1];
+	GString *scratch;
+};
+
+/*
+ * Empties a GArray without g_array_set_size(), which shrinks through
+ * g_array_remove_range(); only for arrays without a clear function.
+ */
+static inline void
+dra_array_clear(GArray *array)
+{
+	array->len = 0;
+}
+
+/* dra_alloc.c */
+void dra_alloc__prepare(DraAllocator *self);
+void dra_alloc__set_error(DraAllocator *self, const char *format, ...) G_GNUC_PRINTF(2, 3);
+const char *dra_alloc__claim_name(DraAllocator *self, guint claim);
+guint dra_alloc__lookup_id(DraAllocator *self, const char *driver, const char *pool,
+			   const char *device);
+guint dra_alloc__prog(DraAllocator *self, const char *expression);
+
+/* dra_pools.c */
+DraNodePools *dra_pools__for_node(DraAllocator *self, const DraNode *node);
+void dra_pools__free(gpointer pools);
+
+/* dra_validate.c: builds self->rd; FALSE with self->error set on a fatal error */
+gboolean dra_validate__claims(DraAllocator *self);
+/* isSelectable; returns -1 on a fatal error (self->error set), else 0/1 */
+int dra_validate__selectable(DraAllocator *self, guint rd_key, const DraReqData *rd, guint dev);
+
+/* dra_capacity.c */
+gboolean dra_capacity__fits(DraAllocator *self, const DraExactRequest *req, guint dev);
+guint dra_capacity__consume(DraAllocator *self, const DraExactRequest *req, guint dev,
+			    guint *n_out);
+void dra_capacity__release(DraAllocator *self, guint dev, guint consumed_base, guint n);
+gboolean dra_capacity__in_use(DraAllocator *self, guint id);
+gboolean dra_counters__check(DraAllocator *self, guint dev);
+void dra_counters__release(DraAllocator *self, guint dev);
+
+/* dra_constraint.c */
+void dra_constraint__init(DraConstraintState *st, const DraConstraint *spec);
+void dra_constraint__clear(DraConstraintState *st);
+gboolean dra_constraint__add(DraAllocator *self, DraConstraintState *st, const DraReqData *rd,
+			     guint dev);
+void dra_constraint__remove(DraConstraintState *st, const DraReqData *rd);
+
+/* dra_search.c: allocateOne from the first slot; -1 error, 0 not done, 1 done */
+int dra_search__run(DraAllocator *self);
+void dra_search__build_reason(DraAllocator *self);
+
+/* dra_result.c */
+gboolean dra_result__build(DraAllocator *self);
+
+/* dra_node.c */
+gboolean dra_node__matches(const DraNode *node, const char *node_name, gboolean all_nodes,
+			   const DraNodeSelector *selector, gboolean *match, char **error);

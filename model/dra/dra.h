@@ -1,0 +1,442 @@
+/*
+ * dra.h: the structured DRA allocator of Kubernetes 1.34, in C.
+ *
+ * Inputs are plain structs (DraSlice, DraClass, DraClaim, DraNode) that the
+ * caller fills from whatever it decoded; the allocator borrows them and never
+ * copies. A DraAllocator is built once per scheduling cycle (inventory, classes,
+ * devices in use), prepares its indexes on first use, and then answers
+ * dra_allocator_allocate(node, claims) per candidate node without allocating
+ * memory in steady state. Semantics follow k8s.io/dynamic-resource-allocation
+ * structured/internal/experimental (release-1.34), quirks included.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Errors of the bridges (selector compilation); the allocator itself reports values. */
+#define DRA_ERROR (dra_error_quark())
+GQuark dra_error_quark(void);
+
+typedef enum {
+	DRA_ERROR_SELECTOR, /* a selector did not compile */
+} DraErrorCode;
+
+/* Quantities are carried as signed milli-units (1 = 0.001): 1Ti * 1000 fits. */
+typedef gint64 DraMilli;
+
+/* ---- node selection (core/v1 NodeSelector) ---- */
+
+typedef struct {
+	const char *key;
+	const char *op; /* In, NotIn, Exists, DoesNotExist, Gt, Lt */
+	const char *const *values;
+	guint n_values;
+} DraNodeSelectorRequirement;
+
+typedef struct {
+	const DraNodeSelectorRequirement *match_expressions;
+	guint n_match_expressions;
+	const DraNodeSelectorRequirement *match_fields;
+	guint n_match_fields;
+} DraNodeSelectorTerm;
+
+typedef struct {
+	const DraNodeSelectorTerm *terms;
+	guint n_terms;
+} DraNodeSelector;
+
+typedef struct {
+	const char *name;
+	const char *const *label_keys;
+	const char *const *label_values;
+	guint n_labels;
+} DraNode;
+
+/* ---- ResourceSlice ---- */
+
+typedef enum {
+	DRA_ATTR_INT,
+	DRA_ATTR_BOOL,
+	DRA_ATTR_STRING,
+	DRA_ATTR_VERSION,
+} DraAttrKind;
+
+typedef struct {
+	const char *name; /* as published: "id" or "domain/id" */
+	DraAttrKind kind;
+	gint64 int_value;
+	gboolean bool_value;
+	const char *string_value; /* STRING and VERSION */
+} DraAttribute;
+
+typedef struct {
+	gboolean has_default;
+	DraMilli default_value;
+	const DraMilli *valid_values; /* ascending */
+	guint n_valid_values;
+	gboolean has_range;
+	DraMilli range_min;
+	gboolean has_range_max;
+	DraMilli range_max;
+	gboolean has_range_step;
+	DraMilli range_step;
+} DraRequestPolicy;
+
+typedef struct {
+	const char *name;
+	DraMilli value;
+	const DraRequestPolicy *policy; /* NULL = none */
+	const char *text;               /* the quantity as written (CEL sees it exactly), or NULL */
+} DraCapacity;
+
+typedef struct {
+	const char *name;
+	DraMilli value;
+} DraCounter;
+
+typedef struct {
+	const char *name;
+	const DraCounter *counters;
+	guint n_counters;
+} DraCounterSet;
+
+typedef struct {
+	const char *counter_set;
+	const DraCounter *counters;
+	guint n_counters;
+} DraCounterConsumption;
+
+typedef struct {
+	const char *key;
+	const char *value;
+	const char *effect; /* NoSchedule, NoExecute, or anything else (ignored) */
+} DraTaint;
+
+typedef struct {
+	const char *key;
+	const char *op; /* "", Equal, Exists */
+	const char *value;
+	const char *effect;
+} DraToleration;
+
+typedef struct {
+	const char *name;
+	const DraAttribute *attributes;
+	guint n_attributes;
+	const DraCapacity *capacity;
+	guint n_capacity;
+	const DraCounterConsumption *consumes_counters;
+	guint n_consumes_counters;
+	/* per-device node selection (only with slice->per_device_node_selection) */
+	const char *node_name;
+	gboolean all_nodes;
+	const DraNodeSelector *node_selector;
+	const DraTaint *taints;
+	guint n_taints;
+	gboolean binds_to_node;
+	const char *const *binding_conditions;
+	guint n_binding_conditions;
+	const char *const *binding_failure_conditions;
+	guint n_binding_failure_conditions;
+	gboolean allow_multiple_allocations;
+} DraDevice;
+
+typedef struct {
+	const char *name;
+	const char *driver;
+	const char *pool;
+	gint64 generation;
+	gint64 resource_slice_count;
+	const char *node_name; /* NULL or "" = unset */
+	gboolean all_nodes;
+	const DraNodeSelector *node_selector;
+	gboolean per_device_node_selection_set; /* the field is present (even false) */
+	gboolean per_device_node_selection;
+	const DraDevice *devices;
+	guint n_devices;
+	const DraCounterSet *shared_counters;
+	guint n_shared_counters;
+} DraSlice;
+
+/* ---- DeviceTaintRule (v1alpha3), applied to the inventory ---- */
+
+typedef struct {
+	const char *device_class_name; /* NULL = any */
+	const char *driver;
+	const char *pool;
+	const char *device;
+	DraTaint taint;
+} DraTaintRule;
+
+/* ---- DeviceClass and ResourceClaim ---- */
+
+typedef struct {
+	const char *driver;
+	const char *parameters; /* canonical JSON text of the parameters */
+	gconstpointer origin;   /* caller's object, handed back in results */
+} DraOpaqueConfig;
+
+typedef struct {
+	const char *name;
+	const char *const *selectors; /* CEL expressions; a NULL entry = selector without cel */
+	guint n_selectors;
+	const DraOpaqueConfig *const *config; /* a NULL entry = config without opaque */
+	guint n_config;
+} DraClass;
+
+typedef struct {
+	const char *name;
+	DraMilli value;
+} DraCapacityRequest;
+
+/* The fields of ExactDeviceRequest, also used for sub-requests. */
+typedef struct {
+	const char *name; /* sub-request name; unused for the exact part of a request */
+	const char *device_class_name;
+	const char *const *selectors; /* a NULL entry = selector without cel */
+	guint n_selectors;
+	const char *allocation_mode; /* "ExactCount", "All", anything else is an error */
+	gint64 count;
+	gboolean has_admin_access;
+	gboolean admin_access;
+	const DraToleration *tolerations;
+	guint n_tolerations;
+	gboolean has_capacity;
+	const DraCapacityRequest *capacity_requests;
+	guint n_capacity_requests;
+} DraExactRequest;
+
+typedef struct {
+	const char *name;
+	gboolean has_exactly;
+	DraExactRequest exactly;
+	const DraExactRequest *first_available;
+	guint n_first_available;
+} DraRequest;
+
+typedef struct {
+	const char *const *requests;
+	guint n_requests;
+	const char *match_attribute; /* fully qualified */
+	const char *distinct_attribute;
+} DraConstraint;
+
+typedef struct {
+	const char *const *requests;
+	guint n_requests;
+	const DraOpaqueConfig *opaque;
+} DraClaimConfig;
+
+typedef struct {
+	const char *namespace_; /* may be NULL or "" */
+	const char *name;
+	const DraRequest *requests;
+	guint n_requests;
+	const DraConstraint *constraints;
+	guint n_constraints;
+	const DraClaimConfig *config;
+	guint n_config;
+} DraClaim;
+
+/* ---- features, quirks, statistics ---- */
+
+typedef struct {
+	gboolean admin_access;          /* DRAAdminAccess */
+	gboolean prioritized_list;      /* DRAPrioritizedList */
+	gboolean partitionable_devices; /* DRAPartitionableDevices */
+	gboolean device_taints;         /* DRADeviceTaints */
+	gboolean device_binding;        /* DRADeviceBindingConditions */
+	gboolean device_status;         /* DRAResourceClaimDeviceStatus */
+	gboolean consumable_capacity;   /* DRAConsumableCapacity */
+} DraFeatures;
+
+/* The feature-gate defaults of Kubernetes 1.34. */
+DraFeatures dra_features_default(void);
+/* All seven switched off (a corpus case then turns on what its header names). */
+DraFeatures dra_features_none(void);
+/**
+ * dra_features_set:
+ * Sets the gate called @name (e.g. "DRAAdminAccess") to @value.
+ * Returns: FALSE if @name is not one of the seven allocator gates.
+ */
+gboolean dra_features_set(DraFeatures *self, const char *name, gboolean value);
+
+/*
+ * Production quirks, all on by default. Each can be switched off to get the
+ * intended semantics; the statistics count how often each one changed a decision.
+ */
+typedef struct {
+	/* allocateDevice re-checks capacity against slice.devices[r.deviceIndex] */
+	gboolean capacity_recheck_by_request_index;
+	/* validation of sub-request i caches "All" matches under key i-1 */
+	gboolean stale_subrequest_key;
+} DraQuirks;
+
+typedef struct {
+	guint64 allocate_calls;
+	guint64 allocate_one_calls; /* upstream numAllocateOneInvocations */
+	guint64 devices_tried;
+	guint64 selector_evaluations;
+	guint64 backtracks;
+	guint64 constraint_rejections;
+	guint64 quirk_counters_leaked;      /* counters kept after a later failed check */
+	guint64 quirk_distinct_by_pointer;  /* distinctAttribute passed on equal values */
+	guint64 quirk_capacity_recheck;     /* re-check used another device than the candidate */
+	guint64 quirk_stale_subrequest_key; /* cache entry written under the previous sub-request */
+	guint64 quirk_device_marked_on_fail; /* device stayed marked after a failed re-check */
+} DraStats;
+
+/* ---- selector evaluation (CEL), pluggable ---- */
+
+typedef enum {
+	DRA_MATCH_FALSE,
+	DRA_MATCH_TRUE,
+	DRA_MATCH_ERROR,
+} DraMatch;
+
+/*
+ * DraSelectorOps: how the allocator compiles and evaluates selectors. compile
+ * returns a handle or NULL with @error set; eval returns a DraMatch and, for
+ * DRA_MATCH_ERROR, a message borrowed until the next eval. @view is a per-device
+ * slot (initially NULL) where eval may cache a prepared view of @device; it is
+ * released with free_view when the allocator is freed.
+ */
+typedef struct {
+	gpointer (*compile)(gpointer data, const char *expression, GError **error);
+	DraMatch (*eval)(gpointer data, gpointer program, const DraDevice *device,
+			 const char *driver, gpointer *view, const char **message);
+	void (*free_program)(gpointer data, gpointer program);
+	void (*free_view)(gpointer data, gpointer view);
+} DraSelectorOps;
+
+/* ---- results ---- */
+
+typedef struct {
+	const char *name;
+	DraMilli value;
+} DraConsumed;
+
+typedef struct {
+	const char *request; /* "req" or "req/sub" */
+	const char *driver;
+	const char *pool;
+	const char *device;
+	gboolean admin_access;
+	const DraToleration *tolerations; /* the request's, when results carry them */
+	guint n_tolerations;
+	const char *share_id; /* NULL for dedicated devices */
+	const DraConsumed *consumed;
+	guint n_consumed;
+	const char *const *binding_conditions;
+	guint n_binding_conditions;
+	const char *const *binding_failure_conditions;
+	guint n_binding_failure_conditions;
+	const DraDevice *device_spec;
+	const DraSlice *slice;
+} DraDeviceResult;
+
+typedef struct {
+	gboolean from_class; /* source FromClass, else FromClaim */
+	const char *const *requests;
+	guint n_requests;
+	const DraOpaqueConfig *opaque;
+} DraConfigResult;
+
+typedef struct {
+	const DraDeviceResult *results;
+	guint n_results;
+	const DraConfigResult *config;
+	guint n_config;
+	const DraNodeSelector *node_selector; /* NULL = usable on every node */
+} DraAllocation;
+
+typedef enum {
+	DRA_OUTCOME_ALLOCATED,
+	DRA_OUTCOME_UNSCHEDULABLE, /* no error, but no solution on this node */
+	DRA_OUTCOME_ERROR,         /* fatal: upstream returns an error */
+} DraOutcome;
+
+/* ---- the allocator ---- */
+
+typedef struct DraAllocator DraAllocator;
+
+/**
+ * dra_allocator_new:
+ * @features: copied
+ * @ops: (nullable): selector evaluation; without it every selector is an error
+ * Returns: (transfer full): an empty allocator.
+ */
+DraAllocator *dra_allocator_new(const DraFeatures *features, const DraSelectorOps *ops,
+				gpointer ops_data);
+void dra_allocator_free(DraAllocator *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(DraAllocator, dra_allocator_free)
+
+void dra_allocator_set_quirks(DraAllocator *self, const DraQuirks *quirks);
+/* Seeds the generator of shareIDs (deterministic UUIDs). */
+void dra_allocator_set_seed(DraAllocator *self, guint32 seed);
+/*
+ * Pruning: within one ExactCount request, try device sets as combinations
+ * (each next device after the previous one in search order) instead of
+ * permutations. Applied only where it cannot change the first solution: not
+ * with DRAPartitionableDevices or DRAConsumableCapacity on, whose quirks make
+ * the outcome depend on the order of failed attempts. Off by default, since it
+ * changes the statistics (allocate_one_calls) that upstream's tests check.
+ */
+void dra_allocator_set_prune(DraAllocator *self, gboolean on);
+/* Results carry the request's tolerations (newer than 1.34); off by default. */
+void dra_allocator_set_result_tolerations(DraAllocator *self, gboolean on);
+
+/* Inventory. All pointers are borrowed and must outlive the allocator. Order matters. */
+void dra_allocator_add_slice(DraAllocator *self, const DraSlice *slice);
+void dra_allocator_add_class(DraAllocator *self, const DraClass *klass);
+void dra_allocator_add_taint_rule(DraAllocator *self, const DraTaintRule *rule);
+
+/* Allocated state: a dedicated device in use by another claim. */
+void dra_allocator_mark_allocated(DraAllocator *self, const char *driver, const char *pool,
+				  const char *device, gboolean allocated);
+/*
+ * Allocated state: capacity consumed on a multi-allocatable device (adds @value).
+ * @capacity NULL only records that the device is shared by another claim.
+ */
+void dra_allocator_add_consumed_capacity(DraAllocator *self, const char *driver, const char *pool,
+					 const char *device, const char *capacity, DraMilli value);
+
+/**
+ * dra_allocator_allocate:
+ * @node: (nullable): the candidate node
+ * @claims: the unallocated claims of one pod, in order
+ *
+ * Runs the search. The allocations and the error message are owned by the
+ * allocator and stay valid until the next call.
+ */
+DraOutcome dra_allocator_allocate(DraAllocator *self, const DraNode *node,
+				  const DraClaim *const *claims, guint n_claims);
+const DraAllocation *dra_allocator_get_allocation(DraAllocator *self, guint claim_index);
+const char *dra_allocator_get_error(DraAllocator *self);
+/* Why the last call was unschedulable, naming a request (NULL if unknown). */
+const char *dra_allocator_get_reason(DraAllocator *self);
+/* Marks the devices of the last successful call's claim @claim_index as in use. */
+void dra_allocator_commit(DraAllocator *self, guint claim_index);
+
+const DraStats *dra_allocator_get_stats(DraAllocator *self);
+void dra_allocator_reset_stats(DraAllocator *self);
+
+/* ---- helpers ---- */
+
+/**
+ * dra_node_selector_matches:
+ * Node-affinity semantics: terms are ORed, requirements ANDed, matchFields
+ * knows metadata.name. Returns FALSE with @error_out (transfer full) set when
+ * the selector cannot be parsed (unknown operator, bad Gt/Lt value, ...).
+ */
+gboolean dra_node_selector_matches(const DraNodeSelector *selector, const DraNode *node,
+				   gboolean *matches, char **error_out);
+
+/* Parses a Kubernetes quantity into milli-units; FALSE on syntax error or overflow. */
+gboolean dra_milli_parse(const char *text, DraMilli *out);
+/* Formats milli-units the way resource.Quantity prints a canonical value. */
+char *dra_milli_format(DraMilli value);
+
+G_END_DECLS

@@ -1,0 +1,822 @@
+/*
+ * dra_alloc.c: the DraAllocator object: inventory, prepared indexes, allocated
+ * state and the per-call entry point.
+ *
+ * Preparation happens once after the inventory changes: device IDs are
+ * interned to ints, counters and taints resolved to array ranges, classes and
+ * selectors compiled. dra_allocator_allocate() then only resets per-call arrays
+ * (kept between calls) and runs validation, search and result building.
+ */
+#include <string.h>
+
+#include "dra-private.h"
+
+G_DEFINE_QUARK(dra-error-quark, dra_error)
+
+DraFeatures
+dra_features_default(void)
+{
+	/* Kubernetes 1.34: beta gates on, alpha gates off (reference section 1) */
+	DraFeatures f = {
+		.admin_access = TRUE,
+		.prioritized_list = TRUE,
+		.partitionable_devices = FALSE,
+		.device_taints = FALSE,
+		.device_binding = FALSE,
+		.device_status = TRUE,
+		.consumable_capacity = FALSE,
+	};
+	return f;
+}
+
+DraFeatures
+dra_features_none(void)
+{
+	DraFeatures f = { 0 };
+	return f;
+}
+
+gboolean
+dra_features_set(DraFeatures *self, const char *name, gboolean value)
+{
+	static const struct {
+		const char *name;
+		gsize offset;
+	} gates[] = {
+		{ "DRAAdminAccess", G_STRUCT_OFFSET(DraFeatures, admin_access) },
+		{ "DRAPrioritizedList", G_STRUCT_OFFSET(DraFeatures, prioritized_list) },
+		{ "DRAPartitionableDevices", G_STRUCT_OFFSET(DraFeatures, partitionable_devices) },
+		{ "DRADeviceTaints", G_STRUCT_OFFSET(DraFeatures, device_taints) },
+		{ "DRADeviceBindingConditions", G_STRUCT_OFFSET(DraFeatures, device_binding) },
+		{ "DRAResourceClaimDeviceStatus", G_STRUCT_OFFSET(DraFeatures, device_status) },
+		{ "DRAConsumableCapacity", G_STRUCT_OFFSET(DraFeatures, consumable_capacity) },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(gates); i++) {
+		if (strcmp(gates[i].name, name) == 0) {
+			G_STRUCT_MEMBER(gboolean, self, gates[i].offset) = value;
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+static void
+prog_free(gpointer data)
+{
+	DraProgRec *p = data;
+	g_free(p->compile_error);
+	g_byte_array_unref(p->cache);
+	g_free(p);
+}
+
+static void
+class_rec_free(gpointer data)
+{
+	DraClassRec *c = data;
+	g_array_unref(c->progs);
+	g_free(c);
+}
+
+static void
+agg_clear(gpointer data)
+{
+	g_free(((DraAggEntry *)data)->key);
+}
+
+static void
+garray_unref0(gpointer data)
+{
+	if (data != NULL) {
+		g_array_unref(data);
+	}
+}
+
+DraAllocator *
+dra_allocator_new(const DraFeatures *features, const DraSelectorOps *ops, gpointer ops_data)
+{
+	DraAllocator *self = g_new0(DraAllocator, 1);
+
+	self->features = *features;
+	self->quirks.capacity_recheck_by_request_index = TRUE;
+	self->quirks.stale_subrequest_key = TRUE;
+	if (ops != NULL) {
+		self->ops = *ops;
+		self->has_ops = TRUE;
+	}
+	self->ops_data = ops_data;
+	self->rand = g_rand_new_with_seed(1);
+	self->slices = g_ptr_array_new();
+	self->classes = g_ptr_array_new();
+	self->taint_rules = g_ptr_array_new();
+	self->slice_recs = g_array_new(FALSE, TRUE, sizeof(DraSliceRec));
+	self->dev_recs = g_array_new(FALSE, TRUE, sizeof(DraDevRec));
+	self->id_recs = g_array_new(FALSE, TRUE, sizeof(DraIdRec));
+	self->id_by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->cons = g_array_new(FALSE, TRUE, sizeof(DraConsRec));
+	self->taints = g_array_new(FALSE, TRUE, sizeof(DraTaint));
+	self->counter_avail = g_array_new(FALSE, TRUE, sizeof(DraMilli));
+	self->counter_used = g_array_new(FALSE, TRUE, sizeof(DraMilli));
+	self->class_by_name = g_hash_table_new(g_str_hash, g_str_equal);
+	self->class_recs = g_ptr_array_new_with_free_func(class_rec_free);
+	self->prog_by_expr = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->progs = g_ptr_array_new_with_free_func(prog_free);
+	self->node_slices = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, garray_unref0);
+	self->shared_slices = g_array_new(FALSE, FALSE, sizeof(guint));
+	self->pools_by_node =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, dra_pools__free);
+	self->subreq_names = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	self->pools_by_ptr = g_hash_table_new(NULL, NULL);
+	self->class_by_req = g_hash_table_new(NULL, NULL);
+	self->allocated = g_byte_array_new();
+	self->allocated_keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->aggregated_list = g_array_new(FALSE, TRUE, sizeof(DraAggEntry));
+	g_array_set_clear_func(self->aggregated_list, agg_clear);
+	self->aggregated = g_ptr_array_new_with_free_func(garray_unref0);
+	self->rd = g_array_new(FALSE, TRUE, sizeof(DraReqData));
+	self->rd_index = g_array_new(FALSE, TRUE, sizeof(guint));
+	self->claim_rd_base = g_array_new(FALSE, TRUE, sizeof(guint));
+	self->req_progs = g_array_new(FALSE, TRUE, sizeof(guint));
+	self->all_devices = g_array_new(FALSE, TRUE, sizeof(guint));
+	self->match_cache = g_array_new(FALSE, TRUE, sizeof(guint32));
+	self->allocating = g_array_new(FALSE, TRUE, sizeof(guint64));
+	self->touched_ids = g_array_new(FALSE, TRUE, sizeof(guint));
+	self->inflight = g_array_new(FALSE, TRUE, sizeof(DraInflight));
+	self->touched_slices = g_array_new(FALSE, TRUE, sizeof(guint));
+	self->constraints = g_ptr_array_new();
+	self->results = g_ptr_array_new();
+	self->consumed = g_array_new(FALSE, TRUE, sizeof(DraConsumed));
+	self->out_alloc = g_array_new(FALSE, TRUE, sizeof(DraAllocation));
+	self->out_results = g_array_new(FALSE, TRUE, sizeof(DraDeviceResult));
+	self->out_config = g_array_new(FALSE, TRUE, sizeof(DraConfigResult));
+	self->out_names = g_ptr_array_new();
+	self->out_terms = g_array_new(FALSE, TRUE, sizeof(DraNodeSelectorTerm));
+	self->out_reqs = g_array_new(FALSE, TRUE, sizeof(DraNodeSelectorRequirement));
+	self->out_selectors = g_array_new(FALSE, TRUE, sizeof(DraNodeSelector));
+	self->out_offsets = g_array_new(FALSE, TRUE, sizeof(guint));
+	self->layouts = g_array_new(FALSE, TRUE, sizeof(DraLayout));
+	self->sel_fields = g_array_new(FALSE, FALSE, sizeof(gpointer));
+	self->sel_exprs = g_array_new(FALSE, FALSE, sizeof(gpointer));
+	self->scratch = g_string_new(NULL);
+	return self;
+}
+
+static void
+clear_prepared(DraAllocator *self)
+{
+	for (guint i = 0; i < self->dev_recs->len; i++) {
+		DraDevRec *d = &g_array_index(self->dev_recs, DraDevRec, i);
+		if (d->view != NULL && self->has_ops && self->ops.free_view != NULL) {
+			self->ops.free_view(self->ops_data, d->view);
+		}
+	}
+	for (guint i = 0; i < self->id_recs->len; i++) {
+		g_free(g_array_index(self->id_recs, DraIdRec, i).text);
+	}
+	dra_array_clear(self->slice_recs);
+	dra_array_clear(self->dev_recs);
+	dra_array_clear(self->id_recs);
+	g_hash_table_remove_all(self->id_by_key);
+	dra_array_clear(self->cons);
+	dra_array_clear(self->taints);
+	dra_array_clear(self->counter_avail);
+	dra_array_clear(self->counter_used);
+	g_hash_table_remove_all(self->class_by_name);
+	g_ptr_array_set_size(self->class_recs, 0);
+	g_hash_table_remove_all(self->node_slices);
+	dra_array_clear(self->shared_slices);
+	g_hash_table_remove_all(self->pools_by_node);
+	g_hash_table_remove_all(self->pools_by_ptr);
+	g_hash_table_remove_all(self->class_by_req);
+	/* compiled programs survive; their device caches are indexed by DevRec */
+	for (guint i = 0; i < self->progs->len; i++) {
+		DraProgRec *p = g_ptr_array_index(self->progs, i);
+		g_byte_array_set_size(p->cache, 0);
+	}
+	self->prepared = FALSE;
+}
+
+static void
+constraints_free(DraAllocator *self)
+{
+	for (guint c = 0; c < self->constraints->len; c++) {
+		g_array_unref(g_ptr_array_index(self->constraints, c));
+	}
+	g_ptr_array_set_size(self->constraints, 0);
+}
+
+void
+dra_allocator_free(DraAllocator *self)
+{
+	if (self == NULL) {
+		return;
+	}
+	clear_prepared(self);
+	for (guint i = 0; i < self->progs->len; i++) {
+		DraProgRec *p = g_ptr_array_index(self->progs, i);
+		if (p->handle != NULL && self->ops.free_program != NULL) {
+			self->ops.free_program(self->ops_data, p->handle);
+		}
+	}
+	constraints_free(self);
+	for (guint c = 0; c < self->results->len; c++) {
+		g_array_unref(g_ptr_array_index(self->results, c));
+	}
+	g_ptr_array_unref(self->results);
+	g_ptr_array_unref(self->constraints);
+	g_rand_free(self->rand);
+	g_ptr_array_unref(self->slices);
+	g_ptr_array_unref(self->classes);
+	g_ptr_array_unref(self->taint_rules);
+	g_array_unref(self->slice_recs);
+	g_array_unref(self->dev_recs);
+	g_array_unref(self->id_recs);
+	g_hash_table_unref(self->id_by_key);
+	g_array_unref(self->cons);
+	g_array_unref(self->taints);
+	g_array_unref(self->counter_avail);
+	g_array_unref(self->counter_used);
+	g_hash_table_unref(self->class_by_name);
+	g_ptr_array_unref(self->class_recs);
+	g_hash_table_unref(self->prog_by_expr);
+	g_ptr_array_unref(self->progs);
+	g_hash_table_unref(self->node_slices);
+	g_array_unref(self->shared_slices);
+	g_hash_table_unref(self->pools_by_node);
+	g_hash_table_unref(self->pools_by_ptr);
+	g_hash_table_unref(self->class_by_req);
+	g_hash_table_unref(self->subreq_names);
+	g_byte_array_unref(self->allocated);
+	g_hash_table_unref(self->allocated_keys);
+	g_array_unref(self->aggregated_list);
+	g_ptr_array_unref(self->aggregated);
+	g_array_unref(self->rd);
+	g_array_unref(self->rd_index);
+	g_array_unref(self->claim_rd_base);
+	g_array_unref(self->req_progs);
+	g_array_unref(self->all_devices);
+	g_array_unref(self->match_cache);
+	g_array_unref(self->allocating);
+	g_array_unref(self->touched_ids);
+	g_array_unref(self->inflight);
+	g_array_unref(self->touched_slices);
+	g_array_unref(self->consumed);
+	g_array_unref(self->out_alloc);
+	g_array_unref(self->out_results);
+	g_array_unref(self->out_config);
+	g_ptr_array_unref(self->out_names);
+	g_array_unref(self->out_terms);
+	g_array_unref(self->out_reqs);
+	g_array_unref(self->out_selectors);
+	g_array_unref(self->out_offsets);
+	g_array_unref(self->layouts);
+	g_array_unref(self->sel_fields);
+	g_array_unref(self->sel_exprs);
+	g_string_free(self->scratch, TRUE);
+	g_free(self->error);
+	g_free(self->reason);
+	g_free(self);
+}
+
+void
+dra_allocator_set_quirks(DraAllocator *self, const DraQuirks *quirks)
+{
+	self->quirks = *quirks;
+}
+
+void
+dra_allocator_set_seed(DraAllocator *self, guint32 seed)
+{
+	g_rand_set_seed(self->rand, seed);
+}
+
+void
+dra_allocator_set_prune(DraAllocator *self, gboolean on)
+{
+	self->prune = on;
+}
+
+void
+dra_allocator_set_result_tolerations(DraAllocator *self, gboolean on)
+{
+	self->result_tolerations = on;
+}
+
+void
+dra_allocator_add_slice(DraAllocator *self, const DraSlice *slice)
+{
+	g_ptr_array_add(self->slices, (gpointer)slice);
+	clear_prepared(self);
+}
+
+void
+dra_allocator_add_class(DraAllocator *self, const DraClass *klass)
+{
+	g_ptr_array_add(self->classes, (gpointer)klass);
+	clear_prepared(self);
+}
+
+void
+dra_allocator_add_taint_rule(DraAllocator *self, const DraTaintRule *rule)
+{
+	g_ptr_array_add(self->taint_rules, (gpointer)rule);
+	clear_prepared(self);
+}
+
+static char *
+id_key(const char *driver, const char *pool, const char *device)
+{
+	return g_strdup_printf("%s\x1f%s\x1f%s", driver, pool, device);
+}
+
+guint
+dra_alloc__lookup_id(DraAllocator *self, const char *driver, const char *pool, const char *device)
+{
+	g_autofree char *key = id_key(driver, pool, device);
+	gpointer v = g_hash_table_lookup(self->id_by_key, key);
+	return v == NULL ? G_MAXUINT : GPOINTER_TO_UINT(v) - 1;
+}
+
+static guint
+intern_id(DraAllocator *self, const char *driver, const char *pool, const char *device)
+{
+	char *key = id_key(driver, pool, device);
+	gpointer v = g_hash_table_lookup(self->id_by_key, key);
+
+	if (v != NULL) {
+		g_free(key);
+		return GPOINTER_TO_UINT(v) - 1;
+	}
+	DraIdRec rec = { driver, pool, device, g_strdup_printf("%s/%s/%s", driver, pool, device),
+			 G_MAXUINT };
+	g_array_append_val(self->id_recs, rec);
+	g_hash_table_insert(self->id_by_key, key, GUINT_TO_POINTER(self->id_recs->len));
+	return self->id_recs->len - 1;
+}
+
+guint
+dra_alloc__prog(DraAllocator *self, const char *expression)
+{
+	gpointer v = g_hash_table_lookup(self->prog_by_expr, expression);
+	if (v != NULL) {
+		return GPOINTER_TO_UINT(v) - 1;
+	}
+
+	DraProgRec *p = g_new0(DraProgRec, 1);
+	g_autoptr(GError) error = NULL;
+	p->cache = g_byte_array_new();
+	if (!self->has_ops) {
+		p->compile_error = g_strdup("no selector evaluator configured");
+	} else {
+		p->handle = self->ops.compile(self->ops_data, expression, &error);
+		if (p->handle == NULL) {
+			p->compile_error = g_strdup(error != NULL ? error->message : "compile failed");
+		}
+	}
+	g_ptr_array_add(self->progs, p);
+	g_hash_table_insert(self->prog_by_expr, g_strdup(expression),
+			    GUINT_TO_POINTER(self->progs->len));
+	return self->progs->len - 1;
+}
+
+static void
+prepare_counters(DraAllocator *self, DraSliceRec *sr, DraDevRec *dr)
+{
+	const DraSlice *s = sr->slice;
+	const DraDevice *d = dr->device;
+
+	dr->cons_base = self->cons->len;
+	for (guint c = 0; c < d->n_consumes_counters; c++) {
+		const DraCounterConsumption *cc = &d->consumes_counters[c];
+		guint base = sr->counter_base;
+		for (guint set = 0; set < s->n_shared_counters; set++) {
+			const DraCounterSet *cs = &s->shared_counters[set];
+			if (g_strcmp0(cs->name, cc->counter_set) != 0) {
+				base += cs->n_counters;
+				continue;
+			}
+			/* consumption of an unknown counter is ignored (validation rejects it) */
+			for (guint k = 0; k < cc->n_counters; k++) {
+				for (guint j = 0; j < cs->n_counters; j++) {
+					if (g_strcmp0(cs->counters[j].name, cc->counters[k].name) ==
+					    0) {
+						DraConsRec rec = { base + j, cc->counters[k].value };
+						g_array_append_val(self->cons, rec);
+					}
+				}
+			}
+			break;
+		}
+	}
+	dr->n_cons = self->cons->len - dr->cons_base;
+}
+
+static gboolean
+taint_rule_applies(const DraTaintRule *rule, const DraSlice *s, const DraDevice *d)
+{
+	return (rule->driver == NULL || g_strcmp0(rule->driver, s->driver) == 0) &&
+	       (rule->pool == NULL || g_strcmp0(rule->pool, s->pool) == 0) &&
+	       (rule->device == NULL || g_strcmp0(rule->device, d->name) == 0);
+}
+
+static void
+prepare_slices(DraAllocator *self)
+{
+	for (guint i = 0; i < self->slices->len; i++) {
+		const DraSlice *s = g_ptr_array_index(self->slices, i);
+		DraSliceRec sr = { 0 };
+
+		sr.slice = s;
+		sr.dev_base = self->dev_recs->len;
+		sr.counter_base = self->counter_avail->len;
+		for (guint set = 0; set < s->n_shared_counters; set++) {
+			sr.n_counters += s->shared_counters[set].n_counters;
+		}
+		g_array_set_size(self->counter_avail, sr.counter_base + sr.n_counters);
+		g_array_set_size(self->counter_used, sr.counter_base + sr.n_counters);
+		for (guint j = 0; j < s->n_devices; j++) {
+			const DraDevice *d = &s->devices[j];
+			DraDevRec dr = { 0 };
+			dr.device = d;
+			dr.slice = i;
+			dr.id = intern_id(self, s->driver, s->pool, d->name);
+			/* chain the DevRecs sharing an id (duplicates), newest first */
+			DraIdRec *idr = &g_array_index(self->id_recs, DraIdRec, dr.id);
+			dr.next_same_id = idr->first_dev;
+			idr->first_dev = self->dev_recs->len;
+			prepare_counters(self, &sr, &dr);
+			dr.taint_base = self->taints->len;
+			g_array_append_vals(self->taints, d->taints, d->n_taints);
+			for (guint r = 0; r < self->taint_rules->len; r++) {
+				const DraTaintRule *rule = g_ptr_array_index(self->taint_rules, r);
+				if (taint_rule_applies(rule, s, d)) {
+					g_array_append_val(self->taints, rule->taint);
+				}
+			}
+			dr.n_taints = self->taints->len - dr.taint_base;
+			if (d->n_binding_conditions > 0) {
+				sr.has_binding = TRUE;
+			}
+			g_array_append_val(self->dev_recs, dr);
+		}
+		g_array_append_val(self->slice_recs, sr);
+
+		if (s->node_name != NULL && s->node_name[0] != '\0') {
+			GArray *list = g_hash_table_lookup(self->node_slices, s->node_name);
+			if (list == NULL) {
+				list = g_array_new(FALSE, FALSE, sizeof(guint));
+				g_hash_table_insert(self->node_slices, (gpointer)s->node_name,
+						    list);
+			}
+			g_array_append_val(list, i);
+		} else {
+			g_array_append_val(self->shared_slices, i);
+		}
+	}
+}
+
+static void
+prepare_classes(DraAllocator *self)
+{
+	for (guint i = 0; i < self->classes->len; i++) {
+		const DraClass *k = g_ptr_array_index(self->classes, i);
+		if (k->name == NULL || g_hash_table_contains(self->class_by_name, k->name)) {
+			continue;
+		}
+		DraClassRec *rec = g_new0(DraClassRec, 1);
+		rec->klass = k;
+		rec->progs = g_array_new(FALSE, FALSE, sizeof(guint));
+		for (guint j = 0; j < k->n_selectors; j++) {
+			guint p = k->selectors[j] != NULL ? dra_alloc__prog(self, k->selectors[j])
+							  : G_MAXUINT;
+			g_array_append_val(rec->progs, p);
+		}
+		g_ptr_array_add(self->class_recs, rec);
+		g_hash_table_insert(self->class_by_name, (gpointer)k->name, rec);
+	}
+}
+
+/* Projects the string-keyed allocated state onto the interned ids. */
+static void
+prepare_allocated(DraAllocator *self)
+{
+	GHashTableIter it;
+	gpointer key;
+
+	g_byte_array_set_size(self->allocated, self->id_recs->len);
+	memset(self->allocated->data, 0, self->allocated->len);
+	g_hash_table_iter_init(&it, self->allocated_keys);
+	while (g_hash_table_iter_next(&it, &key, NULL)) {
+		gpointer v = g_hash_table_lookup(self->id_by_key, key);
+		if (v != NULL) {
+			self->allocated->data[GPOINTER_TO_UINT(v) - 1] = 1;
+		}
+	}
+	g_ptr_array_set_size(self->aggregated, 0);
+	g_ptr_array_set_size(self->aggregated, self->id_recs->len);
+	for (guint i = 0; i < self->aggregated_list->len; i++) {
+		DraAggEntry *e = &g_array_index(self->aggregated_list, DraAggEntry, i);
+		gpointer v = g_hash_table_lookup(self->id_by_key, e->key);
+		if (v == NULL) {
+			continue;
+		}
+		guint id = GPOINTER_TO_UINT(v) - 1;
+		GArray *caps = g_ptr_array_index(self->aggregated, id);
+		if (caps == NULL) {
+			caps = g_array_new(FALSE, TRUE, sizeof(DraConsumed));
+			g_ptr_array_index(self->aggregated, id) = caps;
+		}
+		gboolean found = e->name == NULL; /* only marks that the device has an entry */
+		for (guint j = 0; j < caps->len && !found; j++) {
+			DraConsumed *c = &g_array_index(caps, DraConsumed, j);
+			if (strcmp(c->name, e->name) == 0) {
+				c->value += e->value;
+				found = TRUE;
+			}
+		}
+		if (!found) {
+			DraConsumed c = { e->name, e->value };
+			g_array_append_val(caps, c);
+		}
+	}
+	g_array_set_size(self->allocating, self->id_recs->len);
+	for (guint i = 0; i < self->slice_recs->len; i++) {
+		DraSliceRec *sr = &g_array_index(self->slice_recs, DraSliceRec, i);
+		sr->available_ready = FALSE;
+		sr->n_allocated = 0;
+		for (guint j = 0; j < sr->slice->n_devices; j++) {
+			guint id = g_array_index(self->dev_recs, DraDevRec, sr->dev_base + j).id;
+			sr->n_allocated += self->allocated->data[id];
+		}
+	}
+}
+
+void
+dra_alloc__prepare(DraAllocator *self)
+{
+	if (self->prepared) {
+		return;
+	}
+	clear_prepared(self);
+	prepare_slices(self);
+	prepare_classes(self);
+	for (guint i = 0; i < self->progs->len; i++) {
+		DraProgRec *p = g_ptr_array_index(self->progs, i);
+		g_byte_array_set_size(p->cache, self->dev_recs->len);
+		memset(p->cache->data, 0, p->cache->len);
+	}
+	prepare_allocated(self);
+	self->prepared = TRUE;
+}
+
+void
+dra_allocator_mark_allocated(DraAllocator *self, const char *driver, const char *pool,
+			     const char *device, gboolean allocated)
+{
+	char *key = id_key(driver, pool, device);
+
+	if (allocated) {
+		g_hash_table_add(self->allocated_keys, key);
+	} else {
+		g_hash_table_remove(self->allocated_keys, key);
+		g_free(key);
+	}
+	if (self->prepared) {
+		guint id = dra_alloc__lookup_id(self, driver, pool, device);
+		if (id != G_MAXUINT && self->allocated->data[id] != (allocated ? 1 : 0)) {
+			self->allocated->data[id] = allocated ? 1 : 0;
+			guint dev = g_array_index(self->id_recs, DraIdRec, id).first_dev;
+			for (; dev != G_MAXUINT;
+			     dev = g_array_index(self->dev_recs, DraDevRec, dev).next_same_id) {
+				guint slice = g_array_index(self->dev_recs, DraDevRec, dev).slice;
+				DraSliceRec *sr = &g_array_index(self->slice_recs, DraSliceRec, slice);
+				if (allocated) {
+					sr->n_allocated++;
+				} else {
+					sr->n_allocated--;
+				}
+			}
+			/* available counters of the slices holding the device change */
+			for (guint i = 0; i < self->slice_recs->len; i++) {
+				g_array_index(self->slice_recs, DraSliceRec, i).available_ready =
+					FALSE;
+			}
+		}
+	}
+}
+
+void
+dra_allocator_add_consumed_capacity(DraAllocator *self, const char *driver, const char *pool,
+				    const char *device, const char *capacity, DraMilli value)
+{
+	DraAggEntry e = { id_key(driver, pool, device),
+			  capacity != NULL ? g_intern_string(capacity) : NULL, value };
+
+	g_array_append_val(self->aggregated_list, e);
+	self->prepared = FALSE;
+}
+
+void
+dra_alloc__set_error(DraAllocator *self, const char *format, ...)
+{
+	va_list args;
+
+	g_free(self->error);
+	va_start(args, format);
+	self->error = g_strdup_vprintf(format, args);
+	va_end(args);
+}
+
+const char *
+dra_alloc__claim_name(DraAllocator *self, guint claim)
+{
+	const DraClaim *c = self->claims[claim];
+
+	/* klog.KObj: "namespace/name", or just the name without a namespace */
+	g_string_truncate(self->scratch, 0);
+	if (c->namespace_ != NULL && c->namespace_[0] != '\0') {
+		g_string_append_printf(self->scratch, "%s/", c->namespace_);
+	}
+	g_string_append(self->scratch, c->name != NULL ? c->name : "");
+	return self->scratch->str;
+}
+
+/* Resets what one call changed, touching only what was touched. */
+static void
+reset_call(DraAllocator *self)
+{
+	for (guint i = 0; i < self->touched_ids->len; i++) {
+		guint id = g_array_index(self->touched_ids, guint, i);
+		g_array_index(self->allocating, guint64, id) = 0;
+	}
+	dra_array_clear(self->touched_ids);
+	dra_array_clear(self->inflight);
+	for (guint i = 0; i < self->touched_slices->len; i++) {
+		guint s = g_array_index(self->touched_slices, guint, i);
+		DraSliceRec *sr = &g_array_index(self->slice_recs, DraSliceRec, s);
+		for (guint k = 0; k < sr->n_counters; k++) {
+			g_array_index(self->counter_used, DraMilli, sr->counter_base + k) = 0;
+		}
+	}
+	dra_array_clear(self->touched_slices);
+	dra_array_clear(self->consumed);
+	dra_array_clear(self->rd);
+	dra_array_clear(self->rd_index);
+	dra_array_clear(self->claim_rd_base);
+	dra_array_clear(self->req_progs);
+	dra_array_clear(self->all_devices);
+	for (guint c = 0; c < self->constraints->len; c++) {
+		dra_array_clear(g_ptr_array_index(self->constraints, c));
+	}
+	g_clear_pointer(&self->error, g_free);
+	g_clear_pointer(&self->reason, g_free);
+	self->reason_pending = FALSE;
+	self->stamp++;
+	if (self->stamp >= (G_MAXUINT32 >> 2)) {
+		memset(self->match_cache->data, 0, self->match_cache->len * sizeof(guint32));
+		self->stamp = 1;
+	}
+}
+
+/*
+ * Pruning: when every device the node sees is held by another claim, no
+ * request without admin access can succeed, and the search would skip every
+ * candidate on its in-use check before evaluating anything, so the answer is
+ * "unschedulable" without searching. Not with invalid pools (the search would
+ * report them) nor with consumable capacity (shared devices are not "in use").
+ */
+static gboolean
+node_is_full(DraAllocator *self)
+{
+	if (self->any_admin || self->min_total == 0 || self->features.consumable_capacity) {
+		return FALSE;
+	}
+	for (guint p = 0; p < self->pools->pools->len; p++) {
+		const DraPoolRec *pool = g_ptr_array_index(self->pools->pools, p);
+		if (pool->invalid) {
+			return FALSE;
+		}
+		for (guint j = 0; j < pool->slices->len; j++) {
+			guint si = g_array_index(pool->slices, guint, j);
+			const DraSliceRec *sr = &g_array_index(self->slice_recs, DraSliceRec, si);
+			if (sr->n_allocated < sr->slice->n_devices) {
+				return FALSE;
+			}
+		}
+	}
+	return TRUE;
+}
+
+DraOutcome
+dra_allocator_allocate(DraAllocator *self, const DraNode *node, const DraClaim *const *claims,
+		       guint n_claims)
+{
+	g_return_val_if_fail(self != NULL, DRA_OUTCOME_ERROR);
+
+	dra_alloc__prepare(self);
+	reset_call(self);
+	self->stats.allocate_calls++;
+	self->node = node;
+	self->claims = claims;
+	self->n_claims = n_claims;
+	dra_array_clear(self->out_alloc);
+
+	if (n_claims > DRA_MAX_CLAIMS) {
+		dra_alloc__set_error(self, "drasim supports at most %d claims per Allocate call",
+				     DRA_MAX_CLAIMS);
+		return DRA_OUTCOME_ERROR;
+	}
+	while (self->results->len < n_claims) {
+		g_ptr_array_add(self->results,
+				g_array_new(FALSE, TRUE, sizeof(DraInternalResult)));
+	}
+	for (guint c = 0; c < n_claims; c++) {
+		dra_array_clear(g_ptr_array_index(self->results, c));
+	}
+
+	self->pools = dra_pools__for_node(self, node);
+	if (self->pools->error != NULL) {
+		dra_alloc__set_error(self, "gather pool information: %s", self->pools->error);
+		return DRA_OUTCOME_ERROR;
+	}
+	if (!dra_validate__claims(self)) {
+		return DRA_OUTCOME_ERROR;
+	}
+	if (self->prune && node_is_full(self)) {
+		self->reason_pending = TRUE;
+		return DRA_OUTCOME_UNSCHEDULABLE;
+	}
+	int done = dra_search__run(self);
+	if (done < 0) {
+		return DRA_OUTCOME_ERROR;
+	}
+	if (done == 0) {
+		return DRA_OUTCOME_UNSCHEDULABLE;
+	}
+	if (!dra_result__build(self)) {
+		return DRA_OUTCOME_ERROR;
+	}
+	return DRA_OUTCOME_ALLOCATED;
+}
+
+const DraAllocation *
+dra_allocator_get_allocation(DraAllocator *self, guint claim_index)
+{
+	if (claim_index >= self->out_alloc->len) {
+		return NULL;
+	}
+	return &g_array_index(self->out_alloc, DraAllocation, claim_index);
+}
+
+const char *
+dra_allocator_get_error(DraAllocator *self)
+{
+	return self->error;
+}
+
+const char *
+dra_allocator_get_reason(DraAllocator *self)
+{
+	if (self->reason_pending) {
+		self->reason_pending = FALSE;
+		dra_search__build_reason(self);
+	}
+	return self->reason;
+}
+
+void
+dra_allocator_commit(DraAllocator *self, guint claim_index)
+{
+	const DraAllocation *a = dra_allocator_get_allocation(self, claim_index);
+
+	if (a == NULL) {
+		return;
+	}
+	for (guint i = 0; i < a->n_results; i++) {
+		const DraDeviceResult *r = &a->results[i];
+		if (r->admin_access) {
+			continue; /* admin-access allocations block nobody */
+		}
+		if (r->share_id == NULL) {
+			dra_allocator_mark_allocated(self, r->driver, r->pool, r->device, TRUE);
+			continue;
+		}
+		for (guint j = 0; j < r->n_consumed; j++) {
+			dra_allocator_add_consumed_capacity(self, r->driver, r->pool, r->device,
+							    r->consumed[j].name,
+							    r->consumed[j].value);
+		}
+	}
+}
+
+const DraStats *
+dra_allocator_get_stats(DraAllocator *self)
+{
+	return &self->stats;
+}
+
+void
+dra_allocator_reset_stats(DraAllocator *self)
+{
+	memset(&self->stats, 0, sizeof(self->stats));
+}

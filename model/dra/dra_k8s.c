@@ -1,0 +1,421 @@
+/*
+ * dra_k8s.c: converts decoded Kubernetes objects into the allocator's structs.
+ *
+ * The allocator reads plain arrays; the decoder keeps positions and "as written"
+ * details the allocator does not need. Conversion copies array shapes into a
+ * DraInput-owned arena (GPtrArray of blocks) and borrows every string from the
+ * object set, so it is cheap and done once per object.
+ */
+#include <string.h>
+
+#include "dra_k8s.h"
+
+struct DraInput {
+	GPtrArray *blocks; /* g_free'd */
+};
+
+DraInput *
+dra_input_new(void)
+{
+	DraInput *self = g_new0(DraInput, 1);
+	self->blocks = g_ptr_array_new_with_free_func(g_free);
+	return self;
+}
+
+void
+dra_input_free(DraInput *self)
+{
+	if (self == NULL) {
+		return;
+	}
+	g_ptr_array_unref(self->blocks);
+	g_free(self);
+}
+
+static gpointer
+alloc0(DraInput *self, gsize n, gsize size)
+{
+	gpointer p = g_malloc0(MAX(n, 1) * size);
+	g_ptr_array_add(self->blocks, p);
+	return p;
+}
+
+#define NEW0(self, type, n) ((type *)alloc0((self), (n), sizeof(type)))
+
+static DraMilli
+qty_milli(const K8sQty *q)
+{
+	DraMilli v = 0;
+
+	if (q->valid) {
+		return k8s_quantity_milli_value(&q->value);
+	}
+	if (q->text != NULL && dra_milli_parse(q->text, &v)) {
+		return v;
+	}
+	return 0;
+}
+
+static const char *const *
+strv(DraInput *self, const K8sStringList *list)
+{
+	const char **out = NEW0(self, const char *, list->n + 1);
+	for (guint i = 0; i < list->n; i++) {
+		out[i] = list->items[i];
+	}
+	return out;
+}
+
+static void
+convert_requirements(DraInput *self, const K8sNodeSelectorRequirement *in, guint n,
+		     const DraNodeSelectorRequirement **out, guint *n_out)
+{
+	DraNodeSelectorRequirement *reqs = NEW0(self, DraNodeSelectorRequirement, n);
+	for (guint i = 0; i < n; i++) {
+		reqs[i].key = in[i].key != NULL ? in[i].key : "";
+		reqs[i].op = in[i].operator_ != NULL ? in[i].operator_ : "";
+		reqs[i].values = strv(self, &in[i].values);
+		reqs[i].n_values = in[i].values.n;
+	}
+	*out = reqs;
+	*n_out = n;
+}
+
+static const DraNodeSelector *
+node_selector(DraInput *self, const K8sNodeSelector *in)
+{
+	if (in == NULL) {
+		return NULL;
+	}
+	DraNodeSelector *sel = NEW0(self, DraNodeSelector, 1);
+	DraNodeSelectorTerm *terms = NEW0(self, DraNodeSelectorTerm, in->n_terms);
+	for (guint i = 0; i < in->n_terms; i++) {
+		convert_requirements(self, in->terms[i].match_expressions,
+				     in->terms[i].n_match_expressions, &terms[i].match_expressions,
+				     &terms[i].n_match_expressions);
+		convert_requirements(self, in->terms[i].match_fields, in->terms[i].n_match_fields,
+				     &terms[i].match_fields, &terms[i].n_match_fields);
+	}
+	sel->terms = terms;
+	sel->n_terms = in->n_terms;
+	return sel;
+}
+
+static const DraRequestPolicy *
+request_policy(DraInput *self, const K8sCapacityRequestPolicy *in)
+{
+	if (in == NULL) {
+		return NULL;
+	}
+	DraRequestPolicy *p = NEW0(self, DraRequestPolicy, 1);
+	p->has_default = in->has_default;
+	p->default_value = in->has_default ? qty_milli(&in->default_) : 0;
+	DraMilli *vals = NEW0(self, DraMilli, in->n_valid_values);
+	for (guint i = 0; i < in->n_valid_values; i++) {
+		vals[i] = qty_milli(&in->valid_values[i]);
+	}
+	p->valid_values = vals;
+	p->n_valid_values = in->n_valid_values;
+	/* validRange without min is treated as no range (upstream checks Min != nil) */
+	p->has_range = in->has_valid_range && in->range_min.text != NULL;
+	p->range_min = p->has_range ? qty_milli(&in->range_min) : 0;
+	p->has_range_max = in->has_valid_range && in->range_max.text != NULL;
+	p->range_max = p->has_range_max ? qty_milli(&in->range_max) : 0;
+	p->has_range_step = in->has_valid_range && in->range_step.text != NULL;
+	p->range_step = p->has_range_step ? qty_milli(&in->range_step) : 0;
+	return p;
+}
+
+static const DraCounter *
+counters(DraInput *self, const K8sCounter *in, guint n)
+{
+	DraCounter *out = NEW0(self, DraCounter, n);
+	for (guint i = 0; i < n; i++) {
+		out[i].name = in[i].name;
+		out[i].value = qty_milli(&in[i].value);
+	}
+	return out;
+}
+
+static void
+convert_device(DraInput *self, const K8sDevice *in, DraDevice *d)
+{
+	d->name = in->name != NULL ? in->name : "";
+	DraAttribute *attrs = NEW0(self, DraAttribute, in->n_attributes);
+	for (guint i = 0; i < in->n_attributes; i++) {
+		const K8sDeviceAttribute *a = &in->attributes[i];
+		attrs[i].name = a->name;
+		attrs[i].int_value = a->int_value;
+		attrs[i].bool_value = a->bool_value;
+		attrs[i].string_value = a->string_value;
+		switch (a->type) {
+		case K8S_ATTR_INT:
+			attrs[i].kind = DRA_ATTR_INT;
+			break;
+		case K8S_ATTR_BOOL:
+			attrs[i].kind = DRA_ATTR_BOOL;
+			break;
+		case K8S_ATTR_VERSION:
+			attrs[i].kind = DRA_ATTR_VERSION;
+			break;
+		default:
+			attrs[i].kind = DRA_ATTR_STRING;
+			break;
+		}
+	}
+	d->attributes = attrs;
+	d->n_attributes = in->n_attributes;
+	DraCapacity *caps = NEW0(self, DraCapacity, in->n_capacity);
+	for (guint i = 0; i < in->n_capacity; i++) {
+		caps[i].name = in->capacity[i].name;
+		caps[i].value = qty_milli(&in->capacity[i].value);
+		caps[i].text = in->capacity[i].value.text;
+		caps[i].policy = request_policy(self, in->capacity[i].request_policy);
+	}
+	d->capacity = caps;
+	d->n_capacity = in->n_capacity;
+	DraCounterConsumption *cons = NEW0(self, DraCounterConsumption, in->n_consumes_counters);
+	for (guint i = 0; i < in->n_consumes_counters; i++) {
+		cons[i].counter_set = in->consumes_counters[i].counter_set;
+		cons[i].counters = counters(self, in->consumes_counters[i].counters,
+					    in->consumes_counters[i].n_counters);
+		cons[i].n_counters = in->consumes_counters[i].n_counters;
+	}
+	d->consumes_counters = cons;
+	d->n_consumes_counters = in->n_consumes_counters;
+	d->node_name = in->node_name;
+	d->all_nodes = in->has_all_nodes && in->all_nodes;
+	d->node_selector = node_selector(self, in->node_selector);
+	DraTaint *taints = NEW0(self, DraTaint, in->n_taints);
+	for (guint i = 0; i < in->n_taints; i++) {
+		taints[i].key = in->taints[i].key;
+		taints[i].value = in->taints[i].value;
+		taints[i].effect = in->taints[i].effect;
+	}
+	d->taints = taints;
+	d->n_taints = in->n_taints;
+	d->binds_to_node = in->has_binds_to_node && in->binds_to_node;
+	d->binding_conditions = strv(self, &in->binding_conditions);
+	d->n_binding_conditions = in->binding_conditions.n;
+	d->binding_failure_conditions = strv(self, &in->binding_failure_conditions);
+	d->n_binding_failure_conditions = in->binding_failure_conditions.n;
+	d->allow_multiple_allocations =
+		in->has_allow_multiple_allocations && in->allow_multiple_allocations;
+}
+
+const DraSlice *
+dra_input_slice(DraInput *self, const K8sResourceSlice *in)
+{
+	const K8sResourceSliceSpec *spec = &in->spec;
+	DraSlice *s = NEW0(self, DraSlice, 1);
+
+	s->name = in->obj.metadata.name != NULL ? in->obj.metadata.name : "";
+	s->driver = spec->driver != NULL ? spec->driver : "";
+	s->pool = spec->pool.name != NULL ? spec->pool.name : "";
+	s->generation = spec->pool.generation;
+	s->resource_slice_count = spec->pool.resource_slice_count;
+	s->node_name = spec->node_name;
+	s->all_nodes = spec->has_all_nodes && spec->all_nodes;
+	s->node_selector = node_selector(self, spec->node_selector);
+	s->per_device_node_selection_set = spec->has_per_device_node_selection;
+	s->per_device_node_selection =
+		spec->has_per_device_node_selection && spec->per_device_node_selection;
+	DraDevice *devs = NEW0(self, DraDevice, spec->n_devices);
+	for (guint i = 0; i < spec->n_devices; i++) {
+		convert_device(self, &spec->devices[i], &devs[i]);
+	}
+	s->devices = devs;
+	s->n_devices = spec->n_devices;
+	DraCounterSet *sets = NEW0(self, DraCounterSet, spec->n_shared_counters);
+	for (guint i = 0; i < spec->n_shared_counters; i++) {
+		sets[i].name = spec->shared_counters[i].name;
+		sets[i].counters = counters(self, spec->shared_counters[i].counters,
+					    spec->shared_counters[i].n_counters);
+		sets[i].n_counters = spec->shared_counters[i].n_counters;
+	}
+	s->shared_counters = sets;
+	s->n_shared_counters = spec->n_shared_counters;
+	return s;
+}
+
+static const char *const *
+selectors(DraInput *self, const K8sDeviceSelector *in, guint n)
+{
+	const char **out = NEW0(self, const char *, n + 1);
+	for (guint i = 0; i < n; i++) {
+		out[i] = in[i].cel_expression; /* NULL: a selector without cel */
+	}
+	return out;
+}
+
+static const DraOpaqueConfig *
+opaque(DraInput *self, gboolean has, const K8sOpaqueDeviceConfig *in)
+{
+	if (!has) {
+		return NULL;
+	}
+	DraOpaqueConfig *o = NEW0(self, DraOpaqueConfig, 1);
+	o->driver = in->driver;
+	o->origin = in;
+	return o;
+}
+
+const DraClass *
+dra_input_class(DraInput *self, const K8sDeviceClass *in)
+{
+	DraClass *k = NEW0(self, DraClass, 1);
+
+	k->name = in->obj.metadata.name;
+	k->selectors = selectors(self, in->spec.selectors, in->spec.n_selectors);
+	k->n_selectors = in->spec.n_selectors;
+	const DraOpaqueConfig **cfg = NEW0(self, const DraOpaqueConfig *, in->spec.n_config);
+	for (guint i = 0; i < in->spec.n_config; i++) {
+		cfg[i] = opaque(self, in->spec.config[i].has_opaque, &in->spec.config[i].opaque);
+	}
+	k->config = cfg;
+	k->n_config = in->spec.n_config;
+	return k;
+}
+
+static void
+convert_exact(DraInput *self, const K8sExactDeviceRequest *in, DraExactRequest *out)
+{
+	out->device_class_name = in->device_class_name;
+	out->selectors = selectors(self, in->selectors, in->n_selectors);
+	out->n_selectors = in->n_selectors;
+	/* API defaulting: ExactCount, count 1 */
+	out->allocation_mode = in->allocation_mode != NULL ? in->allocation_mode : "ExactCount";
+	out->count = in->has_count ? in->count : 1;
+	out->has_admin_access = in->has_admin_access;
+	out->admin_access = in->admin_access;
+	DraToleration *tol = NEW0(self, DraToleration, in->n_tolerations);
+	for (guint i = 0; i < in->n_tolerations; i++) {
+		tol[i].key = in->tolerations[i].key;
+		tol[i].op = in->tolerations[i].operator_;
+		tol[i].value = in->tolerations[i].value;
+		tol[i].effect = in->tolerations[i].effect;
+	}
+	out->tolerations = tol;
+	out->n_tolerations = in->n_tolerations;
+	out->has_capacity = in->has_capacity;
+	DraCapacityRequest *cr = NEW0(self, DraCapacityRequest, in->capacity_requests.n);
+	for (guint i = 0; i < in->capacity_requests.n; i++) {
+		cr[i].name = in->capacity_requests.items[i].key;
+		cr[i].value = qty_milli(&in->capacity_requests.items[i].value);
+	}
+	out->capacity_requests = cr;
+	out->n_capacity_requests = in->capacity_requests.n;
+}
+
+const DraClaim *
+dra_input_claim(DraInput *self, const char *namespace_, const char *name,
+		const K8sResourceClaimSpec *spec)
+{
+	DraClaim *c = NEW0(self, DraClaim, 1);
+
+	c->namespace_ = namespace_ != NULL ? namespace_ : "default";
+	c->name = name;
+	DraRequest *reqs = NEW0(self, DraRequest, spec->n_requests);
+	for (guint i = 0; i < spec->n_requests; i++) {
+		const K8sDeviceRequest *r = &spec->requests[i];
+		reqs[i].name = r->name != NULL ? r->name : "";
+		reqs[i].has_exactly = r->has_exactly;
+		if (r->has_exactly) {
+			convert_exact(self, &r->exactly, &reqs[i].exactly);
+		}
+		DraExactRequest *subs = NEW0(self, DraExactRequest, r->n_first_available);
+		for (guint j = 0; j < r->n_first_available; j++) {
+			convert_exact(self, &r->first_available[j].spec, &subs[j]);
+			subs[j].name = r->first_available[j].name != NULL
+					       ? r->first_available[j].name
+					       : "";
+		}
+		reqs[i].first_available = subs;
+		reqs[i].n_first_available = r->n_first_available;
+	}
+	c->requests = reqs;
+	c->n_requests = spec->n_requests;
+	DraConstraint *cons = NEW0(self, DraConstraint, spec->n_constraints);
+	for (guint i = 0; i < spec->n_constraints; i++) {
+		cons[i].requests = strv(self, &spec->constraints[i].requests);
+		cons[i].n_requests = spec->constraints[i].requests.n;
+		cons[i].match_attribute = spec->constraints[i].match_attribute;
+		cons[i].distinct_attribute = spec->constraints[i].distinct_attribute;
+	}
+	c->constraints = cons;
+	c->n_constraints = spec->n_constraints;
+	DraClaimConfig *cfg = NEW0(self, DraClaimConfig, spec->n_config);
+	for (guint i = 0; i < spec->n_config; i++) {
+		cfg[i].requests = strv(self, &spec->config[i].requests);
+		cfg[i].n_requests = spec->config[i].requests.n;
+		cfg[i].opaque = opaque(self, spec->config[i].has_opaque, &spec->config[i].opaque);
+	}
+	c->config = cfg;
+	c->n_config = spec->n_config;
+	return c;
+}
+
+const DraNode *
+dra_input_node_new(DraInput *self, const char *name, const K8sStringMap *labels)
+{
+	DraNode *n = NEW0(self, DraNode, 1);
+	guint count = labels != NULL ? labels->n : 0;
+	const char **keys = NEW0(self, const char *, count + 1);
+	const char **values = NEW0(self, const char *, count + 1);
+
+	for (guint i = 0; i < count; i++) {
+		keys[i] = labels->items[i].key;
+		values[i] = labels->items[i].value != NULL ? labels->items[i].value : "";
+	}
+	n->name = name != NULL ? name : "";
+	n->label_keys = keys;
+	n->label_values = values;
+	n->n_labels = count;
+	return n;
+}
+
+const DraNode *
+dra_input_node(DraInput *self, const K8sNode *node)
+{
+	return dra_input_node_new(self, node->obj.metadata.name, &node->obj.metadata.labels);
+}
+
+const DraTaintRule *
+dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRule *in)
+{
+	DraTaintRule *r = NEW0(self, DraTaintRule, 1);
+
+	r->device_class_name = in->spec.device_class_name;
+	r->driver = in->spec.driver;
+	r->pool = in->spec.pool;
+	r->device = in->spec.device;
+	r->taint.key = in->spec.taint.key;
+	r->taint.value = in->spec.taint.value;
+	r->taint.effect = in->spec.taint.effect;
+	return r;
+}
+
+void
+dra_input_mark_allocation(DraAllocator *alloc, const K8sAllocationResult *allocation)
+{
+	for (guint i = 0; i < allocation->n_results; i++) {
+		const K8sDeviceRequestAllocationResult *r = &allocation->results[i];
+		if (r->has_admin_access && r->admin_access) {
+			continue; /* the scheduler leaves admin-access results out */
+		}
+		if (r->share_id == NULL || r->share_id[0] == '\0') {
+			dra_allocator_mark_allocated(alloc, r->driver, r->pool, r->device, TRUE);
+			continue;
+		}
+		if (r->consumed_capacity.n == 0) {
+			dra_allocator_add_consumed_capacity(alloc, r->driver, r->pool, r->device,
+							    NULL, 0);
+		}
+		for (guint j = 0; j < r->consumed_capacity.n; j++) {
+			dra_allocator_add_consumed_capacity(
+				alloc, r->driver, r->pool, r->device,
+				r->consumed_capacity.items[j].key,
+				qty_milli(&r->consumed_capacity.items[j].value));
+		}
+	}
+}

@@ -1,0 +1,55 @@
+/*
+ * dra_k8s.h: the allocator's bridges to the rest of drasim, built only when
+ * model/api and model/cel are in the build.
+ *
+ * DraInput converts decoded objects (K8sResourceSlice, K8sDeviceClass,
+ * K8sResourceClaimSpec, K8sNode, K8sDeviceTaintRule) into the plain structs of
+ * dra.h; it owns the converted structs and borrows the strings of the object
+ * set. DraCel is a DraSelectorOps over model/cel's DRA environment.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "dra.h"
+#include "k8s_types.h"
+
+G_BEGIN_DECLS
+
+typedef struct DraInput DraInput;
+
+/* (transfer full) */
+DraInput *dra_input_new(void);
+void dra_input_free(DraInput *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(DraInput, dra_input_free)
+
+/* Each returns a struct owned by @self that borrows the object's strings. */
+const DraSlice *dra_input_slice(DraInput *self, const K8sResourceSlice *slice);
+const DraClass *dra_input_class(DraInput *self, const K8sDeviceClass *klass);
+/* @namespace_ NULL means "default" (as the corpus and the API server do). */
+const DraClaim *dra_input_claim(DraInput *self, const char *namespace_, const char *name,
+				const K8sResourceClaimSpec *spec);
+const DraNode *dra_input_node(DraInput *self, const K8sNode *node);
+const DraNode *dra_input_node_new(DraInput *self, const char *name, const K8sStringMap *labels);
+const DraTaintRule *dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRule *rule);
+
+/*
+ * dra_input_mark_allocation:
+ * Feeds the results of an already allocated claim into @alloc the way the
+ * scheduler derives the allocated state: results without a shareID mark the
+ * device in use (unless adminAccess), results with one add their consumedCapacity.
+ */
+void dra_input_mark_allocation(DraAllocator *alloc, const K8sAllocationResult *allocation);
+
+/* ---- CEL ---- */
+
+typedef struct DraCel DraCel;
+
+/* A selector evaluator for @features (device.allowMultipleAllocations needs ConsumableCapacity). */
+DraCel *dra_cel_new(const DraFeatures *features);
+void dra_cel_free(DraCel *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(DraCel, dra_cel_free)
+/* The ops to hand to dra_allocator_new() with @self as ops_data. */
+const DraSelectorOps *dra_cel_get_ops(void);
+
+G_END_DECLS

@@ -1,0 +1,105 @@
+/*
+ * hw-private.h: layouts and helpers shared by the files of model/hw only.
+ */
+#pragma once
+
+#include <yaml.h>
+
+#include "hw.h"
+
+/* One placement class of a placement table ("3g": 3 compute slices, size 4, starts 0,4). */
+typedef struct {
+	char *name;
+	guint compute_slices;
+	guint size;
+	guint starts[8];
+	guint n_starts;
+} HwPlacementClass;
+
+typedef struct {
+	char *name;
+	GPtrArray *classes; /* HwPlacementClass* */
+} HwPlacementTable;
+
+struct HwCatalog {
+	GPtrArray *tables; /* HwPlacementTable* */
+	GPtrArray *gpus;   /* HwGpuModel* */
+	GPtrArray *nics;   /* HwNicModel* */
+	GPtrArray *shapes; /* HwNodeShape* */
+	GPtrArray *pools;  /* HwNodePool* */
+	/* Records replaced by an override stay alive until the catalog dies, so that
+	 * pointers handed out earlier (a node's shape) never dangle. */
+	GPtrArray *retired;
+};
+
+/* ---- positioned YAML reading (hw_yaml_read.c) ---- */
+
+typedef struct {
+	const char *filename;
+	yaml_document_t *doc;
+	GError **error;
+	gboolean failed;
+} HwReader;
+
+/* Sets a positioned HW_ERROR_INVALID error at @node, once; returns FALSE. */
+gboolean hw_reader__fail(HwReader *reader, const yaml_node_t *node, const char *path,
+			 const char *format, ...) G_GNUC_PRINTF(4, 5);
+/* The same, at the value of @key in mapping @map, with path @path.@key. */
+gboolean hw_reader__fail_key(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
+			     const char *format, ...) G_GNUC_PRINTF(5, 6);
+yaml_node_t *hw_reader__node(HwReader *reader, int id);
+/* Checks that @node is a mapping whose keys are all in @allowed (NULL-terminated). */
+gboolean hw_reader__mapping(HwReader *reader, yaml_node_t *node, const char *path,
+			    const char *const *allowed);
+/* The value of @key in mapping @node, or NULL. */
+yaml_node_t *hw_reader__get(HwReader *reader, yaml_node_t *node, const char *key);
+/* Scalar readers; @required FALSE leaves @out untouched when the key is absent. */
+gboolean hw_reader__str(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
+			gboolean required, char **out);
+gboolean hw_reader__uint(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
+			 gboolean required, guint64 max, guint64 *out);
+gboolean hw_reader__bool(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
+			 gboolean required, gboolean *out);
+gboolean hw_reader__scalar_uint(HwReader *reader, yaml_node_t *node, const char *path, guint64 max,
+				guint64 *out);
+const char *hw_reader__scalar(HwReader *reader, yaml_node_t *node, const char *path);
+/* Loads the first document of @data; on failure sets a positioned HW_ERROR_PARSE. */
+gboolean hw_reader__load(yaml_document_t *doc, const char *filename, const char *data, gsize len,
+			 GError **error);
+
+/* ---- catalog internals ---- */
+
+void hw_gpu_model__free(HwGpuModel *model);
+void hw_nic_model__free(HwNicModel *model);
+void hw_node_shape__free(HwNodeShape *shape);
+void hw_placement_table__free(HwPlacementTable *table);
+void hw_node_pool__free(HwNodePool *pool);
+gboolean hw_catalog__parse(HwCatalog *staging, const HwCatalog *base, HwReader *reader,
+			   yaml_node_t *root);
+void hw_catalog__merge(HwCatalog *self, HwCatalog *staging);
+
+/* The embedded catalog files (generated at build time). */
+typedef struct {
+	const char *name;
+	const char *data;
+	gsize len;
+} HwEmbeddedFile;
+extern const HwEmbeddedFile hw_catalog_embedded[];
+
+/* ---- publishing helpers (hw_device.c) ---- */
+
+HwDevice *hw_device__new(const char *name);
+void hw_device__free(HwDevice *device);
+void hw_device__attr_string(HwDevice *device, const char *name, const char *value);
+void hw_device__attr_version(HwDevice *device, const char *name, const char *value);
+void hw_device__attr_int(HwDevice *device, const char *name, gint64 value);
+void hw_device__attr_bool(HwDevice *device, const char *name, gboolean value);
+void hw_qty__append(GArray *array, const char *name, gint64 value, HwQtyFormat format);
+HwConsumption *hw_device__consume(HwDevice *device, const char *counter_set);
+HwSlice *hw_slice__new(const char *driver, const char *node_name, guint index);
+HwCounterSet *hw_counter_set__new(const char *name);
+void hw_counter_set__free(HwCounterSet *set);
+/* A stable pseudo-random lowercase suffix for generated names. */
+char *hw__name_suffix(const char *seed, guint length);
+/* A UUID-formatted hash of @seed with @prefix: "GPU-", "MIG-". */
+char *hw__uuid(const char *prefix, const char *seed);

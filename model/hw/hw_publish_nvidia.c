@@ -1,0 +1,327 @@
+/*
+ * hw_publish_nvidia.c: the ResourceSlices that NVIDIA's DRA driver (gpu.nvidia.com)
+ * publishes for a node, following nvidia-hw.md 1.2-1.4 and the driver sources named
+ * there (cmd/gpu-kubelet-plugin, v25.12.0 and later unless HW_NAMING_V25_3).
+ *
+ * Classic mode: one slice, pool = node name, a full GPU `gpu-<minor>` per MIG-off GPU
+ * and only the existing MIG devices of MIG-on GPUs (a MIG-on GPU without instances
+ * contributes nothing). DynamicMIG: per GPU a counter set `gpu-<minor>-counter-set`,
+ * the full GPU consuming every counter, and one device per (profile, placement)
+ * consuming its engines and memory-slice-N counters.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw-private.h"
+
+#define DRIVER "gpu.nvidia.com"
+#define PCIE_ROOT "resource.kubernetes.io/pcieRoot"
+#define PCI_BUS_ID "resource.kubernetes.io/pciBusID"
+
+void
+hw_publish_options_init(HwPublishOptions *out)
+{
+	/* Versions of the live p4d slice quoted in nvidia-hw.md 1.10. */
+	*out = (HwPublishOptions){ FALSE, FALSE, HW_NAMING_V25_12, "580.126.9", "13.0.0" };
+}
+
+static const HwDeviceClass nvidia_classes[] = {
+	{ "gpu.nvidia.com",
+	  "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'",
+	  "nvidia.com/gpu" },
+	{ "mig.nvidia.com",
+	  "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'mig'",
+	  NULL },
+	{ NULL, NULL, NULL },
+};
+
+const HwDeviceClass *
+hw_nvidia_device_classes(void)
+{
+	return nvidia_classes;
+}
+
+/* Attributes every device of a physical GPU carries (full GPU and its MIG devices). */
+static void
+add_common_attrs(HwDevice *device, const HwGpu *gpu, const HwPublishOptions *options)
+{
+	const HwGpuModel *model = gpu->model;
+	g_autofree char *cc = g_strdup_printf("%u.%u.0", model->cc_major, model->cc_minor);
+
+	hw_device__attr_string(device, "productName", model->product_name);
+	hw_device__attr_string(device, "brand", model->brand);
+	hw_device__attr_string(device, "architecture", model->architecture);
+	hw_device__attr_version(device, "cudaComputeCapability", cc);
+	hw_device__attr_version(device, "driverVersion", options->driver_version);
+	hw_device__attr_version(device, "cudaDriverVersion", options->cuda_driver_version);
+	if (options->naming == HW_NAMING_V25_3) {
+		/* Before v25.12.0 the bus id was the driver's own attribute. */
+		hw_device__attr_string(device, "pcieBusID", gpu->bdf);
+	} else {
+		hw_device__attr_string(device, PCI_BUS_ID, gpu->bdf);
+	}
+	hw_device__attr_string(device, PCIE_ROOT, gpu->pcie_root);
+}
+
+static HwDevice *
+full_gpu_new(const HwGpu *gpu, const HwPublishOptions *options)
+{
+	g_autofree char *name = g_strdup_printf("gpu-%u", gpu->minor);
+	HwDevice *device = hw_device__new(name);
+
+	hw_device__attr_string(device, "type", "gpu");
+	hw_device__attr_string(device, "uuid", gpu->uuid);
+	add_common_attrs(device, gpu, options);
+	if (options->naming == HW_NAMING_V25_3) {
+		hw_device__attr_int(device, "index", gpu->minor);
+		hw_device__attr_int(device, "minor", gpu->minor);
+	}
+	return device;
+}
+
+static char *
+mig_device_name(const HwGpu *gpu, const HwMigInstance *inst, HwNaming naming)
+{
+	g_autofree char *dns = hw_mig_profile_dns_name(inst->profile);
+
+	if (naming == HW_NAMING_V25_3) {
+		return g_strdup_printf("gpu-%u-mig-%u-%u-%u", gpu->minor, inst->profile->gi_profile_id,
+				       inst->start, inst->profile->size);
+	}
+	return g_strdup_printf("gpu-%u-mig-%s-%u-%u", gpu->minor, dns, inst->profile->gi_profile_id,
+			       inst->start);
+}
+
+static void
+add_profile_capacity(GArray *capacity, const HwMigProfile *p)
+{
+	hw_qty__append(capacity, "multiprocessors", p->sms, HW_QTY_DECIMAL);
+	hw_qty__append(capacity, "copyEngines", p->copy_engines, HW_QTY_DECIMAL);
+	hw_qty__append(capacity, "decoders", p->decoders, HW_QTY_DECIMAL);
+	hw_qty__append(capacity, "encoders", p->encoders, HW_QTY_DECIMAL);
+	hw_qty__append(capacity, "jpegEngines", p->jpeg, HW_QTY_DECIMAL);
+	hw_qty__append(capacity, "ofaEngines", p->ofa, HW_QTY_DECIMAL);
+	hw_qty__append(capacity, "memory", (gint64)p->memory_mib << 20, HW_QTY_BINARY);
+}
+
+static HwDevice *
+mig_device_new(const HwGpu *gpu, const HwMigInstance *inst, gboolean dynamic,
+	       const HwPublishOptions *options)
+{
+	g_autofree char *name = mig_device_name(gpu, inst, options->naming);
+	HwDevice *device = hw_device__new(name);
+
+	hw_device__attr_string(device, "type", "mig");
+	if (!dynamic) {
+		/* A dynamic device has no UUID until it is created at prepare time. */
+		g_autofree char *seed = g_strdup_printf("%s/%u", gpu->uuid, inst->start);
+		g_autofree char *uuid = hw__uuid("MIG-", seed);
+		hw_device__attr_string(device, "uuid", uuid);
+	}
+	hw_device__attr_string(device, "parentUUID", gpu->uuid);
+	hw_device__attr_string(device, "profile", inst->profile->name);
+	add_common_attrs(device, gpu, options);
+	if (options->naming == HW_NAMING_V25_3) {
+		hw_device__attr_int(device, "parentIndex", gpu->minor);
+	}
+	add_profile_capacity(device->capacity, inst->profile);
+	if (!dynamic) {
+		for (guint s = inst->start; s < inst->start + inst->profile->size; s++) {
+			g_autofree char *slice = g_strdup_printf("memorySlice%u", s);
+			hw_qty__append(device->capacity, slice, 1, HW_QTY_DECIMAL);
+		}
+	}
+	return device;
+}
+
+static void
+publish_static(const HwNode *node, const HwPublishOptions *options, GPtrArray *out)
+{
+	HwSlice *slice = hw_slice__new(DRIVER, node->name, 0);
+
+	for (guint i = 0; i < node->gpus->len; i++) {
+		const HwGpu *gpu = g_ptr_array_index(node->gpus, i);
+
+		if (gpu->mig_mode == HW_MIG_MODE_OFF) {
+			HwDevice *device = full_gpu_new(gpu, options);
+
+			hw_qty__append(device->capacity, "memory",
+				       (gint64)gpu->model->memory_mib << 20, HW_QTY_BINARY);
+			g_ptr_array_add(slice->devices, device);
+			continue;
+		}
+		/* MIG on (or pending): only instances that exist; none means stranded. */
+		for (guint k = 0; gpu->mig_mode == HW_MIG_MODE_ON && k < gpu->instances->len; k++) {
+			g_ptr_array_add(slice->devices,
+					mig_device_new(gpu,
+						       &g_array_index(gpu->instances, HwMigInstance, k),
+						       FALSE, options));
+		}
+	}
+	g_ptr_array_add(out, slice);
+}
+
+/* ---- DynamicMIG ---- */
+
+typedef struct {
+	const char *counter;
+	guint offset;
+} EngineCounter;
+
+/* Capacity names converted to DNS counter names, as the driver does. */
+static const EngineCounter engine_counters[] = {
+	{ "multiprocessors", G_STRUCT_OFFSET(HwMigProfile, sms) },
+	{ "copy-engines", G_STRUCT_OFFSET(HwMigProfile, copy_engines) },
+	{ "decoders", G_STRUCT_OFFSET(HwMigProfile, decoders) },
+	{ "encoders", G_STRUCT_OFFSET(HwMigProfile, encoders) },
+	{ "jpeg-engines", G_STRUCT_OFFSET(HwMigProfile, jpeg) },
+	{ "ofa-engines", G_STRUCT_OFFSET(HwMigProfile, ofa) },
+};
+
+static guint
+engine_value(const HwMigProfile *p, guint i)
+{
+	return G_STRUCT_MEMBER(guint, p, engine_counters[i].offset);
+}
+
+/* The counter set: each engine counter at its maximum over all profiles (the 7g
+ * profile's values in practice), memory likewise, plus one memory-slice-N per slice. */
+static HwMigProfile
+max_profile(const HwGpuModel *model)
+{
+	HwMigProfile max = { 0 };
+
+	for (guint i = 0; i < model->mig->profiles->len; i++) {
+		const HwMigProfile *p = g_ptr_array_index(model->mig->profiles, i);
+
+		for (guint e = 0; e < G_N_ELEMENTS(engine_counters); e++) {
+			guint *field = &G_STRUCT_MEMBER(guint, &max, engine_counters[e].offset);
+			*field = MAX(*field, engine_value(p, e));
+		}
+		max.memory_mib = MAX(max.memory_mib, p->memory_mib);
+	}
+	return max;
+}
+
+static void
+consume_profile(HwConsumption *c, const HwMigProfile *p, guint first_slice, guint n_slices)
+{
+	for (guint e = 0; e < G_N_ELEMENTS(engine_counters); e++) {
+		if (engine_value(p, e) > 0) {
+			hw_qty__append(c->counters, engine_counters[e].counter, engine_value(p, e),
+				       HW_QTY_DECIMAL);
+		}
+	}
+	hw_qty__append(c->counters, "memory", (gint64)p->memory_mib << 20, HW_QTY_BINARY);
+	for (guint s = first_slice; s < first_slice + n_slices; s++) {
+		g_autofree char *name = g_strdup_printf("memory-slice-%u", s);
+		hw_qty__append(c->counters, name, 1, HW_QTY_DECIMAL);
+	}
+}
+
+static int
+device_compare(gconstpointer a, gconstpointer b)
+{
+	const HwDevice *x = *(HwDevice *const *)a, *y = *(HwDevice *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+static HwCounterSet *
+gpu_counter_set(const HwGpu *gpu, const HwMigProfile *max)
+{
+	g_autofree char *name = g_strdup_printf("gpu-%u-counter-set", gpu->minor);
+	HwCounterSet *set = hw_counter_set__new(name);
+
+	for (guint e = 0; e < G_N_ELEMENTS(engine_counters); e++) {
+		hw_qty__append(set->counters, engine_counters[e].counter, engine_value(max, e),
+			       HW_QTY_DECIMAL);
+	}
+	hw_qty__append(set->counters, "memory", (gint64)max->memory_mib << 20, HW_QTY_BINARY);
+	for (guint s = 0; s < gpu->model->mig->memory_slices; s++) {
+		g_autofree char *slice = g_strdup_printf("memory-slice-%u", s);
+		hw_qty__append(set->counters, slice, 1, HW_QTY_DECIMAL);
+	}
+	return set;
+}
+
+/* Devices of one MIG-capable GPU under DynamicMIG, sorted by name: the scheduler
+ * walks them in that order and takes the first that fits, so the order decides
+ * which placement a claim gets (nvidia-hw.md 1.2). */
+static void
+dynamic_gpu_devices(const HwGpu *gpu, const HwPublishOptions *options, const char *set_name,
+		    GPtrArray *devices)
+{
+	const HwMigGeometry *mig = gpu->model->mig;
+	HwMigProfile max = max_profile(gpu->model);
+	guint first = devices->len;
+
+	/* Ampere cannot toggle MIG mode live: with MIG already on, the full GPU is gone. */
+	if (!(gpu->mig_mode != HW_MIG_MODE_OFF && mig->mode_toggle_requires_reset)) {
+		HwDevice *full = full_gpu_new(gpu, options);
+
+		add_profile_capacity(full->capacity, &max);
+		consume_profile(hw_device__consume(full, set_name), &max, 0, mig->memory_slices);
+		g_ptr_array_add(devices, full);
+	}
+	for (guint i = 0; i < mig->profiles->len; i++) {
+		const HwMigProfile *p = g_ptr_array_index(mig->profiles, i);
+
+		for (guint s = 0; s < p->n_starts; s++) {
+			HwMigInstance inst = { p, p->starts[s] };
+			HwDevice *device = mig_device_new(gpu, &inst, TRUE, options);
+
+			consume_profile(hw_device__consume(device, set_name), p, inst.start, p->size);
+			g_ptr_array_add(devices, device);
+		}
+	}
+	qsort(devices->pdata + first, devices->len - first, sizeof(gpointer), device_compare);
+}
+
+static void
+publish_dynamic(const HwNode *node, const HwPublishOptions *options, GPtrArray *out)
+{
+	guint n_gpus = node->gpus->len;
+	guint count = options->k8s_1_35 ? n_gpus + 1 : n_gpus;
+	HwSlice *counters = NULL;
+
+	if (options->k8s_1_35) {
+		counters = hw_slice__new(DRIVER, node->name, 0);
+		g_ptr_array_add(out, counters);
+	}
+	for (guint i = 0; i < n_gpus; i++) {
+		const HwGpu *gpu = g_ptr_array_index(node->gpus, i);
+		HwSlice *slice = hw_slice__new(DRIVER, node->name, i + (options->k8s_1_35 ? 1 : 0));
+		g_autofree char *set_name = g_strdup_printf("gpu-%u-counter-set", gpu->minor);
+
+		g_ptr_array_add(out, slice);
+		if (gpu->model->mig == NULL) {
+			HwDevice *device = full_gpu_new(gpu, options);
+
+			hw_qty__append(device->capacity, "memory",
+				       (gint64)gpu->model->memory_mib << 20, HW_QTY_BINARY);
+			g_ptr_array_add(slice->devices, device);
+			continue;
+		}
+		HwMigProfile max = max_profile(gpu->model);
+		g_ptr_array_add(counters ? counters->counter_sets : slice->counter_sets,
+				gpu_counter_set(gpu, &max));
+		dynamic_gpu_devices(gpu, options, set_name, slice->devices);
+	}
+	for (guint i = 0; i < out->len; i++) {
+		((HwSlice *)g_ptr_array_index(out, i))->slice_count = count;
+	}
+}
+
+GPtrArray *
+hw_publish_nvidia(const HwNode *node, const HwPublishOptions *options)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)hw_slice_free);
+
+	if (options->dynamic_mig) {
+		publish_dynamic(node, options, out);
+	} else {
+		publish_static(node, options, out);
+	}
+	return out;
+}

@@ -1,0 +1,241 @@
+/*
+ * hw_yaml_read.c: positioned, strict reading of the hardware YAML files.
+ *
+ * The catalog and the generic-driver descriptions are small, so they are loaded as
+ * libyaml documents and walked; every node keeps its start mark, which gives the
+ * FILE:LINE:COL of each error. Unknown keys are errors, like everywhere in drasim.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "hw-private.h"
+
+G_DEFINE_QUARK(hw - error - quark, hw_error)
+
+gboolean
+hw_reader__fail(HwReader *reader, const yaml_node_t *node, const char *path, const char *format,
+		...)
+{
+	va_list args;
+	g_autofree char *message = NULL;
+
+	if (reader->failed) {
+		return FALSE;
+	}
+	reader->failed = TRUE;
+	va_start(args, format);
+	message = g_strdup_vprintf(format, args);
+	va_end(args);
+	g_set_error(reader->error, HW_ERROR, HW_ERROR_INVALID, "%s:%zu:%zu: error: %s [%s]",
+		    reader->filename, node ? node->start_mark.line + 1 : 1,
+		    node ? node->start_mark.column + 1 : 1, message, path);
+	return FALSE;
+}
+
+gboolean
+hw_reader__fail_key(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
+		    const char *format, ...)
+{
+	va_list args;
+	g_autofree char *message = NULL;
+	g_autofree char *sub = g_strdup_printf("%s.%s", path, key);
+	yaml_node_t *value = hw_reader__get(reader, map, key);
+
+	va_start(args, format);
+	message = g_strdup_vprintf(format, args);
+	va_end(args);
+	return hw_reader__fail(reader, value ? value : map, sub, "%s", message);
+}
+
+yaml_node_t *
+hw_reader__node(HwReader *reader, int id)
+{
+	return yaml_document_get_node(reader->doc, id);
+}
+
+gboolean
+hw_reader__mapping(HwReader *reader, yaml_node_t *node, const char *path,
+		   const char *const *allowed)
+{
+	if (node == NULL || node->type != YAML_MAPPING_NODE) {
+		return hw_reader__fail(reader, node, path, "expected a mapping");
+	}
+	for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = hw_reader__node(reader, pair->key);
+		gboolean known = FALSE;
+
+		if (key->type != YAML_SCALAR_NODE) {
+			return hw_reader__fail(reader, key, path, "expected a scalar key");
+		}
+		if (allowed == NULL) {
+			continue;
+		}
+		for (guint i = 0; allowed[i] != NULL; i++) {
+			known = known || g_strcmp0((const char *)key->data.scalar.value, allowed[i]) == 0;
+		}
+		if (!known) {
+			g_autofree char *names = g_strjoinv(", ", (char **)allowed);
+			return hw_reader__fail(reader, key, path, "unknown field \"%s\" (expected one of: %s)",
+					       key->data.scalar.value, names);
+		}
+	}
+	return TRUE;
+}
+
+yaml_node_t *
+hw_reader__get(HwReader *reader, yaml_node_t *node, const char *key)
+{
+	if (node == NULL || node->type != YAML_MAPPING_NODE) {
+		return NULL;
+	}
+	for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = hw_reader__node(reader, pair->key);
+
+		if (k->type == YAML_SCALAR_NODE &&
+		    strcmp((const char *)k->data.scalar.value, key) == 0) {
+			return hw_reader__node(reader, pair->value);
+		}
+	}
+	return NULL;
+}
+
+const char *
+hw_reader__scalar(HwReader *reader, yaml_node_t *node, const char *path)
+{
+	if (node == NULL || node->type != YAML_SCALAR_NODE) {
+		hw_reader__fail(reader, node, path, "expected a scalar");
+		return NULL;
+	}
+	return (const char *)node->data.scalar.value;
+}
+
+static yaml_node_t *
+get_required(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
+	     gboolean required, gboolean *ok)
+{
+	yaml_node_t *value = hw_reader__get(reader, map, key);
+
+	*ok = TRUE;
+	if (value == NULL && required) {
+		*ok = hw_reader__fail(reader, map, path, "missing required field \"%s\"", key);
+	}
+	return value;
+}
+
+gboolean
+hw_reader__str(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
+	       gboolean required, char **out)
+{
+	gboolean ok;
+	yaml_node_t *value = get_required(reader, map, key, path, required, &ok);
+	g_autofree char *sub = g_strdup_printf("%s.%s", path, key);
+	const char *text;
+
+	if (value == NULL) {
+		return ok;
+	}
+	text = hw_reader__scalar(reader, value, sub);
+	if (text == NULL) {
+		return FALSE;
+	}
+	if (*text == '\0') {
+		return hw_reader__fail(reader, value, sub, "expected a non-empty string");
+	}
+	g_free(*out);
+	*out = g_strdup(text);
+	return TRUE;
+}
+
+gboolean
+hw_reader__scalar_uint(HwReader *reader, yaml_node_t *node, const char *path, guint64 max,
+		       guint64 *out)
+{
+	const char *text = hw_reader__scalar(reader, node, path);
+	gint64 value;
+
+	if (text == NULL) {
+		return FALSE;
+	}
+	if (!g_ascii_string_to_signed(text, 10, G_MININT64, G_MAXINT64, &value, NULL)) {
+		return hw_reader__fail(reader, node, path, "expected an integer, got \"%s\"", text);
+	}
+	if (value < 0) {
+		return hw_reader__fail(reader, node, path,
+				       "expected a non-negative integer, got %" G_GINT64_FORMAT,
+				       value);
+	}
+	if ((guint64)value > max) {
+		return hw_reader__fail(reader, node, path,
+				       "%" G_GINT64_FORMAT " is too large (at most %" G_GUINT64_FORMAT
+				       ")",
+				       value, max);
+	}
+	*out = (guint64)value;
+	return TRUE;
+}
+
+gboolean
+hw_reader__uint(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
+		gboolean required, guint64 max, guint64 *out)
+{
+	gboolean ok;
+	yaml_node_t *value = get_required(reader, map, key, path, required, &ok);
+	g_autofree char *sub = g_strdup_printf("%s.%s", path, key);
+
+	if (value == NULL) {
+		return ok;
+	}
+	return hw_reader__scalar_uint(reader, value, sub, max, out);
+}
+
+gboolean
+hw_reader__bool(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
+		gboolean required, gboolean *out)
+{
+	gboolean ok;
+	yaml_node_t *value = get_required(reader, map, key, path, required, &ok);
+	g_autofree char *sub = g_strdup_printf("%s.%s", path, key);
+	const char *text;
+
+	if (value == NULL) {
+		return ok;
+	}
+	text = hw_reader__scalar(reader, value, sub);
+	if (text == NULL) {
+		return FALSE;
+	}
+	if (strcmp(text, "true") == 0) {
+		*out = TRUE;
+	} else if (strcmp(text, "false") == 0) {
+		*out = FALSE;
+	} else {
+		return hw_reader__fail(reader, value, sub, "expected true or false, got \"%s\"", text);
+	}
+	return TRUE;
+}
+
+gboolean
+hw_reader__load(yaml_document_t *doc, const char *filename, const char *data, gsize len,
+		GError **error)
+{
+	yaml_parser_t parser;
+	gboolean ok;
+
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+	ok = yaml_parser_load(&parser, doc) != 0;
+	if (!ok) {
+		g_set_error(error, HW_ERROR, HW_ERROR_PARSE, "%s:%zu:%zu: error: %s [<document>]",
+			    filename, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			    parser.problem ? parser.problem : "malformed YAML");
+	} else if (yaml_document_get_root_node(doc) == NULL) {
+		yaml_document_delete(doc);
+		g_set_error(error, HW_ERROR, HW_ERROR_PARSE, "%s:1:1: error: empty document [<document>]",
+			    filename);
+		ok = FALSE;
+	}
+	yaml_parser_delete(&parser);
+	return ok;
+}

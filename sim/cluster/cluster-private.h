@@ -1,0 +1,89 @@
+/*
+ * cluster-private.h: declarations shared by the cluster_*.c files only.
+ */
+#pragma once
+
+#include "cluster.h"
+
+/* Non-zero defaults of pkg/scheduler/util (DefaultMilliCPURequest, DefaultMemoryRequest). */
+#define CLUSTER_DEFAULT_MILLI_CPU_REQUEST 100
+#define CLUSTER_DEFAULT_MEMORY_REQUEST    (200 * 1024 * 1024)
+
+/* Runs the filters in profile order; returns the rejecting plugin or CLUSTER_N_PLUGINS. */
+ClusterPlugin cluster_filter__run(const ClusterPod *pod,
+                                  const ClusterNode *node,
+                                  guint64 *plugin_calls,
+                                  const char **reason);
+
+/* NodeResourcesFit's (allocatable, requested) pair for scoring one resource. */
+void cluster_score__alloc_request(const ClusterPod *pod,
+                                  const ClusterNode *node,
+                                  gint slot,
+                                  gboolean use_requested,
+                                  gint64 *allocatable,
+                                  gint64 *requested);
+
+/* ------------------------------------------------ engine wiring (sim) */
+
+typedef struct {
+	ClusterDevice dev;
+	GArray *tenants; /* guint pod indexes, in the order they joined */
+} ClusterSimDevice;
+
+typedef struct {
+	ClusterNode *node; /* owned */
+	ClusterSimDevice *devices;
+	guint n_devices;
+} ClusterSimNode;
+
+typedef struct {
+	guint index;
+	ClusterPod *pod; /* owned */
+	ClusterSimWork work;
+	ClusterPodPhase phase;
+	ClusterQueuedPod *qp;
+	ClusterSimNode *node;
+	guint *devices; /* work.n_devices indexes into node->devices */
+	double *rates;  /* speed on each of those devices */
+	ClusterProgress progress;
+	gboolean started_once;
+	SimEventId completion;
+	SimEventId restart;
+	SimEventId deletion;
+	SimTime bound_at;
+	SimTime finished_at;
+	SimTime started; /* last (re)start, for the OOM "newest" rule */
+	guint64 run_seq;
+	guint restarts;
+	GPtrArray *claims; /* claim names (char *), generated ones once arrived */
+	char **templates;  /* pod claim names backed by templates */
+} ClusterSimPod;
+
+struct ClusterSim {
+	SimLoop *loop;
+	ClusterSimConfig config;
+	ClusterSched *sched;
+	ClusterQueue *queue;
+	ClusterClaims *claims;
+	SimRng *sched_rng;
+	SimRng *claims_rng;
+	GPtrArray *nodes; /* ClusterSimNode * */
+	GPtrArray *pods;  /* ClusterSimPod *, by index */
+	guint32 kind_arrival, kind_schedule, kind_backoff, kind_unsched;
+	guint32 kind_complete, kind_restart, kind_delete;
+	SimEventId schedule_ev, backoff_ev, unsched_ev;
+	ClusterSimStats stats;
+	SimSamples *latencies, *jcts, *slowdowns;
+	SimGauge busy, pending;
+	guint64 run_seq;
+	GArray *tenants; /* scratch: ClusterTenant */
+	GArray *rates;   /* scratch: double */
+	GArray *kill;    /* scratch: gboolean */
+	GArray *victims; /* scratch: guint pod indexes */
+};
+
+/* cluster_kubelet.c */
+gboolean cluster_kubelet__place(ClusterSim *sim, ClusterSimPod *sp, ClusterSimNode *node);
+void cluster_kubelet__start(ClusterSim *sim, ClusterSimPod *sp);
+void cluster_kubelet__stop(ClusterSim *sim, ClusterSimPod *sp);
+void cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp);

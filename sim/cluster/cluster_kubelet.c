@@ -1,0 +1,274 @@
+/*
+ * cluster_kubelet.c: the kubelet side of the simulation. A bound pod joins
+ * the tenant lists of its devices; every change of a device's tenants
+ * recomputes their speeds with the run model and moves their completion
+ * events (cancel or reschedule, never a duplicate). A start can overcommit an
+ * unisolated GPU's memory: the run model names the victims, which leave,
+ * count as OOM kills and come back after the crash-loop backoff.
+ *
+ * A pod on several devices runs at the speed of its slowest one (the ranks of
+ * a data-parallel job wait for each other).
+ */
+#include "cluster-private.h"
+
+static ClusterSimPod *
+pod_at(ClusterSim *sim, guint index)
+{
+	return sim->pods->pdata[index];
+}
+
+/* The busy-device gauge moves when a device gains its first or loses its last tenant. */
+static void
+join(ClusterSim *sim, ClusterSimDevice *dev, guint pod)
+{
+	if (dev->tenants->len == 0)
+		sim_gauge_add(&sim->busy, sim_loop_get_now(sim->loop), 1.0);
+	g_array_append_val(dev->tenants, pod);
+}
+
+static void
+leave(ClusterSim *sim, ClusterSimDevice *dev, guint pod)
+{
+	for (guint i = 0; i < dev->tenants->len; i++) {
+		if (g_array_index(dev->tenants, guint, i) == pod) {
+			g_array_remove_index(dev->tenants, i);
+			if (dev->tenants->len == 0)
+				sim_gauge_add(&sim->busy, sim_loop_get_now(sim->loop), -1.0);
+			return;
+		}
+	}
+}
+
+/*
+ * Default placement: free devices first, in index order; then, for shared
+ * devices only, the least-loaded ones. Exclusive devices never take a second
+ * tenant.
+ */
+static gboolean
+place_default(ClusterSimNode *node, guint *out, guint n)
+{
+	guint found = 0;
+
+	for (guint d = 0; d < node->n_devices && found < n; d++) {
+		if (node->devices[d].tenants->len == 0)
+			out[found++] = d;
+	}
+	while (found < n) {
+		gint best = -1;
+
+		for (guint d = 0; d < node->n_devices; d++) {
+			gboolean taken = FALSE;
+
+			if (node->devices[d].dev.mode == CLUSTER_SHARE_EXCLUSIVE)
+				continue;
+			for (guint k = 0; k < found; k++)
+				taken = taken || out[k] == d;
+			if (taken)
+				continue;
+			if (best < 0 ||
+			    node->devices[d].tenants->len < node->devices[best].tenants->len)
+				best = (gint)d;
+		}
+		if (best < 0)
+			return FALSE;
+		out[found++] = (guint)best;
+	}
+	return TRUE;
+}
+
+gboolean
+cluster_kubelet__place(ClusterSim *sim, ClusterSimPod *sp, ClusterSimNode *node)
+{
+	guint n = sp->work.n_devices;
+
+	if (n == 0)
+		return TRUE;
+	if (n > node->n_devices)
+		return FALSE;
+	if (sim->config.place != NULL) {
+		if (!sim->config.place(sim->config.place_data, sim, sp->pod, node->node,
+		                       sp->devices, n))
+			return FALSE;
+		for (guint i = 0; i < n; i++) {
+			if (sp->devices[i] >= node->n_devices)
+				return FALSE;
+		}
+		return TRUE;
+	}
+	return place_default(node, sp->devices, n);
+}
+
+static void
+update_completion(ClusterSim *sim, ClusterSimPod *sp)
+{
+	SimTime t = cluster_progress_finish_time(&sp->progress);
+
+	if (t == SIM_TIME_NEVER) {
+		sim_loop_cancel(sim->loop, sp->completion);
+		sp->completion = SIM_EVENT_ID_NONE;
+	} else if (!sim_loop_reschedule(sim->loop, sp->completion, t)) {
+		sp->completion =
+		        sim_loop_schedule(sim->loop, t, sim->kind_complete, 0, sp->index, NULL);
+	}
+}
+
+static void
+update_pod_rate(ClusterSim *sim, ClusterSimPod *sp)
+{
+	double rate = 1.0;
+
+	for (guint i = 0; i < sp->work.n_devices; i++)
+		rate = MIN(rate, sp->rates[i]);
+	cluster_progress_set_rate(&sp->progress, sim_loop_get_now(sim->loop), rate);
+	update_completion(sim, sp);
+}
+
+static void
+fill_tenants(ClusterSim *sim, ClusterSimDevice *dev)
+{
+	g_array_set_size(sim->tenants, dev->tenants->len);
+	g_array_set_size(sim->rates, dev->tenants->len);
+	g_array_set_size(sim->kill, dev->tenants->len);
+	for (guint i = 0; i < dev->tenants->len; i++) {
+		ClusterSimPod *sp = pod_at(sim, g_array_index(dev->tenants, guint, i));
+		ClusterTenant *t = &g_array_index(sim->tenants, ClusterTenant, i);
+
+		t->demand = sp->work.demand;
+		t->mem_bytes = sp->work.gpu_mem;
+		t->mps_threads = sp->work.mps_threads;
+		t->mem_limit = sp->work.mem_limit;
+		t->start = sp->started;
+		t->seq = sp->run_seq;
+	}
+}
+
+/* New speeds for every tenant of @dev, and their completions moved. */
+static void
+recompute(ClusterSim *sim, ClusterSimNode *node, guint d)
+{
+	ClusterSimDevice *dev = &node->devices[d];
+
+	fill_tenants(sim, dev);
+	cluster_run_rates(&sim->config.run, &dev->dev,
+	                  (const ClusterTenant *)(const void *)sim->tenants->data,
+	                  dev->tenants->len, (double *)(void *)sim->rates->data);
+	for (guint i = 0; i < dev->tenants->len; i++) {
+		ClusterSimPod *sp = pod_at(sim, g_array_index(dev->tenants, guint, i));
+
+		for (guint k = 0; k < sp->work.n_devices; k++) {
+			if (sp->devices[k] == d)
+				sp->rates[k] = g_array_index(sim->rates, double, i);
+		}
+	}
+	for (guint i = 0; i < dev->tenants->len; i++)
+		update_pod_rate(sim, pod_at(sim, g_array_index(dev->tenants, guint, i)));
+}
+
+static void
+leave_devices(ClusterSim *sim, ClusterSimPod *sp)
+{
+	for (guint k = 0; k < sp->work.n_devices; k++)
+		leave(sim, &sp->node->devices[sp->devices[k]], sp->index);
+}
+
+/* An OOM kill: the pod leaves its devices and restarts after the backoff. */
+static void
+oom_kill(ClusterSim *sim, ClusterSimPod *sp)
+{
+	SimTime now = sim_loop_get_now(sim->loop);
+
+	leave_devices(sim, sp);
+	sim_loop_cancel(sim->loop, sp->completion);
+	sp->completion = SIM_EVENT_ID_NONE;
+	cluster_progress_advance(&sp->progress, now);
+	sp->phase = CLUSTER_POD_RESTARTING;
+	sp->restarts++;
+	sim->stats.oom_kills++;
+	sim->stats.running--;
+	sp->restart = sim_loop_schedule(
+	        sim->loop, now + cluster_run_restart_backoff(&sim->config.run, sp->restarts),
+	        sim->kind_restart, 2, sp->index, NULL);
+	for (guint k = 0; k < sp->work.n_devices; k++)
+		recompute(sim, sp->node, sp->devices[k]);
+}
+
+/* Kills the run model's victims on device @d; returns how many died. */
+static guint
+check_memory(ClusterSim *sim, ClusterSimNode *node, guint d)
+{
+	ClusterSimDevice *dev = &node->devices[d];
+	GArray *victims = sim->victims;
+	guint killed;
+
+	fill_tenants(sim, dev);
+	killed = cluster_run_oom_victims(&dev->dev,
+	                                 (const ClusterTenant *)(const void *)sim->tenants->data,
+	                                 dev->tenants->len, (gboolean *)(void *)sim->kill->data);
+	g_array_set_size(victims, 0);
+	for (guint i = 0; i < dev->tenants->len && killed > 0; i++) {
+		if (g_array_index(sim->kill, gboolean, i))
+			g_array_append_val(victims, g_array_index(dev->tenants, guint, i));
+	}
+	/* collected first: oom_kill refills the tenant scratch arrays */
+	for (guint i = 0; i < victims->len; i++)
+		oom_kill(sim, pod_at(sim, g_array_index(victims, guint, i)));
+	return killed;
+}
+
+/* Joins the devices, lets memory overcommit kill, then shares the compute. */
+static void
+run(ClusterSim *sim, ClusterSimPod *sp)
+{
+	sp->started = sim_loop_get_now(sim->loop);
+	sp->run_seq = ++sim->run_seq;
+	sp->phase = CLUSTER_POD_RUNNING;
+	sim->stats.running++;
+	for (guint k = 0; k < sp->work.n_devices; k++) {
+		sp->rates[k] = 1.0;
+		join(sim, &sp->node->devices[sp->devices[k]], sp->index);
+	}
+	for (guint k = 0; k < sp->work.n_devices; k++) {
+		check_memory(sim, sp->node, sp->devices[k]);
+		if (sp->phase != CLUSTER_POD_RUNNING)
+			return; /* the newcomer itself died (oom_kill recomputed) */
+	}
+	for (guint k = 0; k < sp->work.n_devices; k++)
+		recompute(sim, sp->node, sp->devices[k]);
+	if (sp->work.n_devices == 0)
+		update_pod_rate(sim, sp);
+}
+
+void
+cluster_kubelet__start(ClusterSim *sim, ClusterSimPod *sp)
+{
+	cluster_progress_init(&sp->progress, sp->work.work, sim_loop_get_now(sim->loop));
+	sp->started_once = TRUE;
+	run(sim, sp);
+}
+
+void
+cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp)
+{
+	SimTime now = sim_loop_get_now(sim->loop);
+
+	sp->restart = SIM_EVENT_ID_NONE;
+	if (!sim->config.run.restart_keeps_progress)
+		cluster_progress_init(&sp->progress, sp->work.work, now);
+	sp->progress.since = now;
+	run(sim, sp);
+}
+
+void
+cluster_kubelet__stop(ClusterSim *sim, ClusterSimPod *sp)
+{
+	sim_loop_cancel(sim->loop, sp->completion);
+	sp->completion = SIM_EVENT_ID_NONE;
+	sim_loop_cancel(sim->loop, sp->restart);
+	sp->restart = SIM_EVENT_ID_NONE;
+	if (sp->phase != CLUSTER_POD_RUNNING)
+		return;
+	sim->stats.running--;
+	leave_devices(sim, sp);
+	for (guint k = 0; k < sp->work.n_devices; k++)
+		recompute(sim, sp->node, sp->devices[k]);
+}

@@ -1,0 +1,363 @@
+/*
+ * cluster_sched.c: one kube-scheduler 1.34 scheduling cycle (schedule_one.go):
+ * PreFilter, Filter over the nodes from the rotating start index until
+ * numFeasibleNodesToFind feasible ones are found, Score with weights and
+ * normalisation, selectHost with random tie-breaking, and Reserve.
+ *
+ * Filtering is sequential here, where upstream runs 16 goroutines; with the
+ * early stop at numFeasibleNodesToFind the sequential order is the one the
+ * parallel search approximates, and it keeps runs deterministic. Scratch
+ * arrays live in the scheduler, so a cycle allocates nothing once warm.
+ */
+#include "cluster-private.h"
+
+struct ClusterSched {
+	ClusterSchedConfig config;
+	GPtrArray *nodes;   /* ClusterNode *, borrowed, snapshot order */
+	GPtrArray *plugins; /* ClusterScorePlugin *, owned */
+	guint next_start;   /* nextStartNodeIndex */
+	ClusterSchedStats stats;
+	GPtrArray *feasible; /* scratch */
+	GArray *scores;      /* scratch: one plugin's scores */
+	GArray *totals;      /* scratch: weighted sums */
+};
+
+ClusterSched *
+cluster_sched_new(const ClusterSchedConfig *config)
+{
+	ClusterSched *self = g_new0(ClusterSched, 1);
+
+	if (config != NULL)
+		self->config = *config;
+	self->nodes = g_ptr_array_new();
+	self->plugins = g_ptr_array_new_with_free_func((GDestroyNotify)cluster_score_plugin_free);
+	self->feasible = g_ptr_array_new();
+	self->scores = g_array_new(FALSE, TRUE, sizeof(gint64));
+	self->totals = g_array_new(FALSE, TRUE, sizeof(gint64));
+	return self;
+}
+
+void
+cluster_sched_free(ClusterSched *self)
+{
+	if (self == NULL)
+		return;
+	g_ptr_array_unref(self->nodes);
+	g_ptr_array_unref(self->plugins);
+	g_ptr_array_unref(self->feasible);
+	g_array_unref(self->scores);
+	g_array_unref(self->totals);
+	g_free(self);
+}
+
+void
+cluster_sched_add_score_plugin(ClusterSched *self, ClusterScorePlugin *plugin)
+{
+	g_ptr_array_add(self->plugins, plugin);
+}
+
+/* default_plugins.go: the score plugins drasim models, with their weights. */
+void
+cluster_sched_add_default_score_plugins(ClusterSched *self)
+{
+	cluster_sched_add_score_plugin(self, cluster_score_taint_new(3));
+	cluster_sched_add_score_plugin(self, cluster_score_fit_new(NULL, 1));
+	cluster_sched_add_score_plugin(self, cluster_score_balanced_new(NULL, 0, 1));
+}
+
+void
+cluster_sched_add_node(ClusterSched *self, ClusterNode *node)
+{
+	node->index = self->nodes->len;
+	g_ptr_array_add(self->nodes, node);
+}
+
+void
+cluster_sched_remove_node(ClusterSched *self, ClusterNode *node)
+{
+	if (!g_ptr_array_remove(self->nodes, node))
+		return;
+	for (guint i = 0; i < self->nodes->len; i++)
+		((ClusterNode *)self->nodes->pdata[i])->index = i;
+	if (self->nodes->len > 0)
+		self->next_start %= self->nodes->len;
+	else
+		self->next_start = 0;
+}
+
+guint
+cluster_sched_get_n_nodes(const ClusterSched *self)
+{
+	return self->nodes->len;
+}
+
+ClusterNode *
+cluster_sched_get_node(const ClusterSched *self, guint index)
+{
+	g_return_val_if_fail(index < self->nodes->len, NULL);
+	return self->nodes->pdata[index];
+}
+
+guint
+cluster_sched_get_next_start_index(const ClusterSched *self)
+{
+	return self->next_start;
+}
+
+const ClusterSchedStats *
+cluster_sched_get_stats(const ClusterSched *self)
+{
+	return &self->stats;
+}
+
+/* schedule_one.go: minFeasibleNodesToFind = 100, minFeasibleNodesPercentageToFind = 5 */
+guint
+cluster_sched_num_feasible_nodes_to_find(gint32 percentage, guint n_nodes)
+{
+	gint64 n = n_nodes, num;
+
+	if (n < 100)
+		return n_nodes;
+	if (percentage == 0) {
+		percentage = (gint32)(50 - n / 125);
+		if (percentage < 5)
+			percentage = 5;
+	}
+	num = n * percentage / 100;
+	if (num < 100)
+		return 100;
+	return (guint)MIN(num, n);
+}
+
+void
+cluster_sched_assume(ClusterSched *self, const ClusterPod *pod, ClusterNode *node)
+{
+	for (guint i = 0; i < CLUSTER_RES_MAX; i++) {
+		node->requested.v[i] += pod->requests.v[i];
+		node->nonzero_requested.v[i] += pod->nonzero_requests.v[i];
+	}
+}
+
+void
+cluster_sched_release(ClusterSched *self, const ClusterPod *pod, ClusterNode *node)
+{
+	for (guint i = 0; i < CLUSTER_RES_MAX; i++) {
+		node->requested.v[i] -= pod->requests.v[i];
+		node->nonzero_requested.v[i] -= pod->nonzero_requests.v[i];
+	}
+}
+
+/* Filter one node: the node-local plugins, then DynamicResources. */
+static ClusterStatus
+filter_node(ClusterSched *self,
+            const ClusterPod *pod,
+            const ClusterNode *node,
+            ClusterPlugin *rejector,
+            const char **reason)
+{
+	ClusterStatus status;
+	gboolean called = FALSE;
+
+	self->stats.node_filter_calls++;
+	*rejector = cluster_filter__run(pod, node, self->stats.plugin_filter_calls, reason);
+	if (*rejector != CLUSTER_N_PLUGINS)
+		return CLUSTER_STATUS_UNSCHEDULABLE;
+	if (!pod->has_dra)
+		return CLUSTER_STATUS_SUCCESS;
+	self->stats.plugin_filter_calls[CLUSTER_PLUGIN_DYNAMIC_RESOURCES]++;
+	self->stats.dra_filter_calls++;
+	status = self->config.dra->filter(self->config.dra_data, pod, node, &called, reason);
+	if (called)
+		self->stats.allocator_calls++;
+	if (status == CLUSTER_STATUS_UNSCHEDULABLE)
+		*rejector = CLUSTER_PLUGIN_DYNAMIC_RESOURCES;
+	return status;
+}
+
+/*
+ * findNodesThatPassFilters: sequential, stopping once enough feasible nodes
+ * are found; every node looked at (feasible or not) advances the start index
+ * of the next cycle (findNodesThatFitPod). An error returns at once and
+ * leaves the index alone, as upstream returns before updating it.
+ */
+static ClusterStatus
+find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *out)
+{
+	guint n = self->nodes->len;
+	guint to_find = cluster_sched_num_feasible_nodes_to_find(
+	        self->config.percentage_of_nodes_to_score, n);
+	guint processed = 0;
+
+	g_ptr_array_set_size(self->feasible, 0);
+	for (guint i = 0; i < n && self->feasible->len < to_find; i++) {
+		ClusterNode *node = self->nodes->pdata[(self->next_start + i) % n];
+		ClusterPlugin rejector = CLUSTER_N_PLUGINS;
+		const char *reason = NULL;
+		ClusterStatus status = filter_node(self, pod, node, &rejector, &reason);
+
+		processed++;
+		if (status == CLUSTER_STATUS_ERROR) {
+			out->reason = reason != NULL ? reason : "filter error";
+			out->evaluated = processed;
+			return CLUSTER_STATUS_ERROR;
+		}
+		if (status == CLUSTER_STATUS_SUCCESS) {
+			g_ptr_array_add(self->feasible, node);
+			continue;
+		}
+		out->rejected[rejector]++;
+		out->rejectors |= CLUSTER_PLUGIN_BIT(rejector);
+		if (out->reason == NULL)
+			out->reason = reason;
+	}
+	self->next_start = (self->next_start + processed) % n;
+	self->stats.nodes_evaluated += processed;
+	out->evaluated = processed;
+	out->feasible = self->feasible->len;
+	return CLUSTER_STATUS_SUCCESS;
+}
+
+/* prioritizeNodes: Σ weight × (normalised) score per feasible node. */
+static void
+prioritize(ClusterSched *self, const ClusterPod *pod)
+{
+	guint n = self->feasible->len;
+	ClusterNode *const *nodes = (ClusterNode *const *)self->feasible->pdata;
+	gint64 *totals, *scores;
+
+	g_array_set_size(self->totals, n);
+	g_array_set_size(self->scores, n);
+	totals = (gint64 *)(void *)self->totals->data;
+	scores = (gint64 *)(void *)self->scores->data;
+	for (guint i = 0; i < n; i++)
+		totals[i] = 0;
+	for (guint p = 0; p < self->plugins->len; p++) {
+		ClusterScorePlugin *plugin = self->plugins->pdata[p];
+
+		if (plugin->klass->prescore != NULL &&
+		    !plugin->klass->prescore(plugin, pod, nodes, n))
+			continue;
+		for (guint i = 0; i < n; i++)
+			scores[i] = plugin->klass->score(plugin, pod, nodes[i]);
+		self->stats.score_calls += n;
+		if (plugin->klass->normalize != NULL)
+			plugin->klass->normalize(plugin, pod, scores, n);
+		for (guint i = 0; i < n; i++)
+			totals[i] += scores[i] * plugin->weight;
+	}
+}
+
+/*
+ * selectHost: the best total wins; among the nodes sharing it each is kept
+ * with probability 1/count (reservoir sampling), one draw per extra tie as
+ * upstream. Upstream visits the ties in heap-pop order, drasim in filter
+ * order: the choice is uniform either way, and drawn from the scheduler's own
+ * stream.
+ */
+static guint
+select_host(ClusterSched *self, gint64 *best_out)
+{
+	const gint64 *totals = (const gint64 *)(const void *)self->totals->data;
+	guint selected = 0, count = 0;
+	gint64 best = totals[0];
+
+	for (guint i = 1; i < self->feasible->len; i++)
+		best = MAX(best, totals[i]);
+	for (guint i = 0; i < self->feasible->len; i++) {
+		if (totals[i] != best)
+			continue;
+		count++;
+		if (count == 1)
+			selected = i;
+		else if (self->config.rand != NULL &&
+		         self->config.rand(self->config.rand_data, count) == 0)
+			selected = i;
+	}
+	*best_out = best;
+	return selected;
+}
+
+static void
+fail(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *out, ClusterStatus status)
+{
+	out->status = status;
+	if (status == CLUSTER_STATUS_ERROR) {
+		/* an error carries no unschedulable plugins: podErrorBackoffQ */
+		out->rejectors = 0;
+		self->stats.errors++;
+		return;
+	}
+	self->stats.unschedulable++;
+	/* DynamicResources PostFilter: free allocated claims nobody reserved. */
+	if (pod->has_dra && self->config.dra != NULL && self->config.dra->postfilter != NULL)
+		self->config.dra->postfilter(self->config.dra_data, pod);
+}
+
+/* PreFilter of DynamicResources; the node-local plugins need none here. */
+static gboolean
+prefilter(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *out)
+{
+	ClusterStatus status;
+	const char *reason = "pod has resource claims but no DRA driver is configured";
+
+	if (!pod->has_dra)
+		return TRUE;
+	status = CLUSTER_STATUS_UNSCHEDULABLE;
+	if (self->config.dra != NULL)
+		status = self->config.dra->prefilter(self->config.dra_data, pod, &reason);
+	if (status == CLUSTER_STATUS_SUCCESS)
+		return TRUE;
+	out->reason = reason;
+	if (status == CLUSTER_STATUS_UNSCHEDULABLE) {
+		out->rejectors = CLUSTER_PLUGIN_BIT(CLUSTER_PLUGIN_DYNAMIC_RESOURCES);
+		out->rejected[CLUSTER_PLUGIN_DYNAMIC_RESOURCES] = self->nodes->len;
+	}
+	fail(self, pod, out, status);
+	return FALSE;
+}
+
+static void
+reserve(ClusterSched *self, const ClusterPod *pod, ClusterNode *node, ClusterScheduleResult *out)
+{
+	if (pod->has_dra && !self->config.dra->reserve(self->config.dra_data, pod, node)) {
+		out->reason = "DynamicResources reserve failed";
+		fail(self, pod, out, CLUSTER_STATUS_ERROR);
+		return;
+	}
+	cluster_sched_assume(self, pod, node);
+	out->status = CLUSTER_STATUS_SUCCESS;
+	out->node = node;
+	self->stats.scheduled++;
+}
+
+void
+cluster_sched_schedule_one(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *out)
+{
+	guint chosen = 0;
+
+	*out = (ClusterScheduleResult){ 0 };
+	self->stats.attempts++;
+	if (self->nodes->len == 0) {
+		/* ErrNoNodesAvailable: unschedulable, but no plugin to wait for */
+		out->reason = "no nodes available to schedule pods";
+		fail(self, pod, out, CLUSTER_STATUS_UNSCHEDULABLE);
+		return;
+	}
+	if (!prefilter(self, pod, out))
+		return;
+	if (find_feasible(self, pod, out) == CLUSTER_STATUS_ERROR) {
+		fail(self, pod, out, CLUSTER_STATUS_ERROR);
+		return;
+	}
+	if (self->feasible->len == 0) {
+		fail(self, pod, out, CLUSTER_STATUS_UNSCHEDULABLE);
+		return;
+	}
+	/* schedulePod: a single feasible node is taken without scoring. */
+	if (self->feasible->len > 1) {
+		prioritize(self, pod);
+		chosen = select_host(self, &out->best_score);
+	}
+	out->reason = NULL;
+	reserve(self, pod, self->feasible->pdata[chosen], out);
+}

@@ -1,0 +1,599 @@
+/*
+ * cluster_sim.c: the control plane on sim/engine events. Pod arrivals enter
+ * the scheduling queue (after the claim controller has generated their
+ * template claims); one scheduling cycle runs per SCHEDULE event while the
+ * queue can pop; backoff and unschedulable flushes run as timer events armed
+ * only when something waits; completions and deletions free resources,
+ * release claims and tell the queue, which requeues the pods that the event
+ * may help. The kubelet side (devices, speeds, OOM) is in cluster_kubelet.c.
+ *
+ * Same-time events run in a fixed order (the priority column below), so the
+ * freeing of resources is seen before the arrivals and attempts of that µs.
+ */
+#include "cluster-private.h"
+
+enum {
+	PRIO_COMPLETE = 0,
+	PRIO_DELETE = 1,
+	PRIO_RESTART = 2,
+	PRIO_BACKOFF = 3,
+	PRIO_UNSCHED = 4,
+	PRIO_ARRIVAL = 5,
+	PRIO_SCHEDULE = 6,
+};
+
+static void on_arrival(SimLoop *loop, const SimEvent *ev, gpointer data);
+static void on_schedule(SimLoop *loop, const SimEvent *ev, gpointer data);
+static void on_backoff(SimLoop *loop, const SimEvent *ev, gpointer data);
+static void on_unsched(SimLoop *loop, const SimEvent *ev, gpointer data);
+static void on_complete(SimLoop *loop, const SimEvent *ev, gpointer data);
+static void on_restart(SimLoop *loop, const SimEvent *ev, gpointer data);
+static void on_delete(SimLoop *loop, const SimEvent *ev, gpointer data);
+
+void
+cluster_sim_config_init(ClusterSimConfig *config)
+{
+	*config = (ClusterSimConfig){ 0 };
+	cluster_queue_config_init(&config->queue);
+	cluster_run_params_init(&config->run);
+	config->seed = 1;
+	config->default_score_plugins = TRUE;
+}
+
+static guint32
+rng_below(gpointer rng, guint32 n)
+{
+	return sim_rng_uniform_int(rng, n);
+}
+
+static void
+sim_node_free(gpointer data)
+{
+	ClusterSimNode *node = data;
+
+	for (guint d = 0; d < node->n_devices; d++)
+		g_array_unref(node->devices[d].tenants);
+	g_free(node->devices);
+	cluster_node_free(node->node);
+	g_free(node);
+}
+
+static void
+sim_pod_free(gpointer data)
+{
+	ClusterSimPod *sp = data;
+
+	cluster_pod_free(sp->pod);
+	g_free(sp->devices);
+	g_free(sp->rates);
+	g_ptr_array_unref(sp->claims);
+	g_strfreev(sp->templates);
+	g_free(sp);
+}
+
+static void
+register_kinds(ClusterSim *self)
+{
+	self->kind_arrival = sim_loop_add_kind(self->loop, "pod-arrival", on_arrival, self);
+	self->kind_schedule = sim_loop_add_kind(self->loop, "schedule", on_schedule, self);
+	self->kind_backoff = sim_loop_add_kind(self->loop, "flush-backoff", on_backoff, self);
+	self->kind_unsched = sim_loop_add_kind(self->loop, "flush-unsched", on_unsched, self);
+	self->kind_complete = sim_loop_add_kind(self->loop, "pod-complete", on_complete, self);
+	self->kind_restart = sim_loop_add_kind(self->loop, "pod-restart", on_restart, self);
+	self->kind_delete = sim_loop_add_kind(self->loop, "pod-delete", on_delete, self);
+}
+
+ClusterSim *
+cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
+{
+	ClusterSim *self = g_new0(ClusterSim, 1);
+	ClusterClaimsConfig claims_config = { 0 };
+
+	self->loop = loop;
+	if (config != NULL)
+		self->config = *config;
+	else
+		cluster_sim_config_init(&self->config);
+	self->sched_rng = sim_rng_new(self->config.seed, "scheduler");
+	self->claims_rng = sim_rng_new(self->config.seed, "claims");
+	if (self->config.sched.rand == NULL) {
+		self->config.sched.rand = rng_below;
+		self->config.sched.rand_data = self->sched_rng;
+	}
+	self->sched = cluster_sched_new(&self->config.sched);
+	if (self->config.default_score_plugins)
+		cluster_sched_add_default_score_plugins(self->sched);
+	self->queue = cluster_queue_new(&self->config.queue);
+	claims_config.rand = rng_below;
+	claims_config.rand_data = self->claims_rng;
+	self->claims = cluster_claims_new(&claims_config);
+	self->nodes = g_ptr_array_new_with_free_func(sim_node_free);
+	self->pods = g_ptr_array_new_with_free_func(sim_pod_free);
+	self->latencies = sim_samples_new();
+	self->jcts = sim_samples_new();
+	self->slowdowns = sim_samples_new();
+	sim_gauge_init(&self->busy, sim_loop_get_now(loop), 0.0);
+	sim_gauge_init(&self->pending, sim_loop_get_now(loop), 0.0);
+	self->tenants = g_array_new(FALSE, TRUE, sizeof(ClusterTenant));
+	self->rates = g_array_new(FALSE, TRUE, sizeof(double));
+	self->kill = g_array_new(FALSE, TRUE, sizeof(gboolean));
+	self->victims = g_array_new(FALSE, TRUE, sizeof(guint));
+	register_kinds(self);
+	return self;
+}
+
+void
+cluster_sim_free(ClusterSim *self)
+{
+	if (self == NULL)
+		return;
+	cluster_sched_free(self->sched);
+	cluster_queue_free(self->queue);
+	cluster_claims_free(self->claims);
+	g_ptr_array_unref(self->pods);
+	g_ptr_array_unref(self->nodes);
+	sim_rng_free(self->sched_rng);
+	sim_rng_free(self->claims_rng);
+	sim_samples_free(self->latencies);
+	sim_samples_free(self->jcts);
+	sim_samples_free(self->slowdowns);
+	g_array_unref(self->tenants);
+	g_array_unref(self->rates);
+	g_array_unref(self->kill);
+	g_array_unref(self->victims);
+	g_free(self);
+}
+
+void
+cluster_sim_add_node(ClusterSim *self,
+                     ClusterNode *node,
+                     const ClusterDevice *devices,
+                     guint n_devices)
+{
+	ClusterSimNode *sn = g_new0(ClusterSimNode, 1);
+
+	sn->node = node;
+	sn->n_devices = n_devices;
+	sn->devices = g_new0(ClusterSimDevice, MAX(n_devices, 1));
+	for (guint d = 0; d < n_devices; d++) {
+		sn->devices[d].dev = devices[d];
+		sn->devices[d].tenants = g_array_new(FALSE, FALSE, sizeof(guint));
+	}
+	node->user_data = sn;
+	g_ptr_array_add(self->nodes, sn);
+	cluster_sched_add_node(self->sched, node);
+	cluster_queue_on_event(self->queue, CLUSTER_EVENT_NODE_ADDED, sim_loop_get_now(self->loop));
+}
+
+guint
+cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *work)
+{
+	ClusterSimPod *sp = g_new0(ClusterSimPod, 1);
+
+	sp->index = self->pods->len;
+	sp->pod = pod;
+	pod->uid = sp->index;
+	sp->work = *work;
+	sp->work.claims = NULL;
+	sp->work.templates = NULL;
+	sp->devices = g_new0(guint, MAX(work->n_devices, 1));
+	sp->rates = g_new0(double, MAX(work->n_devices, 1));
+	sp->bound_at = -1;
+	sp->finished_at = -1;
+	sp->claims = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; work->claims != NULL && work->claims[i] != NULL; i++)
+		g_ptr_array_add(sp->claims, g_strdup(work->claims[i]));
+	/* template references wait for the controller at arrival */
+	sp->templates = g_strdupv((char **)work->templates);
+	g_ptr_array_add(self->pods, sp);
+	sim_loop_schedule(self->loop, work->arrival, self->kind_arrival, PRIO_ARRIVAL, sp->index,
+	                  NULL);
+	return sp->index;
+}
+
+/* ------------------------------------------------------------ timers */
+
+static SimTime
+now_of(ClusterSim *self)
+{
+	return sim_loop_get_now(self->loop);
+}
+
+static void
+kick(ClusterSim *self)
+{
+	SimQueue *queue = sim_loop_get_queue(self->loop);
+
+	if (sim_queue_is_pending(queue, self->schedule_ev))
+		return;
+	if (!cluster_queue_can_pop(self->queue))
+		return;
+	self->schedule_ev = sim_loop_schedule(self->loop, now_of(self) + self->config.cycle_time,
+	                                      self->kind_schedule, PRIO_SCHEDULE, 0, NULL);
+}
+
+/* One flush event, moved earlier when a pod with an earlier expiry arrives. */
+static void
+arm_backoff(ClusterSim *self)
+{
+	SimQueue *queue = sim_loop_get_queue(self->loop);
+	SimTime t = cluster_queue_next_backoff_time(self->queue);
+
+	if (t == SIM_TIME_NEVER)
+		return;
+	t = MAX(t, now_of(self));
+	if (sim_queue_is_pending(queue, self->backoff_ev)) {
+		if (sim_queue_get_event_time(queue, self->backoff_ev) > t)
+			sim_loop_reschedule(self->loop, self->backoff_ev, t);
+		return;
+	}
+	self->backoff_ev =
+	        sim_loop_schedule(self->loop, t, self->kind_backoff, PRIO_BACKOFF, 0, NULL);
+}
+
+/* The 30 s ticker (wait.Until), ticking only while the pool holds pods. */
+static void
+arm_unsched(ClusterSim *self)
+{
+	SimTime period = self->config.queue.flush_unschedulable_period;
+	SimTime t;
+
+	if (cluster_queue_get_n_unschedulable(self->queue) == 0 || period <= 0)
+		return;
+	if (sim_queue_is_pending(sim_loop_get_queue(self->loop), self->unsched_ev))
+		return;
+	t = (now_of(self) / period + 1) * period;
+	self->unsched_ev =
+	        sim_loop_schedule(self->loop, t, self->kind_unsched, PRIO_UNSCHED, 0, NULL);
+}
+
+static void
+after_queue_change(ClusterSim *self)
+{
+	arm_backoff(self);
+	arm_unsched(self);
+	kick(self);
+}
+
+void
+cluster_sim_notify(ClusterSim *self, ClusterEvent event)
+{
+	cluster_queue_on_event(self->queue, event, now_of(self));
+	after_queue_change(self);
+}
+
+static void
+pending_add(ClusterSim *self, gint delta)
+{
+	self->stats.pending += delta;
+	sim_gauge_add(&self->pending, now_of(self), delta);
+}
+
+/* ------------------------------------------------------------ claims */
+
+/* The resourceclaim controller runs at arrival: template -> claim. */
+static void
+generate_claims(ClusterSim *self, ClusterSimPod *sp)
+{
+	for (guint i = 0; sp->templates != NULL && sp->templates[i] != NULL; i++) {
+		ClusterClaim *claim =
+		        cluster_claims_generate(self->claims, sp->pod->name, sp->templates[i]);
+
+		g_ptr_array_add(sp->claims, g_strdup(claim->name));
+	}
+	if (sp->templates != NULL && sp->templates[0] != NULL)
+		cluster_queue_on_event(self->queue, CLUSTER_EVENT_CLAIM_ADDED, now_of(self));
+}
+
+static void
+reserve_claims(ClusterSim *self, ClusterSimPod *sp)
+{
+	for (guint i = 0; i < sp->claims->len; i++) {
+		ClusterClaim *claim = cluster_claims_lookup(self->claims, sp->claims->pdata[i]);
+
+		if (claim != NULL)
+			cluster_claims_reserve(self->claims, claim, sp->pod->name);
+	}
+}
+
+/* The pod is done: leave reservedFor, deallocate, delete generated claims. */
+static gboolean
+release_claims(ClusterSim *self, ClusterSimPod *sp)
+{
+	gboolean deallocated = FALSE;
+
+	for (guint i = 0; i < sp->claims->len; i++) {
+		ClusterClaim *claim = cluster_claims_lookup(self->claims, sp->claims->pdata[i]);
+
+		if (claim != NULL)
+			deallocated |= cluster_claims_release(self->claims, claim, sp->pod->name);
+	}
+	return deallocated;
+}
+
+/* ------------------------------------------------------------ events */
+
+static void
+on_arrival(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ClusterSim *self = data;
+	ClusterSimPod *sp = self->pods->pdata[ev->target];
+
+	self->stats.submitted++;
+	pending_add(self, 1);
+	generate_claims(self, sp);
+	sp->qp = cluster_queue_add(self->queue, sp->pod, now_of(self));
+	if (sp->work.lifetime != SIM_TIME_NEVER)
+		sp->deletion = sim_loop_schedule(loop, sp->work.arrival + sp->work.lifetime,
+		                                 self->kind_delete, PRIO_DELETE, sp->index, NULL);
+	after_queue_change(self);
+}
+
+static void
+bind(ClusterSim *self, ClusterSimPod *sp, ClusterNode *node)
+{
+	sp->node = node->user_data;
+	sp->qp = NULL;
+	reserve_claims(self, sp);
+	self->stats.bound++;
+	pending_add(self, -1);
+	if (sp->bound_at < 0) {
+		sp->bound_at = now_of(self);
+		sim_samples_add(self->latencies,
+		                sim_time_to_seconds(sp->bound_at - sp->work.arrival));
+	}
+	cluster_kubelet__start(self, sp);
+}
+
+/* Reserve succeeded but the devices cannot be placed: undo, retry as an error. */
+static void
+unreserve(ClusterSim *self, ClusterSimPod *sp, ClusterNode *node)
+{
+	const ClusterDraOps *dra = self->config.sched.dra;
+
+	cluster_sched_release(self->sched, sp->pod, node);
+	if (sp->pod->has_dra && dra != NULL && dra->unreserve != NULL)
+		dra->unreserve(self->config.sched.dra_data, sp->pod, node);
+	self->stats.placement_failures++;
+	self->stats.error_attempts++;
+	cluster_queue_done_failed(self->queue, sp->qp, 0, now_of(self));
+}
+
+static void
+count_failure(ClusterSim *self, const ClusterScheduleResult *r)
+{
+	if (r->rejectors == 0) {
+		self->stats.error_attempts++;
+		return;
+	}
+	for (guint p = 0; p < CLUSTER_N_PLUGINS; p++) {
+		if (r->rejectors & CLUSTER_PLUGIN_BIT(p))
+			self->stats.failed_attempts[p]++;
+	}
+}
+
+static void
+on_schedule(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ClusterSim *self = data;
+	ClusterQueuedPod *qp = cluster_queue_pop(self->queue, now_of(self));
+	ClusterScheduleResult r;
+	ClusterSimPod *sp;
+
+	if (qp == NULL)
+		return;
+	sp = self->pods->pdata[qp->pod->uid];
+	cluster_sched_schedule_one(self->sched, sp->pod, &r);
+	if (r.status != CLUSTER_STATUS_SUCCESS) {
+		count_failure(self, &r);
+		cluster_queue_done_failed(self->queue, qp, r.rejectors, now_of(self));
+	} else if (!cluster_kubelet__place(self, sp, r.node->user_data)) {
+		unreserve(self, sp, r.node);
+	} else {
+		cluster_queue_done_scheduled(self->queue, qp);
+		bind(self, sp, r.node);
+	}
+	after_queue_change(self);
+}
+
+static void
+on_backoff(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ClusterSim *self = data;
+
+	self->backoff_ev = SIM_EVENT_ID_NONE;
+	cluster_queue_flush_backoff(self->queue, now_of(self));
+	after_queue_change(self);
+}
+
+static void
+on_unsched(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ClusterSim *self = data;
+
+	self->unsched_ev = SIM_EVENT_ID_NONE;
+	cluster_queue_flush_unschedulable(self->queue, now_of(self));
+	after_queue_change(self);
+}
+
+/* A bound pod is gone: its node, devices and claims are free again. */
+static void
+end_pod(ClusterSim *self, ClusterSimPod *sp)
+{
+	gboolean deallocated;
+
+	cluster_kubelet__stop(self, sp);
+	cluster_sched_release(self->sched, sp->pod, sp->node->node);
+	deallocated = release_claims(self, sp);
+	cluster_queue_on_event(self->queue, CLUSTER_EVENT_POD_DELETED, now_of(self));
+	if (deallocated)
+		cluster_queue_on_event(self->queue, CLUSTER_EVENT_CLAIM_DEALLOCATED, now_of(self));
+	after_queue_change(self);
+}
+
+static void
+on_complete(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ClusterSim *self = data;
+	ClusterSimPod *sp = self->pods->pdata[ev->target];
+	SimTime jct;
+
+	sp->completion = SIM_EVENT_ID_NONE;
+	cluster_progress_advance(&sp->progress, now_of(self));
+	end_pod(self, sp);
+	sp->phase = CLUSTER_POD_SUCCEEDED;
+	sp->finished_at = now_of(self);
+	sim_loop_cancel(loop, sp->deletion);
+	self->stats.completed++;
+	jct = sp->finished_at - sp->work.arrival;
+	sim_samples_add(self->jcts, sim_time_to_seconds(jct));
+	if (sp->work.work > 0)
+		sim_samples_add(self->slowdowns, (double)jct / (double)sp->work.work);
+}
+
+static void
+on_restart(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ClusterSim *self = data;
+
+	cluster_kubelet__restart(self, self->pods->pdata[ev->target]);
+}
+
+static void
+on_delete(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ClusterSim *self = data;
+	ClusterSimPod *sp = self->pods->pdata[ev->target];
+
+	sp->deletion = SIM_EVENT_ID_NONE;
+	if (sp->phase == CLUSTER_POD_PENDING) {
+		cluster_queue_delete(self->queue, sp->qp);
+		sp->qp = NULL;
+		pending_add(self, -1);
+		release_claims(self, sp);
+		after_queue_change(self);
+	} else if (sp->phase == CLUSTER_POD_RUNNING || sp->phase == CLUSTER_POD_RESTARTING) {
+		end_pod(self, sp);
+	} else {
+		return;
+	}
+	sp->phase = CLUSTER_POD_DELETED;
+	self->stats.deleted++;
+}
+
+/* --------------------------------------------------------- accessors */
+
+ClusterSched *
+cluster_sim_get_sched(ClusterSim *self)
+{
+	return self->sched;
+}
+
+ClusterQueue *
+cluster_sim_get_queue(ClusterSim *self)
+{
+	return self->queue;
+}
+
+ClusterClaims *
+cluster_sim_get_claims(ClusterSim *self)
+{
+	return self->claims;
+}
+
+const ClusterSimStats *
+cluster_sim_get_stats(const ClusterSim *self)
+{
+	return &self->stats;
+}
+
+guint
+cluster_sim_get_n_pods(const ClusterSim *self)
+{
+	return self->pods->len;
+}
+
+static ClusterSimPod *
+sim_pod(const ClusterSim *self, guint index)
+{
+	g_assert(index < self->pods->len);
+	return self->pods->pdata[index];
+}
+
+ClusterPod *
+cluster_sim_get_pod(const ClusterSim *self, guint index)
+{
+	return sim_pod(self, index)->pod;
+}
+
+ClusterPodPhase
+cluster_sim_get_pod_phase(const ClusterSim *self, guint index)
+{
+	return sim_pod(self, index)->phase;
+}
+
+ClusterNode *
+cluster_sim_get_pod_node(const ClusterSim *self, guint index)
+{
+	ClusterSimPod *sp = sim_pod(self, index);
+
+	return sp->node != NULL ? sp->node->node : NULL;
+}
+
+SimTime
+cluster_sim_get_pod_latency(const ClusterSim *self, guint index)
+{
+	ClusterSimPod *sp = sim_pod(self, index);
+
+	return sp->bound_at < 0 ? -1 : sp->bound_at - sp->work.arrival;
+}
+
+SimTime
+cluster_sim_get_pod_jct(const ClusterSim *self, guint index)
+{
+	ClusterSimPod *sp = sim_pod(self, index);
+
+	return sp->finished_at < 0 ? -1 : sp->finished_at - sp->work.arrival;
+}
+
+guint
+cluster_sim_get_pod_restarts(const ClusterSim *self, guint index)
+{
+	return sim_pod(self, index)->restarts;
+}
+
+GPtrArray *
+cluster_sim_get_pod_claims(const ClusterSim *self, guint index)
+{
+	return sim_pod(self, index)->claims;
+}
+
+SimSamples *
+cluster_sim_get_latencies(ClusterSim *self)
+{
+	return self->latencies;
+}
+
+SimSamples *
+cluster_sim_get_jcts(ClusterSim *self)
+{
+	return self->jcts;
+}
+
+SimSamples *
+cluster_sim_get_slowdowns(ClusterSim *self)
+{
+	return self->slowdowns;
+}
+
+const SimGauge *
+cluster_sim_get_busy_devices(const ClusterSim *self)
+{
+	return &self->busy;
+}
+
+const SimGauge *
+cluster_sim_get_pending_gauge(const ClusterSim *self)
+{
+	return &self->pending;
+}

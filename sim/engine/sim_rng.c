@@ -1,0 +1,263 @@
+/*
+ * sim_rng.c: named random streams on GSL, and the draw helpers the models use.
+ *
+ * A stream's seed depends only on the scenario seed and its own name, hashed
+ * with 64-bit FNV-1a and mixed with splitmix64: both are fixed algorithms, so
+ * the streams survive GLib upgrades (g_str_hash is not promised stable) and a
+ * new stream shifts no existing one. The generator is GSL's taus2: small state
+ * (so a stream per purpose is cheap), fast, and of simulation quality.
+ */
+#define HAVE_INLINE 1 /* let gsl_rng_uniform() inline into the helpers */
+
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "sim.h"
+
+struct SimRng {
+	gsl_rng *gsl;
+	char *name;
+};
+
+static uint64_t
+fnv1a64(const char *s)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
+/* splitmix64's finaliser (Steele, Lea, Flood 2014): a bijective bit mixer. */
+static uint64_t
+mix64(uint64_t x)
+{
+	x += UINT64_C(0x9e3779b97f4a7c15);
+	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+uint64_t
+sim_rng_stream_seed(uint64_t seed, const char *name)
+{
+	g_return_val_if_fail(name != NULL, 0);
+	return mix64(mix64(seed) ^ fnv1a64(name));
+}
+
+SimRng *
+sim_rng_new(uint64_t seed, const char *name)
+{
+	SimRng *self = g_new0(SimRng, 1);
+	uint64_t s = sim_rng_stream_seed(seed, name);
+
+	self->gsl = gsl_rng_alloc(gsl_rng_taus2);
+	/* taus2 seeds from the low 32 bits only: fold the high half in. */
+	gsl_rng_set(self->gsl, (unsigned long)((s ^ (s >> 32)) & 0xffffffffu));
+	self->name = g_strdup(name);
+	return self;
+}
+
+void
+sim_rng_free(SimRng *self)
+{
+	if (self == NULL) {
+		return;
+	}
+	gsl_rng_free(self->gsl);
+	g_free(self->name);
+	g_free(self);
+}
+
+const char *
+sim_rng_get_name(const SimRng *self)
+{
+	return self->name;
+}
+
+gsl_rng *
+sim_rng_get_gsl(SimRng *self)
+{
+	return self->gsl;
+}
+
+double
+sim_rng_uniform(SimRng *self)
+{
+	return gsl_rng_uniform(self->gsl);
+}
+
+double
+sim_rng_uniform_pos(SimRng *self)
+{
+	return gsl_rng_uniform_pos(self->gsl);
+}
+
+double
+sim_rng_range(SimRng *self, double lo, double hi)
+{
+	return lo + (hi - lo) * gsl_rng_uniform(self->gsl);
+}
+
+uint32_t
+sim_rng_uniform_int(SimRng *self, uint32_t n)
+{
+	g_return_val_if_fail(n >= 1, 0);
+	return (uint32_t)gsl_rng_uniform_int(self->gsl, n);
+}
+
+gboolean
+sim_rng_bernoulli(SimRng *self, double p)
+{
+	return gsl_rng_uniform(self->gsl) < p;
+}
+
+double
+sim_rng_exponential(SimRng *self, double mean)
+{
+	/* As gsl_ran_exponential, without the extra call: -mean * log(1 - u). */
+	return -mean * log1p(-gsl_rng_uniform(self->gsl));
+}
+
+double
+sim_rng_lognormal(SimRng *self, double mu, double sigma)
+{
+	return gsl_ran_lognormal(self->gsl, mu, sigma);
+}
+
+unsigned int
+sim_rng_poisson(SimRng *self, double mean)
+{
+	return gsl_ran_poisson(self->gsl, mean);
+}
+
+/* ------------------------------------------------------------- stream set */
+
+struct SimRngSet {
+	uint64_t seed;
+	GHashTable *by_name; /* name -> SimRng; lookup only, never iterated */
+};
+
+SimRngSet *
+sim_rng_set_new(uint64_t seed)
+{
+	SimRngSet *self = g_new0(SimRngSet, 1);
+
+	self->seed = seed;
+	self->by_name =
+	        g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)sim_rng_free);
+	return self;
+}
+
+void
+sim_rng_set_free(SimRngSet *self)
+{
+	if (self == NULL) {
+		return;
+	}
+	g_hash_table_unref(self->by_name);
+	g_free(self);
+}
+
+uint64_t
+sim_rng_set_get_seed(const SimRngSet *self)
+{
+	return self->seed;
+}
+
+SimRng *
+sim_rng_set_get(SimRngSet *self, const char *name)
+{
+	SimRng *rng = g_hash_table_lookup(self->by_name, name);
+
+	if (rng == NULL) {
+		rng = sim_rng_new(self->seed, name);
+		g_hash_table_insert(self->by_name, rng->name, rng);
+	}
+	return rng;
+}
+
+/* -------------------------------------------------------------- empirical */
+
+struct SimEmpirical {
+	double *sorted;
+	gsize n;
+	gboolean discrete;
+	double mean;
+};
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a;
+	double y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+SimEmpirical *
+sim_empirical_new(const double *samples, gsize n, gboolean discrete)
+{
+	double sum = 0.0;
+
+	if (n == 0 || n > UINT32_MAX) {
+		return NULL;
+	}
+	for (gsize i = 0; i < n; i++) {
+		if (!isfinite(samples[i])) {
+			return NULL;
+		}
+		sum += samples[i];
+	}
+	SimEmpirical *self = g_new0(SimEmpirical, 1);
+	self->sorted = g_memdup2(samples, n * sizeof(double));
+	qsort(self->sorted, n, sizeof(double), cmp_double);
+	self->n = n;
+	self->discrete = discrete;
+	if (discrete || n == 1) {
+		self->mean = sum / (double)n;
+	} else {
+		/* The interpolated CDF weighs the two extreme samples by half. */
+		double ends = (self->sorted[0] + self->sorted[n - 1]) / 2;
+		self->mean = (sum - self->sorted[0] - self->sorted[n - 1] + ends) / (double)(n - 1);
+	}
+	return self;
+}
+
+void
+sim_empirical_free(SimEmpirical *self)
+{
+	if (self == NULL) {
+		return;
+	}
+	g_free(self->sorted);
+	g_free(self);
+}
+
+double
+sim_empirical_draw(const SimEmpirical *self, SimRng *rng)
+{
+	if (self->n == 1) {
+		return self->sorted[0];
+	}
+	if (self->discrete) {
+		return self->sorted[gsl_rng_uniform_int(rng->gsl, self->n)];
+	}
+	/* Invert the piecewise-linear CDF through the order statistics. */
+	double pos = gsl_rng_uniform(rng->gsl) * (double)(self->n - 1);
+	gsize i = (gsize)pos;
+	double frac = pos - (double)i;
+	return self->sorted[i] + frac * (self->sorted[i + 1] - self->sorted[i]);
+}
+
+double
+sim_empirical_mean(const SimEmpirical *self)
+{
+	return self->mean;
+}

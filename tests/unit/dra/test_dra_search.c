@@ -1,0 +1,537 @@
+/*
+ * test_dra_search.c: the allocator's search on hand-built inventories.
+ *
+ * Each test pins one behaviour of k8s.io/dynamic-resource-allocation
+ * structured/internal/experimental/allocator_experimental.go (release-1.34)
+ * that the conformance corpus does not cover, or covers only indirectly; the
+ * comment on each test names the upstream code it follows.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "dra.h"
+#include "dra_fake.h"
+
+static const DraNode node1 = { "node-1", (const char *const[]){ "region" },
+			       (const char *const[]){ "r1" }, 1 };
+
+static const DraClass class_a = { "class-a", (const char *const[]){ "driver == \"driver-a\"" }, 1,
+				  NULL, 0 };
+
+static DraAllocator *
+new_alloc(const DraFeatures *f)
+{
+	DraAllocator *a = dra_allocator_new(f, &fake_ops, NULL);
+	dra_allocator_add_class(a, &class_a);
+	return a;
+}
+
+static DraRequest
+exact(const char *name, gint64 count)
+{
+	DraRequest r = { 0 };
+	r.name = name;
+	r.has_exactly = TRUE;
+	r.exactly.device_class_name = "class-a";
+	r.exactly.allocation_mode = "ExactCount";
+	r.exactly.count = count;
+	return r;
+}
+
+static DraClaim
+claim_of(const char *name, const DraRequest *reqs, guint n)
+{
+	DraClaim c = { 0 };
+	c.namespace_ = "default";
+	c.name = name;
+	c.requests = reqs;
+	c.n_requests = n;
+	return c;
+}
+
+static DraSlice
+slice_of(const char *name, const char *pool, const DraDevice *devs, guint n)
+{
+	DraSlice s = { 0 };
+	s.name = name;
+	s.driver = "driver-a";
+	s.pool = pool;
+	s.generation = 1;
+	s.resource_slice_count = 1;
+	s.node_name = "node-1";
+	s.devices = devs;
+	s.n_devices = n;
+	return s;
+}
+
+static const DraAttribute numa0 = { "numa", DRA_ATTR_INT, 0, FALSE, NULL };
+static const DraAttribute numa1 = { "numa", DRA_ATTR_INT, 1, FALSE, NULL };
+
+/* allocateOne: the first device in slice order wins; a backtrack follows a constraint. */
+static void
+test_backtrack_match_attribute(void **state)
+{
+	DraDevice devs[3] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].attributes = &numa0;
+	devs[0].n_attributes = 1;
+	devs[1].name = "device-2";
+	devs[1].attributes = &numa1;
+	devs[1].n_attributes = 1;
+	devs[2].name = "device-3";
+	devs[2].attributes = &numa1;
+	devs[2].n_attributes = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 3);
+	DraRequest reqs[2] = { exact("req-0", 1), exact("req-1", 1) };
+	/* req-1 only takes numa 1, so req-0 must move off device-1 */
+	reqs[1].exactly.selectors = (const char *const[]){ "attr numa == 1" };
+	reqs[1].exactly.n_selectors = 1;
+	DraConstraint con = { NULL, 0, "driver-a/numa", NULL };
+	DraClaim c = claim_of("claim-0", reqs, 2);
+	c.constraints = &con;
+	c.n_constraints = 1;
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	const DraAllocation *r = dra_allocator_get_allocation(a, 0);
+	assert_int_equal(r->n_results, 2);
+	assert_string_equal(r->results[0].device, "device-2");
+	assert_string_equal(r->results[1].device, "device-3");
+	assert_true(dra_allocator_get_stats(a)->backtracks > 0);
+	assert_true(dra_allocator_get_stats(a)->constraint_rejections > 0);
+	/* the node selector of a nodeName slice pins the node (createNodeSelector) */
+	assert_non_null(r->node_selector);
+	assert_string_equal(r->node_selector->terms[0].match_fields[0].values[0], "node-1");
+}
+
+/* "All" with a constraint violation is a fatal error (allocateDevice, must == true). */
+static void
+test_all_mode_constraint_error(void **state)
+{
+	DraDevice devs[2] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].attributes = &numa0;
+	devs[0].n_attributes = 1;
+	devs[1].name = "device-2";
+	devs[1].attributes = &numa1;
+	devs[1].n_attributes = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
+	DraRequest req = exact("req-0", 0);
+	req.exactly.allocation_mode = "All";
+	DraConstraint con = { NULL, 0, "driver-a/numa", NULL };
+	DraClaim c = claim_of("claim-0", &req, 1);
+	c.constraints = &con;
+	c.n_constraints = 1;
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ERROR);
+	assert_non_null(strstr(dra_allocator_get_error(a),
+			       "cannot add device driver-a/pool-1/device-2 because a claim "
+			       "constraint would not be satisfied"));
+}
+
+/* An invalid pool is only an error when the search reaches it (allocateOne's pool loop). */
+static void
+test_invalid_pool_only_when_reached(void **state)
+{
+	DraDevice good[1] = { { 0 } };
+	good[0].name = "device-1";
+	DraDevice dup[2] = { { 0 } };
+	dup[0].name = "device-1";
+	dup[1].name = "device-1";
+	DraSlice s1 = slice_of("slice-1", "pool-1", good, 1);
+	DraSlice s2 = slice_of("slice-2", "pool-2", dup, 2);
+	DraRequest one = exact("req-0", 1);
+	DraRequest two = exact("req-0", 2);
+	DraClaim c1 = claim_of("claim-0", &one, 1);
+	DraClaim c2 = claim_of("claim-0", &two, 1);
+	const DraClaim *claims1[] = { &c1 };
+	const DraClaim *claims2[] = { &c2 };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s1);
+	dra_allocator_add_slice(a, &s2);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims1, 1), DRA_OUTCOME_ALLOCATED);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims2, 1), DRA_OUTCOME_ERROR);
+	assert_string_equal(dra_allocator_get_error(a),
+			    "pool pool-2 is invalid: duplicate device name device-1");
+}
+
+/* GatherPools: a newer generation replaces the older slices of the pool. */
+static void
+test_generation(void **state)
+{
+	DraDevice old_devs[1] = { { 0 } };
+	old_devs[0].name = "old";
+	DraDevice new_devs[1] = { { 0 } };
+	new_devs[0].name = "new";
+	DraSlice s_old = slice_of("slice-old", "pool-1", old_devs, 1);
+	DraSlice s_new = slice_of("slice-new", "pool-1", new_devs, 1);
+	s_new.generation = 2;
+	DraRequest req = exact("req-0", 1);
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s_old);
+	dra_allocator_add_slice(a, &s_new);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	assert_string_equal(dra_allocator_get_allocation(a, 0)->results[0].device, "new");
+}
+
+/* admin access ignores other claims' devices but not its own (allocatingDeviceForClaim). */
+static void
+test_admin_access(void **state)
+{
+	DraDevice devs[1] = { { 0 } };
+	devs[0].name = "device-1";
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
+	DraRequest req = exact("req-0", 1);
+	req.exactly.has_admin_access = TRUE;
+	req.exactly.admin_access = TRUE;
+	DraRequest req2 = exact("req-0", 2);
+	req2.exactly.has_admin_access = TRUE;
+	req2.exactly.admin_access = TRUE;
+	DraClaim c = claim_of("claim-0", &req, 1);
+	DraClaim c2 = claim_of("claim-1", &req2, 1);
+	const DraClaim *claims[] = { &c };
+	const DraClaim *claims2[] = { &c2 };
+	DraFeatures f = dra_features_none();
+	f.admin_access = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	dra_allocator_mark_allocated(a, "driver-a", "pool-1", "device-1", TRUE);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	assert_true(dra_allocator_get_allocation(a, 0)->results[0].admin_access);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims2, 1), DRA_OUTCOME_UNSCHEDULABLE);
+	/* with the gate off, even adminAccess: false is an error */
+	DraFeatures off = dra_features_none();
+	g_autoptr(DraAllocator) b = new_alloc(&off);
+	dra_allocator_add_slice(b, &s);
+	assert_int_equal(dra_allocator_allocate(b, &node1, claims, 1), DRA_OUTCOME_ERROR);
+	assert_non_null(strstr(dra_allocator_get_error(b), "admin access is requested"));
+}
+
+/*
+ * Quirk, checkAvailableCounters + allocateDevice: counters added for a device
+ * that then fails a constraint are not released, so a later device that would
+ * fit the counters is refused. Production answers "unschedulable".
+ */
+static void
+test_counter_leak_quirk(void **state)
+{
+	DraCounter mem8 = { "memory", 8000 };
+	DraCounterSet set = { "set-1", &mem8, 1 };
+	DraCounter use8 = { "memory", 8000 };
+	DraCounterConsumption cons = { "set-1", &use8, 1 };
+	DraDevice devs[2] = { { 0 } };
+	devs[0].name = "no-attr";
+	devs[0].consumes_counters = &cons;
+	devs[0].n_consumes_counters = 1;
+	devs[1].name = "with-attr";
+	devs[1].attributes = &numa0;
+	devs[1].n_attributes = 1;
+	devs[1].consumes_counters = &cons;
+	devs[1].n_consumes_counters = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
+	s.shared_counters = &set;
+	s.n_shared_counters = 1;
+	DraRequest req = exact("req-0", 1);
+	DraConstraint con = { NULL, 0, "driver-a/numa", NULL };
+	DraClaim c = claim_of("claim-0", &req, 1);
+	c.constraints = &con;
+	c.n_constraints = 1;
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	f.partitionable_devices = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
+	assert_true(dra_allocator_get_stats(a)->quirk_counters_leaked > 0);
+}
+
+/* taintPreventsAllocation: NoSchedule needs a toleration; Exists with no key tolerates all. */
+static void
+test_taints(void **state)
+{
+	DraTaint taint = { "example.com/broken", "yes", "NoSchedule" };
+	DraToleration tol = { NULL, "Exists", NULL, NULL };
+	DraDevice devs[1] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].taints = &taint;
+	devs[0].n_taints = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
+	DraRequest req = exact("req-0", 1);
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	f.device_taints = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
+	assert_non_null(strstr(dra_allocator_get_reason(a), "untolerated taint"));
+	req.exactly.tolerations = &tol;
+	req.exactly.n_tolerations = 1;
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+}
+
+/* DeviceTaintRule taints apply like slice taints (the scheduler merges them in). */
+static void
+test_taint_rule(void **state)
+{
+	DraDevice devs[2] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[1].name = "device-2";
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
+	DraTaintRule rule = { NULL, "driver-a", "pool-1", "device-1", { "k", "v", "NoExecute" } };
+	DraRequest req = exact("req-0", 1);
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	f.device_taints = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	dra_allocator_add_taint_rule(a, &rule);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	assert_string_equal(dra_allocator_get_allocation(a, 0)->results[0].device, "device-2");
+}
+
+/* selectorsMatch: a CEL runtime error is fatal, with the class named. */
+static void
+test_selector_error_is_fatal(void **state)
+{
+	const DraClass bad = { "bad", (const char *const[]){ "error" }, 1, NULL, 0 };
+	DraDevice devs[1] = { { 0 } };
+	devs[0].name = "device-1";
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
+	DraRequest req = exact("req-0", 1);
+	req.exactly.device_class_name = "bad";
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_class(a, &bad);
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ERROR);
+	assert_string_equal(dra_allocator_get_error(a),
+			    "class bad: selector #0: CEL runtime error: no such key: foo");
+}
+
+/* firstAvailable: the second sub-request is chosen; results and config name it. */
+static void
+test_first_available(void **state)
+{
+	DraDevice devs[1] = { { 0 } };
+	devs[0].name = "device-1";
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
+	DraExactRequest subs[2] = { { 0 } };
+	subs[0].name = "big";
+	subs[0].device_class_name = "class-a";
+	subs[0].allocation_mode = "ExactCount";
+	subs[0].count = 2;
+	subs[1] = subs[0];
+	subs[1].name = "small";
+	subs[1].count = 1;
+	DraRequest req = { 0 };
+	req.name = "req-0";
+	req.first_available = subs;
+	req.n_first_available = 2;
+	DraOpaqueConfig op = { "driver-a", "{}", NULL };
+	DraClaimConfig cfg[2] = { { (const char *const[]){ "req-0/big" }, 1, &op },
+				  { (const char *const[]){ "req-0/small" }, 1, &op } };
+	DraClaim c = claim_of("claim-0", &req, 1);
+	c.config = cfg;
+	c.n_config = 2;
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	f.prioritized_list = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	const DraAllocation *r = dra_allocator_get_allocation(a, 0);
+	assert_string_equal(r->results[0].request, "req-0/small");
+	assert_int_equal(r->n_config, 1);
+	assert_string_equal(r->config[0].requests[0], "req-0/small");
+}
+
+/* The claim limit of 32 (resourceapi.AllocationResultsMaxSize) is checked before the search. */
+static void
+test_claim_limit(void **state)
+{
+	DraRequest req = exact("req-0", 33);
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ERROR);
+	assert_string_equal(dra_allocator_get_error(a),
+			    "claim default/claim-0: number of requested devices 33 exceeds the "
+			    "claim limit of 32");
+}
+
+/* consumable capacity: validRange rounds up to min + k*step and results get a shareID. */
+static void
+test_consumable_capacity_rounding(void **state)
+{
+	DraRequestPolicy policy = { 0 };
+	policy.has_range = TRUE;
+	policy.range_min = 1000;
+	policy.has_range_step = TRUE;
+	policy.range_step = 2000;
+	DraCapacity cap = { "bandwidth", 10000, &policy, NULL };
+	DraDevice devs[1] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].capacity = &cap;
+	devs[0].n_capacity = 1;
+	devs[0].allow_multiple_allocations = TRUE;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
+	DraCapacityRequest want = { "bandwidth", 4000 };
+	DraRequest req = exact("req-0", 1);
+	req.exactly.has_capacity = TRUE;
+	req.exactly.capacity_requests = &want;
+	req.exactly.n_capacity_requests = 1;
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	f.consumable_capacity = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	const DraDeviceResult *r = &dra_allocator_get_allocation(a, 0)->results[0];
+	assert_non_null(r->share_id);
+	assert_int_equal(strlen(r->share_id), 36);
+	assert_int_equal(r->n_consumed, 1);
+	assert_int_equal(r->consumed[0].value, 5000); /* 1 + 2*2 */
+	/* two more claims of 5 do not fit 10 (the second one does) */
+	dra_allocator_commit(a, 0);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	dra_allocator_commit(a, 0);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
+}
+
+/* distinctAttribute compares value pointers in 1.34: equal values on two devices pass. */
+static void
+test_distinct_by_pointer(void **state)
+{
+	/* each device owns its attribute, with equal values */
+	DraAttribute a0 = numa0;
+	DraAttribute a1 = numa0;
+	DraDevice devs[2] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].attributes = &a0;
+	devs[0].n_attributes = 1;
+	devs[1].name = "device-2";
+	devs[1].attributes = &a1;
+	devs[1].n_attributes = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
+	DraRequest req = exact("req-0", 2);
+	DraConstraint con = { NULL, 0, NULL, "driver-a/numa" };
+	DraClaim c = claim_of("claim-0", &req, 1);
+	c.constraints = &con;
+	c.n_constraints = 1;
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	f.consumable_capacity = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	assert_true(dra_allocator_get_stats(a)->quirk_distinct_by_pointer > 0);
+}
+
+/* A node-selector slice merges its term into the result (createNodeSelector). */
+static void
+test_node_selector_result(void **state)
+{
+	DraNodeSelectorRequirement req_r1 = { "region", "In", (const char *const[]){ "r1" }, 1 };
+	DraNodeSelectorTerm term = { &req_r1, 1, NULL, 0 };
+	DraNodeSelector sel = { &term, 1 };
+	DraDevice devs[1] = { { 0 } };
+	devs[0].name = "device-1";
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
+	s.node_name = NULL;
+	s.node_selector = &sel;
+	DraRequest req = exact("req-0", 1);
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	const DraNodeSelector *got = dra_allocator_get_allocation(a, 0)->node_selector;
+	assert_non_null(got);
+	assert_int_equal(got->terms[0].n_match_expressions, 1);
+	assert_string_equal(got->terms[0].match_expressions[0].key, "region");
+	/* another node without the label does not see the slice */
+	DraNode other = { "node-2", NULL, NULL, 0 };
+	assert_int_equal(dra_allocator_allocate(a, &other, claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
+}
+
+/* Repeated calls reuse every buffer: the same answer, and the cache saves evaluations. */
+static void
+test_repeat_is_stable(void **state)
+{
+	DraDevice devs[4] = { { 0 } };
+	const char *names[] = { "d0", "d1", "d2", "d3" };
+	for (guint i = 0; i < 4; i++) {
+		devs[i].name = names[i];
+	}
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 4);
+	DraRequest req = exact("req-0", 3);
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_default();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	for (guint i = 0; i < 3; i++) {
+		assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1),
+				 DRA_OUTCOME_ALLOCATED);
+		assert_string_equal(dra_allocator_get_allocation(a, 0)->results[2].device, "d2");
+	}
+	assert_int_equal(dra_allocator_get_stats(a)->selector_evaluations, 3);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_backtrack_match_attribute),
+		cmocka_unit_test(test_all_mode_constraint_error),
+		cmocka_unit_test(test_invalid_pool_only_when_reached),
+		cmocka_unit_test(test_generation),
+		cmocka_unit_test(test_admin_access),
+		cmocka_unit_test(test_counter_leak_quirk),
+		cmocka_unit_test(test_taints),
+		cmocka_unit_test(test_taint_rule),
+		cmocka_unit_test(test_selector_error_is_fatal),
+		cmocka_unit_test(test_first_available),
+		cmocka_unit_test(test_claim_limit),
+		cmocka_unit_test(test_consumable_capacity_rounding),
+		cmocka_unit_test(test_distinct_by_pointer),
+		cmocka_unit_test(test_node_selector_result),
+		cmocka_unit_test(test_repeat_is_stable),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
