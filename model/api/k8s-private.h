@@ -50,17 +50,17 @@ typedef gboolean (*K8sFieldPresentFn)(const void *base); /* base = the struct ho
 typedef struct {
 	const char *name;
 	K8sFieldType type;
-	gsize at;       /* offset+1 of the value */
-	gsize has_at;   /* offset+1 of a gboolean set when the field is present, or 0 */
-	gsize pos_at;   /* offset+1 of a K8sPos set to the value's position, or 0 */
-	gsize count_at; /* ARRAY/KEYED: offset+1 of the guint count */
-	gsize key_at;   /* KEYED: offset+1 of the const char * key inside each element */
-	const K8sStructDesc *sub; /* STRUCT/PTR/ARRAY/KEYED */
-	K8sFieldDecodeFn decode;  /* CUSTOM */
-	K8sFieldEncodeFn encode;  /* CUSTOM (NULL: not written) */
-	K8sFieldEqualFn equal;    /* CUSTOM (NULL: not compared) */
+	gsize at;                  /* offset+1 of the value */
+	gsize has_at;              /* offset+1 of a gboolean set when the field is present, or 0 */
+	gsize pos_at;              /* offset+1 of a K8sPos set to the value's position, or 0 */
+	gsize count_at;            /* ARRAY/KEYED: offset+1 of the guint count */
+	gsize key_at;              /* KEYED: offset+1 of the const char * key inside each element */
+	const K8sStructDesc *sub;  /* STRUCT/PTR/ARRAY/KEYED */
+	K8sFieldDecodeFn decode;   /* CUSTOM */
+	K8sFieldEncodeFn encode;   /* CUSTOM (NULL: not written) */
+	K8sFieldEqualFn equal;     /* CUSTOM (NULL: not compared) */
 	K8sFieldPresentFn present; /* whether to write the field (NULL: when not empty) */
-	const char *note;         /* DROPPED: the warning */
+	const char *note;          /* DROPPED: the warning */
 } K8sField;
 
 /* A hint for a field that is not in this version but is in another one. */
@@ -72,10 +72,11 @@ typedef struct {
 struct K8sStructDesc {
 	const char *name; /* Go type name, for messages */
 	gsize size;
-	gsize pos_at; /* offset+1 of the struct's K8sPos, or 0 */
+	gsize pos_at;           /* offset+1 of the struct's K8sPos, or 0 */
 	const K8sField *fields; /* terminated by a row with name == NULL */
-	const char *const *ignored; /* more real field names accepted and dropped; NULL-terminated */
-	const K8sFieldHint *hints;  /* NULL-terminated by name */
+	const char *const
+	        *ignored;          /* more real field names accepted and dropped; NULL-terminated */
+	const K8sFieldHint *hints; /* NULL-terminated by name */
 	/* called after the fields were decoded (defaults, derived values) */
 	void (*finish)(K8sDec *dec, const K8sYamlNode *node, void *out);
 	/* compares what the field rows do not cover (e.g. an attribute's type) */
@@ -99,14 +100,14 @@ struct K8sDec {
 };
 
 /* k8s_dec.c: the table-driven decoder. */
-void k8s_dec__init(K8sDec *dec, K8sObjectSet *set, const char *file, K8sDiagList *diags,
-		   K8sLoadFlags flags);
+void k8s_dec__init(
+        K8sDec *dec, K8sObjectSet *set, const char *file, K8sDiagList *diags, K8sLoadFlags flags);
 void k8s_dec__clear(K8sDec *dec);
 K8sPos k8s_dec__pos(const K8sDec *dec, const K8sYamlNode *node);
 void k8s_dec__error(K8sDec *dec, const K8sYamlNode *node, const char *format, ...)
-	G_GNUC_PRINTF(3, 4);
+        G_GNUC_PRINTF(3, 4);
 void k8s_dec__warning(K8sDec *dec, const K8sYamlNode *node, const char *format, ...)
-	G_GNUC_PRINTF(3, 4);
+        G_GNUC_PRINTF(3, 4);
 gsize k8s_dec__push_field(K8sDec *dec, const char *name);
 gsize k8s_dec__push_index(K8sDec *dec, guint index);
 void k8s_dec__pop(K8sDec *dec, gsize mark);
@@ -114,12 +115,10 @@ gboolean k8s_dec__is_null(const K8sYamlNode *node);
 gboolean k8s_dec__expect_map(K8sDec *dec, const K8sYamlNode *node, const char *what);
 gboolean k8s_dec__expect_seq(K8sDec *dec, const K8sYamlNode *node, const char *what);
 const char *k8s_dec__string(K8sDec *dec, const K8sYamlNode *node);
-gboolean k8s_dec__int64(K8sDec *dec, const K8sYamlNode *node, gint64 min, gint64 max,
-			gint64 *out);
+gboolean k8s_dec__int64(K8sDec *dec, const K8sYamlNode *node, gint64 min, gint64 max, gint64 *out);
 gboolean k8s_dec__bool(K8sDec *dec, const K8sYamlNode *node, gboolean *out);
 void k8s_dec__qty(K8sDec *dec, const K8sYamlNode *node, K8sQty *out);
-void k8s_dec__struct(K8sDec *dec, const K8sYamlNode *node, const K8sStructDesc *desc,
-		     void *out);
+void k8s_dec__struct(K8sDec *dec, const K8sYamlNode *node, const K8sStructDesc *desc, void *out);
 /* Reports an unknown field, with "did you mean" and version hints. */
 void k8s_dec__unknown_field(K8sDec *dec, const K8sYamlNode *key, const K8sStructDesc *desc);
 /* The closest name to @word among @names (edit distance, case-insensitive), or NULL. */
@@ -136,8 +135,7 @@ extern const K8sStructDesc k8s_fields__node_selector_desc;
 const K8sStructDesc *k8s_fields__resource_object(K8sKind kind, K8sApiVersion version);
 
 /* k8s_encode.c / k8s_equal.c walk the v1 tables. */
-void k8s_encode__struct(GString *out, const K8sStructDesc *desc, const void *value,
-			guint indent);
+void k8s_encode__struct(GString *out, const K8sStructDesc *desc, const void *value, guint indent);
 gboolean k8s_equal__struct(const K8sStructDesc *desc, const void *a, const void *b);
 
 /* k8s_objects.c */

@@ -38,10 +38,36 @@ k8s_arena_free(K8sArena *self)
 	g_free(self);
 }
 
+void
+k8s_arena_reset(K8sArena *self)
+{
+#if defined(DRASIM_ARENA_DEBUG) && DRASIM_ARENA_DEBUG
+	g_ptr_array_set_size(self->blocks, 0);
+#else
+	/* keep the current block (the last one): the next object reuses warm memory */
+	if (self->blocks->len > 0 && self->cursor != NULL) {
+		char *keep = self->cursor - (BLOCK_SIZE - self->left);
+
+		for (guint i = 0; i < self->blocks->len; i++) {
+			if (g_ptr_array_index(self->blocks, i) == keep) {
+				g_ptr_array_index(self->blocks, i) = NULL;
+			}
+		}
+		g_ptr_array_set_size(self->blocks, 0);
+		g_ptr_array_add(self->blocks, keep);
+		self->cursor = keep;
+		self->left = BLOCK_SIZE;
+		return;
+	}
+	g_ptr_array_set_size(self->blocks, 0);
+	self->cursor = NULL;
+	self->left = 0;
+#endif
+}
+
 gpointer
 k8s_arena_alloc(K8sArena *self, gsize size)
 {
-	gsize rounded = (size + ALIGN - 1) & ~(gsize)(ALIGN - 1);
 	char *out;
 
 	self->bytes += size;
@@ -50,6 +76,8 @@ k8s_arena_alloc(K8sArena *self, gsize size)
 	g_ptr_array_add(self->blocks, out);
 	return out;
 #else
+	gsize rounded = (size + ALIGN - 1) & ~(gsize)(ALIGN - 1);
+
 	if (rounded == 0) {
 		rounded = ALIGN;
 	}

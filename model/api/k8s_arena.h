@@ -19,6 +19,8 @@ K8sArena *k8s_arena_new(void);
 void k8s_arena_free(K8sArena *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(K8sArena, k8s_arena_free)
 
+/** k8s_arena_reset: frees every allocation but keeps one block for reuse. */
+void k8s_arena_reset(K8sArena *self);
 /** k8s_arena_alloc: @size zeroed bytes aligned for any scalar; never NULL. */
 gpointer k8s_arena_alloc(K8sArena *self, gsize size);
 /** k8s_arena_dup: a copy of @size bytes at @data (NULL when @size is 0). */

@@ -7,14 +7,14 @@
  * `name: 123` is a number, so it cannot fill a string field; `count: 1.0` becomes
  * JSON 1 and fills an integer. A null value is the same as an absent field.
  */
-#include "k8s-private.h"
-
 #include <math.h>
 #include <string.h>
 
+#include "k8s-private.h"
+
 void
-k8s_dec__init(K8sDec *dec, K8sObjectSet *set, const char *file, K8sDiagList *diags,
-	      K8sLoadFlags flags)
+k8s_dec__init(
+        K8sDec *dec, K8sObjectSet *set, const char *file, K8sDiagList *diags, K8sLoadFlags flags)
 {
 	memset(dec, 0, sizeof(*dec));
 	dec->set = set;
@@ -117,7 +117,7 @@ k8s_dec__expect_map(K8sDec *dec, const K8sYamlNode *node, const char *what)
 	}
 	if (node->kind != K8S_YAML_MAPPING) {
 		k8s_dec__error(dec, node, "expected a mapping (%s), got a %s", what,
-			       k8s_yaml_node_type_name(node));
+		               k8s_yaml_node_type_name(node));
 		return FALSE;
 	}
 	return TRUE;
@@ -131,7 +131,7 @@ k8s_dec__expect_seq(K8sDec *dec, const K8sYamlNode *node, const char *what)
 	}
 	if (node->kind != K8S_YAML_SEQUENCE) {
 		k8s_dec__error(dec, node, "expected a list of %s, got a %s", what,
-			       k8s_yaml_node_type_name(node));
+		               k8s_yaml_node_type_name(node));
 		return FALSE;
 	}
 	return TRUE;
@@ -144,7 +144,7 @@ k8s_dec__string(K8sDec *dec, const K8sYamlNode *node)
 
 	if (node->kind != K8S_YAML_SCALAR) {
 		k8s_dec__error(dec, node, "expected a string, got a %s",
-			       k8s_yaml_node_type_name(node));
+		               k8s_yaml_node_type_name(node));
 		return NULL;
 	}
 	type = k8s_yaml_scalar_type(node);
@@ -153,10 +153,10 @@ k8s_dec__string(K8sDec *dec, const K8sYamlNode *node)
 	}
 	if (type != K8S_YAML_TYPE_STRING) {
 		k8s_dec__error(dec, node, "expected a string, got %s %s (quote it: \"%s\")",
-			       type == K8S_YAML_TYPE_INT ? "the integer" : type == K8S_YAML_TYPE_BOOL
-										? "the bool"
-										: "the number",
-			       node->scalar.text, node->scalar.text);
+		               type == K8S_YAML_TYPE_INT    ? "the integer"
+		               : type == K8S_YAML_TYPE_BOOL ? "the bool"
+		                                            : "the number",
+		               node->scalar.text, node->scalar.text);
 		return NULL;
 	}
 	return node->scalar.text;
@@ -221,15 +221,16 @@ k8s_dec__int64(K8sDec *dec, const K8sYamlNode *node, gint64 min, gint64 max, gin
 
 	if (node->kind != K8S_YAML_SCALAR) {
 		k8s_dec__error(dec, node, "expected an integer, got a %s",
-			       k8s_yaml_node_type_name(node));
+		               k8s_yaml_node_type_name(node));
 		return FALSE;
 	}
 	type = k8s_yaml_scalar_type(node);
 	if (type == K8S_YAML_TYPE_INT) {
 		if (!parse_yaml_int(node->scalar.text, &value)) {
-			k8s_dec__error(dec, node, "integer %s is out of range [%" G_GINT64_FORMAT
-						  ", %" G_GINT64_FORMAT "]",
-				       node->scalar.text, min, max);
+			k8s_dec__error(dec, node,
+			               "integer %s is out of range [%" G_GINT64_FORMAT
+			               ", %" G_GINT64_FORMAT "]",
+			               node->scalar.text, min, max);
 			return FALSE;
 		}
 	} else if (type == K8S_YAML_TYPE_FLOAT) {
@@ -237,15 +238,16 @@ k8s_dec__int64(K8sDec *dec, const K8sYamlNode *node, gint64 min, gint64 max, gin
 
 		/* kubectl turns YAML 1.0 into JSON 1; a fraction or a huge value fails */
 		if (!isfinite(d) || fabs(d) >= 9.2233720368547758e18) {
-			k8s_dec__error(dec, node,
-				       "number %s is out of range for an integer field [%" G_GINT64_FORMAT
-				       ", %" G_GINT64_FORMAT "]",
-				       node->scalar.text, min, max);
+			k8s_dec__error(
+			        dec, node,
+			        "number %s is out of range for an integer field [%" G_GINT64_FORMAT
+			        ", %" G_GINT64_FORMAT "]",
+			        node->scalar.text, min, max);
 			return FALSE;
 		}
 		if (isgreater(fabs(d - floor(d)), 0.0)) {
 			k8s_dec__error(dec, node, "expected an integer, got the fraction %s",
-				       node->scalar.text);
+			               node->scalar.text);
 			return FALSE;
 		}
 		value = (gint64)d;
@@ -253,18 +255,18 @@ k8s_dec__int64(K8sDec *dec, const K8sYamlNode *node, gint64 min, gint64 max, gin
 		return FALSE;
 	} else {
 		k8s_dec__error(dec, node, "expected an integer, got %s '%s'%s",
-			       type == K8S_YAML_TYPE_BOOL ? "the bool" : "the string",
-			       node->scalar.text,
-			       type == K8S_YAML_TYPE_STRING && node->style != K8S_YAML_STYLE_PLAIN
-				       ? " (remove the quotes)"
-				       : "");
+		               type == K8S_YAML_TYPE_BOOL ? "the bool" : "the string",
+		               node->scalar.text,
+		               type == K8S_YAML_TYPE_STRING && node->style != K8S_YAML_STYLE_PLAIN
+		                       ? " (remove the quotes)"
+		                       : "");
 		return FALSE;
 	}
 	if (value < min || value > max) {
 		k8s_dec__error(dec, node,
-			       "integer %s is out of range [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
-			       "]",
-			       node->scalar.text, min, max);
+		               "integer %s is out of range [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+		               "]",
+		               node->scalar.text, min, max);
 		return FALSE;
 	}
 	*out = value;
@@ -279,7 +281,7 @@ k8s_dec__bool(K8sDec *dec, const K8sYamlNode *node, gboolean *out)
 
 	if (node->kind != K8S_YAML_SCALAR) {
 		k8s_dec__error(dec, node, "expected true or false, got a %s",
-			       k8s_yaml_node_type_name(node));
+		               k8s_yaml_node_type_name(node));
 		return FALSE;
 	}
 	type = k8s_yaml_scalar_type(node);
@@ -288,10 +290,10 @@ k8s_dec__bool(K8sDec *dec, const K8sYamlNode *node, gboolean *out)
 	}
 	if (type != K8S_YAML_TYPE_BOOL) {
 		k8s_dec__error(dec, node, "expected true or false, got %s '%s'%s",
-			       k8s_yaml_node_type_name(node), node->scalar.text,
-			       type == K8S_YAML_TYPE_STRING && node->style != K8S_YAML_STYLE_PLAIN
-				       ? " (remove the quotes)"
-				       : "");
+		               k8s_yaml_node_type_name(node), node->scalar.text,
+		               type == K8S_YAML_TYPE_STRING && node->style != K8S_YAML_STYLE_PLAIN
+		                       ? " (remove the quotes)"
+		                       : "");
 		return FALSE;
 	}
 	t = node->scalar.text;
@@ -309,7 +311,7 @@ k8s_dec__qty(K8sDec *dec, const K8sYamlNode *node, K8sQty *out)
 	memset(out, 0, sizeof(*out));
 	if (node->kind != K8S_YAML_SCALAR) {
 		k8s_dec__error(dec, node, "expected a quantity (like 1, 500m or 40Gi), got a %s",
-			       k8s_yaml_node_type_name(node));
+		               k8s_yaml_node_type_name(node));
 		return;
 	}
 	type = k8s_yaml_scalar_type(node);
@@ -319,15 +321,16 @@ k8s_dec__qty(K8sDec *dec, const K8sYamlNode *node, K8sQty *out)
 	out->text = node->scalar.text;
 	out->pos = k8s_dec__pos(dec, node);
 	if (type == K8S_YAML_TYPE_BOOL) {
-		k8s_dec__error(dec, node, "expected a quantity (like 1, 500m or 40Gi), got the bool %s",
-			       node->scalar.text);
+		k8s_dec__error(dec, node,
+		               "expected a quantity (like 1, 500m or 40Gi), got the bool %s",
+		               node->scalar.text);
 		return;
 	}
-	out->valid = k8s_quantity_parse_json(node->scalar.text, node->scalar.len, &out->value,
-					     &error);
+	out->valid =
+	        k8s_quantity_parse_json(node->scalar.text, node->scalar.len, &out->value, &error);
 	if (!out->valid) {
 		k8s_dec__error(dec, node, "invalid quantity '%s': %s", node->scalar.text,
-			       error->message);
+		               error->message);
 	}
 }
 
@@ -354,7 +357,8 @@ edit_distance(const char *a, const char *b)
 			char ca = g_ascii_tolower(a[i - 1]), cb = g_ascii_tolower(b[j - 1]);
 			guint cost = ca == cb ? 0 : 1;
 
-			d[i][j] = MIN(MIN(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+			d[i][j] =
+			        MIN(MIN(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
 			if (i > 1 && j > 1 && ca == g_ascii_tolower(b[j - 2]) &&
 			    g_ascii_tolower(a[i - 2]) == cb) {
 				d[i][j] = MIN(d[i][j], d[i - 2][j - 2] + 1);
@@ -391,14 +395,14 @@ k8s_dec__unknown_field(K8sDec *dec, const K8sYamlNode *key, const K8sStructDesc 
 	const char *suggestion;
 	gsize mark = k8s_dec__push_field(dec, name);
 	K8sSeverity severity =
-		(dec->flags & K8S_LOAD_LENIENT) ? K8S_SEVERITY_WARNING : K8S_SEVERITY_ERROR;
+	        (dec->flags & K8S_LOAD_LENIENT) ? K8S_SEVERITY_WARNING : K8S_SEVERITY_ERROR;
 	K8sPos pos = k8s_dec__pos(dec, key);
 
 	for (const K8sFieldHint *h = desc->hints; h != NULL && h->name != NULL; h++) {
 		if (strcmp(h->name, name) == 0) {
 			k8s_diag_list_add(dec->diags, severity, &pos, dec->path->str,
-					  "unknown field '%s' in %s: %s", name, desc->name,
-					  h->hint);
+			                  "unknown field '%s' in %s: %s", name, desc->name,
+			                  h->hint);
 			dec->failed |= severity == K8S_SEVERITY_ERROR;
 			k8s_dec__pop(dec, mark);
 			return;
@@ -417,11 +421,11 @@ k8s_dec__unknown_field(K8sDec *dec, const K8sYamlNode *key, const K8sStructDesc 
 	suggestion = k8s_dec__closest(name, (const char *const *)names->pdata, names->len);
 	if (suggestion != NULL) {
 		k8s_diag_list_add(dec->diags, severity, &pos, dec->path->str,
-				  "unknown field '%s' in %s; did you mean '%s'?", name, desc->name,
-				  suggestion);
+		                  "unknown field '%s' in %s; did you mean '%s'?", name, desc->name,
+		                  suggestion);
 	} else {
 		k8s_diag_list_add(dec->diags, severity, &pos, dec->path->str,
-				  "unknown field '%s' in %s", name, desc->name);
+		                  "unknown field '%s' in %s", name, desc->name);
 	}
 	dec->failed |= severity == K8S_SEVERITY_ERROR;
 	k8s_dec__pop(dec, mark);
@@ -652,7 +656,7 @@ find_field(const K8sStructDesc *desc, const char *name, void **base)
 {
 	for (; desc != NULL; desc = desc->embed) {
 		for (const K8sField *f = desc->fields; f->name != NULL; f++) {
-			if (strcmp(f->name, name) == 0) {
+			if (f->name[0] == name[0] && strcmp(f->name, name) == 0) {
 				return f;
 			}
 		}

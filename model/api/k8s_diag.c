@@ -39,8 +39,12 @@ k8s_diag_list_free(K8sDiagList *self)
 }
 
 void
-k8s_diag_list_addv(K8sDiagList *self, K8sSeverity severity, const K8sPos *pos, const char *path,
-		   const char *format, va_list args)
+k8s_diag_list_addv(K8sDiagList *self,
+                   K8sSeverity severity,
+                   const K8sPos *pos,
+                   const char *path,
+                   const char *format,
+                   va_list args)
 {
 	K8sDiag diag = { .severity = severity };
 	g_autofree char *message = g_strdup_vprintf(format, args);
@@ -61,8 +65,12 @@ k8s_diag_list_addv(K8sDiagList *self, K8sSeverity severity, const K8sPos *pos, c
 }
 
 void
-k8s_diag_list_add(K8sDiagList *self, K8sSeverity severity, const K8sPos *pos, const char *path,
-		  const char *format, ...)
+k8s_diag_list_add(K8sDiagList *self,
+                  K8sSeverity severity,
+                  const K8sPos *pos,
+                  const char *path,
+                  const char *format,
+                  ...)
 {
 	va_list args;
 
@@ -72,8 +80,7 @@ k8s_diag_list_add(K8sDiagList *self, K8sSeverity severity, const K8sPos *pos, co
 }
 
 void
-k8s_diag_list_error(K8sDiagList *self, const K8sPos *pos, const char *path, const char *format,
-		    ...)
+k8s_diag_list_error(K8sDiagList *self, const K8sPos *pos, const char *path, const char *format, ...)
 {
 	va_list args;
 
@@ -83,8 +90,8 @@ k8s_diag_list_error(K8sDiagList *self, const K8sPos *pos, const char *path, cons
 }
 
 void
-k8s_diag_list_warning(K8sDiagList *self, const K8sPos *pos, const char *path, const char *format,
-		      ...)
+k8s_diag_list_warning(
+        K8sDiagList *self, const K8sPos *pos, const char *path, const char *format, ...)
 {
 	va_list args;
 
@@ -100,7 +107,7 @@ k8s_diag_list_append(K8sDiagList *self, const K8sDiagList *other)
 		const K8sDiag *diag = &g_array_index(other->items, K8sDiag, i);
 
 		k8s_diag_list_add(self, diag->severity, &diag->pos, diag->path, "%s",
-				  diag->message);
+		                  diag->message);
 	}
 }
 
@@ -176,7 +183,7 @@ k8s_diag_format(const K8sDiag *diag)
 		g_string_append(out, diag->pos.file);
 	} else {
 		g_string_append_printf(out, "%s:%u:%u", diag->pos.file, diag->pos.line,
-				       diag->pos.col);
+		                       diag->pos.col);
 	}
 	g_string_append_printf(out, ": %s: %s", severity, diag->message);
 	if (diag->path != NULL && diag->path[0] != '\0') {

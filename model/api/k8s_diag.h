@@ -49,16 +49,28 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(K8sDiagList, k8s_diag_list_free)
  * Appends a diagnostic. @pos may be NULL (no position); @path may be NULL.
  * All strings are copied, so callers may pass temporaries.
  */
-void k8s_diag_list_add(K8sDiagList *self, K8sSeverity severity, const K8sPos *pos,
-		       const char *path, const char *format, ...) G_GNUC_PRINTF(5, 6);
-void k8s_diag_list_addv(K8sDiagList *self, K8sSeverity severity, const K8sPos *pos,
-			const char *path, const char *format, va_list args) G_GNUC_PRINTF(5, 0);
+void k8s_diag_list_add(K8sDiagList *self,
+                       K8sSeverity severity,
+                       const K8sPos *pos,
+                       const char *path,
+                       const char *format,
+                       ...) G_GNUC_PRINTF(5, 6);
+void k8s_diag_list_addv(K8sDiagList *self,
+                        K8sSeverity severity,
+                        const K8sPos *pos,
+                        const char *path,
+                        const char *format,
+                        va_list args) G_GNUC_PRINTF(5, 0);
 
 /* Shorthands for k8s_diag_list_add() with a fixed severity. */
-void k8s_diag_list_error(K8sDiagList *self, const K8sPos *pos, const char *path,
-			 const char *format, ...) G_GNUC_PRINTF(4, 5);
-void k8s_diag_list_warning(K8sDiagList *self, const K8sPos *pos, const char *path,
-			   const char *format, ...) G_GNUC_PRINTF(4, 5);
+void
+k8s_diag_list_error(K8sDiagList *self, const K8sPos *pos, const char *path, const char *format, ...)
+        G_GNUC_PRINTF(4, 5);
+void k8s_diag_list_warning(K8sDiagList *self,
+                           const K8sPos *pos,
+                           const char *path,
+                           const char *format,
+                           ...) G_GNUC_PRINTF(4, 5);
 
 /** k8s_diag_list_append: copies every diagnostic of @other to the end of @self. */
 void k8s_diag_list_append(K8sDiagList *self, const K8sDiagList *other);

@@ -7,14 +7,13 @@
  * how the API server returns them. Decoding the output gives equal objects
  * (k8s_object_equal), which the unit tests check for every kind.
  */
-#include "k8s-private.h"
-
 #include <string.h>
+
+#include "k8s-private.h"
 
 #define AT(base, at) ((const void *)((const char *)(base) + (at)-1))
 
-static void encode_struct(GString *out, const K8sStructDesc *desc, const void *base,
-			  guint indent);
+static void encode_struct(GString *out, const K8sStructDesc *desc, const void *base, guint indent);
 
 static void
 pad(GString *out, guint indent)
@@ -420,8 +419,8 @@ void
 k8s_object_encode(const K8sObject *obj, GString *out)
 {
 	g_string_append_printf(out, "apiVersion: %s\nkind: %s\n",
-			       k8s_api_version_string(obj->kind, K8S_VERSION_V1),
-			       k8s_kind_name(obj->kind));
+	                       k8s_api_version_string(obj->kind, K8S_VERSION_V1),
+	                       k8s_kind_name(obj->kind));
 	encode_struct(out, k8s_fields__object(obj->kind, K8S_VERSION_V1), obj, 0);
 }
 

@@ -5,9 +5,9 @@
  * compared. Positions and the apiVersion an object was written in are not part
  * of the value. Quantities compare by value (1000m equals 1), as the API does.
  */
-#include "k8s-private.h"
-
 #include <string.h>
+
+#include "k8s-private.h"
 
 #define AT(base, at) ((const void *)((const char *)(base) + (at)-1))
 
@@ -31,8 +31,8 @@ field_equal(const K8sField *f, const void *base_a, const void *base_b)
 	const void *a = f->at != 0 ? AT(base_a, f->at) : NULL;
 	const void *b = f->at != 0 ? AT(base_b, f->at) : NULL;
 
-	if (f->has_at != 0 && *(const gboolean *)AT(base_a, f->has_at) !=
-				      *(const gboolean *)AT(base_b, f->has_at)) {
+	if (f->has_at != 0 &&
+	    *(const gboolean *)AT(base_a, f->has_at) != *(const gboolean *)AT(base_b, f->has_at)) {
 		return FALSE;
 	}
 	switch (f->type) {
@@ -111,7 +111,7 @@ field_equal(const K8sField *f, const void *base_a, const void *base_b)
 
 			if (f->type == K8S_F_KEYED &&
 			    strcmp(*(const char *const *)AT(ea, f->key_at),
-				   *(const char *const *)AT(eb, f->key_at)) != 0) {
+			           *(const char *const *)AT(eb, f->key_at)) != 0) {
 				return FALSE;
 			}
 			if (!equal_struct(f->sub, ea, eb)) {

@@ -13,7 +13,9 @@
 static const K8sField meta_fields[] = {
 	F_STRP(K8sObjectMeta, "name", name),
 	F_STR(K8sObjectMeta, "generateName", generate_name),
-	{ .name = "namespace", .type = K8S_F_STRING, .at = K8S_AT(K8sObjectMeta, namespace_),
+	{ .name = "namespace",
+	  .type = K8S_F_STRING,
+	  .at = K8S_AT(K8sObjectMeta, namespace_),
 	  .pos_at = K8S_AT(K8sObjectMeta, namespace_pos) },
 	F_STR(K8sObjectMeta, "uid", uid),
 	F_SMAP(K8sObjectMeta, "labels", labels),
@@ -21,8 +23,11 @@ static const K8sField meta_fields[] = {
 	F_END,
 };
 static const char *const meta_ignored[] = {
-	"selfLink",	"resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
-	"deletionGracePeriodSeconds", "ownerReferences", "finalizers", "managedFields", NULL,
+	"selfLink",          "resourceVersion",
+	"generation",        "creationTimestamp",
+	"deletionTimestamp", "deletionGracePeriodSeconds",
+	"ownerReferences",   "finalizers",
+	"managedFields",     NULL,
 };
 DESC(k8s_fields__meta_desc, "ObjectMeta", K8sObjectMeta, pos, meta_fields, .ignored = meta_ignored);
 #define meta_desc k8s_fields__meta_desc
@@ -33,8 +38,11 @@ static const K8sField label_req_fields[] = {
 	F_LIST(K8sLabelSelectorRequirement, "values", values),
 	F_END,
 };
-static DESC(label_req_desc, "LabelSelectorRequirement", K8sLabelSelectorRequirement, pos,
-	    label_req_fields);
+static DESC(label_req_desc,
+            "LabelSelectorRequirement",
+            K8sLabelSelectorRequirement,
+            pos,
+            label_req_fields);
 
 static const K8sField label_selector_fields[] = {
 	F_SMAP(K8sLabelSelector, "matchLabels", match_labels),
@@ -51,8 +59,7 @@ static const K8sField ns_req_fields[] = {
 	F_LIST(K8sNodeSelectorRequirement, "values", values),
 	F_END,
 };
-static DESC(ns_req_desc, "NodeSelectorRequirement", K8sNodeSelectorRequirement, pos,
-	    ns_req_fields);
+static DESC(ns_req_desc, "NodeSelectorRequirement", K8sNodeSelectorRequirement, pos, ns_req_fields);
 
 static const K8sField ns_term_fields[] = {
 	F_ARR(K8sNodeSelectorTerm, "matchExpressions", match_expressions, ns_req_desc),
@@ -94,8 +101,7 @@ static const K8sField container_claim_fields[] = {
 	F_STR(K8sContainerClaim, "request", request),
 	F_END,
 };
-static DESC(container_claim_desc, "ResourceClaim", K8sContainerClaim, pos,
-	    container_claim_fields);
+static DESC(container_claim_desc, "ResourceClaim", K8sContainerClaim, pos, container_claim_fields);
 
 static const K8sField resources_fields[] = {
 	F_QMAP(K8sResourceRequirements, "limits", limits),
@@ -103,8 +109,7 @@ static const K8sField resources_fields[] = {
 	F_ARR(K8sResourceRequirements, "claims", claims, container_claim_desc),
 	F_END,
 };
-static DESC(resources_desc, "ResourceRequirements", K8sResourceRequirements, pos,
-	    resources_fields);
+static DESC(resources_desc, "ResourceRequirements", K8sResourceRequirements, pos, resources_fields);
 
 static const K8sField container_fields[] = {
 	F_STR(K8sContainer, "name", name),
@@ -113,14 +118,36 @@ static const K8sField container_fields[] = {
 	F_END,
 };
 static const char *const container_ignored[] = {
-	"command", "args", "workingDir", "ports", "envFrom", "env", "resizePolicy",
-	"restartPolicy", "restartPolicyRules", "volumeMounts", "volumeDevices", "livenessProbe",
-	"readinessProbe", "startupProbe", "lifecycle", "terminationMessagePath",
-	"terminationMessagePolicy", "imagePullPolicy", "securityContext", "stdin", "stdinOnce",
-	"tty", NULL,
+	"command",
+	"args",
+	"workingDir",
+	"ports",
+	"envFrom",
+	"env",
+	"resizePolicy",
+	"restartPolicy",
+	"restartPolicyRules",
+	"volumeMounts",
+	"volumeDevices",
+	"livenessProbe",
+	"readinessProbe",
+	"startupProbe",
+	"lifecycle",
+	"terminationMessagePath",
+	"terminationMessagePolicy",
+	"imagePullPolicy",
+	"securityContext",
+	"stdin",
+	"stdinOnce",
+	"tty",
+	NULL,
 };
-static DESC(container_desc, "Container", K8sContainer, pos, container_fields,
-	    .ignored = container_ignored);
+static DESC(container_desc,
+            "Container",
+            K8sContainer,
+            pos,
+            container_fields,
+            .ignored = container_ignored);
 
 static const K8sField pod_claim_fields[] = {
 	F_STR(K8sPodResourceClaim, "name", name),
@@ -131,7 +158,9 @@ static const K8sField pod_claim_fields[] = {
 static DESC(pod_claim_desc, "PodResourceClaim", K8sPodResourceClaim, pos, pod_claim_fields);
 
 static const K8sField node_affinity_fields[] = {
-	F_PTR(K8sPodSpec, "requiredDuringSchedulingIgnoredDuringExecution", required_node_affinity,
+	F_PTR(K8sPodSpec,
+	      "requiredDuringSchedulingIgnoredDuringExecution",
+	      required_node_affinity,
 	      node_selector_desc),
 	F_IGNORE("preferredDuringSchedulingIgnoredDuringExecution"),
 	F_END,
@@ -161,24 +190,51 @@ static const K8sField pod_spec_fields[] = {
 	F_END,
 };
 static const char *const pod_spec_ignored[] = {
-	"volumes", "ephemeralContainers", "terminationGracePeriodSeconds",
-	"activeDeadlineSeconds", "dnsPolicy", "serviceAccountName", "serviceAccount",
-	"automountServiceAccountToken", "hostNetwork", "hostPID", "hostIPC",
-	"shareProcessNamespace", "securityContext", "imagePullSecrets", "hostname", "subdomain",
-	"hostAliases", "dnsConfig", "readinessGates", "runtimeClassName", "enableServiceLinks",
-	"preemptionPolicy", "overhead", "topologySpreadConstraints", "setHostnameAsFQDN", "os",
-	"hostUsers", "schedulingGates", "resources", "hostnameOverride", NULL,
+	"volumes",
+	"ephemeralContainers",
+	"terminationGracePeriodSeconds",
+	"activeDeadlineSeconds",
+	"dnsPolicy",
+	"serviceAccountName",
+	"serviceAccount",
+	"automountServiceAccountToken",
+	"hostNetwork",
+	"hostPID",
+	"hostIPC",
+	"shareProcessNamespace",
+	"securityContext",
+	"imagePullSecrets",
+	"hostname",
+	"subdomain",
+	"hostAliases",
+	"dnsConfig",
+	"readinessGates",
+	"runtimeClassName",
+	"enableServiceLinks",
+	"preemptionPolicy",
+	"overhead",
+	"topologySpreadConstraints",
+	"setHostnameAsFQDN",
+	"os",
+	"hostUsers",
+	"schedulingGates",
+	"resources",
+	"hostnameOverride",
+	NULL,
 };
-static DESC(pod_spec_desc, "PodSpec", K8sPodSpec, pos, pod_spec_fields,
-	    .ignored = pod_spec_ignored);
+static DESC(
+        pod_spec_desc, "PodSpec", K8sPodSpec, pos, pod_spec_fields, .ignored = pod_spec_ignored);
 
 static const K8sField pod_claim_status_fields[] = {
 	F_STR(K8sPodResourceClaimStatus, "name", name),
 	F_STR(K8sPodResourceClaimStatus, "resourceClaimName", resource_claim_name),
 	F_END,
 };
-static DESC(pod_claim_status_desc, "PodResourceClaimStatus", K8sPodResourceClaimStatus, pos,
-	    pod_claim_status_fields);
+static DESC(pod_claim_status_desc,
+            "PodResourceClaimStatus",
+            K8sPodResourceClaimStatus,
+            pos,
+            pod_claim_status_fields);
 
 static const K8sField pod_status_fields[] = {
 	F_STR(K8sPod, "phase", phase),
@@ -186,12 +242,25 @@ static const K8sField pod_status_fields[] = {
 	F_END,
 };
 static const char *const pod_status_ignored[] = {
-	"observedGeneration", "conditions", "message", "reason", "nominatedNodeName", "hostIP",
-	"hostIPs", "podIP", "podIPs", "startTime", "initContainerStatuses", "containerStatuses",
-	"qosClass", "ephemeralContainerStatuses", "resize", "extendedResourceClaimStatus", NULL,
+	"observedGeneration",
+	"conditions",
+	"message",
+	"reason",
+	"nominatedNodeName",
+	"hostIP",
+	"hostIPs",
+	"podIP",
+	"podIPs",
+	"startTime",
+	"initContainerStatuses",
+	"containerStatuses",
+	"qosClass",
+	"ephemeralContainerStatuses",
+	"resize",
+	"extendedResourceClaimStatus",
+	NULL,
 };
-static DESC_INLINE(pod_status_desc, "PodStatus", pod_status_fields,
-		   .ignored = pod_status_ignored);
+static DESC_INLINE(pod_status_desc, "PodStatus", pod_status_fields, .ignored = pod_status_ignored);
 
 static const K8sField pod_fields[] = {
 	F_IGNORE("apiVersion"),
@@ -221,11 +290,13 @@ static const K8sField node_status_fields[] = {
 	F_END,
 };
 static const char *const node_status_ignored[] = {
-	"phase", "conditions", "addresses", "daemonEndpoints", "nodeInfo", "images",
-	"volumesInUse", "volumesAttached", "config", "runtimeHandlers", "features", NULL,
+	"phase",        "conditions",      "addresses", "daemonEndpoints", "nodeInfo", "images",
+	"volumesInUse", "volumesAttached", "config",    "runtimeHandlers", "features", NULL,
 };
-static DESC_INLINE(node_status_desc, "NodeStatus", node_status_fields,
-		   .ignored = node_status_ignored);
+static DESC_INLINE(node_status_desc,
+                   "NodeStatus",
+                   node_status_fields,
+                   .ignored = node_status_ignored);
 
 static const K8sField node_fields[] = {
 	F_IGNORE("apiVersion"),
@@ -246,9 +317,9 @@ static const K8sField pod_template_fields[] = {
 };
 static DESC(pod_template_desc, "PodTemplateSpec", K8sPodTemplateSpec, pos, pod_template_fields);
 
-#define WORKLOAD_COMMON                                                                    \
-	F_PTR(K8sWorkload, "selector", selector, label_selector_desc),                     \
-		F_STRUCT(K8sWorkload, "template", template_, pod_template_desc)
+#define WORKLOAD_COMMON                                                                            \
+	F_PTR(K8sWorkload, "selector", selector, label_selector_desc),                             \
+	        F_STRUCT(K8sWorkload, "template", template_, pod_template_desc)
 
 static const K8sField deployment_spec_fields[] = {
 	F_I32(K8sWorkload, "replicas", replicas),
@@ -256,23 +327,41 @@ static const K8sField deployment_spec_fields[] = {
 	F_END,
 };
 static const char *const deployment_spec_ignored[] = {
-	"strategy", "minReadySeconds", "revisionHistoryLimit", "paused",
-	"progressDeadlineSeconds", NULL,
+	"strategy", "minReadySeconds",         "revisionHistoryLimit",
+	"paused",   "progressDeadlineSeconds", NULL,
 };
-static DESC(deployment_spec_desc, "DeploymentSpec", K8sWorkload, spec_pos,
-	    deployment_spec_fields, .ignored = deployment_spec_ignored);
+static DESC(deployment_spec_desc,
+            "DeploymentSpec",
+            K8sWorkload,
+            spec_pos,
+            deployment_spec_fields,
+            .ignored = deployment_spec_ignored);
 
 static const char *const statefulset_spec_ignored[] = {
-	"volumeClaimTemplates", "serviceName", "podManagementPolicy", "updateStrategy",
-	"revisionHistoryLimit", "minReadySeconds", "persistentVolumeClaimRetentionPolicy",
-	"ordinals", NULL,
+	"volumeClaimTemplates",
+	"serviceName",
+	"podManagementPolicy",
+	"updateStrategy",
+	"revisionHistoryLimit",
+	"minReadySeconds",
+	"persistentVolumeClaimRetentionPolicy",
+	"ordinals",
+	NULL,
 };
-static DESC(statefulset_spec_desc, "StatefulSetSpec", K8sWorkload, spec_pos,
-	    deployment_spec_fields, .ignored = statefulset_spec_ignored);
+static DESC(statefulset_spec_desc,
+            "StatefulSetSpec",
+            K8sWorkload,
+            spec_pos,
+            deployment_spec_fields,
+            .ignored = statefulset_spec_ignored);
 
 static const char *const replicaset_spec_ignored[] = { "minReadySeconds", NULL };
-static DESC(replicaset_spec_desc, "ReplicaSetSpec", K8sWorkload, spec_pos,
-	    deployment_spec_fields, .ignored = replicaset_spec_ignored);
+static DESC(replicaset_spec_desc,
+            "ReplicaSetSpec",
+            K8sWorkload,
+            spec_pos,
+            deployment_spec_fields,
+            .ignored = replicaset_spec_ignored);
 
 static const K8sField job_spec_fields[] = {
 	F_I32(K8sWorkload, "parallelism", parallelism),
@@ -281,22 +370,36 @@ static const K8sField job_spec_fields[] = {
 	F_END,
 };
 static const char *const job_spec_ignored[] = {
-	"activeDeadlineSeconds", "podFailurePolicy", "successPolicy", "backoffLimit",
-	"backoffLimitPerIndex", "maxFailedIndexes", "manualSelector", "ttlSecondsAfterFinished",
-	"completionMode", "suspend", "podReplacementPolicy", "managedBy", NULL,
+	"activeDeadlineSeconds",
+	"podFailurePolicy",
+	"successPolicy",
+	"backoffLimit",
+	"backoffLimitPerIndex",
+	"maxFailedIndexes",
+	"manualSelector",
+	"ttlSecondsAfterFinished",
+	"completionMode",
+	"suspend",
+	"podReplacementPolicy",
+	"managedBy",
+	NULL,
 };
-static DESC(job_spec_desc, "JobSpec", K8sWorkload, spec_pos, job_spec_fields,
-	    .ignored = job_spec_ignored);
+static DESC(job_spec_desc,
+            "JobSpec",
+            K8sWorkload,
+            spec_pos,
+            job_spec_fields,
+            .ignored = job_spec_ignored);
 
-#define WORKLOAD_OBJECT(var, goname, spec)                                                 \
-	static const K8sField var##_fields[] = {                                           \
-		F_IGNORE("apiVersion"),                                                    \
-		F_IGNORE("kind"),                                                          \
-		F_STRUCT(K8sWorkload, "metadata", obj.metadata, meta_desc),                \
-		F_INLINE("spec", spec),                                                    \
-		F_IGNORE("status"),                                                        \
-		F_END,                                                                     \
-	};                                                                                 \
+#define WORKLOAD_OBJECT(var, goname, spec)                                                         \
+	static const K8sField var##_fields[] = {                                                   \
+		F_IGNORE("apiVersion"),                                                            \
+		F_IGNORE("kind"),                                                                  \
+		F_STRUCT(K8sWorkload, "metadata", obj.metadata, meta_desc),                        \
+		F_INLINE("spec", spec),                                                            \
+		F_IGNORE("status"),                                                                \
+		F_END,                                                                             \
+	};                                                                                         \
 	static DESC(var, goname, K8sWorkload, obj.pos, var##_fields)
 
 WORKLOAD_OBJECT(deployment_desc, "Deployment", deployment_spec_desc);

@@ -8,9 +8,9 @@
  * conversion.go). v1alpha3 as Kubernetes 1.31 wrote it also has capacities as bare
  * quantities and a few fields removed in 1.32, accepted here with a warning.
  */
-#include "k8s_fields-macros.h"
-
 #include <string.h>
+
+#include "k8s_fields-macros.h"
 
 #define NODE_SELECTOR k8s_fields__node_selector_desc
 #define META          k8s_fields__meta_desc
@@ -29,7 +29,9 @@ cel_finish(K8sDec *dec, const K8sYamlNode *node, void *out)
 }
 
 static const K8sField cel_fields[] = {
-	{ .name = "expression", .type = K8S_F_STRING, .at = K8S_AT(K8sDeviceSelector, cel_expression),
+	{ .name = "expression",
+	  .type = K8S_F_STRING,
+	  .at = K8S_AT(K8sDeviceSelector, cel_expression),
 	  .pos_at = K8S_AT(K8sDeviceSelector, expression_pos) },
 	F_END,
 };
@@ -52,8 +54,11 @@ static const K8sField class_config_fields[] = {
 	F_STRUCTH(K8sDeviceClassConfig, "opaque", opaque, opaque_desc),
 	F_END,
 };
-static DESC(class_config_desc, "DeviceClassConfiguration", K8sDeviceClassConfig, pos,
-	    class_config_fields);
+static DESC(class_config_desc,
+            "DeviceClassConfiguration",
+            K8sDeviceClassConfig,
+            pos,
+            class_config_fields);
 
 /* ---- DeviceClass --------------------------------------------------------------------- */
 
@@ -69,14 +74,18 @@ static const K8sField class_spec_v1alpha3_fields[] = {
 	F_ARR(K8sDeviceClassSpec, "selectors", selectors, selector_desc),
 	F_ARR(K8sDeviceClassSpec, "config", config, class_config_desc),
 	F_STRP(K8sDeviceClassSpec, "extendedResourceName", extended_resource_name),
-	F_DROPPED("suitableNodes", "suitableNodes was removed in Kubernetes 1.32; "
-				   "resource.k8s.io/v1 has no such field and it is dropped"),
+	F_DROPPED("suitableNodes",
+	          "suitableNodes was removed in Kubernetes 1.32; "
+	          "resource.k8s.io/v1 has no such field and it is dropped"),
 	F_END,
 };
-static DESC(class_spec_v1alpha3_desc, "DeviceClassSpec", K8sDeviceClassSpec, pos,
-	    class_spec_v1alpha3_fields);
+static DESC(class_spec_v1alpha3_desc,
+            "DeviceClassSpec",
+            K8sDeviceClassSpec,
+            pos,
+            class_spec_v1alpha3_fields);
 
-#define OBJECT_HEAD(T)                                                                     \
+#define OBJECT_HEAD(T)                                                                             \
 	F_IGNORE("apiVersion"), F_IGNORE("kind"), F_STRUCT(T, "metadata", obj.metadata, META)
 
 static const K8sField class_fields[] = {
@@ -111,14 +120,16 @@ static const K8sField capacity_req_fields[] = {
 };
 static DESC_INLINE(capacity_req_desc, "CapacityRequirements", capacity_req_fields);
 
-#define EXACT_HEAD_ROWS(T)                                                                 \
-	F_STRP(T, "deviceClassName", device_class_name),                                   \
-		F_ARR(T, "selectors", selectors, selector_desc),                           \
-		F_STRP(T, "allocationMode", allocation_mode), F_I64P(T, "count", count)
-#define EXACT_TAIL_ROWS(T)                                                                 \
-	F_ARR(T, "tolerations", tolerations, toleration_desc),                             \
-		{ .name = "capacity", .type = K8S_F_STRUCT, .at = 1,                       \
-		  .has_at = K8S_AT(T, has_capacity), .sub = &capacity_req_desc }
+#define EXACT_HEAD_ROWS(T)                                                                         \
+	F_STRP(T, "deviceClassName", device_class_name),                                           \
+	        F_ARR(T, "selectors", selectors, selector_desc),                                   \
+	        F_STRP(T, "allocationMode", allocation_mode), F_I64P(T, "count", count)
+#define EXACT_TAIL_ROWS(T)                                                                         \
+	F_ARR(T, "tolerations", tolerations, toleration_desc),                                     \
+	{                                                                                          \
+		.name = "capacity", .type = K8S_F_STRUCT, .at = 1,                                 \
+		.has_at = K8S_AT(T, has_capacity), .sub = &capacity_req_desc                       \
+	}
 
 static const K8sField exact_fields[] = {
 	EXACT_HEAD_ROWS(K8sExactDeviceRequest),
@@ -147,16 +158,22 @@ static const K8sField sub_request_fields[] = {
 	F_STRP(K8sDeviceSubRequest, "name", name),
 	F_END,
 };
-static DESC(sub_request_desc, "DeviceSubRequest", K8sDeviceSubRequest, pos, sub_request_fields,
-	    .embed = &sub_exact_desc, .embed_at = K8S_AT(K8sDeviceSubRequest, spec),
-	    .finish = sub_request_finish);
+static DESC(sub_request_desc,
+            "DeviceSubRequest",
+            K8sDeviceSubRequest,
+            pos,
+            sub_request_fields,
+            .embed = &sub_exact_desc,
+            .embed_at = K8S_AT(K8sDeviceSubRequest, spec),
+            .finish = sub_request_finish);
 
 static const K8sFieldHint request_v1_hints[] = {
 	{ "deviceClassName", "in resource.k8s.io/v1 and v1beta2 the request's deviceClassName, "
-			     "selectors, allocationMode and count go under 'exactly' (the flat "
-			     "form is v1beta1)" },
+	                     "selectors, allocationMode and count go under 'exactly' (the flat "
+	                     "form is v1beta1)" },
 	{ "selectors", "in resource.k8s.io/v1 and v1beta2 selectors go under 'exactly'" },
-	{ "allocationMode", "in resource.k8s.io/v1 and v1beta2 allocationMode goes under 'exactly'" },
+	{ "allocationMode",
+	  "in resource.k8s.io/v1 and v1beta2 allocationMode goes under 'exactly'" },
 	{ "count", "in resource.k8s.io/v1 and v1beta2 count goes under 'exactly'" },
 	{ "adminAccess", "in resource.k8s.io/v1 and v1beta2 adminAccess goes under 'exactly'" },
 	{ "tolerations", "in resource.k8s.io/v1 and v1beta2 tolerations go under 'exactly'" },
@@ -167,14 +184,21 @@ static const K8sFieldHint request_v1_hints[] = {
 static const K8sField request_fields[] = {
 	F_STRP(K8sDeviceRequest, "name", name),
 	F_STRUCTH(K8sDeviceRequest, "exactly", exactly, exact_desc),
-	{ .name = "firstAvailable", .type = K8S_F_ARRAY, .at = K8S_AT(K8sDeviceRequest, first_available),
+	{ .name = "firstAvailable",
+	  .type = K8S_F_ARRAY,
+	  .at = K8S_AT(K8sDeviceRequest, first_available),
 	  .count_at = K8S_AT(K8sDeviceRequest, n_first_available),
 	  .has_at = K8S_AT(K8sDeviceRequest, has_first_available),
-	  .pos_at = K8S_AT(K8sDeviceRequest, first_available_pos), .sub = &sub_request_desc },
+	  .pos_at = K8S_AT(K8sDeviceRequest, first_available_pos),
+	  .sub = &sub_request_desc },
 	F_END,
 };
-static DESC(request_desc, "DeviceRequest", K8sDeviceRequest, pos, request_fields,
-	    .hints = request_v1_hints);
+static DESC(request_desc,
+            "DeviceRequest",
+            K8sDeviceRequest,
+            pos,
+            request_fields,
+            .hints = request_v1_hints);
 
 /*
  * v1beta1/v1alpha3 requests are flat. Upstream's conversion fills `exactly` from the
@@ -204,21 +228,30 @@ flat_request_finish(K8sDec *dec, const K8sYamlNode *node, void *out)
 
 static const K8sFieldHint request_flat_hints[] = {
 	{ "exactly", "'exactly' is the resource.k8s.io/v1 and v1beta2 form; in this apiVersion "
-		     "the request fields go directly on the request" },
+	             "the request fields go directly on the request" },
 	{ NULL, NULL },
 };
 
 static const K8sField flat_request_fields[] = {
 	F_STRP(K8sDeviceRequest, "name", name),
-	{ .name = "firstAvailable", .type = K8S_F_ARRAY, .at = K8S_AT(K8sDeviceRequest, first_available),
+	{ .name = "firstAvailable",
+	  .type = K8S_F_ARRAY,
+	  .at = K8S_AT(K8sDeviceRequest, first_available),
 	  .count_at = K8S_AT(K8sDeviceRequest, n_first_available),
 	  .has_at = K8S_AT(K8sDeviceRequest, has_first_available),
-	  .pos_at = K8S_AT(K8sDeviceRequest, first_available_pos), .sub = &sub_request_desc },
+	  .pos_at = K8S_AT(K8sDeviceRequest, first_available_pos),
+	  .sub = &sub_request_desc },
 	F_END,
 };
-static DESC(flat_request_desc, "DeviceRequest", K8sDeviceRequest, pos, flat_request_fields,
-	    .hints = request_flat_hints, .embed = &exact_desc,
-	    .embed_at = K8S_AT(K8sDeviceRequest, exactly), .finish = flat_request_finish);
+static DESC(flat_request_desc,
+            "DeviceRequest",
+            K8sDeviceRequest,
+            pos,
+            flat_request_fields,
+            .hints = request_flat_hints,
+            .embed = &exact_desc,
+            .embed_at = K8S_AT(K8sDeviceRequest, exactly),
+            .finish = flat_request_finish);
 
 static const K8sField constraint_fields[] = {
 	F_LIST(K8sDeviceConstraint, "requests", requests),
@@ -233,16 +266,19 @@ static const K8sField claim_config_fields[] = {
 	F_STRUCTH(K8sDeviceClaimConfig, "opaque", opaque, opaque_desc),
 	F_END,
 };
-static DESC(claim_config_desc, "DeviceClaimConfiguration", K8sDeviceClaimConfig, pos,
-	    claim_config_fields);
+static DESC(claim_config_desc,
+            "DeviceClaimConfiguration",
+            K8sDeviceClaimConfig,
+            pos,
+            claim_config_fields);
 
-#define DEVICE_CLAIM(var, reqdesc)                                                         \
-	static const K8sField var##_fields[] = {                                           \
-		F_ARR(K8sResourceClaimSpec, "requests", requests, reqdesc),                \
-		F_ARR(K8sResourceClaimSpec, "constraints", constraints, constraint_desc),  \
-		F_ARR(K8sResourceClaimSpec, "config", config, claim_config_desc),          \
-		F_END,                                                                     \
-	};                                                                                 \
+#define DEVICE_CLAIM(var, reqdesc)                                                                 \
+	static const K8sField var##_fields[] = {                                                   \
+		F_ARR(K8sResourceClaimSpec, "requests", requests, reqdesc),                        \
+		F_ARR(K8sResourceClaimSpec, "constraints", constraints, constraint_desc),          \
+		F_ARR(K8sResourceClaimSpec, "config", config, claim_config_desc),                  \
+		F_END,                                                                             \
+	};                                                                                         \
 	static DESC(var, "DeviceClaim", K8sResourceClaimSpec, pos, var##_fields)
 
 DEVICE_CLAIM(device_claim_desc, request_desc);
@@ -256,8 +292,9 @@ static DESC_INLINE(claim_spec_desc, "ResourceClaimSpec", claim_spec_fields);
 
 static const K8sField flat_claim_spec_fields[] = {
 	F_INLINE("devices", flat_device_claim_desc),
-	F_DROPPED("controller", "spec.controller (classic DRA) was removed in Kubernetes 1.32 and is "
-				"dropped"),
+	F_DROPPED("controller",
+	          "spec.controller (classic DRA) was removed in Kubernetes 1.32 and is "
+	          "dropped"),
 	F_END,
 };
 static DESC_INLINE(flat_claim_spec_desc, "ResourceClaimSpec", flat_claim_spec_fields);
@@ -272,14 +309,18 @@ static const K8sField result_fields[] = {
 	F_BOOL(K8sDeviceRequestAllocationResult, "adminAccess", admin_access),
 	F_ARR(K8sDeviceRequestAllocationResult, "tolerations", tolerations, toleration_desc),
 	F_LIST(K8sDeviceRequestAllocationResult, "bindingConditions", binding_conditions),
-	F_LIST(K8sDeviceRequestAllocationResult, "bindingFailureConditions",
+	F_LIST(K8sDeviceRequestAllocationResult,
+	       "bindingFailureConditions",
 	       binding_failure_conditions),
 	F_STR(K8sDeviceRequestAllocationResult, "shareID", share_id),
 	F_QMAP(K8sDeviceRequestAllocationResult, "consumedCapacity", consumed_capacity),
 	F_END,
 };
-static DESC(result_desc, "DeviceRequestAllocationResult", K8sDeviceRequestAllocationResult, pos,
-	    result_fields);
+static DESC(result_desc,
+            "DeviceRequestAllocationResult",
+            K8sDeviceRequestAllocationResult,
+            pos,
+            result_fields);
 
 static const K8sField alloc_config_fields[] = {
 	F_STR(K8sDeviceAllocationConfig, "source", source),
@@ -287,8 +328,11 @@ static const K8sField alloc_config_fields[] = {
 	F_STRUCTH(K8sDeviceAllocationConfig, "opaque", opaque, opaque_desc),
 	F_END,
 };
-static DESC(alloc_config_desc, "DeviceAllocationConfiguration", K8sDeviceAllocationConfig, pos,
-	    alloc_config_fields);
+static DESC(alloc_config_desc,
+            "DeviceAllocationConfiguration",
+            K8sDeviceAllocationConfig,
+            pos,
+            alloc_config_fields);
 
 static const K8sField device_alloc_fields[] = {
 	F_ARR(K8sAllocationResult, "results", results, result_desc),
@@ -301,8 +345,9 @@ static const K8sField allocation_fields[] = {
 	F_INLINE("devices", device_alloc_desc),
 	F_PTR(K8sAllocationResult, "nodeSelector", node_selector, NODE_SELECTOR),
 	F_STR(K8sAllocationResult, "allocationTimestamp", allocation_timestamp),
-	F_DROPPED("controller", "status.allocation.controller (classic DRA) was removed in "
-				"Kubernetes 1.32 and is dropped"),
+	F_DROPPED("controller",
+	          "status.allocation.controller (classic DRA) was removed in "
+	          "Kubernetes 1.32 and is dropped"),
 	F_END,
 };
 static DESC(allocation_desc, "AllocationResult", K8sAllocationResult, pos, allocation_fields);
@@ -314,8 +359,11 @@ static const K8sField consumer_fields[] = {
 	F_STR(K8sResourceClaimConsumerReference, "uid", uid),
 	F_END,
 };
-static DESC(consumer_desc, "ResourceClaimConsumerReference", K8sResourceClaimConsumerReference,
-	    pos, consumer_fields);
+static DESC(consumer_desc,
+            "ResourceClaimConsumerReference",
+            K8sResourceClaimConsumerReference,
+            pos,
+            consumer_fields);
 
 static const K8sField condition_fields[] = {
 	F_STR(K8sCondition, "type", type),
@@ -346,46 +394,49 @@ static const K8sField device_status_fields[] = {
 	F_INLINEH(K8sAllocatedDeviceStatus, "networkData", has_network_data, network_desc),
 	F_END,
 };
-static DESC(device_status_desc, "AllocatedDeviceStatus", K8sAllocatedDeviceStatus, pos,
-	    device_status_fields);
+static DESC(device_status_desc,
+            "AllocatedDeviceStatus",
+            K8sAllocatedDeviceStatus,
+            pos,
+            device_status_fields);
 
 static const K8sField claim_status_fields[] = {
 	F_PTR(K8sResourceClaimStatus, "allocation", allocation, allocation_desc),
 	F_ARR(K8sResourceClaimStatus, "reservedFor", reserved_for, consumer_desc),
 	F_ARR(K8sResourceClaimStatus, "devices", devices, device_status_desc),
-	F_DROPPED("deallocationRequested", "status.deallocationRequested (classic DRA) was "
-					   "removed in Kubernetes 1.32 and is dropped"),
+	F_DROPPED("deallocationRequested",
+	          "status.deallocationRequested (classic DRA) was "
+	          "removed in Kubernetes 1.32 and is dropped"),
 	F_END,
 };
-static DESC(claim_status_desc, "ResourceClaimStatus", K8sResourceClaimStatus, pos,
-	    claim_status_fields);
+static DESC(
+        claim_status_desc, "ResourceClaimStatus", K8sResourceClaimStatus, pos, claim_status_fields);
 
-#define CLAIM_OBJECT(var, specdesc)                                                        \
-	static const K8sField var##_fields[] = {                                           \
-		OBJECT_HEAD(K8sResourceClaim),                                             \
-		F_STRUCT(K8sResourceClaim, "spec", spec, specdesc),                        \
-		F_STRUCT(K8sResourceClaim, "status", status, claim_status_desc),           \
-		F_END,                                                                     \
-	};                                                                                 \
+#define CLAIM_OBJECT(var, specdesc)                                                                \
+	static const K8sField var##_fields[] = {                                                   \
+		OBJECT_HEAD(K8sResourceClaim),                                                     \
+		F_STRUCT(K8sResourceClaim, "spec", spec, specdesc),                                \
+		F_STRUCT(K8sResourceClaim, "status", status, claim_status_desc),                   \
+		F_END,                                                                             \
+	};                                                                                         \
 	static DESC(var, "ResourceClaim", K8sResourceClaim, obj.pos, var##_fields)
 
 CLAIM_OBJECT(claim_desc, claim_spec_desc);
 CLAIM_OBJECT(flat_claim_desc, flat_claim_spec_desc);
 
-#define TEMPLATE_OBJECT(var, specdesc)                                                     \
-	static const K8sField var##_spec_fields[] = {                                      \
-		F_STRUCT(K8sResourceClaimTemplate, "metadata", template_metadata, META),   \
-		F_STRUCT(K8sResourceClaimTemplate, "spec", spec, specdesc),                \
-		F_END,                                                                     \
-	};                                                                                 \
-	static DESC_INLINE(var##_spec_desc, "ResourceClaimTemplateSpec", var##_spec_fields); \
-	static const K8sField var##_fields[] = {                                           \
-		OBJECT_HEAD(K8sResourceClaimTemplate),                                     \
-		F_INLINE("spec", var##_spec_desc),                                         \
-		F_END,                                                                     \
-	};                                                                                 \
-	static DESC(var, "ResourceClaimTemplate", K8sResourceClaimTemplate, obj.pos,       \
-		    var##_fields)
+#define TEMPLATE_OBJECT(var, specdesc)                                                             \
+	static const K8sField var##_spec_fields[] = {                                              \
+		F_STRUCT(K8sResourceClaimTemplate, "metadata", template_metadata, META),           \
+		F_STRUCT(K8sResourceClaimTemplate, "spec", spec, specdesc),                        \
+		F_END,                                                                             \
+	};                                                                                         \
+	static DESC_INLINE(var##_spec_desc, "ResourceClaimTemplateSpec", var##_spec_fields);       \
+	static const K8sField var##_fields[] = {                                                   \
+		OBJECT_HEAD(K8sResourceClaimTemplate),                                             \
+		F_INLINE("spec", var##_spec_desc),                                                 \
+		F_END,                                                                             \
+	};                                                                                         \
+	static DESC(var, "ResourceClaimTemplate", K8sResourceClaimTemplate, obj.pos, var##_fields)
 
 TEMPLATE_OBJECT(template_desc, claim_spec_desc);
 TEMPLATE_OBJECT(flat_template_desc, flat_claim_spec_desc);
@@ -398,7 +449,7 @@ attribute_finish(K8sDec *dec, const K8sYamlNode *node, void *out)
 {
 	static const char *const names[] = { "int", "bool", "string", "version" };
 	static const K8sAttrType types[] = { K8S_ATTR_INT, K8S_ATTR_BOOL, K8S_ATTR_STRING,
-					     K8S_ATTR_VERSION };
+		                             K8S_ATTR_VERSION };
 	K8sDeviceAttribute *attr = out;
 
 	attr->type = K8S_ATTR_NONE;
@@ -445,18 +496,35 @@ attr_equal(const void *a, const void *b)
 }
 
 static const K8sField attribute_fields[] = {
-	{ .name = "int", .type = K8S_F_INT64, .at = K8S_AT(K8sDeviceAttribute, int_value),
-	  .pos_at = K8S_AT(K8sDeviceAttribute, value_pos), .present = attr_is_int },
-	{ .name = "bool", .type = K8S_F_BOOL, .at = K8S_AT(K8sDeviceAttribute, bool_value),
-	  .pos_at = K8S_AT(K8sDeviceAttribute, value_pos), .present = attr_is_bool },
-	{ .name = "string", .type = K8S_F_STRING, .at = K8S_AT(K8sDeviceAttribute, string_value),
-	  .pos_at = K8S_AT(K8sDeviceAttribute, value_pos), .present = attr_is_string },
-	{ .name = "version", .type = K8S_F_STRING, .at = K8S_AT(K8sDeviceAttribute, string_value),
-	  .pos_at = K8S_AT(K8sDeviceAttribute, value_pos), .present = attr_is_version },
+	{ .name = "int",
+	  .type = K8S_F_INT64,
+	  .at = K8S_AT(K8sDeviceAttribute, int_value),
+	  .pos_at = K8S_AT(K8sDeviceAttribute, value_pos),
+	  .present = attr_is_int },
+	{ .name = "bool",
+	  .type = K8S_F_BOOL,
+	  .at = K8S_AT(K8sDeviceAttribute, bool_value),
+	  .pos_at = K8S_AT(K8sDeviceAttribute, value_pos),
+	  .present = attr_is_bool },
+	{ .name = "string",
+	  .type = K8S_F_STRING,
+	  .at = K8S_AT(K8sDeviceAttribute, string_value),
+	  .pos_at = K8S_AT(K8sDeviceAttribute, value_pos),
+	  .present = attr_is_string },
+	{ .name = "version",
+	  .type = K8S_F_STRING,
+	  .at = K8S_AT(K8sDeviceAttribute, string_value),
+	  .pos_at = K8S_AT(K8sDeviceAttribute, value_pos),
+	  .present = attr_is_version },
 	F_END,
 };
-static DESC(attribute_desc, "DeviceAttribute", K8sDeviceAttribute, pos, attribute_fields,
-	    .finish = attribute_finish, .equal_extra = attr_equal);
+static DESC(attribute_desc,
+            "DeviceAttribute",
+            K8sDeviceAttribute,
+            pos,
+            attribute_fields,
+            .finish = attribute_finish,
+            .equal_extra = attr_equal);
 
 /* validValues is a list of quantities (not of objects). */
 static void
@@ -484,10 +552,9 @@ valid_values_encode(GString *out, const void *value, guint indent)
 
 	g_string_append_printf(out, "%*svalidValues:\n", indent, "");
 	for (guint i = 0; i < policy->n_valid_values; i++) {
-		g_string_append_printf(out, "%*s- \"%s\"\n", indent, "",
-				       policy->valid_values[i].text != NULL
-					       ? policy->valid_values[i].text
-					       : "0");
+		g_string_append_printf(
+		        out, "%*s- \"%s\"\n", indent, "",
+		        policy->valid_values[i].text != NULL ? policy->valid_values[i].text : "0");
 	}
 }
 
@@ -522,10 +589,16 @@ static const K8sField range_fields[] = {
 static DESC_INLINE(range_desc, "CapacityRequestPolicyRange", range_fields);
 
 static const K8sField policy_fields[] = {
-	{ .name = "default", .type = K8S_F_QTY, .at = K8S_AT(K8sCapacityRequestPolicy, default_),
+	{ .name = "default",
+	  .type = K8S_F_QTY,
+	  .at = K8S_AT(K8sCapacityRequestPolicy, default_),
 	  .has_at = K8S_AT(K8sCapacityRequestPolicy, has_default) },
-	{ .name = "validValues", .type = K8S_F_CUSTOM, .at = 1, .decode = valid_values_decode,
-	  .encode = valid_values_encode, .equal = valid_values_equal,
+	{ .name = "validValues",
+	  .type = K8S_F_CUSTOM,
+	  .at = 1,
+	  .decode = valid_values_decode,
+	  .encode = valid_values_encode,
+	  .equal = valid_values_equal,
 	  .present = valid_values_present },
 	F_INLINEH(K8sCapacityRequestPolicy, "validRange", has_valid_range, range_desc),
 	F_END,
@@ -584,8 +657,11 @@ static const K8sField consumption_fields[] = {
 	F_KEYED(K8sDeviceCounterConsumption, "counters", counters, counter_desc, K8sCounter, name),
 	F_END,
 };
-static DESC(consumption_desc, "DeviceCounterConsumption", K8sDeviceCounterConsumption, pos,
-	    consumption_fields);
+static DESC(consumption_desc,
+            "DeviceCounterConsumption",
+            K8sDeviceCounterConsumption,
+            pos,
+            consumption_fields);
 
 static const K8sField taint_fields[] = {
 	F_STR(K8sDeviceTaint, "key", key),
@@ -597,18 +673,18 @@ static const K8sField taint_fields[] = {
 static DESC(taint_desc, "DeviceTaint", K8sDeviceTaint, pos, taint_fields);
 
 /* The device fields after `name`; in v1beta1/v1alpha3 they sit under `basic`. */
-#define BASIC_ROWS_ATTRIBUTES                                                              \
+#define BASIC_ROWS_ATTRIBUTES                                                                      \
 	F_KEYED(K8sDevice, "attributes", attributes, attribute_desc, K8sDeviceAttribute, name)
-#define BASIC_ROWS_REST                                                                    \
-	F_ARR(K8sDevice, "consumesCounters", consumes_counters, consumption_desc),         \
-		F_STR(K8sDevice, "nodeName", node_name),                                   \
-		F_PTR(K8sDevice, "nodeSelector", node_selector, NODE_SELECTOR),            \
-		F_BOOL(K8sDevice, "allNodes", all_nodes),                                  \
-		F_ARR(K8sDevice, "taints", taints, taint_desc),                            \
-		F_BOOL(K8sDevice, "bindsToNode", binds_to_node),                           \
-		F_LIST(K8sDevice, "bindingConditions", binding_conditions),                \
-		F_LIST(K8sDevice, "bindingFailureConditions", binding_failure_conditions), \
-		F_BOOL(K8sDevice, "allowMultipleAllocations", allow_multiple_allocations)
+#define BASIC_ROWS_REST                                                                            \
+	F_ARR(K8sDevice, "consumesCounters", consumes_counters, consumption_desc),                 \
+	        F_STR(K8sDevice, "nodeName", node_name),                                           \
+	        F_PTR(K8sDevice, "nodeSelector", node_selector, NODE_SELECTOR),                    \
+	        F_BOOL(K8sDevice, "allNodes", all_nodes),                                          \
+	        F_ARR(K8sDevice, "taints", taints, taint_desc),                                    \
+	        F_BOOL(K8sDevice, "bindsToNode", binds_to_node),                                   \
+	        F_LIST(K8sDevice, "bindingConditions", binding_conditions),                        \
+	        F_LIST(K8sDevice, "bindingFailureConditions", binding_failure_conditions),         \
+	        F_BOOL(K8sDevice, "allowMultipleAllocations", allow_multiple_allocations)
 
 static const K8sField basic_fields[] = {
 	BASIC_ROWS_ATTRIBUTES,
@@ -628,7 +704,7 @@ static DESC_INLINE(basic_v1alpha3_desc, "BasicDevice", basic_v1alpha3_fields);
 
 static const K8sFieldHint device_v1_hints[] = {
 	{ "basic", "'basic' is the v1beta1 form; in resource.k8s.io/v1 and v1beta2 its fields go "
-		   "directly on the device" },
+	           "directly on the device" },
 	{ NULL, NULL },
 };
 
@@ -636,12 +712,18 @@ static const K8sField device_name_fields[] = {
 	F_STRP(K8sDevice, "name", name),
 	F_END,
 };
-static DESC(device_desc, "Device", K8sDevice, pos, device_name_fields, .hints = device_v1_hints,
-	    .embed = &basic_desc, .embed_at = 1);
+static DESC(device_desc,
+            "Device",
+            K8sDevice,
+            pos,
+            device_name_fields,
+            .hints = device_v1_hints,
+            .embed = &basic_desc,
+            .embed_at = 1);
 
 static const K8sFieldHint device_basic_hints[] = {
 	{ "attributes", "in this apiVersion device fields go under 'basic' (the flat device is "
-			"resource.k8s.io/v1 and v1beta2)" },
+	                "resource.k8s.io/v1 and v1beta2)" },
 	{ "capacity", "in this apiVersion device fields go under 'basic'" },
 	{ "consumesCounters", "in this apiVersion device fields go under 'basic'" },
 	{ "taints", "in this apiVersion device fields go under 'basic'" },
@@ -653,16 +735,24 @@ static const K8sField device_basic_fields[] = {
 	F_INLINE("basic", basic_desc),
 	F_END,
 };
-static DESC(device_basic_desc, "Device", K8sDevice, pos, device_basic_fields,
-	    .hints = device_basic_hints);
+static DESC(device_basic_desc,
+            "Device",
+            K8sDevice,
+            pos,
+            device_basic_fields,
+            .hints = device_basic_hints);
 
 static const K8sField device_v1alpha3_fields[] = {
 	F_STRP(K8sDevice, "name", name),
 	F_INLINE("basic", basic_v1alpha3_desc),
 	F_END,
 };
-static DESC(device_v1alpha3_desc, "Device", K8sDevice, pos, device_v1alpha3_fields,
-	    .hints = device_basic_hints);
+static DESC(device_v1alpha3_desc,
+            "Device",
+            K8sDevice,
+            pos,
+            device_v1alpha3_fields,
+            .hints = device_basic_hints);
 
 static const K8sField pool_fields[] = {
 	F_STR(K8sResourcePool, "name", name),
@@ -672,27 +762,25 @@ static const K8sField pool_fields[] = {
 };
 static DESC(pool_desc, "ResourcePool", K8sResourcePool, pos, pool_fields);
 
-#define SLICE_OBJECT(var, devdesc)                                                         \
-	static const K8sField var##_spec_fields[] = {                                      \
-		F_STRP(K8sResourceSliceSpec, "driver", driver),                            \
-		F_STRUCT(K8sResourceSliceSpec, "pool", pool, pool_desc),                   \
-		F_STRP(K8sResourceSliceSpec, "nodeName", node_name),                       \
-		F_PTR(K8sResourceSliceSpec, "nodeSelector", node_selector, NODE_SELECTOR), \
-		F_BOOL(K8sResourceSliceSpec, "allNodes", all_nodes),                       \
-		F_ARR(K8sResourceSliceSpec, "devices", devices, devdesc),                  \
-		F_BOOL(K8sResourceSliceSpec, "perDeviceNodeSelection",                     \
-		       per_device_node_selection),                                         \
-		F_ARR(K8sResourceSliceSpec, "sharedCounters", shared_counters,             \
-		      counter_set_desc),                                                   \
-		F_END,                                                                     \
-	};                                                                                 \
-	static DESC(var##_spec_desc, "ResourceSliceSpec", K8sResourceSliceSpec, pos,       \
-		    var##_spec_fields);                                                    \
-	static const K8sField var##_fields[] = {                                           \
-		OBJECT_HEAD(K8sResourceSlice),                                             \
-		F_STRUCT(K8sResourceSlice, "spec", spec, var##_spec_desc),                 \
-		F_END,                                                                     \
-	};                                                                                 \
+#define SLICE_OBJECT(var, devdesc)                                                                 \
+	static const K8sField var##_spec_fields[] = {                                              \
+		F_STRP(K8sResourceSliceSpec, "driver", driver),                                    \
+		F_STRUCT(K8sResourceSliceSpec, "pool", pool, pool_desc),                           \
+		F_STRP(K8sResourceSliceSpec, "nodeName", node_name),                               \
+		F_PTR(K8sResourceSliceSpec, "nodeSelector", node_selector, NODE_SELECTOR),         \
+		F_BOOL(K8sResourceSliceSpec, "allNodes", all_nodes),                               \
+		F_ARR(K8sResourceSliceSpec, "devices", devices, devdesc),                          \
+		F_BOOL(K8sResourceSliceSpec, "perDeviceNodeSelection", per_device_node_selection), \
+		F_ARR(K8sResourceSliceSpec, "sharedCounters", shared_counters, counter_set_desc),  \
+		F_END,                                                                             \
+	};                                                                                         \
+	static DESC(var##_spec_desc, "ResourceSliceSpec", K8sResourceSliceSpec, pos,               \
+	            var##_spec_fields);                                                            \
+	static const K8sField var##_fields[] = {                                                   \
+		OBJECT_HEAD(K8sResourceSlice),                                                     \
+		F_STRUCT(K8sResourceSlice, "spec", spec, var##_spec_desc),                         \
+		F_END,                                                                             \
+	};                                                                                         \
 	static DESC(var, "ResourceSlice", K8sResourceSlice, obj.pos, var##_fields)
 
 SLICE_OBJECT(slice_desc, device_desc);
@@ -709,17 +797,23 @@ static const K8sField taint_selector_fields[] = {
 	F_ARR(K8sDeviceTaintRuleSpec, "selectors", selectors, selector_desc),
 	F_END,
 };
-static DESC(taint_selector_desc, "DeviceTaintSelector", K8sDeviceTaintRuleSpec,
-	    device_selector_pos, taint_selector_fields);
+static DESC(taint_selector_desc,
+            "DeviceTaintSelector",
+            K8sDeviceTaintRuleSpec,
+            device_selector_pos,
+            taint_selector_fields);
 
 static const K8sField taint_rule_spec_fields[] = {
-	F_INLINEH(K8sDeviceTaintRuleSpec, "deviceSelector", has_device_selector,
-		  taint_selector_desc),
+	F_INLINEH(
+	        K8sDeviceTaintRuleSpec, "deviceSelector", has_device_selector, taint_selector_desc),
 	F_STRUCT(K8sDeviceTaintRuleSpec, "taint", taint, taint_desc),
 	F_END,
 };
-static DESC(taint_rule_spec_desc, "DeviceTaintRuleSpec", K8sDeviceTaintRuleSpec, pos,
-	    taint_rule_spec_fields);
+static DESC(taint_rule_spec_desc,
+            "DeviceTaintRuleSpec",
+            K8sDeviceTaintRuleSpec,
+            pos,
+            taint_rule_spec_fields);
 
 static const K8sField taint_rule_fields[] = {
 	OBJECT_HEAD(K8sDeviceTaintRule),

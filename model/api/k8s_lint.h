@@ -22,8 +22,8 @@ G_BEGIN_DECLS
  * with k8s_diag_list_sort() before printing).
  * Returns: TRUE when no error was found (warnings are fine).
  */
-gboolean k8s_lint_paths(const char *const *paths, K8sLoadFlags flags, K8sObjectSet *set,
-			K8sDiagList *diags);
+gboolean
+k8s_lint_paths(const char *const *paths, K8sLoadFlags flags, K8sObjectSet *set, K8sDiagList *diags);
 
 /** k8s_lint_set: validation and cross-checks of an already loaded @set. */
 void k8s_lint_set(const K8sObjectSet *set, K8sDiagList *diags);

@@ -6,13 +6,14 @@
  * be freed as soon as the file is decoded. A document is one object or a `List`
  * (kind List, or <Kind>List as the API returns it) whose items are objects.
  */
-#include "k8s-private.h"
-
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include <glib/gstdio.h>
+
+#include "k8s-private.h"
 
 #define MAX_FILE_SIZE ((gsize)1 << 30)
 #define MAX_DIR_DEPTH 32
@@ -58,8 +59,10 @@ parse_version(K8sKind kind, const char *version, K8sApiVersion *out)
 
 /* apiVersion and kind as strings, or an error at the object. */
 static gboolean
-type_meta(K8sDec *dec, const K8sYamlNode *node, const K8sYamlNode **api_node,
-	  const K8sYamlNode **kind_node)
+type_meta(K8sDec *dec,
+          const K8sYamlNode *node,
+          const K8sYamlNode **api_node,
+          const K8sYamlNode **kind_node)
 {
 	*api_node = k8s_yaml_map_lookup(node, "apiVersion");
 	*kind_node = k8s_yaml_map_lookup(node, "kind");
@@ -69,10 +72,11 @@ type_meta(K8sDec *dec, const K8sYamlNode *node, const K8sYamlNode **api_node,
 	}
 	if (*api_node == NULL || k8s_dec__is_null(*api_node)) {
 		k8s_dec__error(dec, node,
-			       "missing 'apiVersion': every object needs apiVersion and kind");
+		               "missing 'apiVersion': every object needs apiVersion and kind");
 		return FALSE;
 	}
-	if (scalar_text(*api_node) == NULL || k8s_yaml_scalar_type(*api_node) != K8S_YAML_TYPE_STRING) {
+	if (scalar_text(*api_node) == NULL ||
+	    k8s_yaml_scalar_type(*api_node) != K8S_YAML_TYPE_STRING) {
 		gsize mark = k8s_dec__push_field(dec, "apiVersion");
 
 		k8s_dec__error(dec, *api_node, "apiVersion must be a string like \"v1\"");
@@ -108,20 +112,28 @@ decode_object(K8sDec *dec, const K8sYamlNode *node)
 	kind_name = scalar_text(kind_node);
 	kind = k8s_kind_from_name(kind_name);
 	if (kind == K8S_KIND_UNKNOWN) {
-		static const char *const known[] = { "DeviceClass", "ResourceClaim",
-						     "ResourceClaimTemplate", "ResourceSlice",
-						     "DeviceTaintRule", "Pod", "Node", "Deployment",
-						     "StatefulSet", "ReplicaSet", "Job", "List" };
+		static const char *const known[] = { "DeviceClass",
+			                             "ResourceClaim",
+			                             "ResourceClaimTemplate",
+			                             "ResourceSlice",
+			                             "DeviceTaintRule",
+			                             "Pod",
+			                             "Node",
+			                             "Deployment",
+			                             "StatefulSet",
+			                             "ReplicaSet",
+			                             "Job",
+			                             "List" };
 		const char *close = k8s_dec__closest(kind_name, known, G_N_ELEMENTS(known));
 
 		mark = k8s_dec__push_field(dec, "kind");
 		if (close != NULL && strcmp(close, kind_name) != 0) {
 			k8s_dec__error(dec, kind_node, "unknown kind '%s'; did you mean '%s'?",
-				       kind_name, close);
+			               kind_name, close);
 		} else {
 			k8s_dec__warning(dec, kind_node,
-					 "kind %s (%s) is not modelled by drasim; skipped", kind_name,
-					 api_version);
+			                 "kind %s (%s) is not modelled by drasim; skipped",
+			                 kind_name, api_version);
 		}
 		k8s_dec__pop(dec, mark);
 		return;
@@ -130,15 +142,16 @@ decode_object(K8sDec *dec, const K8sYamlNode *node)
 	if (strcmp(group, k8s_kind_group(kind)) != 0 || !parse_version(kind, version, &parsed)) {
 		mark = k8s_dec__push_field(dec, "apiVersion");
 		if (strcmp(group, k8s_kind_group(kind)) != 0) {
-			k8s_dec__error(dec, api_node,
-				       "%s is not in API group '%s': write apiVersion: %s",
-				       kind_name, group, k8s_api_version_string(kind, K8S_VERSION_V1));
+			k8s_dec__error(
+			        dec, api_node, "%s is not in API group '%s': write apiVersion: %s",
+			        kind_name, group, k8s_api_version_string(kind, K8S_VERSION_V1));
 		} else {
-			k8s_dec__error(dec, api_node,
-				       "%s %s is not served by Kubernetes 1.34 and drasim cannot read "
-				       "it; write apiVersion: %s",
-				       api_version, kind_name,
-				       k8s_api_version_string(kind, K8S_VERSION_V1));
+			k8s_dec__error(
+			        dec, api_node,
+			        "%s %s is not served by Kubernetes 1.34 and drasim cannot read "
+			        "it; write apiVersion: %s",
+			        api_version, kind_name,
+			        k8s_api_version_string(kind, K8S_VERSION_V1));
 		}
 		k8s_dec__pop(dec, mark);
 		return;
@@ -177,20 +190,20 @@ decode_list(K8sDec *dec, const K8sYamlNode *node)
 		if (strcmp(key, "items") == 0) {
 			items = node->map.pairs[i].value;
 		} else if (strcmp(key, "apiVersion") != 0 && strcmp(key, "kind") != 0 &&
-			   strcmp(key, "metadata") != 0) {
+		           strcmp(key, "metadata") != 0) {
 			static const char *const names[] = { "apiVersion", "kind", "metadata",
-							     "items" };
+				                             "items" };
 			static const K8sField no_fields[] = { { .name = NULL } };
 			static const K8sStructDesc list_desc = { .name = "List",
-								 .fields = no_fields };
+				                                 .fields = no_fields };
 			const char *close = k8s_dec__closest(key, names, G_N_ELEMENTS(names));
 
 			if (close != NULL) {
 				gsize mark = k8s_dec__push_field(dec, key);
 
 				k8s_dec__error(dec, node->map.pairs[i].key,
-					       "unknown field '%s' in List; did you mean '%s'?", key,
-					       close);
+				               "unknown field '%s' in List; did you mean '%s'?",
+				               key, close);
 				k8s_dec__pop(dec, mark);
 			} else {
 				k8s_dec__unknown_field(dec, node->map.pairs[i].key, &list_desc);
@@ -204,8 +217,12 @@ decode_list(K8sDec *dec, const K8sYamlNode *node)
 		return;
 	}
 	for (guint i = 0; i < items->seq.n; i++) {
-		gsize mark = k8s_dec__push_field(dec, "items");
+		gsize mark;
 
+		if (items->seq.items[i]->flags & K8S_YAML_FLAG_STREAMED) {
+			continue; /* decoded while parsing (on_streamed_item) */
+		}
+		mark = k8s_dec__push_field(dec, "items");
 		k8s_dec__push_index(dec, i);
 		if (k8s_dec__expect_map(dec, items->seq.items[i], "a Kubernetes object")) {
 			decode_object(dec, items->seq.items[i]);
@@ -224,9 +241,9 @@ decode_document(K8sDec *dec, const K8sYamlNode *root)
 	g_string_truncate(dec->path, 0);
 	if (root->kind != K8S_YAML_MAPPING) {
 		k8s_dec__error(dec, root,
-			       "expected a Kubernetes object (a mapping with apiVersion and kind), "
-			       "got a %s",
-			       k8s_yaml_node_type_name(root));
+		               "expected a Kubernetes object (a mapping with apiVersion and kind), "
+		               "got a %s",
+		               k8s_yaml_node_type_name(root));
 		return;
 	}
 	kind_node = k8s_yaml_map_lookup(root, "kind");
@@ -241,17 +258,42 @@ decode_document(K8sDec *dec, const K8sYamlNode *root)
 	decode_object(dec, root);
 }
 
+/*
+ * An item of a top-level `items` list, decoded while the file is still being parsed
+ * so the tree of a big List never exists at once. Only mappings with apiVersion and
+ * kind are objects; anything else is left for decode_list to complain about... which
+ * it cannot, because the item is gone: so report here.
+ */
+static void
+on_streamed_item(const K8sYamlNode *item, guint doc_index, guint index, gpointer user_data)
+{
+	K8sDec *dec = user_data;
+	gsize mark;
+
+	g_string_truncate(dec->path, 0);
+	mark = k8s_dec__push_field(dec, "items");
+	k8s_dec__push_index(dec, index);
+	decode_object(dec, item);
+	k8s_dec__pop(dec, mark);
+}
+
 gboolean
-k8s_load_data(const char *name, const char *data, gsize len, K8sLoadFlags flags,
-	      K8sObjectSet *set, K8sDiagList *diags)
+k8s_load_data(const char *name,
+              const char *data,
+              gsize len,
+              K8sLoadFlags flags,
+              K8sObjectSet *set,
+              K8sDiagList *diags)
 {
 	g_autoptr(K8sArena) tree = k8s_arena_new();
+	GStringChunk *strings = k8s_object_set_get_strings(set);
 	K8sYamlFile file;
 	K8sDec dec;
 	gboolean ok;
 
-	ok = k8s_yaml_parse(name, data, len, tree, k8s_object_set_get_strings(set), &file, diags);
-	k8s_dec__init(&dec, set, file.file, diags, flags);
+	k8s_dec__init(&dec, set, g_string_chunk_insert_const(strings, name), diags, flags);
+	ok = k8s_yaml_parse_stream(name, data, len, tree, strings, on_streamed_item, &dec, &file,
+	                           diags);
 	for (guint i = 0; i < file.n_docs; i++) {
 		decode_document(&dec, file.docs[i].root);
 	}
@@ -267,8 +309,8 @@ has_manifest_suffix(const char *name)
 	       g_str_has_suffix(name, ".json");
 }
 
-static void
-file_error(K8sDiagList *diags, const char *path, const char *format, ...) G_GNUC_PRINTF(3, 4);
+static void file_error(K8sDiagList *diags, const char *path, const char *format, ...)
+        G_GNUC_PRINTF(3, 4);
 
 static void
 file_error(K8sDiagList *diags, const char *path, const char *format, ...)
@@ -343,7 +385,7 @@ collect_dir(const char *dir, guint depth, GPtrArray *files, K8sDiagList *diags)
 		if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
 			if (has_manifest_suffix(path)) {
 				file_error(diags, path,
-					   "is a directory, expected a YAML or JSON file");
+				           "is a directory, expected a YAML or JSON file");
 				continue;
 			}
 			collect_dir(path, depth + 1, files, diags);
@@ -353,23 +395,42 @@ collect_dir(const char *dir, guint depth, GPtrArray *files, K8sDiagList *diags)
 	}
 }
 
+/* `-` reads standard input, as kubectl -f - does. */
+static gboolean
+load_stdin(K8sLoadFlags flags, K8sObjectSet *set, K8sDiagList *diags)
+{
+	g_autoptr(GString) data = g_string_new(NULL);
+	char buf[65536];
+	size_t n;
+
+	while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
+		g_string_append_len(data, buf, (gssize)n);
+		if (data->len > MAX_FILE_SIZE) {
+			file_error(diags, "<stdin>", "input is larger than 1 GiB");
+			return FALSE;
+		}
+	}
+	return k8s_load_data("<stdin>", data->str, data->len, flags, set, diags);
+}
+
 gboolean
-k8s_load_paths(const char *const *paths, K8sLoadFlags flags, K8sObjectSet *set,
-	       K8sDiagList *diags)
+k8s_load_paths(const char *const *paths, K8sLoadFlags flags, K8sObjectSet *set, K8sDiagList *diags)
 {
 	guint errors_before = k8s_diag_list_count_errors(diags);
 
 	for (guint i = 0; paths[i] != NULL; i++) {
 		const char *path = paths[i];
 
-		if (g_file_test(path, G_FILE_TEST_IS_DIR) && !has_manifest_suffix(path)) {
+		if (strcmp(path, "-") == 0) {
+			load_stdin(flags, set, diags);
+		} else if (g_file_test(path, G_FILE_TEST_IS_DIR) && !has_manifest_suffix(path)) {
 			g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
 			guint dir_errors = k8s_diag_list_count_errors(diags);
 
 			collect_dir(path, 0, files, diags);
 			if (files->len == 0 && k8s_diag_list_count_errors(diags) == dir_errors) {
 				file_error(diags, path,
-					   "directory has no *.yaml, *.yml or *.json files");
+				           "directory has no *.yaml, *.yml or *.json files");
 			}
 			for (guint f = 0; f < files->len; f++) {
 				k8s_load_file(files->pdata[f], flags, set, diags);

@@ -6,37 +6,37 @@
  * names, and the benchmark lints 80,000 devices. Messages are upstream's, word for word,
  * because users search for them.
  */
+#include "k8s_names.h"
+
 #include <string.h>
 
 #include <glib.h>
 
-#include "k8s_names.h"
-
 static const char dns1123_label_fmt[] = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 static const char dns1123_label_msg[] =
-	"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
-	"and must start and end with an alphanumeric character";
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+        "and must start and end with an alphanumeric character";
 static const char dns1123_subdomain_fmt[] =
-	"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+        "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 static const char dns1123_subdomain_msg[] =
-	"a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-	"'-' or '.', and must start and end with an alphanumeric character";
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
+        "'-' or '.', and must start and end with an alphanumeric character";
 static const char dns1035_label_fmt[] = "[a-z]([-a-z0-9]*[a-z0-9])?";
 static const char dns1035_label_msg[] =
-	"a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with "
-	"an alphabetic character, and end with an alphanumeric character";
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with "
+        "an alphabetic character, and end with an alphanumeric character";
 static const char label_key_fmt[] = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 static const char label_key_msg[] =
-	"must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
-	"an alphanumeric character";
+        "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
+        "an alphanumeric character";
 static const char label_value_fmt[] = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 static const char label_value_msg[] =
-	"a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
-	"or '.', and must start and end with an alphanumeric character";
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
+        "or '.', and must start and end with an alphanumeric character";
 static const char c_identifier_fmt[] = "[A-Za-z_][A-Za-z0-9_]*";
 static const char c_identifier_msg[] =
-	"a valid C identifier must start with alphabetic character or '_', followed by a string "
-	"of alphanumeric characters or '_'";
+        "a valid C identifier must start with alphabetic character or '_', followed by a string "
+        "of alphanumeric characters or '_'";
 
 /* RegexError(msg, fmt, examples...) */
 static char *
@@ -216,8 +216,8 @@ k8s_names_label_key(const char *value)
 	if (slash != NULL && strchr(slash + 1, '/') != NULL) {
 		g_autofree char *re = regex_error(label_key_msg, label_key_fmt, examples);
 		add(&msgs, g_strdup_printf("a valid label key %s with an optional DNS subdomain "
-					   "prefix and '/' (e.g. 'example.com/MyName')",
-					   re));
+		                           "prefix and '/' (e.g. 'example.com/MyName')",
+		                           re));
 		return msgs;
 	}
 	if (slash != NULL) {
@@ -313,11 +313,21 @@ k8s_field_quote(const char *value)
 			continue;
 		}
 		switch (c) {
-		case '"': g_string_append(s, "\\\""); break;
-		case '\\': g_string_append(s, "\\\\"); break;
-		case '\n': g_string_append(s, "\\n"); break;
-		case '\t': g_string_append(s, "\\t"); break;
-		case '\r': g_string_append(s, "\\r"); break;
+		case '"':
+			g_string_append(s, "\\\"");
+			break;
+		case '\\':
+			g_string_append(s, "\\\\");
+			break;
+		case '\n':
+			g_string_append(s, "\\n");
+			break;
+		case '\t':
+			g_string_append(s, "\\t");
+			break;
+		case '\r':
+			g_string_append(s, "\\r");
+			break;
 		default:
 			if (g_unichar_isprint(c)) {
 				g_string_append_unichar(s, c);
@@ -350,7 +360,7 @@ k8s_field_error_body(K8sFieldErrorType type, const char *value, const char *deta
 	};
 	GString *s = g_string_new(names[type]);
 	gboolean omit = type == K8S_FIELD_REQUIRED || type == K8S_FIELD_FORBIDDEN ||
-			type == K8S_FIELD_TOO_LONG || value == NULL;
+	                type == K8S_FIELD_TOO_LONG || value == NULL;
 
 	if (!omit) {
 		g_string_append_printf(s, ": %s", value);

@@ -6,16 +6,16 @@
  * depends on hashing. Everything an object points to lives in the set's arena and
  * string chunk and is freed with the set.
  */
-#include "k8s-private.h"
-
 #include <string.h>
+
+#include "k8s-private.h"
 
 struct K8sObjectSet {
 	K8sArena *arena;
 	GStringChunk *strings;
-	GPtrArray *objects;        /* K8sObject*, input order */
+	GPtrArray *objects; /* K8sObject*, input order */
 	GPtrArray *by_kind[K8S_KIND_COUNT_];
-	GHashTable *index;         /* "kind/ns/name" (in strings) -> first K8sObject* */
+	GHashTable *index; /* "kind/ns/name" (in strings) -> first K8sObject* */
 };
 
 K8sObjectSet *
@@ -56,15 +56,14 @@ k8s_object_namespace(const K8sObject *obj)
 		return NULL;
 	}
 	return obj->metadata.namespace_ != NULL && obj->metadata.namespace_[0] != '\0'
-		       ? obj->metadata.namespace_
-		       : "default";
+	               ? obj->metadata.namespace_
+	               : "default";
 }
 
 static char *
 index_key(K8sKind kind, const char *namespace_, const char *name)
 {
-	return g_strdup_printf("%u/%s/%s", (guint)kind, namespace_ != NULL ? namespace_ : "",
-			       name);
+	return g_strdup_printf("%u/%s/%s", (guint)kind, namespace_ != NULL ? namespace_ : "", name);
 }
 
 void
@@ -75,29 +74,27 @@ k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags)
 	g_ptr_array_add(set->by_kind[obj->kind], obj);
 	if (obj->metadata.name != NULL) {
 		g_autofree char *key =
-			index_key(obj->kind, k8s_object_namespace(obj), obj->metadata.name);
+		        index_key(obj->kind, k8s_object_namespace(obj), obj->metadata.name);
 		K8sObject *first = g_hash_table_lookup(set->index, key);
 
 		if (first == NULL) {
 			g_hash_table_insert(set->index, g_string_chunk_insert(set->strings, key),
-					    obj);
+			                    obj);
 		} else if (diags != NULL) {
 			K8sPos pos = obj->metadata.name_pos.line != 0 ? obj->metadata.name_pos
-								       : obj->pos;
-			g_autofree char *path = g_strconcat(obj->path_prefix != NULL
-								    ? obj->path_prefix
-								    : "",
-							    "metadata.name", NULL);
+			                                              : obj->pos;
+			g_autofree char *path =
+			        g_strconcat(obj->path_prefix != NULL ? obj->path_prefix : "",
+			                    "metadata.name", NULL);
 
-			k8s_diag_list_warning(diags, &pos, path,
-					      "%s %s%s%s is defined again (first at %s:%u:%u); "
-					      "lookups use the first one",
-					      obj->kind_name, k8s_object_namespace(obj) != NULL
-								      ? k8s_object_namespace(obj)
-								      : "",
-					      k8s_object_namespace(obj) != NULL ? "/" : "",
-					      obj->metadata.name, first->pos.file, first->pos.line,
-					      first->pos.col);
+			k8s_diag_list_warning(
+			        diags, &pos, path,
+			        "%s %s%s%s is defined again (first at %s:%u:%u); "
+			        "lookups use the first one",
+			        obj->kind_name,
+			        k8s_object_namespace(obj) != NULL ? k8s_object_namespace(obj) : "",
+			        k8s_object_namespace(obj) != NULL ? "/" : "", obj->metadata.name,
+			        first->pos.file, first->pos.line, first->pos.col);
 		}
 	}
 }
@@ -131,8 +128,10 @@ k8s_object_set_get_kind(const K8sObjectSet *self, K8sKind kind, guint index)
 }
 
 K8sObject *
-k8s_object_set_lookup(const K8sObjectSet *self, K8sKind kind, const char *namespace_,
-		      const char *name)
+k8s_object_set_lookup(const K8sObjectSet *self,
+                      K8sKind kind,
+                      const char *namespace_,
+                      const char *name)
 {
 	g_autofree char *key = NULL;
 
@@ -209,8 +208,7 @@ k8s_object_set__new_object(K8sObjectSet *set, K8sKind kind)
 }
 
 K8sObject *
-k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_,
-		       const char *name)
+k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_, const char *name)
 {
 	K8sObject *obj;
 
@@ -224,16 +222,17 @@ k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_,
 	return obj;
 }
 
-#define DOWNCAST(fn, Type, KIND)                                                           \
-	Type *fn(K8sObject *obj)                                                           \
-	{                                                                                  \
-		return obj != NULL && obj->kind == (KIND) ? (Type *)(void *)obj : NULL;    \
+#define DOWNCAST(fn, Type, KIND)                                                                   \
+	Type *fn(K8sObject *obj)                                                                   \
+	{                                                                                          \
+		return obj != NULL && obj->kind == (KIND) ? (Type *)(void *)obj : NULL;            \
 	}
 
 DOWNCAST(k8s_object_as_device_class, K8sDeviceClass, K8S_KIND_DEVICE_CLASS)
 DOWNCAST(k8s_object_as_resource_claim, K8sResourceClaim, K8S_KIND_RESOURCE_CLAIM)
-DOWNCAST(k8s_object_as_resource_claim_template, K8sResourceClaimTemplate,
-	 K8S_KIND_RESOURCE_CLAIM_TEMPLATE)
+DOWNCAST(k8s_object_as_resource_claim_template,
+         K8sResourceClaimTemplate,
+         K8S_KIND_RESOURCE_CLAIM_TEMPLATE)
 DOWNCAST(k8s_object_as_resource_slice, K8sResourceSlice, K8S_KIND_RESOURCE_SLICE)
 DOWNCAST(k8s_object_as_device_taint_rule, K8sDeviceTaintRule, K8S_KIND_DEVICE_TAINT_RULE)
 DOWNCAST(k8s_object_as_pod, K8sPod, K8S_KIND_POD)

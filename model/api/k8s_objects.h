@@ -34,7 +34,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(K8sObjectSet, k8s_object_set_free)
 
 /**
  * k8s_load_paths:
- * Loads every path of the NULL-terminated @paths. A directory is read recursively:
+ * Loads every path of the NULL-terminated @paths ("-" is standard input). A
+ * directory is read recursively:
  * its *.yaml, *.yml and *.json files in sorted (byte) order; a directory without
  * any manifest is an error. Objects are appended to @set in input order (a `v1
  * List` contributes its items), problems are added to @diags with positions.
@@ -42,14 +43,17 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(K8sObjectSet, k8s_object_set_free)
  * documents that cannot be decoded at all are skipped.
  * Returns: TRUE when no error was added (warnings are fine).
  */
-gboolean k8s_load_paths(const char *const *paths, K8sLoadFlags flags, K8sObjectSet *set,
-			K8sDiagList *diags);
+gboolean
+k8s_load_paths(const char *const *paths, K8sLoadFlags flags, K8sObjectSet *set, K8sDiagList *diags);
 /** k8s_load_file: one file (a directory here is an error). */
-gboolean k8s_load_file(const char *path, K8sLoadFlags flags, K8sObjectSet *set,
-		       K8sDiagList *diags);
+gboolean k8s_load_file(const char *path, K8sLoadFlags flags, K8sObjectSet *set, K8sDiagList *diags);
 /** k8s_load_data: @len bytes of YAML or JSON; @name is used in positions. */
-gboolean k8s_load_data(const char *name, const char *data, gsize len, K8sLoadFlags flags,
-		       K8sObjectSet *set, K8sDiagList *diags);
+gboolean k8s_load_data(const char *name,
+                       const char *data,
+                       gsize len,
+                       K8sLoadFlags flags,
+                       K8sObjectSet *set,
+                       K8sDiagList *diags);
 
 /** k8s_object_set_count: the number of objects. */
 guint k8s_object_set_count(const K8sObjectSet *self);
@@ -63,8 +67,10 @@ K8sObject *k8s_object_set_get_kind(const K8sObjectSet *self, K8sKind kind, guint
  * The first object of @kind named @name. @namespace_ is ignored for cluster-scoped
  * kinds; for namespaced kinds NULL means "default". Returns NULL when absent.
  */
-K8sObject *k8s_object_set_lookup(const K8sObjectSet *self, K8sKind kind, const char *namespace_,
-				 const char *name);
+K8sObject *k8s_object_set_lookup(const K8sObjectSet *self,
+                                 K8sKind kind,
+                                 const char *namespace_,
+                                 const char *name);
 
 /* For code that builds objects (hardware publishing, tests): memory of the set. */
 gpointer k8s_object_set_alloc(K8sObjectSet *self, gsize size);
@@ -75,8 +81,8 @@ const char *k8s_object_set_intern(K8sObjectSet *self, const char *text);
  * Appends a zeroed object of @kind (apiVersion v1, metadata.name @name, @namespace_
  * may be NULL) and returns it, to be filled in by the caller. (transfer none)
  */
-K8sObject *k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_,
-				  const char *name);
+K8sObject *
+k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_, const char *name);
 K8sArena *k8s_object_set_get_arena(K8sObjectSet *self);
 GStringChunk *k8s_object_set_get_strings(K8sObjectSet *self);
 
@@ -108,9 +114,9 @@ K8sKind k8s_kind_from_name(const char *kind_name);
 const char *k8s_api_version_string(K8sKind kind, K8sApiVersion version);
 
 typedef enum {
-	K8S_SERVED,            /* a 1.34 API server serves it by default */
-	K8S_SERVED_DISABLED,   /* known to 1.34 but off by default (beta): a warning */
-	K8S_NOT_SERVED,        /* a 1.34 API server rejects it: an error */
+	K8S_SERVED,          /* a 1.34 API server serves it by default */
+	K8S_SERVED_DISABLED, /* known to 1.34 but off by default (beta): a warning */
+	K8S_NOT_SERVED,      /* a 1.34 API server rejects it: an error */
 } K8sServed;
 
 /**

@@ -194,8 +194,8 @@ typedef struct {
 /* ---- resource.k8s.io/v1 -------------------------------------------------------------- */
 
 typedef struct {
-	const char *cel_expression; /* NULL when the selector has no `cel` */
-	K8sPos expression_pos;      /* where the expression string starts */
+	const char *cel_expression;          /* NULL when the selector has no `cel` */
+	K8sPos expression_pos;               /* where the expression string starts */
 	K8sYamlScalarStyle expression_style; /* plain, quoted, literal |, folded > */
 	K8sPos pos;
 } K8sDeviceSelector;

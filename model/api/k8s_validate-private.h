@@ -24,29 +24,29 @@ typedef struct {
 } VCtx;
 
 /* Kubernetes 1.34 limits (pkg/apis/resource/types.go) */
-#define V_DEVICE_REQUESTS_MAX          32
-#define V_DEVICE_SELECTORS_MAX         32
-#define V_DEVICE_CONSTRAINTS_MAX       32
-#define V_DEVICE_CONFIG_MAX            32
-#define V_FIRST_AVAILABLE_MAX          8
-#define V_DEVICE_TOLERATIONS_MAX       16
-#define V_DEVICE_TAINTS_MAX            4
-#define V_SLICE_MAX_DEVICES            128
-#define V_SLICE_MAX_DEVICES_ADVANCED   64 /* with taints or consumesCounters */
-#define V_ATTRS_AND_CAPACITIES_MAX     32
-#define V_SHARED_COUNTERS_MAX          32
-#define V_COUNTERS_PER_DEVICE_MAX      32
-#define V_DEVICE_COUNTERS_PER_SLICE    1024
-#define V_ATTRIBUTE_VALUE_MAX          64
-#define V_DEVICE_MAX_DOMAIN            63
-#define V_DEVICE_MAX_ID                32
-#define V_DRIVER_NAME_MAX              63
-#define V_CEL_EXPRESSION_MAX           (10 * 1024)
-#define V_OPAQUE_PARAMETERS_MAX        (10 * 1024)
-#define V_RESERVED_FOR_MAX             256
-#define V_ALLOCATION_RESULTS_MAX       32
-#define V_BINDING_CONDITIONS_MAX       4
-#define V_POOL_NAME_MAX                253
+#define V_DEVICE_REQUESTS_MAX        32
+#define V_DEVICE_SELECTORS_MAX       32
+#define V_DEVICE_CONSTRAINTS_MAX     32
+#define V_DEVICE_CONFIG_MAX          32
+#define V_FIRST_AVAILABLE_MAX        8
+#define V_DEVICE_TOLERATIONS_MAX     16
+#define V_DEVICE_TAINTS_MAX          4
+#define V_SLICE_MAX_DEVICES          128
+#define V_SLICE_MAX_DEVICES_ADVANCED 64 /* with taints or consumesCounters */
+#define V_ATTRS_AND_CAPACITIES_MAX   32
+#define V_SHARED_COUNTERS_MAX        32
+#define V_COUNTERS_PER_DEVICE_MAX    32
+#define V_DEVICE_COUNTERS_PER_SLICE  1024
+#define V_ATTRIBUTE_VALUE_MAX        64
+#define V_DEVICE_MAX_DOMAIN          63
+#define V_DEVICE_MAX_ID              32
+#define V_DRIVER_NAME_MAX            63
+#define V_CEL_EXPRESSION_MAX         (10 * 1024)
+#define V_OPAQUE_PARAMETERS_MAX      (10 * 1024)
+#define V_RESERVED_FOR_MAX           256
+#define V_ALLOCATION_RESULTS_MAX     32
+#define V_BINDING_CONDITIONS_MAX     4
+#define V_POOL_NAME_MAX              253
 
 /* ---- path ---------------------------------------------------------------------------- */
 
@@ -64,22 +64,30 @@ void vpath_pop(VCtx *ctx, gsize mark);
  * Reports at the current path plus @child (nullable): upstream's field.Error body built
  * from @type, the rendered bad @value (nullable: omitted) and the detail.
  */
-void verror(VCtx *ctx, const K8sPos *pos, const char *child, K8sFieldErrorType type,
-	    const char *value, const char *detail_fmt, ...) G_GNUC_PRINTF(6, 7);
+void verror(VCtx *ctx,
+            const K8sPos *pos,
+            const char *child,
+            K8sFieldErrorType type,
+            const char *value,
+            const char *detail_fmt,
+            ...) G_GNUC_PRINTF(6, 7);
 void vwarning(VCtx *ctx, const K8sPos *pos, const char *child, const char *fmt, ...)
-	G_GNUC_PRINTF(4, 5);
+        G_GNUC_PRINTF(4, 5);
 /* Invalid value: "<quoted value>": <detail> */
-void vinvalid_str(VCtx *ctx, const K8sPos *pos, const char *child, const char *value,
-		  const char *detail);
+void vinvalid_str(
+        VCtx *ctx, const K8sPos *pos, const char *child, const char *value, const char *detail);
 void vrequired(VCtx *ctx, const K8sPos *pos, const char *child, const char *detail);
 void vtoo_many(VCtx *ctx, const K8sPos *pos, const char *child, guint actual, guint max);
 void vtoo_long(VCtx *ctx, const K8sPos *pos, const char *child, guint max);
 void vduplicate(VCtx *ctx, const K8sPos *pos, const char *value);
-void vnot_supported(VCtx *ctx, const K8sPos *pos, const char *child, const char *value,
-		    const char *const *supported);
+void vnot_supported(VCtx *ctx,
+                    const K8sPos *pos,
+                    const char *child,
+                    const char *value,
+                    const char *const *supported);
 /* Reports each message of @msgs (consumed; NULL is fine) as Invalid value: "<value>". */
-void vinvalid_msgs(VCtx *ctx, const K8sPos *pos, const char *child, const char *value,
-		   GPtrArray *msgs);
+void
+vinvalid_msgs(VCtx *ctx, const K8sPos *pos, const char *child, const char *value, GPtrArray *msgs);
 
 /* A usable position: @pos when it has a line, else the object's. */
 const K8sPos *vpos(const VCtx *ctx, const K8sPos *pos);

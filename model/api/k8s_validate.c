@@ -71,8 +71,13 @@ full_path(const VCtx *ctx, const char *child)
 }
 
 void
-verror(VCtx *ctx, const K8sPos *pos, const char *child, K8sFieldErrorType type,
-       const char *value, const char *detail_fmt, ...)
+verror(VCtx *ctx,
+       const K8sPos *pos,
+       const char *child,
+       K8sFieldErrorType type,
+       const char *value,
+       const char *detail_fmt,
+       ...)
 {
 	g_autofree char *detail = NULL;
 	g_autofree char *body = NULL;
@@ -102,8 +107,7 @@ vwarning(VCtx *ctx, const K8sPos *pos, const char *child, const char *fmt, ...)
 }
 
 void
-vinvalid_str(VCtx *ctx, const K8sPos *pos, const char *child, const char *value,
-	     const char *detail)
+vinvalid_str(VCtx *ctx, const K8sPos *pos, const char *child, const char *value, const char *detail)
 {
 	g_autofree char *q = k8s_field_quote(value != NULL ? value : "");
 
@@ -140,8 +144,11 @@ vduplicate(VCtx *ctx, const K8sPos *pos, const char *value)
 }
 
 void
-vnot_supported(VCtx *ctx, const K8sPos *pos, const char *child, const char *value,
-	       const char *const *supported)
+vnot_supported(VCtx *ctx,
+               const K8sPos *pos,
+               const char *child,
+               const char *value,
+               const char *const *supported)
 {
 	g_autofree char *q = k8s_field_quote(value != NULL ? value : "");
 	GString *list = g_string_new("supported values: ");
@@ -155,8 +162,7 @@ vnot_supported(VCtx *ctx, const K8sPos *pos, const char *child, const char *valu
 }
 
 void
-vinvalid_msgs(VCtx *ctx, const K8sPos *pos, const char *child, const char *value,
-	      GPtrArray *msgs)
+vinvalid_msgs(VCtx *ctx, const K8sPos *pos, const char *child, const char *value, GPtrArray *msgs)
 {
 	if (msgs == NULL) {
 		return;
@@ -177,7 +183,7 @@ v_labels(VCtx *ctx, const K8sStringMap *labels, const char *child)
 		vinvalid_msgs(ctx, &p->pos, child, p->key, k8s_names_label_key(p->key));
 		if (p->value != NULL) {
 			vinvalid_msgs(ctx, &p->pos, child, p->value,
-				      k8s_names_label_value(p->value));
+			              k8s_names_label_value(p->value));
 		}
 	}
 }
@@ -200,11 +206,11 @@ v_object_meta(VCtx *ctx, gboolean namespaced)
 		if (!namespaced) {
 			/* the API server clears it on create (rest.BeforeCreate), silently */
 			vwarning(ctx, &m->namespace_pos, "namespace",
-				 "%s is cluster-scoped: the namespace \"%s\" is ignored",
-				 ctx->obj->kind_name, m->namespace_);
+			         "%s is cluster-scoped: the namespace \"%s\" is ignored",
+			         ctx->obj->kind_name, m->namespace_);
 		} else {
 			vinvalid_msgs(ctx, &m->namespace_pos, "namespace", m->namespace_,
-				      k8s_names_dns1123_label(m->namespace_));
+			              k8s_names_dns1123_label(m->namespace_));
 		}
 	}
 	v_labels(ctx, &m->labels, "labels");
@@ -248,8 +254,8 @@ v_qualified_name(VCtx *ctx, const char *name, const K8sPos *pos, gboolean full)
 		v_c_identifier(ctx, name, pos);
 		if (full) {
 			vinvalid_str(ctx, pos, NULL, name,
-				     "a fully qualified name must be a domain and a name separated "
-				     "by a slash");
+			             "a fully qualified name must be a domain and a name separated "
+			             "by a slash");
 		}
 		return;
 	}
@@ -324,17 +330,20 @@ json_size(const K8sYamlNode *node)
 		return n;
 	default:
 		switch (k8s_yaml_scalar_type(node)) {
-		case K8S_YAML_TYPE_NULL: return 4;
+		case K8S_YAML_TYPE_NULL:
+			return 4;
 		case K8S_YAML_TYPE_BOOL:
 			return g_ascii_strcasecmp(node->scalar.text, "true") == 0 ||
-					       g_ascii_strcasecmp(node->scalar.text, "yes") == 0 ||
-					       g_ascii_strcasecmp(node->scalar.text, "on") == 0 ||
-					       g_ascii_strcasecmp(node->scalar.text, "y") == 0
-				       ? 4
-				       : 5;
+			                       g_ascii_strcasecmp(node->scalar.text, "yes") == 0 ||
+			                       g_ascii_strcasecmp(node->scalar.text, "on") == 0 ||
+			                       g_ascii_strcasecmp(node->scalar.text, "y") == 0
+			               ? 4
+			               : 5;
 		case K8S_YAML_TYPE_INT:
-		case K8S_YAML_TYPE_FLOAT: return node->scalar.len;
-		default: return json_string_size(node->scalar.text);
+		case K8S_YAML_TYPE_FLOAT:
+			return node->scalar.len;
+		default:
+			return json_string_size(node->scalar.text);
 		}
 	}
 }
@@ -362,8 +371,8 @@ v_opaque(VCtx *ctx, const K8sOpaqueDeviceConfig *opaque)
 	const K8sYamlNode *params = opaque->parameters.node;
 
 	v_driver_name(ctx, opaque->driver, vpos(ctx, &opaque->driver_pos), "driver");
-	if (params == NULL ||
-	    (params->kind == K8S_YAML_SCALAR && k8s_yaml_scalar_type(params) == K8S_YAML_TYPE_NULL)) {
+	if (params == NULL || (params->kind == K8S_YAML_SCALAR &&
+	                       k8s_yaml_scalar_type(params) == K8S_YAML_TYPE_NULL)) {
 		vrequired(ctx, &opaque->pos, "parameters", NULL);
 		return;
 	}
@@ -373,7 +382,7 @@ v_opaque(VCtx *ctx, const K8sOpaqueDeviceConfig *opaque)
 	}
 	if (params->kind != K8S_YAML_MAPPING) {
 		vinvalid_str(ctx, &opaque->parameters.pos, "parameters", "<value omitted>",
-			     "must be a valid JSON object");
+		             "must be a valid JSON object");
 	}
 }
 
@@ -396,7 +405,7 @@ v_device_toleration(VCtx *ctx, const K8sDeviceToleration *t)
 	} else if (strcmp(t->operator_, "Exists") == 0) {
 		if (t->value != NULL && t->value[0] != '\0') {
 			vinvalid_str(ctx, &t->pos, "value", t->value,
-				     "must be empty for operator `Exists`");
+			             "must be empty for operator `Exists`");
 		}
 	} else {
 		vnot_supported(ctx, &t->pos, "operator", t->operator_, operators);
@@ -431,7 +440,7 @@ v_node_selector_requirement(VCtx *ctx, const K8sNodeSelectorRequirement *r, gboo
 	if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
 		if (r->values.n == 0) {
 			vrequired(ctx, &r->pos, "values",
-				  "must be specified when `operator` is 'In' or 'NotIn'");
+			          "must be specified when `operator` is 'In' or 'NotIn'");
 		}
 	} else if (strcmp(op, "Exists") == 0 || strcmp(op, "DoesNotExist") == 0) {
 		if (r->values.n > 0) {
@@ -442,7 +451,7 @@ v_node_selector_requirement(VCtx *ctx, const K8sNodeSelectorRequirement *r, gboo
 	} else if (strcmp(op, "Gt") == 0 || strcmp(op, "Lt") == 0) {
 		if (r->values.n != 1) {
 			vrequired(ctx, &r->pos, "values",
-				  "must be specified single value when `operator` is 'Lt' or 'Gt'");
+			          "must be specified single value when `operator` is 'Lt' or 'Gt'");
 		}
 	} else {
 		vinvalid_str(ctx, &r->pos, "operator", op, "not a valid selector operator");
@@ -520,14 +529,14 @@ v_api_version(VCtx *ctx)
 	if (served == K8S_NOT_SERVED) {
 		/* kubectl's words first: that is what the user sees from a real cluster */
 		k8s_diag_list_error(ctx->diags, pos, path,
-				    "no matches for kind \"%s\" in version \"%s\"%s%s%s",
-				    obj->kind_name, obj->api_version, why != NULL ? ": " : "",
-				    why != NULL ? why : "", fix);
+		                    "no matches for kind \"%s\" in version \"%s\"%s%s%s",
+		                    obj->kind_name, obj->api_version, why != NULL ? ": " : "",
+		                    why != NULL ? why : "", fix);
 		return;
 	}
 	k8s_diag_list_warning(ctx->diags, pos, path, "%s in %s: %s%s", obj->kind_name,
-			      obj->api_version,
-			      why != NULL ? why : "not enabled by default in Kubernetes 1.34", fix);
+	                      obj->api_version,
+	                      why != NULL ? why : "not enabled by default in Kubernetes 1.34", fix);
 }
 
 /* ---- dispatch ------------------------------------------------------------------------ */
@@ -539,10 +548,10 @@ k8s_validate_object(const K8sObject *obj, K8sDiagList *diags)
 		.diags = diags,
 		.obj = obj,
 		.path = g_string_sized_new(128),
-		.flat_requests = obj->version == K8S_VERSION_V1BETA1 ||
-				 obj->version == K8S_VERSION_V1ALPHA3,
-		.basic_devices = obj->version == K8S_VERSION_V1BETA1 ||
-				 obj->version == K8S_VERSION_V1ALPHA3,
+		.flat_requests =
+		        obj->version == K8S_VERSION_V1BETA1 || obj->version == K8S_VERSION_V1ALPHA3,
+		.basic_devices =
+		        obj->version == K8S_VERSION_V1BETA1 || obj->version == K8S_VERSION_V1ALPHA3,
 	};
 
 	v_api_version(&ctx);

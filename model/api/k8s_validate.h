@@ -6,9 +6,9 @@
  * pkg/apis/resource/validation/validation.go (resource.k8s.io), pkg/apis/core/validation
  * (pods, nodes, object metadata), pkg/apis/apps/validation and pkg/apis/batch/validation,
  * as of Kubernetes 1.34 with its default feature gates. Every problem becomes a K8sDiag:
- *   FILE:LINE:COL: error: Invalid value: "Gpu": a lowercase RFC 1123 label ... [spec.devices.requests[0].name]
- * The field path is written in the shape of the apiVersion the object was written in
- * (v1beta1 requests have no `exactly.`, devices have `basic.`).
+ *   FILE:LINE:COL: error: Invalid value: "Gpu": a lowercase RFC 1123 label ...
+ * [spec.devices.requests[0].name] The field path is written in the shape of the apiVersion the
+ * object was written in (v1beta1 requests have no `exactly.`, devices have `basic.`).
  */
 #pragma once
 
@@ -45,8 +45,8 @@ void k8s_validate_references(const K8sObjectSet *set, K8sDiagList *diags);
 typedef struct {
 	const K8sObject *obj;
 	const K8sDeviceSelector *selector; /* expression text and position */
-	const char *path;                  /* e.g. "spec.devices.requests[0].exactly.selectors[1].cel.expression" */
-	const char *device_class_name;     /* the request's class, or NULL (DeviceClass selectors) */
+	const char *path; /* e.g. "spec.devices.requests[0].exactly.selectors[1].cel.expression" */
+	const char *device_class_name; /* the request's class, or NULL (DeviceClass selectors) */
 } K8sCelSite;
 
 typedef void (*K8sCelVisitFn)(const K8sCelSite *site, gpointer user_data);

@@ -75,14 +75,17 @@ spec_has_request(const K8sResourceClaimSpec *spec, const char *request)
 
 /* A claim or template named by a pod (or a pod template) in namespace @ns. */
 static const K8sObject *
-check_pod_claim_ref(RefCtx *rc, const K8sObject *owner, const char *ns, const char *path,
-		    const K8sPodResourceClaim *c)
+check_pod_claim_ref(RefCtx *rc,
+                    const K8sObject *owner,
+                    const char *ns,
+                    const char *path,
+                    const K8sPodResourceClaim *c)
 {
 	gboolean is_template = c->resource_claim_template_name != NULL;
 	const char *name = is_template ? c->resource_claim_template_name : c->resource_claim_name;
 	K8sKind kind = is_template ? K8S_KIND_RESOURCE_CLAIM_TEMPLATE : K8S_KIND_RESOURCE_CLAIM;
-	const K8sPos *pos = is_template ? &c->resource_claim_template_name_pos
-					: &c->resource_claim_name_pos;
+	const K8sPos *pos =
+	        is_template ? &c->resource_claim_template_name_pos : &c->resource_claim_name_pos;
 	const char *resource = is_template ? "resourceclaimtemplate" : "resourceclaim";
 	const K8sObject *target;
 	g_autofree char *elsewhere = NULL;
@@ -99,28 +102,34 @@ check_pod_claim_ref(RefCtx *rc, const K8sObject *owner, const char *ns, const ch
 		pos = c->pos.line != 0 ? &c->pos : &owner->pos;
 	}
 	full = g_strconcat(object_path_prefix(owner), path,
-			   is_template ? ".resourceClaimTemplateName" : ".resourceClaimName", NULL);
+	                   is_template ? ".resourceClaimTemplateName" : ".resourceClaimName", NULL);
 	elsewhere = other_namespaces(rc->set, kind, ns, name);
 	if (elsewhere != NULL) {
 		k8s_diag_list_error(rc->diags, pos, full,
-				    "%s.resource.k8s.io \"%s\" not found in namespace \"%s\": it "
-				    "exists only in namespace %s, and a pod can only use %s of its "
-				    "own namespace (the pod would stay Pending)",
-				    resource, name, ns, elsewhere,
-				    is_template ? "ResourceClaimTemplates" : "ResourceClaims");
+		                    "%s.resource.k8s.io \"%s\" not found in namespace \"%s\": it "
+		                    "exists only in namespace %s, and a pod can only use %s of its "
+		                    "own namespace (the pod would stay Pending)",
+		                    resource, name, ns, elsewhere,
+		                    is_template ? "ResourceClaimTemplates" : "ResourceClaims");
 	} else {
-		k8s_diag_list_error(rc->diags, pos, full,
-				    "%s.resource.k8s.io \"%s\" not found in namespace \"%s\" (the pod "
-				    "would stay Pending)",
-				    resource, name, ns);
+		k8s_diag_list_error(
+		        rc->diags, pos, full,
+		        "%s.resource.k8s.io \"%s\" not found in namespace \"%s\" (the pod "
+		        "would stay Pending)",
+		        resource, name, ns);
 	}
 	return NULL;
 }
 
 static void
-check_container_requests(RefCtx *rc, const K8sObject *owner, const char *path,
-			 const K8sPodSpec *spec, const K8sContainer *cs, guint n,
-			 const char *field, const K8sObject *const *targets)
+check_container_requests(RefCtx *rc,
+                         const K8sObject *owner,
+                         const char *path,
+                         const K8sPodSpec *spec,
+                         const K8sContainer *cs,
+                         guint n,
+                         const char *field,
+                         const K8sObject *const *targets)
 {
 	for (guint i = 0; i < n; i++) {
 		const K8sResourceRequirements *res = &cs[i].resources;
@@ -138,13 +147,13 @@ check_container_requests(RefCtx *rc, const K8sObject *owner, const char *path,
 			if (cspec == NULL || spec_has_request(cspec, cc->request)) {
 				continue;
 			}
-			g_autofree char *full = g_strdup_printf("%s%s.%s[%u].resources.claims[%u].request",
-								object_path_prefix(owner), path,
-								field, i, j);
+			g_autofree char *full =
+			        g_strdup_printf("%s%s.%s[%u].resources.claims[%u].request",
+			                        object_path_prefix(owner), path, field, i, j);
 			k8s_diag_list_error(rc->diags, &cc->pos, full,
-					    "request \"%s\" not found in the devices.requests of "
-					    "claim \"%s\"",
-					    cc->request, cc->name);
+			                    "request \"%s\" not found in the devices.requests of "
+			                    "claim \"%s\"",
+			                    cc->request, cc->name);
 		}
 	}
 }
@@ -153,61 +162,67 @@ static void
 check_pod_spec(RefCtx *rc, const K8sObject *owner, const K8sPodSpec *spec, const char *path)
 {
 	const char *ns = k8s_object_namespace(owner);
-	g_autofree const K8sObject **targets = g_new0(const K8sObject *, spec->n_resource_claims + 1);
+	g_autofree const K8sObject **targets =
+	        g_new0(const K8sObject *, spec->n_resource_claims + 1);
 
 	for (guint i = 0; i < spec->n_resource_claims; i++) {
 		g_autofree char *p = g_strdup_printf("%s.resourceClaims[%u]", path, i);
 		targets[i] = check_pod_claim_ref(rc, owner, ns, p, &spec->resource_claims[i]);
 	}
 	check_container_requests(rc, owner, path, spec, spec->containers, spec->n_containers,
-				 "containers", targets);
+	                         "containers", targets);
 	check_container_requests(rc, owner, path, spec, spec->init_containers,
-				 spec->n_init_containers, "initContainers", targets);
+	                         spec->n_init_containers, "initContainers", targets);
 }
 
 static void
-check_class(RefCtx *rc, const K8sObject *owner, const K8sExactDeviceRequest *r,
-	    const char *path, const char *request)
+check_class(RefCtx *rc,
+            const K8sObject *owner,
+            const K8sExactDeviceRequest *r,
+            const char *path,
+            const char *request)
 {
-	const K8sPos *pos = r->device_class_name_pos.line != 0 ? &r->device_class_name_pos
-							      : &r->pos;
+	const K8sPos *pos =
+	        r->device_class_name_pos.line != 0 ? &r->device_class_name_pos : &r->pos;
 
 	if (r->device_class_name == NULL || r->device_class_name[0] == '\0' ||
 	    k8s_object_set_lookup(rc->set, K8S_KIND_DEVICE_CLASS, NULL, r->device_class_name) !=
-		    NULL) {
+	            NULL) {
 		return;
 	}
-	g_autofree char *full = g_strconcat(object_path_prefix(owner), path, ".deviceClassName",
-					    NULL);
+	g_autofree char *full =
+	        g_strconcat(object_path_prefix(owner), path, ".deviceClassName", NULL);
 	/* the allocator's words: "request %s: could not retrieve device class %s: ..." */
 	k8s_diag_list_error(rc->diags, pos, full,
-			    "request %s: could not retrieve device class %s: "
-			    "deviceclass.resource.k8s.io \"%s\" not found (no DeviceClass of "
-			    "that name in these manifests)",
-			    request, r->device_class_name, r->device_class_name);
+	                    "request %s: could not retrieve device class %s: "
+	                    "deviceclass.resource.k8s.io \"%s\" not found (no DeviceClass of "
+	                    "that name in these manifests)",
+	                    request, r->device_class_name, r->device_class_name);
 }
 
 static void
-check_claim_spec(RefCtx *rc, const K8sObject *owner, const K8sResourceClaimSpec *spec,
-		 const char *base)
+check_claim_spec(RefCtx *rc,
+                 const K8sObject *owner,
+                 const K8sResourceClaimSpec *spec,
+                 const char *base)
 {
-	gboolean flat = owner->version == K8S_VERSION_V1BETA1 ||
-			owner->version == K8S_VERSION_V1ALPHA3;
+	gboolean flat =
+	        owner->version == K8S_VERSION_V1BETA1 || owner->version == K8S_VERSION_V1ALPHA3;
 
 	for (guint i = 0; i < spec->n_requests; i++) {
 		const K8sDeviceRequest *r = &spec->requests[i];
 		const char *rname = r->name != NULL ? r->name : "";
 		if (r->has_exactly) {
 			g_autofree char *p = g_strdup_printf("%s.devices.requests[%u]%s", base, i,
-							     flat ? "" : ".exactly");
+			                                     flat ? "" : ".exactly");
 			check_class(rc, owner, &r->exactly, p, rname);
 		}
 		for (guint j = 0; j < r->n_first_available; j++) {
 			const K8sDeviceSubRequest *sub = &r->first_available[j];
-			g_autofree char *p = g_strdup_printf("%s.devices.requests[%u].firstAvailable[%u]",
-							     base, i, j);
-			g_autofree char *rn = g_strdup_printf("%s/%s", rname,
-							      sub->name != NULL ? sub->name : "");
+			g_autofree char *p = g_strdup_printf(
+			        "%s.devices.requests[%u].firstAvailable[%u]", base, i, j);
+			g_autofree char *rn =
+			        g_strdup_printf("%s/%s", rname, sub->name != NULL ? sub->name : "");
 			check_class(rc, owner, &sub->spec, p, rn);
 		}
 	}
@@ -230,14 +245,14 @@ k8s_validate_references(const K8sObjectSet *set, K8sDiagList *diags)
 		case K8S_KIND_REPLICA_SET:
 		case K8S_KIND_JOB:
 			check_pod_spec(&rc, o, &k8s_object_as_workload(o)->template_.spec,
-				       "spec.template.spec");
+			               "spec.template.spec");
 			break;
 		case K8S_KIND_RESOURCE_CLAIM:
 			check_claim_spec(&rc, o, &k8s_object_as_resource_claim(o)->spec, "spec");
 			break;
 		case K8S_KIND_RESOURCE_CLAIM_TEMPLATE:
 			check_claim_spec(&rc, o, &k8s_object_as_resource_claim_template(o)->spec,
-					 "spec.spec");
+			                 "spec.spec");
 			break;
 		default:
 			break;
@@ -248,13 +263,20 @@ k8s_validate_references(const K8sObjectSet *set, K8sDiagList *diags)
 /* ---- the CEL hook -------------------------------------------------------------------- */
 
 static void
-visit_selectors(const K8sObject *obj, const K8sDeviceSelector *sels, guint n, GString *path,
-		const char *class_name, K8sCelVisitFn fn, gpointer user_data)
+visit_selectors(const K8sObject *obj,
+                const K8sDeviceSelector *sels,
+                guint n,
+                GString *path,
+                const char *class_name,
+                K8sCelVisitFn fn,
+                gpointer user_data)
 {
 	gsize len = path->len;
 
 	for (guint i = 0; i < n; i++) {
-		K8sCelSite site = { .obj = obj, .selector = &sels[i], .device_class_name = class_name };
+		K8sCelSite site = { .obj = obj,
+			            .selector = &sels[i],
+			            .device_class_name = class_name };
 		if (sels[i].cel_expression == NULL) {
 			continue;
 		}
@@ -266,8 +288,11 @@ visit_selectors(const K8sObject *obj, const K8sDeviceSelector *sels, guint n, GS
 }
 
 static void
-visit_claim_spec(const K8sObject *obj, const K8sResourceClaimSpec *spec, const char *base,
-		 K8sCelVisitFn fn, gpointer user_data)
+visit_claim_spec(const K8sObject *obj,
+                 const K8sResourceClaimSpec *spec,
+                 const char *base,
+                 K8sCelVisitFn fn,
+                 gpointer user_data)
 {
 	gboolean flat = obj->version == K8S_VERSION_V1BETA1 || obj->version == K8S_VERSION_V1ALPHA3;
 	GString *path = g_string_new(NULL);
@@ -275,17 +300,17 @@ visit_claim_spec(const K8sObject *obj, const K8sResourceClaimSpec *spec, const c
 	for (guint i = 0; i < spec->n_requests; i++) {
 		const K8sDeviceRequest *r = &spec->requests[i];
 		if (r->has_exactly) {
-			g_string_printf(path, "%s%s.devices.requests[%u]%s", object_path_prefix(obj),
-					base, i, flat ? "" : ".exactly");
+			g_string_printf(path, "%s%s.devices.requests[%u]%s",
+			                object_path_prefix(obj), base, i, flat ? "" : ".exactly");
 			visit_selectors(obj, r->exactly.selectors, r->exactly.n_selectors, path,
-					r->exactly.device_class_name, fn, user_data);
+			                r->exactly.device_class_name, fn, user_data);
 		}
 		for (guint j = 0; j < r->n_first_available; j++) {
 			const K8sDeviceSubRequest *sub = &r->first_available[j];
 			g_string_printf(path, "%s%s.devices.requests[%u].firstAvailable[%u]",
-					object_path_prefix(obj), base, i, j);
+			                object_path_prefix(obj), base, i, j);
 			visit_selectors(obj, sub->spec.selectors, sub->spec.n_selectors, path,
-					sub->spec.device_class_name, fn, user_data);
+			                sub->spec.device_class_name, fn, user_data);
 		}
 	}
 	g_string_free(path, TRUE);
@@ -304,22 +329,22 @@ k8s_foreach_cel_expression(const K8sObjectSet *set, K8sCelVisitFn fn, gpointer u
 			const K8sDeviceClass *dc = k8s_object_as_device_class(o);
 			g_string_append(path, "spec");
 			visit_selectors(o, dc->spec.selectors, dc->spec.n_selectors, path, NULL, fn,
-					user_data);
+			                user_data);
 			break;
 		}
 		case K8S_KIND_RESOURCE_CLAIM:
 			visit_claim_spec(o, &k8s_object_as_resource_claim(o)->spec, "spec", fn,
-					 user_data);
+			                 user_data);
 			break;
 		case K8S_KIND_RESOURCE_CLAIM_TEMPLATE:
 			visit_claim_spec(o, &k8s_object_as_resource_claim_template(o)->spec,
-					 "spec.spec", fn, user_data);
+			                 "spec.spec", fn, user_data);
 			break;
 		case K8S_KIND_DEVICE_TAINT_RULE: {
 			const K8sDeviceTaintRule *r = k8s_object_as_device_taint_rule(o);
 			g_string_append(path, "spec.deviceSelector");
 			visit_selectors(o, r->spec.selectors, r->spec.n_selectors, path,
-					r->spec.device_class_name, fn, user_data);
+			                r->spec.device_class_name, fn, user_data);
 			break;
 		}
 		default:

@@ -53,7 +53,8 @@ v_device_class(VCtx *ctx, const K8sDeviceClass *dc)
 	if (spec->extended_resource_name != NULL &&
 	    !k8s_names_is_extended_resource_name(spec->extended_resource_name)) {
 		vinvalid_str(ctx, &spec->extended_resource_name_pos, "extendedResourceName",
-			     spec->extended_resource_name, "must be a valid extended resource name");
+		             spec->extended_resource_name,
+		             "must be a valid extended resource name");
 	}
 	vpath_pop(ctx, mark);
 }
@@ -103,7 +104,7 @@ static void
 v_request_refs(VCtx *ctx, const K8sResourceClaimSpec *spec, const K8sStringList *refs)
 {
 	static const char msg[] = "must be the name of a request in the claim or the name of a "
-				  "request and a subrequest separated by '/'";
+	                          "request and a subrequest separated by '/'";
 	gsize mark = vpath_push(ctx, "requests");
 
 	if (refs->n > V_DEVICE_REQUESTS_MAX) {
@@ -124,7 +125,7 @@ v_request_refs(VCtx *ctx, const K8sResourceClaimSpec *spec, const K8sStringList 
 		}
 		for (guint s = 0; segments[s] != NULL; s++) {
 			vinvalid_msgs(ctx, pos, NULL, segments[s],
-				      k8s_names_dns1123_label(segments[s]));
+			              k8s_names_dns1123_label(segments[s]));
 		}
 		if (!request_names_has(spec, ref)) {
 			vinvalid_str(ctx, pos, NULL, ref, msg);
@@ -175,8 +176,8 @@ v_exact_request(VCtx *ctx, const K8sExactDeviceRequest *r)
 		vrequired(ctx, &r->pos, "deviceClassName", NULL);
 	} else {
 		vinvalid_msgs(ctx, &r->device_class_name_pos, "deviceClassName",
-			      r->device_class_name,
-			      k8s_names_dns1123_subdomain(r->device_class_name));
+		              r->device_class_name,
+		              k8s_names_dns1123_subdomain(r->device_class_name));
 	}
 	m = vpath_push(ctx, "selectors");
 	v_selectors(ctx, r->selectors, r->n_selectors, &r->pos);
@@ -217,7 +218,7 @@ v_device_request(VCtx *ctx, const K8sDeviceRequest *req)
 	}
 	if (!req->has_exactly && req->n_first_available == 0) {
 		vrequired(ctx, &req->pos, NULL,
-			  "exactly one of `exactly` or `firstAvailable` is required");
+		          "exactly one of `exactly` or `firstAvailable` is required");
 		return;
 	}
 	if (req->has_exactly) {
@@ -229,7 +230,7 @@ v_device_request(VCtx *ctx, const K8sDeviceRequest *req)
 	m = vpath_push(ctx, "firstAvailable");
 	if (req->n_first_available > V_FIRST_AVAILABLE_MAX) {
 		vtoo_many(ctx, &req->first_available_pos, NULL, req->n_first_available,
-			  V_FIRST_AVAILABLE_MAX);
+		          V_FIRST_AVAILABLE_MAX);
 		vpath_pop(ctx, m);
 		return;
 	}
@@ -286,12 +287,12 @@ v_claim_spec(VCtx *ctx, const K8sResourceClaimSpec *spec)
 			if (c->match_attribute != NULL) {
 				gsize m3 = vpath_push(ctx, "matchAttribute");
 				v_qualified_name(ctx, c->match_attribute, &c->match_attribute_pos,
-						 TRUE);
+				                 TRUE);
 				vpath_pop(ctx, m3);
 			} else if (c->distinct_attribute != NULL) {
 				gsize m3 = vpath_push(ctx, "distinctAttribute");
 				v_qualified_name(ctx, c->distinct_attribute,
-						 &c->distinct_attribute_pos, TRUE);
+				                 &c->distinct_attribute_pos, TRUE);
 				vpath_pop(ctx, m3);
 			} else {
 				/* DRAConsumableCapacity (distinctAttribute) is off by default */
@@ -365,12 +366,12 @@ v_pool(VCtx *ctx, const K8sResourcePool *pool)
 		}
 		for (guint i = 0; parts[i] != NULL; i++) {
 			vinvalid_msgs(ctx, &pool->pos, "name", parts[i],
-				      k8s_names_dns1123_subdomain(parts[i]));
+			              k8s_names_dns1123_subdomain(parts[i]));
 		}
 	}
 	if (!pool->has_resource_slice_count || pool->resource_slice_count <= 0) {
 		g_snprintf(value, sizeof(value), "%" G_GINT64_FORMAT,
-			   pool->has_resource_slice_count ? pool->resource_slice_count : 0);
+		           pool->has_resource_slice_count ? pool->resource_slice_count : 0);
 		verror(ctx, &pool->pos, "resourceSliceCount", K8S_FIELD_INVALID, value,
 		       "must be greater than zero");
 	}
@@ -463,12 +464,12 @@ v_attribute(VCtx *ctx, const K8sDeviceAttribute *a)
 		verror(ctx, &a->pos, NULL, K8S_FIELD_INVALID, NULL,
 		       "exactly one value must be specified");
 	} else if (a->type == K8S_ATTR_STRING && a->string_value != NULL &&
-		   strlen(a->string_value) > V_ATTRIBUTE_VALUE_MAX) {
+	           strlen(a->string_value) > V_ATTRIBUTE_VALUE_MAX) {
 		vtoo_long(ctx, &a->value_pos, "string", V_ATTRIBUTE_VALUE_MAX);
 	} else if (a->type == K8S_ATTR_VERSION && a->string_value != NULL) {
 		if (!is_semver(a->string_value)) {
 			vinvalid_str(ctx, &a->value_pos, "version", a->string_value,
-				     "must be a string compatible with semver.org spec 2.0.0");
+			             "must be a string compatible with semver.org spec 2.0.0");
 		}
 		if (strlen(a->string_value) > V_ATTRIBUTE_VALUE_MAX) {
 			vtoo_long(ctx, &a->value_pos, "version", V_ATTRIBUTE_VALUE_MAX);
@@ -496,11 +497,12 @@ v_request_policy(VCtx *ctx, const K8sDeviceCapacity *cap)
 	}
 	if (!p->has_default || p->default_.text == NULL) {
 		vrequired(ctx, &p->pos, "default",
-			  p->n_valid_values > 0 ? "required when validValues is defined"
-						: "required when validRange is defined");
+		          p->n_valid_values > 0 ? "required when validValues is defined"
+		                                : "required when validRange is defined");
 		return;
 	}
-	if (!v_quantity(ctx, &cap->value, NULL, &max) || !v_quantity(ctx, &p->default_, NULL, &def)) {
+	if (!v_quantity(ctx, &cap->value, NULL, &max) ||
+	    !v_quantity(ctx, &p->default_, NULL, &def)) {
 		return;
 	}
 	max_s = k8s_quantity_to_string_dup(&max);
@@ -618,10 +620,11 @@ v_binding(VCtx *ctx, const K8sDevice *d)
 	for (guint i = 0; i < bf->n && bc->n <= V_BINDING_CONDITIONS_MAX; i++) {
 		for (guint j = 0; j < bc->n; j++) {
 			if (strcmp(bf->items[i], bc->items[j]) == 0) {
-				g_autofree char *child = g_strdup_printf("bindingFailureConditions[%u]", i);
+				g_autofree char *child =
+				        g_strdup_printf("bindingFailureConditions[%u]", i);
 				vinvalid_str(ctx, &bf->pos, child, bf->items[i],
-					     "bindingFailureConditions must not overlap with "
-					     "bindingConditions");
+				             "bindingFailureConditions must not overlap with "
+				             "bindingConditions");
 			}
 		}
 	}
@@ -631,7 +634,8 @@ v_binding(VCtx *ctx, const K8sDevice *d)
 	}
 	if (bf->n == 0 && bc->n > 0) {
 		verror(ctx, &bc->pos, "bindingFailureConditions", K8S_FIELD_INVALID,
-		       "[]string(nil)", "bindingFailureConditions are required to use bindingConditions");
+		       "[]string(nil)",
+		       "bindingFailureConditions are required to use bindingConditions");
 	}
 }
 
@@ -677,12 +681,12 @@ v_consumes_counters(VCtx *ctx, const K8sResourceSliceSpec *spec, const K8sDevice
 			vrequired(ctx, &c->pos, "counterSet", NULL);
 		} else {
 			vinvalid_msgs(ctx, &c->pos, "counterSet", c->counter_set,
-				      k8s_names_dns1123_label(c->counter_set));
+			              k8s_names_dns1123_label(c->counter_set));
 			set = find_counter_set(spec, c->counter_set);
 			if (set == NULL) {
 				vinvalid_str(ctx, &c->pos, "counterSet", c->counter_set,
-					     "must reference a counterSet defined in the "
-					     "ResourceSlice sharedCounters");
+				             "must reference a counterSet defined in the "
+				             "ResourceSlice sharedCounters");
 			}
 			for (guint j = 0; j < i; j++) {
 				const char *other = d->consumes_counters[j].counter_set;
@@ -699,11 +703,12 @@ v_consumes_counters(VCtx *ctx, const K8sResourceSliceSpec *spec, const K8sDevice
 				known = g_strcmp0(set->counters[k].name, c->counters[j].name) == 0;
 			}
 			if (!known) {
-				g_autofree char *child = g_strdup_printf("counters[%s]",
-									 c->counters[j].name);
-				vinvalid_str(ctx, &c->counters[j].pos, child, c->counters[j].name,
-					     "must reference a counter defined in the ResourceSlice "
-					     "sharedCounters");
+				g_autofree char *child =
+				        g_strdup_printf("counters[%s]", c->counters[j].name);
+				vinvalid_str(
+				        ctx, &c->counters[j].pos, child, c->counters[j].name,
+				        "must reference a counter defined in the ResourceSlice "
+				        "sharedCounters");
 			}
 		}
 		vpath_pop(ctx, m);
@@ -719,9 +724,10 @@ static void
 v_device_node_selection(VCtx *ctx, const K8sResourceSliceSpec *spec, const K8sDevice *d)
 {
 	static const char need[] = "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is "
-				   "required when `perDeviceNodeSelection` is set to true in the "
-				   "ResourceSlice spec";
-	gboolean per_device = spec->has_per_device_node_selection && spec->per_device_node_selection;
+	                           "required when `perDeviceNodeSelection` is set to true in the "
+	                           "ResourceSlice spec";
+	gboolean per_device =
+	        spec->has_per_device_node_selection && spec->per_device_node_selection;
 	GPtrArray *set = NULL;
 
 	if (!per_device) {
@@ -737,7 +743,7 @@ v_device_node_selection(VCtx *ctx, const K8sResourceSliceSpec *spec, const K8sDe
 		if (d->node_name[0] != '\0') {
 			g_ptr_array_add(set, (gpointer) "`nodeName`");
 			vinvalid_msgs(ctx, &d->pos, "nodeName", d->node_name,
-				      k8s_names_dns1123_subdomain(d->node_name));
+			              k8s_names_dns1123_subdomain(d->node_name));
 		} else {
 			vinvalid_str(ctx, &d->pos, "nodeName", "", "must not be empty");
 		}
@@ -812,7 +818,7 @@ static void
 v_slice_node_selection(VCtx *ctx, const K8sResourceSliceSpec *spec)
 {
 	static const char need[] = "exactly one of `nodeName`, `nodeSelector`, `allNodes`, "
-				   "`perDeviceNodeSelection` is required";
+	                           "`perDeviceNodeSelection` is required";
 	/* v1beta1 has plain nodeName/allNodes fields: "" and false mean unset there */
 	gboolean plain = ctx->basic_devices;
 	const char *set[4];
@@ -822,10 +828,10 @@ v_slice_node_selection(VCtx *ctx, const K8sResourceSliceSpec *spec)
 		if (spec->node_name[0] != '\0') {
 			set[n++] = "`nodeName`";
 			vinvalid_msgs(ctx, &spec->node_name_pos, "nodeName", spec->node_name,
-				      k8s_names_dns1123_subdomain(spec->node_name));
+			              k8s_names_dns1123_subdomain(spec->node_name));
 		} else if (!plain) {
 			vinvalid_str(ctx, &spec->node_name_pos, "nodeName", "",
-				     "must be either unset or set to a non-empty string");
+			             "must be either unset or set to a non-empty string");
 		}
 	}
 	if (spec->node_selector != NULL) {
@@ -850,8 +856,8 @@ v_slice_node_selection(VCtx *ctx, const K8sResourceSliceSpec *spec)
 		if (spec->per_device_node_selection) {
 			set[n++] = "`perDeviceNodeSelection`";
 		} else {
-			verror(ctx, &spec->pos, "perDeviceNodeSelection", K8S_FIELD_INVALID, "false",
-			       "must be either unset or set to true");
+			verror(ctx, &spec->pos, "perDeviceNodeSelection", K8S_FIELD_INVALID,
+			       "false", "must be either unset or set to true");
 		}
 	}
 	if (n == 0) {
@@ -863,8 +869,8 @@ v_slice_node_selection(VCtx *ctx, const K8sResourceSliceSpec *spec)
 		}
 		g_string_append_c(v, '}');
 		g_autofree char *q = k8s_field_quote(v->str);
-		verror(ctx, &spec->pos, NULL, K8S_FIELD_INVALID, q, "%s, but multiple fields are set",
-		       need);
+		verror(ctx, &spec->pos, NULL, K8S_FIELD_INVALID, q,
+		       "%s, but multiple fields are set", need);
 		g_string_free(v, TRUE);
 	}
 }
@@ -880,7 +886,7 @@ v_shared_counters(VCtx *ctx, const K8sResourceSliceSpec *spec)
 	}
 	if (spec->n_shared_counters > V_SHARED_COUNTERS_MAX || total > V_SHARED_COUNTERS_MAX) {
 		vtoo_many(ctx, &spec->pos, NULL, MAX(total, spec->n_shared_counters),
-			  V_SHARED_COUNTERS_MAX);
+		          V_SHARED_COUNTERS_MAX);
 		vpath_pop(ctx, mark);
 		return;
 	}
@@ -891,7 +897,7 @@ v_shared_counters(VCtx *ctx, const K8sResourceSliceSpec *spec)
 			vrequired(ctx, &cs->pos, "name", NULL);
 		} else {
 			vinvalid_msgs(ctx, &cs->pos, "name", cs->name,
-				      k8s_names_dns1123_label(cs->name));
+			              k8s_names_dns1123_label(cs->name));
 			for (guint j = 0; j < i; j++) {
 				if (g_strcmp0(spec->shared_counters[j].name, cs->name) == 0) {
 					vduplicate(ctx, &cs->pos, cs->name);
@@ -921,7 +927,7 @@ v_resource_slice(VCtx *ctx, const K8sResourceSlice *slice)
 {
 	const K8sResourceSliceSpec *spec = &slice->spec;
 	guint max = slice_has_advanced_devices(spec) ? V_SLICE_MAX_DEVICES_ADVANCED
-						     : V_SLICE_MAX_DEVICES;
+	                                             : V_SLICE_MAX_DEVICES;
 	gsize mark = vpath_push(ctx, "spec");
 	guint counters = 0;
 
@@ -968,7 +974,7 @@ v_device_taint_rule(VCtx *ctx, const K8sDeviceTaintRule *rule)
 		const K8sPos *pos = &spec->device_selector_pos;
 		if (spec->device_class_name != NULL) {
 			vinvalid_msgs(ctx, pos, "deviceClassName", spec->device_class_name,
-				      k8s_names_dns1123_subdomain(spec->device_class_name));
+			              k8s_names_dns1123_subdomain(spec->device_class_name));
 		}
 		if (spec->driver != NULL) {
 			v_driver_name(ctx, spec->driver, pos, "driver");
@@ -977,12 +983,12 @@ v_device_taint_rule(VCtx *ctx, const K8sDeviceTaintRule *rule)
 			g_auto(GStrv) parts = g_strsplit(spec->pool, "/", -1);
 			for (guint i = 0; parts[i] != NULL; i++) {
 				vinvalid_msgs(ctx, pos, "pool", parts[i],
-					      k8s_names_dns1123_subdomain(parts[i]));
+				              k8s_names_dns1123_subdomain(parts[i]));
 			}
 		}
 		if (spec->device != NULL) {
 			vinvalid_msgs(ctx, pos, "device", spec->device,
-				      k8s_names_dns1123_label(spec->device));
+			              k8s_names_dns1123_label(spec->device));
 		}
 		gsize m2 = vpath_push(ctx, "selectors");
 		v_selectors(ctx, spec->selectors, spec->n_selectors, pos);

@@ -46,24 +46,26 @@ v_pod_resource_claims(VCtx *ctx, const K8sPodSpec *spec)
 			g_autofree char *q = k8s_field_quote(c->name);
 			verror(ctx, &c->pos, "name", K8S_FIELD_DUPLICATE, q, NULL);
 		} else {
-			vinvalid_msgs(ctx, &c->pos, "name", c->name, k8s_names_dns1123_label(c->name));
+			vinvalid_msgs(ctx, &c->pos, "name", c->name,
+			              k8s_names_dns1123_label(c->name));
 		}
 		if (c->resource_claim_name == NULL && c->resource_claim_template_name == NULL) {
 			vinvalid_str(ctx, &c->pos, NULL, "",
-				     "must specify one of: `resourceClaimName`, "
-				     "`resourceClaimTemplateName`");
-		} else if (c->resource_claim_name != NULL && c->resource_claim_template_name != NULL) {
+			             "must specify one of: `resourceClaimName`, "
+			             "`resourceClaimTemplateName`");
+		} else if (c->resource_claim_name != NULL &&
+		           c->resource_claim_template_name != NULL) {
 			vinvalid_str(ctx, &c->pos, NULL, "",
-				     "at most one of `resourceClaimName` or "
-				     "`resourceClaimTemplateName` may be specified");
+			             "at most one of `resourceClaimName` or "
+			             "`resourceClaimTemplateName` may be specified");
 		} else if (c->resource_claim_name != NULL) {
 			vinvalid_msgs(ctx, &c->resource_claim_name_pos, "resourceClaimName",
-				      c->resource_claim_name,
-				      k8s_names_dns1123_subdomain(c->resource_claim_name));
+			              c->resource_claim_name,
+			              k8s_names_dns1123_subdomain(c->resource_claim_name));
 		} else {
 			vinvalid_msgs(ctx, &c->resource_claim_template_name_pos,
-				      "resourceClaimTemplateName", c->resource_claim_template_name,
-				      k8s_names_dns1123_subdomain(c->resource_claim_template_name));
+			              "resourceClaimTemplateName", c->resource_claim_template_name,
+			              k8s_names_dns1123_subdomain(c->resource_claim_template_name));
 		}
 		vpath_pop(ctx, m);
 	}
@@ -99,12 +101,13 @@ v_container_claims(VCtx *ctx, const K8sPodSpec *spec, const K8sResourceRequireme
 		}
 		if (!pod_has_claim(spec, c->name)) {
 			GString *detail = g_string_new("must be one of the names in "
-						       "pod.spec.resourceClaims");
+			                               "pod.spec.resourceClaims");
 			g_autofree char *q = k8s_field_quote(c->name);
 			g_autoptr(GPtrArray) names = g_ptr_array_new();
 			for (guint j = 0; j < spec->n_resource_claims; j++) {
 				if (spec->resource_claims[j].name != NULL) {
-					g_ptr_array_add(names, (gpointer)spec->resource_claims[j].name);
+					g_ptr_array_add(names,
+					                (gpointer)spec->resource_claims[j].name);
 				}
 			}
 			if (names->len == 0) {
@@ -114,7 +117,7 @@ v_container_claims(VCtx *ctx, const K8sPodSpec *spec, const K8sResourceRequireme
 				g_string_append(detail, ": ");
 				for (guint j = 0; j < names->len; j++) {
 					g_string_append_printf(detail, "%s%s", j > 0 ? ", " : "",
-							       (const char *)names->pdata[j]);
+					                       (const char *)names->pdata[j]);
 				}
 			}
 			verror(ctx, &c->pos, NULL, K8S_FIELD_NOT_FOUND, q, "%s", detail->str);
@@ -167,7 +170,8 @@ v_resource_list(VCtx *ctx, const K8sQtyMap *map, const char *child)
 		if (!is_native_resource(p->key) && !k8s_quantity_as_int64(&q, NULL) &&
 		    k8s_quantity_cmp_int64(&q, k8s_quantity_value(&q)) != 0) {
 			g_autofree char *s = k8s_field_quote(p->value.text);
-			verror(ctx, &p->value.pos, NULL, K8S_FIELD_INVALID, s, "must be an integer");
+			verror(ctx, &p->value.pos, NULL, K8S_FIELD_INVALID, s,
+			       "must be an integer");
 		}
 		vpath_pop(ctx, m);
 	}
@@ -195,7 +199,7 @@ v_requirements(VCtx *ctx, const K8sPodSpec *spec, const K8sResourceRequirements 
 			if (extended) {
 				g_autofree char *lchild = g_strdup_printf("limits[%s]", req->key);
 				vrequired(ctx, &req->pos, lchild,
-					  "Limit must be set for non overcommitable resources");
+				          "Limit must be set for non overcommitable resources");
 			}
 			continue;
 		}
@@ -218,8 +222,12 @@ v_requirements(VCtx *ctx, const K8sPodSpec *spec, const K8sResourceRequirements 
 }
 
 static void
-v_containers(VCtx *ctx, const K8sPodSpec *spec, const K8sContainer *cs, guint n,
-	     const char *child, gboolean required)
+v_containers(VCtx *ctx,
+             const K8sPodSpec *spec,
+             const K8sContainer *cs,
+             guint n,
+             const char *child,
+             gboolean required)
 {
 	gsize mark = vpath_push(ctx, child);
 
@@ -232,7 +240,8 @@ v_containers(VCtx *ctx, const K8sPodSpec *spec, const K8sContainer *cs, guint n,
 		if (c->name == NULL || c->name[0] == '\0') {
 			vrequired(ctx, &c->pos, "name", NULL);
 		} else {
-			vinvalid_msgs(ctx, &c->pos, "name", c->name, k8s_names_dns1123_label(c->name));
+			vinvalid_msgs(ctx, &c->pos, "name", c->name,
+			              k8s_names_dns1123_label(c->name));
 			for (guint j = 0; j < i; j++) {
 				if (g_strcmp0(cs[j].name, c->name) == 0) {
 					g_autofree char *q = k8s_field_quote(c->name);
@@ -257,7 +266,7 @@ v_tolerations(VCtx *ctx, const K8sToleration *ts, guint n)
 {
 	static const char *const operators[] = { "Equal", "Exists", NULL };
 	static const char *const effects[] = { "NoSchedule", "PreferNoSchedule", "NoExecute",
-					       NULL };
+		                               NULL };
 	gsize mark = vpath_push(ctx, "tolerations");
 
 	for (guint i = 0; i < n; i++) {
@@ -269,12 +278,12 @@ v_tolerations(VCtx *ctx, const K8sToleration *ts, guint n)
 			v_label_name(ctx, t->key, &t->pos, "key");
 		} else if (strcmp(op, "Exists") != 0) {
 			vinvalid_str(ctx, &t->pos, "operator", op,
-				     "operator must be Exists when `key` is empty, which means "
-				     "\"match all values and all keys\"");
+			             "operator must be Exists when `key` is empty, which means "
+			             "\"match all values and all keys\"");
 		}
 		if (t->has_toleration_seconds && g_strcmp0(t->effect, "NoExecute") != 0) {
 			vinvalid_str(ctx, &t->pos, "effect", t->effect,
-				     "effect must be 'NoExecute' when `tolerationSeconds` is set");
+			             "effect must be 'NoExecute' when `tolerationSeconds` is set");
 		}
 		if (strcmp(op, "Equal") == 0) {
 			const char *v = t->value != NULL ? t->value : "";
@@ -282,7 +291,7 @@ v_tolerations(VCtx *ctx, const K8sToleration *ts, guint n)
 		} else if (strcmp(op, "Exists") == 0) {
 			if (t->value != NULL && t->value[0] != '\0') {
 				vinvalid_str(ctx, &t->pos, "operator", t->value,
-					     "value must be empty when `operator` is 'Exists'");
+				             "value must be empty when `operator` is 'Exists'");
 			}
 		} else {
 			vnot_supported(ctx, &t->pos, "operator", op, operators);
@@ -306,11 +315,11 @@ v_pod_spec(VCtx *ctx, const K8sPodSpec *spec)
 	v_pod_resource_claims(ctx, spec);
 	v_containers(ctx, spec, spec->containers, spec->n_containers, "containers", TRUE);
 	v_containers(ctx, spec, spec->init_containers, spec->n_init_containers, "initContainers",
-		     FALSE);
+	             FALSE);
 	v_labels(ctx, &spec->node_selector, "nodeSelector");
 	if (spec->required_node_affinity != NULL) {
 		gsize m = vpath_push(ctx, "affinity.nodeAffinity."
-					  "requiredDuringSchedulingIgnoredDuringExecution");
+		                          "requiredDuringSchedulingIgnoredDuringExecution");
 		v_node_selector(ctx, spec->required_node_affinity);
 		vpath_pop(ctx, m);
 	}
@@ -334,7 +343,7 @@ void
 v_node(VCtx *ctx, const K8sNode *node)
 {
 	static const char *const effects[] = { "NoSchedule", "PreferNoSchedule", "NoExecute",
-					       NULL };
+		                               NULL };
 	gsize mark = vpath_push(ctx, "spec.taints");
 
 	for (guint i = 0; i < node->n_taints; i++) {
@@ -342,7 +351,8 @@ v_node(VCtx *ctx, const K8sNode *node)
 		gsize m = vpath_index(ctx, i);
 		v_label_name(ctx, t->key, &t->pos, "key");
 		if (t->value != NULL && t->value[0] != '\0') {
-			vinvalid_msgs(ctx, &t->pos, "value", t->value, k8s_names_label_value(t->value));
+			vinvalid_msgs(ctx, &t->pos, "value", t->value,
+			              k8s_names_label_value(t->value));
 		}
 		if (t->effect == NULL || t->effect[0] == '\0') {
 			vrequired(ctx, &t->pos, "effect", NULL);
@@ -369,7 +379,7 @@ selector_matches(const K8sLabelSelector *sel, const K8sStringMap *labels)
 		gboolean found = FALSE;
 		for (guint j = 0; j < labels->n && !found; j++) {
 			found = g_strcmp0(labels->items[j].key, want->key) == 0 &&
-				g_strcmp0(labels->items[j].value, want->value) == 0;
+			        g_strcmp0(labels->items[j].value, want->value) == 0;
 		}
 		if (!found) {
 			return FALSE;
@@ -450,7 +460,7 @@ v_workload(VCtx *ctx, const K8sWorkload *w)
 	gboolean is_job = w->obj.kind == K8S_KIND_JOB;
 	const K8sPos *spec_pos = w->spec_pos.line != 0 ? &w->spec_pos : &w->obj.pos;
 	const char *restart = tmpl->spec.restart_policy != NULL ? tmpl->spec.restart_policy
-								: "Always"; /* the default */
+	                                                        : "Always"; /* the default */
 	gsize mark = vpath_push(ctx, "spec");
 
 	v_nonnegative(ctx, w->has_replicas, w->replicas, "replicas");
@@ -470,20 +480,19 @@ v_workload(VCtx *ctx, const K8sWorkload *w)
 		} else {
 			v_labels(ctx, &w->selector->match_labels, "selector.matchLabels");
 		}
-		if (w->selector == NULL || (w->selector->match_labels.n +
-						    w->selector->n_match_expressions >
-					    0 &&
-					    !selector_matches(w->selector, &tmpl->metadata.labels))) {
+		if (w->selector == NULL ||
+		    (w->selector->match_labels.n + w->selector->n_match_expressions > 0 &&
+		     !selector_matches(w->selector, &tmpl->metadata.labels))) {
 			g_autofree char *v = go_map_repr(&tmpl->metadata.labels);
-			const K8sPos *pos = tmpl->metadata.pos.line != 0 ? &tmpl->metadata.pos
-									 : &tmpl->pos;
+			const K8sPos *pos =
+			        tmpl->metadata.pos.line != 0 ? &tmpl->metadata.pos : &tmpl->pos;
 			verror(ctx, pos, "template.metadata.labels", K8S_FIELD_INVALID, v,
 			       "`selector` does not match template `labels`");
 		}
 		if (strcmp(restart, "Always") != 0) {
 			static const char *const always[] = { "Always", NULL };
 			vnot_supported(ctx, &tmpl->spec.pos, "template.spec.restartPolicy", restart,
-				       always);
+			               always);
 		}
 	} else if (strcmp(restart, "OnFailure") != 0 && strcmp(restart, "Never") != 0) {
 		static const char *const job[] = { "OnFailure", "Never", NULL };

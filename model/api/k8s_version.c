@@ -8,9 +8,9 @@
  * also off by default); the 1.31-era v1alpha3 DeviceClass/ResourceClaim/... are
  * gone (upstream: k8s.io/api resource/v1alpha3/types.go in release-1.34).
  */
-#include "k8s_objects.h"
-
 #include <string.h>
+
+#include "k8s_objects.h"
 
 typedef struct {
 	const char *name;
@@ -70,8 +70,8 @@ const char *
 k8s_api_version_string(K8sKind kind, K8sApiVersion version)
 {
 	static const char *const resource[] = { "resource.k8s.io/v1", "resource.k8s.io/v1beta2",
-						"resource.k8s.io/v1beta1",
-						"resource.k8s.io/v1alpha3" };
+		                                "resource.k8s.io/v1beta1",
+		                                "resource.k8s.io/v1alpha3" };
 	const char *group = k8s_kind_group(kind);
 
 	if (strcmp(group, "resource.k8s.io") == 0) {

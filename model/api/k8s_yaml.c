@@ -15,7 +15,7 @@
 #include <yaml.h>
 
 #define INTERN_MAX_LEN   128
-#define FLAG_OPEN        0x1 /* collection still being built (alias to it = cycle) */
+#define FLAG_OPEN        K8S_YAML_FLAG_OPEN
 #define MAX_ALIAS_FACTOR 10
 
 typedef struct {
@@ -27,17 +27,26 @@ typedef struct {
 	const char *file;
 	const char *data;
 	gsize len;
-	K8sArena *arena;
+	K8sArena *arena; /* where nodes go now: main_arena, or item_arena inside a List item */
+	K8sArena *main_arena;
+	K8sArena *item_arena; /* List items, reset after each one is handed to item_fn */
+	K8sYamlItemFn item_fn;
+	gpointer user_data;
+	gboolean in_items;     /* frames[1] is the top-level `items` sequence */
+	gboolean in_item;      /* frames[2] is a List item being streamed */
+	gboolean anchors_seen; /* nodes may be shared: never reset the item arena */
+	guint item_index;
+	K8sYamlNode *placeholder;
 	GStringChunk *strings;
 	K8sDiagList *diags;
 	gboolean json;
-	GArray *frames;          /* Frame */
-	GPtrArray *scratch;      /* children of open collections (pairs as key, value) */
-	GHashTable *anchors;     /* anchor name (owned) -> K8sYamlNode* */
-	GArray *docs;            /* K8sYamlDoc */
-	K8sYamlNode *root;       /* root of the current document */
+	GArray *frames;      /* Frame */
+	GPtrArray *scratch;  /* children of open collections (pairs as key, value) */
+	GHashTable *anchors; /* anchor name (owned) -> K8sYamlNode* */
+	GArray *docs;        /* K8sYamlDoc */
+	K8sYamlNode *root;   /* root of the current document */
 	guint doc_index;
-	guint doc_real_nodes;    /* nodes created in this document */
+	guint doc_real_nodes; /* nodes created in this document */
 	gboolean first_root_flow;
 	gboolean failed; /* any error */
 	gboolean fatal;  /* the tree is unusable from here on: stop */
@@ -51,8 +60,7 @@ mark_pos(const Builder *b, yaml_mark_t mark)
 	return pos;
 }
 
-static void
-fail(Builder *b, yaml_mark_t mark, const char *format, ...) G_GNUC_PRINTF(3, 4);
+static void fail(Builder *b, yaml_mark_t mark, const char *format, ...) G_GNUC_PRINTF(3, 4);
 
 static void
 fail(Builder *b, yaml_mark_t mark, const char *format, ...)
@@ -114,6 +122,7 @@ register_anchor(Builder *b, const yaml_char_t *anchor, K8sYamlNode *node)
 {
 	if (anchor != NULL) {
 		g_hash_table_replace(b->anchors, g_strdup((const char *)anchor), node);
+		b->anchors_seen = TRUE;
 	}
 }
 
@@ -135,7 +144,7 @@ note_block_indent(Builder *b, K8sYamlNode *node, yaml_mark_t start)
 		indent++;
 		i++;
 	}
-	node->flags = (guint16)MIN(indent, 0x7fff) << 1;
+	node->scalar.block_indent = (guint16)MIN(indent, G_MAXUINT16);
 }
 
 static gboolean
@@ -148,7 +157,7 @@ json_literal(const char *text)
 	}
 	if (g_once_init_enter(&number)) {
 		GRegex *re = g_regex_new("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$",
-					 G_REGEX_OPTIMIZE, 0, NULL);
+		                         G_REGEX_OPTIMIZE, 0, NULL);
 		g_once_init_leave(&number, re);
 	}
 	return g_regex_match(number, text, 0, NULL);
@@ -167,16 +176,17 @@ on_scalar(Builder *b, const yaml_event_t *event)
 	}
 	if (b->json) {
 		if (event->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !json_literal(text)) {
-			gboolean is_key = b->frames->len > 0 &&
-					  g_array_index(b->frames, Frame, b->frames->len - 1)
-							  .node->kind == K8S_YAML_MAPPING &&
-					  (b->scratch->len -
-					   g_array_index(b->frames, Frame, b->frames->len - 1)
-							   .first_child) %
-							  2 ==
-						  0;
+			gboolean is_key =
+			        b->frames->len > 0 &&
+			        g_array_index(b->frames, Frame, b->frames->len - 1).node->kind ==
+			                K8S_YAML_MAPPING &&
+			        (b->scratch->len -
+			         g_array_index(b->frames, Frame, b->frames->len - 1).first_child) %
+			                        2 ==
+			                0;
 			fail(b, event->start_mark,
-			     "JSON/YAML mix: unquoted %s '%s' in a JSON document (JSON strings need "
+			     "JSON/YAML mix: unquoted %s '%s' in a JSON document (JSON strings "
+			     "need "
 			     "double quotes)",
 			     is_key ? "key" : "value", text);
 			return;
@@ -191,7 +201,7 @@ on_scalar(Builder *b, const yaml_event_t *event)
 		}
 	}
 	node = new_node(b, K8S_YAML_SCALAR, event->start_mark,
-			(const char *)event->data.scalar.tag);
+	                (const char *)event->data.scalar.tag);
 	node->scalar.text = intern(b, text, len);
 	node->scalar.len = (guint32)len;
 	switch (event->data.scalar.style) {
@@ -213,8 +223,26 @@ on_scalar(Builder *b, const yaml_event_t *event)
 		node->style = K8S_YAML_STYLE_PLAIN;
 		break;
 	}
+	node->scalar.resolved = (guint8)(k8s_yaml_scalar_type(node) + 1);
 	register_anchor(b, event->data.scalar.anchor, node);
 	add_child(b, node);
+}
+
+/* TRUE when the open root mapping already has a `kind` that is not a List: then its
+ * `items` (a typo, or a field of some kind) must not be decoded as objects. */
+static gboolean
+kind_is_not_list(const Builder *b, const Frame *root)
+{
+	for (guint i = root->first_child; i + 1 < b->scratch->len; i += 2) {
+		const K8sYamlNode *key = g_ptr_array_index(b->scratch, i);
+		const K8sYamlNode *value = g_ptr_array_index(b->scratch, i + 1);
+
+		if (key->kind == K8S_YAML_SCALAR && strcmp(key->scalar.text, "kind") == 0) {
+			return value->kind != K8S_YAML_SCALAR ||
+			       !g_str_has_suffix(value->scalar.text, "List");
+		}
+	}
+	return FALSE;
 }
 
 static void
@@ -239,10 +267,23 @@ on_start(Builder *b, const yaml_event_t *event, K8sYamlKind kind)
 		return;
 	}
 	if (b->json && !flow) {
-		fail(b, event->start_mark,
-		     "JSON/YAML mix: YAML block %s in a JSON document",
+		fail(b, event->start_mark, "JSON/YAML mix: YAML block %s in a JSON document",
 		     kind == K8S_YAML_MAPPING ? "mapping" : "sequence");
 		return;
+	}
+	if (b->item_fn != NULL && kind == K8S_YAML_SEQUENCE && b->frames->len == 1) {
+		Frame *root = &g_array_index(b->frames, Frame, 0);
+		guint pending = b->scratch->len - root->first_child;
+
+		b->in_items =
+		        root->node->kind == K8S_YAML_MAPPING && pending % 2 == 1 &&
+		        strcmp(((K8sYamlNode *)g_ptr_array_index(b->scratch, b->scratch->len - 1))
+		                       ->scalar.text,
+		               "items") == 0 &&
+		        !kind_is_not_list(b, root);
+	} else if (b->in_items && kind == K8S_YAML_MAPPING && b->frames->len == 2) {
+		b->in_item = TRUE;
+		b->arena = b->item_arena;
 	}
 	node = new_node(b, kind, event->start_mark, (const char *)tag);
 	node->style = flow ? K8S_YAML_STYLE_FLOW : K8S_YAML_STYLE_BLOCK;
@@ -268,13 +309,13 @@ check_duplicates(Builder *b, K8sYamlNode *map)
 			for (guint j = 0; j < i; j++) {
 				if (pairs[i].key->scalar.text == pairs[j].key->scalar.text ||
 				    strcmp(pairs[i].key->scalar.text, pairs[j].key->scalar.text) ==
-					    0) {
+				            0) {
 					K8sPos pos = k8s_yaml_node_pos(pairs[i].key, b->file);
 
 					k8s_diag_list_error(b->diags, &pos, NULL,
-							    "duplicate key '%s' (first at line %u)",
-							    pairs[i].key->scalar.text,
-							    pairs[j].key->line);
+					                    "duplicate key '%s' (first at line %u)",
+					                    pairs[i].key->scalar.text,
+					                    pairs[j].key->line);
 					b->failed = TRUE;
 					break;
 				}
@@ -290,14 +331,94 @@ check_duplicates(Builder *b, K8sYamlNode *map)
 			K8sPos pos = k8s_yaml_node_pos(pairs[i].key, b->file);
 
 			k8s_diag_list_error(b->diags, &pos, NULL,
-					    "duplicate key '%s' (first at line %u)",
-					    pairs[i].key->scalar.text, first->line);
+			                    "duplicate key '%s' (first at line %u)",
+			                    pairs[i].key->scalar.text, first->line);
 			b->failed = TRUE;
 		} else {
 			g_hash_table_insert(seen, (gpointer)pairs[i].key->scalar.text,
-					    pairs[i].key);
+			                    pairs[i].key);
 		}
 	}
+}
+
+static gboolean
+has_key(const K8sYamlPair *pairs, guint n, const char *key)
+{
+	for (guint i = 0; i < n; i++) {
+		if (strcmp(pairs[i].key->scalar.text, key) == 0) {
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+static gboolean
+is_merge_key(const K8sYamlNode *key)
+{
+	return key->style == K8S_YAML_STYLE_PLAIN && strcmp(key->scalar.text, "<<") == 0 &&
+	       (key->tag == NULL || g_str_has_suffix(key->tag, ":merge"));
+}
+
+/*
+ * YAML merge keys (`<<: *base` or `<<: [*a, *b]`), which go-yaml v2 and so kubectl
+ * support: keys of the merged mappings are added unless the mapping has them already;
+ * with a list, earlier mappings win.
+ */
+static void
+apply_merge_keys(Builder *b, K8sYamlNode *map)
+{
+	GArray *out = NULL;
+
+	for (guint i = 0; i < map->map.n; i++) {
+		if (is_merge_key(map->map.pairs[i].key)) {
+			out = g_array_new(FALSE, FALSE, sizeof(K8sYamlPair));
+			break;
+		}
+	}
+	if (out == NULL) {
+		return;
+	}
+	for (guint i = 0; i < map->map.n; i++) {
+		if (!is_merge_key(map->map.pairs[i].key)) {
+			g_array_append_val(out, map->map.pairs[i]);
+		}
+	}
+	for (guint i = 0; i < map->map.n; i++) {
+		const K8sYamlNode *value = map->map.pairs[i].value;
+		const K8sYamlNode *const *sources = &value;
+		guint n_sources = 1;
+
+		if (!is_merge_key(map->map.pairs[i].key)) {
+			continue;
+		}
+		if (value->kind == K8S_YAML_SEQUENCE) {
+			sources = (const K8sYamlNode *const *)value->seq.items;
+			n_sources = value->seq.n;
+		}
+		for (guint s = 0; s < n_sources; s++) {
+			if (sources[s]->kind != K8S_YAML_MAPPING) {
+				K8sPos pos = k8s_yaml_node_pos(sources[s], b->file);
+
+				k8s_diag_list_error(b->diags, &pos, NULL,
+				                    "a merge key (<<) takes a mapping or a list of "
+				                    "mappings, not a %s",
+				                    k8s_yaml_node_type_name(sources[s]));
+				b->failed = TRUE;
+				continue;
+			}
+			for (guint k = 0; k < sources[s]->map.n; k++) {
+				const K8sYamlPair *p = &sources[s]->map.pairs[k];
+
+				if (!has_key((const K8sYamlPair *)(void *)out->data, out->len,
+				             p->key->scalar.text)) {
+					g_array_append_val(out, *p);
+				}
+			}
+		}
+	}
+	map->map.pairs = k8s_arena_dup(b->arena, out->data, out->len * sizeof(K8sYamlPair));
+	map->map.n = out->len;
+	g_array_free(out, TRUE);
 }
 
 static void
@@ -337,8 +458,8 @@ on_end(Builder *b, const yaml_event_t *event)
 				K8sPos pos = k8s_yaml_node_pos(key, b->file);
 
 				k8s_diag_list_error(b->diags, &pos, NULL,
-						    "mapping key must be a string, not a %s",
-						    k8s_yaml_node_type_name(key));
+				                    "mapping key must be a string, not a %s",
+				                    k8s_yaml_node_type_name(key));
 				b->failed = TRUE;
 				continue;
 			}
@@ -349,8 +470,23 @@ on_end(Builder *b, const yaml_event_t *event)
 		node->map.pairs = pairs;
 		node->map.n = kept;
 		check_duplicates(b, node);
+		apply_merge_keys(b, node);
 	}
 	g_ptr_array_set_size(b->scratch, frame.first_child);
+	if (b->in_item && b->frames->len == 2) {
+		/* a List item is complete: decode it now, then forget its nodes */
+		b->item_fn(node, b->doc_index, b->item_index++, b->user_data);
+		if (!b->anchors_seen) {
+			k8s_arena_reset(b->item_arena);
+		}
+		b->arena = b->main_arena;
+		b->in_item = FALSE;
+		add_child(b, b->placeholder);
+		return;
+	}
+	if (b->in_items && b->frames->len == 1) {
+		b->in_items = FALSE;
+	}
 	add_child(b, node);
 }
 
@@ -358,7 +494,7 @@ static void
 on_alias(Builder *b, const yaml_event_t *event)
 {
 	K8sYamlNode *target =
-		g_hash_table_lookup(b->anchors, (const char *)event->data.alias.anchor);
+	        g_hash_table_lookup(b->anchors, (const char *)event->data.alias.anchor);
 
 	if (target == NULL) {
 		fail(b, event->start_mark, "unknown anchor '%s'",
@@ -390,19 +526,23 @@ on_document_end(Builder *b, const yaml_event_t *event)
 	if (b->root->size > limit) {
 		K8sPos pos = k8s_yaml_node_pos(b->root, b->file);
 
-		k8s_diag_list_error(b->diags, &pos, NULL,
-				    "document expands to %u nodes through aliases (limit %" G_GUINT64_FORMAT
-				    ")",
-				    b->root->size, limit);
+		k8s_diag_list_error(
+		        b->diags, &pos, NULL,
+		        "document expands to %u nodes through aliases (limit %" G_GUINT64_FORMAT
+		        ")",
+		        b->root->size, limit);
 		b->failed = TRUE;
 	} else if (!(b->root->kind == K8S_YAML_SCALAR &&
-		     k8s_yaml_scalar_type(b->root) == K8S_YAML_TYPE_NULL)) {
+	             k8s_yaml_scalar_type(b->root) == K8S_YAML_TYPE_NULL)) {
 		g_array_append_val(b->docs, doc);
 	}
 	b->root = NULL;
 	g_array_set_size(b->frames, 0);
 	g_ptr_array_set_size(b->scratch, 0);
 	g_hash_table_remove_all(b->anchors);
+	b->arena = b->main_arena;
+	b->in_items = b->in_item = b->anchors_seen = FALSE;
+	b->item_index = 0;
 }
 
 /* The byte offset where a line starts (0-based line), or len. */
@@ -458,7 +598,8 @@ report_parser_error(Builder *b, const yaml_parser_t *parser)
 		if (parser->context != NULL) {
 			K8sPos ctx = mark_pos(b, parser->context_mark);
 
-			fail(b, mark, "truncated input: unexpected end of file (%s started at %u:%u)",
+			fail(b, mark,
+			     "truncated input: unexpected end of file (%s started at %u:%u)",
 			     parser->context, ctx.line, ctx.col);
 		} else {
 			fail(b, mark, "truncated input: unexpected end of file (%s)", problem);
@@ -474,8 +615,8 @@ report_parser_error(Builder *b, const yaml_parser_t *parser)
 	if (parser->context != NULL) {
 		K8sPos ctx = mark_pos(b, parser->context_mark);
 
-		fail(b, mark, "invalid YAML: %s (%s at %u:%u)", problem, parser->context,
-		     ctx.line, ctx.col);
+		fail(b, mark, "invalid YAML: %s (%s at %u:%u)", problem, parser->context, ctx.line,
+		     ctx.col);
 	} else {
 		fail(b, mark, "invalid YAML: %s", problem);
 	}
@@ -613,14 +754,38 @@ what_is_there(const char *data, gsize len)
 }
 
 gboolean
-k8s_yaml_parse(const char *file, const char *data, gsize len, K8sArena *arena,
-	       GStringChunk *strings, K8sYamlFile *out, K8sDiagList *diags)
+k8s_yaml_parse(const char *file,
+               const char *data,
+               gsize len,
+               K8sArena *arena,
+               GStringChunk *strings,
+               K8sYamlFile *out,
+               K8sDiagList *diags)
 {
+	return k8s_yaml_parse_stream(file, data, len, arena, strings, NULL, NULL, out, diags);
+}
+
+gboolean
+k8s_yaml_parse_stream(const char *file,
+                      const char *data,
+                      gsize len,
+                      K8sArena *arena,
+                      GStringChunk *strings,
+                      K8sYamlItemFn item_fn,
+                      gpointer user_data,
+                      K8sYamlFile *out,
+                      K8sDiagList *diags)
+{
+	g_autoptr(K8sArena) item_arena = item_fn != NULL ? k8s_arena_new() : NULL;
 	Builder b = {
 		.file = g_string_chunk_insert_const(strings, file),
 		.data = data,
 		.len = len,
 		.arena = arena,
+		.main_arena = arena,
+		.item_arena = item_arena,
+		.item_fn = item_fn,
+		.user_data = user_data,
 		.strings = strings,
 		.diags = diags,
 	};
@@ -628,6 +793,10 @@ k8s_yaml_parse(const char *file, const char *data, gsize len, K8sArena *arena,
 
 	memset(out, 0, sizeof(*out));
 	out->file = b.file;
+	b.placeholder = k8s_arena_new0(arena, K8sYamlNode, 1);
+	b.placeholder->kind = K8S_YAML_MAPPING;
+	b.placeholder->flags = K8S_YAML_FLAG_STREAMED;
+	b.placeholder->size = 1;
 	b.json = looks_like_json(file, data, len);
 	out->json = b.json;
 	b.frames = g_array_new(FALSE, FALSE, sizeof(Frame));
@@ -720,9 +889,9 @@ looks_like_int(const char *text)
 static gboolean
 looks_like_float(const char *text)
 {
-	static const char *const special[] = { ".inf",  ".Inf",  ".INF", "+.inf", "+.Inf",
-					       "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
-					       ".NaN",  ".NAN",  NULL };
+	static const char *const special[] = { ".inf",  ".Inf",  ".INF",  "+.inf", "+.Inf",
+		                               "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
+		                               ".NaN",  ".NAN",  NULL };
 	const char *p = text;
 	gboolean digits = FALSE;
 
@@ -765,14 +934,17 @@ K8sYamlType
 k8s_yaml_scalar_type(const K8sYamlNode *node)
 {
 	static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
-	static const char *const bools[] = { "y",     "Y",     "yes",  "Yes",  "YES", "n",
-					     "N",     "no",    "No",   "NO",   "true", "True",
-					     "TRUE",  "false", "False", "FALSE", "on",   "On",
-					     "ON",    "off",   "Off",  "OFF",  NULL };
+	static const char *const bools[] = { "y",    "Y",     "yes",   "Yes",   "YES",  "n",
+		                             "N",    "no",    "No",    "NO",    "true", "True",
+		                             "TRUE", "false", "False", "FALSE", "on",   "On",
+		                             "ON",   "off",   "Off",   "OFF",   NULL };
 	const char *text;
 
 	if (node->kind != K8S_YAML_SCALAR) {
 		return K8S_YAML_TYPE_STRING;
+	}
+	if (node->scalar.resolved != 0) {
+		return (K8sYamlType)(node->scalar.resolved - 1);
 	}
 	if (node->tag != NULL) {
 		if (g_str_has_suffix(node->tag, ":str")) {
@@ -795,10 +967,18 @@ k8s_yaml_scalar_type(const K8sYamlNode *node)
 		return K8S_YAML_TYPE_STRING;
 	}
 	text = node->scalar.text;
-	if (is_one_of(text, nulls)) {
+	/* fast path: most scalars are names, which start with a letter no special word uses */
+	if (text[0] == '\0') {
 		return K8S_YAML_TYPE_NULL;
 	}
-	if (is_one_of(text, bools)) {
+	if (strchr("~nNyYtTfFoO0123456789+-.", text[0]) == NULL ||
+	    (g_ascii_isalpha(text[0]) && node->scalar.len > 5)) {
+		return K8S_YAML_TYPE_STRING;
+	}
+	if (node->scalar.len <= 5 && is_one_of(text, nulls)) {
+		return K8S_YAML_TYPE_NULL;
+	}
+	if (node->scalar.len <= 5 && is_one_of(text, bools)) {
 		return K8S_YAML_TYPE_BOOL;
 	}
 	if (looks_like_int(text)) {
@@ -869,23 +1049,24 @@ copy_node(const K8sYamlNode *node, K8sArena *arena, GStringChunk *strings, guint
 	switch (node->kind) {
 	case K8S_YAML_SCALAR:
 		out->scalar.text = node->scalar.len <= INTERN_MAX_LEN
-					   ? g_string_chunk_insert_const(strings, node->scalar.text)
-					   : g_string_chunk_insert_len(strings, node->scalar.text,
-								       node->scalar.len);
+		                           ? g_string_chunk_insert_const(strings, node->scalar.text)
+		                           : g_string_chunk_insert_len(strings, node->scalar.text,
+		                                                       node->scalar.len);
 		break;
 	case K8S_YAML_MAPPING:
 		out->map.pairs = k8s_arena_new0(arena, K8sYamlPair, node->map.n);
 		for (guint i = 0; i < node->map.n; i++) {
 			out->map.pairs[i].key =
-				copy_node(node->map.pairs[i].key, arena, strings, depth + 1);
+			        copy_node(node->map.pairs[i].key, arena, strings, depth + 1);
 			out->map.pairs[i].value =
-				copy_node(node->map.pairs[i].value, arena, strings, depth + 1);
+			        copy_node(node->map.pairs[i].value, arena, strings, depth + 1);
 		}
 		break;
 	case K8S_YAML_SEQUENCE:
 		out->seq.items = k8s_arena_new0(arena, K8sYamlNode *, node->seq.n);
 		for (guint i = 0; i < node->seq.n; i++) {
-			out->seq.items[i] = copy_node(node->seq.items[i], arena, strings, depth + 1);
+			out->seq.items[i] =
+			        copy_node(node->seq.items[i], arena, strings, depth + 1);
 		}
 		break;
 	default:
@@ -908,7 +1089,7 @@ k8s_yaml_text_pos(const K8sYamlNode *node, const char *file, gsize offset)
 {
 	K8sPos pos = k8s_yaml_node_pos(node, file);
 	const char *text = node->scalar.text;
-	guint indent = node->flags >> 1;
+	guint indent = node->scalar.block_indent;
 
 	switch (node->style) {
 	case K8S_YAML_STYLE_LITERAL:

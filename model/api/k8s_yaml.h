@@ -46,23 +46,28 @@ typedef enum {
 
 typedef struct K8sYamlNode K8sYamlNode;
 
+#define K8S_YAML_FLAG_OPEN     0x1 /* collection still being built (an alias to it = cycle) */
+#define K8S_YAML_FLAG_STREAMED 0x2 /* a List item already handed to the item callback */
+
 typedef struct {
 	K8sYamlNode *key; /* always a scalar */
 	K8sYamlNode *value;
 } K8sYamlPair;
 
 struct K8sYamlNode {
-	guint8 kind;  /* K8sYamlKind */
-	guint8 style; /* K8sYamlScalarStyle */
-	guint16 flags;
-	guint32 line; /* 1-based */
-	guint32 col;  /* 1-based */
-	guint32 size; /* nodes in this subtree, aliases expanded (saturating) */
+	guint8 kind;     /* K8sYamlKind */
+	guint8 style;    /* K8sYamlScalarStyle */
+	guint16 flags;   /* K8S_YAML_FLAG_* */
+	guint32 line;    /* 1-based */
+	guint32 col;     /* 1-based */
+	guint32 size;    /* nodes in this subtree, aliases expanded (saturating) */
 	const char *tag; /* explicit tag ("tag:yaml.org,2002:str"), or NULL */
 	union {
 		struct {
 			const char *text; /* NUL-terminated */
 			guint32 len;
+			guint16 block_indent; /* literal/folded: indentation of the content */
+			guint8 resolved;      /* K8sYamlType + 1 when known, 0 = not computed */
 		} scalar;
 		struct {
 			K8sYamlPair *pairs;
@@ -94,8 +99,41 @@ typedef struct {
  * with its position. Documents before a syntax error are kept in @out.
  * Returns: TRUE when no error was added.
  */
-gboolean k8s_yaml_parse(const char *file, const char *data, gsize len, K8sArena *arena,
-			GStringChunk *strings, K8sYamlFile *out, K8sDiagList *diags);
+gboolean k8s_yaml_parse(const char *file,
+                        const char *data,
+                        gsize len,
+                        K8sArena *arena,
+                        GStringChunk *strings,
+                        K8sYamlFile *out,
+                        K8sDiagList *diags);
+
+/**
+ * K8sYamlItemFn:
+ * Called by k8s_yaml_parse_stream() for each item of a document's top-level `items`
+ * list (a `v1 List`) as soon as the item is complete, with its 0-based @index. The
+ * item's nodes are freed after the call (unless the document uses anchors), so the
+ * callback must copy what it keeps; text stays valid (it is in the string chunk).
+ */
+typedef void (*K8sYamlItemFn)(const K8sYamlNode *item,
+                              guint doc_index,
+                              guint index,
+                              gpointer user_data);
+
+/**
+ * k8s_yaml_parse_stream:
+ * Like k8s_yaml_parse(), but hands `items` entries of top-level mappings to @item_fn
+ * while parsing, so a 60 MB List never exists as one tree. In the documents of @out
+ * those items are replaced by nodes flagged K8S_YAML_FLAG_STREAMED.
+ */
+gboolean k8s_yaml_parse_stream(const char *file,
+                               const char *data,
+                               gsize len,
+                               K8sArena *arena,
+                               GStringChunk *strings,
+                               K8sYamlItemFn item_fn,
+                               gpointer user_data,
+                               K8sYamlFile *out,
+                               K8sDiagList *diags);
 
 /** k8s_yaml_node_pos: the position of @node in @file. */
 K8sPos k8s_yaml_node_pos(const K8sYamlNode *node, const char *file);

@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 
 typedef struct {
 	const char *domain; /* interned */
-	const char *id;	    /* interned */
+	const char *id;     /* interned */
 	CelValue value;
 } CelDraEntry;
 
@@ -36,27 +36,80 @@ typedef struct {
 	const CelDraDomainMap *domains;
 } CelDraOuterMap;
 
+typedef struct CelDraView CelDraView;
+
 /* The `device` variable's value. */
 typedef struct {
 	CelObject base;
-	const CelDraDevice *device;
+	const CelDraView *view;
 } CelDraDeviceObj;
 
 typedef struct {
-	GArray *entries; /* CelDraEntry, sorted by (domain, id) */
+	CelDraEntry *entries; /* sorted by (domain, id) */
+	guint nentries;
 	CelDraDomainMap *domains;
 	guint ndomains;
 	CelDraOuterMap outer;
 } CelDraTable;
 
-struct CelDraDevice {
+/*
+ * What evaluation reads: one block holding this header, both tables' domain and entry
+ * arrays and, once sealed, the payload (strings, semver and quantity objects, lists) too, so
+ * an evaluation touches one contiguous piece of memory per device.
+ */
+struct CelDraView {
+	CelDraDeviceObj object;
 	const char *driver; /* interned */
+	guint driver_len;
 	gboolean allow_multiple_allocations;
 	CelDraTable attributes;
 	CelDraTable capacity;
-	CelDraDeviceObj object;
-	CelArena store; /* strings, semver and quantity objects, lists */
 };
+
+struct CelDraDevice {
+	const char *driver; /* interned */
+	gboolean allow_multiple_allocations;
+	GArray *attributes; /* CelDraEntry, values in ->store */
+	GArray *capacity;
+	CelArena store;
+	CelDraView *view; /* rebuilt after every change */
+	gboolean sealed;
+};
+
+/* Host nodes that replace device lookups with constant keys (cel_dra.c). */
+typedef enum {
+	CEL_DRA_HOST_DRIVER,
+	CEL_DRA_HOST_MULTI,
+	CEL_DRA_HOST_TABLE,  /* device.attributes / device.capacity */
+	CEL_DRA_HOST_DOMAIN, /* device.attributes["d"] */
+	CEL_DRA_HOST_ENTRY,  /* device.attributes["d"].id */
+} CelDraHostKind;
+
+typedef struct {
+	CelDraHostKind kind;
+	guint slot;
+	gboolean capacity;   /* which table */
+	const char *domain;  /* interned */
+	const char *id;      /* interned */
+	const char *missing; /* "no such key: <id>" */
+	guint cost;          /* what the replaced ident/select/index nodes cost in cel-go */
+} CelDraHost;
+
+/* The CelDraHost of @node when it is a DRA host node, else NULL. */
+const CelDraHost *cel_dra_host_of(const CelAst *node);
+
+/*
+ * The fast path (cel_dra_fast.c): selectors made only of device lookups, constants, logic,
+ * comparisons, prefix/suffix/contains/matches and quantity/semver comparisons against
+ * constants run on a small tree of their own. On anything off the happy path (a missing key,
+ * a type mismatch) it gives up and the generic evaluator runs, so results and error texts are
+ * always the generic ones; runtime cost is accounted by the same rules.
+ */
+typedef struct CelDraFast CelDraFast;
+CelDraFast *cel_dra_fast_compile(const CelAst *root, CelArena *arena);
+/* @cost (nullable): accumulates the cel-go runtime cost; NULL skips the accounting. */
+gboolean
+cel_dra_fast_eval(const CelDraFast *fast, const CelDraView *view, CelValue *result, guint64 *cost);
 
 /* The empty map that a missing domain gives. */
 extern const CelMap cel_dra_empty_map;

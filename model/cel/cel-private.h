@@ -134,7 +134,8 @@ struct CelType {
 	CelTypeKind kind;
 	guint nparams;
 	const char *name; /* interned spelling: "list(int)", "kubernetes.Quantity" */
-	const CelType *params[2];
+	const char *base; /* interned name without parameters: "list", "tuple" */
+	const CelType *params[4];
 	/* OBJECT types: declared fields */
 	const CelField *fields;
 	guint nfields;
@@ -158,6 +159,10 @@ const CelType *cel_type_map(const CelType *key, const CelType *value);
 const CelType *cel_type_type(const CelType *of); /* of may be NULL: plain `type` */
 const CelType *cel_type_optional(const CelType *elem);
 const CelType *cel_type_param(const char *name);
+/* Parameterised abstract (opaque) type, e.g. tuple(int, uint, double); n <= 4. */
+const CelType *cel_type_abstract(const char *base, const CelType *const *params, guint n);
+/* Same kind and base as @t, with @params replaced (nparams unchanged). */
+const CelType *cel_type_with_params(const CelType *t, const CelType *const *params);
 /* Registers (once) an opaque named type; returns it. @klass may be NULL. */
 const CelType *cel_type_register_opaque(const char *name, const CelObjectClass *klass);
 /* Registers an object type with fields (copied). */
@@ -217,6 +222,9 @@ struct CelObjectClass {
 	gboolean (*equal)(const CelObject *a, const CelObject *b);
 	/* Appends a debug rendering; NULL: "<type_name>". */
 	void (*print)(GString *out, const CelObject *self);
+	/* Go type cel-go prints in messages like "got 'cel.Semver', expected
+	 * iterable type"; NULL: type_name. */
+	const char *go_type_name;
 };
 
 struct CelObject {
@@ -456,6 +464,9 @@ typedef struct {
  * "operation cancelled: actual cost limit exceeded".
  */
 typedef struct {
+	/* after a successful check, before rewrite and folding (cel-go's checked
+	 * AST); FALSE with @error fails the compile */
+	gboolean (*checked)(CelEnv *env, CelAstTree *tree, gpointer data, GError **error);
 	CelAst *(*rewrite)(CelEnv *env, CelAst *node, CelArena *arena, gpointer data);
 	void (*observe)(CelActivation *act, const CelAst *node, const CelValue *args, guint nargs,
 			CelValue result, gpointer data);

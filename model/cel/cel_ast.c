@@ -144,7 +144,7 @@ cel_ast_tree_error(const CelAstTree *tree, guint32 offset, GError **error, int c
 	const char *p = tree->source;
 	const char *end = tree->source + tree->len;
 	for (guint i = 1; i < line; i++) {
-		p = memchr(p, '\n', (gsize)(end - p)) + 1;
+		p = (const char *)memchr(p, '\n', (gsize)(end - p)) + 1;
 	}
 	const char *eol = memchr(p, '\n', (gsize)(end - p));
 	gsize n = eol ? (gsize)(eol - p) : (gsize)(end - p);

@@ -88,23 +88,6 @@ resolve(Checker *c, const CelType *t)
 	return t;
 }
 
-static const CelType *
-rebuild(const CelType *t, const CelType *p0, const CelType *p1)
-{
-	switch (t->kind) {
-	case CEL_TYPE_LIST:
-		return cel_type_list(p0);
-	case CEL_TYPE_MAP:
-		return cel_type_map(p0, p1);
-	case CEL_TYPE_TYPE:
-		return cel_type_type(p0);
-	case CEL_TYPE_OPTIONAL:
-		return cel_type_optional(p0);
-	default:
-		return t;
-	}
-}
-
 /* Applies the substitution; free parameters become dyn when @to_dyn. */
 static const CelType *
 substitute(Checker *c, const CelType *t, gboolean to_dyn)
@@ -116,15 +99,16 @@ substitute(Checker *c, const CelType *t, gboolean to_dyn)
 	if (t->kind == CEL_TYPE_PARAM) {
 		return to_dyn ? cel_type_dyn() : t;
 	}
-	if (t->nparams == 0 || t->kind == CEL_TYPE_OPAQUE || t->kind == CEL_TYPE_OBJECT) {
+	if (t->nparams == 0 || t->kind == CEL_TYPE_OBJECT) {
 		return t;
 	}
-	const CelType *p0 = substitute(c, t->params[0], to_dyn);
-	const CelType *p1 = t->nparams > 1 ? substitute(c, t->params[1], to_dyn) : NULL;
-	if (p0 == t->params[0] && p1 == t->params[1]) {
-		return t;
+	const CelType *p[4] = { NULL };
+	gboolean changed = FALSE;
+	for (guint i = 0; i < t->nparams; i++) {
+		p[i] = t->params[i] ? substitute(c, t->params[i], to_dyn) : NULL;
+		changed |= p[i] != t->params[i];
 	}
-	return rebuild(t, p0, p1);
+	return changed ? cel_type_with_params(t, p) : t;
 }
 
 static gboolean
@@ -190,8 +174,11 @@ assignable_raw(Checker *c, const CelType *t1, const CelType *t2)
 	if (t1->kind != t2->kind) {
 		return FALSE;
 	}
-	if (t1->kind == CEL_TYPE_OPAQUE || t1->kind == CEL_TYPE_OBJECT) {
+	if (t1->kind == CEL_TYPE_OBJECT || (t1->kind == CEL_TYPE_OPAQUE && t1->nparams == 0)) {
 		return t1->name == t2->name;
+	}
+	if (t1->kind == CEL_TYPE_OPAQUE && t1->base != t2->base) {
+		return FALSE;
 	}
 	if (t1->kind == CEL_TYPE_TYPE) {
 		return TRUE; /* cel-go: type values compare across their parameters */
@@ -235,11 +222,13 @@ most_general(Checker *c, const CelType *a, const CelType *b)
 		return b;
 	}
 	if (a->kind == b->kind && a->nparams > 0 && a->nparams == b->nparams &&
-	    a->kind != CEL_TYPE_OPAQUE && a->kind != CEL_TYPE_OBJECT) {
-		const CelType *p0 = most_general(c, a->params[0], b->params[0]);
-		const CelType *p1 = a->nparams > 1 ? most_general(c, a->params[1], b->params[1])
-						   : NULL;
-		return rebuild(a, p0, p1);
+	    a->kind != CEL_TYPE_OBJECT && a->base == b->base) {
+		const CelType *p[4] = { NULL };
+		for (guint i = 0; i < a->nparams; i++) {
+			p[i] = a->params[i] && b->params[i] ? most_general(c, a->params[i], b->params[i])
+							    : a->params[i];
+		}
+		return cel_type_with_params(a, p);
 	}
 	return a;
 }
@@ -266,12 +255,14 @@ instantiate(Checker *c, const CelType *t, const CelType **from, const CelType **
 		to[*n] = fresh_param(c);
 		return to[(*n)++];
 	}
-	if (t->nparams == 0 || t->kind == CEL_TYPE_OPAQUE || t->kind == CEL_TYPE_OBJECT) {
+	if (t->nparams == 0 || t->kind == CEL_TYPE_OBJECT) {
 		return t;
 	}
-	const CelType *p0 = t->params[0] ? instantiate(c, t->params[0], from, to, n) : NULL;
-	const CelType *p1 = t->nparams > 1 ? instantiate(c, t->params[1], from, to, n) : NULL;
-	return rebuild(t, p0, p1);
+	const CelType *p[4] = { NULL };
+	for (guint i = 0; i < t->nparams; i++) {
+		p[i] = t->params[i] ? instantiate(c, t->params[i], from, to, n) : NULL;
+	}
+	return cel_type_with_params(t, p);
 }
 
 /* --- names -------------------------------------------------------------- */

@@ -9,18 +9,18 @@
  * numbers must match upstream exactly: API validation rejects a selector whose estimate
  * exceeds the limit, and drasim's lint must agree with it.
  */
+#include "cel_cost.h"
+
 #include <math.h>
 #include <string.h>
 
-#include "cel_cost.h"
-
-#define STRING_TRAVERSAL 0.1 /* common.StringTraversalCostFactor */
-#define REGEX_LENGTH	 0.25 /* common.RegexStringLengthCostFactor */
-#define LIST_CREATE	 10
-#define MAP_CREATE	 30
-#define STRUCT_CREATE	 40
-#define ACCUMULATOR	 "@result"
-#define DRA_MAX_LIST	 48 /* ResourceSliceMaxAttributeValuesPerDevice */
+#define STRING_TRAVERSAL 0.1  /* common.StringTraversalCostFactor */
+#define REGEX_LENGTH     0.25 /* common.RegexStringLengthCostFactor */
+#define LIST_CREATE      10
+#define MAP_CREATE       30
+#define STRUCT_CREATE    40
+#define ACCUMULATOR      "@result"
+#define DRA_MAX_LIST     48 /* ResourceSliceMaxAttributeValuesPerDevice */
 
 /* ---- saturating arithmetic (cel-go addUint64NoOverflow and friends) ---- */
 
@@ -390,8 +390,13 @@ typedef struct {
 } CallEstimate;
 
 static gboolean
-k8s_call_estimate(Coster *c, const char *fn, const char *id, const CostNode *target,
-		  const CostNode *args, guint nargs, CallEstimate *out)
+k8s_call_estimate(Coster *c,
+                  const char *fn,
+                  const char *id,
+                  const CostNode *target,
+                  const CostNode *args,
+                  guint nargs,
+                  CallEstimate *out)
 {
 	memset(out, 0, sizeof *out);
 	if (c->model->dra_includes && strcmp(fn, "includes") == 0 &&
@@ -400,8 +405,8 @@ k8s_call_estimate(Coster *c, const char *fn, const char *id, const CostNode *tar
 		return TRUE;
 	}
 	if (g_strv_contains((const char *const[]){ "isSorted", "sum", "max", "min", "indexOf",
-						   "lastIndexOf", NULL },
-			    fn)) {
+	                                           "lastIndexOf", NULL },
+	                    fn)) {
 		if (target == NULL) {
 			return FALSE;
 		}
@@ -409,12 +414,15 @@ k8s_call_estimate(Coster *c, const char *fn, const char *id, const CostNode *tar
 		if (t != NULL && t->nparams > 0 && t->kind == CEL_TYPE_LIST) {
 			CelCostRange el = range_fixed(1);
 			const CelType *et = t->params[0];
-			if (et != NULL && (et->kind == CEL_TYPE_STRING || et->kind == CEL_TYPE_BYTES)) {
+			if (et != NULL &&
+			    (et->kind == CEL_TYPE_STRING || et->kind == CEL_TYPE_BYTES)) {
 				CostNode item = { 0 };
-				item.path = target->path.n > 0 ? path_append(c, target->path, "@items")
-							       : (CostPath){ 0 };
+				item.path = target->path.n > 0
+				                    ? path_append(c, target->path, "@items")
+				                    : (CostPath){ 0 };
 				item.type = et;
-				el = range_add(el, range_factor(k8s_size(c, &item), STRING_TRAVERSAL));
+				el = range_add(el,
+				               range_factor(k8s_size(c, &item), STRING_TRAVERSAL));
 			}
 			out->cost = range_mul(k8s_size(c, target), el);
 		} else {
@@ -429,9 +437,9 @@ k8s_call_estimate(Coster *c, const char *fn, const char *id, const CostNode *tar
 		}
 		return FALSE;
 	}
-	if (g_strv_contains((const char *const[]){ "lowerAscii", "upperAscii", "substring", "trim",
-						   NULL },
-			    fn)) {
+	if (g_strv_contains(
+	            (const char *const[]){ "lowerAscii", "upperAscii", "substring", "trim", NULL },
+	            fn)) {
 		if (target == NULL) {
 			return FALSE;
 		}
@@ -482,7 +490,8 @@ k8s_call_estimate(Coster *c, const char *fn, const char *id, const CostNode *tar
 			const CelAst *lit = args[1].expr;
 			if (lit->kind == CEL_AST_CONST && lit->constant.kind == CEL_KIND_INT) {
 				max = (guint64)lit->constant.i;
-			} else if (lit->kind == CEL_AST_CONST && lit->constant.kind == CEL_KIND_UINT) {
+			} else if (lit->kind == CEL_AST_CONST &&
+			           lit->constant.kind == CEL_KIND_UINT) {
 				max = lit->constant.u;
 			}
 		}
@@ -501,14 +510,14 @@ k8s_call_estimate(Coster *c, const char *fn, const char *id, const CostNode *tar
 		if (t != NULL && t->kind == CEL_TYPE_LIST && t->nparams > 0) {
 			CostNode item = { 0 };
 			item.path = target->path.n > 0 ? path_append(c, target->path, "@items")
-						       : (CostPath){ 0 };
+			                               : (CostPath){ 0 };
 			item.type = t->params[0];
 			sz = range_mul(list, k8s_size(c, &item));
 		}
 		if (nargs > 0) {
 			CelCostRange sep = k8s_size(c, &args[0]);
 			CelCostRange seps = { list.min > 0 ? list.min - 1 : 0,
-					      list.max > 0 ? list.max - 1 : 0 };
+				              list.max > 0 ? list.max - 1 : 0 };
 			sz = range_add(sz, range_mul(sep, seps));
 		}
 		out->cost = range_factor(sz, STRING_TRAVERSAL);
@@ -529,7 +538,8 @@ k8s_call_estimate(Coster *c, const char *fn, const char *id, const CostNode *tar
 		return TRUE;
 	}
 	if (strcmp(fn, "quantity") == 0 || strcmp(fn, "isQuantity") == 0) {
-		/* Upstream tests `target != nil` for these global functions, so this never fires. */
+		/* Upstream tests `target != nil` for these global functions, so this never fires.
+		 */
 		if (target == NULL || nargs < 1) {
 			return FALSE;
 		}
@@ -537,9 +547,9 @@ k8s_call_estimate(Coster *c, const char *fn, const char *id, const CostNode *tar
 		return TRUE;
 	}
 	if (g_strv_contains((const char *const[]){ "sign", "asInteger", "isInteger",
-						   "asApproximateFloat", "isGreaterThan",
-						   "isLessThan", "compareTo", "add", "sub", NULL },
-			    fn)) {
+	                                           "asApproximateFloat", "isGreaterThan",
+	                                           "isLessThan", "compareTo", "add", "sub", NULL },
+	                    fn)) {
 		out->cost = range_fixed(1);
 		return TRUE;
 	}
@@ -548,14 +558,16 @@ k8s_call_estimate(Coster *c, const char *fn, const char *id, const CostNode *tar
 
 /* cel-go's overload ids for the operators whose cost is not 1, from the kept overload. */
 static const char *
-go_overload_id(const CelAst *e, const CelOverloadDecl *decl, const CelType *const *argt,
-	       guint nargt)
+go_overload_id(const CelAst *e,
+               const CelOverloadDecl *decl,
+               const CelType *const *argt,
+               guint nargt)
 {
 	const char *fn = e->call.function;
-	const CelType *p0 = decl != NULL && decl->nparams > 0 ? decl->params[0]
-				 : (nargt > 0 ? argt[0] : NULL);
-	const CelType *p1 = decl != NULL && decl->nparams > 1 ? decl->params[1]
-				 : (nargt > 1 ? argt[1] : NULL);
+	const CelType *p0 =
+	        decl != NULL && decl->nparams > 0 ? decl->params[0] : (nargt > 0 ? argt[0] : NULL);
+	const CelType *p1 =
+	        decl != NULL && decl->nparams > 1 ? decl->params[1] : (nargt > 1 ? argt[1] : NULL);
 
 	if (strcmp(fn, "_==_") == 0) {
 		return "equals";
@@ -634,8 +646,14 @@ go_overload_id(const CelAst *e, const CelOverloadDecl *decl, const CelType *cons
 }
 
 static CallEstimate
-function_cost(Coster *c, const CelAst *e, const char *fn, const char *id, const CostNode *target,
-	      const CostNode *args, guint nargs, const CelCostRange *arg_costs)
+function_cost(Coster *c,
+              const CelAst *e,
+              const char *fn,
+              const char *id,
+              const CostNode *target,
+              const CostNode *args,
+              guint nargs,
+              const CelCostRange *arg_costs)
 {
 	CallEstimate est = { 0 };
 	CelCostRange argsum = { 0, 0 };
@@ -689,7 +707,7 @@ function_cost(Coster *c, const CelAst *e, const char *fn, const char *id, const 
 	if ((strcmp(id, "starts_with_string") == 0 || strcmp(id, "ends_with_string") == 0) &&
 	    nargs == 1) {
 		est.cost = range_add(range_factor(node_size_or_unknown(&args[0]), STRING_TRAVERSAL),
-				     argsum);
+		                     argsum);
 		return est;
 	}
 	if (strcmp(id, "in_list") == 0 && nargs == 2) {
@@ -697,8 +715,8 @@ function_cost(Coster *c, const CelAst *e, const char *fn, const char *id, const 
 		return est;
 	}
 	if (strcmp(id, "matches_string") == 0 && target != NULL && nargs == 1) {
-		CelCostRange str = range_factor(range_add(node_size_or_unknown(target), range_fixed(1)),
-						STRING_TRAVERSAL);
+		CelCostRange str = range_factor(
+		        range_add(node_size_or_unknown(target), range_fixed(1)), STRING_TRAVERSAL);
 		CelCostRange re = range_factor(node_size_or_unknown(&args[0]), REGEX_LENGTH);
 		est.cost = range_add(range_mul(str, re), argsum);
 		return est;
@@ -711,7 +729,7 @@ function_cost(Coster *c, const CelAst *e, const char *fn, const char *id, const 
 	}
 	if (strcmp(id, "logical_and") == 0 || strcmp(id, "logical_or") == 0) {
 		est.cost = (CelCostRange){ arg_costs[0].min,
-					   range_add(arg_costs[0], arg_costs[1]).max };
+			                   range_add(arg_costs[0], arg_costs[1]).max };
 		return est;
 	}
 	if (strcmp(id, "conditional") == 0 && nargs == 3) {
@@ -719,25 +737,25 @@ function_cost(Coster *c, const CelAst *e, const char *fn, const char *id, const 
 		const EntrySize *f = entry_size(c, args[2].expr);
 		if (t != NULL && f != NULL) {
 			EntrySize u = { t->container, range_union(t->key, f->key),
-					range_union(t->val, f->val) };
+				        range_union(t->val, f->val) };
 			set_entry(c, e, &u);
 		}
 		est.cost = range_add(arg_costs[0], range_union(arg_costs[1], arg_costs[2]));
 		est.has_result_size = TRUE;
-		est.result_size = range_union(node_size_or_unknown(&args[1]),
-					      node_size_or_unknown(&args[2]));
+		est.result_size =
+		        range_union(node_size_or_unknown(&args[1]), node_size_or_unknown(&args[2]));
 		return est;
 	}
 	if ((strcmp(id, "add_string") == 0 || strcmp(id, "add_bytes") == 0 ||
 	     strcmp(id, "add_list") == 0) &&
 	    nargs == 2) {
-		CelCostRange size = range_add(node_size_or_unknown(&args[0]),
-					      node_size_or_unknown(&args[1]));
+		CelCostRange size =
+		        range_add(node_size_or_unknown(&args[0]), node_size_or_unknown(&args[1]));
 		const EntrySize *l = entry_size(c, args[0].expr);
 		const EntrySize *r = entry_size(c, args[1].expr);
 		if (l != NULL && r != NULL) {
 			EntrySize u = { l->container, range_union(l->key, r->key),
-					range_union(l->val, r->val) };
+				        range_union(l->val, r->val) };
 			set_entry(c, e, &u);
 		}
 		est.has_result_size = TRUE;
@@ -823,7 +841,8 @@ cost_call(Coster *c, const CelAst *e)
 		CallEstimate est = function_cost(c, e, fn, id, target, args, nargs, arg_costs);
 		fn_cost = range_union(fn_cost, est.cost);
 		if (est.has_result_size) {
-			result = has_result ? range_union(result, est.result_size) : est.result_size;
+			result =
+			        has_result ? range_union(result, est.result_size) : est.result_size;
 			has_result = TRUE;
 		}
 		if ((strcmp(id, "index_list") == 0 || strcmp(id, "index_map") == 0) && nargs > 0) {
@@ -833,8 +852,8 @@ cost_call(Coster *c, const CelAst *e)
 				result = es->val;
 			}
 			set_path(c, e,
-				 path_append(c, get_path(c, e->call.args[0]),
-					     strcmp(id, "index_list") == 0 ? "@items" : "@values"));
+			         path_append(c, get_path(c, e->call.args[0]),
+			                     strcmp(id, "index_list") == 0 ? "@items" : "@values"));
 		}
 		if (!has_result) {
 			has_result = compute_size(c, e, &result);
@@ -856,8 +875,8 @@ cost_select(Coster *c, const CelAst *e)
 	}
 	sum = cost_of(c, e->select.operand);
 	const CelType *t = e->select.operand->type;
-	if (t != NULL && (t->kind == CEL_TYPE_MAP || t->kind == CEL_TYPE_OBJECT ||
-			  t->kind == CEL_TYPE_PARAM)) {
+	if (t != NULL &&
+	    (t->kind == CEL_TYPE_MAP || t->kind == CEL_TYPE_OBJECT || t->kind == CEL_TYPE_PARAM)) {
 		sum = range_add(sum, range_fixed(1));
 	}
 	set_path(c, e, path_append(c, get_path(c, e->select.operand), e->select.field));
@@ -887,11 +906,15 @@ push_local_var(Coster *c, const char *name, const CelAst *init)
 
 /* pushIterSingle / pushIterKey / pushIterValue. */
 static void
-push_iter(Coster *c, const char *name, const CelAst *range, int which /* 0 single, 1 key, 2 value */)
+push_iter(Coster *c,
+          const char *name,
+          const CelAst *range,
+          int which /* 0 single, 1 key, 2 value */)
 {
 	const EntrySize *es = entry_size(c, range);
-	CelTypeKind container = es != NULL ? es->container
-					   : (range->type != NULL ? range->type->kind : CEL_TYPE_DYN);
+	CelTypeKind container = es != NULL
+	                                ? es->container
+	                                : (range->type != NULL ? range->type->kind : CEL_TYPE_DYN);
 	gboolean is_list = container == CEL_TYPE_LIST;
 	const char *sub;
 	gboolean has_size = FALSE;
@@ -1128,82 +1151,191 @@ traversal_cost(CelValue v, CelActivation *act)
 	}
 }
 
+/* How a call is charged at run time; resolved once per function name (interned pointer). */
+typedef enum {
+	RT_ONE = 0,     /* O(1): 1 */
+	RT_TRAVERSAL,   /* lists library: traversalCost(args[0]) */
+	RT_STR_ARG0,    /* ceil(size(args[0]) * 0.1) */
+	RT_STR_ARG0_X2, /* replace, split: ceil(size(args[0]) * 0.2) */
+	RT_JOIN,        /* ceil(size(result) * 0.2) */
+	RT_REGEX,       /* ceil((1 + size(text)) * 0.1) * ceil(size(pattern) * 0.25) */
+	RT_SETS,        /* 1 + size(a) * size(b) */
+	RT_CONVERT,     /* bytes(string), string(bytes), strings.quote: ceil(size(args[0]) * 0.1) */
+	RT_PREFIX,      /* startsWith, endsWith: ceil(size(args[1]) * 0.1) */
+	RT_IN,          /* x in list: size(list) */
+	RT_CONTAINS,    /* ceil(size(a) * 0.1) * ceil(size(b) * 0.1) */
+	RT_ADD,         /* string/bytes +: ceil((size(a) + size(b)) * 0.1) */
+	RT_RELATIONAL,  /* string/bytes < <= > >=: ceil(min size * 0.1) */
+	RT_EQUALITY,    /* == !=: ceil(min size * 0.1) */
+} RuntimeClass;
+
+static const struct {
+	const char *name;
+	RuntimeClass rc;
+} runtime_classes[] = {
+	{ "isSorted", RT_TRAVERSAL },
+	{ "sum", RT_TRAVERSAL },
+	{ "max", RT_TRAVERSAL },
+	{ "min", RT_TRAVERSAL },
+	{ "indexOf", RT_TRAVERSAL },
+	{ "lastIndexOf", RT_TRAVERSAL },
+	{ "url", RT_STR_ARG0 },
+	{ "lowerAscii", RT_STR_ARG0 },
+	{ "upperAscii", RT_STR_ARG0 },
+	{ "substring", RT_STR_ARG0 },
+	{ "trim", RT_STR_ARG0 },
+	{ "quantity", RT_STR_ARG0 },
+	{ "isQuantity", RT_STR_ARG0 },
+	{ "replace", RT_STR_ARG0_X2 },
+	{ "split", RT_STR_ARG0_X2 },
+	{ "join", RT_JOIN },
+	{ "find", RT_REGEX },
+	{ "findAll", RT_REGEX },
+	{ "matches", RT_REGEX },
+	{ "sets.contains", RT_SETS },
+	{ "sets.equivalent", RT_SETS },
+	{ "sets.intersects", RT_SETS },
+	{ "bytes", RT_CONVERT },
+	{ "string", RT_CONVERT },
+	{ "strings.quote", RT_CONVERT },
+	{ "startsWith", RT_PREFIX },
+	{ "endsWith", RT_PREFIX },
+	{ "@in", RT_IN },
+	{ "contains", RT_CONTAINS },
+	{ "_+_", RT_ADD },
+	{ "_<_", RT_RELATIONAL },
+	{ "_<=_", RT_RELATIONAL },
+	{ "_>_", RT_RELATIONAL },
+	{ "_>=_", RT_RELATIONAL },
+	{ "_==_", RT_EQUALITY },
+	{ "_!=_", RT_EQUALITY },
+};
+
+#define RT_SLOTS 128 /* open addressing on the interned name pointer */
+
+static const char *rt_keys[RT_SLOTS];
+static RuntimeClass rt_values[RT_SLOTS];
+
+static guint
+rt_slot(const char *name)
+{
+	return (guint)(((guintptr)name >> 3) * 2654435761u) % RT_SLOTS;
+}
+
+static void
+rt_init(void)
+{
+	static gsize done;
+	if (!g_once_init_enter(&done)) {
+		return;
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(runtime_classes); i++) {
+		const char *key = g_intern_static_string(runtime_classes[i].name);
+		guint s = rt_slot(key);
+		while (rt_keys[s] != NULL) {
+			s = (s + 1) % RT_SLOTS;
+		}
+		rt_keys[s] = key;
+		rt_values[s] = runtime_classes[i].rc;
+	}
+	g_once_init_leave(&done, 1);
+}
+
+/* The class of interned function name @fn (RT_ONE when it has none). */
+static RuntimeClass
+rt_class(const char *fn)
+{
+	for (guint s = rt_slot(fn);; s = (s + 1) % RT_SLOTS) {
+		if (rt_keys[s] == fn) {
+			return rt_values[s];
+		}
+		if (rt_keys[s] == NULL) {
+			return RT_ONE;
+		}
+	}
+}
+
+static gboolean
+is_text(CelValue v)
+{
+	return v.kind == CEL_KIND_STRING || v.kind == CEL_KIND_BYTES;
+}
+
 /* library.CostEstimator.CallCost, then cel-go's CostTracker.costCall. */
 static guint64
-call_cost(CelActivation *act, const CelAst *e, const CelValue *args, guint nargs,
-	  CelValue result)
+call_cost(CelActivation *act, const CelAst *e, const CelValue *args, guint nargs, CelValue result)
 {
-	const char *fn = e->call.function;
-	const CelOverloadDecl *decl = e->call.noverloads == 1 ? e->call.overloads[0] : NULL;
-
-	if (g_strv_contains((const char *const[]){ "isSorted", "sum", "max", "min", "indexOf",
-						   "lastIndexOf", NULL },
-			    fn)) {
+	switch (rt_class(e->call.function)) {
+	case RT_TRAVERSAL:
 		return nargs > 0 ? traversal_cost(args[0], act) : 0;
-	}
-	if (g_strv_contains((const char *const[]){ "url", "lowerAscii", "upperAscii", "substring",
-						   "trim", "quantity", "isQuantity", NULL },
-			    fn) &&
-	    nargs >= 1) {
-		return cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL);
-	}
-	if ((strcmp(fn, "replace") == 0 || strcmp(fn, "split") == 0) && nargs >= 1) {
-		return cel_cost_ceil(cel_cost_actual_size(args[0]), 2 * STRING_TRAVERSAL);
-	}
-	if (strcmp(fn, "join") == 0 && nargs >= 1) {
+	case RT_STR_ARG0:
+		return nargs > 0 ? cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL)
+		                 : 1;
+	case RT_STR_ARG0_X2:
+		return nargs > 0
+		               ? cel_cost_ceil(cel_cost_actual_size(args[0]), 2 * STRING_TRAVERSAL)
+		               : 1;
+	case RT_JOIN:
 		return cel_cost_ceil(cel_cost_actual_size(result), 2 * STRING_TRAVERSAL);
-	}
-	if ((strcmp(fn, "find") == 0 || strcmp(fn, "findAll") == 0 ||
-	     strcmp(fn, "matches") == 0) &&
-	    nargs >= 2) {
+	case RT_REGEX:
+		if (nargs < 2) {
+			return 1;
+		}
 		return cel_cost_ceil(1 + cel_cost_actual_size(args[0]), STRING_TRAVERSAL) *
 		       cel_cost_ceil(cel_cost_actual_size(args[1]), REGEX_LENGTH);
-	}
-	if (g_strv_contains((const char *const[]){ "sign", "asInteger", "isInteger",
-						   "asApproximateFloat", "isGreaterThan",
-						   "isLessThan", "compareTo", "add", "sub", NULL },
-			    fn)) {
+	case RT_SETS:
+		return nargs == 2
+		               ? 1 + cel_cost_actual_size(args[0]) * cel_cost_actual_size(args[1])
+		               : 1;
+	case RT_CONVERT:
+		if (nargs == 1 && is_text(args[0])) {
+			return cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL);
+		}
+		return 1;
+	case RT_PREFIX:
+		return nargs == 2 ? cel_cost_ceil(cel_cost_actual_size(args[1]), STRING_TRAVERSAL)
+		                  : 1;
+	case RT_IN:
+		return nargs == 2 && args[1].kind == CEL_KIND_LIST ? cel_cost_actual_size(args[1])
+		                                                   : 1;
+	case RT_CONTAINS:
+		if (nargs == 2 && args[0].kind == CEL_KIND_STRING) {
+			return cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL) *
+			       cel_cost_ceil(cel_cost_actual_size(args[1]), STRING_TRAVERSAL);
+		}
+		return 1;
+	case RT_ADD:
+		if (nargs == 2 && is_text(args[0])) {
+			return cel_cost_ceil(cel_cost_actual_size(args[0]) +
+			                             cel_cost_actual_size(args[1]),
+			                     STRING_TRAVERSAL);
+		}
+		return 1;
+	case RT_RELATIONAL:
+		if (nargs != 2 || !is_text(args[0])) {
+			return 1;
+		}
+		/* fall through */
+	case RT_EQUALITY:
+		if (nargs != 2) {
+			return 1;
+		}
+		return cel_cost_ceil(
+		        MIN(cel_cost_actual_size(args[0]), cel_cost_actual_size(args[1])),
+		        STRING_TRAVERSAL);
+	case RT_ONE:
+	default:
 		return 1;
 	}
-	if (g_str_has_prefix(fn, "sets.") && nargs == 2) {
-		return 1 + cel_cost_actual_size(args[0]) * cel_cost_actual_size(args[1]);
-	}
-	const char *id = go_overload_id(e, decl, NULL, 0);
-	if (strcmp(id, "string_to_bytes") == 0 || strcmp(id, "bytes_to_string") == 0 ||
-	    strcmp(id, "strings_quote") == 0) {
-		return nargs > 0 ? cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL) : 1;
-	}
-	if ((strcmp(id, "starts_with_string") == 0 || strcmp(id, "ends_with_string") == 0) &&
-	    nargs == 2) {
-		return cel_cost_ceil(cel_cost_actual_size(args[1]), STRING_TRAVERSAL);
-	}
-	if (strcmp(fn, "@in") == 0 && nargs == 2 && args[1].kind == CEL_KIND_LIST) {
-		return cel_cost_actual_size(args[1]);
-	}
-	if (strcmp(id, "contains_string") == 0 && nargs == 2) {
-		return cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL) *
-		       cel_cost_ceil(cel_cost_actual_size(args[1]), STRING_TRAVERSAL);
-	}
-	if (strcmp(fn, "_+_") == 0 && nargs == 2 &&
-	    (args[0].kind == CEL_KIND_STRING || args[0].kind == CEL_KIND_BYTES)) {
-		return cel_cost_ceil(cel_cost_actual_size(args[0]) + cel_cost_actual_size(args[1]),
-				     STRING_TRAVERSAL);
-	}
-	gboolean relational = strcmp(fn, "_<_") == 0 || strcmp(fn, "_>_") == 0 ||
-			      strcmp(fn, "_<=_") == 0 || strcmp(fn, "_>=_") == 0;
-	if ((relational && nargs == 2 &&
-	     (args[0].kind == CEL_KIND_STRING || args[0].kind == CEL_KIND_BYTES)) ||
-	    ((strcmp(fn, "_==_") == 0 || strcmp(fn, "_!=_") == 0) && nargs == 2)) {
-		return cel_cost_ceil(MIN(cel_cost_actual_size(args[0]),
-					 cel_cost_actual_size(args[1])),
-				     STRING_TRAVERSAL);
-	}
-	return 1;
 }
 
 void
-cel_cost_observe(CelActivation *act, const CelAst *node, const CelValue *args, guint nargs,
-		 CelValue result, gpointer data)
+cel_cost_observe(CelActivation *act,
+                 const CelAst *node,
+                 const CelValue *args,
+                 guint nargs,
+                 CelValue result,
+                 gpointer data)
 {
 	switch (node->kind) {
 	case CEL_AST_IDENT:
@@ -1227,6 +1359,7 @@ cel_cost_observe(CelActivation *act, const CelAst *node, const CelValue *args, g
 			act->cost += 1;
 			break;
 		default:
+			rt_init();
 			act->cost += call_cost(act, node, args, nargs, result);
 			break;
 		}

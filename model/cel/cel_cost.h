@@ -22,8 +22,10 @@ typedef struct {
  * CelCostSizeFn: the size (CEL size()) of the value at @path, where path[0] is a variable and
  * the rest are field names or "@items", "@keys", "@values", "@indices"; FALSE if unknown.
  */
-typedef gboolean (*CelCostSizeFn)(const char *const *path, guint len, CelCostRange *out,
-				  gpointer data);
+typedef gboolean (*CelCostSizeFn)(const char *const *path,
+                                  guint len,
+                                  CelCostRange *out,
+                                  gpointer data);
 
 typedef struct {
 	CelCostSizeFn size; /* may be NULL */
@@ -43,8 +45,12 @@ CelCostRange cel_cost_estimate(const CelAst *root, guint max_id, const CelCostMo
  * cel_cost_observe:
  * The CelEnvHooks.observe implementation: adds the runtime cost of @node to act->cost.
  */
-void cel_cost_observe(CelActivation *act, const CelAst *node, const CelValue *args, guint nargs,
-		      CelValue result, gpointer data);
+void cel_cost_observe(CelActivation *act,
+                      const CelAst *node,
+                      const CelValue *args,
+                      guint nargs,
+                      CelValue result,
+                      gpointer data);
 
 /* The number of CEL size units of a runtime value (code points, bytes, entries; else 1). */
 guint64 cel_cost_actual_size(CelValue v);

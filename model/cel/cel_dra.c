@@ -17,10 +17,10 @@
 #include "cel_lib_k8s_env.h"
 
 /* resource.k8s.io/v1 limits used by the DRA size estimator (compile.go). */
-#define DRA_MAX_DOMAIN	     63 /* DeviceMaxDomainLength */
-#define DRA_MAX_ID	     32 /* DeviceMaxIDLength */
-#define DRA_MAX_DRIVER	     63 /* DriverNameMaxLength */
-#define DRA_MAX_ENTRIES	     32 /* ResourceSliceMaxAttributesAndCapacitiesPerDevice */
+#define DRA_MAX_DOMAIN       63 /* DeviceMaxDomainLength */
+#define DRA_MAX_ID           32 /* DeviceMaxIDLength */
+#define DRA_MAX_DRIVER       63 /* DriverNameMaxLength */
+#define DRA_MAX_ENTRIES      32 /* ResourceSliceMaxAttributesAndCapacitiesPerDevice */
 #define DRA_MAX_VALUE_LENGTH 64 /* DeviceAttributeMaxValueLength */
 #define DRA_MAX_LIST_VALUES  48 /* ResourceSliceMaxAttributeValuesPerDevice */
 
@@ -37,6 +37,7 @@ struct CelDraEnv {
 struct CelDraSelector {
 	CelDraEnv *env;
 	CelProgram *program;
+	CelDraFast *fast; /* NULL when the selector needs the generic evaluator */
 	char *expression;
 	guint64 max_cost;
 };
@@ -44,54 +45,39 @@ struct CelDraSelector {
 struct CelDraEval {
 	CelDraEnv *env;
 	CelActivation *act;
+	/* The last evaluation took the fast path; its cost is computed on request. */
+	const CelDraSelector *fast_sel;
+	const CelDraDevice *fast_dev;
 };
 
 /* ---- host nodes for device lookups ---- */
 
-typedef enum {
-	HOST_DRIVER,
-	HOST_MULTI,
-	HOST_TABLE,  /* device.attributes / device.capacity */
-	HOST_DOMAIN, /* device.attributes["d"] */
-	HOST_ENTRY,  /* device.attributes["d"].id */
-} HostKind;
-
-typedef struct {
-	HostKind kind;
-	guint slot;
-	gboolean capacity; /* which table */
-	const char *domain; /* interned */
-	const char *id;	    /* interned */
-	const char *missing; /* "no such key: <id>" */
-	guint cost;	     /* what the replaced ident/select/index nodes cost in cel-go */
-} DraHost;
-
-static inline const CelDraDevice *
-host_device(CelActivation *act, guint slot)
+static inline const CelDraView *
+host_view(CelActivation *act, guint slot)
 {
-	return ((const CelDraDeviceObj *)act->vars[slot].obj)->device;
+	return ((const CelDraDeviceObj *)act->vars[slot].obj)->view;
 }
 
 static CelValue
 dra_host_eval(CelActivation *act, const CelAst *self)
 {
-	const DraHost *h = self->host.data;
-	const CelDraDevice *dev = host_device(act, h->slot);
+	const CelDraHost *h = self->host.data;
+	const CelDraView *dev = host_view(act, h->slot);
 	const CelDraTable *table = h->capacity ? &dev->capacity : &dev->attributes;
 
 	act->cost += h->cost;
 	switch (h->kind) {
-	case HOST_DRIVER:
-		return cel_value_string(dev->driver, strlen(dev->driver));
-	case HOST_MULTI:
+	case CEL_DRA_HOST_DRIVER:
+		return cel_value_string(dev->driver, dev->driver_len);
+	case CEL_DRA_HOST_MULTI:
 		return cel_value_bool(dev->allow_multiple_allocations);
-	case HOST_TABLE:
+	case CEL_DRA_HOST_TABLE:
 		return cel_value_map(&table->outer.base);
-	case HOST_DOMAIN: {
+	case CEL_DRA_HOST_DOMAIN: {
 		const CelDraDomainMap *dm = cel_dra_table_domain(table, h->domain);
 		return cel_value_map(dm != NULL ? &dm->base : &cel_dra_empty_map);
 	}
-	case HOST_ENTRY:
+	case CEL_DRA_HOST_ENTRY:
 	default: {
 		const CelValue *v = cel_dra_table_lookup(table, h->domain, h->id);
 		return v != NULL ? *v : cel_value_error(h->missing);
@@ -99,19 +85,19 @@ dra_host_eval(CelActivation *act, const CelAst *self)
 	}
 }
 
-static const DraHost *
-as_dra_host(const CelAst *node)
+const CelDraHost *
+cel_dra_host_of(const CelAst *node)
 {
 	return node->kind == CEL_AST_HOST && node->host.eval == dra_host_eval ? node->host.data
-									      : NULL;
+	                                                                      : NULL;
 }
 
 static CelAst *
-make_host(CelAst *node, CelArena *arena, const DraHost *proto)
+make_host(CelAst *node, CelArena *arena, const CelDraHost *proto)
 {
-	DraHost *h = cel_arena_alloc(arena, sizeof *h);
+	CelDraHost *h = cel_arena_alloc(arena, sizeof *h);
 	*h = *proto;
-	if (h->kind == HOST_ENTRY) {
+	if (h->kind == CEL_DRA_HOST_ENTRY) {
 		char *msg = cel_arena_alloc(arena, 14 + strlen(h->id));
 		memcpy(msg, "no such key: ", 13);
 		strcpy(msg + 13, h->id);
@@ -144,31 +130,31 @@ static CelAst *
 dra_rewrite(CelEnv *env, CelAst *node, CelArena *arena, gpointer data)
 {
 	const CelDraEnv *self = data;
-	DraHost h = { 0 };
+	CelDraHost h = { 0 };
 	h.slot = self->device_slot;
 
 	if (node->kind == CEL_AST_SELECT && !node->select.test_only) {
 		const CelAst *op = node->select.operand;
-		const DraHost *inner = as_dra_host(op);
+		const CelDraHost *inner = cel_dra_host_of(op);
 		if (op->kind == CEL_AST_IDENT && op->ident.ref == CEL_REF_VAR &&
 		    op->ident.index == self->device_slot) {
 			const char *f = node->select.field;
 			h.cost = 2;
 			if (f == self->f_driver) {
-				h.kind = HOST_DRIVER;
+				h.kind = CEL_DRA_HOST_DRIVER;
 			} else if (f == self->f_multi) {
-				h.kind = HOST_MULTI;
+				h.kind = CEL_DRA_HOST_MULTI;
 			} else if (f == self->f_attributes || f == self->f_capacity) {
-				h.kind = HOST_TABLE;
+				h.kind = CEL_DRA_HOST_TABLE;
 				h.capacity = f == self->f_capacity;
 			} else {
 				return node;
 			}
 			return make_host(node, arena, &h);
 		}
-		if (inner != NULL && inner->kind == HOST_DOMAIN) {
+		if (inner != NULL && inner->kind == CEL_DRA_HOST_DOMAIN) {
 			h = *inner;
-			h.kind = HOST_ENTRY;
+			h.kind = CEL_DRA_HOST_ENTRY;
 			h.id = node->select.field;
 			h.cost = inner->cost + 1;
 			return make_host(node, arena, &h);
@@ -177,18 +163,18 @@ dra_rewrite(CelEnv *env, CelAst *node, CelArena *arena, gpointer data)
 	}
 	if (node->kind == CEL_AST_CALL && node->call.special == CEL_SPECIAL_INDEX &&
 	    node->call.nargs == 2) {
-		const DraHost *inner = as_dra_host(node->call.args[0]);
+		const CelDraHost *inner = cel_dra_host_of(node->call.args[0]);
 		const char *key = const_key(node->call.args[1]);
 		if (inner == NULL || key == NULL) {
 			return node;
 		}
 		h = *inner;
 		h.cost = inner->cost + 1;
-		if (inner->kind == HOST_TABLE) {
-			h.kind = HOST_DOMAIN;
+		if (inner->kind == CEL_DRA_HOST_TABLE) {
+			h.kind = CEL_DRA_HOST_DOMAIN;
 			h.domain = key;
-		} else if (inner->kind == HOST_DOMAIN) {
-			h.kind = HOST_ENTRY;
+		} else if (inner->kind == CEL_DRA_HOST_DOMAIN) {
+			h.kind = CEL_DRA_HOST_ENTRY;
 			h.id = key;
 		} else {
 			return node;
@@ -207,7 +193,7 @@ dra_includes(CelActivation *act, const CelValue *args, guint nargs)
 		const CelList *list = args[0].list;
 		if (list->len > DRA_MAX_LIST_VALUES) {
 			return cel_value_error("'includes' function cannot be applied to lists "
-					       "longer than 48 values");
+			                       "longer than 48 values");
 		}
 		for (guint i = 0; i < list->len; i++) {
 			if (cel_value_equal(cel_list_get(list, i, act), args[1], act)) {
@@ -236,23 +222,23 @@ dra_device_type(gboolean with_multi, const CelType *attr)
 
 	fields[n++] = (CelField){ g_intern_string("driver"), str };
 	fields[n++] = (CelField){ g_intern_string("attributes"),
-				  cel_type_map(str, cel_type_map(str, attr)) };
+		                  cel_type_map(str, cel_type_map(str, attr)) };
 	fields[n++] = (CelField){ g_intern_string("capacity"),
-				  cel_type_map(str, cel_type_map(str, qty)) };
+		                  cel_type_map(str, cel_type_map(str, qty)) };
 	if (with_multi) {
-		fields[n++] = (CelField){ g_intern_string("allowMultipleAllocations"),
-					  cel_type_bool() };
+		fields[n++] =
+		        (CelField){ g_intern_string("allowMultipleAllocations"), cel_type_bool() };
 	}
 	/*
 	 * Every shape is kubernetes.DRADevice upstream; the process-wide type registry needs a
 	 * distinct name per shape (with or without allowMultipleAllocations, any or dyn values).
 	 */
-	const char *name = with_multi ? (attr->kind == CEL_TYPE_DYN ? "kubernetes.DRADevice"
-								      : "kubernetes.DRADevice.any")
-				      : (attr->kind == CEL_TYPE_DYN ? "kubernetes.DRADevice.v131"
-								      : "kubernetes.DRADevice.v131.any");
-	return cel_type_register_object(name,
-					fields, n, &cel_dra_device_class);
+	const char *name = with_multi
+	                           ? (attr->kind == CEL_TYPE_DYN ? "kubernetes.DRADevice"
+	                                                         : "kubernetes.DRADevice.any")
+	                           : (attr->kind == CEL_TYPE_DYN ? "kubernetes.DRADevice.v131"
+	                                                         : "kubernetes.DRADevice.v131.any");
+	return cel_type_register_object(name, fields, n, &cel_dra_device_class);
 }
 
 CelDraEnv *
@@ -287,10 +273,10 @@ cel_dra_env_new(const CelDraOptions *options)
 	/* The attribute value: any, or dyn so macros and includes() apply to list values. */
 	const CelType *attr = self->list_type_attributes ? cel_type_dyn() : cel_type_any();
 	self->device_slot = cel_env_declare_var(self->env, "device",
-						dra_device_type(self->consumable_capacity, attr));
+	                                        dra_device_type(self->consumable_capacity, attr));
 	if (self->list_type_attributes) {
 		cel_env_add_overloads(self->env, dra_includes_overload,
-				      G_N_ELEMENTS(dra_includes_overload));
+		                      G_N_ELEMENTS(dra_includes_overload));
 	}
 	return self;
 }
@@ -384,7 +370,7 @@ dra_size(const char *const *path, guint len, CelCostRange *out, gpointer data)
 			} else if (strcmp(name, "capacity") == 0) {
 				cur = DECL_OUTER_CAPS;
 			} else if (strcmp(name, "allowMultipleAllocations") == 0 &&
-				   self->consumable_capacity) {
+			           self->consumable_capacity) {
 				cur = DECL_MULTI;
 			} else {
 				return FALSE;
@@ -471,7 +457,7 @@ diag_from_text(const char *src, const char *text)
 		if (end != NULL && g_str_has_prefix(end, ": ")) {
 			const char *nl = strchr(end + 2, '\n');
 			d->message = nl != NULL ? g_strndup(end + 2, (gsize)(nl - end - 2))
-						: g_strdup(end + 2);
+			                        : g_strdup(end + 2);
 		}
 	}
 	if (d->message == NULL) {
@@ -514,8 +500,8 @@ cel_dra_selector_compile(CelDraEnv *env, const char *expression, CelDraDiag **di
 	self->program = cel_program_compile(env->env, expression, &error);
 	if (self->program == NULL) {
 		if (diag != NULL) {
-			g_autofree char *text = g_strdup_printf("compilation failed: %s",
-								error->message);
+			g_autofree char *text =
+			        g_strdup_printf("compilation failed: %s", error->message);
 			*diag = diag_from_text(expression, text);
 			/* Keep the upstream prefix in the message too. */
 			g_autofree char *m = (*diag)->message;
@@ -527,8 +513,8 @@ cel_dra_selector_compile(CelDraEnv *env, const char *expression, CelDraDiag **di
 	const CelAst *root = cel_program_get_ast(self->program);
 	if (!cel_regex_validate(&self->program->tree, root, &error)) {
 		if (diag != NULL) {
-			g_autofree char *text = g_strdup_printf("compilation failed: %s",
-								error->message);
+			g_autofree char *text =
+			        g_strdup_printf("compilation failed: %s", error->message);
 			*diag = diag_from_text(expression, text);
 		}
 		cel_dra_selector_free(self);
@@ -537,13 +523,14 @@ cel_dra_selector_compile(CelDraEnv *env, const char *expression, CelDraDiag **di
 	const CelType *t = cel_program_get_type(self->program);
 	if (!result_type_ok(env, t)) {
 		msg = g_strdup_printf("must evaluate to bool or the unknown type, not %s",
-				      cel_type_get_name(t));
+		                      cel_type_get_name(t));
 		if (diag != NULL) {
 			*diag = diag_at(self, root, msg);
 		}
 		cel_dra_selector_free(self);
 		return NULL;
 	}
+	self->fast = cel_dra_fast_compile(root, &self->program->tree.arena);
 	if (!env->options.skip_cost_estimate) {
 		CelCostModel model = { dra_size, env, env->list_type_attributes };
 		self->max_cost = cel_cost_estimate(root, self->program->tree.next_id, &model).max;
@@ -600,6 +587,12 @@ cel_dra_eval_free(CelDraEval *self)
 guint64
 cel_dra_eval_get_cost(const CelDraEval *self)
 {
+	if (self->fast_sel != NULL) {
+		CelValue r;
+		guint64 cost = 0;
+		cel_dra_fast_eval(self->fast_sel->fast, self->fast_dev->view, &r, &cost);
+		return cost;
+	}
 	return cel_activation_get_cost(self->act);
 }
 
@@ -640,14 +633,26 @@ result_type_name(CelValue v)
 }
 
 CelDraResult
-cel_dra_selector_eval(const CelDraSelector *self, CelDraEval *eval, const CelDraDevice *device,
-		      const char **error_message)
+cel_dra_selector_eval(const CelDraSelector *self,
+                      CelDraEval *eval,
+                      const CelDraDevice *device,
+                      const char **error_message)
 {
 	CelActivation *act = eval->act;
+	CelValue r;
 
+	/* The cost limit cannot be reached on the fast path: its trees are a few nodes. */
+	if (self->fast != NULL && cel_dra_fast_eval(self->fast, device->view, &r, NULL) &&
+	    r.kind == CEL_KIND_BOOL) {
+		eval->fast_sel = self;
+		eval->fast_dev = device;
+		return r.b ? CEL_DRA_TRUE : CEL_DRA_FALSE;
+	}
+	eval->fast_sel = NULL;
 	cel_activation_reset(act);
-	cel_activation_set(act, self->env->device_slot, cel_value_object(&device->object.base));
-	CelValue r = cel_program_eval(self->program, act);
+	cel_activation_set(act, self->env->device_slot,
+	                   cel_value_object(&device->view->object.base));
+	r = cel_program_eval(self->program, act);
 	if (r.kind == CEL_KIND_BOOL) {
 		return r.b ? CEL_DRA_TRUE : CEL_DRA_FALSE;
 	}
@@ -657,9 +662,9 @@ cel_dra_selector_eval(const CelDraSelector *self, CelDraEval *eval, const CelDra
 		} else {
 			const char *t = result_type_name(r);
 			CelValue e = cel_errorf(act,
-						"CEL result of type %s could not be converted to "
-						"bool: type conversion error from %s to 'bool'",
-						t, t);
+			                        "CEL result of type %s could not be converted to "
+			                        "bool: type conversion error from %s to 'bool'",
+			                        t, t);
 			*error_message = e.str;
 		}
 	}

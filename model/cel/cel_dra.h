@@ -23,6 +23,7 @@
  *	cel_dra_device_add_string(dev, "productName", "NVIDIA H100 80GB HBM3", -1);
  *	cel_dra_device_add_version(dev, "driverVersion", "550.54.15", -1, NULL);
  *	cel_dra_device_add_capacity(dev, "memory", &mem_quantity);
+ *	cel_dra_device_seal(dev);       // optional: packs the view into one block
  *
  *	// per evaluation (one CelDraEval per thread, reused):
  *	g_autoptr(CelDraEval) ev = cel_dra_eval_new(env);
@@ -43,8 +44,8 @@
 G_BEGIN_DECLS
 
 /* resource.k8s.io/v1 limits the environment and the cost model use (types.go). */
-#define CEL_DRA_MAX_COST	     1000000 /* CELSelectorExpressionMaxCost */
-#define CEL_DRA_MAX_EXPRESSION_BYTES 10240	 /* CELSelectorExpressionMaxLength */
+#define CEL_DRA_MAX_COST             1000000 /* CELSelectorExpressionMaxCost */
+#define CEL_DRA_MAX_EXPRESSION_BYTES 10240   /* CELSelectorExpressionMaxLength */
 
 typedef enum {
 	/* Runtime and stored objects: everything this version knows, gates ignored. */
@@ -55,13 +56,16 @@ typedef enum {
 
 typedef struct {
 	CelDraEnvType env_type;
-	gboolean consumable_capacity; /* feature DRAConsumableCapacity (1.34 alpha) */
+	gboolean consumable_capacity;  /* feature DRAConsumableCapacity (1.34 alpha) */
 	gboolean list_type_attributes; /* feature DRAListTypeAttributes (1.36 alpha) */
-	guint64 cost_limit;	       /* runtime cost limit per evaluation; 0: CEL_DRA_MAX_COST */
-	gboolean skip_cost_estimate;   /* as Options.DisableCostEstimation (the scheduler's cache) */
+	guint64 cost_limit;            /* runtime cost limit per evaluation; 0: CEL_DRA_MAX_COST */
+	gboolean skip_cost_estimate; /* as Options.DisableCostEstimation (the scheduler's cache) */
 } CelDraOptions;
 
-#define CEL_DRA_OPTIONS_INIT { CEL_DRA_STORED_EXPRESSIONS, FALSE, FALSE, 0, FALSE }
+#define CEL_DRA_OPTIONS_INIT                                                                       \
+	{                                                                                          \
+		CEL_DRA_STORED_EXPRESSIONS, FALSE, FALSE, 0, FALSE                                 \
+	}
 
 typedef struct CelDraEnv CelDraEnv;
 typedef struct CelDraSelector CelDraSelector;
@@ -124,21 +128,29 @@ void cel_dra_device_set_allow_multiple_allocations(CelDraDevice *self, gboolean 
  */
 void cel_dra_device_add_bool(CelDraDevice *self, const char *name, gboolean value);
 void cel_dra_device_add_int(CelDraDevice *self, const char *name, gint64 value);
-void cel_dra_device_add_string(CelDraDevice *self, const char *name, const char *value,
-			       gssize len);
+void cel_dra_device_add_string(CelDraDevice *self, const char *name, const char *value, gssize len);
 /* FALSE with @error when @value is not a semantic version (blang semver.Parse). */
-gboolean cel_dra_device_add_version(CelDraDevice *self, const char *name, const char *value,
-				    gssize len, GError **error);
+gboolean cel_dra_device_add_version(
+        CelDraDevice *self, const char *name, const char *value, gssize len, GError **error);
 /* List attributes (DRAListTypeAttributes); @n values. Strings and versions are copied. */
-void cel_dra_device_add_bools(CelDraDevice *self, const char *name, const gboolean *values,
-			      guint n);
-void cel_dra_device_add_ints(CelDraDevice *self, const char *name, const gint64 *values,
-			     guint n);
-void cel_dra_device_add_strings(CelDraDevice *self, const char *name, const char *const *values,
-				guint n);
-gboolean cel_dra_device_add_versions(CelDraDevice *self, const char *name,
-				     const char *const *values, guint n, GError **error);
+void
+cel_dra_device_add_bools(CelDraDevice *self, const char *name, const gboolean *values, guint n);
+void cel_dra_device_add_ints(CelDraDevice *self, const char *name, const gint64 *values, guint n);
+void cel_dra_device_add_strings(CelDraDevice *self,
+                                const char *name,
+                                const char *const *values,
+                                guint n);
+gboolean cel_dra_device_add_versions(
+        CelDraDevice *self, const char *name, const char *const *values, guint n, GError **error);
 void cel_dra_device_add_capacity(CelDraDevice *self, const char *name, const K8sQuantity *value);
+/*
+ * cel_dra_device_seal:
+ * Optional, after the last add: copies the whole view (names, values, strings) into one
+ * contiguous block, so evaluating a selector touches one piece of memory per device; with
+ * 10^5 devices this roughly halves the time per evaluation. Adding after sealing is allowed
+ * (the view goes back to the unsealed layout until sealed again).
+ */
+void cel_dra_device_seal(CelDraDevice *self);
 
 /* ---- evaluation ---- */
 
@@ -160,8 +172,10 @@ void cel_dra_eval_free(CelDraEval *self);
  *
  * Evaluates @self against @device (DeviceMatches). Allocates nothing in steady state.
  */
-CelDraResult cel_dra_selector_eval(const CelDraSelector *self, CelDraEval *eval,
-				   const CelDraDevice *device, const char **error_message);
+CelDraResult cel_dra_selector_eval(const CelDraSelector *self,
+                                   CelDraEval *eval,
+                                   const CelDraDevice *device,
+                                   const char **error_message);
 /* The runtime cost of the last evaluation with @eval (cel-go's actual cost). */
 guint64 cel_dra_eval_get_cost(const CelDraEval *self);
 

@@ -116,15 +116,15 @@ static const CelMapClass outer_map_class = { outer_lookup, outer_entry };
 static gboolean
 device_select(const CelObject *self, const char *field, CelValue *out, CelActivation *act)
 {
-	const CelDraDevice *dev = ((const CelDraDeviceObj *)self)->device;
+	const CelDraView *view = ((const CelDraDeviceObj *)self)->view;
 	if (strcmp(field, "driver") == 0) {
-		*out = cel_value_string(dev->driver, strlen(dev->driver));
+		*out = cel_value_string(view->driver, view->driver_len);
 	} else if (strcmp(field, "attributes") == 0) {
-		*out = cel_value_map(&dev->attributes.outer.base);
+		*out = cel_value_map(&view->attributes.outer.base);
 	} else if (strcmp(field, "capacity") == 0) {
-		*out = cel_value_map(&dev->capacity.outer.base);
+		*out = cel_value_map(&view->capacity.outer.base);
 	} else if (strcmp(field, "allowMultipleAllocations") == 0) {
-		*out = cel_value_bool(dev->allow_multiple_allocations);
+		*out = cel_value_bool(view->allow_multiple_allocations);
 	} else {
 		return FALSE;
 	}
@@ -138,6 +138,177 @@ const CelObjectClass cel_dra_device_class = {
 	.print = NULL,
 };
 
+/* ---- views: one block per device ---- */
+
+#define ALIGN8(n) (((n) + 7) & ~(gsize)7)
+
+/* Bytes that packing @v's payload takes (0 for scalars). */
+static gsize
+payload_size(CelValue v)
+{
+	switch (v.kind) {
+	case CEL_KIND_STRING:
+		return ALIGN8((gsize)v.aux + 1);
+	case CEL_KIND_OBJECT:
+		if (v.obj->klass == &cel_semver_class) {
+			const CelSemverObj *o = (const CelSemverObj *)v.obj;
+			return ALIGN8(sizeof *o) + ALIGN8((gsize)o->v.suffix_len + 1);
+		}
+		return ALIGN8(sizeof(CelQuantityObj));
+	case CEL_KIND_LIST: {
+		gsize n = ALIGN8(sizeof(CelList)) + ALIGN8(v.list->len * sizeof(CelValue));
+		for (guint i = 0; i < v.list->len; i++) {
+			n += payload_size(v.list->items[i]);
+		}
+		return n;
+	}
+	default:
+		return 0;
+	}
+}
+
+static gpointer
+bump(char **cursor, gsize size)
+{
+	gpointer p = *cursor;
+	*cursor += ALIGN8(size);
+	return p;
+}
+
+/* Copies @v's payload to *cursor and returns the value pointing at the copy. */
+static CelValue
+pack_value(CelValue v, char **cursor)
+{
+	switch (v.kind) {
+	case CEL_KIND_STRING: {
+		char *s = bump(cursor, (gsize)v.aux + 1);
+		memcpy(s, v.str, v.aux);
+		s[v.aux] = '\0';
+		v.str = s;
+		return v;
+	}
+	case CEL_KIND_OBJECT:
+		if (v.obj->klass == &cel_semver_class) {
+			CelSemverObj *o = bump(cursor, sizeof *o);
+			*o = *(const CelSemverObj *)v.obj;
+			char *suffix = bump(cursor, (gsize)o->v.suffix_len + 1);
+			memcpy(suffix, o->v.suffix, o->v.suffix_len);
+			suffix[o->v.suffix_len] = '\0';
+			o->v.suffix = suffix;
+			v.obj = &o->base;
+		} else {
+			CelQuantityObj *o = bump(cursor, sizeof *o);
+			*o = *(const CelQuantityObj *)v.obj;
+			v.obj = &o->base;
+		}
+		return v;
+	case CEL_KIND_LIST: {
+		CelList *l = bump(cursor, sizeof *l);
+		*l = *v.list;
+		l->items = bump(cursor, v.list->len * sizeof(CelValue));
+		for (guint i = 0; i < v.list->len; i++) {
+			l->items[i] = pack_value(v.list->items[i], cursor);
+		}
+		v.list = l;
+		return v;
+	}
+	default:
+		return v;
+	}
+}
+
+static gint
+entry_cmp(gconstpointer a, gconstpointer b)
+{
+	const CelDraEntry *x = a, *y = b;
+	int c = strcmp(x->domain, y->domain);
+	return c != 0 ? c : strcmp(x->id, y->id);
+}
+
+static guint
+count_domains(GArray *entries)
+{
+	guint n = 0;
+	for (guint i = 0; i < entries->len; i++) {
+		if (i == 0 || g_array_index(entries, CelDraEntry, i).domain !=
+		                      g_array_index(entries, CelDraEntry, i - 1).domain) {
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Lays out one table (domains, then entries) at *cursor; payload too when @pack. */
+static void
+table_build(CelDraTable *table, GArray *entries, char **cursor, char **payload, gboolean pack)
+{
+	g_array_sort(entries, entry_cmp);
+	table->ndomains = count_domains(entries);
+	table->domains = bump(cursor, table->ndomains * sizeof(CelDraDomainMap));
+	table->nentries = entries->len;
+	table->entries = bump(cursor, entries->len * sizeof(CelDraEntry));
+	guint d = 0;
+	for (guint i = 0; i < entries->len; i++) {
+		CelDraEntry *e = &table->entries[i];
+		*e = g_array_index(entries, CelDraEntry, i);
+		if (pack) {
+			e->value = pack_value(e->value, payload);
+		}
+		if (i == 0 || e->domain != table->entries[i - 1].domain) {
+			CelDraDomainMap *dm = &table->domains[d++];
+			memset(dm, 0, sizeof *dm);
+			dm->base.klass = &domain_map_class;
+			dm->domain = e->domain;
+			dm->entries = e;
+		}
+		table->domains[d - 1].base.len++;
+	}
+	memset(&table->outer, 0, sizeof table->outer);
+	table->outer.base.klass = &outer_map_class;
+	table->outer.base.len = table->ndomains;
+	table->outer.domains = table->domains;
+}
+
+static gsize
+table_size(GArray *entries, gboolean pack)
+{
+	gsize n = ALIGN8(count_domains(entries) * sizeof(CelDraDomainMap)) +
+	          ALIGN8(entries->len * sizeof(CelDraEntry));
+	for (guint i = 0; pack && i < entries->len; i++) {
+		n += payload_size(g_array_index(entries, CelDraEntry, i).value);
+	}
+	return n;
+}
+
+/* Rebuilds the view; when @pack, the payload is copied into the block as well. */
+static void
+view_rebuild(CelDraDevice *self, gboolean pack)
+{
+	gsize attrs = table_size(self->attributes, FALSE);
+	gsize caps = table_size(self->capacity, FALSE);
+	gsize total = ALIGN8(sizeof(CelDraView)) + attrs + caps;
+	if (pack) {
+		total = ALIGN8(sizeof(CelDraView)) + table_size(self->attributes, TRUE) +
+		        table_size(self->capacity, TRUE);
+	}
+	char *block = g_malloc0(total);
+	char *cursor = block + ALIGN8(sizeof(CelDraView));
+	char *payload = cursor + attrs + caps;
+	CelDraView *view = (CelDraView *)block;
+
+	view->object.base.klass = &cel_dra_device_class;
+	view->object.view = view;
+	view->driver = self->driver;
+	view->driver_len = (guint)strlen(self->driver);
+	view->allow_multiple_allocations = self->allow_multiple_allocations;
+	table_build(&view->attributes, self->attributes, &cursor, &payload, pack);
+	table_build(&view->capacity, self->capacity, &cursor, &payload, pack);
+	g_assert(payload <= block + total);
+	g_free(self->view);
+	self->view = view;
+	self->sealed = pack;
+}
+
 /* ---- building ---- */
 
 CelDraDevice *
@@ -145,11 +316,10 @@ cel_dra_device_new(const char *driver)
 {
 	CelDraDevice *self = g_new0(CelDraDevice, 1);
 	self->driver = g_intern_string(driver != NULL ? driver : "");
-	self->attributes.entries = g_array_new(FALSE, TRUE, sizeof(CelDraEntry));
-	self->capacity.entries = g_array_new(FALSE, TRUE, sizeof(CelDraEntry));
-	self->object.base.klass = &cel_dra_device_class;
-	self->object.device = self;
-	cel_arena_init(&self->store, 4096);
+	self->attributes = g_array_new(FALSE, TRUE, sizeof(CelDraEntry));
+	self->capacity = g_array_new(FALSE, TRUE, sizeof(CelDraEntry));
+	cel_arena_init(&self->store, 512); /* a device is small; chunks double */
+	view_rebuild(self, FALSE);
 	return self;
 }
 
@@ -159,25 +329,31 @@ cel_dra_device_free(CelDraDevice *self)
 	if (self == NULL) {
 		return;
 	}
-	g_array_unref(self->attributes.entries);
-	g_array_unref(self->capacity.entries);
-	g_free(self->attributes.domains);
-	g_free(self->capacity.domains);
+	g_array_unref(self->attributes);
+	g_array_unref(self->capacity);
+	g_free(self->view);
 	cel_arena_clear(&self->store);
 	g_free(self);
+}
+
+void
+cel_dra_device_seal(CelDraDevice *self)
+{
+	if (!self->sealed) {
+		view_rebuild(self, TRUE);
+	}
 }
 
 void
 cel_dra_device_set_allow_multiple_allocations(CelDraDevice *self, gboolean allow)
 {
 	self->allow_multiple_allocations = allow;
+	view_rebuild(self, self->sealed);
 }
 
-static void table_freeze(CelDraTable *table);
-
-/* Adds (or replaces) @name's value in @table and rebuilds its maps (build time only). */
+/* Adds (or replaces) @name's value in @entries and rebuilds the view (build time only). */
 static void
-table_put(CelDraDevice *self, CelDraTable *table, const char *name, CelValue value)
+table_put(CelDraDevice *self, GArray *entries, const char *name, CelValue value)
 {
 	const char *slash = strchr(name, '/');
 	CelDraEntry e;
@@ -191,15 +367,18 @@ table_put(CelDraDevice *self, CelDraTable *table, const char *name, CelValue val
 		e.id = g_intern_string(slash + 1);
 	}
 	e.value = value;
-	for (guint i = 0; i < table->entries->len; i++) {
-		CelDraEntry *old = &g_array_index(table->entries, CelDraEntry, i);
+	gboolean replaced = FALSE;
+	for (guint i = 0; i < entries->len && !replaced; i++) {
+		CelDraEntry *old = &g_array_index(entries, CelDraEntry, i);
 		if (old->domain == e.domain && old->id == e.id) {
 			old->value = value;
-			return;
+			replaced = TRUE;
 		}
 	}
-	g_array_append_val(table->entries, e);
-	table_freeze(table);
+	if (!replaced) {
+		g_array_append_val(entries, e);
+	}
+	view_rebuild(self, FALSE);
 }
 
 static CelValue
@@ -213,19 +392,19 @@ store_string(CelDraDevice *self, const char *s, gssize len)
 void
 cel_dra_device_add_bool(CelDraDevice *self, const char *name, gboolean value)
 {
-	table_put(self, &self->attributes, name, cel_value_bool(value));
+	table_put(self, self->attributes, name, cel_value_bool(value));
 }
 
 void
 cel_dra_device_add_int(CelDraDevice *self, const char *name, gint64 value)
 {
-	table_put(self, &self->attributes, name, cel_value_int(value));
+	table_put(self, self->attributes, name, cel_value_int(value));
 }
 
 void
 cel_dra_device_add_string(CelDraDevice *self, const char *name, const char *value, gssize len)
 {
-	table_put(self, &self->attributes, name, store_string(self, value, len));
+	table_put(self, self->attributes, name, store_string(self, value, len));
 }
 
 static gboolean
@@ -245,15 +424,15 @@ store_version(CelDraDevice *self, const char *value, gssize len, CelValue *out, 
 }
 
 gboolean
-cel_dra_device_add_version(CelDraDevice *self, const char *name, const char *value, gssize len,
-			   GError **error)
+cel_dra_device_add_version(
+        CelDraDevice *self, const char *name, const char *value, gssize len, GError **error)
 {
 	CelValue v;
 	if (!store_version(self, value, len, &v, error)) {
 		g_prefix_error(error, "attribute %s: ", name);
 		return FALSE;
 	}
-	table_put(self, &self->attributes, name, v);
+	table_put(self, self->attributes, name, v);
 	return TRUE;
 }
 
@@ -274,7 +453,7 @@ cel_dra_device_add_bools(CelDraDevice *self, const char *name, const gboolean *v
 	for (guint i = 0; i < n; i++) {
 		list->items[i] = cel_value_bool(values[i]);
 	}
-	table_put(self, &self->attributes, name, cel_value_list(list));
+	table_put(self, self->attributes, name, cel_value_list(list));
 }
 
 void
@@ -284,23 +463,22 @@ cel_dra_device_add_ints(CelDraDevice *self, const char *name, const gint64 *valu
 	for (guint i = 0; i < n; i++) {
 		list->items[i] = cel_value_int(values[i]);
 	}
-	table_put(self, &self->attributes, name, cel_value_list(list));
+	table_put(self, self->attributes, name, cel_value_list(list));
 }
 
 void
-cel_dra_device_add_strings(CelDraDevice *self, const char *name, const char *const *values,
-			   guint n)
+cel_dra_device_add_strings(CelDraDevice *self, const char *name, const char *const *values, guint n)
 {
 	CelList *list = store_list(self, n);
 	for (guint i = 0; i < n; i++) {
 		list->items[i] = store_string(self, values[i], -1);
 	}
-	table_put(self, &self->attributes, name, cel_value_list(list));
+	table_put(self, self->attributes, name, cel_value_list(list));
 }
 
 gboolean
-cel_dra_device_add_versions(CelDraDevice *self, const char *name, const char *const *values,
-			    guint n, GError **error)
+cel_dra_device_add_versions(
+        CelDraDevice *self, const char *name, const char *const *values, guint n, GError **error)
 {
 	CelList *list = store_list(self, n);
 	for (guint i = 0; i < n; i++) {
@@ -309,7 +487,7 @@ cel_dra_device_add_versions(CelDraDevice *self, const char *name, const char *co
 			return FALSE;
 		}
 	}
-	table_put(self, &self->attributes, name, cel_value_list(list));
+	table_put(self, self->attributes, name, cel_value_list(list));
 	return TRUE;
 }
 
@@ -319,50 +497,7 @@ cel_dra_device_add_capacity(CelDraDevice *self, const char *name, const K8sQuant
 	CelQuantityObj *obj = cel_arena_alloc(&self->store, sizeof *obj);
 	obj->base.klass = &cel_quantity_class;
 	obj->q = *value;
-	table_put(self, &self->capacity, name, cel_value_object(&obj->base));
-}
-
-/* ---- freezing: sort by (domain, id) and build the maps ---- */
-
-static gint
-entry_cmp(gconstpointer a, gconstpointer b)
-{
-	const CelDraEntry *x = a, *y = b;
-	int c = strcmp(x->domain, y->domain);
-	return c != 0 ? c : strcmp(x->id, y->id);
-}
-
-static void
-table_freeze(CelDraTable *table)
-{
-	GArray *entries = table->entries;
-	g_array_sort(entries, entry_cmp);
-
-	g_free(table->domains);
-	table->domains = NULL;
-	table->ndomains = 0;
-	for (guint i = 0; i < entries->len; i++) {
-		const CelDraEntry *e = &g_array_index(entries, CelDraEntry, i);
-		if (i == 0 || e->domain != g_array_index(entries, CelDraEntry, i - 1).domain) {
-			table->ndomains++;
-		}
-	}
-	table->domains = g_new0(CelDraDomainMap, MAX(table->ndomains, 1));
-	/* The arrays never move after this: entries are appended at build time only. */
-	guint d = 0;
-	for (guint i = 0; i < entries->len; i++) {
-		const CelDraEntry *e = &g_array_index(entries, CelDraEntry, i);
-		if (i == 0 || e->domain != g_array_index(entries, CelDraEntry, i - 1).domain) {
-			CelDraDomainMap *dm = &table->domains[d++];
-			dm->base.klass = &domain_map_class;
-			dm->domain = e->domain;
-			dm->entries = e;
-		}
-		table->domains[d - 1].base.len++;
-	}
-	table->outer.base.klass = &outer_map_class;
-	table->outer.base.len = table->ndomains;
-	table->outer.domains = table->domains;
+	table_put(self, self->capacity, name, cel_value_object(&obj->base));
 }
 
 const CelDraDomainMap *

@@ -483,6 +483,41 @@ eval_map(CelActivation *act, const CelAst *n)
 	return cel_value_map(m);
 }
 
+/* The Go type cel-go's messages print for a value (%T). */
+static const char *
+go_type_name(CelValue v)
+{
+	switch ((CelKind)v.kind) {
+	case CEL_KIND_NULL:
+		return "types.Null";
+	case CEL_KIND_BOOL:
+		return "types.Bool";
+	case CEL_KIND_INT:
+		return "types.Int";
+	case CEL_KIND_UINT:
+		return "types.Uint";
+	case CEL_KIND_DOUBLE:
+		return "types.Double";
+	case CEL_KIND_STRING:
+		return "types.String";
+	case CEL_KIND_BYTES:
+		return "types.Bytes";
+	case CEL_KIND_TYPE:
+		return "*types.Type";
+	case CEL_KIND_TIMESTAMP:
+		return "types.Timestamp";
+	case CEL_KIND_DURATION:
+		return "types.Duration";
+	case CEL_KIND_OPTIONAL:
+		return "*types.Optional";
+	case CEL_KIND_OBJECT:
+		return v.obj->klass->go_type_name ? v.obj->klass->go_type_name
+						  : v.obj->klass->type_name;
+	default:
+		return "types.Err";
+	}
+}
+
 static gboolean
 is_empty_literal(const CelAst *n)
 {
@@ -503,8 +538,8 @@ eval_comprehension(CelActivation *act, const CelAst *n)
 	} else if (range.kind == CEL_KIND_MAP) {
 		len = range.map->len;
 	} else {
-		return cel_errorf(act, "expression of type '%s' cannot be the range of a comprehension",
-				  cel_type_get_name(cel_type_of_value(range)));
+		/* cel-go interpreter evalFold: "got '%T', expected iterable type" */
+		return cel_errorf(act, "got '%s', expected iterable type", go_type_name(range));
 	}
 	CelValue accu = eval(act, n->comp.accu_init);
 	if (is_empty_literal(n->comp.accu_init) && accu.kind != CEL_KIND_ERROR) {

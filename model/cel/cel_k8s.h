@@ -15,7 +15,7 @@
 G_BEGIN_DECLS
 
 typedef struct {
-	gboolean homogeneous;	 /* HomogeneousAggregateLiterals (on in Kubernetes) */
+	gboolean homogeneous;    /* HomogeneousAggregateLiterals (on in Kubernetes) */
 	gboolean base_libraries; /* urls, regex, lists, quantity, sets, format */
 	gboolean semver;
 	guint semver_version; /* 0: semver(s) only; 1: also semver(s, normalize) (1.33+) */

@@ -81,6 +81,11 @@ FN(int_from_timestamp)
 	return cel_value_int(a[0].i);
 }
 
+FN(int_from_duration)
+{
+	return cel_value_int(a[0].i); /* nanoseconds, as cel-go */
+}
+
 FN(uint_from_int)
 {
 	if (a[0].i < 0) {
@@ -222,6 +227,7 @@ static const CelOverload convert_overloads[] = {
 	{ "int", "double_to_int64", CEL_GLOBAL, "double -> int", int_from_double, NULL },
 	{ "int", "string_to_int64", CEL_GLOBAL, "string -> int", int_from_string, NULL },
 	{ "int", "timestamp_to_int64", CEL_GLOBAL, "timestamp -> int", int_from_timestamp, NULL },
+	{ "int", "duration_to_int64", CEL_GLOBAL, "duration -> int", int_from_duration, NULL },
 	{ "uint", "uint64_to_uint64", CEL_GLOBAL, "uint -> uint", identity, NULL },
 	{ "uint", "int64_to_uint64", CEL_GLOBAL, "int -> uint", uint_from_int, NULL },
 	{ "uint", "double_to_uint64", CEL_GLOBAL, "double -> uint", uint_from_double, NULL },

@@ -31,16 +31,35 @@ cel_k8s_go_quote(char *out, gsize size, const char *s, gsize len)
 		if (c < 0x80) {
 			const char *esc = NULL;
 			switch (c) {
-			case '"': esc = "\\\""; break;
-			case '\\': esc = "\\\\"; break;
-			case '\a': esc = "\\a"; break;
-			case '\b': esc = "\\b"; break;
-			case '\f': esc = "\\f"; break;
-			case '\n': esc = "\\n"; break;
-			case '\r': esc = "\\r"; break;
-			case '\t': esc = "\\t"; break;
-			case '\v': esc = "\\v"; break;
-			default: break;
+			case '"':
+				esc = "\\\"";
+				break;
+			case '\\':
+				esc = "\\\\";
+				break;
+			case '\a':
+				esc = "\\a";
+				break;
+			case '\b':
+				esc = "\\b";
+				break;
+			case '\f':
+				esc = "\\f";
+				break;
+			case '\n':
+				esc = "\\n";
+				break;
+			case '\r':
+				esc = "\\r";
+				break;
+			case '\t':
+				esc = "\\t";
+				break;
+			case '\v':
+				esc = "\\v";
+				break;
+			default:
+				break;
 			}
 			if (esc != NULL) {
 				pos = put(out, size, pos, esc, 2);

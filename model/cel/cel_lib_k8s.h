@@ -53,8 +53,8 @@ typedef struct {
  * outlive @out. On failure returns FALSE with blang's message (e.g. "No Major.Minor.Patch
  * elements found") in @err (CEL_K8S_ERRBUF bytes).
  */
-gboolean cel_semver_parse(CelSemver *out, const char *s, gsize len, gboolean normalize,
-			  char *norm_buf, char *err);
+gboolean cel_semver_parse(
+        CelSemver *out, const char *s, gsize len, gboolean normalize, char *norm_buf, char *err);
 
 /* Precedence order as blang Version.Compare: -1, 0 or 1. Build metadata is ignored. */
 int cel_semver_compare(const CelSemver *a, const CelSemver *b);
@@ -126,8 +126,8 @@ gboolean cel_regex_match(const CelRegex *re, const char *text, gsize len);
  * Finds the leftmost match at or after byte @from, with the whole @text as context for ^,
  * $ and \b. Returns FALSE when there is none; else sets [*start, *end).
  */
-gboolean cel_regex_find(const CelRegex *re, const char *text, gsize len, gsize from, gsize *start,
-			gsize *end);
+gboolean cel_regex_find(
+        const CelRegex *re, const char *text, gsize len, gsize from, gsize *start, gsize *end);
 
 /*
  * CelRegexMatchFn: receives each match of cel_regex_find_all(); return FALSE to stop.
@@ -139,8 +139,12 @@ typedef gboolean (*CelRegexMatchFn)(const char *match, gsize len, gpointer user_
  * Go's FindAllString(text, n): successive non-overlapping matches; an empty match right
  * after the previous match is skipped. @limit < 0 means no limit. Returns the count.
  */
-gint64 cel_regex_find_all(const CelRegex *re, const char *text, gsize len, gint64 limit,
-			  CelRegexMatchFn fn, gpointer user_data);
+gint64 cel_regex_find_all(const CelRegex *re,
+                          const char *text,
+                          gsize len,
+                          gint64 limit,
+                          CelRegexMatchFn fn,
+                          gpointer user_data);
 
 /* ---- named formats (k8s.io/apiserver/pkg/cel/library/format.go) ---- */
 
@@ -176,8 +180,8 @@ typedef void (*CelFormatErrorFn)(const char *message, gpointer user_data);
  * Runs the validator behind format.<name>().validate(@s). Each message is passed to @fn
  * (which may be NULL). Returns the number of messages: 0 means valid.
  */
-guint cel_format_validate(CelFormatKind kind, const char *s, gsize len, CelFormatErrorFn fn,
-			  gpointer user_data);
+guint cel_format_validate(
+        CelFormatKind kind, const char *s, gsize len, CelFormatErrorFn fn, gpointer user_data);
 
 /* ---- CEL bindings (cel_lib_k8s_*.c), on top of cel-private.h ---- */
 
@@ -215,6 +219,11 @@ void cel_lib_regex_register_matches(CelEnv *env);
  * node holding the compiled pattern. Returns @node or its replacement. */
 CelAst *cel_regex_rewrite(CelAst *node, CelArena *arena);
 gboolean cel_regex_host_is(const CelAst *node);
+/* For a prepared `matches` host node: its text operand, pattern and regex cost factor. */
+gboolean cel_regex_host_matches(const CelAst *node,
+                                const CelAst **text,
+                                const CelRegex **re,
+                                guint64 *regex_cost);
 /* cel-go ValidateRegexLiterals: "invalid matches argument" at the constant's position. */
 gboolean cel_regex_validate(const CelAstTree *tree, const CelAst *node, GError **error);
 

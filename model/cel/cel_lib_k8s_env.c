@@ -8,16 +8,105 @@
  * file assembles that set and installs the hooks: constant regex patterns compiled once,
  * runtime cost per node, and an optional extra rewrite for an embedding environment (DRA).
  */
+#include "cel_lib_k8s_env.h"
+
 #include <string.h>
 
 #include "cel_cost.h"
 #include "cel_lib_k8s.h"
-#include "cel_lib_k8s_env.h"
 
 typedef struct {
 	CelK8sRewriteFn extra;
 	gpointer extra_data;
 } K8sHookData;
+
+/* A library call on constants, evaluated once at compile time (cel-go folds these too). */
+typedef struct {
+	CelValue value;
+	guint64 cost; /* what the call costs at run time */
+} ConstHost;
+
+static CelValue
+const_host_eval(CelActivation *act, const CelAst *self)
+{
+	const ConstHost *h = self->host.data;
+	act->cost += h->cost;
+	return h->value;
+}
+
+gboolean
+cel_k8s_const_host_value(const CelAst *node, CelValue *value, guint64 *cost)
+{
+	if (node->kind != CEL_AST_HOST || node->host.eval != const_host_eval) {
+		return FALSE;
+	}
+	*value = ((const ConstHost *)node->host.data)->value;
+	*cost = ((const ConstHost *)node->host.data)->cost;
+	return TRUE;
+}
+
+/* quantity("1Gi"), semver("1.2.3"[, true]): parse now; errors stay run-time errors. */
+static CelAst *
+fold_constructor(CelAst *node, CelArena *arena)
+{
+	K8sQuantity q;
+	CelSemver v;
+	char err[CEL_K8S_ERRBUF];
+	ConstHost h = { 0 };
+
+	if (node->kind != CEL_AST_CALL || node->call.target != NULL || node->call.nargs < 1 ||
+	    node->call.noverloads != 1) {
+		return node;
+	}
+	const char *id = node->call.overloads[0]->def->id;
+	const CelAst *arg = node->call.args[0];
+	if (arg->kind != CEL_AST_CONST || arg->constant.kind != CEL_KIND_STRING) {
+		return node;
+	}
+	if (strcmp(id, "string_to_quantity") == 0) {
+		if (!k8s_quantity_parse(arg->constant.str, arg->constant.aux, &q, NULL)) {
+			return node;
+		}
+		CelQuantityObj *obj = cel_arena_alloc(arena, sizeof *obj);
+		obj->base.klass = &cel_quantity_class;
+		obj->q = q;
+		h.value = cel_value_object(&obj->base);
+		/* library CallCost: ceil(size(arg) * StringTraversalCostFactor) */
+		h.cost = (cel_utf8_length(arg->constant.str, arg->constant.aux) + 9) / 10;
+	} else if (strcmp(id, "string_to_semver") == 0 ||
+	           strcmp(id, "string_bool_to_semver") == 0) {
+		gboolean normalize = FALSE;
+		if (node->call.nargs == 2) {
+			const CelAst *flag = node->call.args[1];
+			if (flag->kind != CEL_AST_CONST || flag->constant.kind != CEL_KIND_BOOL) {
+				return node;
+			}
+			normalize = flag->constant.b;
+		}
+		gsize len = arg->constant.aux;
+		char *text = cel_arena_strndup(arena, arg->constant.str, len);
+		char *buf = cel_arena_alloc(arena, len + 8);
+		if (!cel_semver_parse(&v, text, len, normalize, buf, err)) {
+			return node;
+		}
+		CelSemverObj *obj = cel_arena_alloc(arena, sizeof *obj);
+		obj->base.klass = &cel_semver_class;
+		obj->v = v;
+		h.value = cel_value_object(&obj->base);
+		h.cost = 1;
+	} else {
+		return node;
+	}
+	ConstHost *data = cel_arena_alloc(arena, sizeof *data);
+	*data = h;
+	CelAst *host = cel_arena_alloc(arena, sizeof *host);
+	*host = *node;
+	host->kind = CEL_AST_HOST;
+	host->host.eval = const_host_eval;
+	host->host.data = data;
+	host->host.original = node;
+	return host;
+}
 
 static CelAst *
 k8s_rewrite(CelEnv *env, CelAst *node, CelArena *arena, gpointer data)
@@ -25,6 +114,7 @@ k8s_rewrite(CelEnv *env, CelAst *node, CelArena *arena, gpointer data)
 	const K8sHookData *hooks = data;
 
 	node = cel_regex_rewrite(node, arena);
+	node = fold_constructor(node, arena);
 	if (hooks->extra != NULL) {
 		node = hooks->extra(env, node, arena, hooks->extra_data);
 	}
@@ -53,7 +143,7 @@ cel_k8s_env_new_full(const CelK8sEnvOptions *options, CelK8sRewriteFn extra, gpo
 		cel_lib_k8s_lists_register(env);
 		cel_lib_k8s_quantity_register(env);
 		cel_lib_k8s_sets_register(env);
-		/* TODO(cel-k8s): the format library (format.dns1123Label() ...) is not ported yet. */
+		cel_lib_k8s_format_register(env);
 	}
 	if (options->semver) {
 		cel_lib_k8s_semver_register(env, options->semver_version);

@@ -13,7 +13,10 @@ G_BEGIN_DECLS
 typedef CelAst *(*CelK8sRewriteFn)(CelEnv *env, CelAst *node, CelArena *arena, gpointer data);
 
 /* cel_k8s_env_new() with an extra rewrite pass; @extra_data must outlive the env. */
-CelEnv *cel_k8s_env_new_full(const CelK8sEnvOptions *options, CelK8sRewriteFn extra,
-			     gpointer extra_data);
+CelEnv *
+cel_k8s_env_new_full(const CelK8sEnvOptions *options, CelK8sRewriteFn extra, gpointer extra_data);
+
+/* TRUE when @node is a library call folded at compile time: its value and run-time cost. */
+gboolean cel_k8s_const_host_value(const CelAst *node, CelValue *value, guint64 *cost);
 
 G_END_DECLS

@@ -39,7 +39,8 @@ lists_sum(CelActivation *act, const CelValue *args, guint nargs, CelKind kind)
 		switch (kind) {
 		case CEL_KIND_INT:
 		case CEL_KIND_DURATION:
-			if ((v.i > 0 && i > G_MAXINT64 - v.i) || (v.i < 0 && i < G_MININT64 - v.i)) {
+			if ((v.i > 0 && i > G_MAXINT64 - v.i) ||
+			    (v.i < 0 && i < G_MININT64 - v.i)) {
 				return cel_value_error("integer overflow");
 			}
 			i += v.i;
@@ -148,20 +149,20 @@ lists_last_index_of(CelActivation *act, const CelValue *args, guint nargs)
 	return cel_value_int(-1);
 }
 
-#define COMPARABLE(t)                                                                          \
-	{ "isSorted", "list_" t "_is_sorted_bool", CEL_RECEIVER, "list(" t ") -> bool",        \
-	  lists_is_sorted, NULL },                                                             \
-		{ "min", "list_" t "_min_" t, CEL_RECEIVER, "list(" t ") -> " t, lists_min,    \
-		  NULL },                                                                      \
-	{                                                                                      \
-		"max", "list_" t "_max_" t, CEL_RECEIVER, "list(" t ") -> " t, lists_max, NULL \
+#define COMPARABLE(t)                                                                               \
+	{ "isSorted",      "list_" t "_is_sorted_bool",                                             \
+	  CEL_RECEIVER,    "list(" t ") -> bool",                                                   \
+	  lists_is_sorted, NULL },                                                                  \
+	        { "min", "list_" t "_min_" t, CEL_RECEIVER, "list(" t ") -> " t, lists_min, NULL }, \
+	{                                                                                           \
+		"max", "list_" t "_max_" t, CEL_RECEIVER, "list(" t ") -> " t, lists_max, NULL      \
 	}
 
 static const CelOverload lists_overloads[] = {
 	{ "sum", "list_int_sum_int", CEL_RECEIVER, "list(int) -> int", lists_sum_int, NULL },
 	{ "sum", "list_uint_sum_uint", CEL_RECEIVER, "list(uint) -> uint", lists_sum_uint, NULL },
-	{ "sum", "list_double_sum_double", CEL_RECEIVER, "list(double) -> double",
-	  lists_sum_double, NULL },
+	{ "sum", "list_double_sum_double", CEL_RECEIVER, "list(double) -> double", lists_sum_double,
+	  NULL },
 	{ "sum", "list_duration_sum_duration", CEL_RECEIVER,
 	  "list(google.protobuf.Duration) -> google.protobuf.Duration", lists_sum_duration, NULL },
 	COMPARABLE("int"),

@@ -29,6 +29,7 @@ const CelObjectClass cel_quantity_class = {
 	.select = NULL,
 	.equal = quantity_obj_equal,
 	.print = quantity_obj_print,
+	.go_type_name = "cel.Quantity",
 };
 
 CelValue
@@ -142,7 +143,7 @@ quantity_arith(CelActivation *act, const CelValue *args, gboolean subtract)
 	if (!ok) {
 		/* Upstream's inf.Dec has no bound; drasim's exact form keeps 38 digits. */
 		return cel_value_error("quantity arithmetic result exceeds 38 significant digits "
-				       "(drasim limit)");
+		                       "(drasim limit)");
 	}
 	return cel_quantity_value(act, &sum);
 }
@@ -183,12 +184,12 @@ static const CelOverload quantity_overloads[] = {
 	  quantity_is_integer, NULL },
 	{ "add", "quantity_add", CEL_RECEIVER,
 	  "kubernetes.Quantity, kubernetes.Quantity -> kubernetes.Quantity", quantity_add, NULL },
-	{ "add", "quantity_add_int", CEL_RECEIVER, "kubernetes.Quantity, int -> kubernetes.Quantity",
-	  quantity_add, NULL },
+	{ "add", "quantity_add_int", CEL_RECEIVER,
+	  "kubernetes.Quantity, int -> kubernetes.Quantity", quantity_add, NULL },
 	{ "sub", "quantity_sub", CEL_RECEIVER,
 	  "kubernetes.Quantity, kubernetes.Quantity -> kubernetes.Quantity", quantity_sub, NULL },
-	{ "sub", "quantity_sub_int", CEL_RECEIVER, "kubernetes.Quantity, int -> kubernetes.Quantity",
-	  quantity_sub, NULL },
+	{ "sub", "quantity_sub_int", CEL_RECEIVER,
+	  "kubernetes.Quantity, int -> kubernetes.Quantity", quantity_sub, NULL },
 };
 
 void

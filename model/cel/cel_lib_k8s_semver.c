@@ -11,7 +11,7 @@
 #include "cel_lib_k8s.h"
 
 static const char semver_alphanum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-"
-				      "0123456789";
+                                      "0123456789";
 
 static gboolean
 only_digits(const char *s, gsize len)
@@ -45,20 +45,21 @@ leading_zero(const char *s, gsize len)
 static gboolean
 parse_u64(const char *s, gsize len, guint64 *out, char *err)
 {
-	guint64 v = 0;
 	char quoted[CEL_K8S_ERRBUF / 2];
+	guint64 v = 0;
 
-	cel_k8s_go_quote(quoted, sizeof quoted, s, len);
 	if (len == 0) {
+		cel_k8s_go_quote(quoted, sizeof quoted, s, len);
 		g_snprintf(err, CEL_K8S_ERRBUF, "strconv.ParseUint: parsing %s: invalid syntax",
-			   quoted);
+		           quoted);
 		return FALSE;
 	}
 	for (gsize i = 0; i < len; i++) {
 		guint digit = (guint)(s[i] - '0');
 		if (v > (G_MAXUINT64 - digit) / 10) {
+			cel_k8s_go_quote(quoted, sizeof quoted, s, len);
 			g_snprintf(err, CEL_K8S_ERRBUF,
-				   "strconv.ParseUint: parsing %s: value out of range", quoted);
+			           "strconv.ParseUint: parsing %s: value out of range", quoted);
 			return FALSE;
 		}
 		v = v * 10 + digit;
@@ -68,21 +69,20 @@ parse_u64(const char *s, gsize len, guint64 *out, char *err)
 }
 
 static gboolean
-number_part(const char *s, gsize len, const char *what, const char *What, guint64 *out,
-	    char *err)
+number_part(const char *s, gsize len, const char *what, const char *What, guint64 *out, char *err)
 {
 	char quoted[CEL_K8S_ERRBUF / 2];
 
 	if (!only_digits(s, len)) {
 		cel_k8s_go_quote(quoted, sizeof quoted, s, len);
 		g_snprintf(err, CEL_K8S_ERRBUF, "Invalid character(s) found in %s number %s", what,
-			   quoted);
+		           quoted);
 		return FALSE;
 	}
 	if (leading_zero(s, len)) {
 		cel_k8s_go_quote(quoted, sizeof quoted, s, len);
 		g_snprintf(err, CEL_K8S_ERRBUF, "%s number must not contain leading zeroes %s",
-			   What, quoted);
+		           What, quoted);
 		return FALSE;
 	}
 	return parse_u64(s, len, out, err);
@@ -103,8 +103,8 @@ check_prerelease(const char *s, gsize len, char *err)
 		if (leading_zero(s, len)) {
 			cel_k8s_go_quote(quoted, sizeof quoted, s, len);
 			g_snprintf(err, CEL_K8S_ERRBUF,
-				   "Numeric PreRelease version must not contain leading zeroes %s",
-				   quoted);
+			           "Numeric PreRelease version must not contain leading zeroes %s",
+			           quoted);
 			return FALSE;
 		}
 		return parse_u64(s, len, &ignored, err);
@@ -112,7 +112,7 @@ check_prerelease(const char *s, gsize len, char *err)
 	if (!only_alphanum(s, len)) {
 		cel_k8s_go_quote(quoted, sizeof quoted, s, len);
 		g_snprintf(err, CEL_K8S_ERRBUF, "Invalid character(s) found in prerelease %s",
-			   quoted);
+		           quoted);
 		return FALSE;
 	}
 	return TRUE;
@@ -130,7 +130,7 @@ check_build(const char *s, gsize len, char *err)
 	if (!only_alphanum(s, len)) {
 		cel_k8s_go_quote(quoted, sizeof quoted, s, len);
 		g_snprintf(err, CEL_K8S_ERRBUF, "Invalid character(s) found in build meta data %s",
-			   quoted);
+		           quoted);
 		return FALSE;
 	}
 	return TRUE;
@@ -219,8 +219,8 @@ normalize_part(const char *p, gsize len, char *buf, gsize *pos)
 }
 
 gboolean
-cel_semver_parse(CelSemver *out, const char *s, gsize len, gboolean normalize, char *norm_buf,
-		 char *err)
+cel_semver_parse(
+        CelSemver *out, const char *s, gsize len, gboolean normalize, char *norm_buf, char *err)
 {
 	g_return_val_if_fail(out != NULL && err != NULL, FALSE);
 	if (!normalize) {
@@ -265,7 +265,7 @@ cel_semver_parse(CelSemver *out, const char *s, gsize len, gboolean normalize, c
 		    (memchr(norm_buf + before, '+', pos - before) != NULL ||
 		     memchr(norm_buf + before, '-', pos - before) != NULL)) {
 			g_strlcpy(err, "short version cannot contain PreRelease/Build meta data",
-				  CEL_K8S_ERRBUF);
+			          CEL_K8S_ERRBUF);
 			return FALSE;
 		}
 	}
@@ -348,9 +348,9 @@ cel_semver_compare(const CelSemver *a, const CelSemver *b)
 gsize
 cel_semver_format(const CelSemver *v, char *out, gsize size)
 {
-	int n = g_snprintf(out, size, "%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT
-				      ".%" G_GUINT64_FORMAT "%.*s",
-			   v->major, v->minor, v->patch, (int)v->suffix_len, v->suffix);
+	int n = g_snprintf(out, size,
+	                   "%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT "%.*s",
+	                   v->major, v->minor, v->patch, (int)v->suffix_len, v->suffix);
 	return n < 0 ? 0 : MIN((gsize)n, size > 0 ? size - 1 : 0);
 }
 
@@ -376,6 +376,7 @@ const CelObjectClass cel_semver_class = {
 	.select = NULL,
 	.equal = semver_obj_equal,
 	.print = semver_obj_print,
+	.go_type_name = "cel.Semver",
 };
 
 CelValue
@@ -436,15 +437,15 @@ semver_compare_to(CelActivation *act, const CelValue *args, guint nargs)
 static CelValue
 semver_is_greater_than(CelActivation *act, const CelValue *args, guint nargs)
 {
-	return cel_value_bool(
-		cel_semver_compare(cel_semver_of(args[0]), cel_semver_of(args[1])) == 1);
+	return cel_value_bool(cel_semver_compare(cel_semver_of(args[0]), cel_semver_of(args[1])) ==
+	                      1);
 }
 
 static CelValue
 semver_is_less_than(CelActivation *act, const CelValue *args, guint nargs)
 {
-	return cel_value_bool(
-		cel_semver_compare(cel_semver_of(args[0]), cel_semver_of(args[1])) == -1);
+	return cel_value_bool(cel_semver_compare(cel_semver_of(args[0]), cel_semver_of(args[1])) ==
+	                      -1);
 }
 
 /* blang keeps uint64 parts; upstream converts with types.Int(v.Major), which wraps. */
@@ -485,8 +486,8 @@ static const CelOverload semver_overloads_v0[] = {
 static const CelOverload semver_overloads_v1[] = {
 	{ "semver", "string_bool_to_semver", CEL_GLOBAL, "string, bool -> kubernetes.Semver",
 	  semver_from_string, NULL },
-	{ "isSemver", "is_semver_string_bool", CEL_GLOBAL, "string, bool -> bool",
-	  semver_is_semver, NULL },
+	{ "isSemver", "is_semver_string_bool", CEL_GLOBAL, "string, bool -> bool", semver_is_semver,
+	  NULL },
 };
 
 void

@@ -40,7 +40,7 @@ static CelValue
 sets_equivalent(CelActivation *act, const CelValue *args, guint nargs)
 {
 	return cel_value_bool(list_contains_all(args[0].list, args[1].list, act) &&
-			      list_contains_all(args[1].list, args[0].list, act));
+	                      list_contains_all(args[1].list, args[0].list, act));
 }
 
 static CelValue

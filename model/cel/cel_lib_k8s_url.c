@@ -94,7 +94,8 @@ host_escapes_ok(const char *s, gsize len, char *what)
 			    (unhex(s[i + 1]) < 8 && strncmp(s + i, "%25", 3) != 0)) {
 				char quoted[32];
 				cel_k8s_go_quote(quoted, sizeof quoted, s + i, MIN(3, len - i));
-				g_snprintf(what, CEL_K8S_ERRBUF / 2, "invalid URL escape %s", quoted);
+				g_snprintf(what, CEL_K8S_ERRBUF / 2, "invalid URL escape %s",
+				           quoted);
 				return FALSE;
 			}
 			i += 2;
@@ -102,7 +103,7 @@ host_escapes_ok(const char *s, gsize len, char *what)
 			char quoted[16];
 			cel_k8s_go_quote(quoted, sizeof quoted, s + i, 1);
 			g_snprintf(what, CEL_K8S_ERRBUF / 2, "invalid character %s in host name",
-				   quoted);
+			           quoted);
 			return FALSE;
 		}
 	}
@@ -191,8 +192,13 @@ scheme_length(const char *s, gsize len)
  * fragment any more).
  */
 static gboolean
-parse_uri(CelUrl *out, const char *orig, gsize orig_len, const char *s, gsize len,
-	  gboolean via_request, char *err)
+parse_uri(CelUrl *out,
+          const char *orig,
+          gsize orig_len,
+          const char *s,
+          gsize len,
+          gboolean via_request,
+          char *err)
 {
 	char what[CEL_K8S_ERRBUF / 2];
 
@@ -201,7 +207,8 @@ parse_uri(CelUrl *out, const char *orig, gsize orig_len, const char *s, gsize le
 	out->scheme = out->host = out->path = out->query = s;
 	for (gsize i = 0; i < len; i++) {
 		if ((guchar)s[i] < 0x20 || s[i] == 0x7f) {
-			return fail(err, orig, orig_len, "net/url: invalid control character in URL");
+			return fail(err, orig, orig_len,
+			            "net/url: invalid control character in URL");
 		}
 	}
 	if (len == 0 && via_request) {
@@ -240,11 +247,11 @@ parse_uri(CelUrl *out, const char *orig, gsize orig_len, const char *s, gsize le
 		const char *slash = memchr(rest, '/', rest_len);
 		if (colon != NULL && (slash == NULL || colon < slash)) {
 			return fail(err, orig, orig_len,
-				    "first path segment in URL cannot contain colon");
+			            "first path segment in URL cannot contain colon");
 		}
 	}
-	if ((scheme_len > 0 || !via_request) && rest_len >= 2 && rest[0] == '/' &&
-	    rest[1] == '/' && !(scheme_len == 0 && rest_len >= 3 && rest[2] == '/')) {
+	if ((scheme_len > 0 || !via_request) && rest_len >= 2 && rest[0] == '/' && rest[1] == '/' &&
+	    !(scheme_len == 0 && rest_len >= 3 && rest[2] == '/')) {
 		const char *auth = rest + 2;
 		const char *slash = memchr(auth, '/', rest_len - 2);
 		gsize auth_len = slash != NULL ? (gsize)(slash - auth) : rest_len - 2;
@@ -291,8 +298,8 @@ cel_url_parse(CelUrl *out, const char *s, gsize len, char *err)
 }
 
 static void
-split_host_port(const CelUrl *url, const char **host, gsize *host_len, const char **port,
-		gsize *port_len)
+split_host_port(
+        const CelUrl *url, const char **host, gsize *host_len, const char **port, gsize *port_len)
 {
 	const char *h = url->host;
 	gsize len = url->host_len;
@@ -371,7 +378,7 @@ cel_url_escaped_path(const CelUrl *url, char *out)
 	for (gsize i = 0; i < len && valid; i++) {
 		guchar c = (guchar)p[i];
 		valid = c == '%' || strchr("!$&'()*+,;=:@[]", c) != NULL ? c != '\0'
-									 : !path_should_escape(c);
+		                                                         : !path_should_escape(c);
 	}
 	if (valid || (len == 1 && p[0] == '*')) {
 		memcpy(out, p, len);
@@ -406,8 +413,8 @@ url_obj_print(GString *out, const CelObject *self)
 {
 	const CelUrl *u = &((const CelUrlObj *)self)->url;
 	g_string_append_printf(out, "url(scheme=\"%.*s\", host=\"%.*s\", path=\"%.*s\")",
-			       (int)u->scheme_len, u->scheme, (int)u->host_len, u->host,
-			       (int)u->path_len, u->path);
+	                       (int)u->scheme_len, u->scheme, (int)u->host_len, u->host,
+	                       (int)u->path_len, u->path);
 }
 
 static const CelObjectClass cel_url_class = {
@@ -415,6 +422,7 @@ static const CelObjectClass cel_url_class = {
 	.select = NULL,
 	.equal = NULL,
 	.print = url_obj_print,
+	.go_type_name = "cel.URL",
 };
 
 static const CelUrl *

@@ -113,7 +113,7 @@ regex_find_all_with(CelActivation *act, const CelRegex *re, CelValue text, gint6
 	FindAllState st = { act, cel_list_new(act, 8), 8 };
 	if (limit != 0) {
 		cel_regex_find_all(re, text.str, text.aux, limit < 0 ? -1 : limit, find_all_collect,
-				   &st);
+		                   &st);
 	}
 	return cel_value_list(st.list);
 }
@@ -201,9 +201,9 @@ typedef enum {
 
 typedef struct {
 	RegexOp op;
-	CelRegex *re;	     /* owned by the process-wide list below */
-	CelAst *text;	     /* the string operand */
-	CelAst *limit;	     /* findAll's n, or NULL */
+	CelRegex *re;       /* owned by the process-wide list below */
+	CelAst *text;       /* the string operand */
+	CelAst *limit;      /* findAll's n, or NULL */
 	guint64 regex_cost; /* ceil(len(pattern) * RegexStringLengthCostFactor) */
 } RegexHost;
 
@@ -226,7 +226,8 @@ regex_const_get(const char *pattern, gsize len)
 		regex_const = g_hash_table_new(g_str_hash, g_str_equal);
 	}
 	re = g_hash_table_lookup(regex_const, key);
-	if (re == NULL) {
+	/* Bounded: past this many distinct patterns, new ones take the run-time cache path. */
+	if (re == NULL && g_hash_table_size(regex_const) < 4096) {
 		re = cel_regex_compile(pattern, len, err);
 		if (re != NULL) {
 			g_hash_table_insert(regex_const, g_steal_pointer(&key), re);
@@ -293,7 +294,7 @@ cel_regex_rewrite(CelAst *node, CelArena *arena)
 	} else if (strcmp(id, "string_find_string") == 0) {
 		op = REGEX_OP_FIND;
 	} else if (strcmp(id, "string_find_all_string") == 0 ||
-		   strcmp(id, "string_find_all_string_int") == 0) {
+	           strcmp(id, "string_find_all_string_int") == 0) {
 		op = REGEX_OP_FIND_ALL;
 	} else {
 		return node;
@@ -327,8 +328,8 @@ cel_regex_rewrite(CelAst *node, CelArena *arena)
 	h->re = re;
 	h->text = text;
 	h->limit = limit;
-	h->regex_cost = ceil_factor(cel_utf8_length(pattern->constant.str, pattern->constant.aux),
-				    0.25);
+	h->regex_cost =
+	        ceil_factor(cel_utf8_length(pattern->constant.str, pattern->constant.aux), 0.25);
 
 	CelAst *host = cel_arena_alloc(arena, sizeof *host);
 	*host = *node;
@@ -343,6 +344,25 @@ gboolean
 cel_regex_host_is(const CelAst *node)
 {
 	return node->kind == CEL_AST_HOST && node->host.eval == regex_host_eval;
+}
+
+gboolean
+cel_regex_host_matches(const CelAst *node,
+                       const CelAst **text,
+                       const CelRegex **re,
+                       guint64 *regex_cost)
+{
+	if (!cel_regex_host_is(node)) {
+		return FALSE;
+	}
+	const RegexHost *h = node->host.data;
+	if (h->op != REGEX_OP_MATCHES) {
+		return FALSE;
+	}
+	*text = h->text;
+	*re = h->re;
+	*regex_cost = h->regex_cost;
+	return TRUE;
 }
 
 /* cel-go ValidateRegexLiterals: a constant pattern of `matches` must compile. */
@@ -360,16 +380,16 @@ cel_regex_validate(const CelAstTree *tree, const CelAst *node, GError **error)
 		const CelAst *pattern = NULL;
 		if (is_matches) {
 			pattern = node->call.target != NULL
-					  ? (node->call.nargs > 0 ? node->call.args[0] : NULL)
-					  : (node->call.nargs > 1 ? node->call.args[1] : NULL);
+			                  ? (node->call.nargs > 0 ? node->call.args[0] : NULL)
+			                  : (node->call.nargs > 1 ? node->call.args[1] : NULL);
 		}
 		if (pattern != NULL && pattern->kind == CEL_AST_CONST &&
 		    pattern->constant.kind == CEL_KIND_STRING) {
 			CelRegex *re = cel_regex_compile(pattern->constant.str,
-							 pattern->constant.aux, err);
+			                                 pattern->constant.aux, err);
 			if (re == NULL) {
 				cel_ast_tree_error(tree, pattern->offset, error, CEL_ERROR_TYPE,
-						   "invalid matches argument");
+				                   "invalid matches argument");
 				return FALSE;
 			}
 			cel_regex_free(re);

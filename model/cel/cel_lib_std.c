@@ -477,7 +477,11 @@ static const CelOverload std_overloads[] = {
 /* ordering operators: same-type and cross-type numeric overloads */
 static const char *const cmp_types[] = { "bool", "int", "uint", "double", "string", "bytes",
 					 "timestamp", "duration" };
+/* the spelling of each in cel-go's overload ids (common/overloads/overloads.go) */
+static const char *const cmp_ids[] = { "bool", "int64", "uint64", "double", "string", "bytes",
+				       "timestamp", "duration" };
 static const char *const num_types[] = { "int", "uint", "double" };
+static const char *const num_ids[] = { "int64", "uint64", "double" };
 
 static void
 register_comparisons(CelEnv *env)
@@ -498,7 +502,7 @@ register_comparisons(CelEnv *env)
 			for (guint t = 0; t < G_N_ELEMENTS(cmp_types); t++) {
 				const char *ty = cmp_types[t];
 				char id[64], sig[64];
-				g_snprintf(id, sizeof id, "%s_%s", ops[o].name, ty);
+				g_snprintf(id, sizeof id, "%s_%s", ops[o].name, cmp_ids[t]);
 				g_snprintf(sig, sizeof sig, "%s, %s -> bool", ty, ty);
 				rows[k++] = (CelOverload){
 					ops[o].fn,
@@ -516,7 +520,7 @@ register_comparisons(CelEnv *env)
 					}
 					char id[64], sig[64];
 					g_snprintf(id, sizeof id, "%s_%s_%s", ops[o].name,
-						   num_types[x], num_types[y]);
+						   num_ids[x], num_ids[y]);
 					g_snprintf(sig, sizeof sig, "%s, %s -> bool", num_types[x],
 						   num_types[y]);
 					rows[k++] = (CelOverload){

@@ -149,6 +149,11 @@ cel_program_compile_len(CelEnv *env, const char *source, gsize len, GError **err
 		cel_program_free(self);
 		return NULL;
 	}
+	if (env->hooks.checked != NULL &&
+	    !env->hooks.checked(env, &self->tree, env->hooks.data, error)) {
+		cel_program_free(self);
+		return NULL;
+	}
 	if (env->hooks.rewrite != NULL) {
 		self->tree.root = rewrite(env, self->tree.root, &self->tree.arena);
 	}

@@ -23,6 +23,13 @@ type_table_insert(CelTypeKind kind, const char *name, const CelType *p0, const C
 	t->params[0] = p0;
 	t->params[1] = p1;
 	t->nparams = nparams;
+	const char *paren = strchr(name, '(');
+	if (paren != NULL) {
+		g_autofree char *base = g_strndup(name, paren - name);
+		t->base = g_intern_string(base);
+	} else {
+		t->base = t->name;
+	}
 	g_hash_table_insert(type_table, (gpointer)t->name, t);
 	return t;
 }
@@ -149,6 +156,52 @@ cel_type_param(const char *name)
 }
 
 const CelType *
+cel_type_abstract(const char *base, const CelType *const *params, guint n)
+{
+	if (n == 0) {
+		return cel_type_register_opaque(base, NULL);
+	}
+	GString *name = g_string_new(base);
+	g_string_append_c(name, '(');
+	for (guint i = 0; i < n; i++) {
+		g_string_append_printf(name, "%s%s", i ? ", " : "", params[i]->name);
+	}
+	g_string_append_c(name, ')');
+	const char *key = g_intern_string(name->str);
+	g_string_free(name, TRUE);
+	g_mutex_lock(&type_lock);
+	type_table_init_locked();
+	CelType *t = g_hash_table_lookup(type_table, key);
+	if (t == NULL) {
+		t = type_table_insert(CEL_TYPE_OPAQUE, key, NULL, NULL, n);
+		for (guint i = 0; i < n && i < 4; i++) {
+			t->params[i] = params[i];
+		}
+	}
+	g_mutex_unlock(&type_lock);
+	return t;
+}
+
+const CelType *
+cel_type_with_params(const CelType *t, const CelType *const *params)
+{
+	switch (t->kind) {
+	case CEL_TYPE_LIST:
+		return cel_type_list(params[0]);
+	case CEL_TYPE_MAP:
+		return cel_type_map(params[0], params[1]);
+	case CEL_TYPE_TYPE:
+		return cel_type_type(params[0]);
+	case CEL_TYPE_OPTIONAL:
+		return cel_type_optional(params[0]);
+	case CEL_TYPE_OPAQUE:
+		return t->nparams ? cel_type_abstract(t->base, params, t->nparams) : t;
+	default:
+		return t;
+	}
+}
+
+const CelType *
 cel_type_register_opaque(const char *name, const CelObjectClass *klass)
 {
 	CelType *t = (CelType *)type_get(CEL_TYPE_OPAQUE, name, NULL, NULL, 0);
@@ -233,13 +286,13 @@ tp_type(TypeParser *tp)
 	if (*word == '\0') {
 		return NULL;
 	}
-	const CelType *args[2] = { NULL, NULL };
+	const CelType *args[4] = { NULL, NULL, NULL, NULL };
 	guint n = 0;
 	tp_skip(tp);
 	if (*tp->p == '(') {
 		tp->p++;
 		for (;;) {
-			if (n == 2) {
+			if (n == 4) {
 				return NULL;
 			}
 			args[n] = tp_type(tp);
@@ -273,7 +326,7 @@ tp_type(TypeParser *tp)
 		return n <= 1 ? cel_type_optional(args[0]) : NULL;
 	}
 	if (n != 0) {
-		return NULL;
+		return cel_type_abstract(word, args, n);
 	}
 	if (strcmp(word, "timestamp") == 0) {
 		return cel_type_timestamp();

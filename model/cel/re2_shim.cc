@@ -9,7 +9,6 @@
  */
 #include <cstring>
 #include <new>
-
 #include <re2/re2.h>
 
 extern "C" {
@@ -59,8 +58,8 @@ go_error_text(re2::RE2::ErrorCode code)
 static void
 format_error(char *err, const char *what, const char *fragment, size_t fragment_len)
 {
-	g_snprintf(err, CEL_K8S_ERRBUF, "error parsing regexp: %s: `%.*s`", what,
-		   (int)fragment_len, fragment);
+	g_snprintf(err, CEL_K8S_ERRBUF, "error parsing regexp: %s: `%.*s`", what, (int)fragment_len,
+	           fragment);
 }
 
 /* Go has no \C; RE2 accepts it. Returns the offset of an unescaped \C, or -1. */
@@ -128,13 +127,12 @@ cel_regex_match(const CelRegex *self, const char *text, gsize len)
 }
 
 extern "C" gboolean
-cel_regex_find(const CelRegex *self, const char *text, gsize len, gsize from, gsize *start,
-	       gsize *end)
+cel_regex_find(
+        const CelRegex *self, const char *text, gsize len, gsize from, gsize *start, gsize *end)
 {
 	re2::StringPiece whole(text, len);
 	re2::StringPiece match;
-	if (from > len ||
-	    !self->re->Match(whole, from, len, re2::RE2::UNANCHORED, &match, 1)) {
+	if (from > len || !self->re->Match(whole, from, len, re2::RE2::UNANCHORED, &match, 1)) {
 		return FALSE;
 	}
 	*start = (gsize)(match.data() - text);
@@ -155,8 +153,12 @@ rune_width(const char *p, gsize avail)
 }
 
 extern "C" gint64
-cel_regex_find_all(const CelRegex *self, const char *text, gsize len, gint64 limit,
-		   CelRegexMatchFn fn, gpointer user_data)
+cel_regex_find_all(const CelRegex *self,
+                   const char *text,
+                   gsize len,
+                   gint64 limit,
+                   CelRegexMatchFn fn,
+                   gpointer user_data)
 {
 	gint64 count = 0;
 	gsize pos = 0;

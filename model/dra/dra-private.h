@@ -10,11 +10,11 @@
 
 #include "dra.h"
 
-#define DRA_MAX_RESULTS	 32 /* resourceapi.AllocationResultsMaxSize */
-#define DRA_MAX_CLAIMS	 64 /* claims per call: one bit each in DraAllocator.allocating */
-#define DRA_MAX_SEEN	 128
-#define DRA_CACHE_FALSE	 1u
-#define DRA_CACHE_TRUE	 2u
+#define DRA_MAX_RESULTS 32 /* resourceapi.AllocationResultsMaxSize */
+#define DRA_MAX_CLAIMS  64 /* claims per call: one bit each in DraAllocator.allocating */
+#define DRA_MAX_SEEN    128
+#define DRA_CACHE_FALSE 1u
+#define DRA_CACHE_TRUE  2u
 
 typedef struct {
 	guint counter; /* global counter index (SliceRec.counter_base + i) */
@@ -47,7 +47,7 @@ typedef struct {
 	const char *driver;
 	const char *pool;
 	const char *device;
-	char *text; /* "driver/pool/device" */
+	char *text;      /* "driver/pool/device" */
 	guint first_dev; /* first DevRec with this id */
 } DraIdRec;
 
@@ -100,7 +100,8 @@ typedef struct {
 	/* why candidates were rejected, for the unschedulable reason */
 	guint tried;
 	guint no_match;
-	guint in_use;
+	guint in_use; /* held by other claims */
+	guint picked; /* already picked in this search */
 	guint no_counters;
 	guint tainted;
 	guint no_capacity;
@@ -116,8 +117,8 @@ typedef enum {
 typedef struct {
 	const DraConstraint *spec;
 	DraConstraintKind kind;
-	const char *name;  /* fully qualified attribute name */
-	gsize domain_len;  /* bytes before the '/', or G_MAXSIZE without one */
+	const char *name;          /* fully qualified attribute name */
+	gsize domain_len;          /* bytes before the '/', or G_MAXSIZE without one */
 	const DraAttribute *first; /* matchAttribute: value of the first device */
 	guint n_devices;
 	const DraAttribute *seen[DRA_MAX_SEEN]; /* distinctAttribute stack */
@@ -162,6 +163,19 @@ typedef struct {
 	gboolean node_name_field;
 } DraLayout;
 
+/* Direct-mapped pointer caches in front of the hash tables (hot path). */
+#define DRA_PTR_CACHE 1024
+typedef struct {
+	gconstpointer key;
+	gpointer value;
+} DraPtrSlot;
+
+static inline guint
+dra_ptr_slot(gconstpointer p)
+{
+	return (guint)(((guintptr)p >> 4) ^ ((guintptr)p >> 14)) & (DRA_PTR_CACHE - 1);
+}
+
 struct DraAllocator {
 	DraFeatures features;
 	DraQuirks quirks;
@@ -180,24 +194,24 @@ struct DraAllocator {
 	gboolean prepared;
 
 	/* prepared indexes */
-	GArray *slice_recs; /* DraSliceRec */
-	GArray *dev_recs;   /* DraDevRec */
-	GArray *id_recs;    /* DraIdRec */
-	GHashTable *id_by_key; /* "driver\0pool\0device" -> id+1 */
-	GArray *cons;          /* DraConsRec */
-	GArray *taints;        /* DraTaint */
-	GArray *counter_avail; /* DraMilli per counter */
-	GArray *counter_used;  /* DraMilli per counter (this call) */
+	GArray *slice_recs;        /* DraSliceRec */
+	GArray *dev_recs;          /* DraDevRec */
+	GArray *id_recs;           /* DraIdRec */
+	GHashTable *id_by_key;     /* "driver\0pool\0device" -> id+1 */
+	GArray *cons;              /* DraConsRec */
+	GArray *taints;            /* DraTaint */
+	GArray *counter_avail;     /* DraMilli per counter */
+	GArray *counter_used;      /* DraMilli per counter (this call) */
 	GHashTable *class_by_name; /* name -> DraClassRec* */
 	GPtrArray *class_recs;
-	GHashTable *prog_by_expr; /* expression -> index+1 */
-	GPtrArray *progs;         /* DraProgRec* */
-	GHashTable *node_slices;  /* node name -> GArray of slice indexes */
-	GArray *shared_slices;    /* slices without nodeName */
-	GHashTable *pools_by_node; /* node name ("" for none) -> DraNodePools* */
-	GHashTable *pools_by_ptr;  /* const DraNode* -> DraNodePools* (borrowed) */
-	GHashTable *class_by_req;  /* const DraExactRequest* -> DraClassRec* */
-	GHashTable *subreq_names;  /* const DraExactRequest* -> "parent/sub" */
+	GHashTable *prog_by_expr;              /* expression -> index+1 */
+	GPtrArray *progs;                      /* DraProgRec* */
+	GHashTable *node_slices;               /* node name -> GArray of slice indexes */
+	GArray *shared_slices;                 /* slices without nodeName */
+	GHashTable *pools_by_node;             /* node name ("" for none) -> DraNodePools* */
+	DraPtrSlot pools_cache[DRA_PTR_CACHE]; /* node pointer -> DraNodePools* */
+	DraPtrSlot class_cache[DRA_PTR_CACHE]; /* request pointer -> DraClassRec* */
+	GHashTable *subreq_names;              /* const DraExactRequest* -> "parent/sub" */
 
 	/* allocated state (persistent) */
 	GHashTable *allocated_keys; /* id keys of dedicated devices in use */
@@ -210,17 +224,17 @@ struct DraAllocator {
 	const DraClaim *const *claims;
 	guint n_claims;
 	DraNodePools *pools;
-	GArray *rd;       /* DraReqData */
-	GArray *rd_index; /* per claim: first rd of each request, flattened */
+	GArray *rd;            /* DraReqData */
+	GArray *rd_index;      /* per claim: first rd of each request, flattened */
 	GArray *claim_rd_base; /* per claim: index into rd_index */
 	GArray *req_progs;     /* guint prog indexes of request selectors */
 	GArray *all_devices;   /* guint DevRec */
 	GArray *match_cache;   /* guint32 per (rd, DevRec): stamp * 4 + value */
 	guint match_stride;
 	guint32 stamp;
-	GArray *allocating;    /* guint64 claim mask per id */
-	GArray *touched_ids;   /* guint */
-	GArray *inflight;      /* DraInflight */
+	GArray *allocating;     /* guint64 claim mask per id */
+	GArray *touched_ids;    /* guint */
+	GArray *inflight;       /* DraInflight */
 	GArray *touched_slices; /* guint */
 	GPtrArray *constraints; /* per claim: GArray of DraConstraintState */
 	GPtrArray *results;     /* per claim: GArray of DraInternalResult */
@@ -228,16 +242,17 @@ struct DraAllocator {
 	char *error;
 	char *reason;
 	gboolean reason_pending;
+	gboolean validated; /* rd & co. are valid for self->claims on any node */
 	gboolean any_admin; /* some request asks for admin access (this call) */
 	guint min_total;    /* minimum devices over all claims (this call) */
 
 	/* output (valid until the next call) */
-	GArray *out_alloc;   /* DraAllocation per claim */
-	GArray *out_results; /* DraDeviceResult */
-	GArray *out_config;  /* DraConfigResult */
-	GPtrArray *out_names; /* request names of FromClass config, node names */
-	GArray *out_terms;    /* DraNodeSelectorTerm */
-	GArray *out_reqs;     /* DraNodeSelectorRequirement */
+	GArray *out_alloc;     /* DraAllocation per claim */
+	GArray *out_results;   /* DraDeviceResult */
+	GArray *out_config;    /* DraConfigResult */
+	GPtrArray *out_names;  /* request names of FromClass config, node names */
+	GArray *out_terms;     /* DraNodeSelectorTerm */
+	GArray *out_reqs;      /* DraNodeSelectorRequirement */
 	GArray *out_selectors; /* DraNodeSelector */
 	GArray *out_offsets;   /* guint scratch for pointer fix-ups */
 	GArray *layouts;       /* DraLayout per claim */
@@ -262,8 +277,8 @@ dra_array_clear(GArray *array)
 void dra_alloc__prepare(DraAllocator *self);
 void dra_alloc__set_error(DraAllocator *self, const char *format, ...) G_GNUC_PRINTF(2, 3);
 const char *dra_alloc__claim_name(DraAllocator *self, guint claim);
-guint dra_alloc__lookup_id(DraAllocator *self, const char *driver, const char *pool,
-			   const char *device);
+guint
+dra_alloc__lookup_id(DraAllocator *self, const char *driver, const char *pool, const char *device);
 guint dra_alloc__prog(DraAllocator *self, const char *expression);
 
 /* dra_pools.c */
@@ -277,8 +292,8 @@ int dra_validate__selectable(DraAllocator *self, guint rd_key, const DraReqData 
 
 /* dra_capacity.c */
 gboolean dra_capacity__fits(DraAllocator *self, const DraExactRequest *req, guint dev);
-guint dra_capacity__consume(DraAllocator *self, const DraExactRequest *req, guint dev,
-			    guint *n_out);
+guint
+dra_capacity__consume(DraAllocator *self, const DraExactRequest *req, guint dev, guint *n_out);
 void dra_capacity__release(DraAllocator *self, guint dev, guint consumed_base, guint n);
 gboolean dra_capacity__in_use(DraAllocator *self, guint id);
 gboolean dra_counters__check(DraAllocator *self, guint dev);
@@ -287,8 +302,8 @@ void dra_counters__release(DraAllocator *self, guint dev);
 /* dra_constraint.c */
 void dra_constraint__init(DraConstraintState *st, const DraConstraint *spec);
 void dra_constraint__clear(DraConstraintState *st);
-gboolean dra_constraint__add(DraAllocator *self, DraConstraintState *st, const DraReqData *rd,
-			     guint dev);
+gboolean
+dra_constraint__add(DraAllocator *self, DraConstraintState *st, const DraReqData *rd, guint dev);
 void dra_constraint__remove(DraConstraintState *st, const DraReqData *rd);
 
 /* dra_search.c: allocateOne from the first slot; -1 error, 0 not done, 1 done */
@@ -299,5 +314,9 @@ void dra_search__build_reason(DraAllocator *self);
 gboolean dra_result__build(DraAllocator *self);
 
 /* dra_node.c */
-gboolean dra_node__matches(const DraNode *node, const char *node_name, gboolean all_nodes,
-			   const DraNodeSelector *selector, gboolean *match, char **error);
+gboolean dra_node__matches(const DraNode *node,
+                           const char *node_name,
+                           gboolean all_nodes,
+                           const DraNodeSelector *selector,
+                           gboolean *match,
+                           char **error);

@@ -163,10 +163,12 @@ typedef struct {
 /* ---- DeviceTaintRule (v1alpha3), applied to the inventory ---- */
 
 typedef struct {
-	const char *device_class_name; /* NULL = any */
-	const char *driver;
+	const char *device_class_name; /* NULL = any; else the class's selectors must match */
+	const char *driver;            /* NULL = any */
 	const char *pool;
 	const char *device;
+	const char *const *selectors; /* CEL; all must match (a runtime error: no match) */
+	guint n_selectors;
 	DraTaint taint;
 } DraTaintRule;
 
@@ -281,11 +283,13 @@ typedef struct {
 	guint64 selector_evaluations;
 	guint64 backtracks;
 	guint64 constraint_rejections;
-	guint64 quirk_counters_leaked;      /* counters kept after a later failed check */
+	guint64 pruned;                /* subtrees skipped by counting (dra_allocator_set_prune) */
+	guint64 quirk_counters_leaked; /* counters kept after a later failed check */
 	guint64 quirk_distinct_by_pointer;  /* distinctAttribute passed on equal values */
 	guint64 quirk_capacity_recheck;     /* re-check used another device than the candidate */
 	guint64 quirk_stale_subrequest_key; /* cache entry written under the previous sub-request */
 	guint64 quirk_device_marked_on_fail; /* device stayed marked after a failed re-check */
+	guint64 quirk_all_subrequest_index; /* "All" sub-request continued as sub-request 0 */
 } DraStats;
 
 /* ---- selector evaluation (CEL), pluggable ---- */
@@ -305,8 +309,12 @@ typedef enum {
  */
 typedef struct {
 	gpointer (*compile)(gpointer data, const char *expression, GError **error);
-	DraMatch (*eval)(gpointer data, gpointer program, const DraDevice *device,
-			 const char *driver, gpointer *view, const char **message);
+	DraMatch (*eval)(gpointer data,
+	                 gpointer program,
+	                 const DraDevice *device,
+	                 const char *driver,
+	                 gpointer *view,
+	                 const char **message);
 	void (*free_program)(gpointer data, gpointer program);
 	void (*free_view)(gpointer data, gpointer view);
 } DraSelectorOps;
@@ -368,8 +376,8 @@ typedef struct DraAllocator DraAllocator;
  * @ops: (nullable): selector evaluation; without it every selector is an error
  * Returns: (transfer full): an empty allocator.
  */
-DraAllocator *dra_allocator_new(const DraFeatures *features, const DraSelectorOps *ops,
-				gpointer ops_data);
+DraAllocator *
+dra_allocator_new(const DraFeatures *features, const DraSelectorOps *ops, gpointer ops_data);
 void dra_allocator_free(DraAllocator *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(DraAllocator, dra_allocator_free)
 
@@ -394,14 +402,21 @@ void dra_allocator_add_class(DraAllocator *self, const DraClass *klass);
 void dra_allocator_add_taint_rule(DraAllocator *self, const DraTaintRule *rule);
 
 /* Allocated state: a dedicated device in use by another claim. */
-void dra_allocator_mark_allocated(DraAllocator *self, const char *driver, const char *pool,
-				  const char *device, gboolean allocated);
+void dra_allocator_mark_allocated(DraAllocator *self,
+                                  const char *driver,
+                                  const char *pool,
+                                  const char *device,
+                                  gboolean allocated);
 /*
  * Allocated state: capacity consumed on a multi-allocatable device (adds @value).
  * @capacity NULL only records that the device is shared by another claim.
  */
-void dra_allocator_add_consumed_capacity(DraAllocator *self, const char *driver, const char *pool,
-					 const char *device, const char *capacity, DraMilli value);
+void dra_allocator_add_consumed_capacity(DraAllocator *self,
+                                         const char *driver,
+                                         const char *pool,
+                                         const char *device,
+                                         const char *capacity,
+                                         DraMilli value);
 
 /**
  * dra_allocator_allocate:
@@ -411,14 +426,31 @@ void dra_allocator_add_consumed_capacity(DraAllocator *self, const char *driver,
  * Runs the search. The allocations and the error message are owned by the
  * allocator and stay valid until the next call.
  */
-DraOutcome dra_allocator_allocate(DraAllocator *self, const DraNode *node,
-				  const DraClaim *const *claims, guint n_claims);
+DraOutcome dra_allocator_allocate(DraAllocator *self,
+                                  const DraNode *node,
+                                  const DraClaim *const *claims,
+                                  guint n_claims);
+/*
+ * The same in two steps, for trying one pod on many nodes: the claims are
+ * validated once and reused on every node (they, and the array, must not change
+ * until the next dra_allocator_set_claims()). Same answers as the one-step call.
+ */
+void dra_allocator_set_claims(DraAllocator *self, const DraClaim *const *claims, guint n_claims);
+DraOutcome dra_allocator_allocate_on(DraAllocator *self, const DraNode *node);
 const DraAllocation *dra_allocator_get_allocation(DraAllocator *self, guint claim_index);
 const char *dra_allocator_get_error(DraAllocator *self);
 /* Why the last call was unschedulable, naming a request (NULL if unknown). */
 const char *dra_allocator_get_reason(DraAllocator *self);
 /* Marks the devices of the last successful call's claim @claim_index as in use. */
 void dra_allocator_commit(DraAllocator *self, guint claim_index);
+
+/**
+ * dra_allocator_count_matching:
+ * For lint: how many devices of all slices (on any node, in use or not) pass
+ * the class and the selectors of @req. Returns -1 with @error (transfer full)
+ * set when the class is unknown or a selector fails to evaluate.
+ */
+gint dra_allocator_count_matching(DraAllocator *self, const DraExactRequest *req, char **error);
 
 const DraStats *dra_allocator_get_stats(DraAllocator *self);
 void dra_allocator_reset_stats(DraAllocator *self);
@@ -431,8 +463,10 @@ void dra_allocator_reset_stats(DraAllocator *self);
  * knows metadata.name. Returns FALSE with @error_out (transfer full) set when
  * the selector cannot be parsed (unknown operator, bad Gt/Lt value, ...).
  */
-gboolean dra_node_selector_matches(const DraNodeSelector *selector, const DraNode *node,
-				   gboolean *matches, char **error_out);
+gboolean dra_node_selector_matches(const DraNodeSelector *selector,
+                                   const DraNode *node,
+                                   gboolean *matches,
+                                   char **error_out);
 
 /* Parses a Kubernetes quantity into milli-units; FALSE on syntax error or overflow. */
 gboolean dra_milli_parse(const char *text, DraMilli *out);

@@ -11,7 +11,7 @@
 
 #include "dra-private.h"
 
-G_DEFINE_QUARK(dra-error-quark, dra_error)
+G_DEFINE_QUARK(dra - error - quark, dra_error)
 
 DraFeatures
 dra_features_default(void)
@@ -124,10 +124,8 @@ dra_allocator_new(const DraFeatures *features, const DraSelectorOps *ops, gpoint
 	self->node_slices = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, garray_unref0);
 	self->shared_slices = g_array_new(FALSE, FALSE, sizeof(guint));
 	self->pools_by_node =
-		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, dra_pools__free);
+	        g_hash_table_new_full(g_str_hash, g_str_equal, g_free, dra_pools__free);
 	self->subreq_names = g_hash_table_new_full(NULL, NULL, NULL, g_free);
-	self->pools_by_ptr = g_hash_table_new(NULL, NULL);
-	self->class_by_req = g_hash_table_new(NULL, NULL);
 	self->allocated = g_byte_array_new();
 	self->allocated_keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->aggregated_list = g_array_new(FALSE, TRUE, sizeof(DraAggEntry));
@@ -186,8 +184,9 @@ clear_prepared(DraAllocator *self)
 	g_hash_table_remove_all(self->node_slices);
 	dra_array_clear(self->shared_slices);
 	g_hash_table_remove_all(self->pools_by_node);
-	g_hash_table_remove_all(self->pools_by_ptr);
-	g_hash_table_remove_all(self->class_by_req);
+	memset(self->pools_cache, 0, sizeof(self->pools_cache));
+	memset(self->class_cache, 0, sizeof(self->class_cache));
+	self->validated = FALSE;
 	/* compiled programs survive; their device caches are indexed by DevRec */
 	for (guint i = 0; i < self->progs->len; i++) {
 		DraProgRec *p = g_ptr_array_index(self->progs, i);
@@ -243,8 +242,6 @@ dra_allocator_free(DraAllocator *self)
 	g_hash_table_unref(self->node_slices);
 	g_array_unref(self->shared_slices);
 	g_hash_table_unref(self->pools_by_node);
-	g_hash_table_unref(self->pools_by_ptr);
-	g_hash_table_unref(self->class_by_req);
 	g_hash_table_unref(self->subreq_names);
 	g_byte_array_unref(self->allocated);
 	g_hash_table_unref(self->allocated_keys);
@@ -348,7 +345,7 @@ intern_id(DraAllocator *self, const char *driver, const char *pool, const char *
 		return GPOINTER_TO_UINT(v) - 1;
 	}
 	DraIdRec rec = { driver, pool, device, g_strdup_printf("%s/%s/%s", driver, pool, device),
-			 G_MAXUINT };
+		         G_MAXUINT };
 	g_array_append_val(self->id_recs, rec);
 	g_hash_table_insert(self->id_by_key, key, GUINT_TO_POINTER(self->id_recs->len));
 	return self->id_recs->len - 1;
@@ -370,12 +367,13 @@ dra_alloc__prog(DraAllocator *self, const char *expression)
 	} else {
 		p->handle = self->ops.compile(self->ops_data, expression, &error);
 		if (p->handle == NULL) {
-			p->compile_error = g_strdup(error != NULL ? error->message : "compile failed");
+			p->compile_error =
+			        g_strdup(error != NULL ? error->message : "compile failed");
 		}
 	}
 	g_ptr_array_add(self->progs, p);
 	g_hash_table_insert(self->prog_by_expr, g_strdup(expression),
-			    GUINT_TO_POINTER(self->progs->len));
+	                    GUINT_TO_POINTER(self->progs->len));
 	return self->progs->len - 1;
 }
 
@@ -400,7 +398,8 @@ prepare_counters(DraAllocator *self, DraSliceRec *sr, DraDevRec *dr)
 				for (guint j = 0; j < cs->n_counters; j++) {
 					if (g_strcmp0(cs->counters[j].name, cc->counters[k].name) ==
 					    0) {
-						DraConsRec rec = { base + j, cc->counters[k].value };
+						DraConsRec rec = { base + j,
+							           cc->counters[k].value };
 						g_array_append_val(self->cons, rec);
 					}
 				}
@@ -411,12 +410,56 @@ prepare_counters(DraAllocator *self, DraSliceRec *sr, DraDevRec *dr)
 	dr->n_cons = self->cons->len - dr->cons_base;
 }
 
+/* Evaluates @expression on a device while preparing; errors count as "no match". */
 static gboolean
-taint_rule_applies(const DraTaintRule *rule, const DraSlice *s, const DraDevice *d)
+prepare_eval(DraAllocator *self, const char *expression, DraDevRec *dr, const char *driver)
 {
-	return (rule->driver == NULL || g_strcmp0(rule->driver, s->driver) == 0) &&
-	       (rule->pool == NULL || g_strcmp0(rule->pool, s->pool) == 0) &&
-	       (rule->device == NULL || g_strcmp0(rule->device, d->name) == 0);
+	DraProgRec *p = g_ptr_array_index(self->progs, dra_alloc__prog(self, expression));
+	const char *message = NULL;
+
+	if (p->compile_error != NULL) {
+		return FALSE;
+	}
+	self->stats.selector_evaluations++;
+	return self->ops.eval(self->ops_data, p->handle, dr->device, driver, &dr->view,
+			      &message) == DRA_MATCH_TRUE;
+}
+
+/*
+ * The scheduler applies DeviceTaintRules to the slices it hands the allocator:
+ * a rule taints the devices its selector picks (driver, pool, device, the
+ * selectors of deviceClassName and its own CEL selectors).
+ */
+static gboolean
+taint_rule_applies(DraAllocator *self, const DraTaintRule *rule, const DraSlice *s,
+		   DraDevRec *dr)
+{
+	const DraDevice *d = dr->device;
+
+	if ((rule->driver != NULL && g_strcmp0(rule->driver, s->driver) != 0) ||
+	    (rule->pool != NULL && g_strcmp0(rule->pool, s->pool) != 0) ||
+	    (rule->device != NULL && g_strcmp0(rule->device, d->name) != 0)) {
+		return FALSE;
+	}
+	if (rule->device_class_name != NULL) {
+		DraClassRec *c = g_hash_table_lookup(self->class_by_name, rule->device_class_name);
+		if (c == NULL) {
+			return FALSE;
+		}
+		for (guint i = 0; i < c->klass->n_selectors; i++) {
+			if (c->klass->selectors[i] == NULL ||
+			    !prepare_eval(self, c->klass->selectors[i], dr, s->driver)) {
+				return FALSE;
+			}
+		}
+	}
+	for (guint i = 0; i < rule->n_selectors; i++) {
+		if (rule->selectors[i] == NULL ||
+		    !prepare_eval(self, rule->selectors[i], dr, s->driver)) {
+			return FALSE;
+		}
+	}
+	return TRUE;
 }
 
 static void
@@ -449,7 +492,7 @@ prepare_slices(DraAllocator *self)
 			g_array_append_vals(self->taints, d->taints, d->n_taints);
 			for (guint r = 0; r < self->taint_rules->len; r++) {
 				const DraTaintRule *rule = g_ptr_array_index(self->taint_rules, r);
-				if (taint_rule_applies(rule, s, d)) {
+				if (taint_rule_applies(self, rule, s, &dr)) {
 					g_array_append_val(self->taints, rule->taint);
 				}
 			}
@@ -466,7 +509,7 @@ prepare_slices(DraAllocator *self)
 			if (list == NULL) {
 				list = g_array_new(FALSE, FALSE, sizeof(guint));
 				g_hash_table_insert(self->node_slices, (gpointer)s->node_name,
-						    list);
+				                    list);
 			}
 			g_array_append_val(list, i);
 		} else {
@@ -488,7 +531,7 @@ prepare_classes(DraAllocator *self)
 		rec->progs = g_array_new(FALSE, FALSE, sizeof(guint));
 		for (guint j = 0; j < k->n_selectors; j++) {
 			guint p = k->selectors[j] != NULL ? dra_alloc__prog(self, k->selectors[j])
-							  : G_MAXUINT;
+			                                  : G_MAXUINT;
 			g_array_append_val(rec->progs, p);
 		}
 		g_ptr_array_add(self->class_recs, rec);
@@ -558,8 +601,8 @@ dra_alloc__prepare(DraAllocator *self)
 		return;
 	}
 	clear_prepared(self);
-	prepare_slices(self);
 	prepare_classes(self);
+	prepare_slices(self);
 	for (guint i = 0; i < self->progs->len; i++) {
 		DraProgRec *p = g_ptr_array_index(self->progs, i);
 		g_byte_array_set_size(p->cache, self->dev_recs->len);
@@ -570,8 +613,11 @@ dra_alloc__prepare(DraAllocator *self)
 }
 
 void
-dra_allocator_mark_allocated(DraAllocator *self, const char *driver, const char *pool,
-			     const char *device, gboolean allocated)
+dra_allocator_mark_allocated(DraAllocator *self,
+                             const char *driver,
+                             const char *pool,
+                             const char *device,
+                             gboolean allocated)
 {
 	char *key = id_key(driver, pool, device);
 
@@ -589,7 +635,8 @@ dra_allocator_mark_allocated(DraAllocator *self, const char *driver, const char 
 			for (; dev != G_MAXUINT;
 			     dev = g_array_index(self->dev_recs, DraDevRec, dev).next_same_id) {
 				guint slice = g_array_index(self->dev_recs, DraDevRec, dev).slice;
-				DraSliceRec *sr = &g_array_index(self->slice_recs, DraSliceRec, slice);
+				DraSliceRec *sr =
+				        &g_array_index(self->slice_recs, DraSliceRec, slice);
 				if (allocated) {
 					sr->n_allocated++;
 				} else {
@@ -599,18 +646,22 @@ dra_allocator_mark_allocated(DraAllocator *self, const char *driver, const char 
 			/* available counters of the slices holding the device change */
 			for (guint i = 0; i < self->slice_recs->len; i++) {
 				g_array_index(self->slice_recs, DraSliceRec, i).available_ready =
-					FALSE;
+				        FALSE;
 			}
 		}
 	}
 }
 
 void
-dra_allocator_add_consumed_capacity(DraAllocator *self, const char *driver, const char *pool,
-				    const char *device, const char *capacity, DraMilli value)
+dra_allocator_add_consumed_capacity(DraAllocator *self,
+                                    const char *driver,
+                                    const char *pool,
+                                    const char *device,
+                                    const char *capacity,
+                                    DraMilli value)
 {
 	DraAggEntry e = { id_key(driver, pool, device),
-			  capacity != NULL ? g_intern_string(capacity) : NULL, value };
+		          capacity != NULL ? g_intern_string(capacity) : NULL, value };
 
 	g_array_append_val(self->aggregated_list, e);
 	self->prepared = FALSE;
@@ -660,13 +711,29 @@ reset_call(DraAllocator *self)
 	}
 	dra_array_clear(self->touched_slices);
 	dra_array_clear(self->consumed);
-	dra_array_clear(self->rd);
-	dra_array_clear(self->rd_index);
-	dra_array_clear(self->claim_rd_base);
-	dra_array_clear(self->req_progs);
-	dra_array_clear(self->all_devices);
-	for (guint c = 0; c < self->constraints->len; c++) {
-		dra_array_clear(g_ptr_array_index(self->constraints, c));
+	if (self->validated) {
+		/* same claims, node-independent validation: only reset what the search changes */
+		for (guint i = 0; i < self->rd->len; i++) {
+			DraReqData *rd = &g_array_index(self->rd, DraReqData, i);
+			memset(&rd->selected_sub, 0,
+			       sizeof(*rd) - G_STRUCT_OFFSET(DraReqData, selected_sub));
+		}
+		for (guint c = 0; c < self->constraints->len; c++) {
+			GArray *states = g_ptr_array_index(self->constraints, c);
+			for (guint i = 0; i < states->len; i++) {
+				dra_constraint__clear(
+				        &g_array_index(states, DraConstraintState, i));
+			}
+		}
+	} else {
+		dra_array_clear(self->rd);
+		dra_array_clear(self->rd_index);
+		dra_array_clear(self->claim_rd_base);
+		dra_array_clear(self->req_progs);
+		dra_array_clear(self->all_devices);
+		for (guint c = 0; c < self->constraints->len; c++) {
+			dra_array_clear(g_ptr_array_index(self->constraints, c));
+		}
 	}
 	g_clear_pointer(&self->error, g_free);
 	g_clear_pointer(&self->reason, g_free);
@@ -707,28 +774,59 @@ node_is_full(DraAllocator *self)
 	return TRUE;
 }
 
-DraOutcome
-dra_allocator_allocate(DraAllocator *self, const DraNode *node, const DraClaim *const *claims,
-		       guint n_claims)
+void
+dra_allocator_set_claims(DraAllocator *self, const DraClaim *const *claims, guint n_claims)
 {
+	self->claims = claims;
+	self->n_claims = n_claims;
+	self->validated = FALSE;
+}
+
+DraOutcome
+dra_allocator_allocate(DraAllocator *self,
+                       const DraNode *node,
+                       const DraClaim *const *claims,
+                       guint n_claims)
+{
+	dra_allocator_set_claims(self, claims, n_claims);
+	return dra_allocator_allocate_on(self, node);
+}
+
+/* Validation depends on the node only through "All" requests (their device lists). */
+static gboolean
+validation_is_node_independent(DraAllocator *self)
+{
+	for (guint i = 0; i < self->rd->len; i++) {
+		if (g_array_index(self->rd, DraReqData, i).all_mode) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+DraOutcome
+dra_allocator_allocate_on(DraAllocator *self, const DraNode *node)
+{
+	guint n_claims = self->n_claims;
+
 	g_return_val_if_fail(self != NULL, DRA_OUTCOME_ERROR);
 
-	dra_alloc__prepare(self);
+	if (!self->prepared) {
+		self->validated = FALSE;
+		dra_alloc__prepare(self);
+	}
 	reset_call(self);
 	self->stats.allocate_calls++;
 	self->node = node;
-	self->claims = claims;
-	self->n_claims = n_claims;
 	dra_array_clear(self->out_alloc);
 
 	if (n_claims > DRA_MAX_CLAIMS) {
 		dra_alloc__set_error(self, "drasim supports at most %d claims per Allocate call",
-				     DRA_MAX_CLAIMS);
+		                     DRA_MAX_CLAIMS);
 		return DRA_OUTCOME_ERROR;
 	}
 	while (self->results->len < n_claims) {
-		g_ptr_array_add(self->results,
-				g_array_new(FALSE, TRUE, sizeof(DraInternalResult)));
+		g_ptr_array_add(self->results, g_array_new(FALSE, TRUE, sizeof(DraInternalResult)));
 	}
 	for (guint c = 0; c < n_claims; c++) {
 		dra_array_clear(g_ptr_array_index(self->results, c));
@@ -739,8 +837,11 @@ dra_allocator_allocate(DraAllocator *self, const DraNode *node, const DraClaim *
 		dra_alloc__set_error(self, "gather pool information: %s", self->pools->error);
 		return DRA_OUTCOME_ERROR;
 	}
-	if (!dra_validate__claims(self)) {
-		return DRA_OUTCOME_ERROR;
+	if (!self->validated) {
+		if (!dra_validate__claims(self)) {
+			return DRA_OUTCOME_ERROR;
+		}
+		self->validated = validation_is_node_independent(self);
 	}
 	if (self->prune && node_is_full(self)) {
 		self->reason_pending = TRUE;
@@ -803,8 +904,8 @@ dra_allocator_commit(DraAllocator *self, guint claim_index)
 		}
 		for (guint j = 0; j < r->n_consumed; j++) {
 			dra_allocator_add_consumed_capacity(self, r->driver, r->pool, r->device,
-							    r->consumed[j].name,
-							    r->consumed[j].value);
+			                                    r->consumed[j].name,
+			                                    r->consumed[j].value);
 		}
 	}
 }

@@ -118,7 +118,7 @@ inflight_find(DraAllocator *self, guint id, const char *name)
 	for (guint i = 0; i < self->inflight->len; i++) {
 		DraInflight *e = &g_array_index(self->inflight, DraInflight, i);
 		if (e->id == id && (e->name == name || (e->name != NULL && name != NULL &&
-							strcmp(e->name, name) == 0))) {
+		                                        strcmp(e->name, name) == 0))) {
 			return e;
 		}
 	}
@@ -137,7 +137,7 @@ dra_capacity__fits(DraAllocator *self, const DraExactRequest *req, guint dev)
 			gboolean found = FALSE;
 			for (guint j = 0; j < device->n_capacity && !found; j++) {
 				found = strcmp(device->capacity[j].name,
-					       req->capacity_requests[i].name) == 0;
+				               req->capacity_requests[i].name) == 0;
 			}
 			if (!found) {
 				return FALSE;
@@ -250,8 +250,8 @@ compute_available(DraAllocator *self, DraSliceRec *sr)
 			continue;
 		}
 		for (guint c = 0; c < d->n_cons; c++) {
-			const DraConsRec *cr = &g_array_index(self->cons, DraConsRec,
-							      d->cons_base + c);
+			const DraConsRec *cr =
+			        &g_array_index(self->cons, DraConsRec, d->cons_base + c);
 			g_array_index(self->counter_avail, DraMilli, cr->counter) -= cr->value;
 		}
 	}

@@ -49,8 +49,8 @@ cel_compile(gpointer data, const char *expression, GError **error)
 
 	if (sel == NULL) {
 		g_set_error(error, DRA_ERROR, DRA_ERROR_SELECTOR, "compilation failed: %s",
-			    diag != NULL ? (diag->text != NULL ? diag->text : diag->message)
-					 : "unknown error");
+		            diag != NULL ? (diag->text != NULL ? diag->text : diag->message)
+		                         : "unknown error");
 	}
 	return sel;
 }
@@ -71,15 +71,14 @@ build_view(const DraDevice *device, const char *driver)
 			cel_dra_device_add_bool(view, a->name, a->bool_value);
 			break;
 		case DRA_ATTR_STRING:
-			cel_dra_device_add_string(view, a->name,
-						  a->string_value != NULL ? a->string_value : "",
-						  -1);
+			cel_dra_device_add_string(
+			        view, a->name, a->string_value != NULL ? a->string_value : "", -1);
 			break;
 		case DRA_ATTR_VERSION:
 			/* an invalid version is left out, as the API would reject it */
 			cel_dra_device_add_version(view, a->name,
-						   a->string_value != NULL ? a->string_value : "",
-						   -1, NULL);
+			                           a->string_value != NULL ? a->string_value : "",
+			                           -1, NULL);
 			break;
 		}
 	}
@@ -95,8 +94,12 @@ build_view(const DraDevice *device, const char *driver)
 }
 
 static DraMatch
-cel_eval(gpointer data, gpointer program, const DraDevice *device, const char *driver,
-	 gpointer *view, const char **message)
+cel_eval(gpointer data,
+         gpointer program,
+         const DraDevice *device,
+         const char *driver,
+         gpointer *view,
+         const char **message)
 {
 	DraCel *self = data;
 

@@ -18,8 +18,8 @@ dra_constraint__init(DraConstraintState *st, const DraConstraint *spec)
 	memset(st, 0, sizeof(*st));
 	st->spec = spec;
 	st->kind = spec->match_attribute != NULL ? DRA_CONSTRAINT_MATCH : DRA_CONSTRAINT_DISTINCT;
-	st->name = st->kind == DRA_CONSTRAINT_MATCH ? spec->match_attribute
-						    : spec->distinct_attribute;
+	st->name =
+	        st->kind == DRA_CONSTRAINT_MATCH ? spec->match_attribute : spec->distinct_attribute;
 	const char *slash = strchr(st->name, '/');
 	st->domain_len = slash != NULL ? (gsize)(slash - st->name) : G_MAXSIZE;
 }

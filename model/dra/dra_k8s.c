@@ -6,9 +6,9 @@
  * DraInput-owned arena (GPtrArray of blocks) and borrows every string from the
  * object set, so it is cheap and done once per object.
  */
-#include <string.h>
-
 #include "dra_k8s.h"
+
+#include <string.h>
 
 struct DraInput {
 	GPtrArray *blocks; /* g_free'd */
@@ -67,8 +67,11 @@ strv(DraInput *self, const K8sStringList *list)
 }
 
 static void
-convert_requirements(DraInput *self, const K8sNodeSelectorRequirement *in, guint n,
-		     const DraNodeSelectorRequirement **out, guint *n_out)
+convert_requirements(DraInput *self,
+                     const K8sNodeSelectorRequirement *in,
+                     guint n,
+                     const DraNodeSelectorRequirement **out,
+                     guint *n_out)
 {
 	DraNodeSelectorRequirement *reqs = NEW0(self, DraNodeSelectorRequirement, n);
 	for (guint i = 0; i < n; i++) {
@@ -91,10 +94,10 @@ node_selector(DraInput *self, const K8sNodeSelector *in)
 	DraNodeSelectorTerm *terms = NEW0(self, DraNodeSelectorTerm, in->n_terms);
 	for (guint i = 0; i < in->n_terms; i++) {
 		convert_requirements(self, in->terms[i].match_expressions,
-				     in->terms[i].n_match_expressions, &terms[i].match_expressions,
-				     &terms[i].n_match_expressions);
+		                     in->terms[i].n_match_expressions, &terms[i].match_expressions,
+		                     &terms[i].n_match_expressions);
 		convert_requirements(self, in->terms[i].match_fields, in->terms[i].n_match_fields,
-				     &terms[i].match_fields, &terms[i].n_match_fields);
+		                     &terms[i].match_fields, &terms[i].n_match_fields);
 	}
 	sel->terms = terms;
 	sel->n_terms = in->n_terms;
@@ -178,7 +181,7 @@ convert_device(DraInput *self, const K8sDevice *in, DraDevice *d)
 	for (guint i = 0; i < in->n_consumes_counters; i++) {
 		cons[i].counter_set = in->consumes_counters[i].counter_set;
 		cons[i].counters = counters(self, in->consumes_counters[i].counters,
-					    in->consumes_counters[i].n_counters);
+		                            in->consumes_counters[i].n_counters);
 		cons[i].n_counters = in->consumes_counters[i].n_counters;
 	}
 	d->consumes_counters = cons;
@@ -200,7 +203,7 @@ convert_device(DraInput *self, const K8sDevice *in, DraDevice *d)
 	d->binding_failure_conditions = strv(self, &in->binding_failure_conditions);
 	d->n_binding_failure_conditions = in->binding_failure_conditions.n;
 	d->allow_multiple_allocations =
-		in->has_allow_multiple_allocations && in->allow_multiple_allocations;
+	        in->has_allow_multiple_allocations && in->allow_multiple_allocations;
 }
 
 const DraSlice *
@@ -219,7 +222,7 @@ dra_input_slice(DraInput *self, const K8sResourceSlice *in)
 	s->node_selector = node_selector(self, spec->node_selector);
 	s->per_device_node_selection_set = spec->has_per_device_node_selection;
 	s->per_device_node_selection =
-		spec->has_per_device_node_selection && spec->per_device_node_selection;
+	        spec->has_per_device_node_selection && spec->per_device_node_selection;
 	DraDevice *devs = NEW0(self, DraDevice, spec->n_devices);
 	for (guint i = 0; i < spec->n_devices; i++) {
 		convert_device(self, &spec->devices[i], &devs[i]);
@@ -230,7 +233,7 @@ dra_input_slice(DraInput *self, const K8sResourceSlice *in)
 	for (guint i = 0; i < spec->n_shared_counters; i++) {
 		sets[i].name = spec->shared_counters[i].name;
 		sets[i].counters = counters(self, spec->shared_counters[i].counters,
-					    spec->shared_counters[i].n_counters);
+		                            spec->shared_counters[i].n_counters);
 		sets[i].n_counters = spec->shared_counters[i].n_counters;
 	}
 	s->shared_counters = sets;
@@ -308,8 +311,10 @@ convert_exact(DraInput *self, const K8sExactDeviceRequest *in, DraExactRequest *
 }
 
 const DraClaim *
-dra_input_claim(DraInput *self, const char *namespace_, const char *name,
-		const K8sResourceClaimSpec *spec)
+dra_input_claim(DraInput *self,
+                const char *namespace_,
+                const char *name,
+                const K8sResourceClaimSpec *spec)
 {
 	DraClaim *c = NEW0(self, DraClaim, 1);
 
@@ -327,8 +332,8 @@ dra_input_claim(DraInput *self, const char *namespace_, const char *name,
 		for (guint j = 0; j < r->n_first_available; j++) {
 			convert_exact(self, &r->first_available[j].spec, &subs[j]);
 			subs[j].name = r->first_available[j].name != NULL
-					       ? r->first_available[j].name
-					       : "";
+			                       ? r->first_available[j].name
+			                       : "";
 		}
 		reqs[i].first_available = subs;
 		reqs[i].n_first_available = r->n_first_available;
@@ -389,6 +394,8 @@ dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRule *in)
 	r->driver = in->spec.driver;
 	r->pool = in->spec.pool;
 	r->device = in->spec.device;
+	r->selectors = selectors(self, in->spec.selectors, in->spec.n_selectors);
+	r->n_selectors = in->spec.n_selectors;
 	r->taint.key = in->spec.taint.key;
 	r->taint.value = in->spec.taint.value;
 	r->taint.effect = in->spec.taint.effect;
@@ -409,13 +416,13 @@ dra_input_mark_allocation(DraAllocator *alloc, const K8sAllocationResult *alloca
 		}
 		if (r->consumed_capacity.n == 0) {
 			dra_allocator_add_consumed_capacity(alloc, r->driver, r->pool, r->device,
-							    NULL, 0);
+			                                    NULL, 0);
 		}
 		for (guint j = 0; j < r->consumed_capacity.n; j++) {
 			dra_allocator_add_consumed_capacity(
-				alloc, r->driver, r->pool, r->device,
-				r->consumed_capacity.items[j].key,
-				qty_milli(&r->consumed_capacity.items[j].value));
+			        alloc, r->driver, r->pool, r->device,
+			        r->consumed_capacity.items[j].key,
+			        qty_milli(&r->consumed_capacity.items[j].value));
 		}
 	}
 }

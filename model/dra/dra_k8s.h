@@ -27,8 +27,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(DraInput, dra_input_free)
 const DraSlice *dra_input_slice(DraInput *self, const K8sResourceSlice *slice);
 const DraClass *dra_input_class(DraInput *self, const K8sDeviceClass *klass);
 /* @namespace_ NULL means "default" (as the corpus and the API server do). */
-const DraClaim *dra_input_claim(DraInput *self, const char *namespace_, const char *name,
-				const K8sResourceClaimSpec *spec);
+const DraClaim *dra_input_claim(DraInput *self,
+                                const char *namespace_,
+                                const char *name,
+                                const K8sResourceClaimSpec *spec);
 const DraNode *dra_input_node(DraInput *self, const K8sNode *node);
 const DraNode *dra_input_node_new(DraInput *self, const char *name, const K8sStringMap *labels);
 const DraTaintRule *dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRule *rule);

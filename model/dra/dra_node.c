@@ -51,8 +51,10 @@ value_in(const DraNodeSelectorRequirement *req, const char *value)
 
 /* labels.NewRequirement's checks, then the match; FALSE with @error on a parse error. */
 static gboolean
-expression_matches(const DraNodeSelectorRequirement *req, const DraNode *node, gboolean *match,
-		   char **error)
+expression_matches(const DraNodeSelectorRequirement *req,
+                   const DraNode *node,
+                   gboolean *match,
+                   char **error)
 {
 	const char *op = req->op != NULL ? req->op : "";
 	const char *value = node_label(node, req->key);
@@ -62,7 +64,7 @@ expression_matches(const DraNodeSelectorRequirement *req, const DraNode *node, g
 	if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
 		if (req->n_values == 0) {
 			*error = g_strdup_printf("for '%s', '%s' set must be non-empty", op,
-						 req->key);
+			                         req->key);
 			return FALSE;
 		}
 		gboolean in = value != NULL && value_in(req, value);
@@ -72,7 +74,7 @@ expression_matches(const DraNodeSelectorRequirement *req, const DraNode *node, g
 	if (strcmp(op, "Exists") == 0 || strcmp(op, "DoesNotExist") == 0) {
 		if (req->n_values != 0) {
 			*error = g_strdup_printf("values set must be empty for exists and does "
-						 "not exist");
+			                         "not exist");
 			return FALSE;
 		}
 		*match = (value != NULL) == (strcmp(op, "Exists") == 0);
@@ -81,7 +83,7 @@ expression_matches(const DraNodeSelectorRequirement *req, const DraNode *node, g
 	if (strcmp(op, "Gt") == 0 || strcmp(op, "Lt") == 0) {
 		if (req->n_values != 1 || !parse_int64(req->values[0], &want)) {
 			*error = g_strdup_printf("for 'Gt', 'Lt' operators, exactly one value is "
-						 "required and it must be an integer");
+			                         "required and it must be an integer");
 			return FALSE;
 		}
 		if (value == NULL || !parse_int64(value, &have)) {
@@ -96,8 +98,10 @@ expression_matches(const DraNodeSelectorRequirement *req, const DraNode *node, g
 }
 
 static gboolean
-field_matches(const DraNodeSelectorRequirement *req, const DraNode *node, gboolean *match,
-	      char **error)
+field_matches(const DraNodeSelectorRequirement *req,
+              const DraNode *node,
+              gboolean *match,
+              char **error)
 {
 	const char *op = req->op != NULL ? req->op : "";
 	/* fields.Set{"metadata.name": node.Name}: other keys read as "" */
@@ -109,8 +113,8 @@ field_matches(const DraNodeSelectorRequirement *req, const DraNode *node, gboole
 	}
 	if (req->n_values != 1) {
 		*error = g_strdup_printf("unexpected number of value (%u) for node field selector "
-					 "operator %s",
-					 req->n_values, op);
+		                         "operator %s",
+		                         req->n_values, op);
 		return FALSE;
 	}
 	gboolean equal = strcmp(req->values[0], value) == 0;
@@ -144,8 +148,10 @@ term_matches(const DraNodeSelectorTerm *term, const DraNode *node, gboolean *mat
 }
 
 gboolean
-dra_node_selector_matches(const DraNodeSelector *selector, const DraNode *node, gboolean *matches,
-			  char **error_out)
+dra_node_selector_matches(const DraNodeSelector *selector,
+                          const DraNode *node,
+                          gboolean *matches,
+                          char **error_out)
 {
 	gboolean any = FALSE;
 
@@ -166,8 +172,12 @@ dra_node_selector_matches(const DraNodeSelector *selector, const DraNode *node, 
 }
 
 gboolean
-dra_node__matches(const DraNode *node, const char *node_name, gboolean all_nodes,
-		  const DraNodeSelector *selector, gboolean *match, char **error)
+dra_node__matches(const DraNode *node,
+                  const char *node_name,
+                  gboolean all_nodes,
+                  const DraNodeSelector *selector,
+                  gboolean *match,
+                  char **error)
 {
 	*match = FALSE;
 	if (node_name != NULL && node_name[0] != '\0') {

@@ -47,8 +47,8 @@ slice_at(DraAllocator *self, guint index)
 
 /* Node relevance of one slice; FALSE with np->error set on a parse error. */
 static gboolean
-slice_relevant(DraAllocator *self, DraNodePools *np, const DraNode *node, guint index,
-	       gboolean *relevant)
+slice_relevant(
+        DraAllocator *self, DraNodePools *np, const DraNode *node, guint index, gboolean *relevant)
 {
 	const DraSlice *s = slice_at(self, index);
 	char *why = NULL;
@@ -60,11 +60,11 @@ slice_relevant(DraAllocator *self, DraNodePools *np, const DraNode *node, guint 
 	}
 	if ((s->node_name != NULL && s->node_name[0] != '\0') || s->all_nodes ||
 	    s->node_selector != NULL) {
-		if (!dra_node__matches(node, s->node_name, s->all_nodes, s->node_selector,
-				       relevant, &why)) {
+		if (!dra_node__matches(node, s->node_name, s->all_nodes, s->node_selector, relevant,
+		                       &why)) {
 			np->error = g_strdup_printf("failed to perform node selection for slice "
-						    "%s: %s",
-						    s->name, why);
+			                            "%s: %s",
+			                            s->name, why);
 			g_free(why);
 			return FALSE;
 		}
@@ -75,10 +75,10 @@ slice_relevant(DraAllocator *self, DraNodePools *np, const DraNode *node, guint 
 			const DraDevice *d = &s->devices[j];
 			gboolean m = FALSE;
 			if (!dra_node__matches(node, d->node_name, d->all_nodes, d->node_selector,
-					       &m, &why)) {
+			                       &m, &why)) {
 				np->error = g_strdup_printf("failed to perform node selection for "
-							    "device %s in slice %s: %s",
-							    d->name, s->name, why);
+				                            "device %s in slice %s: %s",
+				                            d->name, s->name, why);
 				g_free(why);
 				return FALSE;
 			}
@@ -147,7 +147,7 @@ check_pool(DraAllocator *self, DraPoolRec *p)
 			if (!g_hash_table_add(names, (gpointer)s->devices[j].name)) {
 				p->invalid = TRUE;
 				p->invalid_reason = g_strdup_printf("duplicate device name %s",
-								    s->devices[j].name);
+				                                    s->devices[j].name);
 			}
 		}
 	}
@@ -226,8 +226,10 @@ gather(DraAllocator *self, const DraNode *node)
 DraNodePools *
 dra_pools__for_node(DraAllocator *self, const DraNode *node)
 {
-	DraNodePools *np = g_hash_table_lookup(self->pools_by_ptr, node);
+	DraPtrSlot *slot = &self->pools_cache[dra_ptr_slot(node)];
+	DraNodePools *np = slot->key == node ? slot->value : NULL;
 
+	/* the pointer caches are checked by name: the caller may reuse node memory */
 	if (np != NULL && (node == NULL || strcmp(np->node_name, node->name) == 0)) {
 		return np;
 	}
@@ -237,6 +239,7 @@ dra_pools__for_node(DraAllocator *self, const DraNode *node)
 		np = gather(self, node);
 		g_hash_table_insert(self->pools_by_node, g_strdup(key), np);
 	}
-	g_hash_table_insert(self->pools_by_ptr, (gpointer)node, np);
+	slot->key = node;
+	slot->value = np;
 	return np;
 }

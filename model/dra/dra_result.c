@@ -55,8 +55,7 @@ emit_results(DraAllocator *self, guint claim, Layout *lay)
 			out.binding_conditions = d->device->binding_conditions;
 			out.n_binding_conditions = d->device->n_binding_conditions;
 			out.binding_failure_conditions = d->device->binding_failure_conditions;
-			out.n_binding_failure_conditions =
-				d->device->n_binding_failure_conditions;
+			out.n_binding_failure_conditions = d->device->n_binding_failure_conditions;
 		}
 		out.device_spec = d->device;
 		out.slice = g_array_index(self->slice_recs, DraSliceRec, d->slice).slice;
@@ -107,7 +106,7 @@ emit_config(DraAllocator *self, guint claim, Layout *lay)
 		const DraClass *k = rd->klass->klass;
 		for (guint i = 0; i < k->n_config; i++) {
 			DraConfigResult cfg = { TRUE, NULL, self->out_names->len - names_base,
-						k->config[i] };
+				                k->config[i] };
 			/* requests pointer fixed up later from this offset */
 			cfg.requests = GUINT_TO_POINTER(names_base + 1);
 			g_array_append_val(self->out_config, cfg);
@@ -161,14 +160,18 @@ same_values(const DraNodeSelectorRequirement *a, const DraNodeSelectorRequiremen
 }
 
 static void
-add_requirements(DraAllocator *self, const DraNodeSelectorRequirement *from, guint n,
-		 guint *base, guint *count, GArray *scratch)
+add_requirements(DraAllocator *self,
+                 const DraNodeSelectorRequirement *from,
+                 guint n,
+                 guint *base,
+                 guint *count,
+                 GArray *scratch)
 {
 	for (guint i = 0; i < n; i++) {
 		gboolean dup = FALSE;
 		for (guint j = 0; j < scratch->len && !dup; j++) {
 			const DraNodeSelectorRequirement *have =
-				g_array_index(scratch, const DraNodeSelectorRequirement *, j);
+			        g_array_index(scratch, const DraNodeSelectorRequirement *, j);
 			dup = strcmp(have->key, from[i].key) == 0 &&
 			      g_strcmp0(have->op, from[i].op) == 0 && same_values(have, &from[i]);
 		}
@@ -215,15 +218,15 @@ emit_node_selector(DraAllocator *self, guint claim, Layout *lay)
 		}
 		if (sel->n_terms > 1) {
 			dra_alloc__set_error(self,
-					     "create NodeSelector for claim %s: unsupported "
-					     "ResourceSlice.NodeSelector with %u terms",
-					     self->claims[claim]->name, sel->n_terms);
+			                     "create NodeSelector for claim %s: unsupported "
+			                     "ResourceSlice.NodeSelector with %u terms",
+			                     self->claims[claim]->name, sel->n_terms);
 			return FALSE;
 		}
 		add_requirements(self, sel->terms[0].match_fields, sel->terms[0].n_match_fields,
-				 &unused, &lay->n_fields, fields);
+		                 &unused, &lay->n_fields, fields);
 		add_requirements(self, sel->terms[0].match_expressions,
-				 sel->terms[0].n_match_expressions, &unused, &lay->n_exprs, exprs);
+		                 sel->terms[0].n_match_expressions, &unused, &lay->n_exprs, exprs);
 	}
 	if (fields->len == 0 && exprs->len == 0) {
 		return TRUE;
@@ -232,12 +235,13 @@ emit_node_selector(DraAllocator *self, guint claim, Layout *lay)
 	lay->fields_base = self->out_reqs->len;
 	for (guint i = 0; i < fields->len; i++) {
 		g_array_append_vals(self->out_reqs,
-				    g_array_index(fields, const DraNodeSelectorRequirement *, i), 1);
+		                    g_array_index(fields, const DraNodeSelectorRequirement *, i),
+		                    1);
 	}
 	lay->exprs_base = self->out_reqs->len;
 	for (guint i = 0; i < exprs->len; i++) {
 		g_array_append_vals(self->out_reqs,
-				    g_array_index(exprs, const DraNodeSelectorRequirement *, i), 1);
+		                    g_array_index(exprs, const DraNodeSelectorRequirement *, i), 1);
 	}
 	return TRUE;
 }
@@ -255,32 +259,33 @@ fix_up(DraAllocator *self, Layout *lays)
 		a.n_results = lay->n_results;
 		for (guint i = 0; i < lay->n_results; i++, k++) {
 			DraDeviceResult *r = &g_array_index(self->out_results, DraDeviceResult,
-							    lay->results_base + i);
+			                                    lay->results_base + i);
 			guint base = g_array_index(self->out_offsets, guint, k);
 			r->consumed = r->n_consumed > 0
-					      ? &g_array_index(self->consumed, DraConsumed, base)
-					      : NULL;
+			                      ? &g_array_index(self->consumed, DraConsumed, base)
+			                      : NULL;
 		}
 		a.config = &g_array_index(self->out_config, DraConfigResult, lay->config_base);
 		a.n_config = lay->n_config;
 		for (guint i = 0; i < lay->n_config; i++) {
 			DraConfigResult *cfg = &g_array_index(self->out_config, DraConfigResult,
-							      lay->config_base + i);
+			                                      lay->config_base + i);
 			if (cfg->from_class) {
 				guint off = GPOINTER_TO_UINT(cfg->requests) - 1;
 				cfg->requests = (const char *const *)&self->out_names->pdata[off];
 			}
 		}
 		if (lay->has_selector) {
-			DraNodeSelectorTerm *t =
-				&g_array_index(self->out_terms, DraNodeSelectorTerm, lay->terms_base);
+			DraNodeSelectorTerm *t = &g_array_index(
+			        self->out_terms, DraNodeSelectorTerm, lay->terms_base);
 			if (!lay->node_name_field) {
-				t->match_fields = &g_array_index(self->out_reqs,
-								 DraNodeSelectorRequirement,
-								 lay->fields_base);
+				t->match_fields =
+				        &g_array_index(self->out_reqs, DraNodeSelectorRequirement,
+				                       lay->fields_base);
 				t->n_match_fields = lay->n_fields;
-				t->match_expressions = &g_array_index(
-					self->out_reqs, DraNodeSelectorRequirement, lay->exprs_base);
+				t->match_expressions =
+				        &g_array_index(self->out_reqs, DraNodeSelectorRequirement,
+				                       lay->exprs_base);
 				t->n_match_expressions = lay->n_exprs;
 			}
 			DraNodeSelector sel = { t, 1 };

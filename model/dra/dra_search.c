@@ -79,7 +79,7 @@ tolerates(const DraToleration *t, const DraTaint *taint)
 	const char *op = t->op != NULL ? t->op : "";
 	if (op[0] == '\0' || strcmp(op, "Equal") == 0) {
 		return g_strcmp0(t->value != NULL ? t->value : "",
-				 taint->value != NULL ? taint->value : "") == 0;
+		                 taint->value != NULL ? taint->value : "") == 0;
 	}
 	return strcmp(op, "Exists") == 0;
 }
@@ -114,7 +114,7 @@ new_share_id(DraAllocator *self, char *out)
 	w[1] = (w[1] & 0xffff0fffu) | 0x00004000u; /* version 4 */
 	w[2] = (w[2] & 0x3fffffffu) | 0x80000000u; /* RFC 4122 variant */
 	g_snprintf(out, 40, "%08x-%04x-%04x-%04x-%04x%08x", w[0], w[1] >> 16, w[1] & 0xffffu,
-		   w[2] >> 16, w[2] & 0xffffu, w[3]);
+	           w[2] >> 16, w[2] & 0xffffu, w[3]);
 }
 
 /*
@@ -122,14 +122,20 @@ new_share_id(DraAllocator *self, char *out)
  * @devidx is the position of the device within its request (r.deviceIndex).
  */
 static int
-allocate_device(DraAllocator *self, guint claim, guint rdi, guint devidx, guint dev, gboolean must,
-		Undo *undo)
+allocate_device(DraAllocator *self,
+                guint claim,
+                guint rdi,
+                guint devidx,
+                guint dev,
+                gboolean must,
+                Undo *undo)
 {
 	DraReqData *rd = &g_array_index(self->rd, DraReqData, rdi);
 	const DraExactRequest *req = rd->req;
 	const DraDevRec *d = &g_array_index(self->dev_recs, DraDevRec, dev);
 	gboolean admin = req->has_admin_access && req->admin_access;
-	gboolean multi = self->features.consumable_capacity && d->device->allow_multiple_allocations;
+	gboolean multi =
+	        self->features.consumable_capacity && d->device->allow_multiple_allocations;
 
 	if (!multi && admin && allocating_for_claim(self, d->id, claim)) {
 		rd->in_use++;
@@ -170,10 +176,10 @@ allocate_device(DraAllocator *self, guint claim, guint rdi, guint devidx, guint 
 		if (must) {
 			const DraIdRec *id = &g_array_index(self->id_recs, DraIdRec, d->id);
 			dra_alloc__set_error(self,
-					     "claim %s, request %s: cannot add device %s because a "
-					     "claim constraint would not be satisfied",
-					     dra_alloc__claim_name(self, claim),
-					     rd->is_sub ? rd->subname : rd->name, id->text);
+			                     "claim %s, request %s: cannot add device %s because a "
+			                     "claim constraint would not be satisfied",
+			                     dra_alloc__claim_name(self, claim),
+			                     rd->is_sub ? rd->subname : rd->name, id->text);
 			return -1;
 		}
 		for (guint e = 0; e < i; e++) {
@@ -196,12 +202,12 @@ allocate_device(DraAllocator *self, guint claim, guint rdi, guint devidx, guint 
 		if (self->quirks.capacity_recheck_by_request_index) {
 			/* Quirk: the re-check reads slice.Spec.Devices[r.deviceIndex]. */
 			const DraSliceRec *sr =
-				&g_array_index(self->slice_recs, DraSliceRec, d->slice);
+			        &g_array_index(self->slice_recs, DraSliceRec, d->slice);
 			if (devidx >= sr->slice->n_devices) {
 				dra_alloc__set_error(self,
-						     "runtime error: index out of range [%u] with "
-						     "length %u",
-						     devidx, sr->slice->n_devices);
+				                     "runtime error: index out of range [%u] with "
+				                     "length %u",
+				                     devidx, sr->slice->n_devices);
 				return -1;
 			}
 			target = sr->dev_base + devidx;
@@ -247,7 +253,7 @@ deallocate(DraAllocator *self, const Undo *undo)
 	if (undo->multi) {
 		if (undo->has_consumed) {
 			dra_capacity__release(self, undo->dev, undo->consumed_base,
-					      undo->n_consumed);
+			                      undo->n_consumed);
 		}
 		/* Quirk: counters of multi-allocatable devices are not released. */
 		self->stats.quirk_counters_leaked += d->n_cons > 0;
@@ -258,8 +264,121 @@ deallocate(DraAllocator *self, const Undo *undo)
 	self->stats.backtracks++;
 }
 
-static int allocate_one(DraAllocator *self, guint claim, guint request, guint sub, guint devidx,
-			gboolean allocate_sub);
+static int allocate_one(DraAllocator *self,
+                        guint claim,
+                        guint request,
+                        guint sub,
+                        guint devidx,
+                        gboolean allocate_sub);
+
+/* Is @dev consistent with every matchAttribute constraint that has a first device? */
+static gboolean
+fits_constraints(DraAllocator *self, GArray *states, const DraReqData *rd, guint dev)
+{
+	for (guint i = 0; i < states->len; i++) {
+		DraConstraintState *st = &g_array_index(states, DraConstraintState, i);
+		if (st->n_devices == 0) {
+			continue;
+		}
+		/* add() on a scratch copy answers without changing the real state */
+		DraConstraintState probe = *st;
+		if (!dra_constraint__add(self, &probe, rd, dev)) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/*
+ * Pruning by counting (only with dra_allocator_set_prune): the devices that
+ * could still serve this claim (free, selectable for a remaining request,
+ * consistent with the matchAttribute constraints so far) are fewer than the
+ * devices it still needs, so the subtree cannot succeed. It is used only when
+ * the subtree cannot end in anything else: no admin access, no "All", no
+ * invalid pool, no distinctAttribute or request-scoped constraint, no
+ * counters or consumable capacity, no way to reach the 32-result limit, and
+ * every (request, device) selector answer already known, so that no CEL error
+ * could surface below. Returns TRUE when the subtree can be skipped.
+ */
+static gboolean
+cannot_fit(DraAllocator *self, guint claim, guint request, guint rdi, guint devidx)
+{
+	const DraClaim *c = self->claims[claim];
+	GArray *states = g_ptr_array_index(self->constraints, claim);
+	const DraReqData *cur = &g_array_index(self->rd, DraReqData, rdi);
+	guint need = cur->num_devices - devidx;
+	guint most = need;
+	guint first_rd = rdi;
+	guint last_rd = rdi;
+
+	if (self->any_admin || self->features.partitionable_devices ||
+	    self->features.consumable_capacity) {
+		return FALSE;
+	}
+	for (guint i = 0; i < states->len; i++) {
+		const DraConstraintState *st = &g_array_index(states, DraConstraintState, i);
+		if (st->kind != DRA_CONSTRAINT_MATCH || st->spec->n_requests > 0) {
+			return FALSE;
+		}
+	}
+	for (guint r = request + 1; r < c->n_requests; r++) {
+		guint first = rd_of(self, claim, r);
+		const DraReqData *rd = &g_array_index(self->rd, DraReqData, first);
+		guint lo = G_MAXUINT;
+		guint hi = 0;
+		for (guint sidx = 0; sidx < rd->n_subs; sidx++) {
+			const DraReqData *sub = rd + sidx;
+			if (sub->all_mode) {
+				return FALSE;
+			}
+			lo = MIN(lo, sub->num_devices);
+			hi = MAX(hi, sub->num_devices);
+		}
+		need += lo;
+		most += hi;
+		last_rd = first + rd->n_subs - 1;
+	}
+	if (claim_results(self, claim)->len + most > DRA_MAX_RESULTS) {
+		return FALSE;
+	}
+	guint candidates = 0;
+	for (guint p = 0; p < self->pools->pools->len; p++) {
+		const DraPoolRec *pool = g_ptr_array_index(self->pools->pools, p);
+		if (pool->invalid) {
+			return FALSE;
+		}
+		for (guint j = 0; j < pool->slices->len; j++) {
+			guint si = g_array_index(pool->slices, guint, j);
+			const DraSliceRec *sr = &g_array_index(self->slice_recs, DraSliceRec, si);
+			for (guint k = 0; k < sr->slice->n_devices; k++) {
+				guint dev = sr->dev_base + k;
+				guint id = g_array_index(self->dev_recs, DraDevRec, dev).id;
+				if (in_use(self, id)) {
+					continue; /* the search skips it before any evaluation */
+				}
+				gboolean usable = FALSE;
+				for (guint q = first_rd; q <= last_rd; q++) {
+					guint32 v =
+					        g_array_index(self->match_cache, guint32,
+					                      (gsize)q * self->dev_recs->len + dev);
+					if ((v >> 2) != self->stamp) {
+						return FALSE; /* unknown: an error could still come
+						               */
+					}
+					usable = usable || (v & 3u) == DRA_CACHE_TRUE;
+				}
+				if (usable && fits_constraints(self, states, cur, dev)) {
+					candidates++;
+				}
+			}
+		}
+	}
+	if (candidates >= need) {
+		return FALSE;
+	}
+	self->stats.pruned++;
+	return TRUE;
+}
 
 static int
 allocate_subrequests(DraAllocator *self, guint claim, guint request, guint devidx)
@@ -286,8 +405,12 @@ allocate_subrequests(DraAllocator *self, guint claim, guint request, guint devid
 }
 
 static int
-allocate_all(DraAllocator *self, guint claim, guint request, guint rdi, guint devidx,
-	     gboolean allocate_sub)
+allocate_all(DraAllocator *self,
+             guint claim,
+             guint request,
+             guint rdi,
+             guint devidx,
+             gboolean allocate_sub)
 {
 	const DraReqData *rd = &g_array_index(self->rd, DraReqData, rdi);
 	guint dev = g_array_index(self->all_devices, guint, rd->all_base + devidx);
@@ -300,6 +423,7 @@ allocate_all(DraAllocator *self, guint claim, guint request, guint rdi, guint de
 		return ok < 0 ? SEARCH_ERROR : SEARCH_NOT_DONE;
 	}
 	/* Quirk (upstream): the recursion drops the sub-request index. */
+	self->stats.quirk_all_subrequest_index += rd->is_sub && rd->sub != 0;
 	int r = allocate_one(self, claim, request, 0, devidx + 1, allocate_sub);
 	if (r != SEARCH_DONE) {
 		deallocate(self, &undo);
@@ -309,8 +433,15 @@ allocate_all(DraAllocator *self, guint claim, guint request, guint rdi, guint de
 }
 
 static int
-try_candidate(DraAllocator *self, guint claim, guint request, guint sub, guint devidx,
-	      gboolean allocate_sub, guint rdi, guint dev, guint ordinal)
+try_candidate(DraAllocator *self,
+              guint claim,
+              guint request,
+              guint sub,
+              guint devidx,
+              gboolean allocate_sub,
+              guint rdi,
+              guint dev,
+              guint ordinal)
 {
 	DraReqData *rd = &g_array_index(self->rd, DraReqData, rdi);
 	const DraExactRequest *req = rd->req;
@@ -322,7 +453,11 @@ try_candidate(DraAllocator *self, guint claim, guint request, guint sub, guint d
 	rd->tried++;
 	/* checking "in use" is cheap and done first */
 	if (admin ? allocating_for_claim(self, d->id, claim) : in_use(self, d->id)) {
-		rd->in_use++;
+		if (!admin && self->allocated->data[d->id]) {
+			rd->in_use++;
+		} else {
+			rd->picked++;
+		}
 		return SEARCH_NOT_DONE;
 	}
 	int sel = dra_validate__selectable(self, rdi, rd, dev);
@@ -355,8 +490,12 @@ try_candidate(DraAllocator *self, guint claim, guint request, guint sub, guint d
 }
 
 static int
-allocate_one(DraAllocator *self, guint claim, guint request, guint sub, guint devidx,
-	     gboolean allocate_sub)
+allocate_one(DraAllocator *self,
+             guint claim,
+             guint request,
+             guint sub,
+             guint devidx,
+             gboolean allocate_sub)
 {
 	self->stats.allocate_one_calls++;
 	if (claim >= self->n_claims) {
@@ -394,8 +533,11 @@ allocate_one(DraAllocator *self, guint claim, guint request, guint sub, guint de
 	    !self->features.consumable_capacity) {
 		GArray *results = claim_results(self, claim);
 		const DraInternalResult *prev =
-			&g_array_index(results, DraInternalResult, results->len - 1);
+		        &g_array_index(results, DraInternalResult, results->len - 1);
 		skip_to = prev->rd == rdi ? prev->ordinal + 1 : 0;
+	}
+	if (self->prune && cannot_fit(self, claim, request, rdi, devidx)) {
+		return SEARCH_NOT_DONE;
 	}
 	guint ordinal = 0;
 	GPtrArray *pools = self->pools->pools;
@@ -403,7 +545,7 @@ allocate_one(DraAllocator *self, guint claim, guint request, guint sub, guint de
 		const DraPoolRec *pool = g_ptr_array_index(pools, p);
 		if (pool->invalid) {
 			dra_alloc__set_error(self, "pool %s is invalid: %s", pool->pool,
-					     pool->invalid_reason);
+			                     pool->invalid_reason);
 			return SEARCH_ERROR;
 		}
 		for (guint j = 0; j < pool->slices->len; j++) {
@@ -419,7 +561,7 @@ allocate_one(DraAllocator *self, guint claim, guint request, guint sub, guint de
 					continue;
 				}
 				int r = try_candidate(self, claim, request, sub, devidx,
-						      allocate_sub, rdi, sr->dev_base + k, ordinal);
+				                      allocate_sub, rdi, sr->dev_base + k, ordinal);
 				if (r != SEARCH_NOT_DONE) {
 					return r;
 				}
@@ -446,36 +588,43 @@ dra_search__build_reason(DraAllocator *self)
 		return;
 	}
 	GString *s = g_string_new(NULL);
-	g_string_append_printf(s, "claim %s, request %s: ",
-			       dra_alloc__claim_name(self, worst->claim), worst->name);
+	g_string_append_printf(s,
+	                       "claim %s, request %s: ", dra_alloc__claim_name(self, worst->claim),
+	                       worst->name);
 	if (worst->all_mode && worst->n_all == 0) {
-		g_string_append_printf(s, "no device matches class %s and the request's "
-					  "selectors",
-				       worst->klass->klass->name);
+		g_string_append_printf(s,
+		                       "no device matches class %s and the request's "
+		                       "selectors",
+		                       worst->klass->klass->name);
 	} else {
 		g_string_append_printf(s, "%u candidates tried", worst->tried);
 		if (worst->no_match > 0) {
-			g_string_append_printf(s, ", %u ruled out by the selectors of class %s or "
-						  "the request",
-					       worst->no_match, worst->klass->klass->name);
+			g_string_append_printf(s,
+			                       ", %u ruled out by the selectors of class %s or "
+			                       "the request",
+			                       worst->no_match, worst->klass->klass->name);
 		}
 		if (worst->in_use > 0) {
-			g_string_append_printf(s, ", %u in use", worst->in_use);
+			g_string_append_printf(s, ", %u allocated to other claims", worst->in_use);
+		}
+		if (worst->picked > 0) {
+			g_string_append_printf(s, ", %u already picked for this pod",
+			                       worst->picked);
 		}
 		if (worst->constraint > 0) {
 			g_string_append_printf(s, ", %u rejected by constraint on %s",
-					       worst->constraint, worst->constraint_name);
+			                       worst->constraint, worst->constraint_name);
 		}
 		if (worst->no_counters > 0) {
 			g_string_append_printf(s, ", %u without enough shared counters",
-					       worst->no_counters);
+			                       worst->no_counters);
 		}
 		if (worst->tainted > 0) {
 			g_string_append_printf(s, ", %u with an untolerated taint", worst->tainted);
 		}
 		if (worst->no_capacity > 0) {
 			g_string_append_printf(s, ", %u without enough capacity",
-					       worst->no_capacity);
+			                       worst->no_capacity);
 		}
 		g_string_append_printf(s, "; %u needed", worst->num_devices);
 	}

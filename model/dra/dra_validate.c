@@ -19,7 +19,7 @@ subreq_name(DraAllocator *self, const DraRequest *parent, const DraExactRequest 
 
 	/* the pointer key is checked by content: the caller may reuse claim memory */
 	if (name != NULL && (strncmp(name, parent->name, plen) != 0 || name[plen] != '/' ||
-			     strcmp(name + plen + 1, sub->name) != 0)) {
+	                     strcmp(name + plen + 1, sub->name) != 0)) {
 		name = NULL;
 	}
 	if (name == NULL) {
@@ -51,8 +51,8 @@ eval_prog(DraAllocator *self, guint prog, guint dev, const char **message)
 	}
 	const DraSlice *s = g_array_index(self->slice_recs, DraSliceRec, d->slice).slice;
 	self->stats.selector_evaluations++;
-	DraMatch m = self->ops.eval(self->ops_data, p->handle, d->device, s->driver, &d->view,
-				    message);
+	DraMatch m =
+	        self->ops.eval(self->ops_data, p->handle, d->device, s->driver, &d->view, message);
 	if (m != DRA_MATCH_ERROR) {
 		p->cache->data[dev] = m == DRA_MATCH_TRUE ? DRA_CACHE_TRUE : DRA_CACHE_FALSE;
 	}
@@ -67,7 +67,7 @@ selectors_match(DraAllocator *self, const DraReqData *rd, gboolean for_class, gu
 
 	for (guint i = 0; i < n; i++) {
 		guint prog = for_class ? g_array_index(rd->klass->progs, guint, i)
-				       : g_array_index(self->req_progs, guint, rd->prog_base + i);
+		                       : g_array_index(self->req_progs, guint, rd->prog_base + i);
 		const char *message = NULL;
 		DraMatch m;
 		gboolean compile = FALSE;
@@ -84,11 +84,11 @@ selectors_match(DraAllocator *self, const DraReqData *rd, gboolean for_class, gu
 			const char *what = compile ? "CEL compile error" : "CEL runtime error";
 			if (for_class) {
 				dra_alloc__set_error(self, "class %s: selector #%u: %s: %s",
-						     rd->klass->klass->name, i, what, message);
+				                     rd->klass->klass->name, i, what, message);
 			} else {
 				dra_alloc__set_error(self, "claim %s: selector #%u: %s: %s",
-						     dra_alloc__claim_name(self, rd->claim), i,
-						     what, message);
+				                     dra_alloc__claim_name(self, rd->claim), i,
+				                     what, message);
 			}
 			return -1;
 		}
@@ -110,7 +110,7 @@ dra_validate__selectable(DraAllocator *self, guint rd_key, const DraReqData *rd,
 		return 0; /* devices with binding conditions need both gates */
 	}
 	guint32 *slot = &g_array_index(self->match_cache, guint32,
-				       (gsize)rd_key * self->dev_recs->len + dev);
+	                               (gsize)rd_key * self->dev_recs->len + dev);
 	if ((*slot >> 2) == self->stamp) {
 		return (*slot & 3u) == DRA_CACHE_TRUE;
 	}
@@ -129,7 +129,7 @@ dra_validate__selectable(DraAllocator *self, guint rd_key, const DraReqData *rd,
 		gboolean m = FALSE;
 		char *why = NULL;
 		if (!dra_node__matches(self->node, d->device->node_name, d->device->all_nodes,
-				       d->device->node_selector, &m, &why)) {
+		                       d->device->node_selector, &m, &why)) {
 			dra_alloc__set_error(self, "%s", why);
 			g_free(why);
 			return -1;
@@ -152,11 +152,10 @@ collect_all(DraAllocator *self, DraReqData *rd, guint rd_index, guint key)
 		if (p->incomplete || p->invalid) {
 			claim = dra_alloc__claim_name(self, rd->claim);
 			dra_alloc__set_error(self,
-					     "claim %s, request %s: asks for all devices, but "
-					     "resource pool %s/%s is currently %s",
-					     claim, rd->is_sub ? rd->subname : rd->name, p->driver,
-					     p->pool,
-					     p->incomplete ? "being updated" : "invalid");
+			                     "claim %s, request %s: asks for all devices, but "
+			                     "resource pool %s/%s is currently %s",
+			                     claim, rd->is_sub ? rd->subname : rd->name, p->driver,
+			                     p->pool, p->incomplete ? "being updated" : "invalid");
 			return FALSE;
 		}
 		for (guint j = 0; j < p->slices->len; j++) {
@@ -198,43 +197,45 @@ validate_request(DraAllocator *self, guint rd_index, guint key)
 	for (guint i = 0; i < req->n_selectors; i++) {
 		if (req->selectors[i] == NULL) {
 			dra_alloc__set_error(self,
-					     "claim %s, request %s, selector #%u: CEL expression "
-					     "empty (unsupported selector type?)",
-					     dra_alloc__claim_name(self, rd->claim), name, i);
+			                     "claim %s, request %s, selector #%u: CEL expression "
+			                     "empty (unsupported selector type?)",
+			                     dra_alloc__claim_name(self, rd->claim), name, i);
 			return FALSE;
 		}
 	}
 	if (!self->features.admin_access && req->has_admin_access) {
 		dra_alloc__set_error(self,
-				     "claim %s, request %s: admin access is requested, but the "
-				     "feature is disabled",
-				     dra_alloc__claim_name(self, rd->claim), name);
+		                     "claim %s, request %s: admin access is requested, but the "
+		                     "feature is disabled",
+		                     dra_alloc__claim_name(self, rd->claim), name);
 		return FALSE;
 	}
 	if (req->device_class_name == NULL || req->device_class_name[0] == '\0') {
 		dra_alloc__set_error(self,
-				     "claim %s, request %s: missing device class name "
-				     "(unsupported request type?)",
-				     dra_alloc__claim_name(self, rd->claim), name);
+		                     "claim %s, request %s: missing device class name "
+		                     "(unsupported request type?)",
+		                     dra_alloc__claim_name(self, rd->claim), name);
 		return FALSE;
 	}
 	/* the pointer cache is checked by name: the caller may reuse claim memory */
-	rd->klass = g_hash_table_lookup(self->class_by_req, req);
+	DraPtrSlot *slot = &self->class_cache[dra_ptr_slot(req)];
+	rd->klass = slot->key == req ? slot->value : NULL;
 	if (rd->klass != NULL && strcmp(rd->klass->klass->name, req->device_class_name) != 0) {
 		rd->klass = NULL;
 	}
 	if (rd->klass == NULL) {
 		rd->klass = g_hash_table_lookup(self->class_by_name, req->device_class_name);
 		if (rd->klass != NULL) {
-			g_hash_table_insert(self->class_by_req, (gpointer)req, rd->klass);
+			slot->key = req;
+			slot->value = rd->klass;
 		}
 	}
 	if (rd->klass == NULL) {
 		dra_alloc__set_error(self,
-				     "claim %s, request %s: could not retrieve device class %s: "
-				     "deviceclass.resource.k8s.io \"%s\" not found",
-				     dra_alloc__claim_name(self, rd->claim), name,
-				     req->device_class_name, req->device_class_name);
+		                     "claim %s, request %s: could not retrieve device class %s: "
+		                     "deviceclass.resource.k8s.io \"%s\" not found",
+		                     dra_alloc__claim_name(self, rd->claim), name,
+		                     req->device_class_name, req->device_class_name);
 		return FALSE;
 	}
 	if (req->has_admin_access && req->admin_access) {
@@ -257,7 +258,7 @@ validate_request(DraAllocator *self, guint rd_index, guint key)
 		return collect_all(self, rd, rd_index, key);
 	}
 	dra_alloc__set_error(self, "claim %s, request %s: unsupported count mode %s",
-			     dra_alloc__claim_name(self, rd->claim), name, mode);
+	                     dra_alloc__claim_name(self, rd->claim), name, mode);
 	return FALSE;
 }
 
@@ -282,18 +283,18 @@ capacity_feature_check(DraAllocator *self, guint c, const DraRequest *req)
 	}
 	if (req->has_exactly && req->exactly.has_capacity) {
 		dra_alloc__set_error(self,
-				     "claim %s, request %s: has capacity requests, but the "
-				     "DRAConsumableCapacity feature is disabled",
-				     dra_alloc__claim_name(self, c), req->name);
+		                     "claim %s, request %s: has capacity requests, but the "
+		                     "DRAConsumableCapacity feature is disabled",
+		                     dra_alloc__claim_name(self, c), req->name);
 		return FALSE;
 	}
 	for (guint s = 0; s < req->n_first_available; s++) {
 		if (req->first_available[s].has_capacity) {
 			dra_alloc__set_error(self,
-					     "claim %s, subrequest %s: has capacity requests, but "
-					     "the DRAConsumableCapacity feature is disabled",
-					     dra_alloc__claim_name(self, c),
-					     req->first_available[s].name);
+			                     "claim %s, subrequest %s: has capacity requests, but "
+			                     "the DRAConsumableCapacity feature is disabled",
+			                     dra_alloc__claim_name(self, c),
+			                     req->first_available[s].name);
 			return FALSE;
 		}
 	}
@@ -316,9 +317,9 @@ validate_claim_requests(DraAllocator *self, guint c, guint *min_out)
 		g_array_append_val(self->rd_index, first);
 		if (!self->features.prioritized_list && has_subs) {
 			dra_alloc__set_error(self,
-					     "claim %s, request %s: has subrequests, but the "
-					     "DRAPrioritizedList feature is disabled",
-					     dra_alloc__claim_name(self, c), req->name);
+			                     "claim %s, request %s: has subrequests, but the "
+			                     "DRAPrioritizedList feature is disabled",
+			                     dra_alloc__claim_name(self, c), req->name);
 			return FALSE;
 		}
 		if (!capacity_feature_check(self, c, req)) {
@@ -327,22 +328,23 @@ validate_claim_requests(DraAllocator *self, guint c, guint *min_out)
 		guint n_subs = has_subs ? req->n_first_available : 1;
 		guint min_req = G_MAXUINT;
 		for (guint s = 0; s < n_subs; s++) {
-			DraReqData rd = { 0 };
-			rd.parent = req;
-			rd.claim = c;
-			rd.request = r;
-			rd.sub = s;
-			rd.n_subs = n_subs;
-			rd.is_sub = has_subs;
+			/* filled in place: the new element is zeroed by the array */
+			g_array_set_size(self->rd, first + s + 1);
+			DraReqData *rd = &g_array_index(self->rd, DraReqData, first + s);
+			rd->parent = req;
+			rd->claim = c;
+			rd->request = r;
+			rd->sub = s;
+			rd->n_subs = n_subs;
+			rd->is_sub = has_subs;
 			if (has_subs) {
-				rd.req = &req->first_available[s];
-				rd.subname = rd.req->name;
-				rd.name = subreq_name(self, req, rd.req);
+				rd->req = &req->first_available[s];
+				rd->subname = rd->req->name;
+				rd->name = subreq_name(self, req, rd->req);
 			} else {
-				rd.req = req->has_exactly ? &req->exactly : &empty_request;
-				rd.name = req->name;
+				rd->req = req->has_exactly ? &req->exactly : &empty_request;
+				rd->name = req->name;
 			}
-			g_array_append_val(self->rd, rd);
 			/*
 			 * Quirk (allocator_experimental.go, 1.34): the request key's
 			 * subRequestIndex is updated only after validateDeviceRequest,
@@ -355,8 +357,8 @@ validate_claim_requests(DraAllocator *self, guint c, guint *min_out)
 			if (!validate_request(self, first + s, key)) {
 				return FALSE;
 			}
-			min_req = MIN(min_req, g_array_index(self->rd, DraReqData, first + s)
-						       .num_devices);
+			min_req = MIN(min_req,
+			              g_array_index(self->rd, DraReqData, first + s).num_devices);
 		}
 		min_claim += min_req;
 	}
@@ -387,24 +389,24 @@ dra_validate__claims(DraAllocator *self)
 		self->min_total += min_claim;
 		if (min_claim > DRA_MAX_RESULTS) {
 			dra_alloc__set_error(self,
-					     "claim %s: number of requested devices %u exceeds the "
-					     "claim limit of %d",
-					     dra_alloc__claim_name(self, c), min_claim,
-					     DRA_MAX_RESULTS);
+			                     "claim %s: number of requested devices %u exceeds the "
+			                     "claim limit of %d",
+			                     dra_alloc__claim_name(self, c), min_claim,
+			                     DRA_MAX_RESULTS);
 			return FALSE;
 		}
 		if (self->constraints->len <= c) {
 			g_ptr_array_add(self->constraints,
-					g_array_new(FALSE, TRUE, sizeof(DraConstraintState)));
+			                g_array_new(FALSE, TRUE, sizeof(DraConstraintState)));
 		}
 		GArray *states = g_ptr_array_index(self->constraints, c);
 		for (guint i = 0; i < claim->n_constraints; i++) {
 			const DraConstraint *spec = &claim->constraints[i];
 			if (spec->match_attribute == NULL && spec->distinct_attribute == NULL) {
 				dra_alloc__set_error(self,
-						     "claim %s, constraint #%u: empty constraint "
-						     "(unsupported constraint type?)",
-						     dra_alloc__claim_name(self, c), i);
+				                     "claim %s, constraint #%u: empty constraint "
+				                     "(unsupported constraint type?)",
+				                     dra_alloc__claim_name(self, c), i);
 				return FALSE;
 			}
 			DraConstraintState st = { 0 };
@@ -413,4 +415,53 @@ dra_validate__claims(DraAllocator *self)
 		}
 	}
 	return TRUE;
+}
+
+gint
+dra_allocator_count_matching(DraAllocator *self, const DraExactRequest *req, char **error)
+{
+	g_return_val_if_fail(self != NULL && req != NULL, -1);
+
+	dra_alloc__prepare(self);
+	DraClassRec *klass = req->device_class_name != NULL
+				     ? g_hash_table_lookup(self->class_by_name,
+							   req->device_class_name)
+				     : NULL;
+	if (klass == NULL) {
+		*error = g_strdup_printf("device class %s not found",
+					 req->device_class_name != NULL ? req->device_class_name
+									: "(none)");
+		return -1;
+	}
+	g_autoptr(GArray) progs = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_array_append_vals(progs, klass->progs->data, klass->progs->len);
+	for (guint i = 0; i < req->n_selectors; i++) {
+		guint p = req->selectors[i] != NULL ? dra_alloc__prog(self, req->selectors[i])
+						    : G_MAXUINT;
+		g_array_append_val(progs, p);
+	}
+	gint count = 0;
+	for (guint dev = 0; dev < self->dev_recs->len; dev++) {
+		const DraDevRec *d = &g_array_index(self->dev_recs, DraDevRec, dev);
+		gboolean all = TRUE;
+		if (!(self->features.device_binding && self->features.device_status) &&
+		    d->device->n_binding_conditions > 0) {
+			continue;
+		}
+		for (guint i = 0; i < progs->len && all; i++) {
+			guint p = g_array_index(progs, guint, i);
+			const char *message = NULL;
+			DraMatch m = p == G_MAXUINT ? DRA_MATCH_ERROR
+						    : eval_prog(self, p, dev, &message);
+			if (m == DRA_MATCH_ERROR) {
+				*error = g_strdup_printf("selector #%u: %s", i,
+							 message != NULL ? message
+									 : "CEL expression empty");
+				return -1;
+			}
+			all = m == DRA_MATCH_TRUE;
+		}
+		count += all;
+	}
+	return count;
 }

@@ -42,30 +42,52 @@ typedef struct {
 } HwReader;
 
 /* Sets a positioned HW_ERROR_INVALID error at @node, once; returns FALSE. */
-gboolean hw_reader__fail(HwReader *reader, const yaml_node_t *node, const char *path,
-			 const char *format, ...) G_GNUC_PRINTF(4, 5);
+gboolean hw_reader__fail(HwReader *reader,
+                         const yaml_node_t *node,
+                         const char *path,
+                         const char *format,
+                         ...) G_GNUC_PRINTF(4, 5);
 /* The same, at the value of @key in mapping @map, with path @path.@key. */
-gboolean hw_reader__fail_key(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
-			     const char *format, ...) G_GNUC_PRINTF(5, 6);
+gboolean hw_reader__fail_key(HwReader *reader,
+                             yaml_node_t *map,
+                             const char *key,
+                             const char *path,
+                             const char *format,
+                             ...) G_GNUC_PRINTF(5, 6);
 yaml_node_t *hw_reader__node(HwReader *reader, int id);
 /* Checks that @node is a mapping whose keys are all in @allowed (NULL-terminated). */
-gboolean hw_reader__mapping(HwReader *reader, yaml_node_t *node, const char *path,
-			    const char *const *allowed);
+gboolean hw_reader__mapping(HwReader *reader,
+                            yaml_node_t *node,
+                            const char *path,
+                            const char *const *allowed);
 /* The value of @key in mapping @node, or NULL. */
 yaml_node_t *hw_reader__get(HwReader *reader, yaml_node_t *node, const char *key);
 /* Scalar readers; @required FALSE leaves @out untouched when the key is absent. */
-gboolean hw_reader__str(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
-			gboolean required, char **out);
-gboolean hw_reader__uint(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
-			 gboolean required, guint64 max, guint64 *out);
-gboolean hw_reader__bool(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
-			 gboolean required, gboolean *out);
-gboolean hw_reader__scalar_uint(HwReader *reader, yaml_node_t *node, const char *path, guint64 max,
-				guint64 *out);
+gboolean hw_reader__str(HwReader *reader,
+                        yaml_node_t *map,
+                        const char *key,
+                        const char *path,
+                        gboolean required,
+                        char **out);
+gboolean hw_reader__uint(HwReader *reader,
+                         yaml_node_t *map,
+                         const char *key,
+                         const char *path,
+                         gboolean required,
+                         guint64 max,
+                         guint64 *out);
+gboolean hw_reader__bool(HwReader *reader,
+                         yaml_node_t *map,
+                         const char *key,
+                         const char *path,
+                         gboolean required,
+                         gboolean *out);
+gboolean hw_reader__scalar_uint(
+        HwReader *reader, yaml_node_t *node, const char *path, guint64 max, guint64 *out);
 const char *hw_reader__scalar(HwReader *reader, yaml_node_t *node, const char *path);
 /* Loads the first document of @data; on failure sets a positioned HW_ERROR_PARSE. */
-gboolean hw_reader__load(yaml_document_t *doc, const char *filename, const char *data, gsize len,
-			 GError **error);
+gboolean hw_reader__load(
+        yaml_document_t *doc, const char *filename, const char *data, gsize len, GError **error);
 
 /* ---- catalog internals ---- */
 
@@ -74,8 +96,8 @@ void hw_nic_model__free(HwNicModel *model);
 void hw_node_shape__free(HwNodeShape *shape);
 void hw_placement_table__free(HwPlacementTable *table);
 void hw_node_pool__free(HwNodePool *pool);
-gboolean hw_catalog__parse(HwCatalog *staging, const HwCatalog *base, HwReader *reader,
-			   yaml_node_t *root);
+gboolean
+hw_catalog__parse(HwCatalog *staging, const HwCatalog *base, HwReader *reader, yaml_node_t *root);
 void hw_catalog__merge(HwCatalog *self, HwCatalog *staging);
 
 /* The embedded catalog files (generated at build time). */

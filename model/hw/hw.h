@@ -32,11 +32,11 @@ const char *hw_confidence_to_string(HwConfidence confidence);
 
 /* One GPU-instance profile (`nvidia-smi mig -lgip` row) with its placements. */
 typedef struct {
-	char *name;            /* "1g.10gb", "1g.10gb+me" */
-	guint gi_profile_id;   /* NVML GI profile id: 19, 20, 15, 14, 9, 5, 0 */
-	guint compute_slices;  /* the N of Ng */
-	guint size;            /* memory slices occupied */
-	guint starts[8];       /* valid placement starts, ascending */
+	char *name;           /* "1g.10gb", "1g.10gb+me" */
+	guint gi_profile_id;  /* NVML GI profile id: 19, 20, 15, 14, 9, 5, 0 */
+	guint compute_slices; /* the N of Ng */
+	guint size;           /* memory slices occupied */
+	guint starts[8];      /* valid placement starts, ascending */
 	guint n_starts;
 	guint64 memory_mib;
 	guint sms, copy_engines, decoders, encoders, jpeg, ofa;
@@ -46,11 +46,11 @@ typedef struct {
 } HwMigProfile;
 
 typedef struct {
-	guint compute_slices; /* 7 (A30: 4) */
-	guint memory_slices;  /* 8 (A30: 4) */
+	guint compute_slices;                /* 7 (A30: 4) */
+	guint memory_slices;                 /* 8 (A30: 4) */
 	gboolean mode_toggle_requires_reset; /* Ampere: MIG mode is pending until a reset */
-	GPtrArray *profiles;  /* HwMigProfile*, catalog order */
-	GPtrArray *balanced;  /* const HwMigProfile*, one entry per instance of all-balanced */
+	GPtrArray *profiles;                 /* HwMigProfile*, catalog order */
+	GPtrArray *balanced; /* const HwMigProfile*, one entry per instance of all-balanced */
 } HwMigGeometry;
 
 typedef struct {
@@ -83,16 +83,16 @@ typedef struct {
 } HwNicModel;
 
 typedef struct {
-	char *bdf;                /* "0000:10:1b.0" */
+	char *bdf; /* "0000:10:1b.0" */
 	char *model_id;
-	const HwNicModel *model;  /* resolved from model_id */
+	const HwNicModel *model; /* resolved from model_id */
 } HwShapeNic;
 
 typedef struct {
-	char *root;               /* "pci0000:10" */
+	char *root; /* "pci0000:10" */
 	int numa;
-	GPtrArray *gpu_bdfs;      /* char* */
-	GArray *nics;             /* HwShapeNic */
+	GPtrArray *gpu_bdfs; /* char* */
+	GArray *nics;        /* HwShapeNic */
 } HwPcieRoot;
 
 typedef struct {
@@ -104,7 +104,7 @@ typedef struct {
 	guint numa_nodes;
 	gboolean synthetic_topology; /* BDFs laid out by drasim, not read from a machine */
 	HwConfidence confidence;
-	GPtrArray *roots;            /* HwPcieRoot*, in bus order; GPU minors follow it */
+	GPtrArray *roots; /* HwPcieRoot*, in bus order; GPU minors follow it */
 } HwNodeShape;
 
 /* ---- catalog ---------------------------------------------------------------- */
@@ -129,8 +129,8 @@ HwCatalog *hw_catalog_new_empty(void);
  * Returns: FALSE with @error ("FILE:LINE:COL: message [field.path]") on bad data;
  * @self is then unchanged.
  */
-gboolean hw_catalog_load_data(HwCatalog *self, const char *filename, const char *data, gsize len,
-			      GError **error);
+gboolean hw_catalog_load_data(
+        HwCatalog *self, const char *filename, const char *data, gsize len, GError **error);
 
 /** hw_catalog_load_file: hw_catalog_load_data() on a file's contents. */
 gboolean hw_catalog_load_file(HwCatalog *self, const char *path, GError **error);
@@ -172,13 +172,13 @@ typedef struct {
 
 typedef enum {
 	HW_MIG_OK,
-	HW_MIG_NOT_CAPABLE,    /* the GPU model has no MIG */
-	HW_MIG_BAD_START,      /* an instance sits at a start its profile does not allow */
-	HW_MIG_OVERLAP,        /* two instances share a memory slice */
-	HW_MIG_COMPUTE,        /* more compute slices than the GPU has */
-	HW_MIG_MEDIA_EXT,      /* more than one +me instance */
-	HW_MIG_MAX_COUNT,      /* more instances of a profile than it allows */
-	HW_MIG_NO_PLACEMENT,   /* (placing) no assignment of starts satisfies the rules */
+	HW_MIG_NOT_CAPABLE,  /* the GPU model has no MIG */
+	HW_MIG_BAD_START,    /* an instance sits at a start its profile does not allow */
+	HW_MIG_OVERLAP,      /* two instances share a memory slice */
+	HW_MIG_COMPUTE,      /* more compute slices than the GPU has */
+	HW_MIG_MEDIA_EXT,    /* more than one +me instance */
+	HW_MIG_MAX_COUNT,    /* more instances of a profile than it allows */
+	HW_MIG_NO_PLACEMENT, /* (placing) no assignment of starts satisfies the rules */
 } HwMigVerdict;
 
 /**
@@ -188,8 +188,8 @@ typedef enum {
  * per-profile maximum. @reason_out (optional) receives a sentence on failure.
  * Returns: HW_MIG_OK or the first rule broken.
  */
-HwMigVerdict hw_mig_check(const HwGpuModel *model, const HwMigInstance *instances, guint n,
-			  char **reason_out);
+HwMigVerdict
+hw_mig_check(const HwGpuModel *model, const HwMigInstance *instances, guint n, char **reason_out);
 
 /**
  * hw_mig_place:
@@ -198,8 +198,11 @@ HwMigVerdict hw_mig_check(const HwGpuModel *model, const HwMigInstance *instance
  * fits. @out must hold @n instances; it is sorted by start on success.
  * Returns: HW_MIG_OK, or the verdict explaining why no placement exists.
  */
-HwMigVerdict hw_mig_place(const HwGpuModel *model, const HwMigProfile *const *profiles, guint n,
-			  HwMigInstance *out, char **reason_out);
+HwMigVerdict hw_mig_place(const HwGpuModel *model,
+                          const HwMigProfile *const *profiles,
+                          guint n,
+                          HwMigInstance *out,
+                          char **reason_out);
 
 /**
  * hw_mig_layout_parse:
@@ -212,8 +215,10 @@ HwMigVerdict hw_mig_place(const HwGpuModel *model, const HwMigProfile *const *pr
  * Returns: (transfer full) the instances, or NULL with @error (HW_ERROR_INVALID) naming
  * the rule that fails.
  */
-GArray *hw_mig_layout_parse(const HwGpuModel *model, const char *layout, gboolean *mig_enabled_out,
-			    GError **error);
+GArray *hw_mig_layout_parse(const HwGpuModel *model,
+                            const char *layout,
+                            gboolean *mig_enabled_out,
+                            GError **error);
 
 /* The DRA driver's device-name form of a profile: "1g.10gb+me" -> "1g10gb-me". */
 char *hw_mig_profile_dns_name(const HwMigProfile *profile);
@@ -228,7 +233,7 @@ typedef enum {
 
 typedef struct {
 	guint minor;
-	char *uuid;       /* "GPU-xxxxxxxx-xxxx-..." derived from node name and minor */
+	char *uuid; /* "GPU-xxxxxxxx-xxxx-..." derived from node name and minor */
 	char *bdf;
 	char *pcie_root;
 	int numa;
@@ -238,7 +243,7 @@ typedef struct {
 } HwGpu;
 
 typedef struct {
-	char *name;        /* dranet device name: "pci-0000-10-1b-0" */
+	char *name; /* dranet device name: "pci-0000-10-1b-0" */
 	char *bdf;
 	char *pcie_root;
 	char *ifname;      /* NULL for EFA (no netdev) */
@@ -291,9 +296,9 @@ typedef enum {
 typedef struct {
 	HwReconfigVerdict verdict;
 	gint64 duration_us;
-	gboolean needs_reset;   /* a MIG mode change on a GPU that cannot toggle live */
+	gboolean needs_reset; /* a MIG mode change on a GPU that cannot toggle live */
 	guint destroyed, created;
-	char *reason;           /* (transfer full) set unless HW_RECONFIG_OK */
+	char *reason; /* (transfer full) set unless HW_RECONFIG_OK */
 } HwReconfigPlan;
 
 /**
@@ -302,13 +307,17 @@ typedef struct {
  * create, whether the MIG mode change needs a reset, and how long it takes. Fills
  * @plan; free plan->reason with g_free().
  */
-void hw_gpu_plan_reconfigure(const HwGpu *gpu, gboolean gpu_busy, gboolean target_enabled,
-			     const HwMigInstance *target, guint n, const HwReconfigTimes *times,
-			     HwReconfigPlan *plan);
+void hw_gpu_plan_reconfigure(const HwGpu *gpu,
+                             gboolean gpu_busy,
+                             gboolean target_enabled,
+                             const HwMigInstance *target,
+                             guint n,
+                             const HwReconfigTimes *times,
+                             HwReconfigPlan *plan);
 
 /** hw_gpu_apply_reconfigure: carries out a plan that was HW_RECONFIG_OK. */
-void hw_gpu_apply_reconfigure(HwGpu *gpu, gboolean target_enabled, const HwMigInstance *target,
-			      guint n);
+void
+hw_gpu_apply_reconfigure(HwGpu *gpu, gboolean target_enabled, const HwMigInstance *target, guint n);
 
 /* ---- published objects -------------------------------------------------------- */
 
@@ -377,8 +386,8 @@ typedef enum {
 } HwNaming;
 
 typedef struct {
-	gboolean dynamic_mig;   /* DynamicMIG feature gate */
-	gboolean k8s_1_35;      /* dynamic MIG: one counters slice + one slice per GPU */
+	gboolean dynamic_mig; /* DynamicMIG feature gate */
+	gboolean k8s_1_35;    /* dynamic MIG: one counters slice + one slice per GPU */
 	HwNaming naming;
 	const char *driver_version;      /* "580.126.9" */
 	const char *cuda_driver_version; /* "13.0.0" */
@@ -419,8 +428,8 @@ typedef struct HwGenericDriver HwGenericDriver;
  *              capacity: { memory: 64Gi } }
  * Returns: (transfer full) the driver, or NULL with a positioned @error.
  */
-HwGenericDriver *hw_generic_driver_parse(const char *filename, const char *data, gsize len,
-					 GError **error);
+HwGenericDriver *
+hw_generic_driver_parse(const char *filename, const char *data, gsize len, GError **error);
 void hw_generic_driver_free(HwGenericDriver *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(HwGenericDriver, hw_generic_driver_free)
 HwSlice *hw_generic_driver_publish(const HwGenericDriver *self, const char *node_name);
@@ -430,7 +439,7 @@ HwSlice *hw_generic_driver_publish(const HwGenericDriver *self, const char *node
 /* A Node object as the publisher emits it; labels and resources are name-sorted. */
 typedef struct {
 	char *name;
-	GPtrArray *label_keys, *label_values;       /* char*, parallel */
+	GPtrArray *label_keys, *label_values;        /* char*, parallel */
 	GPtrArray *resource_names, *resource_values; /* capacity == allocatable */
 } HwNodeObject;
 
@@ -446,8 +455,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(HwNodeObject, hw_node_object_free)
  * `kubectl get -o yaml` shows them (resource.k8s.io/v1).
  * Returns: (transfer full) the YAML text.
  */
-char *hw_yaml_write_list(const GPtrArray *nodes, const HwDeviceClass *classes,
-			 const GPtrArray *slices);
+char *
+hw_yaml_write_list(const GPtrArray *nodes, const HwDeviceClass *classes, const GPtrArray *slices);
 
 /** hw_qty_format: canonical Kubernetes quantity text ("80Gi", "132"). */
 char *hw_qty_format(gint64 value, HwQtyFormat format);

@@ -18,7 +18,71 @@ G_BEGIN_DECLS
  * ResourceSlices of gpu.nvidia.com and dra.net for @node.
  * Returns: TRUE when api decoded everything without errors (problems go to @diags).
  */
-gboolean hw_publish_objects(const HwNode *node, const HwPublishOptions *options,
-			    gboolean with_classes, K8sObjectSet *set, K8sDiagList *diags);
+gboolean hw_publish_objects(const HwNode *node,
+                            const HwPublishOptions *options,
+                            gboolean with_classes,
+                            K8sObjectSet *set,
+                            K8sDiagList *diags);
+
+/* ---- lint: selectors against what the drivers publish ---- */
+
+/* The published devices selectors are checked against (`drasim lint --shape/--cluster`). */
+typedef struct HwLintTarget HwLintTarget;
+
+/** hw_lint_target_new: an empty target. (transfer full) */
+HwLintTarget *hw_lint_target_new(void);
+void hw_lint_target_free(HwLintTarget *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(HwLintTarget, hw_lint_target_free)
+
+/**
+ * hw_lint_target_add_shape:
+ * Adds one node of @shape as the drivers would publish it: its NICs (dra.net) and,
+ * with @layout NULL, every GPU both as a full GPU and as all DynamicMIG devices
+ * (so every attribute and every MIG profile the driver can publish is known);
+ * otherwise the static devices of @layout (hw_mig_layout_parse() syntax).
+ * Returns: FALSE with @error when @layout does not apply to the shape's GPU.
+ */
+gboolean hw_lint_target_add_shape(HwLintTarget *self,
+                                  const HwNodeShape *shape,
+                                  const char *layout,
+                                  GError **error);
+
+/** hw_lint_target_add_pools: one node per node pool of @catalog (a scenario). */
+gboolean hw_lint_target_add_pools(HwLintTarget *self, const HwCatalog *catalog, GError **error);
+
+/** hw_lint_target_add_slice: adds a slice published elsewhere (takes ownership). */
+void hw_lint_target_add_slice(HwLintTarget *self, HwSlice *slice);
+
+/**
+ * hw_lint_selectors:
+ * Checks every CEL selector and opaque driver config of @set against @target and adds
+ * findings to @diags, each naming the device it was checked against:
+ *  - a reference to an attribute or capacity the candidate devices do not publish
+ *    (an error: CEL fails with "no such key" at scheduling time), with the closest
+ *    published name as suggestion;
+ *  - an attribute read as capacity or the reverse;
+ *  - a selector whose equality conditions no published device meets (a warning);
+ *  - an opaque config whose apiVersion/kind the NVIDIA driver does not know.
+ * Candidate devices of a request are those its class and its own top-level
+ * `&&` conditions (device.driver == ..., attribute == literal, has(...)) do not
+ * rule out; the class comes from @set, else from the NVIDIA driver's own classes.
+ * Selectors with a top-level `||` are only checked for names published nowhere.
+ */
+void hw_lint_selectors(const HwLintTarget *target, const K8sObjectSet *set, K8sDiagList *diags);
+
+/**
+ * hw_lint_run:
+ * `drasim lint --shape NAME... --cluster FILE...` in one call: the built-in catalog plus
+ * the cluster files (catalog documents whose node_pools describe the cluster), one
+ * target node per shape and per pool, then hw_lint_selectors() on @set.
+ * @shapes, @cluster_files: NULL-terminated, either may be NULL.
+ * Returns: FALSE with @error (positioned for cluster files) when a shape is unknown or
+ * a cluster file is bad; @diags then holds nothing from this call.
+ */
+gboolean hw_lint_run(const char *const *shapes,
+                     const char *const *cluster_files,
+                     const K8sObjectSet *set,
+                     K8sDiagList *diags,
+                     GError **error);
 
 G_END_DECLS

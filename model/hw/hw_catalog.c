@@ -207,7 +207,7 @@ hw_catalog_load_file(HwCatalog *self, const char *path, GError **error)
 
 	if (!g_file_get_contents(path, &data, &len, &local)) {
 		g_set_error(error, HW_ERROR, HW_ERROR_IO, "%s:1:1: error: %s [<file>]", path,
-			    local->message);
+		            local->message);
 		g_error_free(local);
 		return FALSE;
 	}
@@ -215,8 +215,8 @@ hw_catalog_load_file(HwCatalog *self, const char *path, GError **error)
 }
 
 gboolean
-hw_catalog_load_data(HwCatalog *self, const char *filename, const char *data, gsize len,
-		     GError **error)
+hw_catalog_load_data(
+        HwCatalog *self, const char *filename, const char *data, gsize len, GError **error)
 {
 	yaml_document_t doc;
 	HwReader reader = { filename, &doc, error, FALSE };

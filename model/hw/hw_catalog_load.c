@@ -39,9 +39,9 @@ read_confidence(Ctx *ctx, yaml_node_t *map, const char *path, HwConfidence *out)
 	} else if (strcmp(text, "inferred") == 0) {
 		*out = HW_CONFIDENCE_INFERRED;
 	} else {
-		return hw_reader__fail_key(ctx->r, map, "confidence", path,
-				       "expected confirmed, inferred or unconfirmed, got \"%s\"",
-				       text);
+		return hw_reader__fail_key(
+		        ctx->r, map, "confidence", path,
+		        "expected confirmed, inferred or unconfirmed, got \"%s\"", text);
 	}
 	return TRUE;
 }
@@ -109,7 +109,8 @@ parse_tables(Ctx *ctx, yaml_node_t *node)
 		HwPlacementTable *table = g_new0(HwPlacementTable, 1);
 		g_autofree char *path = NULL;
 
-		table->name = g_strdup((char *)hw_reader__node(ctx->r, pair->key)->data.scalar.value);
+		table->name =
+		        g_strdup((char *)hw_reader__node(ctx->r, pair->key)->data.scalar.value);
 		table->classes = hw_catalog__classes_new();
 		g_ptr_array_add(ctx->staging->tables, table);
 		path = g_strdup_printf("placement_tables.%s", table->name);
@@ -124,11 +125,12 @@ parse_tables(Ctx *ctx, yaml_node_t *node)
 			guint64 value = 0;
 
 			cls->name = g_strdup(
-				(char *)hw_reader__node(ctx->r, cpair->key)->data.scalar.value);
+			        (char *)hw_reader__node(ctx->r, cpair->key)->data.scalar.value);
 			g_ptr_array_add(table->classes, cls);
 			cpath = g_strdup_printf("%s.%s", path, cls->name);
 			if (!hw_reader__mapping(ctx->r, body, cpath, class_keys) ||
-			    !hw_reader__uint(ctx->r, body, "compute_slices", cpath, TRUE, 8, &value)) {
+			    !hw_reader__uint(ctx->r, body, "compute_slices", cpath, TRUE, 8,
+			                     &value)) {
 				return FALSE;
 			}
 			cls->compute_slices = (guint)value;
@@ -137,11 +139,13 @@ parse_tables(Ctx *ctx, yaml_node_t *node)
 			}
 			cls->size = (guint)value;
 			if (cls->size == 0 || cls->compute_slices == 0) {
-				return hw_reader__fail(ctx->r, body, cpath,
-						       "size and compute_slices must be at least 1");
+				return hw_reader__fail(
+				        ctx->r, body, cpath,
+				        "size and compute_slices must be at least 1");
 			}
 			g_autofree char *spath = g_strdup_printf("%s.starts", cpath);
-			if (!parse_starts(ctx, hw_reader__get(ctx->r, body, "starts"), spath, cls)) {
+			if (!parse_starts(ctx, hw_reader__get(ctx->r, body, "starts"), spath,
+			                  cls)) {
 				return FALSE;
 			}
 		}
@@ -182,19 +186,28 @@ find_class(const HwPlacementTable *table, const char *name)
 /* ---- GPU models ---- */
 
 static gboolean
-parse_profile(Ctx *ctx, yaml_node_t *node, const char *path, const HwPlacementTable *table,
-	      HwMigGeometry *mig, HwMigProfile *p)
+parse_profile(Ctx *ctx,
+              yaml_node_t *node,
+              const char *path,
+              const HwPlacementTable *table,
+              HwMigGeometry *mig,
+              HwMigProfile *p)
 {
-	static const char *const keys[] = { "name", "gi_profile_id", "class", "memory_mib", "sms",
-					    "copy_engines", "decoders", "encoders", "jpeg", "ofa",
-					    "max_count", "confidence", NULL };
+	static const char *const keys[] = { "name", "gi_profile_id", "class",     "memory_mib",
+		                            "sms",  "copy_engines",  "decoders",  "encoders",
+		                            "jpeg", "ofa",           "max_count", "confidence",
+		                            NULL };
 	struct {
 		const char *key;
 		guint *field;
-	} counts[] = { { "sms", &p->sms },		 { "copy_engines", &p->copy_engines },
-		       { "decoders", &p->decoders },	 { "encoders", &p->encoders },
-		       { "jpeg", &p->jpeg },		 { "ofa", &p->ofa },
-		       { "max_count", &p->max_count },	 { "gi_profile_id", &p->gi_profile_id } };
+	} counts[] = { { "sms", &p->sms },
+		       { "copy_engines", &p->copy_engines },
+		       { "decoders", &p->decoders },
+		       { "encoders", &p->encoders },
+		       { "jpeg", &p->jpeg },
+		       { "ofa", &p->ofa },
+		       { "max_count", &p->max_count },
+		       { "gi_profile_id", &p->gi_profile_id } };
 	g_autofree char *class_name = NULL;
 	const HwPlacementClass *cls;
 	guint64 value = 0;
@@ -216,18 +229,20 @@ parse_profile(Ctx *ctx, yaml_node_t *node, const char *path, const HwPlacementTa
 	cls = find_class(table, class_name);
 	if (cls == NULL) {
 		return hw_reader__fail_key(ctx->r, node, "class", path,
-				       "unknown placement class \"%s\" in table \"%s\"", class_name,
-				       table->name);
+		                           "unknown placement class \"%s\" in table \"%s\"",
+		                           class_name, table->name);
 	}
 	if (p->max_count == 0 || p->memory_mib == 0) {
-		return hw_reader__fail(ctx->r, node, path, "max_count and memory_mib must be at least 1");
+		return hw_reader__fail(ctx->r, node, path,
+		                       "max_count and memory_mib must be at least 1");
 	}
 	if (cls->compute_slices > mig->compute_slices ||
 	    cls->starts[cls->n_starts - 1] + cls->size > mig->memory_slices) {
-		return hw_reader__fail(ctx->r, node, path,
-				       "class \"%s\" does not fit a GPU of %u compute and %u memory "
-				       "slices",
-				       class_name, mig->compute_slices, mig->memory_slices);
+		return hw_reader__fail(
+		        ctx->r, node, path,
+		        "class \"%s\" does not fit a GPU of %u compute and %u memory "
+		        "slices",
+		        class_name, mig->compute_slices, mig->memory_slices);
 	}
 	p->compute_slices = cls->compute_slices;
 	p->size = cls->size;
@@ -252,11 +267,12 @@ parse_balanced(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 		guint64 count;
 
 		if (profile == NULL) {
-			return hw_reader__fail(ctx->r, key, sub, "unknown MIG profile \"%s\" for %s",
-					       name, model->id);
+			return hw_reader__fail(ctx->r, key, sub,
+			                       "unknown MIG profile \"%s\" for %s", name,
+			                       model->id);
 		}
 		if (!hw_reader__scalar_uint(ctx->r, hw_reader__node(ctx->r, pair->value), sub, 8,
-					    &count)) {
+		                            &count)) {
 			return FALSE;
 		}
 		for (guint64 i = 0; i < count; i++) {
@@ -267,9 +283,9 @@ parse_balanced(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 	g_autofree HwMigInstance *placed = g_new0(HwMigInstance, model->mig->balanced->len + 1);
 	g_autofree char *reason = NULL;
 	if (hw_mig_place(model, (const HwMigProfile *const *)model->mig->balanced->pdata,
-			 model->mig->balanced->len, placed, &reason) != HW_MIG_OK) {
+	                 model->mig->balanced->len, placed, &reason) != HW_MIG_OK) {
 		return hw_reader__fail(ctx->r, node, path, "balanced layout is not feasible: %s",
-				       reason);
+		                       reason);
 	}
 	return TRUE;
 }
@@ -277,9 +293,13 @@ parse_balanced(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 static gboolean
 parse_mig(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 {
-	static const char *const keys[] = { "compute_slices", "memory_slices",
-					    "mode_toggle_requires_reset", "placement_table",
-					    "balanced", "profiles", NULL };
+	static const char *const keys[] = { "compute_slices",
+		                            "memory_slices",
+		                            "mode_toggle_requires_reset",
+		                            "placement_table",
+		                            "balanced",
+		                            "profiles",
+		                            NULL };
 	g_autofree char *table_name = NULL;
 	g_autofree char *ppath = g_strdup_printf("%s.profiles", path);
 	g_autofree char *bpath = g_strdup_printf("%s.balanced", path);
@@ -301,14 +321,14 @@ parse_mig(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 	}
 	model->mig->memory_slices = (guint)value;
 	if (!hw_reader__bool(ctx->r, node, "mode_toggle_requires_reset", path, TRUE,
-			     &model->mig->mode_toggle_requires_reset) ||
+	                     &model->mig->mode_toggle_requires_reset) ||
 	    !hw_reader__str(ctx->r, node, "placement_table", path, TRUE, &table_name)) {
 		return FALSE;
 	}
 	table = find_table(ctx, table_name);
 	if (table == NULL) {
 		return hw_reader__fail_key(ctx->r, node, "placement_table", path,
-				       "unknown placement table \"%s\"", table_name);
+		                           "unknown placement table \"%s\"", table_name);
 	}
 	profiles = hw_reader__get(ctx->r, node, "profiles");
 	if (!expect_seq(ctx, profiles, ppath)) {
@@ -321,7 +341,7 @@ parse_mig(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 
 		g_ptr_array_add(model->mig->profiles, profile);
 		if (!parse_profile(ctx, hw_reader__node(ctx->r, *item), sub, table, model->mig,
-				   profile)) {
+		                   profile)) {
 			return FALSE;
 		}
 		for (guint i = 0; i + 1 < model->mig->profiles->len; i++) {
@@ -329,7 +349,8 @@ parse_mig(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 
 			if (strcmp(other->name, profile->name) == 0) {
 				return hw_reader__fail(ctx->r, hw_reader__node(ctx->r, *item), sub,
-						       "duplicate MIG profile \"%s\"", profile->name);
+				                       "duplicate MIG profile \"%s\"",
+				                       profile->name);
 			}
 		}
 	}
@@ -340,9 +361,10 @@ parse_mig(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 static gboolean
 parse_gpu(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 {
-	static const char *const keys[] = { "id", "product_name", "brand", "architecture",
-					    "compute_capability", "memory_mib", "sms", "confidence",
-					    "mig", NULL };
+	static const char *const keys[] = {
+		"id",         "product_name", "brand",      "architecture", "compute_capability",
+		"memory_mib", "sms",          "confidence", "mig",          NULL
+	};
 	g_autofree char *cc = NULL;
 	guint64 value = 0;
 	yaml_node_t *mig;
@@ -352,7 +374,8 @@ parse_gpu(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 	    !hw_reader__str(ctx->r, node, "product_name", path, TRUE, &model->product_name) ||
 	    !hw_reader__str(ctx->r, node, "architecture", path, TRUE, &model->architecture) ||
 	    !hw_reader__str(ctx->r, node, "compute_capability", path, TRUE, &cc) ||
-	    !hw_reader__uint(ctx->r, node, "memory_mib", path, TRUE, G_MAXUINT32, &model->memory_mib) ||
+	    !hw_reader__uint(ctx->r, node, "memory_mib", path, TRUE, G_MAXUINT32,
+	                     &model->memory_mib) ||
 	    !hw_reader__uint(ctx->r, node, "sms", path, TRUE, 4096, &value) ||
 	    !read_confidence(ctx, node, path, &model->confidence)) {
 		return FALSE;
@@ -363,7 +386,8 @@ parse_gpu(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 		return FALSE;
 	}
 	if (sscanf(cc, "%u.%u", &model->cc_major, &model->cc_minor) != 2) {
-		return hw_reader__fail_key(ctx->r, node, "compute_capability", path, "expected MAJOR.MINOR, got \"%s\"", cc);
+		return hw_reader__fail_key(ctx->r, node, "compute_capability", path,
+		                           "expected MAJOR.MINOR, got \"%s\"", cc);
 	}
 	mig = hw_reader__get(ctx->r, node, "mig");
 	if (mig != NULL) {
@@ -378,8 +402,8 @@ parse_gpu(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 static gboolean
 parse_nic(Ctx *ctx, yaml_node_t *node, const char *path, HwNicModel *nic)
 {
-	static const char *const keys[] = { "id", "vendor", "device", "link", "rdma",
-					    "speed_gbps", "mtu", "confidence", NULL };
+	static const char *const keys[] = { "id",         "vendor", "device",     "link", "rdma",
+		                            "speed_gbps", "mtu",    "confidence", NULL };
 	g_autofree char *link = NULL;
 	guint64 value = 0;
 
@@ -407,7 +431,8 @@ parse_nic(Ctx *ctx, yaml_node_t *node, const char *path, HwNicModel *nic)
 		nic->link = HW_NIC_LINK_ETHERNET;
 	} else {
 		return hw_reader__fail_key(ctx->r, node, "link", path,
-				       "expected efa, infiniband or ethernet, got \"%s\"", link);
+		                           "expected efa, infiniband or ethernet, got \"%s\"",
+		                           link);
 	}
 	return TRUE;
 }
@@ -439,7 +464,6 @@ find_nic(Ctx *ctx, const char *id)
 
 	return model ? model : LIST_FIND(ctx->base ? ctx->base->nics : NULL, HwNicModel, id);
 }
-
 
 /* ---- node shapes ---- */
 
@@ -475,9 +499,9 @@ static gboolean
 check_unique_bdf(Ctx *ctx, yaml_node_t *node, const char *path, GHashTable *seen, const char *bdf)
 {
 	if (!valid_bdf(bdf)) {
-		return hw_reader__fail(ctx->r, node, path,
-				       "expected a PCI address dddd:bb:dd.f in lowercase hex, got \"%s\"",
-				       bdf);
+		return hw_reader__fail(
+		        ctx->r, node, path,
+		        "expected a PCI address dddd:bb:dd.f in lowercase hex, got \"%s\"", bdf);
 	}
 	if (!g_hash_table_add(seen, (gpointer)bdf)) {
 		return hw_reader__fail(ctx->r, node, path, "PCI address %s is used twice", bdf);
@@ -506,13 +530,13 @@ parse_root_nics(Ctx *ctx, yaml_node_t *node, const char *path, GHashTable *seen,
 		    !hw_reader__str(ctx->r, nic_node, "model", sub, TRUE, &slot->model_id) ||
 		    !hw_reader__str(ctx->r, nic_node, "bdf", sub, TRUE, &slot->bdf) ||
 		    !check_unique_bdf(ctx, hw_reader__get(ctx->r, nic_node, "bdf"), sub, seen,
-				      slot->bdf)) {
+		                      slot->bdf)) {
 			return FALSE;
 		}
 		slot->model = find_nic(ctx, slot->model_id);
 		if (slot->model == NULL) {
 			return hw_reader__fail_key(ctx->r, nic_node, "model", sub,
-					       "unknown NIC model \"%s\"", slot->model_id);
+			                           "unknown NIC model \"%s\"", slot->model_id);
 		}
 	}
 	return TRUE;
@@ -537,15 +561,16 @@ parse_root(Ctx *ctx, yaml_node_t *node, const char *path, GHashTable *seen, HwNo
 	}
 	root->numa = (int)numa;
 	if (!valid_root(root->root)) {
-		return hw_reader__fail_key(ctx->r, node, "root", path,
-				       "expected a PCIe root pci<domain>:<bus> in lowercase hex, got "
-				       "\"%s\"",
-				       root->root);
+		return hw_reader__fail_key(
+		        ctx->r, node, "root", path,
+		        "expected a PCIe root pci<domain>:<bus> in lowercase hex, got "
+		        "\"%s\"",
+		        root->root);
 	}
 	if (numa >= shape->numa_nodes) {
 		return hw_reader__fail_key(ctx->r, node, "numa", path,
-				       "NUMA node %u does not exist (the shape has %u)", (guint)numa,
-				       shape->numa_nodes);
+		                           "NUMA node %u does not exist (the shape has %u)",
+		                           (guint)numa, shape->numa_nodes);
 	}
 	gpus = hw_reader__get(ctx->r, node, "gpus");
 	g_autofree char *gpath = g_strdup_printf("%s.gpus", path);
@@ -556,15 +581,16 @@ parse_root(Ctx *ctx, yaml_node_t *node, const char *path, GHashTable *seen, HwNo
 		SEQ_FOREACH(gpus, item)
 		{
 			g_autofree char *sub = g_strdup_printf("%s[%u]", gpath, index++);
-			const char *bdf = hw_reader__scalar(ctx->r, hw_reader__node(ctx->r, *item), sub);
+			const char *bdf =
+			        hw_reader__scalar(ctx->r, hw_reader__node(ctx->r, *item), sub);
 
 			if (bdf == NULL) {
 				return FALSE;
 			}
 			g_ptr_array_add(root->gpu_bdfs, g_strdup(bdf));
-			if (!check_unique_bdf(ctx, hw_reader__node(ctx->r, *item), sub, seen,
-					      g_ptr_array_index(root->gpu_bdfs,
-								root->gpu_bdfs->len - 1))) {
+			if (!check_unique_bdf(
+			            ctx, hw_reader__node(ctx->r, *item), sub, seen,
+			            g_ptr_array_index(root->gpu_bdfs, root->gpu_bdfs->len - 1))) {
 				return FALSE;
 			}
 		}
@@ -591,7 +617,7 @@ hw_shape__parse_roots(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape
 			return FALSE;
 		}
 		gpus += ((HwPcieRoot *)g_ptr_array_index(shape->roots, shape->roots->len - 1))
-				->gpu_bdfs->len;
+		                ->gpu_bdfs->len;
 	}
 	if (gpus == 0) {
 		return hw_reader__fail(ctx->r, node, path, "a node shape needs at least one GPU");
@@ -604,8 +630,8 @@ hw_shape__parse_roots(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape
 static gboolean
 hw_shape__generate(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape)
 {
-	static const char *const keys[] = { "roots", "gpus_per_root", "nics_per_root",
-					    "nic_model", "numa", NULL };
+	static const char *const keys[] = { "roots",     "gpus_per_root", "nics_per_root",
+		                            "nic_model", "numa",          NULL };
 	guint64 roots = 0, gpus = 0, nics = 0;
 	g_autofree char *nic_id = NULL;
 	const HwNicModel *nic_model = NULL;
@@ -620,11 +646,12 @@ hw_shape__generate(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *s
 		return FALSE;
 	}
 	if (roots == 0 || gpus == 0) {
-		return hw_reader__fail(ctx->r, node, path, "roots and gpus_per_root must be at least 1");
+		return hw_reader__fail(ctx->r, node, path,
+		                       "roots and gpus_per_root must be at least 1");
 	}
 	if (nic_id != NULL && (nic_model = find_nic(ctx, nic_id)) == NULL) {
 		return hw_reader__fail_key(ctx->r, node, "nic_model", path,
-				       "unknown NIC model \"%s\"", nic_id);
+		                           "unknown NIC model \"%s\"", nic_id);
 	}
 	numa = hw_reader__get(ctx->r, node, "numa");
 	g_autofree char *numa_path = g_strdup_printf("%s.numa", path);
@@ -632,8 +659,8 @@ hw_shape__generate(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *s
 		return FALSE;
 	}
 	if ((guint64)(numa->data.sequence.items.top - numa->data.sequence.items.start) != roots) {
-		return hw_reader__fail(ctx->r, numa, numa_path, "expected one NUMA node per root (%u)",
-				       (guint)roots);
+		return hw_reader__fail(ctx->r, numa, numa_path,
+		                       "expected one NUMA node per root (%u)", (guint)roots);
 	}
 	SEQ_FOREACH(numa, item)
 	{
@@ -646,16 +673,18 @@ hw_shape__generate(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *s
 		root->root = g_strdup_printf("pci0000:%02x", bus);
 		g_ptr_array_add(shape->roots, root);
 		if (!hw_reader__scalar_uint(ctx->r, hw_reader__node(ctx->r, *item), numa_path,
-					    shape->numa_nodes - 1, &numa_node)) {
+		                            shape->numa_nodes - 1, &numa_node)) {
 			return FALSE;
 		}
 		root->numa = (int)numa_node;
 		for (guint g = 0; g < gpus; g++) {
-			g_ptr_array_add(root->gpu_bdfs, g_strdup_printf("0000:%02x:00.0", bus + 1 + g));
+			g_ptr_array_add(root->gpu_bdfs,
+			                g_strdup_printf("0000:%02x:00.0", bus + 1 + g));
 		}
 		for (guint n = 0; n < nics; n++) {
-			HwShapeNic nic = { g_strdup_printf("0000:%02x:00.0", bus + 1 + (guint)gpus + n),
-					   g_strdup(nic_id), nic_model };
+			HwShapeNic nic = { g_strdup_printf("0000:%02x:00.0",
+				                           bus + 1 + (guint)gpus + n),
+				           g_strdup(nic_id), nic_model };
 			g_array_append_val(root->nics, nic);
 		}
 		index++;
@@ -666,8 +695,9 @@ hw_shape__generate(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *s
 static gboolean
 parse_shape(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape)
 {
-	static const char *const keys[] = { "id", "gpu_model", "cpus", "memory_gib", "numa_nodes",
-					    "confidence", "pcie_roots", "generated_topology", NULL };
+	static const char *const keys[] = { "id",         "gpu_model",          "cpus",
+		                            "memory_gib", "numa_nodes",         "confidence",
+		                            "pcie_roots", "generated_topology", NULL };
 	yaml_node_t *roots, *generated;
 	guint64 value = 0;
 
@@ -688,13 +718,13 @@ parse_shape(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape)
 	shape->gpu_model = find_gpu(ctx, shape->gpu_model_id);
 	if (shape->gpu_model == NULL) {
 		return hw_reader__fail_key(ctx->r, node, "gpu_model", path,
-				       "unknown GPU model \"%s\"", shape->gpu_model_id);
+		                           "unknown GPU model \"%s\"", shape->gpu_model_id);
 	}
 	roots = hw_reader__get(ctx->r, node, "pcie_roots");
 	generated = hw_reader__get(ctx->r, node, "generated_topology");
 	if ((roots == NULL) == (generated == NULL)) {
 		return hw_reader__fail(ctx->r, node, path,
-				       "expected exactly one of pcie_roots and generated_topology");
+		                       "expected exactly one of pcie_roots and generated_topology");
 	}
 	if (roots != NULL) {
 		g_autofree char *sub = g_strdup_printf("%s.pcie_roots", path);
@@ -704,7 +734,6 @@ parse_shape(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape)
 	shape->synthetic_topology = TRUE;
 	return hw_shape__generate(ctx, generated, sub, shape);
 }
-
 
 /* ---- node pools (scenario hardware) ---- */
 
@@ -719,8 +748,8 @@ find_shape(Ctx *ctx, const char *id)
 /* mig: as a list of {profile, start} maps. Each prefix of the list is checked, so an
  * error points at the first instance that breaks a rule. */
 static gboolean
-parse_pool_instances(Ctx *ctx, yaml_node_t *node, const char *path, const HwGpuModel *model,
-		     HwNodePool *pool)
+parse_pool_instances(
+        Ctx *ctx, yaml_node_t *node, const char *path, const HwGpuModel *model, HwNodePool *pool)
 {
 	static const char *const keys[] = { "profile", "start", NULL };
 	g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_free);
@@ -745,7 +774,8 @@ parse_pool_instances(Ctx *ctx, yaml_node_t *node, const char *path, const HwGpuM
 		profile = hw_gpu_model_lookup_profile(model, name);
 		if (profile == NULL) {
 			return hw_reader__fail_key(ctx->r, inst_node, "profile", sub,
-					       "unknown MIG profile \"%s\" for %s", name, model->id);
+			                           "unknown MIG profile \"%s\" for %s", name,
+			                           model->id);
 		}
 		pinned_all = pinned_all && start != G_MAXUINT64;
 		pinned_any = pinned_any || start != G_MAXUINT64;
@@ -757,7 +787,7 @@ parse_pool_instances(Ctx *ctx, yaml_node_t *node, const char *path, const HwGpuM
 		HwMigInstance inst = { profile, (guint)start };
 		g_array_append_val(placed, inst);
 		if (hw_mig_check(model, (HwMigInstance *)(void *)placed->data, placed->len,
-				 &reason) != HW_MIG_OK) {
+		                 &reason) != HW_MIG_OK) {
 			return hw_reader__fail(ctx->r, inst_node, sub, "%s", reason);
 		}
 	}
@@ -784,7 +814,7 @@ parse_pool_mig(Ctx *ctx, yaml_node_t *node, const char *path, HwNodePool *pool)
 	if (node->type == YAML_SEQUENCE_NODE) {
 		if (model->mig == NULL) {
 			return hw_reader__fail(ctx->r, node, path, "%s does not support MIG",
-					       model->product_name);
+			                       model->product_name);
 		}
 		if (!parse_pool_instances(ctx, node, path, model, pool)) {
 			return FALSE;
@@ -825,8 +855,8 @@ parse_pool(Ctx *ctx, yaml_node_t *node, const char *path, HwNodePool *pool)
 	pool->count = (guint)count;
 	pool->shape = find_shape(ctx, pool->shape_id);
 	if (pool->shape == NULL) {
-		return hw_reader__fail_key(ctx->r, node, "shape", path,
-				       "unknown node shape \"%s\"", pool->shape_id);
+		return hw_reader__fail_key(ctx->r, node, "shape", path, "unknown node shape \"%s\"",
+		                           pool->shape_id);
 	}
 	return parse_pool_mig(ctx, hw_reader__get(ctx->r, node, "mig"), mig_path, pool);
 }
@@ -860,8 +890,12 @@ parse_shape_record(Ctx *ctx, yaml_node_t *node, const char *path, gpointer recor
 }
 
 static gboolean
-parse_list(Ctx *ctx, yaml_node_t *node, const char *key, GPtrArray *into, gsize record_size,
-	   RecordParser parse)
+parse_list(Ctx *ctx,
+           yaml_node_t *node,
+           const char *key,
+           GPtrArray *into,
+           gsize record_size,
+           RecordParser parse)
 {
 	guint index = 0;
 
@@ -880,7 +914,7 @@ parse_list(Ctx *ctx, yaml_node_t *node, const char *key, GPtrArray *into, gsize 
 		for (guint i = 0; i + 1 < into->len; i++) {
 			if (strcmp(*(char **)g_ptr_array_index(into, i), *(char **)record) == 0) {
 				return hw_reader__fail(ctx->r, hw_reader__node(ctx->r, *item), path,
-						       "duplicate id \"%s\"", *(char **)record);
+				                       "duplicate id \"%s\"", *(char **)record);
 			}
 		}
 	}
@@ -890,8 +924,9 @@ parse_list(Ctx *ctx, yaml_node_t *node, const char *key, GPtrArray *into, gsize 
 gboolean
 hw_catalog__parse(HwCatalog *staging, const HwCatalog *base, HwReader *reader, yaml_node_t *root)
 {
-	static const char *const keys[] = { "schema", "placement_tables", "gpu_models",
-					    "nic_models", "node_shapes", "node_pools", NULL };
+	static const char *const keys[] = { "schema",     "placement_tables", "gpu_models",
+		                            "nic_models", "node_shapes",      "node_pools",
+		                            NULL };
 	Ctx ctx = { reader, staging, base };
 	g_autofree char *schema = NULL;
 	yaml_node_t *node;
@@ -902,7 +937,7 @@ hw_catalog__parse(HwCatalog *staging, const HwCatalog *base, HwReader *reader, y
 	}
 	if (strcmp(schema, "drasim.hw/v1") != 0) {
 		return hw_reader__fail(reader, hw_reader__get(reader, root, "schema"), "schema",
-				       "expected drasim.hw/v1, got \"%s\"", schema);
+		                       "expected drasim.hw/v1, got \"%s\"", schema);
 	}
 	node = hw_reader__get(reader, root, "placement_tables");
 	if (node != NULL && !parse_tables(&ctx, node)) {
@@ -910,23 +945,22 @@ hw_catalog__parse(HwCatalog *staging, const HwCatalog *base, HwReader *reader, y
 	}
 	node = hw_reader__get(reader, root, "gpu_models");
 	if (node != NULL && !parse_list(&ctx, node, "gpu_models", staging->gpus, sizeof(HwGpuModel),
-					parse_gpu_record)) {
+	                                parse_gpu_record)) {
 		return FALSE;
 	}
 	node = hw_reader__get(reader, root, "nic_models");
 	if (node != NULL && !parse_list(&ctx, node, "nic_models", staging->nics, sizeof(HwNicModel),
-					parse_nic_record)) {
+	                                parse_nic_record)) {
 		return FALSE;
 	}
 	node = hw_reader__get(reader, root, "node_shapes");
-	if (node != NULL &&
-	    !parse_list(&ctx, node, "node_shapes", staging->shapes, sizeof(HwNodeShape),
-			parse_shape_record)) {
+	if (node != NULL && !parse_list(&ctx, node, "node_shapes", staging->shapes,
+	                                sizeof(HwNodeShape), parse_shape_record)) {
 		return FALSE;
 	}
 	node = hw_reader__get(reader, root, "node_pools");
-	if (node != NULL && !parse_list(&ctx, node, "node_pools", staging->pools, sizeof(HwNodePool),
-					parse_pool_record)) {
+	if (node != NULL && !parse_list(&ctx, node, "node_pools", staging->pools,
+	                                sizeof(HwNodePool), parse_pool_record)) {
 		return FALSE;
 	}
 	return TRUE;

@@ -217,7 +217,7 @@ hw_qty_format(gint64 value, HwQtyFormat format)
 		}
 		if (value % unit == 0) {
 			return g_strdup_printf("%" G_GINT64_FORMAT "%s", value / unit,
-					       format == HW_QTY_BINARY ? binary[i] : decimal[i]);
+			                       format == HW_QTY_BINARY ? binary[i] : decimal[i]);
 		}
 	}
 	return g_strdup_printf("%" G_GINT64_FORMAT, value);

@@ -64,8 +64,8 @@ parse_quantity(const char *text, gint64 *value_out, HwQtyFormat *format_out)
 		const char *suffix;
 		int base, exp;
 	} suffixes[] = { { "Ki", 2, 10 }, { "Mi", 2, 20 }, { "Gi", 2, 30 }, { "Ti", 2, 40 },
-			 { "Pi", 2, 50 }, { "Ei", 2, 60 }, { "k", 10, 3 },  { "M", 10, 6 },
-			 { "G", 10, 9 },  { "T", 10, 12 }, { "P", 10, 15 }, { "E", 10, 18 } };
+		         { "Pi", 2, 50 }, { "Ei", 2, 60 }, { "k", 10, 3 },  { "M", 10, 6 },
+		         { "G", 10, 9 },  { "T", 10, 12 }, { "P", 10, 15 }, { "E", 10, 18 } };
 	char *end = NULL;
 	gint64 value = g_ascii_strtoll(text, &end, 10);
 
@@ -107,7 +107,8 @@ parse_attr(HwReader *r, yaml_node_t *key, yaml_node_t *value, const char *path, 
 		return FALSE;
 	}
 	if (value->data.mapping.pairs.top - value->data.mapping.pairs.start != 1) {
-		return hw_reader__fail(r, value, sub, "expected exactly one of string, int, bool, version");
+		return hw_reader__fail(r, value, sub,
+		                       "expected exactly one of string, int, bool, version");
 	}
 	pair = value->data.mapping.pairs.start;
 	kind = (const char *)hw_reader__node(r, pair->key)->data.scalar.value;
@@ -115,18 +116,18 @@ parse_attr(HwReader *r, yaml_node_t *key, yaml_node_t *value, const char *path, 
 	if (text == NULL) {
 		return FALSE;
 	}
-	attr.type = strcmp(kind, "string") == 0    ? HW_ATTR_STRING
-		    : strcmp(kind, "int") == 0     ? HW_ATTR_INT
-		    : strcmp(kind, "bool") == 0    ? HW_ATTR_BOOL
-						   : HW_ATTR_VERSION;
+	attr.type = strcmp(kind, "string") == 0 ? HW_ATTR_STRING
+	            : strcmp(kind, "int") == 0  ? HW_ATTR_INT
+	            : strcmp(kind, "bool") == 0 ? HW_ATTR_BOOL
+	                                        : HW_ATTR_VERSION;
 	if (attr.type == HW_ATTR_BOOL && strcmp(text, "true") != 0 && strcmp(text, "false") != 0) {
 		return hw_reader__fail(r, hw_reader__node(r, pair->value), sub,
-				       "expected true or false, got \"%s\"", text);
+		                       "expected true or false, got \"%s\"", text);
 	}
 	if (attr.type == HW_ATTR_INT && strcmp(text, "{index}") != 0 &&
 	    !g_ascii_string_to_signed(text, 10, G_MININT64, G_MAXINT64, NULL, NULL)) {
 		return hw_reader__fail(r, hw_reader__node(r, pair->value), sub,
-				       "expected an integer or \"{index}\", got \"%s\"", text);
+		                       "expected an integer or \"{index}\", got \"%s\"", text);
 	}
 	attr.name = g_strdup(name);
 	attr.str = g_strdup(text);
@@ -149,8 +150,8 @@ parse_group(HwReader *r, yaml_node_t *node, const char *path, GenericGroup *g)
 	g->count = (guint)count;
 	if (count > 1 && strstr(g->name, "{index}") == NULL) {
 		return hw_reader__fail_key(r, node, "name", path,
-				       "%u devices need \"{index}\" in the name to be distinct",
-				       g->count);
+		                           "%u devices need \"{index}\" in the name to be distinct",
+		                           g->count);
 	}
 	attrs = hw_reader__get(r, node, "attributes");
 	g_autofree char *apath = g_strdup_printf("%s.attributes", path);
@@ -161,7 +162,7 @@ parse_group(HwReader *r, yaml_node_t *node, const char *path, GenericGroup *g)
 		for (yaml_node_pair_t *p = attrs->data.mapping.pairs.start;
 		     p < attrs->data.mapping.pairs.top; p++) {
 			if (!parse_attr(r, hw_reader__node(r, p->key), hw_reader__node(r, p->value),
-					apath, g->attrs)) {
+			                apath, g->attrs)) {
 				return FALSE;
 			}
 		}
@@ -174,7 +175,8 @@ parse_group(HwReader *r, yaml_node_t *node, const char *path, GenericGroup *g)
 		}
 		for (yaml_node_pair_t *p = capacity->data.mapping.pairs.start;
 		     p < capacity->data.mapping.pairs.top; p++) {
-			const char *name = (const char *)hw_reader__node(r, p->key)->data.scalar.value;
+			const char *name =
+			        (const char *)hw_reader__node(r, p->key)->data.scalar.value;
 			g_autofree char *sub = g_strdup_printf("%s.%s", cpath, name);
 			const char *text = hw_reader__scalar(r, hw_reader__node(r, p->value), sub);
 			HwQty qty = { 0 };
@@ -183,10 +185,11 @@ parse_group(HwReader *r, yaml_node_t *node, const char *path, GenericGroup *g)
 				return FALSE;
 			}
 			if (!parse_quantity(text, &qty.value, &qty.format)) {
-				return hw_reader__fail(r, hw_reader__node(r, p->value), sub,
-						       "expected a non-negative quantity such as 16 "
-						       "or 64Gi, got \"%s\"",
-						       text);
+				return hw_reader__fail(
+				        r, hw_reader__node(r, p->value), sub,
+				        "expected a non-negative quantity such as 16 "
+				        "or 64Gi, got \"%s\"",
+				        text);
 			}
 			qty.name = g_strdup(name);
 			g_array_append_val(g->capacity, qty);
@@ -265,11 +268,11 @@ hw_generic_driver_publish(const HwGenericDriver *self, const char *node_name)
 					break;
 				case HW_ATTR_INT:
 					hw_device__attr_int(device, t->name,
-							    g_ascii_strtoll(value, NULL, 10));
+					                    g_ascii_strtoll(value, NULL, 10));
 					break;
 				case HW_ATTR_BOOL:
 					hw_device__attr_bool(device, t->name,
-							     strcmp(value, "true") == 0);
+					                     strcmp(value, "true") == 0);
 					break;
 				}
 			}

@@ -55,7 +55,7 @@ hw_mig_check(const HwGpuModel *model, const HwMigInstance *instances, guint n, c
 
 	if (model->mig == NULL) {
 		return verdict(HW_MIG_NOT_CAPABLE, reason_out,
-			       g_strdup_printf("%s does not support MIG", model->product_name));
+		               g_strdup_printf("%s does not support MIG", model->product_name));
 	}
 	for (guint i = 0; i < n; i++) {
 		const HwMigInstance *inst = &instances[i];
@@ -64,18 +64,19 @@ hw_mig_check(const HwGpuModel *model, const HwMigInstance *instances, guint n, c
 		if (!start_is_valid(p, inst->start)) {
 			g_autofree char *valid = starts_text(p);
 			return verdict(HW_MIG_BAD_START, reason_out,
-				       g_strdup_printf("%s cannot start at memory slice %u (valid "
-						       "starts: %s)",
-						       p->name, inst->start, valid));
+			               g_strdup_printf("%s cannot start at memory slice %u (valid "
+			                               "starts: %s)",
+			                               p->name, inst->start, valid));
 		}
 		for (guint s = inst->start; s < inst->start + p->size; s++) {
 			if (owner[s] != NULL) {
-				return verdict(HW_MIG_OVERLAP, reason_out,
-					       g_strdup_printf("%s at %u overlaps %s at %u on memory "
-							       "slice %u",
-							       p->name, inst->start,
-							       owner[s]->profile->name,
-							       owner[s]->start, s));
+				return verdict(
+				        HW_MIG_OVERLAP, reason_out,
+				        g_strdup_printf("%s at %u overlaps %s at %u on memory "
+				                        "slice %u",
+				                        p->name, inst->start,
+				                        owner[s]->profile->name, owner[s]->start,
+				                        s));
 			}
 			owner[s] = inst;
 		}
@@ -84,15 +85,15 @@ hw_mig_check(const HwGpuModel *model, const HwMigInstance *instances, guint n, c
 	}
 	if (compute > model->mig->compute_slices) {
 		return verdict(HW_MIG_COMPUTE, reason_out,
-			       g_strdup_printf("the layout uses %u compute slices, %s has %u",
-					       compute, model->product_name,
-					       model->mig->compute_slices));
+		               g_strdup_printf("the layout uses %u compute slices, %s has %u",
+		                               compute, model->product_name,
+		                               model->mig->compute_slices));
 	}
 	if (media > 1) {
 		return verdict(HW_MIG_MEDIA_EXT, reason_out,
-			       g_strdup_printf("the layout has %u +me instances, at most one is "
-					       "allowed",
-					       media));
+		               g_strdup_printf("the layout has %u +me instances, at most one is "
+		                               "allowed",
+		                               media));
 	}
 	for (guint i = 0; i < n; i++) {
 		guint count = 0;
@@ -102,9 +103,9 @@ hw_mig_check(const HwGpuModel *model, const HwMigInstance *instances, guint n, c
 		}
 		if (count > instances[i].profile->max_count) {
 			return verdict(HW_MIG_MAX_COUNT, reason_out,
-				       g_strdup_printf("%u instances of %s, at most %u", count,
-						       instances[i].profile->name,
-						       instances[i].profile->max_count));
+			               g_strdup_printf("%u instances of %s, at most %u", count,
+			                               instances[i].profile->name,
+			                               instances[i].profile->max_count));
 		}
 	}
 	return verdict(HW_MIG_OK, reason_out, NULL);
@@ -162,8 +163,11 @@ instance_compare(const void *a, const void *b)
 }
 
 HwMigVerdict
-hw_mig_place(const HwGpuModel *model, const HwMigProfile *const *profiles, guint n,
-	     HwMigInstance *out, char **reason_out)
+hw_mig_place(const HwGpuModel *model,
+             const HwMigProfile *const *profiles,
+             guint n,
+             HwMigInstance *out,
+             char **reason_out)
 {
 	g_autofree Pending *pending = g_new0(Pending, n + 1);
 	HwMigVerdict v;
@@ -173,8 +177,8 @@ hw_mig_place(const HwGpuModel *model, const HwMigProfile *const *profiles, guint
 	}
 	if (n > model->mig->memory_slices) {
 		return verdict(HW_MIG_NO_PLACEMENT, reason_out,
-			       g_strdup_printf("%u instances do not fit in %u memory slices", n,
-					       model->mig->memory_slices));
+		               g_strdup_printf("%u instances do not fit in %u memory slices", n,
+		                               model->mig->memory_slices));
 	}
 	for (guint i = 0; i < n; i++) {
 		pending[i] = (Pending){ profiles[i], i };
@@ -183,7 +187,8 @@ hw_mig_place(const HwGpuModel *model, const HwMigProfile *const *profiles, guint
 	if (!place_from(pending, n, 0, 0, out)) {
 		/* Say which counting rule breaks, if one does; else it is pure geometry. */
 		for (guint i = 0; i < n; i++) {
-			out[i] = (HwMigInstance){ pending[i].profile, pending[i].profile->starts[0] };
+			out[i] = (HwMigInstance){ pending[i].profile,
+				                  pending[i].profile->starts[0] };
 		}
 		g_autofree char *why = NULL;
 		HwMigVerdict counting = HW_MIG_OK;
@@ -196,19 +201,20 @@ hw_mig_place(const HwGpuModel *model, const HwMigProfile *const *profiles, guint
 			/* hw_mig_check reports these ahead of the overlap only when the starts are
 			 * distinct, so build the reason directly. */
 			counting = compute > model->mig->compute_slices ? HW_MIG_COMPUTE
-									: HW_MIG_MEDIA_EXT;
+			                                                : HW_MIG_MEDIA_EXT;
 			why = counting == HW_MIG_COMPUTE
-				      ? g_strdup_printf("the layout uses %u compute slices, %s has %u",
-							compute, model->product_name,
-							model->mig->compute_slices)
-				      : g_strdup_printf("the layout has %u +me instances, at most "
-							"one is allowed",
-							media);
+			              ? g_strdup_printf(
+			                        "the layout uses %u compute slices, %s has %u",
+			                        compute, model->product_name,
+			                        model->mig->compute_slices)
+			              : g_strdup_printf("the layout has %u +me instances, at most "
+			                                "one is allowed",
+			                                media);
 			return verdict(counting, reason_out, g_steal_pointer(&why));
 		}
 		return verdict(HW_MIG_NO_PLACEMENT, reason_out,
-			       g_strdup("no placement puts every instance at a valid start without "
-					"overlapping memory slices"));
+		               g_strdup("no placement puts every instance at a valid start without "
+		                        "overlapping memory slices"));
 	}
 	qsort(out, n, sizeof(HwMigInstance), instance_compare);
 	v = hw_mig_check(model, out, n, reason_out);

@@ -24,8 +24,8 @@ known_profiles(const HwGpuModel *model)
 	return g_string_free(text, FALSE);
 }
 
-static gboolean
-fail(GError **error, const char *layout, const char *format, ...) G_GNUC_PRINTF(3, 4);
+static gboolean fail(GError **error, const char *layout, const char *format, ...)
+        G_GNUC_PRINTF(3, 4);
 
 static gboolean
 fail(GError **error, const char *layout, const char *format, ...)
@@ -47,22 +47,25 @@ lookup(const HwGpuModel *model, const char *layout, const char *name, GError **e
 
 	if (profile == NULL) {
 		g_autofree char *known = known_profiles(model);
-		fail(error, layout, "unknown MIG profile \"%s\" for %s (known: %s)", name, model->id,
-		     known);
+		fail(error, layout, "unknown MIG profile \"%s\" for %s (known: %s)", name,
+		     model->id, known);
 	}
 	return profile;
 }
 
 /* Places @profiles and appends them to @out. */
 static gboolean
-place_into(const HwGpuModel *model, const char *layout, GPtrArray *profiles, GArray *out,
-	   GError **error)
+place_into(const HwGpuModel *model,
+           const char *layout,
+           GPtrArray *profiles,
+           GArray *out,
+           GError **error)
 {
 	g_autofree HwMigInstance *placed = g_new0(HwMigInstance, profiles->len + 1);
 	g_autofree char *reason = NULL;
 
 	if (hw_mig_place(model, (const HwMigProfile *const *)profiles->pdata, profiles->len, placed,
-			 &reason) != HW_MIG_OK) {
+	                 &reason) != HW_MIG_OK) {
 		return fail(error, layout, "%s", reason);
 	}
 	g_array_append_vals(out, placed, profiles->len);
@@ -70,8 +73,8 @@ place_into(const HwGpuModel *model, const char *layout, GPtrArray *profiles, GAr
 }
 
 static gboolean
-parse_fill(const HwGpuModel *model, const char *layout, const char *name, GArray *out,
-	   GError **error)
+parse_fill(
+        const HwGpuModel *model, const char *layout, const char *name, GArray *out, GError **error)
 {
 	const HwMigProfile *profile = lookup(model, layout, name, error);
 	g_autoptr(GPtrArray) profiles = g_ptr_array_new();
@@ -88,7 +91,7 @@ parse_fill(const HwGpuModel *model, const char *layout, const char *name, GArray
 			g_ptr_array_add(profiles, (gpointer)profile);
 		}
 		if (hw_mig_place(model, (const HwMigProfile *const *)profiles->pdata, count, placed,
-				 NULL) == HW_MIG_OK) {
+		                 NULL) == HW_MIG_OK) {
 			g_array_append_vals(out, placed, count);
 			return TRUE;
 		}
@@ -97,8 +100,12 @@ parse_fill(const HwGpuModel *model, const char *layout, const char *name, GArray
 }
 
 static gboolean
-parse_item(const HwGpuModel *model, const char *layout, const char *item, GPtrArray *unpinned,
-	   GArray *pinned, GError **error)
+parse_item(const HwGpuModel *model,
+           const char *layout,
+           const char *item,
+           GPtrArray *unpinned,
+           GArray *pinned,
+           GError **error)
 {
 	g_autofree char *text = g_strstrip(g_strdup(item));
 	const char *name = text;
@@ -112,12 +119,13 @@ parse_item(const HwGpuModel *model, const char *layout, const char *item, GPtrAr
 		gint64 signed_count;
 
 		*x = '\0';
-		if (!g_ascii_string_to_signed(text, 10, G_MININT64, G_MAXINT64, &signed_count, NULL)) {
+		if (!g_ascii_string_to_signed(text, 10, G_MININT64, G_MAXINT64, &signed_count,
+		                              NULL)) {
 			return fail(error, layout, "bad count \"%s\"", text);
 		}
 		if (signed_count <= 0) {
 			return fail(error, layout, "count must be positive, got %" G_GINT64_FORMAT,
-				    signed_count);
+			            signed_count);
 		}
 		count = (guint64)signed_count;
 		name = x + 1;
@@ -129,7 +137,7 @@ parse_item(const HwGpuModel *model, const char *layout, const char *item, GPtrAr
 		}
 		if (count != 1) {
 			return fail(error, layout, "a pinned start (@%u) needs a count of 1",
-				    (guint)start);
+			            (guint)start);
 		}
 	}
 	if (*name == '\0') {
@@ -180,15 +188,18 @@ parse_list(const HwGpuModel *model, const char *layout, GArray *out, GError **er
 		return place_into(model, layout, unpinned, out, error);
 	}
 	g_array_sort(out, instance_compare);
-	if (hw_mig_check(model, (HwMigInstance *)(void *)out->data, out->len, &reason) != HW_MIG_OK) {
+	if (hw_mig_check(model, (HwMigInstance *)(void *)out->data, out->len, &reason) !=
+	    HW_MIG_OK) {
 		return fail(error, layout, "%s", reason);
 	}
 	return TRUE;
 }
 
 GArray *
-hw_mig_layout_parse(const HwGpuModel *model, const char *layout, gboolean *mig_enabled_out,
-		    GError **error)
+hw_mig_layout_parse(const HwGpuModel *model,
+                    const char *layout,
+                    gboolean *mig_enabled_out,
+                    GError **error)
 {
 	g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(HwMigInstance));
 	gboolean ok = TRUE;

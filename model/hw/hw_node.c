@@ -16,7 +16,7 @@ hw__uuid(const char *prefix, const char *seed)
 	g_autofree char *hex = g_compute_checksum_for_string(G_CHECKSUM_SHA256, seed, -1);
 
 	return g_strdup_printf("%s%.8s-%.4s-%.4s-%.4s-%.12s", prefix, hex, hex + 8, hex + 12,
-			       hex + 16, hex + 20);
+	                       hex + 16, hex + 20);
 }
 
 char *
@@ -29,7 +29,7 @@ hw__name_suffix(const char *seed, guint length)
 
 	for (guint i = 0; i < length && 2 * i + 1 < strlen(hex); i++) {
 		guint byte = (guint)g_ascii_xdigit_value(hex[2 * i]) * 16u +
-			     (guint)g_ascii_xdigit_value(hex[2 * i + 1]);
+		             (guint)g_ascii_xdigit_value(hex[2 * i + 1]);
 
 		g_string_append_c(out, alphabet[byte % (sizeof(alphabet) - 1)]);
 	}
@@ -81,7 +81,7 @@ nic_new(const HwNode *node, const HwShapeNic *shape_nic, const HwPcieRoot *root,
 	/* dranet names a PCI NIC after its address: 0000:10:1b.0 -> pci-0000-10-1b-0. */
 	nic->name = g_strdelimit(g_strdup_printf("pci-%s", shape_nic->bdf), ":.", '-');
 	nic->mac = g_strdup_printf("02:%.2s:%.2s:%.2s:%.2s:%.2s", hex, hex + 2, hex + 4, hex + 6,
-				   hex + 8);
+	                           hex + 8);
 	switch (nic->model->link) {
 	case HW_NIC_LINK_EFA:
 		/* EFA has no netdev; its RDMA device is named after bus and slot, as on p4d
@@ -131,8 +131,8 @@ hw_node_new(const HwNodeShape *shape, const char *name)
 		}
 		for (guint n = 0; n < root->nics->len; n++) {
 			g_ptr_array_add(self->nics,
-					nic_new(self, &g_array_index(root->nics, HwShapeNic, n),
-						root, &mlx_index));
+			                nic_new(self, &g_array_index(root->nics, HwShapeNic, n),
+			                        root, &mlx_index));
 		}
 	}
 	return self;
@@ -155,7 +155,7 @@ hw_node_apply_layout(HwNode *self, const char *layout, GError **error)
 {
 	gboolean enabled = FALSE;
 	g_autoptr(GArray) instances =
-		hw_mig_layout_parse(self->shape->gpu_model, layout, &enabled, error);
+	        hw_mig_layout_parse(self->shape->gpu_model, layout, &enabled, error);
 
 	if (instances == NULL) {
 		return FALSE;

@@ -41,7 +41,8 @@ hw_node_object_new(const HwNode *node)
 {
 	HwNodeObject *self = g_new0(HwNodeObject, 1);
 	g_autofree char *cpus = g_strdup_printf("%u", node->shape->cpus);
-	g_autofree char *memory = hw_qty_format((gint64)node->shape->memory_gib << 30, HW_QTY_BINARY);
+	g_autofree char *memory =
+	        hw_qty_format((gint64)node->shape->memory_gib << 30, HW_QTY_BINARY);
 
 	self->name = g_strdup(node->name);
 	self->label_keys = g_ptr_array_new_with_free_func(g_free);

@@ -5,15 +5,19 @@
  * wire format (kubectl's view) and checks it on every use; publishing happens once
  * per node at start-up, so the round trip costs nothing that matters.
  */
-#include "hw_api.h"
-
 #include <string.h>
 
+#include "hw_api.h"
+
 gboolean
-hw_publish_objects(const HwNode *node, const HwPublishOptions *options, gboolean with_classes,
-		   K8sObjectSet *set, K8sDiagList *diags)
+hw_publish_objects(const HwNode *node,
+                   const HwPublishOptions *options,
+                   gboolean with_classes,
+                   K8sObjectSet *set,
+                   K8sDiagList *diags)
 {
-	g_autoptr(GPtrArray) nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_object_free);
+	g_autoptr(GPtrArray) nodes =
+	        g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_object_free);
 	g_autoptr(GPtrArray) slices = hw_publish_nvidia(node, options);
 	g_autofree char *name = g_strdup_printf("<published %s>", node->name);
 	g_autofree char *yaml = NULL;

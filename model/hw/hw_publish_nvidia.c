@@ -14,8 +14,8 @@
 
 #include "hw-private.h"
 
-#define DRIVER "gpu.nvidia.com"
-#define PCIE_ROOT "resource.kubernetes.io/pcieRoot"
+#define DRIVER     "gpu.nvidia.com"
+#define PCIE_ROOT  "resource.kubernetes.io/pcieRoot"
 #define PCI_BUS_ID "resource.kubernetes.io/pciBusID"
 
 void
@@ -85,11 +85,12 @@ mig_device_name(const HwGpu *gpu, const HwMigInstance *inst, HwNaming naming)
 	g_autofree char *dns = hw_mig_profile_dns_name(inst->profile);
 
 	if (naming == HW_NAMING_V25_3) {
-		return g_strdup_printf("gpu-%u-mig-%u-%u-%u", gpu->minor, inst->profile->gi_profile_id,
-				       inst->start, inst->profile->size);
+		return g_strdup_printf("gpu-%u-mig-%u-%u-%u", gpu->minor,
+		                       inst->profile->gi_profile_id, inst->start,
+		                       inst->profile->size);
 	}
 	return g_strdup_printf("gpu-%u-mig-%s-%u-%u", gpu->minor, dns, inst->profile->gi_profile_id,
-			       inst->start);
+	                       inst->start);
 }
 
 static void
@@ -105,8 +106,10 @@ add_profile_capacity(GArray *capacity, const HwMigProfile *p)
 }
 
 static HwDevice *
-mig_device_new(const HwGpu *gpu, const HwMigInstance *inst, gboolean dynamic,
-	       const HwPublishOptions *options)
+mig_device_new(const HwGpu *gpu,
+               const HwMigInstance *inst,
+               gboolean dynamic,
+               const HwPublishOptions *options)
 {
 	g_autofree char *name = mig_device_name(gpu, inst, options->naming);
 	HwDevice *device = hw_device__new(name);
@@ -146,16 +149,17 @@ publish_static(const HwNode *node, const HwPublishOptions *options, GPtrArray *o
 			HwDevice *device = full_gpu_new(gpu, options);
 
 			hw_qty__append(device->capacity, "memory",
-				       (gint64)gpu->model->memory_mib << 20, HW_QTY_BINARY);
+			               (gint64)gpu->model->memory_mib << 20, HW_QTY_BINARY);
 			g_ptr_array_add(slice->devices, device);
 			continue;
 		}
 		/* MIG on (or pending): only instances that exist; none means stranded. */
 		for (guint k = 0; gpu->mig_mode == HW_MIG_MODE_ON && k < gpu->instances->len; k++) {
-			g_ptr_array_add(slice->devices,
-					mig_device_new(gpu,
-						       &g_array_index(gpu->instances, HwMigInstance, k),
-						       FALSE, options));
+			g_ptr_array_add(
+			        slice->devices,
+			        mig_device_new(gpu,
+			                       &g_array_index(gpu->instances, HwMigInstance, k),
+			                       FALSE, options));
 		}
 	}
 	g_ptr_array_add(out, slice);
@@ -209,7 +213,7 @@ consume_profile(HwConsumption *c, const HwMigProfile *p, guint first_slice, guin
 	for (guint e = 0; e < G_N_ELEMENTS(engine_counters); e++) {
 		if (engine_value(p, e) > 0) {
 			hw_qty__append(c->counters, engine_counters[e].counter, engine_value(p, e),
-				       HW_QTY_DECIMAL);
+			               HW_QTY_DECIMAL);
 		}
 	}
 	hw_qty__append(c->counters, "memory", (gint64)p->memory_mib << 20, HW_QTY_BINARY);
@@ -235,7 +239,7 @@ gpu_counter_set(const HwGpu *gpu, const HwMigProfile *max)
 
 	for (guint e = 0; e < G_N_ELEMENTS(engine_counters); e++) {
 		hw_qty__append(set->counters, engine_counters[e].counter, engine_value(max, e),
-			       HW_QTY_DECIMAL);
+		               HW_QTY_DECIMAL);
 	}
 	hw_qty__append(set->counters, "memory", (gint64)max->memory_mib << 20, HW_QTY_BINARY);
 	for (guint s = 0; s < gpu->model->mig->memory_slices; s++) {
@@ -249,8 +253,10 @@ gpu_counter_set(const HwGpu *gpu, const HwMigProfile *max)
  * walks them in that order and takes the first that fits, so the order decides
  * which placement a claim gets (nvidia-hw.md 1.2). */
 static void
-dynamic_gpu_devices(const HwGpu *gpu, const HwPublishOptions *options, const char *set_name,
-		    GPtrArray *devices)
+dynamic_gpu_devices(const HwGpu *gpu,
+                    const HwPublishOptions *options,
+                    const char *set_name,
+                    GPtrArray *devices)
 {
 	const HwMigGeometry *mig = gpu->model->mig;
 	HwMigProfile max = max_profile(gpu->model);
@@ -271,7 +277,8 @@ dynamic_gpu_devices(const HwGpu *gpu, const HwPublishOptions *options, const cha
 			HwMigInstance inst = { p, p->starts[s] };
 			HwDevice *device = mig_device_new(gpu, &inst, TRUE, options);
 
-			consume_profile(hw_device__consume(device, set_name), p, inst.start, p->size);
+			consume_profile(hw_device__consume(device, set_name), p, inst.start,
+			                p->size);
 			g_ptr_array_add(devices, device);
 		}
 	}
@@ -299,13 +306,13 @@ publish_dynamic(const HwNode *node, const HwPublishOptions *options, GPtrArray *
 			HwDevice *device = full_gpu_new(gpu, options);
 
 			hw_qty__append(device->capacity, "memory",
-				       (gint64)gpu->model->memory_mib << 20, HW_QTY_BINARY);
+			               (gint64)gpu->model->memory_mib << 20, HW_QTY_BINARY);
 			g_ptr_array_add(slice->devices, device);
 			continue;
 		}
 		HwMigProfile max = max_profile(gpu->model);
 		g_ptr_array_add(counters ? counters->counter_sets : slice->counter_sets,
-				gpu_counter_set(gpu, &max));
+		                gpu_counter_set(gpu, &max));
 		dynamic_gpu_devices(gpu, options, set_name, slice->devices);
 	}
 	for (guint i = 0; i < out->len; i++) {

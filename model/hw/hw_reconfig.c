@@ -37,9 +37,13 @@ contains(const HwMigInstance *list, guint n, const HwMigInstance *inst)
 }
 
 void
-hw_gpu_plan_reconfigure(const HwGpu *gpu, gboolean gpu_busy, gboolean target_enabled,
-			const HwMigInstance *target, guint n, const HwReconfigTimes *times,
-			HwReconfigPlan *plan)
+hw_gpu_plan_reconfigure(const HwGpu *gpu,
+                        gboolean gpu_busy,
+                        gboolean target_enabled,
+                        const HwMigInstance *target,
+                        guint n,
+                        const HwReconfigTimes *times,
+                        HwReconfigPlan *plan)
 {
 	const HwMigInstance *current = (const HwMigInstance *)(void *)gpu->instances->data;
 	gboolean currently_enabled = gpu->mig_mode != HW_MIG_MODE_OFF;
@@ -64,20 +68,21 @@ hw_gpu_plan_reconfigure(const HwGpu *gpu, gboolean gpu_busy, gboolean target_ena
 	}
 	if (target_enabled != currently_enabled || gpu->mig_mode == HW_MIG_MODE_PENDING) {
 		plan->needs_reset = gpu->model->mig->mode_toggle_requires_reset;
-		plan->duration_us += plan->needs_reset ? times->gpu_reset_us : times->mode_toggle_us;
+		plan->duration_us +=
+		        plan->needs_reset ? times->gpu_reset_us : times->mode_toggle_us;
 	}
 	if (gpu_busy && (plan->needs_reset || plan->destroyed > 0 || plan->created > 0 ||
-			 target_enabled != currently_enabled)) {
+	                 target_enabled != currently_enabled)) {
 		/* drasim follows the mig-manager flow: the whole GPU is drained for any
 		 * change (NVML itself refuses a mode change with IN_USE). */
 		plan->verdict = HW_RECONFIG_BUSY;
 		plan->reason = g_strdup_printf("gpu-%u is in use: a MIG change needs the GPU idle",
-					       gpu->minor);
+		                               gpu->minor);
 		plan->duration_us = 0;
 		return;
 	}
 	plan->duration_us += (gint64)plan->destroyed * times->destroy_instance_us +
-			     (gint64)plan->created * times->create_instance_us;
+	                     (gint64)plan->created * times->create_instance_us;
 }
 
 void

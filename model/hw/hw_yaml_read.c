@@ -13,8 +13,8 @@
 G_DEFINE_QUARK(hw - error - quark, hw_error)
 
 gboolean
-hw_reader__fail(HwReader *reader, const yaml_node_t *node, const char *path, const char *format,
-		...)
+hw_reader__fail(
+        HwReader *reader, const yaml_node_t *node, const char *path, const char *format, ...)
 {
 	va_list args;
 	g_autofree char *message = NULL;
@@ -27,14 +27,18 @@ hw_reader__fail(HwReader *reader, const yaml_node_t *node, const char *path, con
 	message = g_strdup_vprintf(format, args);
 	va_end(args);
 	g_set_error(reader->error, HW_ERROR, HW_ERROR_INVALID, "%s:%zu:%zu: error: %s [%s]",
-		    reader->filename, node ? node->start_mark.line + 1 : 1,
-		    node ? node->start_mark.column + 1 : 1, message, path);
+	            reader->filename, node ? node->start_mark.line + 1 : 1,
+	            node ? node->start_mark.column + 1 : 1, message, path);
 	return FALSE;
 }
 
 gboolean
-hw_reader__fail_key(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
-		    const char *format, ...)
+hw_reader__fail_key(HwReader *reader,
+                    yaml_node_t *map,
+                    const char *key,
+                    const char *path,
+                    const char *format,
+                    ...)
 {
 	va_list args;
 	g_autofree char *message = NULL;
@@ -54,8 +58,10 @@ hw_reader__node(HwReader *reader, int id)
 }
 
 gboolean
-hw_reader__mapping(HwReader *reader, yaml_node_t *node, const char *path,
-		   const char *const *allowed)
+hw_reader__mapping(HwReader *reader,
+                   yaml_node_t *node,
+                   const char *path,
+                   const char *const *allowed)
 {
 	if (node == NULL || node->type != YAML_MAPPING_NODE) {
 		return hw_reader__fail(reader, node, path, "expected a mapping");
@@ -72,12 +78,14 @@ hw_reader__mapping(HwReader *reader, yaml_node_t *node, const char *path,
 			continue;
 		}
 		for (guint i = 0; allowed[i] != NULL; i++) {
-			known = known || g_strcmp0((const char *)key->data.scalar.value, allowed[i]) == 0;
+			known = known ||
+			        g_strcmp0((const char *)key->data.scalar.value, allowed[i]) == 0;
 		}
 		if (!known) {
 			g_autofree char *names = g_strjoinv(", ", (char **)allowed);
-			return hw_reader__fail(reader, key, path, "unknown field \"%s\" (expected one of: %s)",
-					       key->data.scalar.value, names);
+			return hw_reader__fail(reader, key, path,
+			                       "unknown field \"%s\" (expected one of: %s)",
+			                       key->data.scalar.value, names);
 		}
 	}
 	return TRUE;
@@ -112,8 +120,12 @@ hw_reader__scalar(HwReader *reader, yaml_node_t *node, const char *path)
 }
 
 static yaml_node_t *
-get_required(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
-	     gboolean required, gboolean *ok)
+get_required(HwReader *reader,
+             yaml_node_t *map,
+             const char *key,
+             const char *path,
+             gboolean required,
+             gboolean *ok)
 {
 	yaml_node_t *value = hw_reader__get(reader, map, key);
 
@@ -125,8 +137,12 @@ get_required(HwReader *reader, yaml_node_t *map, const char *key, const char *pa
 }
 
 gboolean
-hw_reader__str(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
-	       gboolean required, char **out)
+hw_reader__str(HwReader *reader,
+               yaml_node_t *map,
+               const char *key,
+               const char *path,
+               gboolean required,
+               char **out)
 {
 	gboolean ok;
 	yaml_node_t *value = get_required(reader, map, key, path, required, &ok);
@@ -149,8 +165,8 @@ hw_reader__str(HwReader *reader, yaml_node_t *map, const char *key, const char *
 }
 
 gboolean
-hw_reader__scalar_uint(HwReader *reader, yaml_node_t *node, const char *path, guint64 max,
-		       guint64 *out)
+hw_reader__scalar_uint(
+        HwReader *reader, yaml_node_t *node, const char *path, guint64 max, guint64 *out)
 {
 	const char *text = hw_reader__scalar(reader, node, path);
 	gint64 value;
@@ -163,22 +179,27 @@ hw_reader__scalar_uint(HwReader *reader, yaml_node_t *node, const char *path, gu
 	}
 	if (value < 0) {
 		return hw_reader__fail(reader, node, path,
-				       "expected a non-negative integer, got %" G_GINT64_FORMAT,
-				       value);
+		                       "expected a non-negative integer, got %" G_GINT64_FORMAT,
+		                       value);
 	}
 	if ((guint64)value > max) {
 		return hw_reader__fail(reader, node, path,
-				       "%" G_GINT64_FORMAT " is too large (at most %" G_GUINT64_FORMAT
-				       ")",
-				       value, max);
+		                       "%" G_GINT64_FORMAT
+		                       " is too large (at most %" G_GUINT64_FORMAT ")",
+		                       value, max);
 	}
 	*out = (guint64)value;
 	return TRUE;
 }
 
 gboolean
-hw_reader__uint(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
-		gboolean required, guint64 max, guint64 *out)
+hw_reader__uint(HwReader *reader,
+                yaml_node_t *map,
+                const char *key,
+                const char *path,
+                gboolean required,
+                guint64 max,
+                guint64 *out)
 {
 	gboolean ok;
 	yaml_node_t *value = get_required(reader, map, key, path, required, &ok);
@@ -191,8 +212,12 @@ hw_reader__uint(HwReader *reader, yaml_node_t *map, const char *key, const char 
 }
 
 gboolean
-hw_reader__bool(HwReader *reader, yaml_node_t *map, const char *key, const char *path,
-		gboolean required, gboolean *out)
+hw_reader__bool(HwReader *reader,
+                yaml_node_t *map,
+                const char *key,
+                const char *path,
+                gboolean required,
+                gboolean *out)
 {
 	gboolean ok;
 	yaml_node_t *value = get_required(reader, map, key, path, required, &ok);
@@ -211,14 +236,15 @@ hw_reader__bool(HwReader *reader, yaml_node_t *map, const char *key, const char 
 	} else if (strcmp(text, "false") == 0) {
 		*out = FALSE;
 	} else {
-		return hw_reader__fail(reader, value, sub, "expected true or false, got \"%s\"", text);
+		return hw_reader__fail(reader, value, sub, "expected true or false, got \"%s\"",
+		                       text);
 	}
 	return TRUE;
 }
 
 gboolean
-hw_reader__load(yaml_document_t *doc, const char *filename, const char *data, gsize len,
-		GError **error)
+hw_reader__load(
+        yaml_document_t *doc, const char *filename, const char *data, gsize len, GError **error)
 {
 	yaml_parser_t parser;
 	gboolean ok;
@@ -228,12 +254,12 @@ hw_reader__load(yaml_document_t *doc, const char *filename, const char *data, gs
 	ok = yaml_parser_load(&parser, doc) != 0;
 	if (!ok) {
 		g_set_error(error, HW_ERROR, HW_ERROR_PARSE, "%s:%zu:%zu: error: %s [<document>]",
-			    filename, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-			    parser.problem ? parser.problem : "malformed YAML");
+		            filename, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+		            parser.problem ? parser.problem : "malformed YAML");
 	} else if (yaml_document_get_root_node(doc) == NULL) {
 		yaml_document_delete(doc);
-		g_set_error(error, HW_ERROR, HW_ERROR_PARSE, "%s:1:1: error: empty document [<document>]",
-			    filename);
+		g_set_error(error, HW_ERROR, HW_ERROR_PARSE,
+		            "%s:1:1: error: empty document [<document>]", filename);
 		ok = FALSE;
 	}
 	yaml_parser_delete(&parser);

@@ -35,8 +35,8 @@ emit(Writer *w, yaml_event_t *event)
 static gboolean
 needs_quotes(const char *text)
 {
-	static const char *const words[] = { "true", "false", "yes", "no", "on", "off", "y", "n",
-					     "null", "~" };
+	static const char *const words[] = { "true", "false", "yes", "no",   "on",
+		                             "off",  "y",     "n",   "null", "~" };
 	char *end = NULL;
 	gboolean sexagesimal = strchr(text, ':') != NULL;
 
@@ -64,9 +64,9 @@ scalar(Writer *w, const char *text, gboolean is_string)
 	yaml_event_t event;
 	gboolean quote = is_string && needs_quotes(text);
 
-	yaml_scalar_event_initialize(&event, NULL, NULL, (yaml_char_t *)text, (int)strlen(text),
-				     !quote, quote,
-				     quote ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
+	yaml_scalar_event_initialize(
+	        &event, NULL, NULL, (yaml_char_t *)text, (int)strlen(text), !quote, quote,
+	        quote ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
 	emit(w, &event);
 }
 

@@ -6,10 +6,10 @@
 #include "xr.h"
 
 struct XrNodeView {
-	GPtrArray *resources;   /* XrResource*, sorted by name */
-	GPtrArray *label_keys;  /* char*, sorted, parallel to label_values */
+	GPtrArray *resources;  /* XrResource*, sorted by name */
+	GPtrArray *label_keys; /* char*, sorted, parallel to label_values */
 	GPtrArray *label_values;
-	char *invalid_reason;   /* single strategy: why the node is invalid */
+	char *invalid_reason; /* single strategy: why the node is invalid */
 	XrConfig config;
 };
 

@@ -36,8 +36,8 @@ typedef enum {
 typedef struct {
 	XrMigStrategy mig_strategy;
 	XrSharing sharing;
-	guint replicas;                     /* per device; 1 means no sharing */
-	gboolean rename_by_default;         /* <name>.shared */
+	guint replicas;             /* per device; 1 means no sharing */
+	gboolean rename_by_default; /* <name>.shared */
 	gboolean fail_requests_greater_than_one;
 } XrConfig;
 
@@ -47,9 +47,9 @@ const char *xr_mig_strategy_to_string(XrMigStrategy strategy);
 gboolean xr_sharing_parse(const char *text, XrSharing *out);
 
 typedef struct {
-	char *name;      /* "nvidia.com/gpu", "nvidia.com/mig-1g.10gb", "nvidia.com/gpu.shared" */
+	char *name; /* "nvidia.com/gpu", "nvidia.com/mig-1g.10gb", "nvidia.com/gpu.shared" */
 	gint64 count;
-	guint replicas;  /* > 1 when the count is time-sliced or MPS replicas */
+	guint replicas; /* > 1 when the count is time-sliced or MPS replicas */
 } XrResource;
 
 typedef struct XrNodeView XrNodeView;
@@ -88,7 +88,7 @@ typedef enum {
  * Kubelet-side admission of a container requesting @count of @resource: with
  * failRequestsGreaterThanOne a shared resource refuses requests above 1.
  */
-XrAdmit xr_node_view_admit(const XrNodeView *self, const char *resource, gint64 count,
-			   char **reason_out);
+XrAdmit
+xr_node_view_admit(const XrNodeView *self, const char *resource, gint64 count, char **reason_out);
 
 G_END_DECLS

@@ -15,7 +15,7 @@
 
 static void
 label_printf(XrNodeView *self, const char *prefix, const char *suffix, const char *format, ...)
-	G_GNUC_PRINTF(4, 5);
+        G_GNUC_PRINTF(4, 5);
 
 static void
 label_printf(XrNodeView *self, const char *prefix, const char *suffix, const char *format, ...)
@@ -87,7 +87,7 @@ full_gpu_labels(XrNodeView *self, const HwNode *node)
 
 	for (guint i = 0; i < node->gpus->len; i++) {
 		any_full = any_full ||
-			   ((HwGpu *)g_ptr_array_index(node->gpus, i))->mig_mode != HW_MIG_MODE_ON;
+		           ((HwGpu *)g_ptr_array_index(node->gpus, i))->mig_mode != HW_MIG_MODE_ON;
 	}
 	/* Full GPUs override the MIG-enabled labeler of the same model (newGPULabelers). */
 	prod = product(self, model, NULL, any_full);
@@ -96,14 +96,17 @@ full_gpu_labels(XrNodeView *self, const HwNode *node)
 	label_printf(self, "nvidia.com/gpu", "replicas", "%u", replicas(self, any_full));
 	label_printf(self, "nvidia.com/gpu", "memory", "%" G_GUINT64_FORMAT, model->memory_mib);
 	label_printf(self, "nvidia.com/gpu", "family", "%s",
-		     arch_family(model->cc_major, model->cc_minor));
+	             arch_family(model->cc_major, model->cc_minor));
 	label_printf(self, "nvidia.com/gpu", "compute.major", "%u", model->cc_major);
 	label_printf(self, "nvidia.com/gpu", "compute.minor", "%u", model->cc_minor);
 }
 
 static void
-mig_labels(XrNodeView *self, const char *prefix, const HwGpuModel *model,
-	   const HwMigProfile *p, guint count)
+mig_labels(XrNodeView *self,
+           const char *prefix,
+           const HwGpuModel *model,
+           const HwMigProfile *p,
+           guint count)
 {
 	g_autofree char *prod = product(self, model, p->name, TRUE);
 
@@ -129,7 +132,8 @@ collect_profiles(const HwNode *node, GPtrArray *profiles, GArray *counts)
 		const HwGpu *gpu = g_ptr_array_index(node->gpus, i);
 
 		for (guint k = 0; gpu->mig_mode == HW_MIG_MODE_ON && k < gpu->instances->len; k++) {
-			const HwMigProfile *p = g_array_index(gpu->instances, HwMigInstance, k).profile;
+			const HwMigProfile *p =
+			        g_array_index(gpu->instances, HwMigInstance, k).profile;
 			guint at = 0;
 
 			while (at < profiles->len && g_ptr_array_index(profiles, at) != p) {
@@ -156,12 +160,12 @@ xr_labels__compute(XrNodeView *self, const HwNode *node)
 	full_gpu_labels(self, node);
 	xr_view__set_label(self, "nvidia.com/mig.capable", model->mig != NULL ? "true" : "false");
 	xr_view__set_label(self, "nvidia.com/gpu.sharing-strategy",
-			   sharing_names[is_shared(self) ? self->config.sharing : XR_SHARING_NONE]);
+	                   sharing_names[is_shared(self) ? self->config.sharing : XR_SHARING_NONE]);
 	if (self->config.mig_strategy == XR_MIG_NONE) {
 		return; /* NewResourceLabeler: no mig.strategy label under none */
 	}
 	xr_view__set_label(self, "nvidia.com/mig.strategy",
-			   xr_mig_strategy_to_string(self->config.mig_strategy));
+	                   xr_mig_strategy_to_string(self->config.mig_strategy));
 	collect_profiles(node, profiles, counts);
 	if (self->config.mig_strategy == XR_MIG_SINGLE) {
 		if (self->invalid_reason != NULL) {
@@ -172,7 +176,7 @@ xr_labels__compute(XrNodeView *self, const HwNode *node)
 			xr_view__set_label(self, "nvidia.com/gpu.memory", "0");
 		} else if (profiles->len == 1) {
 			mig_labels(self, "nvidia.com/gpu", model, g_ptr_array_index(profiles, 0),
-				   g_array_index(counts, guint, 0));
+			           g_array_index(counts, guint, 0));
 		}
 		return;
 	}

@@ -92,10 +92,12 @@ xr_view__set_label(XrNodeView *self, const char *key, const char *value)
 {
 	guint at = 0;
 
-	while (at < self->label_keys->len && strcmp(g_ptr_array_index(self->label_keys, at), key) < 0) {
+	while (at < self->label_keys->len &&
+	       strcmp(g_ptr_array_index(self->label_keys, at), key) < 0) {
 		at++;
 	}
-	if (at < self->label_keys->len && strcmp(g_ptr_array_index(self->label_keys, at), key) == 0) {
+	if (at < self->label_keys->len &&
+	    strcmp(g_ptr_array_index(self->label_keys, at), key) == 0) {
 		g_free(self->label_values->pdata[at]);
 		self->label_values->pdata[at] = g_strdup(value);
 		return;
@@ -145,7 +147,8 @@ single_invalid_reason(const HwNode *node)
 		const HwGpu *gpu = g_ptr_array_index(node->gpus, i);
 
 		for (guint k = 0; gpu->mig_mode == HW_MIG_MODE_ON && k < gpu->instances->len; k++) {
-			const HwMigInstance *inst = &g_array_index(gpu->instances, HwMigInstance, k);
+			const HwMigInstance *inst =
+			        &g_array_index(gpu->instances, HwMigInstance, k);
 
 			if (profile != NULL && profile != inst->profile) {
 				return g_strdup("more than one MIG device type present on node");
@@ -182,7 +185,8 @@ compute_resources(XrNodeView *self, const HwNode *node)
 			continue;
 		}
 		for (guint k = 0; k < gpu->instances->len; k++) {
-			const HwMigProfile *p = g_array_index(gpu->instances, HwMigInstance, k).profile;
+			const HwMigProfile *p =
+			        g_array_index(gpu->instances, HwMigInstance, k).profile;
 			gint64 n = GPOINTER_TO_SIZE(g_hash_table_lookup(per_profile, p->name));
 
 			if (n == 0) {
@@ -208,7 +212,8 @@ compute_resources(XrNodeView *self, const HwNode *node)
 		const char *name = g_ptr_array_index(profile_order, i);
 		g_autofree char *resource = g_strdup_printf("nvidia.com/mig-%s", name);
 
-		add_shared(self, resource, GPOINTER_TO_SIZE(g_hash_table_lookup(per_profile, name)));
+		add_shared(self, resource,
+		           GPOINTER_TO_SIZE(g_hash_table_lookup(per_profile, name)));
 	}
 }
 
@@ -229,7 +234,7 @@ xr_node_view_new(const HwNode *node, const XrConfig *config, GError **error)
 	    any_mig_on(node)) {
 		/* MPS sharing covers full GPUs only (device plugin v0.15+ docs). */
 		g_set_error(error, XR_ERROR, XR_ERROR_CONFIG,
-			    "MPS sharing is not supported with MIG devices (node %s)", node->name);
+		            "MPS sharing is not supported with MIG devices (node %s)", node->name);
 		return NULL;
 	}
 	if (config->mig_strategy == XR_MIG_SINGLE) {
@@ -300,7 +305,7 @@ xr_node_view_apply(const XrNodeView *self, HwNodeObject *node)
 	}
 	for (guint i = 0; i < self->label_keys->len; i++) {
 		hw_node_object_set_label(node, g_ptr_array_index(self->label_keys, i),
-					 g_ptr_array_index(self->label_values, i));
+		                         g_ptr_array_index(self->label_values, i));
 	}
 }
 
@@ -316,9 +321,9 @@ xr_node_view_admit(const XrNodeView *self, const char *resource, gint64 count, c
 		if (self->config.fail_requests_greater_than_one && count > 1) {
 			if (reason_out != NULL) {
 				*reason_out = g_strdup_printf(
-					"UnexpectedAdmissionError: request for %" G_GINT64_FORMAT
-					" %s with failRequestsGreaterThanOne",
-					count, resource);
+				        "UnexpectedAdmissionError: request for %" G_GINT64_FORMAT
+				        " %s with failRequestsGreaterThanOne",
+				        count, resource);
 			}
 			return XR_ADMIT_REJECTED;
 		}

@@ -6,7 +6,14 @@
  */
 #include "cli.h"
 
+int cli_cel_main(int argc, char **argv);
+int cli_allocate_main(int argc, char **argv);
+
 const CliCommand cli_commands[] = {
+	{ "allocate", "allocate the DRA claims of pods as the 1.34 scheduler would",
+	  cli_allocate_main },
+	{ "cel", "compile a DRA device selector; with --slices, evaluate it on every device",
+	  cli_cel_main },
 	{ "conformance", "run a conformance corpus (cel-spec, cel-k8s, allocator)",
 	  cli_conformance_main },
 	{ "convert", "print manifests as normalized v1 YAML (any served apiVersion in)",

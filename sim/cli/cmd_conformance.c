@@ -8,7 +8,11 @@ int cli_conformance_cel_spec_main(int argc, char **argv);
 
 int cli_conformance_cel_k8s_main(int argc, char **argv);
 
+int cli_conformance_allocator_main(int argc, char **argv);
+
 const CliCommand cli_conformance_suites[] = {
+	{ "allocator", "upstream DRA allocator test table (allocator/*.yaml), read in place",
+	  cli_conformance_allocator_main },
 	{ "cel-k8s", "Kubernetes CEL library and DRA selector cases (cel-k8s/cases.json)",
 	  cli_conformance_cel_k8s_main },
 	{ "cel-spec", "cel-spec simple conformance files (JSON), read in place",

@@ -28,8 +28,8 @@ cli_convert_main(int argc, char **argv)
 		  "FILE|DIR..." },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	g_autoptr(GOptionContext) context = g_option_context_new(
-		"- print Kubernetes manifests as normalized v1 YAML");
+	g_autoptr(GOptionContext) context =
+	        g_option_context_new("- print Kubernetes manifests as normalized v1 YAML");
 	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	g_autofree char *text = NULL;
@@ -37,9 +37,9 @@ cli_convert_main(int argc, char **argv)
 
 	g_option_context_add_main_entries(context, entries, NULL);
 	g_option_context_set_description(
-		context, "Reads YAML or JSON (multi-document, `v1 List`, directories of *.yaml,\n"
-			 "*.yml and *.json) in any apiVersion drasim reads, and writes v1.\n"
-			 "Exit status: 0 ok, 1 the input has errors, 2 usage error.");
+	        context, "Reads YAML or JSON (multi-document, `v1 List`, directories of *.yaml,\n"
+	                 "*.yml and *.json) in any apiVersion drasim reads, and writes v1.\n"
+	                 "Exit status: 0 ok, 1 the input has errors, 2 usage error.");
 	status = cli_parse_options(context, &argc, &argv);
 	if (status != CLI_EXIT_OK) {
 		return status;
@@ -53,7 +53,7 @@ cli_convert_main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	k8s_load_paths((const char *const *)files, lenient ? K8S_LOAD_LENIENT : K8S_LOAD_DEFAULT,
-		       set, diags);
+	               set, diags);
 	k8s_diag_list_sort(diags);
 	k8s_diag_list_print(diags, stderr);
 	if (k8s_diag_list_count_errors(diags) > 0) {

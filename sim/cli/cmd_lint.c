@@ -31,14 +31,13 @@ cli_lint_main(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "lenient", 0, 0, G_OPTION_ARG_NONE, &lenient,
 		  "report unknown fields as warnings, not errors", NULL },
-		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
-		  "do not print the summary line", NULL },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "do not print the summary line",
+		  NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL,
 		  "FILE|DIR..." },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	g_autoptr(GOptionContext) context =
-		g_option_context_new("FILE|DIR... - check Kubernetes manifests");
+	g_autoptr(GOptionContext) context = g_option_context_new("- check Kubernetes manifests");
 	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	guint errors, warnings;
@@ -46,12 +45,12 @@ cli_lint_main(int argc, char **argv)
 
 	g_option_context_add_main_entries(context, entries, NULL);
 	g_option_context_set_description(
-		context,
-		"Decodes YAML or JSON (multi-document, `v1 List`, directories of *.yaml, *.yml\n"
-		"and *.json) strictly, validates every object with Kubernetes 1.34's rules and\n"
-		"checks the references between objects (claims, templates, DeviceClasses).\n"
-		"Diagnostics go to stderr as FILE:LINE:COL: error|warning: message [path].\n"
-		"Exit status: 0 no errors (warnings are fine), 1 errors, 2 usage error.");
+	        context,
+	        "Decodes YAML or JSON (multi-document, `v1 List`, directories of *.yaml, *.yml\n"
+	        "and *.json) strictly, validates every object with Kubernetes 1.34's rules and\n"
+	        "checks the references between objects (claims, templates, DeviceClasses).\n"
+	        "Diagnostics go to stderr as FILE:LINE:COL: error|warning: message [path].\n"
+	        "Exit status: 0 no errors (warnings are fine), 1 errors, 2 usage error.");
 	status = cli_parse_options(context, &argc, &argv);
 	if (status != CLI_EXIT_OK) {
 		return status;
@@ -61,7 +60,7 @@ cli_lint_main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	k8s_lint_paths((const char *const *)files, lenient ? K8S_LOAD_LENIENT : K8S_LOAD_DEFAULT,
-		       set, diags);
+	               set, diags);
 	for (const LintPass *pass = lint_passes; *pass != NULL; pass++) {
 		(*pass)(set, diags);
 	}
@@ -71,8 +70,8 @@ cli_lint_main(int argc, char **argv)
 	warnings = k8s_diag_list_count_warnings(diags);
 	if (!quiet) {
 		fprintf(stderr, "drasim lint: %u object%s, %u error%s, %u warning%s\n",
-			k8s_object_set_count(set), k8s_object_set_count(set) == 1 ? "" : "s", errors,
-			errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+		        k8s_object_set_count(set), k8s_object_set_count(set) == 1 ? "" : "s",
+		        errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 	}
 	return errors > 0 ? CLI_EXIT_INPUT_ERROR : CLI_EXIT_OK;
 }

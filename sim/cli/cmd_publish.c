@@ -15,6 +15,7 @@
 
 typedef struct {
 	char *shape;
+	char *pool;
 	int count;
 	char *mig;
 	char *mode;
@@ -29,12 +30,14 @@ typedef struct {
 	gboolean rename_by_default;
 	gboolean fail_requests_greater_than_one;
 	gboolean list_shapes;
+	char *name_prefix; /* node names: <prefix>-<i> (the pool's name, else the shape's) */
 } PublishArgs;
 
 static void
 publish_args_clear(PublishArgs *a)
 {
 	g_free(a->shape);
+	g_free(a->pool);
 	g_free(a->mig);
 	g_free(a->mode);
 	g_free(a->output);
@@ -44,6 +47,7 @@ publish_args_clear(PublishArgs *a)
 	g_free(a->naming);
 	g_free(a->mig_strategy);
 	g_free(a->sharing);
+	g_free(a->name_prefix);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(PublishArgs, publish_args_clear)
@@ -103,7 +107,8 @@ load_drivers(const PublishArgs *a, GPtrArray *drivers)
 		HwGenericDriver *driver = NULL;
 
 		if (!g_file_get_contents(a->drivers[i], &data, &len, &error)) {
-			fprintf(stderr, "%s:1:1: error: %s [<file>]\n", a->drivers[i], error->message);
+			fprintf(stderr, "%s:1:1: error: %s [<file>]\n", a->drivers[i],
+			        error->message);
 			return FALSE;
 		}
 		driver = hw_generic_driver_parse(a->drivers[i], data, len, &error);
@@ -120,7 +125,8 @@ static gboolean
 parse_xr_config(const PublishArgs *a, XrConfig *config)
 {
 	xr_config_init(config);
-	if (a->mig_strategy != NULL && !xr_mig_strategy_parse(a->mig_strategy, &config->mig_strategy)) {
+	if (a->mig_strategy != NULL &&
+	    !xr_mig_strategy_parse(a->mig_strategy, &config->mig_strategy)) {
 		return FALSE;
 	}
 	if (a->sharing != NULL && !xr_sharing_parse(a->sharing, &config->sharing)) {
@@ -134,15 +140,21 @@ parse_xr_config(const PublishArgs *a, XrConfig *config)
 
 /* Builds the nodes and collects their objects; returns an exit status. */
 static int
-publish(const PublishArgs *a, const HwNodeShape *shape, gboolean extended,
-	const HwPublishOptions *options, const XrConfig *xr_config, const GPtrArray *drivers)
+publish(const PublishArgs *a,
+        const HwNodeShape *shape,
+        gboolean extended,
+        const HwPublishOptions *options,
+        const XrConfig *xr_config,
+        const GPtrArray *drivers)
 {
-	g_autoptr(GPtrArray) nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_object_free);
+	g_autoptr(GPtrArray) nodes =
+	        g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_object_free);
 	g_autoptr(GPtrArray) slices = g_ptr_array_new_with_free_func((GDestroyNotify)hw_slice_free);
 	g_autofree char *yaml = NULL;
 
 	for (int i = 0; i < a->count; i++) {
-		g_autofree char *name = g_strdup_printf("%s-%d", shape->id, i);
+		g_autofree char *name =
+		        g_strdup_printf("%s-%d", a->name_prefix ? a->name_prefix : shape->id, i);
 		g_autoptr(HwNode) node = hw_node_new(shape, name);
 		g_autoptr(GError) error = NULL;
 		HwNodeObject *object;
@@ -161,9 +173,10 @@ publish(const PublishArgs *a, const HwNodeShape *shape, gboolean extended,
 				return CLI_EXIT_INPUT_ERROR;
 			}
 			if (xr_node_view_invalid_reason(view) != NULL) {
-				fprintf(stderr, "drasim publish: warning: %s: mig-strategy=single is "
-						"invalid: %s\n",
-					name, xr_node_view_invalid_reason(view));
+				fprintf(stderr,
+				        "drasim publish: warning: %s: mig-strategy=single is "
+				        "invalid: %s\n",
+				        name, xr_node_view_invalid_reason(view));
 			}
 			xr_node_view_apply(view, object);
 			continue;
@@ -177,8 +190,8 @@ publish(const PublishArgs *a, const HwNodeShape *shape, gboolean extended,
 			g_ptr_array_add(slices, nics);
 		}
 		for (guint d = 0; d < drivers->len; d++) {
-			g_ptr_array_add(slices,
-					hw_generic_driver_publish(g_ptr_array_index(drivers, d), name));
+			g_ptr_array_add(slices, hw_generic_driver_publish(
+			                                g_ptr_array_index(drivers, d), name));
 		}
 	}
 	yaml = hw_yaml_write_list(nodes, extended ? NULL : hw_nvidia_device_classes(), slices);
@@ -191,7 +204,11 @@ cli_publish_main(int argc, char **argv)
 {
 	g_auto(PublishArgs) a = { .count = 1, .replicas = 1 };
 	GOptionEntry entries[] = {
-		{ "shape", 0, 0, G_OPTION_ARG_STRING, &a.shape, "node shape from the catalog", "NAME" },
+		{ "shape", 0, 0, G_OPTION_ARG_STRING, &a.shape, "node shape from the catalog",
+		  "NAME" },
+		{ "pool", 0, 0, G_OPTION_ARG_STRING, &a.pool,
+		  "a node pool of a --catalog scenario file (shape, count and MIG from there)",
+		  "NAME" },
 		{ "count", 0, 0, G_OPTION_ARG_INT, &a.count, "number of nodes (default 1)", "N" },
 		{ "mig", 0, 0, G_OPTION_ARG_STRING, &a.mig,
 		  "MIG layout: all-disabled (default), all-enabled, all-balanced, all-<profile>, "
@@ -199,7 +216,8 @@ cli_publish_main(int argc, char **argv)
 		  "LAYOUT" },
 		{ "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
 		  "dra (ResourceSlices, default) or extended (device plugin)", "MODE" },
-		{ "output", 'o', 0, G_OPTION_ARG_STRING, &a.output, "output format: yaml", "FORMAT" },
+		{ "output", 'o', 0, G_OPTION_ARG_STRING, &a.output, "output format: yaml",
+		  "FORMAT" },
 		{ "catalog", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.catalogs,
 		  "extra catalog file (overrides and extends the built-in one)", "FILE" },
 		{ "driver", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.drivers,
@@ -213,22 +231,22 @@ cli_publish_main(int argc, char **argv)
 		  "device plugin MIG strategy: none (default), single, mixed", "STRATEGY" },
 		{ "sharing", 0, 0, G_OPTION_ARG_STRING, &a.sharing,
 		  "device plugin sharing: none (default), time-slicing, mps", "STRATEGY" },
-		{ "replicas", 0, 0, G_OPTION_ARG_INT, &a.replicas, "replicas per device when shared",
-		  "N" },
+		{ "replicas", 0, 0, G_OPTION_ARG_INT, &a.replicas,
+		  "replicas per device when shared", "N" },
 		{ "rename-by-default", 0, 0, G_OPTION_ARG_NONE, &a.rename_by_default,
 		  "advertise shared resources as <name>.shared", NULL },
 		{ "fail-requests-greater-than-one", 0, 0, G_OPTION_ARG_NONE,
 		  &a.fail_requests_greater_than_one, "reject requests above 1 of a shared resource",
 		  NULL },
-		{ "list-shapes", 0, 0, G_OPTION_ARG_NONE, &a.list_shapes, "list the catalog's shapes",
-		  NULL },
+		{ "list-shapes", 0, 0, G_OPTION_ARG_NONE, &a.list_shapes,
+		  "list the catalog's shapes", NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) context =
-		g_option_context_new("- print the Nodes and ResourceSlices a cluster publishes");
+	        g_option_context_new("- print the Nodes and ResourceSlices a cluster publishes");
 	g_autoptr(HwCatalog) catalog = NULL;
 	g_autoptr(GPtrArray) drivers =
-		g_ptr_array_new_with_free_func((GDestroyNotify)hw_generic_driver_free);
+	        g_ptr_array_new_with_free_func((GDestroyNotify)hw_generic_driver_free);
 	HwPublishOptions options;
 	XrConfig xr_config;
 	const HwNodeShape *shape;
@@ -250,12 +268,32 @@ cli_publish_main(int argc, char **argv)
 		list_shapes(catalog);
 		return CLI_EXIT_OK;
 	}
+	if (a.pool != NULL) {
+		const HwNodePool *pool = hw_catalog_lookup_pool(catalog, a.pool);
+
+		if (pool == NULL) {
+			fprintf(stderr,
+			        "drasim publish: no node pool \"%s\" in the --catalog files\n",
+			        a.pool);
+			return CLI_EXIT_INPUT_ERROR;
+		}
+		if (a.shape != NULL || a.mig != NULL) {
+			return usage(
+			        "--pool takes shape and MIG layout from the pool: drop --shape "
+			        "and --mig");
+		}
+		a.shape = g_strdup(pool->shape_id);
+		a.mig = g_strdup(pool->dynamic_mig ? "dynamic" : pool->layout);
+		a.count = (int)pool->count;
+		a.name_prefix = g_strdup(pool->name);
+	}
 	if (a.shape == NULL) {
-		return usage("--shape is required (see --list-shapes)");
+		return usage("--shape or --pool is required (see --list-shapes)");
 	}
 	shape = hw_catalog_lookup_shape(catalog, a.shape);
 	if (shape == NULL) {
-		fprintf(stderr, "drasim publish: unknown shape \"%s\" (see --list-shapes)\n", a.shape);
+		fprintf(stderr, "drasim publish: unknown shape \"%s\" (see --list-shapes)\n",
+		        a.shape);
 		return CLI_EXIT_INPUT_ERROR;
 	}
 	if (a.count < 1 || a.count > 100000) {
@@ -271,7 +309,8 @@ cli_publish_main(int argc, char **argv)
 	hw_publish_options_init(&options);
 	if (a.mig != NULL && strcmp(a.mig, "dynamic") == 0) {
 		if (extended) {
-			return usage("--mig dynamic needs --mode dra (DynamicMIG is a DRA feature)");
+			return usage(
+			        "--mig dynamic needs --mode dra (DynamicMIG is a DRA feature)");
 		}
 		options.dynamic_mig = TRUE;
 		g_free(a.mig);
@@ -288,10 +327,10 @@ cli_publish_main(int argc, char **argv)
 		return usage("--naming must be v25.12 or v25.3");
 	}
 	options.naming = a.naming != NULL && strcmp(a.naming, "v25.3") == 0 ? HW_NAMING_V25_3
-									    : HW_NAMING_V25_12;
+	                                                                    : HW_NAMING_V25_12;
 	if (!parse_xr_config(&a, &xr_config)) {
 		return usage("--mig-strategy must be none, single or mixed; --sharing none, "
-			     "time-slicing or mps");
+		             "time-slicing or mps");
 	}
 	if (!load_drivers(&a, drivers)) {
 		return CLI_EXIT_INPUT_ERROR;

@@ -46,7 +46,8 @@ seq_len(const K8sYamlNode *n)
 static gboolean
 is_null(const K8sYamlNode *n)
 {
-	return n == NULL || (n->kind == K8S_YAML_SCALAR && k8s_yaml_scalar_type(n) == K8S_YAML_TYPE_NULL);
+	return n == NULL ||
+	       (n->kind == K8S_YAML_SCALAR && k8s_yaml_scalar_type(n) == K8S_YAML_TYPE_NULL);
 }
 
 static int
@@ -97,7 +98,7 @@ actual_result_text(const DraDeviceResult *r)
 	append_list(s, "consumed", (const char *const *)caps->pdata, caps->len);
 	append_list(s, "bindingConditions", r->binding_conditions, r->n_binding_conditions);
 	append_list(s, "bindingFailureConditions", r->binding_failure_conditions,
-		    r->n_binding_failure_conditions);
+	            r->n_binding_failure_conditions);
 	return g_string_free(s, FALSE);
 }
 
@@ -120,8 +121,8 @@ expected_result_text(const K8sYamlNode *e)
 	const K8sYamlNode *cc = lookup(e, "consumedCapacity");
 
 	g_string_append_printf(s, "%s %s/%s/%s", scalar(lookup(e, "request")),
-			       scalar(lookup(e, "driver")), scalar(lookup(e, "pool")),
-			       scalar(lookup(e, "device")));
+	                       scalar(lookup(e, "driver")), scalar(lookup(e, "pool")),
+	                       scalar(lookup(e, "device")));
 	if (admin != NULL && strcmp(admin, "true") == 0) {
 		g_string_append(s, " adminAccess");
 	}
@@ -132,7 +133,8 @@ expected_result_text(const K8sYamlNode *e)
 		DraMilli v = 0;
 		dra_milli_parse(cc->map.pairs[i].value->scalar.text, &v);
 		g_autofree char *t = milli_text(v);
-		g_ptr_array_add(caps, g_strdup_printf("%s=%s", cc->map.pairs[i].key->scalar.text, t));
+		g_ptr_array_add(caps,
+		                g_strdup_printf("%s=%s", cc->map.pairs[i].key->scalar.text, t));
 	}
 	g_ptr_array_sort(caps, cmp_str);
 	append_list(s, "consumed", (const char *const *)caps->pdata, caps->len);
@@ -151,7 +153,7 @@ requirement_text(char kind, const char *key, const char *op, GPtrArray *values)
 	g_string_append_printf(s, "%c:%s %s", kind, key, op);
 	for (guint i = 0; i < values->len; i++) {
 		g_string_append_printf(s, "%s%s", i == 0 ? " " : ",",
-				       (const char *)g_ptr_array_index(values, i));
+		                       (const char *)g_ptr_array_index(values, i));
 	}
 	return g_string_free(s, FALSE);
 }
@@ -163,7 +165,7 @@ join_sorted(GPtrArray *parts, const char *sep)
 	g_ptr_array_sort(parts, cmp_str);
 	for (guint i = 0; i < parts->len; i++) {
 		g_string_append_printf(s, "%s%s", i > 0 ? sep : "",
-				       (const char *)g_ptr_array_index(parts, i));
+		                       (const char *)g_ptr_array_index(parts, i));
 	}
 	return g_string_free(s, FALSE);
 }
@@ -181,7 +183,7 @@ actual_selector_text(const DraNodeSelector *sel)
 		g_autoptr(GPtrArray) reqs = g_ptr_array_new_with_free_func(g_free);
 		for (guint pass = 0; pass < 2; pass++) {
 			const DraNodeSelectorRequirement *r =
-				pass == 0 ? term->match_fields : term->match_expressions;
+			        pass == 0 ? term->match_fields : term->match_expressions;
 			guint n = pass == 0 ? term->n_match_fields : term->n_match_expressions;
 			for (guint i = 0; i < n; i++) {
 				g_autoptr(GPtrArray) vals = g_ptr_array_new();
@@ -189,7 +191,7 @@ actual_selector_text(const DraNodeSelector *sel)
 					g_ptr_array_add(vals, (gpointer)r[i].values[v]);
 				}
 				g_ptr_array_add(reqs, requirement_text(pass == 0 ? 'F' : 'E',
-								       r[i].key, r[i].op, vals));
+				                                       r[i].key, r[i].op, vals));
 			}
 		}
 		g_ptr_array_add(terms, join_sorted(reqs, " & "));
@@ -212,15 +214,16 @@ expected_selector_text(const K8sYamlNode *sel)
 		g_autoptr(GPtrArray) reqs = g_ptr_array_new_with_free_func(g_free);
 		for (guint pass = 0; pass < 2; pass++) {
 			const K8sYamlNode *r =
-				lookup(term, pass == 0 ? "matchFields" : "matchExpressions");
+			        lookup(term, pass == 0 ? "matchFields" : "matchExpressions");
 			for (guint i = 0; i < seq_len(r); i++) {
 				g_autoptr(GPtrArray) vals = g_ptr_array_new();
 				yaml_strings(lookup(r->seq.items[i], "values"), vals);
-				g_ptr_array_add(reqs, requirement_text(
-							      pass == 0 ? 'F' : 'E',
-							      scalar(lookup(r->seq.items[i], "key")),
-							      scalar(lookup(r->seq.items[i], "operator")),
-							      vals));
+				g_ptr_array_add(reqs,
+				                requirement_text(
+				                        pass == 0 ? 'F' : 'E',
+				                        scalar(lookup(r->seq.items[i], "key")),
+				                        scalar(lookup(r->seq.items[i], "operator")),
+				                        vals));
 			}
 		}
 		g_ptr_array_add(terms, join_sorted(reqs, " & "));
@@ -297,8 +300,9 @@ compare_claim(const K8sYamlNode *exp, const DraAllocation *got, GString *why)
 	g_autofree char *hs = actual_selector_text(got->node_selector);
 	if (strcmp(ws, hs) != 0) {
 		ok = FALSE;
-		g_string_append_printf(why, "    nodeSelector expected %s\n    nodeSelector got      %s\n",
-				       ws, hs);
+		g_string_append_printf(
+		        why, "    nodeSelector expected %s\n    nodeSelector got      %s\n", ws,
+		        hs);
 	}
 
 	const K8sYamlNode *config = lookup(exp, "config");
@@ -306,12 +310,13 @@ compare_claim(const K8sYamlNode *exp, const DraAllocation *got, GString *why)
 	for (guint i = 0; cfg_ok && i < got->n_config; i++) {
 		g_autofree char *wc = expected_config_text(config->seq.items[i]);
 		g_autofree char *hc = actual_config_text(&got->config[i]);
-		const K8sYamlNode *wp = lookup(lookup(config->seq.items[i], "opaque"), "parameters");
+		const K8sYamlNode *wp =
+		        lookup(lookup(config->seq.items[i], "opaque"), "parameters");
 		const K8sOpaqueDeviceConfig *origin =
-			got->config[i].opaque != NULL ? got->config[i].opaque->origin : NULL;
+		        got->config[i].opaque != NULL ? got->config[i].opaque->origin : NULL;
 		const K8sYamlNode *hp = origin != NULL ? origin->parameters.node : NULL;
 		cfg_ok = strcmp(wc, hc) == 0 &&
-			 (wp == NULL ? hp == NULL : hp != NULL && k8s_yaml_equal(wp, hp));
+		         (wp == NULL ? hp == NULL : hp != NULL && k8s_yaml_equal(wp, hp));
 	}
 	if (!cfg_ok) {
 		ok = FALSE;
@@ -342,7 +347,7 @@ match_unordered(const K8sYamlNode *alloc, DraAllocator *a, guint n, guint depth,
 		}
 		g_autoptr(GString) dummy = g_string_new(NULL);
 		if (compare_claim(alloc->seq.items[i], dra_allocator_get_allocation(a, depth),
-				  dummy)) {
+		                  dummy)) {
 			used[i] = 1;
 			if (match_unordered(alloc, a, n, depth + 1, used)) {
 				return TRUE;
@@ -431,7 +436,7 @@ run_case(const char *path, Tally *tally, GString *why)
 		const K8sDiag *d = k8s_diag_list_get(load_diags, i);
 		if (d->severity == K8S_SEVERITY_ERROR && d->pos.line >= header_end) {
 			g_string_append_printf(why, "    %s:%u:%u: %s [%s]\n", path, d->pos.line,
-					       d->pos.col, d->message, d->path);
+			                       d->pos.col, d->message, d->path);
 			verdict = -2;
 		}
 	}
@@ -445,7 +450,7 @@ run_case(const char *path, Tally *tally, GString *why)
 	for (guint i = 0; i < seq_len(fl); i++) {
 		if (!dra_features_set(&features, scalar(fl->seq.items[i]), TRUE)) {
 			g_string_append_printf(why, "    unknown feature %s\n",
-					       scalar(fl->seq.items[i]));
+			                       scalar(fl->seq.items[i]));
 			case_clear(&c);
 			return 0;
 		}
@@ -461,21 +466,21 @@ run_case(const char *path, Tally *tally, GString *why)
 	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_RESOURCE_SLICE); i++) {
 		K8sObject *o = k8s_object_set_get_kind(c.set, K8S_KIND_RESOURCE_SLICE, i);
 		dra_allocator_add_slice(c.alloc,
-					dra_input_slice(c.input, k8s_object_as_resource_slice(o)));
+		                        dra_input_slice(c.input, k8s_object_as_resource_slice(o)));
 	}
 	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_DEVICE_CLASS); i++) {
 		K8sObject *o = k8s_object_set_get_kind(c.set, K8S_KIND_DEVICE_CLASS, i);
 		dra_allocator_add_class(c.alloc,
-					dra_input_class(c.input, k8s_object_as_device_class(o)));
+		                        dra_input_class(c.input, k8s_object_as_device_class(o)));
 	}
 	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_DEVICE_TAINT_RULE); i++) {
 		K8sObject *o = k8s_object_set_get_kind(c.set, K8S_KIND_DEVICE_TAINT_RULE, i);
 		dra_allocator_add_taint_rule(
-			c.alloc, dra_input_taint_rule(c.input, k8s_object_as_device_taint_rule(o)));
+		        c.alloc, dra_input_taint_rule(c.input, k8s_object_as_device_taint_rule(o)));
 	}
 	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_RESOURCE_CLAIM); i++) {
 		K8sResourceClaim *rc = k8s_object_as_resource_claim(
-			k8s_object_set_get_kind(c.set, K8S_KIND_RESOURCE_CLAIM, i));
+		        k8s_object_set_get_kind(c.set, K8S_KIND_RESOURCE_CLAIM, i));
 		if (rc->status.allocation != NULL) {
 			dra_input_mark_allocation(c.alloc, rc->status.allocation);
 		}
@@ -514,47 +519,50 @@ run_case(const char *path, Tally *tally, GString *why)
 			verdict = match_unordered(want_alloc, c.alloc, n_claims, 0, used);
 			for (guint i = 0; !verdict && i < n_claims; i++) {
 				compare_claim(want_alloc->seq.items[i],
-					      dra_allocator_get_allocation(c.alloc, i), why);
+				              dra_allocator_get_allocation(c.alloc, i), why);
 			}
 		} else {
 			verdict = TRUE;
 			for (guint i = 0; i < n_claims; i++) {
 				if (!compare_claim(want_alloc->seq.items[i],
-						   dra_allocator_get_allocation(c.alloc, i), why)) {
+				                   dra_allocator_get_allocation(c.alloc, i), why)) {
 					g_string_append_printf(why, "    (claim %s)\n",
-							       claims[i]->name);
+					                       claims[i]->name);
 					verdict = FALSE;
 				}
 			}
 		}
 	}
 	if (!verdict && why->len == 0) {
-		const char *want = want_error != NULL ? "error" : want_alloc != NULL ? "allocation"
-										     : "unschedulable";
+		const char *want = want_error != NULL   ? "error"
+		                   : want_alloc != NULL ? "allocation"
+		                                        : "unschedulable";
 		g_string_append_printf(why, "    expected %s%s%s\n", want,
-				       want_error != NULL ? ": " : "",
-				       want_error != NULL ? want_error : "");
+		                       want_error != NULL ? ": " : "",
+		                       want_error != NULL ? want_error : "");
 		if (out == DRA_OUTCOME_ERROR) {
 			g_string_append_printf(why, "    got      error: %s\n", got_error);
 		} else if (out == DRA_OUTCOME_UNSCHEDULABLE) {
 			const char *reason = dra_allocator_get_reason(c.alloc);
 			g_string_append_printf(why, "    got      unschedulable (%s)\n",
-					       reason != NULL ? reason : "no reason");
+			                       reason != NULL ? reason : "no reason");
 		} else {
 			g_string_append(why, "    got      allocation\n");
 		}
 	}
 
 	/* expectStats: upstream's count of allocateOne invocations */
-	const char *calls = scalar(lookup(lookup(header, "expectStats"), "numAllocateOneInvocations"));
+	const char *calls =
+	        scalar(lookup(lookup(header, "expectStats"), "numAllocateOneInvocations"));
 	if (verdict && calls != NULL && !tally->prune) {
 		guint64 want_calls = g_ascii_strtoull(calls, NULL, 10);
 		guint64 got_calls = dra_allocator_get_stats(c.alloc)->allocate_one_calls;
 		if (want_calls != got_calls) {
-			g_string_append_printf(why,
-					       "    numAllocateOneInvocations expected %" G_GUINT64_FORMAT
-					       ", got %" G_GUINT64_FORMAT "\n",
-					       want_calls, got_calls);
+			g_string_append_printf(
+			        why,
+			        "    numAllocateOneInvocations expected %" G_GUINT64_FORMAT
+			        ", got %" G_GUINT64_FORMAT "\n",
+			        want_calls, got_calls);
 			verdict = FALSE;
 		}
 	}
@@ -623,7 +631,7 @@ cli_conformance_allocator_main(int argc, char **argv)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("DIR|FILE... - run the allocator "
-							     "conformance corpus");
+	                                                     "conformance corpus");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	int rc = cli_parse_options(ctx, &argc, &argv);
 	if (rc != CLI_EXIT_OK) {

@@ -35,8 +35,7 @@ json_str(const cJSON *obj, const char *key)
 }
 
 static void
-report_failure(Tally *t, const cJSON *c, const char *variant, const char *expected,
-	       const char *got)
+report_failure(Tally *t, const cJSON *c, const char *variant, const char *expected, const char *got)
 {
 	t->failed++;
 	printf("FAIL %s: %s/%s%s%s\n  expr:     %s\n  expected: %s\n  got:      %s\n", t->file,
@@ -78,7 +77,8 @@ value_matches(const cJSON *want, CelValue got)
 		return got.kind == CEL_KIND_BOOL && got.b == cJSON_IsTrue(v);
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(want, "int")) != NULL && cJSON_IsString(v)) {
-		return got.kind == CEL_KIND_INT && got.i == g_ascii_strtoll(v->valuestring, NULL, 10);
+		return got.kind == CEL_KIND_INT &&
+		       got.i == g_ascii_strtoll(v->valuestring, NULL, 10);
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(want, "uint")) != NULL && cJSON_IsString(v)) {
 		return got.kind == CEL_KIND_UINT &&
@@ -200,11 +200,11 @@ add_attribute(CelDraDevice *dev, const char *name, const cJSON *attr, GError **e
 			cel_dra_device_add_bools(dev, name, b, n);
 		} else if ((v = cJSON_GetObjectItemCaseSensitive(attr, "ints")) != NULL) {
 			g_autofree gint64 *i = g_new0(gint64, cJSON_GetArraySize(v) + 1);
-			cJSON_ArrayForEach(item, v) i[n++] = g_ascii_strtoll(item->valuestring, NULL,
-									      10);
+			cJSON_ArrayForEach(item, v) i[n++] =
+			        g_ascii_strtoll(item->valuestring, NULL, 10);
 			cel_dra_device_add_ints(dev, name, i, n);
 		} else if ((v = cJSON_GetObjectItemCaseSensitive(attr, "strings")) != NULL ||
-			   (v = cJSON_GetObjectItemCaseSensitive(attr, "versions")) != NULL) {
+		           (v = cJSON_GetObjectItemCaseSensitive(attr, "versions")) != NULL) {
 			g_autofree const char **s = g_new0(const char *, cJSON_GetArraySize(v) + 1);
 			cJSON_ArrayForEach(item, v) s[n++] = item->valuestring;
 			if (cJSON_GetObjectItemCaseSensitive(attr, "versions") != NULL) {
@@ -213,7 +213,7 @@ add_attribute(CelDraDevice *dev, const char *name, const cJSON *attr, GError **e
 			cel_dra_device_add_strings(dev, name, s, n);
 		} else {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-				    "attribute %s: unknown value shape", name);
+			            "attribute %s: unknown value shape", name);
 			return FALSE;
 		}
 	}
@@ -260,10 +260,10 @@ run_dra_variant(Tally *t, const cJSON *c, gboolean list_attrs, const char *varia
 	g_autoptr(GError) error = NULL;
 
 	o.env_type = type != NULL && strcmp(type, "NewExpressions") == 0
-			     ? CEL_DRA_NEW_EXPRESSIONS
-			     : CEL_DRA_STORED_EXPRESSIONS;
-	o.consumable_capacity =
-		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(env, "feature_DRAConsumableCapacity"));
+	                     ? CEL_DRA_NEW_EXPRESSIONS
+	                     : CEL_DRA_STORED_EXPRESSIONS;
+	o.consumable_capacity = cJSON_IsTrue(
+	        cJSON_GetObjectItemCaseSensitive(env, "feature_DRAConsumableCapacity"));
 	o.list_type_attributes = list_attrs;
 	g_autoptr(CelDraEnv) denv = cel_dra_env_new(&o);
 	g_autoptr(CelDraSelector) sel = cel_dra_selector_compile(denv, json_str(c, "expr"), &diag);
@@ -281,15 +281,16 @@ run_dra_variant(Tally *t, const cJSON *c, gboolean list_attrs, const char *varia
 		report_failure(t, c, variant, want, "compiled without error");
 		return;
 	}
-	if (cJSON_IsNumber(cost) && (guint64)cost->valuedouble != cel_dra_selector_get_max_cost(sel)) {
+	if (cJSON_IsNumber(cost) &&
+	    (guint64)cost->valuedouble != cel_dra_selector_get_max_cost(sel)) {
 		g_autofree char *w = g_strdup_printf("cost estimate %.0f", cost->valuedouble);
 		g_autofree char *g = g_strdup_printf("cost estimate %" G_GUINT64_FORMAT,
-						     cel_dra_selector_get_max_cost(sel));
+		                                     cel_dra_selector_get_max_cost(sel));
 		report_failure(t, c, variant, w, g);
 		return;
 	}
-	g_autoptr(CelDraDevice) dev = build_device(cJSON_GetObjectItemCaseSensitive(c, "device"),
-						   &error);
+	g_autoptr(CelDraDevice) dev =
+	        build_device(cJSON_GetObjectItemCaseSensitive(c, "device"), &error);
 	if (dev == NULL) {
 		g_autofree char *got = g_strdup_printf("device: %s", error->message);
 		report_failure(t, c, variant, want, got);
@@ -309,9 +310,9 @@ run_dra_variant(Tally *t, const cJSON *c, gboolean list_attrs, const char *varia
 		t->passed++;
 		return;
 	}
-	g_autofree char *got = g_strdup(r == CEL_DRA_ERROR ? msg
-					 : r == CEL_DRA_TRUE ? "match true"
-							     : "match false");
+	g_autofree char *got = g_strdup(r == CEL_DRA_ERROR  ? msg
+	                                : r == CEL_DRA_TRUE ? "match true"
+	                                                    : "match false");
 	if (r == CEL_DRA_ERROR) {
 		g_free(got);
 		got = g_strdup_printf("runtime error: %s", msg);
@@ -350,8 +351,8 @@ run_file(Tally *t, const char *path)
 		cJSON_Delete(root);
 		return FALSE;
 	}
-	g_autoptr(GHashTable) envs =
-		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)cel_env_unref);
+	g_autoptr(GHashTable) envs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	                                                   (GDestroyNotify)cel_env_unref);
 	const cJSON *c;
 	t->file = path;
 	cJSON_ArrayForEach(c, cases)
@@ -378,11 +379,12 @@ cli_conformance_cel_k8s_main(int argc, char **argv)
 {
 	Tally t = { 0 };
 	GOptionEntry entries[] = {
-		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &t.verbose, "print passing cases too", NULL },
+		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &t.verbose, "print passing cases too",
+		  NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) context = g_option_context_new(
-		"FILE... - run Kubernetes CEL library and DRA selector cases (cases.json)");
+	        "FILE... - run Kubernetes CEL library and DRA selector cases (cases.json)");
 	g_option_context_add_main_entries(context, entries, NULL);
 	int status = cli_parse_options(context, &argc, &argv);
 	if (status != CLI_EXIT_OK) {

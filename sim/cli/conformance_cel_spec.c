@@ -53,7 +53,32 @@ typedef struct {
 	const char *reason;
 } Deviation;
 
+#define V2_FORMAT                                                                                \
+	"Kubernetes 1.34 pins cel-go v0.26.0 with strings ext v2, whose format() is the pre-v4 " \
+	"formatter; cel-spec expects the v4 formatter"
+
 static const Deviation deviations[] = {
+	{ "string_ext", "format", "default precision for fixed-point clause with int", V2_FORMAT },
+	{ "string_ext", "format", "default precision for fixed-point clause with uint", V2_FORMAT },
+	{ "string_ext", "format", "default precision for scientific notation with int", V2_FORMAT },
+	{ "string_ext", "format", "default precision for scientific notation with uint", V2_FORMAT },
+	{ "string_ext", "format", "NaN support for scientific notation", V2_FORMAT },
+	{ "string_ext", "format", "positive infinity support for scientific notation", V2_FORMAT },
+	{ "string_ext", "format", "negative infinity support for scientific notation", V2_FORMAT },
+	{ "string_ext", "format", "NaN support for decimal", V2_FORMAT },
+	{ "string_ext", "format", "positive infinity support for decimal", V2_FORMAT },
+	{ "string_ext", "format", "negative infinity support for decimal", V2_FORMAT },
+	{ "string_ext", "format", "positive infinity support for fixed-point", V2_FORMAT },
+	{ "string_ext", "format", "negative infinity support for fixed-point", V2_FORMAT },
+	{ "string_ext", "format", "list support for string", V2_FORMAT },
+	{ "string_ext", "format", "map support for string", V2_FORMAT },
+	{ "string_ext", "format", "map support (all key types)", V2_FORMAT },
+	{ "string_ext", "format", "dyntype NaN/infinity support", V2_FORMAT },
+	{ "string_ext", "format", "dyntype support for lists", V2_FORMAT },
+	{ "string_ext", "format", "dyntype support for maps", V2_FORMAT },
+	{ "string_ext", "last_index_of", "empty_string",
+	  "cel-go (v0.26 and later) returns \"index out of range: -1\" for ''.lastIndexOf('@@'); "
+	  "cel-spec expects -1" },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -170,11 +195,20 @@ json_type(const cJSON *t)
 	if (strcmp(kind, "abstract") == 0) {
 		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(t, "name"));
 		const cJSON *params = cJSON_GetObjectItem(t, "params");
-		if (name && strcmp(name, "optional_type") == 0 && cJSON_GetArraySize(params) == 1) {
-			const CelType *e = json_type(cJSON_GetArrayItem(params, 0));
-			return e ? cel_type_optional(e) : NULL;
+		const CelType *ps[4];
+		int n = cJSON_GetArraySize(params);
+		if (name == NULL || n > 4) {
+			return NULL;
 		}
-		return NULL;
+		for (int i = 0; i < n; i++) {
+			if ((ps[i] = json_type(cJSON_GetArrayItem(params, i))) == NULL) {
+				return NULL;
+			}
+		}
+		if (strcmp(name, "optional_type") == 0 && n == 1) {
+			return cel_type_optional(ps[0]);
+		}
+		return cel_type_abstract(name, ps, (guint)n);
 	}
 	return NULL;
 }
@@ -428,13 +462,12 @@ run_test(Stats *st, const char *file, const char *section, const cJSON *test)
 		return;
 	}
 	const char *reason = skip_reason(test);
-	if (reason == NULL) {
-		reason = deviation_of(file, section, name);
-	}
 	if (reason != NULL) {
 		count_skip(st, reason);
 		return;
 	}
+	/* a known deviation still runs: it is skipped (and shown) only while it differs */
+	const char *deviation = deviation_of(file, section, name);
 	g_autoptr(CelEnv) env = cel_env_new();
 	const char *container = cJSON_GetStringValue(cJSON_GetObjectItem(test, "container"));
 	cel_env_set_container(env, container ? container : "");
@@ -510,6 +543,11 @@ run_test(Stats *st, const char *file, const char *section, const cJSON *test)
 	}
 	if (ok) {
 		st->passed++;
+	} else if (deviation != NULL) {
+		count_skip(st, deviation);
+		printf("SKIP %s: %s/%s (known deviation)\n  expr:     %s\n  cel-spec: %s\n  "
+		       "drasim:   %s\n",
+		       file, section, name, expr, want_text, got_text->str);
 	} else {
 		st->failed++;
 		print_failure(file, section, name, expr, want_text, got_text->str);

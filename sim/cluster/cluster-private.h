@@ -31,7 +31,14 @@ typedef struct {
 } ClusterSimDevice;
 
 typedef struct {
+	guint index;
 	ClusterNode *node; /* owned */
+	gboolean failed;
+	SimEventId reconfigure;
+	ClusterDevice *next_devices; /* the layout a reconfiguration installs */
+	guint n_next_devices;
+	ClusterResources next_allocatable;
+	char **next_labels; /* key, value pairs */
 	ClusterSimDevice *devices;
 	guint n_devices;
 } ClusterSimNode;
@@ -55,8 +62,10 @@ typedef struct {
 	SimTime started; /* last (re)start, for the OOM "newest" rule */
 	guint64 run_seq;
 	guint restarts;
-	GPtrArray *claims; /* claim names (char *), generated ones once arrived */
-	char **templates;  /* pod claim names backed by templates */
+	GPtrArray *claims; /* claim names (char *): the user's first, then generated ones */
+	guint n_user_claims;
+	SimEventId eviction; /* pending eviction from a failed node */
+	char **templates;    /* pod claim names backed by templates */
 } ClusterSimPod;
 
 struct ClusterSim {
@@ -71,6 +80,7 @@ struct ClusterSim {
 	GPtrArray *pods;  /* ClusterSimPod *, by index */
 	guint32 kind_arrival, kind_schedule, kind_backoff, kind_unsched;
 	guint32 kind_complete, kind_restart, kind_delete;
+	guint32 kind_node_fail, kind_node_drain, kind_node_restore, kind_evict, kind_reconfigured;
 	SimEventId schedule_ev, backoff_ev, unsched_ev;
 	ClusterSimStats stats;
 	SimSamples *latencies, *jcts, *slowdowns;
@@ -87,3 +97,12 @@ gboolean cluster_kubelet__place(ClusterSim *sim, ClusterSimPod *sp, ClusterSimNo
 void cluster_kubelet__start(ClusterSim *sim, ClusterSimPod *sp);
 void cluster_kubelet__stop(ClusterSim *sim, ClusterSimPod *sp);
 void cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp);
+
+/* cluster_sim.c, for cluster_sim_nodes.c */
+void cluster_sim__end_pod(ClusterSim *self, ClusterSimPod *sp);
+void cluster_sim__after_queue_change(ClusterSim *self);
+void cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp);
+void cluster_sim__pending_add(ClusterSim *self, gint delta);
+
+/* cluster_sim_nodes.c */
+void cluster_sim__register_node_kinds(ClusterSim *self);

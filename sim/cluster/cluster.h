@@ -532,7 +532,8 @@ SimTime cluster_queue_next_backoff_time(ClusterQueue *self);
 /* TRUE if cluster_queue_pop() would return a pod. */
 gboolean cluster_queue_can_pop(const ClusterQueue *self);
 guint cluster_queue_get_n_active(const ClusterQueue *self);
-guint cluster_queue_get_n_backoff(const ClusterQueue *self);
+guint cluster_queue_get_n_backoff(const ClusterQueue *self); /* both backoff heaps */
+guint cluster_queue_get_n_error_backoff(const ClusterQueue *self);
 guint cluster_queue_get_n_unschedulable(const ClusterQueue *self);
 guint cluster_queue_get_n_in_flight(const ClusterQueue *self);
 const ClusterQueueConfig *cluster_queue_get_config(const ClusterQueue *self);
@@ -560,7 +561,7 @@ typedef struct {
 	ClusterRandFunc rand; /* name suffixes; NULL = a counter-based suffix */
 	gpointer rand_data;
 	GDestroyNotify free_allocation;
-	/* (nullable) called after a claim is deallocated, before it may be deleted */
+	/* (nullable) called when a claim is deallocated, with its allocation still set */
 	void (*on_deallocated)(gpointer data, ClusterClaim *claim);
 	gpointer on_deallocated_data;
 } ClusterClaimsConfig;
@@ -762,7 +763,10 @@ typedef struct {
 	guint64 seed;              /* for the "scheduler" and "claims" streams */
 	ClusterSimPlaceFunc place; /* NULL = default placement */
 	gpointer place_data;
+	/* claims.rand is replaced by the "claims" stream; the rest is passed on */
+	ClusterClaimsConfig claims;
 	gboolean default_score_plugins; /* add the default profile's score plugins */
+	SimTime node_eviction_delay;    /* failure to eviction of its pods: 340 s */
 } ClusterSimConfig;
 
 /* Defaults of every part; default_score_plugins on, cycle_time 0, seed 1. */
@@ -777,6 +781,7 @@ typedef struct {
 	guint64 placement_failures;
 	guint64 failed_attempts[CLUSTER_N_PLUGINS]; /* per rejecting plugin */
 	guint64 error_attempts;
+	guint64 evictions;
 	guint pending; /* now */
 	guint running; /* now */
 } ClusterSimStats;
@@ -787,6 +792,7 @@ typedef enum {
 	CLUSTER_POD_RESTARTING, /* OOM-killed, in crash-loop backoff */
 	CLUSTER_POD_SUCCEEDED,
 	CLUSTER_POD_DELETED,
+	CLUSTER_POD_LOST, /* its node failed; evicted after node_eviction_delay */
 } ClusterPodPhase;
 
 /* Registers its event kinds on @loop, which must outlive the simulation. */
@@ -823,6 +829,60 @@ SimSamples *cluster_sim_get_slowdowns(ClusterSim *self); /* jct / work */
 /* Devices with at least one tenant, time-weighted. */
 const SimGauge *cluster_sim_get_busy_devices(const ClusterSim *self);
 const SimGauge *cluster_sim_get_pending_gauge(const ClusterSim *self);
+
+/* ---------------------------------------------------- node events
+ * Each takes effect at @when (>= now). Evicted pods are recreated by their
+ * controller: pending again, with new generated claims, work from zero. */
+typedef enum {
+	CLUSTER_NODE_DRAIN,   /* cordon, evict every pod */
+	CLUSTER_NODE_FAIL,    /* NotReady: pods stop; unreachable taints; eviction later */
+	CLUSTER_NODE_RESTORE, /* uncordon, drop the unreachable taints, lost pods resume */
+} ClusterNodeAction;
+
+void
+cluster_sim_node_event(ClusterSim *self, SimTime when, ClusterNode *node, ClusterNodeAction action);
+/**
+ * cluster_sim_reconfigure_node:
+ *
+ * The mig-manager flow, starting now: cordon, evict the pods that use
+ * devices, wait @duration, then install @devices and the GPU slots of
+ * @allocatable (slots >= CLUSTER_RES_FIRST_SCALAR), set @labels
+ * (NULL-terminated key, value pairs), uncordon and announce NODE_UPDATED.
+ */
+void cluster_sim_reconfigure_node(ClusterSim *self,
+                                  ClusterNode *node,
+                                  SimTime duration,
+                                  const ClusterDevice *devices,
+                                  guint n_devices,
+                                  const ClusterResources *allocatable,
+                                  const char *const *labels);
+/* Evicts one running or lost pod now (recreated pending). */
+void cluster_sim_evict_pod(ClusterSim *self, guint index);
+/**
+ * cluster_sim_taint_node:
+ *
+ * Adds a taint now. A NoExecute taint evicts the bound pods that do not
+ * tolerate it (the taint manager; tolerationSeconds is not modelled: at once).
+ */
+void cluster_sim_taint_node(ClusterSim *self,
+                            ClusterNode *node,
+                            const char *key,
+                            const char *value,
+                            ClusterTaintEffect effect);
+/* Removes a taint now and announces NODE_UPDATED. */
+void cluster_sim_untaint_node(ClusterSim *self,
+                              ClusterNode *node,
+                              const char *key,
+                              ClusterTaintEffect effect);
+/**
+ * cluster_sim_count_pending_by_plugin:
+ * @counts: (out caller-allocates): CLUSTER_N_PLUGINS counters
+ *
+ * For the pods pending now, how many were last rejected by each plugin (a
+ * pod rejected by several counts for each). Returns the pending pods that
+ * have not failed an attempt yet or failed on an error.
+ */
+guint cluster_sim_count_pending_by_plugin(const ClusterSim *self, guint64 *counts);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterSim, cluster_sim_free)
 

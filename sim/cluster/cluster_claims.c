@@ -181,13 +181,14 @@ cluster_claims_reserve(ClusterClaims *self, ClusterClaim *claim, const char *pod
 static void
 deallocate(ClusterClaims *self, ClusterClaim *claim)
 {
+	/* the callback still sees the allocation, to release its devices */
+	if (self->config.on_deallocated != NULL)
+		self->config.on_deallocated(self->config.on_deallocated_data, claim);
 	if (claim->allocation != NULL && self->config.free_allocation != NULL)
 		self->config.free_allocation(claim->allocation);
 	claim->allocation = NULL;
 	claim->allocated = FALSE;
 	self->n_deallocated++;
-	if (self->config.on_deallocated != NULL)
-		self->config.on_deallocated(self->config.on_deallocated_data, claim);
 }
 
 gboolean

@@ -27,7 +27,8 @@ struct ClusterQueue {
 	Heap active;
 	Heap backoff;
 	Heap error_backoff;
-	GQueue unschedulable; /* ClusterQueuedPod *, in the order they entered */
+	GQueue unschedulable;                    /* ClusterQueuedPod *, in the order they entered */
+	guint pool_by_plugin[CLUSTER_N_PLUGINS]; /* pool pods each plugin rejected */
 	GQueue in_flight;
 	guint64 next_seq;
 };
@@ -263,6 +264,28 @@ cluster_queue_get_config(const ClusterQueue *self)
 	return &self->config;
 }
 
+static void
+pool_count(ClusterQueue *q, const ClusterQueuedPod *qp, gint delta)
+{
+	for (guint p = 0; p < CLUSTER_N_PLUGINS; p++) {
+		if (qp->rejectors & CLUSTER_PLUGIN_BIT(p))
+			q->pool_by_plugin[p] += delta;
+	}
+}
+
+/* The plugins that rejected at least one pod of the pool. */
+static guint32
+pool_rejectors(const ClusterQueue *q)
+{
+	guint32 mask = 0;
+
+	for (guint p = 0; p < CLUSTER_N_PLUGINS; p++) {
+		if (q->pool_by_plugin[p] > 0)
+			mask |= CLUSTER_PLUGIN_BIT(p);
+	}
+	return mask;
+}
+
 /* Takes @qp out of whatever structure holds it. */
 static void
 unlink_pod(ClusterQueue *q, ClusterQueuedPod *qp)
@@ -280,6 +303,7 @@ unlink_pod(ClusterQueue *q, ClusterQueuedPod *qp)
 	case CLUSTER_QUEUED_UNSCHEDULABLE:
 		g_queue_delete_link(&q->unschedulable, qp->link);
 		qp->link = NULL;
+		pool_count(q, qp, -1);
 		break;
 	case CLUSTER_QUEUED_IN_FLIGHT:
 		g_queue_delete_link(&q->in_flight, qp->link);
@@ -317,6 +341,7 @@ to_unschedulable(ClusterQueue *q, ClusterQueuedPod *qp)
 	qp->where = CLUSTER_QUEUED_UNSCHEDULABLE;
 	g_queue_push_tail(&q->unschedulable, qp);
 	qp->link = q->unschedulable.tail;
+	pool_count(q, qp, +1);
 }
 
 /* requeuePodWithQueueingStrategy for queueAfterBackoff. */
@@ -429,9 +454,13 @@ guint
 cluster_queue_on_event(ClusterQueue *self, ClusterEvent event, SimTime now)
 {
 	guint moved = 0;
-	GList *next;
+	GList *next, *head = self->unschedulable.head;
 
-	for (GList *l = self->unschedulable.head; l != NULL; l = next) {
+	/* The pool holds only pods with rejectors: skip it if none cares. */
+	if (event != CLUSTER_EVENT_UNSCHEDULABLE_TIMEOUT &&
+	    (cluster_event_get_interested(event) & pool_rejectors(self)) == 0)
+		head = NULL;
+	for (GList *l = head; l != NULL; l = next) {
 		ClusterQueuedPod *qp = l->data;
 
 		next = l->next;
@@ -517,6 +546,12 @@ guint
 cluster_queue_get_n_backoff(const ClusterQueue *self)
 {
 	return self->backoff.items->len + self->error_backoff.items->len;
+}
+
+guint
+cluster_queue_get_n_error_backoff(const ClusterQueue *self)
+{
+	return self->error_backoff.items->len;
 }
 
 guint

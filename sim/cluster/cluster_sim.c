@@ -38,6 +38,8 @@ cluster_sim_config_init(ClusterSimConfig *config)
 	cluster_run_params_init(&config->run);
 	config->seed = 1;
 	config->default_score_plugins = TRUE;
+	/* node-monitor-grace-period 40 s + default tolerationSeconds 300 s */
+	config->node_eviction_delay = 340 * SIM_TIME_S;
 }
 
 static guint32
@@ -54,6 +56,8 @@ sim_node_free(gpointer data)
 	for (guint d = 0; d < node->n_devices; d++)
 		g_array_unref(node->devices[d].tenants);
 	g_free(node->devices);
+	g_free(node->next_devices);
+	g_strfreev(node->next_labels);
 	cluster_node_free(node->node);
 	g_free(node);
 }
@@ -81,13 +85,14 @@ register_kinds(ClusterSim *self)
 	self->kind_complete = sim_loop_add_kind(self->loop, "pod-complete", on_complete, self);
 	self->kind_restart = sim_loop_add_kind(self->loop, "pod-restart", on_restart, self);
 	self->kind_delete = sim_loop_add_kind(self->loop, "pod-delete", on_delete, self);
+	cluster_sim__register_node_kinds(self);
 }
 
 ClusterSim *
 cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 {
 	ClusterSim *self = g_new0(ClusterSim, 1);
-	ClusterClaimsConfig claims_config = { 0 };
+	ClusterClaimsConfig claims_config;
 
 	self->loop = loop;
 	if (config != NULL)
@@ -104,6 +109,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	if (self->config.default_score_plugins)
 		cluster_sched_add_default_score_plugins(self->sched);
 	self->queue = cluster_queue_new(&self->config.queue);
+	claims_config = self->config.claims;
 	claims_config.rand = rng_below;
 	claims_config.rand_data = self->claims_rng;
 	self->claims = cluster_claims_new(&claims_config);
@@ -153,6 +159,7 @@ cluster_sim_add_node(ClusterSim *self,
 	ClusterSimNode *sn = g_new0(ClusterSimNode, 1);
 
 	sn->node = node;
+	sn->index = self->nodes->len;
 	sn->n_devices = n_devices;
 	sn->devices = g_new0(ClusterSimDevice, MAX(n_devices, 1));
 	for (guint d = 0; d < n_devices; d++) {
@@ -162,7 +169,7 @@ cluster_sim_add_node(ClusterSim *self,
 	node->user_data = sn;
 	g_ptr_array_add(self->nodes, sn);
 	cluster_sched_add_node(self->sched, node);
-	cluster_queue_on_event(self->queue, CLUSTER_EVENT_NODE_ADDED, sim_loop_get_now(self->loop));
+	cluster_sim_notify(self, CLUSTER_EVENT_NODE_ADDED);
 }
 
 guint
@@ -183,6 +190,7 @@ cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *wor
 	sp->claims = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; work->claims != NULL && work->claims[i] != NULL; i++)
 		g_ptr_array_add(sp->claims, g_strdup(work->claims[i]));
+	sp->n_user_claims = sp->claims->len;
 	/* template references wait for the controller at arrival */
 	sp->templates = g_strdupv((char **)work->templates);
 	g_ptr_array_add(self->pods, sp);
@@ -221,6 +229,11 @@ arm_backoff(ClusterSim *self)
 
 	if (t == SIM_TIME_NEVER)
 		return;
+	/* Quiescence again: pods that failed on an error fail the same way. */
+	if (cluster_queue_get_n_backoff(self->queue) ==
+	            cluster_queue_get_n_error_backoff(self->queue) &&
+	    sim_queue_get_length(queue) == 0)
+		return;
 	t = MAX(t, now_of(self));
 	if (sim_queue_is_pending(queue, self->backoff_ev)) {
 		if (sim_queue_get_event_time(queue, self->backoff_ev) > t)
@@ -240,6 +253,10 @@ arm_unsched(ClusterSim *self)
 
 	if (cluster_queue_get_n_unschedulable(self->queue) == 0 || period <= 0)
 		return;
+	/* Quiescence: with no other event pending the cluster cannot change, and
+	 * a retry would repeat its last result; upstream would tick for ever. */
+	if (sim_queue_get_length(sim_loop_get_queue(self->loop)) == 0)
+		return;
 	if (sim_queue_is_pending(sim_loop_get_queue(self->loop), self->unsched_ev))
 		return;
 	t = (now_of(self) / period + 1) * period;
@@ -247,8 +264,8 @@ arm_unsched(ClusterSim *self)
 	        sim_loop_schedule(self->loop, t, self->kind_unsched, PRIO_UNSCHED, 0, NULL);
 }
 
-static void
-after_queue_change(ClusterSim *self)
+void
+cluster_sim__after_queue_change(ClusterSim *self)
 {
 	arm_backoff(self);
 	arm_unsched(self);
@@ -259,11 +276,11 @@ void
 cluster_sim_notify(ClusterSim *self, ClusterEvent event)
 {
 	cluster_queue_on_event(self->queue, event, now_of(self));
-	after_queue_change(self);
+	cluster_sim__after_queue_change(self);
 }
 
-static void
-pending_add(ClusterSim *self, gint delta)
+void
+cluster_sim__pending_add(ClusterSim *self, gint delta)
 {
 	self->stats.pending += delta;
 	sim_gauge_add(&self->pending, now_of(self), delta);
@@ -272,8 +289,8 @@ pending_add(ClusterSim *self, gint delta)
 /* ------------------------------------------------------------ claims */
 
 /* The resourceclaim controller runs at arrival: template -> claim. */
-static void
-generate_claims(ClusterSim *self, ClusterSimPod *sp)
+void
+cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp)
 {
 	for (guint i = 0; sp->templates != NULL && sp->templates[i] != NULL; i++) {
 		ClusterClaim *claim =
@@ -320,13 +337,13 @@ on_arrival(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
 	self->stats.submitted++;
-	pending_add(self, 1);
-	generate_claims(self, sp);
+	cluster_sim__pending_add(self, 1);
+	cluster_sim__generate_claims(self, sp);
 	sp->qp = cluster_queue_add(self->queue, sp->pod, now_of(self));
 	if (sp->work.lifetime != SIM_TIME_NEVER)
 		sp->deletion = sim_loop_schedule(loop, sp->work.arrival + sp->work.lifetime,
 		                                 self->kind_delete, PRIO_DELETE, sp->index, NULL);
-	after_queue_change(self);
+	cluster_sim__after_queue_change(self);
 }
 
 static void
@@ -336,7 +353,7 @@ bind(ClusterSim *self, ClusterSimPod *sp, ClusterNode *node)
 	sp->qp = NULL;
 	reserve_claims(self, sp);
 	self->stats.bound++;
-	pending_add(self, -1);
+	cluster_sim__pending_add(self, -1);
 	if (sp->bound_at < 0) {
 		sp->bound_at = now_of(self);
 		sim_samples_add(self->latencies,
@@ -393,7 +410,7 @@ on_schedule(SimLoop *loop, const SimEvent *ev, gpointer data)
 		cluster_queue_done_scheduled(self->queue, qp);
 		bind(self, sp, r.node);
 	}
-	after_queue_change(self);
+	cluster_sim__after_queue_change(self);
 }
 
 static void
@@ -403,7 +420,7 @@ on_backoff(SimLoop *loop, const SimEvent *ev, gpointer data)
 
 	self->backoff_ev = SIM_EVENT_ID_NONE;
 	cluster_queue_flush_backoff(self->queue, now_of(self));
-	after_queue_change(self);
+	cluster_sim__after_queue_change(self);
 }
 
 static void
@@ -413,12 +430,12 @@ on_unsched(SimLoop *loop, const SimEvent *ev, gpointer data)
 
 	self->unsched_ev = SIM_EVENT_ID_NONE;
 	cluster_queue_flush_unschedulable(self->queue, now_of(self));
-	after_queue_change(self);
+	cluster_sim__after_queue_change(self);
 }
 
 /* A bound pod is gone: its node, devices and claims are free again. */
-static void
-end_pod(ClusterSim *self, ClusterSimPod *sp)
+void
+cluster_sim__end_pod(ClusterSim *self, ClusterSimPod *sp)
 {
 	gboolean deallocated;
 
@@ -428,7 +445,7 @@ end_pod(ClusterSim *self, ClusterSimPod *sp)
 	cluster_queue_on_event(self->queue, CLUSTER_EVENT_POD_DELETED, now_of(self));
 	if (deallocated)
 		cluster_queue_on_event(self->queue, CLUSTER_EVENT_CLAIM_DEALLOCATED, now_of(self));
-	after_queue_change(self);
+	cluster_sim__after_queue_change(self);
 }
 
 static void
@@ -440,7 +457,7 @@ on_complete(SimLoop *loop, const SimEvent *ev, gpointer data)
 
 	sp->completion = SIM_EVENT_ID_NONE;
 	cluster_progress_advance(&sp->progress, now_of(self));
-	end_pod(self, sp);
+	cluster_sim__end_pod(self, sp);
 	sp->phase = CLUSTER_POD_SUCCEEDED;
 	sp->finished_at = now_of(self);
 	sim_loop_cancel(loop, sp->deletion);
@@ -469,11 +486,14 @@ on_delete(SimLoop *loop, const SimEvent *ev, gpointer data)
 	if (sp->phase == CLUSTER_POD_PENDING) {
 		cluster_queue_delete(self->queue, sp->qp);
 		sp->qp = NULL;
-		pending_add(self, -1);
+		cluster_sim__pending_add(self, -1);
 		release_claims(self, sp);
-		after_queue_change(self);
-	} else if (sp->phase == CLUSTER_POD_RUNNING || sp->phase == CLUSTER_POD_RESTARTING) {
-		end_pod(self, sp);
+		cluster_sim__after_queue_change(self);
+	} else if (sp->phase == CLUSTER_POD_RUNNING || sp->phase == CLUSTER_POD_RESTARTING ||
+	           sp->phase == CLUSTER_POD_LOST) {
+		sim_loop_cancel(loop, sp->eviction);
+		sp->eviction = SIM_EVENT_ID_NONE;
+		cluster_sim__end_pod(self, sp);
 	} else {
 		return;
 	}
@@ -596,4 +616,26 @@ const SimGauge *
 cluster_sim_get_pending_gauge(const ClusterSim *self)
 {
 	return &self->pending;
+}
+
+guint
+cluster_sim_count_pending_by_plugin(const ClusterSim *self, guint64 *counts)
+{
+	guint without = 0;
+
+	for (guint p = 0; p < CLUSTER_N_PLUGINS; p++)
+		counts[p] = 0;
+	for (guint i = 0; i < self->pods->len; i++) {
+		const ClusterSimPod *sp = self->pods->pdata[i];
+
+		if (sp->phase != CLUSTER_POD_PENDING || sp->qp == NULL)
+			continue;
+		if (sp->qp->rejectors == 0)
+			without++;
+		for (guint p = 0; p < CLUSTER_N_PLUGINS; p++) {
+			if (sp->qp->rejectors & CLUSTER_PLUGIN_BIT(p))
+				counts[p]++;
+		}
+	}
+	return without;
 }

@@ -38,7 +38,8 @@ typedef enum {
  *
  * A distribution of a non-negative quantity (a duration in seconds, a GPU
  * demand as a fraction of one GPU...). Draws are clamped to [min, max] when
- * max > min (zero-initialised: no clamp). The samples are borrowed.
+ * max > min (zero-initialised: no clamp). The samples are borrowed; a
+ * generator copies them.
  */
 typedef struct {
 	WorkloadDistKind kind;
@@ -97,7 +98,7 @@ typedef struct {
  * always 0), a duration in seconds and a demand. Each of the four draws has
  * its own RNG stream "<name>.arrivals", ".templates", ".durations",
  * ".demands", so changing the duration model leaves arrival times unchanged.
- * Pointers are borrowed for the generator's lifetime.
+ * Pointers (name, weights, samples) are only read by workload_synth_new().
  */
 typedef struct {
 	const char *name;

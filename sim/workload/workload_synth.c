@@ -312,7 +312,7 @@ workload_synth_generate(const WorkloadSynthSpec *specs,
 	}
 	/* Each source is sorted already; one sort merges them deterministically. */
 	if (items->len > 1) {
-	qsort(items->data, items->len, sizeof(WorkloadItem), item_cmp);
+		qsort(items->data, items->len, sizeof(WorkloadItem), item_cmp);
 	}
 	return g_steal_pointer(&items);
 }

@@ -194,7 +194,7 @@ static const Column pod_columns[POD_N_COLUMNS] = {
 
 /* Seconds in a trace time column: at most ~31 years, far inside SimTime. */
 #define MAX_TRACE_SECONDS G_GINT64_CONSTANT(1000000000)
-#define MAX_RESOURCE      G_GINT64_CONSTANT(1) << 40
+#define MAX_RESOURCE      (G_GINT64_CONSTANT(1) << 40)
 
 static gboolean
 parse_phase(WorkloadCsv *csv, int field, WorkloadPhase *out, GError **error)
@@ -506,7 +506,7 @@ workload_trace_to_items(const WorkloadTrace *self)
 	/* Some variants (cpu050, gpushare*) are not sorted by creation time. The
 	 * row index breaks ties, so the order is total and the sort stable. */
 	if (items->len > 1) {
-	qsort(items->data, items->len, sizeof(WorkloadItem), item_cmp);
+		qsort(items->data, items->len, sizeof(WorkloadItem), item_cmp);
 	}
 	return items;
 }

@@ -8,9 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <glib.h>
-
 #include <cmocka.h>
+#include <glib.h>
 
 #include "k8s_objects.h"
 

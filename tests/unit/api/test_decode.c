@@ -22,8 +22,8 @@ static void
 test_decode__pod(void **state)
 {
 	Loaded l = load_data("core.yaml");
-	K8sPod *pod = k8s_object_as_pod(k8s_object_set_lookup(l.set, K8S_KIND_POD, "team-a",
-							       "trainer"));
+	K8sPod *pod =
+	        k8s_object_as_pod(k8s_object_set_lookup(l.set, K8S_KIND_POD, "team-a", "trainer"));
 	const K8sPodSpec *s;
 
 	assert_non_null(pod);
@@ -38,10 +38,11 @@ test_decode__pod(void **state)
 	assert_int_equal(s->containers[0].resources.requests.n, 3);
 	assert_string_equal(s->containers[0].resources.requests.items[2].key, "nvidia.com/gpu");
 	assert_true(s->containers[0].resources.requests.items[2].value.valid);
-	assert_int_equal(k8s_quantity_value(&s->containers[0].resources.requests.items[2].value.value),
-			 1);
-	assert_int_equal(k8s_quantity_value(&s->containers[0].resources.requests.items[1].value.value),
-			 16LL << 30);
+	assert_int_equal(
+	        k8s_quantity_value(&s->containers[0].resources.requests.items[2].value.value), 1);
+	assert_int_equal(
+	        k8s_quantity_value(&s->containers[0].resources.requests.items[1].value.value),
+	        16LL << 30);
 	assert_int_equal(s->containers[0].resources.n_claims, 1);
 	assert_string_equal(s->containers[0].resources.claims[0].request, "big");
 	assert_string_equal(s->restart_policy, "Never");
@@ -50,9 +51,9 @@ test_decode__pod(void **state)
 	assert_non_null(s->required_node_affinity);
 	assert_int_equal(s->required_node_affinity->n_terms, 1);
 	assert_string_equal(s->required_node_affinity->terms[0].match_expressions[0].operator_,
-			    "Gt");
+	                    "Gt");
 	assert_string_equal(s->required_node_affinity->terms[0].match_fields[0].values.items[0],
-			    "node-9");
+	                    "node-9");
 	assert_int_equal(s->n_tolerations, 2);
 	assert_true(s->tolerations[1].has_toleration_seconds);
 	assert_int_equal(s->tolerations[1].toleration_seconds, 300);
@@ -68,7 +69,7 @@ test_decode__pod(void **state)
 	assert_string_equal(pod->phase, "Pending");
 	assert_int_equal(pod->n_resource_claim_statuses, 2);
 	assert_string_equal(pod->resource_claim_statuses[0].resource_claim_name,
-			    "trainer-gpu-x7k2p");
+	                    "trainer-gpu-x7k2p");
 	assert_null(pod->resource_claim_statuses[1].resource_claim_name);
 	loaded_clear(&l);
 }
@@ -77,16 +78,16 @@ static void
 test_decode__node_and_workloads(void **state)
 {
 	Loaded l = load_data("core.yaml");
-	K8sNode *node = k8s_object_as_node(k8s_object_set_lookup(l.set, K8S_KIND_NODE, NULL,
-								  "node-1"));
+	K8sNode *node =
+	        k8s_object_as_node(k8s_object_set_lookup(l.set, K8S_KIND_NODE, NULL, "node-1"));
 	K8sWorkload *dep = k8s_object_as_workload(
-		k8s_object_set_lookup(l.set, K8S_KIND_DEPLOYMENT, "team-a", "inference"));
+	        k8s_object_set_lookup(l.set, K8S_KIND_DEPLOYMENT, "team-a", "inference"));
 	K8sWorkload *sts = k8s_object_as_workload(
-		k8s_object_set_lookup(l.set, K8S_KIND_STATEFUL_SET, "team-a", "db"));
+	        k8s_object_set_lookup(l.set, K8S_KIND_STATEFUL_SET, "team-a", "db"));
 	K8sWorkload *rs = k8s_object_as_workload(
-		k8s_object_set_lookup(l.set, K8S_KIND_REPLICA_SET, NULL, "rs"));
-	K8sWorkload *job =
-		k8s_object_as_workload(k8s_object_set_lookup(l.set, K8S_KIND_JOB, "team-a", "train"));
+	        k8s_object_set_lookup(l.set, K8S_KIND_REPLICA_SET, NULL, "rs"));
+	K8sWorkload *job = k8s_object_as_workload(
+	        k8s_object_set_lookup(l.set, K8S_KIND_JOB, "team-a", "train"));
 
 	assert_non_null(node);
 	assert_true(node->unschedulable);
@@ -105,7 +106,7 @@ test_decode__node_and_workloads(void **state)
 	assert_int_equal(dep->selector->n_match_expressions, 1);
 	assert_int_equal(dep->template_.metadata.labels.n, 2);
 	assert_string_equal(dep->template_.spec.resource_claims[0].resource_claim_template_name,
-			    "one-gpu");
+	                    "one-gpu");
 
 	assert_non_null(sts);
 	assert_int_equal(sts->replicas, 2);
@@ -117,7 +118,7 @@ test_decode__node_and_workloads(void **state)
 	assert_int_equal(job->completions, 8);
 	assert_null(job->selector);
 	assert_string_equal(job->template_.spec.containers[0].resources.limits.items[0].key,
-			    "nvidia.com/gpu");
+	                    "nvidia.com/gpu");
 	assert_null(k8s_object_as_pod(&job->obj));
 	loaded_clear(&l);
 }
@@ -128,21 +129,21 @@ test_decode__device_class(void **state)
 	g_autofree char *path = data_path("versions/v1.yaml");
 	Loaded l = load_path(path, 0);
 	K8sDeviceClass *dc = k8s_object_as_device_class(
-		k8s_object_set_lookup(l.set, K8S_KIND_DEVICE_CLASS, NULL, "gpu.example.com"));
+	        k8s_object_set_lookup(l.set, K8S_KIND_DEVICE_CLASS, NULL, "gpu.example.com"));
 
 	assert_true(l.ok);
 	assert_non_null(dc);
 	assert_int_equal(dc->spec.n_selectors, 1);
 	assert_string_equal(dc->spec.selectors[0].cel_expression,
-			    "device.driver == \"gpu.example.com\"");
+	                    "device.driver == \"gpu.example.com\"");
 	assert_int_equal(dc->spec.n_config, 1);
 	assert_true(dc->spec.config[0].has_opaque);
 	assert_string_equal(dc->spec.config[0].opaque.driver, "gpu.example.com");
 	assert_non_null(dc->spec.config[0].opaque.parameters.node);
 	assert_int_equal(dc->spec.config[0].opaque.parameters.node->kind, K8S_YAML_MAPPING);
-	assert_string_equal(k8s_yaml_map_lookup(dc->spec.config[0].opaque.parameters.node, "kind")
-				    ->scalar.text,
-			    "GpuConfig");
+	assert_string_equal(
+	        k8s_yaml_map_lookup(dc->spec.config[0].opaque.parameters.node, "kind")->scalar.text,
+	        "GpuConfig");
 	assert_string_equal(dc->spec.extended_resource_name, "example.com/gpu");
 	loaded_clear(&l);
 }
@@ -153,7 +154,7 @@ test_decode__claim(void **state)
 	g_autofree char *path = data_path("versions/v1.yaml");
 	Loaded l = load_path(path, 0);
 	K8sResourceClaim *c = k8s_object_as_resource_claim(
-		k8s_object_set_lookup(l.set, K8S_KIND_RESOURCE_CLAIM, "team-a", "claim-all"));
+	        k8s_object_set_lookup(l.set, K8S_KIND_RESOURCE_CLAIM, "team-a", "claim-all"));
 	const K8sDeviceRequest *big, *any;
 	const K8sAllocationResult *a;
 
@@ -219,7 +220,7 @@ test_decode__template(void **state)
 	g_autofree char *path = data_path("versions/v1.yaml");
 	Loaded l = load_path(path, 0);
 	K8sResourceClaimTemplate *t = k8s_object_as_resource_claim_template(k8s_object_set_lookup(
-		l.set, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, "team-a", "one-gpu"));
+	        l.set, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, "team-a", "one-gpu"));
 
 	assert_non_null(t);
 	assert_string_equal(t->template_metadata.labels.items[0].value, "trainer");
@@ -233,12 +234,12 @@ test_decode__slice(void **state)
 {
 	g_autofree char *path = data_path("versions/v1.yaml");
 	Loaded l = load_path(path, 0);
-	K8sResourceSlice *s = k8s_object_as_resource_slice(
-		k8s_object_set_lookup(l.set, K8S_KIND_RESOURCE_SLICE, NULL, "node-1-gpu.example.com"));
+	K8sResourceSlice *s = k8s_object_as_resource_slice(k8s_object_set_lookup(
+	        l.set, K8S_KIND_RESOURCE_SLICE, NULL, "node-1-gpu.example.com"));
 	K8sResourceSlice *pd = k8s_object_as_resource_slice(
-		k8s_object_set_lookup(l.set, K8S_KIND_RESOURCE_SLICE, NULL, "counters"));
+	        k8s_object_set_lookup(l.set, K8S_KIND_RESOURCE_SLICE, NULL, "counters"));
 	K8sResourceSlice *shared = k8s_object_as_resource_slice(
-		k8s_object_set_lookup(l.set, K8S_KIND_RESOURCE_SLICE, NULL, "shared"));
+	        k8s_object_set_lookup(l.set, K8S_KIND_RESOURCE_SLICE, NULL, "shared"));
 	const K8sDevice *d;
 	const K8sCapacityRequestPolicy *p;
 
@@ -295,14 +296,14 @@ static void
 test_decode__taint_rule(void **state)
 {
 	Loaded l = load_text("r.yaml",
-			     "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\n"
-			     "metadata: {name: r}\nspec:\n  deviceSelector:\n"
-			     "    deviceClassName: gpu.example.com\n    driver: gpu.example.com\n"
-			     "    pool: node-1\n    device: gpu-0\n"
-			     "    selectors:\n    - cel: {expression: 'true'}\n"
-			     "  taint:\n    key: example.com/broken\n    value: 'yes'\n"
-			     "    effect: NoExecute\n",
-			     0);
+	                     "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\n"
+	                     "metadata: {name: r}\nspec:\n  deviceSelector:\n"
+	                     "    deviceClassName: gpu.example.com\n    driver: gpu.example.com\n"
+	                     "    pool: node-1\n    device: gpu-0\n"
+	                     "    selectors:\n    - cel: {expression: 'true'}\n"
+	                     "  taint:\n    key: example.com/broken\n    value: 'yes'\n"
+	                     "    effect: NoExecute\n",
+	                     0);
 	K8sDeviceTaintRule *r = k8s_object_as_device_taint_rule(k8s_object_set_get(l.set, 0));
 
 	assert_true(l.ok);
@@ -322,7 +323,7 @@ test_decode__build_object(void **state)
 {
 	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
 	K8sResourceSlice *s = k8s_object_as_resource_slice(
-		k8s_object_set_add_new(set, K8S_KIND_RESOURCE_SLICE, NULL, "built"));
+	        k8s_object_set_add_new(set, K8S_KIND_RESOURCE_SLICE, NULL, "built"));
 
 	assert_non_null(s);
 	s->spec.driver = k8s_object_set_intern(set, "gpu.example.com");
@@ -330,7 +331,7 @@ test_decode__build_object(void **state)
 	s->spec.n_devices = 1;
 	s->spec.devices[0].name = k8s_object_set_intern(set, "gpu-0");
 	assert_ptr_equal(k8s_object_set_lookup(set, K8S_KIND_RESOURCE_SLICE, NULL, "built"),
-			 &s->obj);
+	                 &s->obj);
 	assert_string_equal(s->obj.api_version, "resource.k8s.io/v1");
 	assert_int_equal(k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE), 1);
 	assert_ptr_equal(k8s_object_set_intern(set, "gpu-0"), s->spec.devices[0].name);

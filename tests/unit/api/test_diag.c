@@ -61,20 +61,20 @@ static void
 test_diag__expression_positions(void **state)
 {
 	Loaded l = load_text("cel.yaml",
-			     "apiVersion: resource.k8s.io/v1\n"
-			     "kind: DeviceClass\n"
-			     "metadata: {name: c}\n"
-			     "spec:\n"
-			     "  selectors:\n"
-			     "  - cel:\n"
-			     "      expression: device.driver == 'x'\n"
-			     "  - cel:\n"
-			     "      expression: \"a && b\"\n"
-			     "  - cel:\n"
-			     "      expression: |\n"
-			     "        first\n"
-			     "        second.line\n",
-			     K8S_LOAD_DEFAULT);
+	                     "apiVersion: resource.k8s.io/v1\n"
+	                     "kind: DeviceClass\n"
+	                     "metadata: {name: c}\n"
+	                     "spec:\n"
+	                     "  selectors:\n"
+	                     "  - cel:\n"
+	                     "      expression: device.driver == 'x'\n"
+	                     "  - cel:\n"
+	                     "      expression: \"a && b\"\n"
+	                     "  - cel:\n"
+	                     "      expression: |\n"
+	                     "        first\n"
+	                     "        second.line\n",
+	                     K8S_LOAD_DEFAULT);
 	K8sDeviceClass *dc = k8s_object_as_device_class(k8s_object_set_get(l.set, 0));
 	K8sPos p;
 
@@ -88,7 +88,7 @@ test_diag__expression_positions(void **state)
 	assert_string_equal(dc->spec.selectors[2].cel_expression, "first\nsecond.line\n");
 	/* "second" starts at line 13, column 9 */
 	p = k8s_pos_advance(dc->spec.selectors[0].expression_pos,
-			    dc->spec.selectors[0].cel_expression, 7);
+	                    dc->spec.selectors[0].cel_expression, 7);
 	assert_int_equal(p.line, 7);
 	assert_int_equal(p.col, 26);
 	loaded_clear(&l);

@@ -3,9 +3,9 @@
  * line and column and never crashes; good input of every shape (multi-document,
  * JSON, List, directories) loads in input order.
  */
-#include "api-test-util.h"
-
 #include <glib/gstdio.h>
+
+#include "api-test-util.h"
 
 static void
 expect_error(const char *name, const char *text, const char *needle, guint line, guint col)
@@ -23,8 +23,9 @@ static const char pod[] = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n";
 static void
 test_load__multi_document(void **state)
 {
-	g_autofree char *text = g_strdup_printf("---\n%s---\n# empty\n---\n%s...\n", pod,
-						"apiVersion: v1\nkind: Node\nmetadata: {name: node-n}\n");
+	g_autofree char *text =
+	        g_strdup_printf("---\n%s---\n# empty\n---\n%s...\n", pod,
+	                        "apiVersion: v1\nkind: Node\nmetadata: {name: node-n}\n");
 	Loaded l = load_text("m.yaml", text, K8S_LOAD_DEFAULT);
 
 	assert_true(l.ok);
@@ -43,10 +44,10 @@ static void
 test_load__json(void **state)
 {
 	Loaded l = load_text("p.json",
-			     "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"Pod\",\n"
-			     "  \"metadata\": {\"name\": \"p\", \"labels\": {\"a\": \"1\"}},\n"
-			     "  \"spec\": {\"priority\": 10, \"containers\": []}\n}\n",
-			     K8S_LOAD_DEFAULT);
+	                     "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"Pod\",\n"
+	                     "  \"metadata\": {\"name\": \"p\", \"labels\": {\"a\": \"1\"}},\n"
+	                     "  \"spec\": {\"priority\": 10, \"containers\": []}\n}\n",
+	                     K8S_LOAD_DEFAULT);
 	K8sPod *p = k8s_object_as_pod(k8s_object_set_get(l.set, 0));
 
 	assert_true(l.ok);
@@ -61,23 +62,23 @@ static void
 test_load__truncated(void **state)
 {
 	expect_error("t.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"p\n",
-		     "truncated input", 5, 1);
+	             "truncated input", 5, 1);
 	expect_error("t.json", "{\"apiVersion\": \"v1\", \"kind\": \"Pod\"", "truncated input", 1,
-		     35);
+	             35);
 }
 
 static void
 test_load__tab_indentation(void **state)
 {
 	expect_error("tab.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n\tname: p\n",
-		     "tab character in indentation", 4, 1);
+	             "tab character in indentation", 4, 1);
 }
 
 static void
 test_load__duplicate_key(void **state)
 {
 	expect_error("dup.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\n",
-		     "duplicate key 'name' (first at line 4)", 5, 3);
+	             "duplicate key 'name' (first at line 4)", 5, 3);
 	/* more keys than the quadratic check handles: the hash path */
 	GString *many = g_string_new("apiVersion: v1\nkind: Pod\nmetadata:\n  labels:\n");
 	for (int i = 0; i < 40; i++) {
@@ -92,7 +93,7 @@ static void
 test_load__not_utf8(void **state)
 {
 	expect_error("u.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: caf\xe9\n",
-		     "invalid UTF-8 byte 0xe9", 4, 12);
+	             "invalid UTF-8 byte 0xe9", 4, 12);
 }
 
 static void
@@ -151,8 +152,10 @@ test_load__directory_sorted(void **state)
 	g_mkdir(sub, 0700);
 	g_file_set_contents(f1, "apiVersion: v1\nkind: Node\nmetadata: {name: b}\n", -1, NULL);
 	g_file_set_contents(f2, "apiVersion: v1\nkind: Node\nmetadata: {name: z}\n", -1, NULL);
-	g_file_set_contents(f3, "{\"apiVersion\": \"v1\", \"kind\": \"Node\", "
-				"\"metadata\": {\"name\": \"c\"}}", -1, NULL);
+	g_file_set_contents(f3,
+	                    "{\"apiVersion\": \"v1\", \"kind\": \"Node\", "
+	                    "\"metadata\": {\"name\": \"c\"}}",
+	                    -1, NULL);
 	g_file_set_contents(f4, "not yaml: [", -1, NULL);
 	l.ok = k8s_load_paths(paths, 0, l.set, l.diags);
 	assert_true(l.ok);
@@ -186,34 +189,36 @@ test_load__json_yaml_mix(void **state)
 {
 	expect_error("m.json", "apiVersion: v1\nkind: Pod\n", "JSON/YAML mix", 1, 1);
 	expect_error("m2.json", "{\"apiVersion\": v1}", "unquoted value 'v1'", 1, 16);
-	expect_error("m3.yaml", "{\"apiVersion\": \"v1\", \"kind\": \"Pod\"}\nmetadata:\n  name: x\n",
-		     "JSON/YAML mix: YAML content after a JSON document", 2, 1);
+	expect_error("m3.yaml",
+	             "{\"apiVersion\": \"v1\", \"kind\": \"Pod\"}\nmetadata:\n  name: x\n",
+	             "JSON/YAML mix: YAML content after a JSON document", 2, 1);
 }
 
 static void
 test_load__huge_numbers(void **state)
 {
 	expect_error("h.yaml",
-		     "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
-		     "  priority: 99999999999999999999999\n",
-		     "out of range", 5, 13);
-	expect_error("h2.yaml",
-		     "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priority: 2147483648\n",
-		     "integer 2147483648 is out of range", 5, 13);
+	             "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+	             "  priority: 99999999999999999999999\n",
+	             "out of range", 5, 13);
+	expect_error(
+	        "h2.yaml",
+	        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priority: 2147483648\n",
+	        "integer 2147483648 is out of range", 5, 13);
 	expect_error("h3.yaml",
-		     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
-		     "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n"
-		     "        deviceClassName: x\n        count: 1e400\n",
-		     "out of range", 10, 16);
+	             "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+	             "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n"
+	             "        deviceClassName: x\n        count: 1e400\n",
+	             "out of range", 10, 16);
 }
 
 static void
 test_load__aliases(void **state)
 {
 	Loaded l = load_text("a.yaml",
-			     "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
-			     "  labels: &l {a: b}\n  annotations: *l\n",
-			     K8S_LOAD_DEFAULT);
+	                     "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
+	                     "  labels: &l {a: b}\n  annotations: *l\n",
+	                     K8S_LOAD_DEFAULT);
 	K8sPod *p = k8s_object_as_pod(k8s_object_set_get(l.set, 0));
 
 	assert_true(l.ok);
@@ -222,6 +227,25 @@ test_load__aliases(void **state)
 	loaded_clear(&l);
 	expect_error("r.yaml", "a: &x\n  b: *x\n", "refers to a collection that contains it", 2, 6);
 	expect_error("u.yaml", "a: *nope\n", "unknown anchor", 1, 4);
+}
+
+static void
+test_load__merge_keys(void **state)
+{
+	Loaded l = load_text("mk.yaml",
+	                     "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
+	                     "  labels: &base {a: '1', b: '2'}\n"
+	                     "  annotations:\n    <<: *base\n    b: override\n",
+	                     K8S_LOAD_DEFAULT);
+	K8sPod *p = k8s_object_as_pod(k8s_object_set_get(l.set, 0));
+
+	assert_true(l.ok);
+	assert_int_equal(p->obj.metadata.annotations.n, 2);
+	assert_string_equal(p->obj.metadata.annotations.items[0].key, "b");
+	assert_string_equal(p->obj.metadata.annotations.items[0].value, "override");
+	assert_string_equal(p->obj.metadata.annotations.items[1].key, "a");
+	loaded_clear(&l);
+	expect_error("mk2.yaml", "a: &s x\nb:\n  <<: *s\n", "merge key (<<) takes a mapping", 1, 4);
 }
 
 static void
@@ -247,15 +271,30 @@ test_load__scalar_types(void **state)
 		const char *text;
 		K8sYamlType type;
 	} cases[] = {
-		{ "abc", K8S_YAML_TYPE_STRING }, { "'123'", K8S_YAML_TYPE_STRING },
-		{ "123", K8S_YAML_TYPE_INT },	  { "-0x1F", K8S_YAML_TYPE_INT },
-		{ "1_000", K8S_YAML_TYPE_INT },	  { "1.5", K8S_YAML_TYPE_FLOAT },
-		{ "1e3", K8S_YAML_TYPE_FLOAT },	  { ".inf", K8S_YAML_TYPE_FLOAT },
-		{ "yes", K8S_YAML_TYPE_BOOL },	  { "Off", K8S_YAML_TYPE_BOOL },
-		{ "true", K8S_YAML_TYPE_BOOL },	  { "~", K8S_YAML_TYPE_NULL },
-		{ "null", K8S_YAML_TYPE_NULL },	  { "", K8S_YAML_TYPE_NULL },
-		{ "!!str 12", K8S_YAML_TYPE_STRING }, { "1.2.3", K8S_YAML_TYPE_STRING },
+		{ "abc", K8S_YAML_TYPE_STRING },
+		{ "'123'", K8S_YAML_TYPE_STRING },
+		{ "123", K8S_YAML_TYPE_INT },
+		{ "-0x1F", K8S_YAML_TYPE_INT },
+		{ "1_000", K8S_YAML_TYPE_INT },
+		{ "1.5", K8S_YAML_TYPE_FLOAT },
+		{ "1e3", K8S_YAML_TYPE_FLOAT },
+		{ ".inf", K8S_YAML_TYPE_FLOAT },
+		{ "yes", K8S_YAML_TYPE_BOOL },
+		{ "Off", K8S_YAML_TYPE_BOOL },
+		{ "true", K8S_YAML_TYPE_BOOL },
+		{ "~", K8S_YAML_TYPE_NULL },
+		{ "null", K8S_YAML_TYPE_NULL },
+		{ "", K8S_YAML_TYPE_NULL },
+		{ "!!str 12", K8S_YAML_TYPE_STRING },
+		{ "1.2.3", K8S_YAML_TYPE_STRING },
 		{ "99999999999999999999", K8S_YAML_TYPE_FLOAT },
+		{ "999999999999999999999999999999999999999999", K8S_YAML_TYPE_FLOAT },
+		{ "nothing", K8S_YAML_TYPE_STRING },
+		{ "Null", K8S_YAML_TYPE_NULL },
+		{ "-x", K8S_YAML_TYPE_STRING },
+		{ "+1", K8S_YAML_TYPE_INT },
+		{ "0o17", K8S_YAML_TYPE_INT },
+		{ "0b101", K8S_YAML_TYPE_INT },
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -265,8 +304,8 @@ test_load__scalar_types(void **state)
 		g_autofree char *text = g_strdup_printf("v: %s\n", cases[i].text);
 		K8sYamlFile file;
 
-		assert_true(k8s_yaml_parse("s.yaml", text, strlen(text), arena, strings, &file,
-					   diags));
+		assert_true(
+		        k8s_yaml_parse("s.yaml", text, strlen(text), arena, strings, &file, diags));
 		if (k8s_yaml_scalar_type(k8s_yaml_map_lookup(file.docs[0].root, "v")) !=
 		    cases[i].type) {
 			print_message("# %s\n", cases[i].text);
@@ -279,11 +318,12 @@ test_load__scalar_types(void **state)
 static void
 test_load__list(void **state)
 {
-	Loaded l = load_text("list.yaml",
-			     "apiVersion: v1\nkind: List\nmetadata: {resourceVersion: \"\"}\nitems:\n"
-			     "- apiVersion: v1\n  kind: Node\n  metadata: {name: a}\n"
-			     "- apiVersion: v1\n  kind: Node\n  metadata: {name: b}\n  spec: {taints: 3}\n",
-			     K8S_LOAD_DEFAULT);
+	Loaded l = load_text(
+	        "list.yaml",
+	        "apiVersion: v1\nkind: List\nmetadata: {resourceVersion: \"\"}\nitems:\n"
+	        "- apiVersion: v1\n  kind: Node\n  metadata: {name: a}\n"
+	        "- apiVersion: v1\n  kind: Node\n  metadata: {name: b}\n  spec: {taints: 3}\n",
+	        K8S_LOAD_DEFAULT);
 	const K8sDiag *d;
 
 	assert_false(l.ok);
@@ -294,11 +334,28 @@ test_load__list(void **state)
 	loaded_clear(&l);
 	/* kubectl get resourceslices -o yaml writes kind: ResourceSliceList when asked by type */
 	l = load_text("l2.yaml",
-		      "apiVersion: resource.k8s.io/v1\nkind: ResourceSliceList\nitems: []\n", 0);
+	              "apiVersion: resource.k8s.io/v1\nkind: ResourceSliceList\nitems: []\n", 0);
 	assert_true(l.ok);
 	loaded_clear(&l);
 	expect_error("l3.yaml", "apiVersion: v1\nkind: List\nitemz: []\nitems: []\n",
-		     "did you mean 'items'", 3, 1);
+	             "did you mean 'items'", 3, 1);
+	/* kubectl writes items before kind; a non-List's items are not objects */
+	l = load_text("l4.yaml",
+		      "apiVersion: v1\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: a}}\n"
+		      "kind: List\n",
+		      0);
+	assert_true(l.ok);
+	assert_int_equal(k8s_object_set_count(l.set), 1);
+	loaded_clear(&l);
+	l = load_text("l5.yaml",
+		      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nitems:\n"
+		      "- {apiVersion: v1, kind: Node, metadata: {name: a}}\n",
+		      0);
+	assert_false(l.ok);
+	expect_diag(l.diags, "unknown field 'items' in Pod", 4, 1);
+	assert_int_equal(k8s_object_set_count(l.set), 1);
+	assert_int_equal(k8s_object_set_get(l.set, 0)->kind, K8S_KIND_POD);
+	loaded_clear(&l);
 }
 
 static void
@@ -311,9 +368,9 @@ test_load__object_shape(void **state)
 	expect_error("v.yaml", "kind: Pod\nmetadata: {name: x}\n", "missing 'apiVersion'", 1, 1);
 	expect_error("t.yaml", "apiVersion: v1\nkind: Pdo\n", "did you mean 'Pod'", 2, 7);
 	expect_error("g.yaml", "apiVersion: apps/v1\nkind: Pod\n", "not in API group 'apps'", 1,
-		     13);
+	             13);
 	expect_error("o.yaml", "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClaim\n",
-		     "not served by Kubernetes 1.34", 1, 13);
+	             "not served by Kubernetes 1.34", 1, 13);
 	l = load_text("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n", 0);
 	assert_true(l.ok);
 	expect_diag(l.diags, "kind Service (v1) is not modelled by drasim; skipped", 2, 7);
@@ -330,7 +387,7 @@ test_load__duplicate_object(void **state)
 	assert_true(l.ok);
 	expect_diag(l.diags, "Pod default/p is defined again (first at d.yaml:1:1)", 9, 9);
 	assert_ptr_equal(k8s_object_set_lookup(l.set, K8S_KIND_POD, NULL, "p"),
-			 k8s_object_set_get(l.set, 0));
+	                 k8s_object_set_get(l.set, 0));
 	loaded_clear(&l);
 }
 
@@ -352,6 +409,7 @@ main(void)
 		cmocka_unit_test(test_load__json_yaml_mix),
 		cmocka_unit_test(test_load__huge_numbers),
 		cmocka_unit_test(test_load__aliases),
+		cmocka_unit_test(test_load__merge_keys),
 		cmocka_unit_test(test_load__billion_laughs),
 		cmocka_unit_test(test_load__scalar_types),
 		cmocka_unit_test(test_load__list),

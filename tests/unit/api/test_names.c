@@ -23,9 +23,9 @@ typedef struct {
 } NameCase;
 
 static const char label_regex[] =
-	"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or "
-	"'-', and must start and end with an alphanumeric character (e.g. 'my-name',  or "
-	"'123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or "
+        "'-', and must start and end with an alphanumeric character (e.g. 'my-name',  or "
+        "'123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 static void
 test_names_table(void **state)
@@ -50,7 +50,8 @@ test_names_table(void **state)
 		{ k8s_names_dns1123_subdomain, "a", NULL },
 		{ k8s_names_dns1123_subdomain, "a..b", "a lowercase RFC 1123 subdomain" },
 		{ k8s_names_dns1123_subdomain, "a.", "a lowercase RFC 1123 subdomain" },
-		{ k8s_names_dns1123_subdomain, "Gpu.example.com", "a lowercase RFC 1123 subdomain" },
+		{ k8s_names_dns1123_subdomain, "Gpu.example.com",
+		  "a lowercase RFC 1123 subdomain" },
 		{ k8s_names_dns1123_subdomain, long254, "must be no more than 253 characters" },
 		{ k8s_names_dns1035_label, "abc-123", NULL },
 		{ k8s_names_dns1035_label, "1abc", "a DNS-1035 label" },
@@ -79,7 +80,7 @@ test_names_table(void **state)
 		if (cases[i].first_message == NULL) {
 			if (msgs != NULL) {
 				fail_msg("case %u \"%s\": unexpected \"%s\"", i, cases[i].value,
-					 (const char *)msgs->pdata[0]);
+				         (const char *)msgs->pdata[0]);
 			}
 			continue;
 		}
@@ -88,7 +89,7 @@ test_names_table(void **state)
 		}
 		if (!g_str_has_prefix(msgs->pdata[0], cases[i].first_message)) {
 			fail_msg("case %u \"%s\": got \"%s\"", i, cases[i].value,
-				 (const char *)msgs->pdata[0]);
+			         (const char *)msgs->pdata[0]);
 		}
 	}
 }
@@ -124,10 +125,10 @@ test_field_error_body(void **state)
 	g_autofree char *q = k8s_field_quote("Gpu\"x\n\xff");
 	g_autofree char *invalid = k8s_field_error_body(K8S_FIELD_INVALID, "\"a\"", "detail");
 	g_autofree char *required = k8s_field_error_body(K8S_FIELD_REQUIRED, "\"a\"", NULL);
-	g_autofree char *too_many = k8s_field_error_body(K8S_FIELD_TOO_MANY, "33",
-							 "must have at most 32 items");
-	g_autofree char *too_long = k8s_field_error_body(K8S_FIELD_TOO_LONG, NULL,
-							 "may not be more than 64 bytes");
+	g_autofree char *too_many =
+	        k8s_field_error_body(K8S_FIELD_TOO_MANY, "33", "must have at most 32 items");
+	g_autofree char *too_long =
+	        k8s_field_error_body(K8S_FIELD_TOO_LONG, NULL, "may not be more than 64 bytes");
 
 	assert_string_equal(q, "\"Gpu\\\"x\\n\\xff\"");
 	assert_string_equal(invalid, "Invalid value: \"a\": detail");

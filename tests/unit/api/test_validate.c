@@ -20,27 +20,26 @@
 
 /* Every case gets this class, so references to it resolve. */
 static const char class_doc[] = "apiVersion: resource.k8s.io/v1\n"
-				"kind: DeviceClass\n"
-				"metadata:\n"
-				"  name: gpu.example.com\n"
-				"spec:\n"
-				"  selectors:\n"
-				"  - cel:\n"
-				"      expression: device.driver == \"gpu.example.com\"\n";
+                                "kind: DeviceClass\n"
+                                "metadata:\n"
+                                "  name: gpu.example.com\n"
+                                "spec:\n"
+                                "  selectors:\n"
+                                "  - cel:\n"
+                                "      expression: device.driver == \"gpu.example.com\"\n";
 
-#define CLAIM_HEAD                                                                         \
-	"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n"      \
+#define CLAIM_HEAD                                                                                 \
+	"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n"              \
 	"  namespace: team\nspec:\n  devices:\n"
-#define REQ_GPU                                                                            \
-	"    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: "       \
+#define REQ_GPU                                                                                    \
+	"    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: "                \
 	"gpu.example.com\n"
-#define SLICE_HEAD                                                                         \
-	"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s\n"      \
-	"spec:\n  driver: gpu.example.com\n  pool:\n    name: node-1\n"                    \
+#define SLICE_HEAD                                                                                 \
+	"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s\n"              \
+	"spec:\n  driver: gpu.example.com\n  pool:\n    name: node-1\n"                            \
 	"    resourceSliceCount: 1\n"
-#define POD_HEAD                                                                           \
-	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: team\nspec:\n"
-#define DEPLOY_HEAD                                                                        \
+#define POD_HEAD "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: team\nspec:\n"
+#define DEPLOY_HEAD                                                                                \
 	"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  namespace: team\n"
 
 typedef struct {
@@ -59,13 +58,13 @@ static const Case cases[] = {
 	  "Required value: name or generateName is required", "metadata.name", K8S_SEVERITY_ERROR },
 	{ "name format",
 	  "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: GPU_class\n",
-	  "Invalid value: \"GPU_class\": a lowercase RFC 1123 subdomain", "metadata.name", K8S_SEVERITY_ERROR },
+	  "Invalid value: \"GPU_class\": a lowercase RFC 1123 subdomain", "metadata.name",
+	  K8S_SEVERITY_ERROR },
 	{ "namespace format",
 	  "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: Team\nspec:\n"
 	  "  containers:\n  - name: a\n    image: x\n",
 	  "a lowercase RFC 1123 label", "metadata.namespace", K8S_SEVERITY_ERROR },
-	{ "label value",
-	  "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n    a: -x\n",
+	{ "label value", "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n    a: -x\n",
 	  "a valid label must be an empty string", "metadata.labels", K8S_SEVERITY_ERROR },
 	{ "label key",
 	  "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n    a/b/c: x\n",
@@ -111,47 +110,52 @@ static const Case cases[] = {
 	{ "extendedResourceName",
 	  "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: x\nspec:\n"
 	  "  extendedResourceName: gpu\n",
-	  "must be a valid extended resource name", "spec.extendedResourceName", K8S_SEVERITY_ERROR },
+	  "must be a valid extended resource name", "spec.extendedResourceName",
+	  K8S_SEVERITY_ERROR },
 	/* ---- claims ---- */
 	{ "request name",
 	  CLAIM_HEAD "    requests:\n    - name: GPU\n      exactly:\n"
-		     "        deviceClassName: gpu.example.com\n",
-	  "Invalid value: \"GPU\": a lowercase RFC 1123 label", "spec.devices.requests[0].name", K8S_SEVERITY_ERROR },
+	             "        deviceClassName: gpu.example.com\n",
+	  "Invalid value: \"GPU\": a lowercase RFC 1123 label", "spec.devices.requests[0].name",
+	  K8S_SEVERITY_ERROR },
 	{ "duplicate request",
 	  CLAIM_HEAD REQ_GPU "    - name: gpu\n      exactly:\n"
-			     "        deviceClassName: gpu.example.com\n",
+	                     "        deviceClassName: gpu.example.com\n",
 	  "Duplicate value: \"gpu\"", "spec.devices.requests[1]", K8S_SEVERITY_ERROR },
 	{ "neither exactly nor firstAvailable", CLAIM_HEAD "    requests:\n    - name: gpu\n",
 	  "Required value: exactly one of `exactly` or `firstAvailable` is required",
 	  "spec.devices.requests[0]", K8S_SEVERITY_ERROR },
 	{ "both exactly and firstAvailable",
 	  CLAIM_HEAD REQ_GPU "      firstAvailable:\n      - name: a\n"
-			     "        deviceClassName: gpu.example.com\n",
+	                     "        deviceClassName: gpu.example.com\n",
 	  "but multiple fields are set", "spec.devices.requests[0]", K8S_SEVERITY_ERROR },
 	{ "deviceClassName required",
 	  CLAIM_HEAD "    requests:\n    - name: gpu\n      exactly:\n        count: 1\n",
-	  "Required value", "spec.devices.requests[0].exactly.deviceClassName", K8S_SEVERITY_ERROR },
+	  "Required value", "spec.devices.requests[0].exactly.deviceClassName",
+	  K8S_SEVERITY_ERROR },
 	{ "deviceClassName format",
 	  CLAIM_HEAD "    requests:\n    - name: gpu\n      exactly:\n"
-		     "        deviceClassName: GPU\n",
-	  "a lowercase RFC 1123 subdomain", "spec.devices.requests[0].exactly.deviceClassName", K8S_SEVERITY_ERROR },
-	{ "count with All",
-	  CLAIM_HEAD REQ_GPU "        allocationMode: All\n        count: 2\n",
+	             "        deviceClassName: GPU\n",
+	  "a lowercase RFC 1123 subdomain", "spec.devices.requests[0].exactly.deviceClassName",
+	  K8S_SEVERITY_ERROR },
+	{ "count with All", CLAIM_HEAD REQ_GPU "        allocationMode: All\n        count: 2\n",
 	  "Invalid value: 2: must not be specified when allocationMode is 'All'",
 	  "spec.devices.requests[0].exactly.count", K8S_SEVERITY_ERROR },
 	{ "count zero", CLAIM_HEAD REQ_GPU "        count: 0\n",
-	  "Invalid value: 0: must be greater than zero", "spec.devices.requests[0].exactly.count", K8S_SEVERITY_ERROR },
+	  "Invalid value: 0: must be greater than zero", "spec.devices.requests[0].exactly.count",
+	  K8S_SEVERITY_ERROR },
 	{ "allocationMode unsupported", CLAIM_HEAD REQ_GPU "        allocationMode: Some\n",
 	  "Unsupported value: \"Some\": supported values: \"All\", \"ExactCount\"",
 	  "spec.devices.requests[0].exactly.allocationMode", K8S_SEVERITY_ERROR },
 	{ "toleration Exists with value",
 	  CLAIM_HEAD REQ_GPU "        tolerations:\n        - key: a\n          operator: Exists\n"
-			     "          value: b\n",
+	                     "          value: b\n",
 	  "must be empty for operator `Exists`",
 	  "spec.devices.requests[0].exactly.tolerations[0].value", K8S_SEVERITY_ERROR },
 	{ "toleration operator",
 	  CLAIM_HEAD REQ_GPU "        tolerations:\n        - key: a\n          operator: Gt\n",
-	  "Unsupported value: \"Gt\"", "spec.devices.requests[0].exactly.tolerations[0].operator", K8S_SEVERITY_ERROR },
+	  "Unsupported value: \"Gt\"", "spec.devices.requests[0].exactly.tolerations[0].operator",
+	  K8S_SEVERITY_ERROR },
 	{ "constraint without attribute",
 	  CLAIM_HEAD REQ_GPU "    constraints:\n    - requests: [gpu]\n", "Required value",
 	  "spec.devices.constraints[0].matchAttribute", K8S_SEVERITY_ERROR },
@@ -161,20 +165,24 @@ static const Case cases[] = {
 	  "spec.devices.constraints[0].matchAttribute", K8S_SEVERITY_ERROR },
 	{ "matchAttribute id",
 	  CLAIM_HEAD REQ_GPU "    constraints:\n    - matchAttribute: gpu.example.com/pcie-root\n",
-	  "a valid C identifier", "spec.devices.constraints[0].matchAttribute", K8S_SEVERITY_ERROR },
+	  "a valid C identifier", "spec.devices.constraints[0].matchAttribute",
+	  K8S_SEVERITY_ERROR },
 	{ "constraint request unknown",
 	  CLAIM_HEAD REQ_GPU "    constraints:\n    - requests: [nic]\n"
-			     "      matchAttribute: gpu.example.com/pcieRoot\n",
-	  "must be the name of a request in the claim", "spec.devices.constraints[0].requests[0]", K8S_SEVERITY_ERROR },
+	                     "      matchAttribute: gpu.example.com/pcieRoot\n",
+	  "must be the name of a request in the claim", "spec.devices.constraints[0].requests[0]",
+	  K8S_SEVERITY_ERROR },
 	{ "config request unknown",
 	  CLAIM_HEAD REQ_GPU "    config:\n    - requests: [gpu/a]\n      opaque:\n"
-			     "        driver: gpu.example.com\n        parameters: {a: 1}\n",
-	  "must be the name of a request in the claim", "spec.devices.config[0].requests[0]", K8S_SEVERITY_ERROR },
+	                     "        driver: gpu.example.com\n        parameters: {a: 1}\n",
+	  "must be the name of a request in the claim", "spec.devices.config[0].requests[0]",
+	  K8S_SEVERITY_ERROR },
 	{ "duplicate sub-request",
 	  CLAIM_HEAD "    requests:\n    - name: gpu\n      firstAvailable:\n      - name: a\n"
-		     "        deviceClassName: gpu.example.com\n      - name: a\n"
-		     "        deviceClassName: gpu.example.com\n",
-	  "Duplicate value: \"a\"", "spec.devices.requests[0].firstAvailable[1]", K8S_SEVERITY_ERROR },
+	             "        deviceClassName: gpu.example.com\n      - name: a\n"
+	             "        deviceClassName: gpu.example.com\n",
+	  "Duplicate value: \"a\"", "spec.devices.requests[0].firstAvailable[1]",
+	  K8S_SEVERITY_ERROR },
 	{ "template request name",
 	  "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: t\n"
 	  "  namespace: team\nspec:\n  spec:\n    devices:\n      requests:\n      - name: a.b\n"
@@ -194,18 +202,20 @@ static const Case cases[] = {
 	  "but multiple fields are set", "spec", K8S_SEVERITY_ERROR },
 	{ "slice nodeSelector terms",
 	  SLICE_HEAD "  nodeSelector:\n    nodeSelectorTerms:\n    - matchExpressions:\n"
-		     "      - {key: a, operator: Exists}\n    - matchExpressions:\n"
-		     "      - {key: b, operator: Exists}\n",
-	  "must have exactly one node selector term", "spec.nodeSelector.nodeSelectorTerms", K8S_SEVERITY_ERROR },
+	             "      - {key: a, operator: Exists}\n    - matchExpressions:\n"
+	             "      - {key: b, operator: Exists}\n",
+	  "must have exactly one node selector term", "spec.nodeSelector.nodeSelectorTerms",
+	  K8S_SEVERITY_ERROR },
 	{ "slice nodeSelector operator",
 	  SLICE_HEAD "  nodeSelector:\n    nodeSelectorTerms:\n    - matchExpressions:\n"
-		     "      - {key: a, operator: In}\n",
+	             "      - {key: a, operator: In}\n",
 	  "must be specified when `operator` is 'In' or 'NotIn'",
 	  "spec.nodeSelector.nodeSelectorTerms[0].matchExpressions[0].values", K8S_SEVERITY_ERROR },
 	{ "resourceSliceCount",
 	  "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s\nspec:\n"
 	  "  driver: gpu.example.com\n  allNodes: true\n  pool:\n    name: p\n",
-	  "Invalid value: 0: must be greater than zero", "spec.pool.resourceSliceCount", K8S_SEVERITY_ERROR },
+	  "Invalid value: 0: must be greater than zero", "spec.pool.resourceSliceCount",
+	  K8S_SEVERITY_ERROR },
 	{ "slice driver", SLICE_HEAD "  allNodes: true\n  driver: -x\n", "a lowercase RFC 1123",
 	  "spec.driver", K8S_SEVERITY_ERROR },
 	{ "device name", SLICE_HEAD "  allNodes: true\n  devices:\n  - name: gpu_0\n",
@@ -215,50 +225,56 @@ static const Case cases[] = {
 	  "Duplicate value: \"gpu-0\"", "spec.devices[1]", K8S_SEVERITY_ERROR },
 	{ "attribute string too long",
 	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    attributes:\n      model:\n"
-		     "        string: "
-		     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
-	  "Too long: may not be more than 64 bytes", "spec.devices[0].attributes[model].string", K8S_SEVERITY_ERROR },
+	             "        string: "
+	             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+	  "Too long: may not be more than 64 bytes", "spec.devices[0].attributes[model].string",
+	  K8S_SEVERITY_ERROR },
 	{ "attribute version",
 	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    attributes:\n      v:\n"
-		     "        version: 1.2\n",
+	             "        version: \"1.2\"\n",
 	  "must be a string compatible with semver.org spec 2.0.0",
 	  "spec.devices[0].attributes[v].version", K8S_SEVERITY_ERROR },
 	{ "attribute without value",
 	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    attributes:\n      v: {}\n",
-	  "exactly one value must be specified", "spec.devices[0].attributes[v]", K8S_SEVERITY_ERROR },
+	  "exactly one value must be specified", "spec.devices[0].attributes[v]",
+	  K8S_SEVERITY_ERROR },
 	{ "attribute name",
 	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    attributes:\n"
-		     "      gpu.example.com/mig-profile:\n        string: x\n",
+	             "      gpu.example.com/mig-profile:\n        string: x\n",
 	  "a valid C identifier", "spec.devices[0].attributes", K8S_SEVERITY_ERROR },
 	{ "attribute id too long",
 	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    attributes:\n"
-		     "      aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:\n        int: 1\n",
-	  "Too long: may not be more than 32 bytes", "spec.devices[0].attributes", K8S_SEVERITY_ERROR },
+	             "      aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:\n        int: 1\n",
+	  "Too long: may not be more than 32 bytes", "spec.devices[0].attributes",
+	  K8S_SEVERITY_ERROR },
 	{ "taint effect",
 	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    taints:\n    - key: a\n"
-		     "      effect: Sometimes\n",
+	             "      effect: Sometimes\n",
 	  "Unsupported value: \"Sometimes\": supported values: \"NoExecute\", \"NoSchedule\"",
 	  "spec.devices[0].taints[0].effect", K8S_SEVERITY_ERROR },
 	{ "requestPolicy needs multiple allocations",
 	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    capacity:\n      memory:\n"
-		     "        value: 40Gi\n        requestPolicy:\n          default: 1Gi\n"
-		     "          validValues: [1Gi]\n",
+	             "        value: 40Gi\n        requestPolicy:\n          default: 1Gi\n"
+	             "          validValues: [1Gi]\n",
 	  "Forbidden: allowMultipleAllocations must be true",
 	  "spec.devices[0].capacity[memory].requestPolicy", K8S_SEVERITY_ERROR },
 	{ "requestPolicy default",
-	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    allowMultipleAllocations: true\n"
-		     "    capacity:\n      memory:\n        value: 40Gi\n        requestPolicy:\n"
-		     "          default: 2Gi\n          validValues: [1Gi, 4Gi]\n",
+	  SLICE_HEAD
+	  "  allNodes: true\n  devices:\n  - name: g\n    allowMultipleAllocations: true\n"
+	  "    capacity:\n      memory:\n        value: 40Gi\n        requestPolicy:\n"
+	  "          default: 2Gi\n          validValues: [1Gi, 4Gi]\n",
 	  "default value is not valid according to the requestPolicy",
 	  "spec.devices[0].capacity[memory].requestPolicy.validValues", K8S_SEVERITY_ERROR },
 	{ "consumesCounters set",
-	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    consumesCounters:\n"
-		     "    - counterSet: gpu-0\n      counters:\n        memory:\n          value: 1\n",
+	  SLICE_HEAD
+	  "  allNodes: true\n  devices:\n  - name: g\n    consumesCounters:\n"
+	  "    - counterSet: gpu-0\n      counters:\n        memory:\n          value: 1\n",
 	  "must reference a counterSet defined in the ResourceSlice sharedCounters",
 	  "spec.devices[0].consumesCounters[0].counterSet", K8S_SEVERITY_ERROR },
 	{ "per-device node fields",
 	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    nodeName: n1\n",
-	  "can only be set if `perDeviceNodeSelection` is set to true", "spec.devices[0]", K8S_SEVERITY_ERROR },
+	  "can only be set if `perDeviceNodeSelection` is set to true", "spec.devices[0]",
+	  K8S_SEVERITY_ERROR },
 	{ "binding conditions pair",
 	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    bindingConditions: [ready]\n",
 	  "bindingFailureConditions are required to use bindingConditions",
@@ -271,12 +287,12 @@ static const Case cases[] = {
 	/* ---- pods ---- */
 	{ "container claim not found",
 	  POD_HEAD "  resourceClaims:\n  - name: gpu\n    resourceClaimName: c\n  containers:\n"
-		   "  - name: a\n    image: x\n    resources:\n      claims:\n      - name: gpu2\n",
+	           "  - name: a\n    image: x\n    resources:\n      claims:\n      - name: gpu2\n",
 	  "Not found: \"gpu2\": must be one of the names in pod.spec.resourceClaims: gpu",
 	  "spec.containers[0].resources.claims[0]", K8S_SEVERITY_ERROR },
 	{ "pod claim both sources",
 	  POD_HEAD "  resourceClaims:\n  - name: gpu\n    resourceClaimName: c\n"
-		   "    resourceClaimTemplateName: t\n  containers:\n  - name: a\n    image: x\n",
+	           "    resourceClaimTemplateName: t\n  containers:\n  - name: a\n    image: x\n",
 	  "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified",
 	  "spec.resourceClaims[0]", K8S_SEVERITY_ERROR },
 	{ "pod claim no source",
@@ -285,45 +301,47 @@ static const Case cases[] = {
 	  "spec.resourceClaims[0]", K8S_SEVERITY_ERROR },
 	{ "extended request equals limit",
 	  POD_HEAD "  containers:\n  - name: a\n    image: x\n    resources:\n      requests:\n"
-		   "        nvidia.com/gpu: 1\n      limits:\n        nvidia.com/gpu: 2\n",
+	           "        nvidia.com/gpu: 1\n      limits:\n        nvidia.com/gpu: 2\n",
 	  "must be equal to nvidia.com/gpu limit of 2",
 	  "spec.containers[0].resources.requests[nvidia.com/gpu]", K8S_SEVERITY_ERROR },
 	{ "extended limit required",
 	  POD_HEAD "  containers:\n  - name: a\n    image: x\n    resources:\n      requests:\n"
-		   "        nvidia.com/gpu: 1\n",
+	           "        nvidia.com/gpu: 1\n",
 	  "Limit must be set for non overcommitable resources",
 	  "spec.containers[0].resources.limits[nvidia.com/gpu]", K8S_SEVERITY_ERROR },
 	{ "cpu request over limit",
 	  POD_HEAD "  containers:\n  - name: a\n    image: x\n    resources:\n      requests:\n"
-		   "        cpu: 1500m\n      limits:\n        cpu: 1\n",
+	           "        cpu: 1500m\n      limits:\n        cpu: 1\n",
 	  "Invalid value: \"1500m\": must be less than or equal to cpu limit of 1",
 	  "spec.containers[0].resources.requests[cpu]", K8S_SEVERITY_ERROR },
 	{ "extended resource integer",
 	  POD_HEAD "  containers:\n  - name: a\n    image: x\n    resources:\n      limits:\n"
-		   "        nvidia.com/gpu: 500m\n",
-	  "must be an integer", "spec.containers[0].resources.limits[nvidia.com/gpu]", K8S_SEVERITY_ERROR },
+	           "        nvidia.com/gpu: 500m\n",
+	  "must be an integer", "spec.containers[0].resources.limits[nvidia.com/gpu]",
+	  K8S_SEVERITY_ERROR },
 	{ "container image", POD_HEAD "  containers:\n  - name: a\n", "Required value",
 	  "spec.containers[0].image", K8S_SEVERITY_ERROR },
 	{ "pod toleration",
 	  POD_HEAD "  containers:\n  - name: a\n    image: x\n  tolerations:\n  - key: a\n"
-		   "    operator: Exists\n    value: b\n",
-	  "value must be empty when `operator` is 'Exists'", "spec.tolerations[0].operator", K8S_SEVERITY_ERROR },
+	           "    operator: Exists\n    value: b\n",
+	  "value must be empty when `operator` is 'Exists'", "spec.tolerations[0].operator",
+	  K8S_SEVERITY_ERROR },
 	/* ---- workloads ---- */
 	{ "deployment selector required",
 	  DEPLOY_HEAD "spec:\n  template:\n    metadata:\n      labels: {app: a}\n    spec:\n"
-		      "      containers:\n      - name: a\n        image: x\n",
+	              "      containers:\n      - name: a\n        image: x\n",
 	  "Required value", "spec.selector", K8S_SEVERITY_ERROR },
 	{ "deployment selector mismatch",
 	  DEPLOY_HEAD "spec:\n  selector:\n    matchLabels: {app: b}\n  template:\n    metadata:\n"
-		      "      labels: {app: a}\n    spec:\n      containers:\n      - name: a\n"
-		      "        image: x\n",
+	              "      labels: {app: a}\n    spec:\n      containers:\n      - name: a\n"
+	              "        image: x\n",
 	  "Invalid value: map[string]string{\"app\":\"a\"}: `selector` does not match template "
 	  "`labels`",
 	  "spec.template.metadata.labels", K8S_SEVERITY_ERROR },
 	{ "deployment restartPolicy",
 	  DEPLOY_HEAD "spec:\n  selector:\n    matchLabels: {app: a}\n  template:\n    metadata:\n"
-		      "      labels: {app: a}\n    spec:\n      restartPolicy: Never\n"
-		      "      containers:\n      - name: a\n        image: x\n",
+	              "      labels: {app: a}\n    spec:\n      restartPolicy: Never\n"
+	              "      containers:\n      - name: a\n        image: x\n",
 	  "Unsupported value: \"Never\": supported values: \"Always\"",
 	  "spec.template.spec.restartPolicy", K8S_SEVERITY_ERROR },
 	{ "job restartPolicy default",
@@ -333,35 +351,117 @@ static const Case cases[] = {
 	  "spec.template.spec.restartPolicy", K8S_SEVERITY_ERROR },
 	{ "negative replicas",
 	  DEPLOY_HEAD "spec:\n  replicas: -1\n  selector:\n    matchLabels: {app: a}\n"
-		      "  template:\n    metadata:\n      labels: {app: a}\n    spec:\n"
-		      "      containers:\n      - name: a\n        image: x\n",
-	  "Invalid value: -1: must be greater than or equal to 0", "spec.replicas", K8S_SEVERITY_ERROR },
+	              "  template:\n    metadata:\n      labels: {app: a}\n    spec:\n"
+	              "      containers:\n      - name: a\n        image: x\n",
+	  "Invalid value: -1: must be greater than or equal to 0", "spec.replicas",
+	  K8S_SEVERITY_ERROR },
 	/* ---- nodes ---- */
 	{ "node taint effect",
 	  "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\nspec:\n  taints:\n  - key: a\n"
 	  "    effect: Maybe\n",
 	  "Unsupported value: \"Maybe\"", "spec.taints[0].effect", K8S_SEVERITY_ERROR },
+	/* ---- more rules ---- */
+	{ "capacity request name",
+	  CLAIM_HEAD REQ_GPU "        capacity:\n          requests:\n            a/b/c: 1\n",
+	  "must not contain more than one slash",
+	  "spec.devices.requests[0].exactly.capacity.requests", K8S_SEVERITY_ERROR },
+	{ "pool generation", SLICE_HEAD "    generation: -1\n  allNodes: true\n",
+	  "Invalid value: -1: must be greater than or equal to zero", "spec.pool.generation",
+	  K8S_SEVERITY_ERROR },
+	{ "pool name part",
+	  "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s\nspec:\n"
+	  "  driver: gpu.example.com\n  allNodes: true\n  pool:\n    name: a/B\n"
+	  "    resourceSliceCount: 1\n",
+	  "Invalid value: \"B\": a lowercase RFC 1123 subdomain", "spec.pool.name",
+	  K8S_SEVERITY_ERROR },
+	{ "counter not in set",
+	  SLICE_HEAD "  allNodes: true\n  sharedCounters:\n  - name: gpu-0\n    counters:\n"
+	             "      memory:\n        value: 80Gi\n  devices:\n  - name: g\n"
+	             "    consumesCounters:\n    - counterSet: gpu-0\n      counters:\n"
+	             "        sms:\n          value: 1\n",
+	  "must reference a counter defined in the ResourceSlice sharedCounters",
+	  "spec.devices[0].consumesCounters[0].counters[sms]", K8S_SEVERITY_ERROR },
+	{ "attribute with two values",
+	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    attributes:\n"
+	             "      v: {int: 1, string: x}\n",
+	  "exactly one value must be specified", "spec.devices[0].attributes[v]",
+	  K8S_SEVERITY_ERROR },
+	{ "per-device node selection missing",
+	  SLICE_HEAD "  perDeviceNodeSelection: true\n  devices:\n  - name: g\n",
+	  "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
+	  "`perDeviceNodeSelection` is set to true",
+	  "spec.devices[0]", K8S_SEVERITY_ERROR },
+	{ "validRange min over capacity",
+	  SLICE_HEAD
+	  "  allNodes: true\n  devices:\n  - name: g\n    allowMultipleAllocations: true\n"
+	  "    capacity:\n      memory:\n        value: 40Gi\n        requestPolicy:\n"
+	  "          default: 50Gi\n          validRange:\n            min: 50Gi\n",
+	  "min is larger than capacity value: 40Gi",
+	  "spec.devices[0].capacity[memory].requestPolicy.validRange.min", K8S_SEVERITY_ERROR },
+	{ "binding conditions overlap",
+	  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    bindingConditions: [ready]\n"
+	             "    bindingFailureConditions: [ready]\n",
+	  "bindingFailureConditions must not overlap with bindingConditions",
+	  "spec.devices[0].bindingFailureConditions[0]", K8S_SEVERITY_ERROR },
+	{ "taint rule selector driver",
+	  "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\nmetadata:\n  name: r\n"
+	  "spec:\n  deviceSelector:\n    driver: Bad_Driver\n  taint:\n    key: a\n"
+	  "    effect: NoSchedule\n",
+	  "Invalid value: \"Bad_Driver\"", "spec.deviceSelector.driver", K8S_SEVERITY_ERROR },
+	{ "pod nodeSelector value",
+	  POD_HEAD "  nodeSelector:\n    gpu: -yes-\n  containers:\n  - name: a\n    image: x\n",
+	  "a valid label must be an empty string", "spec.nodeSelector", K8S_SEVERITY_ERROR },
+	{ "pod node affinity operator",
+	  POD_HEAD
+	  "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+	  "        nodeSelectorTerms:\n        - matchExpressions:\n"
+	  "          - {key: a, operator: Near, values: [b]}\n"
+	  "  containers:\n  - name: a\n    image: x\n",
+	  "Invalid value: \"Near\": not a valid selector operator",
+	  "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+	  "nodeSelectorTerms[0].matchExpressions[0].operator",
+	  K8S_SEVERITY_ERROR },
+	{ "deployment empty selector",
+	  DEPLOY_HEAD "spec:\n  selector: {}\n  template:\n    spec:\n      containers:\n"
+	              "      - name: a\n        image: x\n",
+	  "empty selector is invalid for deployment", "spec.selector", K8S_SEVERITY_ERROR },
+	{ "job parallelism",
+	  "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\n  namespace: team\nspec:\n"
+	  "  parallelism: -2\n  template:\n    spec:\n      restartPolicy: Never\n"
+	  "      containers:\n      - name: a\n        image: x\n",
+	  "Invalid value: -2: must be greater than or equal to 0", "spec.parallelism",
+	  K8S_SEVERITY_ERROR },
+	{ "node capacity",
+	  "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\nstatus:\n  capacity:\n    cpu: -1\n",
+	  "must be greater than or equal to 0", "status.capacity[cpu]", K8S_SEVERITY_ERROR },
+	{ "container claim duplicate",
+	  POD_HEAD "  resourceClaims:\n  - name: gpu\n    resourceClaimName: c\n  containers:\n"
+	           "  - name: a\n    image: x\n    resources:\n      claims:\n      - name: gpu\n"
+	           "      - name: gpu\n",
+	  "Duplicate value: \"gpu\"", "spec.containers[0].resources.claims[1]",
+	  K8S_SEVERITY_ERROR },
 	/* ---- references ---- */
 	{ "unknown DeviceClass",
 	  CLAIM_HEAD "    requests:\n    - name: gpu\n      exactly:\n"
-		     "        deviceClassName: tpu.example.com\n",
+	             "        deviceClassName: tpu.example.com\n",
 	  "deviceclass.resource.k8s.io \"tpu.example.com\" not found",
 	  "spec.devices.requests[0].exactly.deviceClassName", K8S_SEVERITY_ERROR },
 	{ "unknown DeviceClass in sub-request",
 	  CLAIM_HEAD "    requests:\n    - name: gpu\n      firstAvailable:\n      - name: big\n"
-		     "        deviceClassName: tpu.example.com\n",
+	             "        deviceClassName: tpu.example.com\n",
 	  "request gpu/big: could not retrieve device class tpu.example.com",
 	  "spec.devices.requests[0].firstAvailable[0].deviceClassName", K8S_SEVERITY_ERROR },
 	{ "pod claim missing",
 	  POD_HEAD "  resourceClaims:\n  - name: gpu\n    resourceClaimName: nope\n  containers:\n"
-		   "  - name: a\n    image: x\n",
+	           "  - name: a\n    image: x\n",
 	  "resourceclaim.resource.k8s.io \"nope\" not found in namespace \"team\"",
 	  "spec.resourceClaims[0].resourceClaimName", K8S_SEVERITY_ERROR },
 	{ "pod claim in another namespace",
 	  CLAIM_HEAD REQ_GPU "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n"
-			     "  resourceClaims:\n  - name: gpu\n    resourceClaimName: c\n"
-			     "  containers:\n  - name: a\n    image: x\n",
-	  "it exists only in namespace \"team\"", "spec.resourceClaims[0].resourceClaimName", K8S_SEVERITY_ERROR },
+	                     "  resourceClaims:\n  - name: gpu\n    resourceClaimName: c\n"
+	                     "  containers:\n  - name: a\n    image: x\n",
+	  "it exists only in namespace \"team\"", "spec.resourceClaims[0].resourceClaimName",
+	  K8S_SEVERITY_ERROR },
 	{ "template in another namespace",
 	  "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: t\n"
 	  "  namespace: other\nspec:\n  spec:\n    devices:\n      requests:\n      - name: gpu\n"
@@ -374,9 +474,10 @@ static const Case cases[] = {
 	  "only in namespace \"other\"",
 	  "spec.template.spec.resourceClaims[0].resourceClaimTemplateName", K8S_SEVERITY_ERROR },
 	{ "container claim request unknown",
-	  CLAIM_HEAD REQ_GPU "---\n" POD_HEAD "  resourceClaims:\n  - name: gpu\n"
-			     "    resourceClaimName: c\n  containers:\n  - name: a\n    image: x\n"
-			     "    resources:\n      claims:\n      - name: gpu\n        request: nic\n",
+	  CLAIM_HEAD REQ_GPU
+	  "---\n" POD_HEAD "  resourceClaims:\n  - name: gpu\n"
+	  "    resourceClaimName: c\n  containers:\n  - name: a\n    image: x\n"
+	  "    resources:\n      claims:\n      - name: gpu\n        request: nic\n",
 	  "request \"nic\" not found in the devices.requests of claim \"gpu\"",
 	  "spec.containers[0].resources.claims[0].request", K8S_SEVERITY_ERROR },
 };
@@ -455,26 +556,30 @@ static void
 test_limits(void **state)
 {
 	static const char class_head[] =
-		"apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: x\nspec:\n";
+	        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: x\nspec:\n";
 	const struct {
-		const char *name, *head, *item, *tail;
+		const char *name, *head, *item;
 		guint n;
-		const char *message, *path;
+		const char *tail, *message, *path;
 	} limits[] = {
-		{ "selectors", "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n"
-			       "  name: x\nspec:\n  selectors:\n",
+		{ "selectors",
+		  "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n"
+		  "  name: x\nspec:\n  selectors:\n",
 		  "  - cel: {expression: 'true'} # %u %u\n", 33, "",
 		  "Too many: 33: must have at most 32 items", "spec.selectors" },
-		{ "class config", "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n"
-				  "  name: x\nspec:\n  config:\n",
+		{ "class config",
+		  "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n"
+		  "  name: x\nspec:\n  config:\n",
 		  "  - opaque: {driver: a.b, parameters: {a: %u}} # %u\n", 33, "",
 		  "Too many: 33: must have at most 32 items", "spec.config" },
 		{ "requests", CLAIM_HEAD "    requests:\n",
-		  "    - name: r%u\n      exactly: {deviceClassName: gpu.example.com} # %u\n", 33, "",
-		  "Too many: 33: must have at most 32 items", "spec.devices.requests" },
-		{ "firstAvailable", CLAIM_HEAD "    requests:\n    - name: gpu\n      firstAvailable:\n",
+		  "    - name: r%u\n      exactly: {deviceClassName: gpu.example.com} # %u\n", 33,
+		  "", "Too many: 33: must have at most 32 items", "spec.devices.requests" },
+		{ "firstAvailable",
+		  CLAIM_HEAD "    requests:\n    - name: gpu\n      firstAvailable:\n",
 		  "      - {name: s%u, deviceClassName: gpu.example.com} # %u\n", 9, "",
-		  "Too many: 9: must have at most 8 items", "spec.devices.requests[0].firstAvailable" },
+		  "Too many: 9: must have at most 8 items",
+		  "spec.devices.requests[0].firstAvailable" },
 		{ "constraints", CLAIM_HEAD REQ_GPU "    constraints:\n",
 		  "    - matchAttribute: a.b/c%u # %u\n", 33, "",
 		  "Too many: 33: must have at most 32 items", "spec.devices.constraints" },
@@ -485,16 +590,21 @@ test_limits(void **state)
 		  "        - {key: k%u, operator: Exists} # %u\n", 17, "",
 		  "Too many: 17: must have at most 16 items",
 		  "spec.devices.requests[0].exactly.tolerations" },
-		{ "devices", SLICE_HEAD "  allNodes: true\n  devices:\n", "  - name: d%u # %u\n", 129,
-		  "", "Too many: 129: must have at most 128 items", "spec.devices" },
+		{ "devices", SLICE_HEAD "  allNodes: true\n  devices:\n", "  - name: d%u # %u\n",
+		  129, "", "Too many: 129: must have at most 128 items", "spec.devices" },
 		{ "devices with taints", SLICE_HEAD "  allNodes: true\n  devices:\n",
 		  "  - {name: d%u, taints: [{key: k, effect: NoSchedule}]} # %u\n", 65, "",
 		  "Too many: 65: must have at most 64 items", "spec.devices" },
-		{ "attributes and capacities", SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n"
-						      "    attributes:\n",
+		{ "attributes and capacities",
+		  SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n"
+		             "    attributes:\n",
 		  "      a%u: {int: %u}\n", 33, "",
-		  "Invalid value: 33: the total number of attributes and capacities must not exceed 32",
+		  "Invalid value: 33: the total number of attributes and capacities must not "
+		  "exceed 32",
 		  "spec.devices[0]" },
+		{ "shared counters", SLICE_HEAD "  allNodes: true\n  sharedCounters:\n",
+		  "  - {name: s%u, counters: {c: {value: %u}}}\n", 33, "",
+		  "Too many: 33: must have at most 32 items", "spec.sharedCounters" },
 		{ "taints", SLICE_HEAD "  allNodes: true\n  devices:\n  - name: g\n    taints:\n",
 		  "    - {key: k%u, effect: NoSchedule} # %u\n", 5, "",
 		  "Too many: 5: must have at most 4 items", "spec.devices[0].taints" },
@@ -504,8 +614,8 @@ test_limits(void **state)
 
 	(void)class_head;
 	for (guint i = 0; i < G_N_ELEMENTS(limits); i++) {
-		g_autofree char *yaml = repeat(limits[i].head, limits[i].item, limits[i].n,
-					       limits[i].tail);
+		g_autofree char *yaml =
+		        repeat(limits[i].head, limits[i].item, limits[i].n, limits[i].tail);
 		Case c = { limits[i].name, yaml, limits[i].message, limits[i].path,
 			   K8S_SEVERITY_ERROR };
 		failed += !run_case(&c, yaml);
@@ -521,14 +631,14 @@ test_long_values(void **state)
 	g_autofree char *expr = g_strnfill(10 * 1024 + 1, 'a');
 	g_autofree char *big = g_strnfill(11 * 1024, 'b');
 	g_autofree char *y1 = g_strdup_printf("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
-					      "metadata:\n  name: x\nspec:\n  selectors:\n"
-					      "  - cel:\n      expression: %s\n",
-					      expr);
+	                                      "metadata:\n  name: x\nspec:\n  selectors:\n"
+	                                      "  - cel:\n      expression: %s\n",
+	                                      expr);
 	g_autofree char *y2 = g_strdup_printf("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
-					      "metadata:\n  name: x\nspec:\n  config:\n"
-					      "  - opaque:\n      driver: a.b\n      parameters:\n"
-					      "        blob: %s\n",
-					      big);
+	                                      "metadata:\n  name: x\nspec:\n  config:\n"
+	                                      "  - opaque:\n      driver: a.b\n      parameters:\n"
+	                                      "        blob: %s\n",
+	                                      big);
 	Case c1 = { "CEL 10 KiB", y1, "Too long: may not be more than 10240 bytes",
 		    "spec.selectors[0].cel.expression", K8S_SEVERITY_ERROR };
 	Case c2 = { "parameters 10 KiB", y2, "Too long: may not be more than 10240 bytes",
@@ -540,49 +650,49 @@ test_long_values(void **state)
 
 /* A consistent set of every kind: not one diagnostic. */
 static const char valid_set[] =
-	"apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\n"
-	"spec:\n  selectors:\n  - cel:\n      expression: device.driver == 'gpu.example.com'\n"
-	"  config:\n  - opaque:\n      driver: gpu.example.com\n      parameters:\n"
-	"        kind: GpuConfig\n        sharing: {strategy: TimeSlicing}\n"
-	"---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: pair\n"
-	"  namespace: team\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
-	"        deviceClassName: gpu.example.com\n        count: 2\n        tolerations:\n"
-	"        - {key: example.com/maintenance, operator: Exists, effect: NoSchedule}\n"
-	"    - name: nic\n      firstAvailable:\n      - name: fast\n"
-	"        deviceClassName: gpu.example.com\n      - name: slow\n"
-	"        deviceClassName: gpu.example.com\n        allocationMode: All\n"
-	"    constraints:\n    - requests: [gpu, nic/fast]\n"
-	"      matchAttribute: gpu.example.com/pcieRoot\n"
-	"    config:\n    - requests: [gpu]\n      opaque:\n        driver: gpu.example.com\n"
-	"        parameters: {a: 1}\n"
-	"---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n"
-	"  name: one-gpu\n  namespace: team\nspec:\n  spec:\n    devices:\n      requests:\n"
-	"      - name: gpu\n        exactly:\n          deviceClassName: gpu.example.com\n"
-	"---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: node-1-gpu\n"
-	"spec:\n  driver: gpu.example.com\n  nodeName: node-1\n  pool:\n    name: node-1\n"
-	"    generation: 1\n    resourceSliceCount: 1\n  devices:\n  - name: gpu-0\n"
-	"    attributes:\n      productName: {string: NVIDIA H100 80GB HBM3}\n"
-	"      driverVersion: {version: 550.54.15}\n      index: {int: 0}\n"
-	"      gpu.example.com/pcieRoot: {string: pci0000:00}\n"
-	"    capacity:\n      memory: {value: 80Gi}\n"
-	"---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: train\n  namespace: team\nspec:\n"
-	"  resourceClaims:\n  - name: gpus\n    resourceClaimName: pair\n  - name: one\n"
-	"    resourceClaimTemplateName: one-gpu\n  containers:\n  - name: main\n    image: x\n"
-	"    resources:\n      requests: {cpu: 500m, memory: 1Gi}\n      limits: {cpu: 1}\n"
-	"      claims:\n      - name: gpus\n        request: gpu\n      - name: one\n"
-	"  tolerations:\n  - {key: a, operator: Exists, effect: NoExecute, tolerationSeconds: 5}\n"
-	"---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: serve\n  namespace: team\n"
-	"spec:\n  replicas: 2\n  selector:\n    matchLabels: {app: serve}\n  template:\n"
-	"    metadata:\n      labels: {app: serve, tier: gpu}\n    spec:\n"
-	"      resourceClaims:\n      - name: gpu\n        resourceClaimTemplateName: one-gpu\n"
-	"      containers:\n      - name: main\n        image: x\n        resources:\n"
-	"          claims:\n          - name: gpu\n"
-	"---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: once\n  namespace: team\n"
-	"spec:\n  parallelism: 2\n  completions: 4\n  template:\n    spec:\n"
-	"      restartPolicy: Never\n      containers:\n      - name: main\n        image: x\n"
-	"---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n"
-	"  labels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}\nspec:\n  taints:\n"
-	"  - {key: nvidia.com/gpu, effect: NoSchedule}\nstatus:\n  capacity: {nvidia.com/gpu: 8}\n";
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\n"
+        "spec:\n  selectors:\n  - cel:\n      expression: device.driver == 'gpu.example.com'\n"
+        "  config:\n  - opaque:\n      driver: gpu.example.com\n      parameters:\n"
+        "        kind: GpuConfig\n        sharing: {strategy: TimeSlicing}\n"
+        "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: pair\n"
+        "  namespace: team\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+        "        deviceClassName: gpu.example.com\n        count: 2\n        tolerations:\n"
+        "        - {key: example.com/maintenance, operator: Exists, effect: NoSchedule}\n"
+        "    - name: nic\n      firstAvailable:\n      - name: fast\n"
+        "        deviceClassName: gpu.example.com\n      - name: slow\n"
+        "        deviceClassName: gpu.example.com\n        allocationMode: All\n"
+        "    constraints:\n    - requests: [gpu, nic/fast]\n"
+        "      matchAttribute: gpu.example.com/pcieRoot\n"
+        "    config:\n    - requests: [gpu]\n      opaque:\n        driver: gpu.example.com\n"
+        "        parameters: {a: 1}\n"
+        "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n"
+        "  name: one-gpu\n  namespace: team\nspec:\n  spec:\n    devices:\n      requests:\n"
+        "      - name: gpu\n        exactly:\n          deviceClassName: gpu.example.com\n"
+        "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: node-1-gpu\n"
+        "spec:\n  driver: gpu.example.com\n  nodeName: node-1\n  pool:\n    name: node-1\n"
+        "    generation: 1\n    resourceSliceCount: 1\n  devices:\n  - name: gpu-0\n"
+        "    attributes:\n      productName: {string: NVIDIA H100 80GB HBM3}\n"
+        "      driverVersion: {version: 550.54.15}\n      index: {int: 0}\n"
+        "      gpu.example.com/pcieRoot: {string: pci0000:00}\n"
+        "    capacity:\n      memory: {value: 80Gi}\n"
+        "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: train\n  namespace: team\nspec:\n"
+        "  resourceClaims:\n  - name: gpus\n    resourceClaimName: pair\n  - name: one\n"
+        "    resourceClaimTemplateName: one-gpu\n  containers:\n  - name: main\n    image: x\n"
+        "    resources:\n      requests: {cpu: 500m, memory: 1Gi}\n      limits: {cpu: 1}\n"
+        "      claims:\n      - name: gpus\n        request: gpu\n      - name: one\n"
+        "  tolerations:\n  - {key: a, operator: Exists, effect: NoExecute, tolerationSeconds: 5}\n"
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: serve\n  namespace: team\n"
+        "spec:\n  replicas: 2\n  selector:\n    matchLabels: {app: serve}\n  template:\n"
+        "    metadata:\n      labels: {app: serve, tier: gpu}\n    spec:\n"
+        "      resourceClaims:\n      - name: gpu\n        resourceClaimTemplateName: one-gpu\n"
+        "      containers:\n      - name: main\n        image: x\n        resources:\n"
+        "          claims:\n          - name: gpu\n"
+        "---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: once\n  namespace: team\n"
+        "spec:\n  parallelism: 2\n  completions: 4\n  template:\n    spec:\n"
+        "      restartPolicy: Never\n      containers:\n      - name: main\n        image: x\n"
+        "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n"
+        "  labels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}\nspec:\n  taints:\n"
+        "  - {key: nvidia.com/gpu, effect: NoSchedule}\nstatus:\n  capacity: {nvidia.com/gpu: 8}\n";
 
 static void
 test_valid_set_is_clean(void **state)
@@ -610,19 +720,20 @@ collect_cel(const K8sCelSite *site, gpointer user_data)
 	CelSeen *seen = user_data;
 
 	seen->n++;
-	g_string_append_printf(seen->paths, "%s@%u;", site->path, site->selector->expression_pos.line);
+	g_string_append_printf(seen->paths, "%s@%u;", site->path,
+	                       site->selector->expression_pos.line);
 }
 
 static void
 test_cel_walk(void **state)
 {
 	static const char yaml[] =
-		"apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: a\nspec:\n"
-		"  selectors:\n  - cel:\n      expression: 'true'\n"
-		"---\napiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n"
-		"  name: c\nspec:\n  devices:\n    requests:\n    - name: r\n"
-		"      deviceClassName: a\n      selectors:\n      - cel:\n"
-		"          expression: device.driver == 'x'\n";
+	        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: a\nspec:\n"
+	        "  selectors:\n  - cel:\n      expression: 'true'\n"
+	        "---\napiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n"
+	        "  name: c\nspec:\n  devices:\n    requests:\n    - name: r\n"
+	        "      deviceClassName: a\n      selectors:\n      - cel:\n"
+	        "          expression: device.driver == 'x'\n";
 	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	CelSeen seen = { 0, g_string_new(NULL) };
@@ -631,8 +742,8 @@ test_cel_walk(void **state)
 	k8s_foreach_cel_expression(set, collect_cel, &seen);
 	assert_int_equal(seen.n, 2);
 	assert_string_equal(seen.paths->str,
-			    "spec.selectors[0].cel.expression@8;"
-			    "spec.devices.requests[0].selectors[0].cel.expression@20;");
+	                    "spec.selectors[0].cel.expression@8;"
+	                    "spec.devices.requests[0].selectors[0].cel.expression@21;");
 	g_string_free(seen.paths, TRUE);
 }
 
@@ -640,10 +751,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rules),
-		cmocka_unit_test(test_limits),
-		cmocka_unit_test(test_long_values),
-		cmocka_unit_test(test_valid_set_is_clean),
+		cmocka_unit_test(test_rules),       cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_long_values), cmocka_unit_test(test_valid_set_is_clean),
 		cmocka_unit_test(test_cel_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

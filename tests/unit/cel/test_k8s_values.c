@@ -58,10 +58,12 @@ test_semver_normalize(void **state)
 		const char *in;
 		const char *out; /* NULL: must fail */
 	} cases[] = {
-		{ "v1.0.0", "1.0.0" },   { "01.01.01", "1.1.1" }, { "1", "1.0.0" },
-		{ "1.1", "1.1.0" },      { "v01.01", "1.1.0" },   { "", NULL },
-		{ " 1.0.0", NULL },      { "1.0.0 ", NULL },      { "1.2-rc", NULL },
-		{ "1.0.007-rc.1+b", "1.0.7-rc.1+b" }, { "0.00.0", "0.0.0" },
+		{ "v1.0.0", "1.0.0" }, { "01.01.01", "1.1.1" },
+		{ "1", "1.0.0" },      { "1.1", "1.1.0" },
+		{ "v01.01", "1.1.0" }, { "", NULL },
+		{ " 1.0.0", NULL },    { "1.0.0 ", NULL },
+		{ "1.2-rc", NULL },    { "1.0.007-rc.1+b", "1.0.7-rc.1+b" },
+		{ "0.00.0", "0.0.0" },
 	};
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		CelSemver v;
@@ -80,9 +82,10 @@ test_semver_precedence(void **state)
 {
 	/* semver.org 11.4: each is lower than the next. */
 	static const char *order[] = {
-		"1.0.0-alpha",	    "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta",
-		"1.0.0-beta.2",	    "1.0.0-beta.11", "1.0.0-rc.1",	 "1.0.0",
-		"1.0.1",	    "1.1.0",	     "2.0.0",
+		"1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta",
+		"1.0.0-beta",  "1.0.0-beta.2",  "1.0.0-beta.11",
+		"1.0.0-rc.1",  "1.0.0",         "1.0.1",
+		"1.1.0",       "2.0.0",
 	};
 	for (guint i = 0; i < G_N_ELEMENTS(order); i++) {
 		for (guint j = 0; j < G_N_ELEMENTS(order); j++) {
@@ -90,7 +93,8 @@ test_semver_precedence(void **state)
 			char err[CEL_K8S_ERRBUF];
 			static char buf2[256];
 			assert_true(parse(&a, order[i], FALSE, err));
-			assert_true(cel_semver_parse(&b, order[j], strlen(order[j]), FALSE, buf2, err));
+			assert_true(
+			        cel_semver_parse(&b, order[j], strlen(order[j]), FALSE, buf2, err));
 			int want = i < j ? -1 : (i > j ? 1 : 0);
 			assert_int_equal(cel_semver_compare(&a, &b), want);
 		}
@@ -227,9 +231,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_semver_parse_errors), cmocka_unit_test(test_semver_normalize),
-		cmocka_unit_test(test_semver_precedence),   cmocka_unit_test(test_url_parse),
-		cmocka_unit_test(test_url_escaped_path),    cmocka_unit_test(test_regex),
+		cmocka_unit_test(test_semver_parse_errors),
+		cmocka_unit_test(test_semver_normalize),
+		cmocka_unit_test(test_semver_precedence),
+		cmocka_unit_test(test_url_parse),
+		cmocka_unit_test(test_url_escaped_path),
+		cmocka_unit_test(test_regex),
 		cmocka_unit_test(test_go_quote),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -327,6 +327,8 @@ test_sim__unschedulable_pod_retried_every_flush(void **state)
 
 	fixture_init(&f, NULL);
 	add_gpu_node(&f, "n0", 1, &whole_gpu, 1);
+	/* something still happens later: the flush keeps ticking */
+	add_gpu_pod(&f, "long", 0, 7200 * S, 1.0, GB);
 	{
 		ClusterPod *pod = cluster_pod_new("too-big", 0);
 		ClusterSimWork w = { .arrival = 0, .work = S, .lifetime = SIM_TIME_NEVER };
@@ -365,6 +367,212 @@ test_sim__deletion_frees_and_cancels(void **state)
 	assert_int_equal(cluster_sim_get_pod_latency(f.sim, 1), 4 * S);
 	assert_int_equal(cluster_sim_get_stats(f.sim)->deleted, 1);
 	assert_int_equal(cluster_sim_get_stats(f.sim)->completed, 1);
+	fixture_clear(&f);
+}
+
+static void
+test_sim__drain_evicts_and_reschedules(void **state)
+{
+	Fixture f;
+	ClusterNode *first;
+
+	fixture_init(&f, NULL);
+	add_gpu_node(&f, "n0", 1, &whole_gpu, 1);
+	add_gpu_node(&f, "n1", 1, &whole_gpu, 1);
+	add_gpu_pod(&f, "a", 0, 10 * S, 1.0, GB);
+	sim_loop_set_horizon(f.loop, 1 * S);
+	sim_loop_run(f.loop);
+	first = cluster_sim_get_pod_node(f.sim, 0);
+	assert_non_null(first);
+	cluster_sim_node_event(f.sim, 5 * S, first, CLUSTER_NODE_DRAIN);
+	sim_loop_set_horizon(f.loop, SIM_TIME_NEVER);
+	sim_loop_run(f.loop);
+	/* recreated at 5 s on the other node, work from zero */
+	assert_true(first->unschedulable);
+	assert_ptr_not_equal(cluster_sim_get_pod_node(f.sim, 0), first);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 0), 15 * S);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->evictions, 1);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->bound, 2);
+	fixture_clear(&f);
+}
+
+static void
+test_sim__failed_node_evicts_after_delay(void **state)
+{
+	Fixture f;
+	ClusterNode *node;
+
+	fixture_init(&f, NULL);
+	add_gpu_node(&f, "n0", 1, &whole_gpu, 1);
+	node = cluster_sched_get_node(cluster_sim_get_sched(f.sim), 0);
+	add_gpu_pod(&f, "a", 0, 100 * S, 1.0, GB);
+	cluster_sim_node_event(f.sim, 10 * S, node, CLUSTER_NODE_FAIL);
+	cluster_sim_node_event(f.sim, 400 * S, node, CLUSTER_NODE_RESTORE);
+	sim_loop_set_horizon(f.loop, 20 * S);
+	sim_loop_run(f.loop);
+	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 0), CLUSTER_POD_LOST);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->running, 0);
+	sim_loop_set_horizon(f.loop, SIM_TIME_NEVER);
+	sim_loop_run(f.loop);
+	/* evicted at 10 + 340 s; the tainted node takes it back only at 400 s */
+	assert_int_equal(cluster_sim_get_stats(f.sim)->evictions, 1);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 0), 500 * S);
+	assert_int_equal(node->taints->len, 0);
+	fixture_clear(&f);
+}
+
+static void
+test_sim__restored_node_restarts_lost_pods(void **state)
+{
+	Fixture f;
+	ClusterNode *node;
+
+	fixture_init(&f, NULL);
+	add_gpu_node(&f, "n0", 1, &whole_gpu, 1);
+	node = cluster_sched_get_node(cluster_sim_get_sched(f.sim), 0);
+	add_gpu_pod(&f, "a", 0, 100 * S, 1.0, GB);
+	cluster_sim_node_event(f.sim, 10 * S, node, CLUSTER_NODE_FAIL);
+	cluster_sim_node_event(f.sim, 100 * S, node, CLUSTER_NODE_RESTORE);
+	sim_loop_run(f.loop);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->evictions, 0);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 0), 200 * S);
+	fixture_clear(&f);
+}
+
+static void
+test_sim__mig_reconfiguration_flow(void **state)
+{
+	Fixture f;
+	ClusterNode *node;
+	ClusterPod *pod;
+	const gint mig = GPU + 1;
+	ClusterDevice slices[7];
+	ClusterResources alloc = { { 0 } };
+	const char *labels[] = { "nvidia.com/mig.config", "all-1g.10gb", NULL };
+	ClusterSimWork w = { .arrival = 0,
+		             .work = 10 * S,
+		             .lifetime = SIM_TIME_NEVER,
+		             .n_devices = 1,
+		             .demand = 0.1,
+		             .gpu_mem = GB };
+
+	fixture_init(&f, NULL);
+	add_gpu_node(&f, "n0", 1, &whole_gpu, 1);
+	node = cluster_sched_get_node(cluster_sim_get_sched(f.sim), 0);
+	add_gpu_pod(&f, "trainer", 0, 100 * S, 1.0, GB);
+	pod = cluster_pod_new("notebook", 0);
+	cluster_pod_set_request(pod, mig, 1);
+	cluster_sim_add_pod(f.sim, pod, &w);
+	sim_loop_set_horizon(f.loop, 10 * S);
+	sim_loop_run(f.loop);
+	for (guint i = 0; i < 7; i++)
+		slices[i] = (ClusterDevice){ CLUSTER_SHARE_EXCLUSIVE, CLUSTER_INTERVAL_DEFAULT,
+			                     1.0 / 7.0, 10 * GB, TRUE };
+	alloc.v[mig] = 7;
+	cluster_sim_reconfigure_node(f.sim, node, 60 * S, slices, 7, &alloc, labels);
+	assert_true(node->unschedulable);
+	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 0), CLUSTER_POD_PENDING);
+	assert_null(cluster_node_get_label(node, "nvidia.com/mig.config"));
+	/* the trainer stays pending; once nothing else can happen the run ends */
+	sim_loop_set_horizon(f.loop, SIM_TIME_NEVER);
+	assert_int_equal(sim_loop_run(f.loop), SIM_STOP_EMPTY);
+	assert_false(node->unschedulable);
+	assert_string_equal(cluster_node_get_label(node, "nvidia.com/mig.config"), "all-1g.10gb");
+	/* the notebook waited for the new layout; the trainer has no GPU left */
+	assert_int_equal(cluster_sim_get_pod_latency(f.sim, 1), 70 * S);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 1), 80 * S);
+	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 0), CLUSTER_POD_PENDING);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->evictions, 1);
+	fixture_clear(&f);
+}
+
+static void
+test_sim__no_execute_taint_evicts_untolerating_pods(void **state)
+{
+	Fixture f;
+	ClusterNode *node;
+	ClusterPod *pod;
+	guint64 counts[CLUSTER_N_PLUGINS];
+	ClusterSimWork w = { .arrival = 0,
+		             .work = 10 * S,
+		             .lifetime = SIM_TIME_NEVER,
+		             .n_devices = 1,
+		             .demand = 1.0,
+		             .gpu_mem = GB };
+
+	fixture_init(&f, NULL);
+	add_gpu_node(&f, "n0", 2, &whole_gpu, 1);
+	node = cluster_sched_get_node(cluster_sim_get_sched(f.sim), 0);
+	add_gpu_pod(&f, "plain", 0, 10 * S, 1.0, GB);
+	pod = cluster_pod_new("tolerant", 0);
+	cluster_pod_set_request(pod, GPU, 1);
+	cluster_pod_add_toleration(pod, "maintenance", CLUSTER_TOLERATION_EXISTS, NULL,
+	                           CLUSTER_EFFECT_ALL);
+	cluster_sim_add_pod(f.sim, pod, &w);
+	sim_loop_set_horizon(f.loop, 1 * S);
+	sim_loop_run(f.loop);
+	cluster_sim_taint_node(f.sim, node, "maintenance", "true", CLUSTER_EFFECT_NO_EXECUTE);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->evictions, 1);
+	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 0), CLUSTER_POD_PENDING);
+	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 1), CLUSTER_POD_RUNNING);
+	sim_loop_set_horizon(f.loop, 5 * S);
+	sim_loop_run(f.loop);
+	assert_int_equal(cluster_sim_count_pending_by_plugin(f.sim, counts), 0);
+	assert_int_equal(counts[CLUSTER_PLUGIN_TAINT_TOLERATION], 1);
+	assert_int_equal(counts[CLUSTER_PLUGIN_NODE_RESOURCES_FIT], 0);
+	cluster_sim_untaint_node(f.sim, node, "maintenance", CLUSTER_EFFECT_NO_EXECUTE);
+	sim_loop_set_horizon(f.loop, SIM_TIME_NEVER);
+	sim_loop_run(f.loop);
+	/* evicted at 1 s, back at 5 s, 10 s of work again */
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 0), 15 * S);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 1), 10 * S);
+	fixture_clear(&f);
+}
+
+static void
+test_sim__frozen_cluster_ends_the_run(void **state)
+{
+	Fixture f;
+	ClusterPod *pod = cluster_pod_new("never-fits", 0);
+	ClusterSimWork w = { .arrival = 3 * S, .work = S, .lifetime = SIM_TIME_NEVER };
+
+	fixture_init(&f, NULL);
+	add_gpu_node(&f, "n0", 1, &whole_gpu, 1);
+	cluster_pod_set_request(pod, GPU, 2);
+	cluster_sim_add_pod(f.sim, pod, &w);
+	assert_int_equal(sim_loop_run(f.loop), SIM_STOP_EMPTY);
+	assert_int_equal(sim_loop_get_now(f.loop), 3 * S);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->pending, 1);
+	assert_int_equal(
+	        cluster_sim_get_stats(f.sim)->failed_attempts[CLUSTER_PLUGIN_NODE_RESOURCES_FIT],
+	        1);
+	fixture_clear(&f);
+}
+
+static void
+test_sim__seven_mig_notebooks_fill_an_h100(void **state)
+{
+	Fixture f;
+	const ClusterDevice slice = { CLUSTER_SHARE_EXCLUSIVE, CLUSTER_INTERVAL_DEFAULT,
+		                      16.0 / 132.0, 10 * GB, TRUE };
+
+	fixture_init(&f, NULL);
+	add_gpu_node(&f, "h100", 7, &slice, 1); /* nvidia.com/mig-1g.10gb: 7 */
+	for (guint i = 0; i < 8; i++) {
+		g_autofree char *name = g_strdup_printf("notebook-%u", i);
+
+		add_gpu_pod(&f, name, 0, 100 * S, 8.0 / 132.0, 4 * GB);
+	}
+	sim_loop_set_horizon(f.loop, 50 * S);
+	sim_loop_run(f.loop);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->running, 7);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->pending, 1);
+	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 7), CLUSTER_POD_PENDING);
+	sim_loop_set_horizon(f.loop, SIM_TIME_NEVER);
+	sim_loop_run(f.loop);
+	/* the eighth gets the first slice freed, at 100 s */
+	assert_int_equal(cluster_sim_get_pod_latency(f.sim, 7), 100 * S);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 7), 200 * S);
 	fixture_clear(&f);
 }
 
@@ -416,6 +624,13 @@ main(void)
 		cmocka_unit_test(test_sim__claim_lifecycle_end_to_end),
 		cmocka_unit_test(test_sim__unschedulable_pod_retried_every_flush),
 		cmocka_unit_test(test_sim__deletion_frees_and_cancels),
+		cmocka_unit_test(test_sim__drain_evicts_and_reschedules),
+		cmocka_unit_test(test_sim__failed_node_evicts_after_delay),
+		cmocka_unit_test(test_sim__restored_node_restarts_lost_pods),
+		cmocka_unit_test(test_sim__mig_reconfiguration_flow),
+		cmocka_unit_test(test_sim__no_execute_taint_evicts_untolerating_pods),
+		cmocka_unit_test(test_sim__frozen_cluster_ends_the_run),
+		cmocka_unit_test(test_sim__seven_mig_notebooks_fill_an_h100),
 		cmocka_unit_test(test_sim__same_seed_same_choices),
 	};
 

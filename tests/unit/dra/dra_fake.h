@@ -23,8 +23,12 @@ fake_compile(gpointer data, const char *expression, GError **error)
 }
 
 static DraMatch
-fake_eval(gpointer data, gpointer program, const DraDevice *device, const char *driver,
-	  gpointer *view, const char **message)
+fake_eval(gpointer data,
+          gpointer program,
+          const DraDevice *device,
+          const char *driver,
+          gpointer *view,
+          const char **message)
 {
 	const char *e = program;
 	char name[64];
@@ -53,7 +57,8 @@ fake_eval(gpointer data, gpointer program, const DraDevice *device, const char *
 			if (a->kind == DRA_ATTR_INT) {
 				g_snprintf(text, sizeof(text), "%" G_GINT64_FORMAT, a->int_value);
 			} else if (a->kind == DRA_ATTR_BOOL) {
-				g_snprintf(text, sizeof(text), "%s", a->bool_value ? "true" : "false");
+				g_snprintf(text, sizeof(text), "%s",
+				           a->bool_value ? "true" : "false");
 			} else {
 				g_snprintf(text, sizeof(text), "%s", a->string_value);
 			}

@@ -15,15 +15,19 @@
 #include "dra.h"
 
 static const DraNode node = { "node-1", (const char *const[]){ "zone", "gpus" },
-			      (const char *const[]){ "a", "8" }, 2 };
+	                      (const char *const[]){ "a", "8" }, 2 };
 
 static gboolean
-match1(const char *key, const char *op, const char *const *values, guint n, gboolean field,
+match1(const char *key,
+       const char *op,
+       const char *const *values,
+       guint n,
+       gboolean field,
        gboolean *ok)
 {
 	DraNodeSelectorRequirement r = { key, op, values, n };
 	DraNodeSelectorTerm t = { field ? NULL : &r, field ? 0 : 1, field ? &r : NULL,
-				  field ? 1 : 0 };
+		                  field ? 1 : 0 };
 	DraNodeSelector s = { &t, 1 };
 	gboolean m = FALSE;
 	g_autofree char *err = NULL;
@@ -42,10 +46,9 @@ test_operators(void **state)
 	assert_false(match1("gpus", "Lt", (const char *const[]){ "4" }, 1, FALSE, &ok));
 	assert_true(match1("zone", "Exists", NULL, 0, FALSE, &ok));
 	assert_true(match1("x", "DoesNotExist", NULL, 0, FALSE, &ok));
-	assert_true(match1("metadata.name", "In", (const char *const[]){ "node-1" }, 1, TRUE,
-			   &ok));
-	assert_false(match1("metadata.name", "NotIn", (const char *const[]){ "node-1" }, 1, TRUE,
-			    &ok));
+	assert_true(match1("metadata.name", "In", (const char *const[]){ "node-1" }, 1, TRUE, &ok));
+	assert_false(
+	        match1("metadata.name", "NotIn", (const char *const[]){ "node-1" }, 1, TRUE, &ok));
 }
 
 static void
@@ -114,10 +117,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_operators),
-		cmocka_unit_test(test_parse_errors),
-		cmocka_unit_test(test_empty_term),
-		cmocka_unit_test(test_quantities),
+		cmocka_unit_test(test_operators),  cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_empty_term), cmocka_unit_test(test_quantities),
 		cmocka_unit_test(test_features),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,10 +17,10 @@
 #include "dra_fake.h"
 
 static const DraNode node1 = { "node-1", (const char *const[]){ "region" },
-			       (const char *const[]){ "r1" }, 1 };
+	                       (const char *const[]){ "r1" }, 1 };
 
 static const DraClass class_a = { "class-a", (const char *const[]){ "driver == \"driver-a\"" }, 1,
-				  NULL, 0 };
+	                          NULL, 0 };
 
 static DraAllocator *
 new_alloc(const DraFeatures *f)
@@ -136,8 +136,8 @@ test_all_mode_constraint_error(void **state)
 	dra_allocator_add_slice(a, &s);
 	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ERROR);
 	assert_non_null(strstr(dra_allocator_get_error(a),
-			       "cannot add device driver-a/pool-1/device-2 because a claim "
-			       "constraint would not be satisfied"));
+	                       "cannot add device driver-a/pool-1/device-2 because a claim "
+	                       "constraint would not be satisfied"));
 }
 
 /* An invalid pool is only an error when the search reaches it (allocateOne's pool loop). */
@@ -165,7 +165,7 @@ test_invalid_pool_only_when_reached(void **state)
 	assert_int_equal(dra_allocator_allocate(a, &node1, claims1, 1), DRA_OUTCOME_ALLOCATED);
 	assert_int_equal(dra_allocator_allocate(a, &node1, claims2, 1), DRA_OUTCOME_ERROR);
 	assert_string_equal(dra_allocator_get_error(a),
-			    "pool pool-2 is invalid: duplicate device name device-1");
+	                    "pool pool-2 is invalid: duplicate device name device-1");
 }
 
 /* GatherPools: a newer generation replaces the older slices of the pool. */
@@ -298,7 +298,62 @@ test_taint_rule(void **state)
 	devs[0].name = "device-1";
 	devs[1].name = "device-2";
 	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
-	DraTaintRule rule = { NULL, "driver-a", "pool-1", "device-1", { "k", "v", "NoExecute" } };
+	DraTaintRule rule = { NULL, "driver-a", "pool-1", "device-1", NULL, 0,
+			      { "k", "v", "NoExecute" } };
+	DraRequest req = exact("req-0", 1);
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	f.device_taints = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	dra_allocator_add_taint_rule(a, &rule);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	assert_string_equal(dra_allocator_get_allocation(a, 0)->results[0].device, "device-2");
+}
+
+/* dra_allocator_count_matching: what lint needs to warn about requests that match nothing. */
+static void
+test_count_matching(void **state)
+{
+	DraDevice devs[2] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].attributes = &numa1;
+	devs[0].n_attributes = 1;
+	devs[1].name = "device-2";
+	devs[1].attributes = &numa0;
+	devs[1].n_attributes = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
+	DraRequest req = exact("req-0", 1);
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+	g_autofree char *error = NULL;
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_count_matching(a, &req.exactly, &error), 2);
+	req.exactly.selectors = (const char *const[]){ "attr numa == 7" };
+	req.exactly.n_selectors = 1;
+	assert_int_equal(dra_allocator_count_matching(a, &req.exactly, &error), 0);
+	req.exactly.selectors = (const char *const[]){ "error" };
+	assert_int_equal(dra_allocator_count_matching(a, &req.exactly, &error), -1);
+	assert_non_null(strstr(error, "no such key"));
+}
+
+/* A DeviceTaintRule can pick devices by class and CEL selectors too. */
+static void
+test_taint_rule_selectors(void **state)
+{
+	DraDevice devs[2] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].attributes = &numa1;
+	devs[0].n_attributes = 1;
+	devs[1].name = "device-2";
+	devs[1].attributes = &numa0;
+	devs[1].n_attributes = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
+	DraTaintRule rule = { "class-a", NULL, NULL, NULL, (const char *const[]){ "attr numa == 1" },
+			      1, { "k", "v", "NoSchedule" } };
 	DraRequest req = exact("req-0", 1);
 	DraClaim c = claim_of("claim-0", &req, 1);
 	const DraClaim *claims[] = { &c };
@@ -331,7 +386,7 @@ test_selector_error_is_fatal(void **state)
 	dra_allocator_add_slice(a, &s);
 	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ERROR);
 	assert_string_equal(dra_allocator_get_error(a),
-			    "class bad: selector #0: CEL runtime error: no such key: foo");
+	                    "class bad: selector #0: CEL runtime error: no such key: foo");
 }
 
 /* firstAvailable: the second sub-request is chosen; results and config name it. */
@@ -355,7 +410,7 @@ test_first_available(void **state)
 	req.n_first_available = 2;
 	DraOpaqueConfig op = { "driver-a", "{}", NULL };
 	DraClaimConfig cfg[2] = { { (const char *const[]){ "req-0/big" }, 1, &op },
-				  { (const char *const[]){ "req-0/small" }, 1, &op } };
+		                  { (const char *const[]){ "req-0/small" }, 1, &op } };
 	DraClaim c = claim_of("claim-0", &req, 1);
 	c.config = cfg;
 	c.n_config = 2;
@@ -384,8 +439,8 @@ test_claim_limit(void **state)
 
 	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ERROR);
 	assert_string_equal(dra_allocator_get_error(a),
-			    "claim default/claim-0: number of requested devices 33 exceeds the "
-			    "claim limit of 32");
+	                    "claim default/claim-0: number of requested devices 33 exceeds the "
+	                    "claim limit of 32");
 }
 
 /* consumable capacity: validRange rounds up to min + k*step and results get a shareID. */
@@ -507,7 +562,7 @@ test_repeat_is_stable(void **state)
 	dra_allocator_add_slice(a, &s);
 	for (guint i = 0; i < 3; i++) {
 		assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1),
-				 DRA_OUTCOME_ALLOCATED);
+		                 DRA_OUTCOME_ALLOCATED);
 		assert_string_equal(dra_allocator_get_allocation(a, 0)->results[2].device, "d2");
 	}
 	assert_int_equal(dra_allocator_get_stats(a)->selector_evaluations, 3);
@@ -525,6 +580,8 @@ main(void)
 		cmocka_unit_test(test_counter_leak_quirk),
 		cmocka_unit_test(test_taints),
 		cmocka_unit_test(test_taint_rule),
+		cmocka_unit_test(test_taint_rule_selectors),
+		cmocka_unit_test(test_count_matching),
 		cmocka_unit_test(test_selector_error_is_fatal),
 		cmocka_unit_test(test_first_available),
 		cmocka_unit_test(test_claim_limit),

@@ -100,6 +100,39 @@ test_time__format_round_trip(void **state)
 	assert_close(sim_time_to_seconds(2500000), 2.5, 0.0);
 }
 
+/* Random strings over the duration alphabet: parse either succeeds and the
+ * value formats and parses back, or fails with a column inside the text. */
+static void
+test_time__random_input(void **state)
+{
+	static const char alphabet[] = "0123456789.-+usmhdwx \xc2\xb5";
+	g_autoptr(SimRng) rng = sim_rng_new(test_seed(), "test.time");
+	guint ok = 0;
+
+	for (guint round = 0; round < 20000; round++) {
+		char text[24];
+		guint len = sim_rng_uniform_int(rng, sizeof text);
+		for (guint i = 0; i < len; i++) {
+			text[i] = alphabet[sim_rng_uniform_int(rng, sizeof alphabet - 1)];
+		}
+		text[len] = '\0';
+		g_autoptr(GError) error = NULL;
+		SimTime t;
+		if (sim_time_parse(text, &t, &error)) {
+			g_autofree char *back = sim_time_format(t);
+			SimTime again = 0;
+			assert_true(sim_time_parse(back, &again, NULL));
+			assert_int_equal(again, t);
+			ok++;
+		} else {
+			int col = 0;
+			assert_int_equal(sscanf(error->message, "col %d:", &col), 1);
+			assert_true(col >= 1 && col <= (int)len + 1);
+		}
+	}
+	assert_true(ok > 0);
+}
+
 int
 main(void)
 {
@@ -107,6 +140,7 @@ main(void)
 		cmocka_unit_test(test_time__parse_table),
 		cmocka_unit_test(test_time__parse_errors),
 		cmocka_unit_test(test_time__format_round_trip),
+		cmocka_unit_test(test_time__random_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

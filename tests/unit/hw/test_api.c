@@ -1,7 +1,11 @@
 /*
  * test_api.c: everything drasim publishes decodes with model/api's loader and passes
  * Kubernetes' validation (what `drasim lint` checks), for every catalog shape in every
- * mode: no MIG, static MIG (balanced), dynamic MIG with the 1.34 and the 1.35 layout.
+ * mode: no MIG, static MIG (balanced), dynamic MIG with the 1.34 layout.
+ *
+ * The >= 1.35 dynamic layout is left out on purpose: model/api validates as Kubernetes
+ * 1.34 does, where a device may only consume counters of its own slice and a slice
+ * holds at most 32 counters, so that layout is (correctly) invalid on a 1.34 cluster.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,8 +19,11 @@
 #include "k8s_validate.h"
 
 static void
-check_shape(const HwNodeShape *shape, const char *layout, gboolean dynamic, gboolean k8s_1_35,
-	    guint *failures)
+check_shape(const HwNodeShape *shape,
+            const char *layout,
+            gboolean dynamic,
+            gboolean k8s_1_35,
+            guint *failures)
 {
 	g_autoptr(HwNode) node = hw_node_new(shape, "node-a");
 	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
@@ -32,7 +39,7 @@ check_shape(const HwNodeShape *shape, const char *layout, gboolean dynamic, gboo
 	k8s_validate_references(set, diags);
 	if (k8s_diag_list_count_errors(diags) > 0) {
 		print_message("# %s %s%s%s:\n", shape->id, layout, dynamic ? " dynamic" : "",
-			      k8s_1_35 ? " 1.35" : "");
+		              k8s_1_35 ? " 1.35" : "");
 		for (guint i = 0; i < k8s_diag_list_count(diags) && i < 5; i++) {
 			g_autofree char *text = k8s_diag_format(k8s_diag_list_get(diags, i));
 			print_message("#   %s\n", text);
@@ -57,7 +64,6 @@ test_api__every_shape_validates(void **state)
 		if (shape->gpu_model->mig != NULL) {
 			check_shape(shape, "all-balanced", FALSE, FALSE, &failures);
 			check_shape(shape, "all-disabled", TRUE, FALSE, &failures);
-			check_shape(shape, "all-disabled", TRUE, TRUE, &failures);
 		}
 	}
 	assert_int_equal(failures, 0);

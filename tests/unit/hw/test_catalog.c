@@ -116,25 +116,26 @@ test_catalog__confidence_kept(void **state)
 
 	assert_int_equal(b200->confidence, HW_CONFIDENCE_UNCONFIRMED);
 	assert_int_equal(hw_gpu_model_lookup_profile(b200, "7g.180gb")->confidence,
-			 HW_CONFIDENCE_UNCONFIRMED);
+	                 HW_CONFIDENCE_UNCONFIRMED);
 	assert_int_equal(hw_gpu_model_lookup_profile(b200, "1g.23gb")->confidence,
-			 HW_CONFIDENCE_CONFIRMED);
+	                 HW_CONFIDENCE_CONFIRMED);
 	assert_int_equal(hw_gpu_model_lookup_profile(h200, "3g.71gb")->confidence,
-			 HW_CONFIDENCE_CONFIRMED);
+	                 HW_CONFIDENCE_CONFIRMED);
 	assert_int_equal(hw_catalog_lookup_shape(catalog, "dgx-h100")->confidence,
-			 HW_CONFIDENCE_UNCONFIRMED);
+	                 HW_CONFIDENCE_UNCONFIRMED);
 	assert_int_equal(hw_catalog_lookup_shape(catalog, "aws-p4d.24xlarge")->confidence,
-			 HW_CONFIDENCE_CONFIRMED);
+	                 HW_CONFIDENCE_CONFIRMED);
 }
 
 static void
 test_catalog__shapes_listed_in_issue(void **state)
 {
 	g_autoptr(HwCatalog) catalog = builtin();
-	static const char *const ids[] = { "dgx-a100-640gb", "dgx-h100", "dgx-b200",
-					   "aws-p4d.24xlarge", "aws-p4de.24xlarge",
-					   "aws-p5.48xlarge", "aws-p5e.48xlarge", "gcp-a2-highgpu-8g",
-					   "gcp-a3-highgpu-8g", "azure-nd96isr-h100-v5" };
+	static const char *const ids[] = { "dgx-a100-640gb",    "dgx-h100",
+		                           "dgx-b200",          "aws-p4d.24xlarge",
+		                           "aws-p4de.24xlarge", "aws-p5.48xlarge",
+		                           "aws-p5e.48xlarge",  "gcp-a2-highgpu-8g",
+		                           "gcp-a3-highgpu-8g", "azure-nd96isr-h100-v5" };
 
 	for (guint i = 0; i < G_N_ELEMENTS(ids); i++) {
 		const HwNodeShape *s = hw_catalog_lookup_shape(catalog, ids[i]);
@@ -157,7 +158,7 @@ test_catalog__p4d_roots(void **state)
 	g_autoptr(HwCatalog) catalog = builtin();
 	const HwNodeShape *s = hw_catalog_lookup_shape(catalog, "aws-p4d.24xlarge");
 	static const char *const roots[] = { "pci0000:10", "pci0000:20", "pci0000:90",
-					     "pci0000:a0" };
+		                             "pci0000:a0" };
 
 	assert_false(s->synthetic_topology);
 	assert_int_equal(s->roots->len, 4);
@@ -172,21 +173,21 @@ test_catalog__p4d_roots(void **state)
 }
 
 static const char override_doc[] = "schema: drasim.hw/v1\n"
-				   "gpu_models:\n"
-				   "  - id: h100-sxm5-80gb\n"
-				   "    product_name: NVIDIA H100 OVERRIDDEN\n"
-				   "    architecture: Hopper\n"
-				   "    compute_capability: \"9.0\"\n"
-				   "    memory_mib: 81920\n"
-				   "    sms: 132\n"
-				   "node_shapes:\n"
-				   "  - id: my-box\n"
-				   "    gpu_model: l4-24gb\n"
-				   "    cpus: 32\n"
-				   "    memory_gib: 128\n"
-				   "    numa_nodes: 1\n"
-				   "    pcie_roots: [{ root: pci0000:00, numa: 0, gpus: "
-				   "[\"0000:01:00.0\", \"0000:02:00.0\"] }]\n";
+                                   "gpu_models:\n"
+                                   "  - id: h100-sxm5-80gb\n"
+                                   "    product_name: NVIDIA H100 OVERRIDDEN\n"
+                                   "    architecture: Hopper\n"
+                                   "    compute_capability: \"9.0\"\n"
+                                   "    memory_mib: 81920\n"
+                                   "    sms: 132\n"
+                                   "node_shapes:\n"
+                                   "  - id: my-box\n"
+                                   "    gpu_model: l4-24gb\n"
+                                   "    cpus: 32\n"
+                                   "    memory_gib: 128\n"
+                                   "    numa_nodes: 1\n"
+                                   "    pcie_roots: [{ root: pci0000:00, numa: 0, gpus: "
+                                   "[\"0000:01:00.0\", \"0000:02:00.0\"] }]\n";
 
 /* A scenario document replaces a model by id (shapes follow it) and adds a shape. */
 static void
@@ -198,10 +199,10 @@ test_catalog__override_and_extend(void **state)
 	guint n_gpus = hw_catalog_get_gpus(catalog)->len;
 
 	assert_true(hw_catalog_load_data(catalog, "scenario.yaml", override_doc,
-					 sizeof(override_doc) - 1, &error));
+	                                 sizeof(override_doc) - 1, &error));
 	assert_int_equal(hw_catalog_get_gpus(catalog)->len, n_gpus);
 	assert_string_equal(hw_catalog_lookup_gpu(catalog, "h100-sxm5-80gb")->product_name,
-			    "NVIDIA H100 OVERRIDDEN");
+	                    "NVIDIA H100 OVERRIDDEN");
 	assert_null(hw_catalog_lookup_gpu(catalog, "h100-sxm5-80gb")->mig);
 	assert_ptr_equal(hw_catalog_lookup_shape(catalog, "dgx-h100"), before);
 	assert_string_equal(before->gpu_model->product_name, "NVIDIA H100 OVERRIDDEN");
@@ -214,12 +215,13 @@ test_catalog__failed_load_changes_nothing(void **state)
 {
 	g_autoptr(HwCatalog) catalog = builtin();
 	g_autoptr(GError) error = NULL;
-	static const char doc[] = "schema: drasim.hw/v1\n"
-				  "node_shapes:\n"
-				  "  - { id: box-a, gpu_model: l4-24gb, cpus: 1, memory_gib: 1, numa_nodes: 1,\n"
-				  "      pcie_roots: [{ root: pci0000:00, numa: 0, gpus: [\"0000:01:00.0\"] }] }\n"
-				  "  - { id: box-b, gpu_model: nope, cpus: 1, memory_gib: 1, numa_nodes: 1,\n"
-				  "      pcie_roots: [{ root: pci0000:00, numa: 0, gpus: [\"0000:01:00.0\"] }] }\n";
+	static const char doc[] =
+	        "schema: drasim.hw/v1\n"
+	        "node_shapes:\n"
+	        "  - { id: box-a, gpu_model: l4-24gb, cpus: 1, memory_gib: 1, numa_nodes: 1,\n"
+	        "      pcie_roots: [{ root: pci0000:00, numa: 0, gpus: [\"0000:01:00.0\"] }] }\n"
+	        "  - { id: box-b, gpu_model: nope, cpus: 1, memory_gib: 1, numa_nodes: 1,\n"
+	        "      pcie_roots: [{ root: pci0000:00, numa: 0, gpus: [\"0000:01:00.0\"] }] }\n";
 
 	assert_false(hw_catalog_load_data(catalog, "s.yaml", doc, sizeof(doc) - 1, &error));
 	assert_null(hw_catalog_lookup_shape(catalog, "box-a"));
@@ -230,14 +232,15 @@ test_catalog__pools(void **state)
 {
 	g_autoptr(HwCatalog) catalog = builtin();
 	g_autoptr(GError) error = NULL;
-	static const char doc[] = "schema: drasim.hw/v1\n"
-				  "node_pools:\n"
-				  "  - { name: a, shape: dgx-h100, count: 2, mig: all-balanced }\n"
-				  "  - { name: b, shape: dgx-h100, count: 1, mig: dynamic }\n"
-				  "  - name: c\n"
-				  "    shape: aws-p4d.24xlarge\n"
-				  "    count: 3\n"
-				  "    mig: [{ profile: 3g.20gb, start: 4 }, { profile: 4g.20gb, start: 0 }]\n";
+	static const char doc[] =
+	        "schema: drasim.hw/v1\n"
+	        "node_pools:\n"
+	        "  - { name: a, shape: dgx-h100, count: 2, mig: all-balanced }\n"
+	        "  - { name: b, shape: dgx-h100, count: 1, mig: dynamic }\n"
+	        "  - name: c\n"
+	        "    shape: aws-p4d.24xlarge\n"
+	        "    count: 3\n"
+	        "    mig: [{ profile: 3g.20gb, start: 4 }, { profile: 4g.20gb, start: 0 }]\n";
 
 	if (!hw_catalog_load_data(catalog, "pools.yaml", doc, sizeof(doc) - 1, &error)) {
 		fail_msg("%s", error->message);
@@ -288,7 +291,8 @@ test_catalog__bad_data(void **state)
 		assert_true(g_file_get_contents(path, &data, &len, NULL));
 		expect = expected_error(data);
 		if (g_str_has_prefix(names->pdata[i], "generic-")) {
-			g_autoptr(HwGenericDriver) driver = hw_generic_driver_parse(path, data, len, &error);
+			g_autoptr(HwGenericDriver) driver =
+			        hw_generic_driver_parse(path, data, len, &error);
 			ok = driver != NULL;
 		} else {
 			ok = hw_catalog_load_data(catalog, path, data, len, &error);
@@ -296,7 +300,7 @@ test_catalog__bad_data(void **state)
 		want = g_strdup_printf("%s:%s", path, expect);
 		if (ok || strcmp(error->message, want) != 0) {
 			print_message("# %s\n#   want: %s\n#   got:  %s\n", (char *)names->pdata[i],
-				      want, ok ? "(loaded)" : error->message);
+			              want, ok ? "(loaded)" : error->message);
 			failures++;
 		}
 	}

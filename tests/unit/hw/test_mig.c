@@ -51,7 +51,7 @@ test_mig__rule_valid_start(void **state)
 
 	assert_int_equal(check2("h100-sxm5-80gb", "3g.40gb", 4, "2g.20gb", 0, NULL), HW_MIG_OK);
 	assert_int_equal(check2("h100-sxm5-80gb", "3g.40gb", 2, "1g.10gb", 0, &reason),
-			 HW_MIG_BAD_START);
+	                 HW_MIG_BAD_START);
 	assert_string_equal(reason, "3g.40gb cannot start at memory slice 2 (valid starts: 0, 4)");
 }
 
@@ -62,7 +62,7 @@ test_mig__rule_no_overlap(void **state)
 
 	assert_int_equal(check2("a100-sxm4-40gb", "1g.10gb", 6, "3g.20gb", 0, NULL), HW_MIG_OK);
 	assert_int_equal(check2("a100-sxm4-40gb", "1g.10gb", 2, "3g.20gb", 0, &reason),
-			 HW_MIG_OVERLAP);
+	                 HW_MIG_OVERLAP);
 	assert_string_equal(reason, "3g.20gb at 0 overlaps 1g.10gb at 2 on memory slice 2");
 }
 
@@ -73,24 +73,24 @@ test_mig__rule_compute_slices(void **state)
 {
 	g_autofree char *reason = NULL;
 	static const char doc[] =
-		"schema: drasim.hw/v1\n"
-		"placement_tables:\n"
-		"  wide: { 4g: { compute_slices: 4, size: 2, starts: [0, 2, 4, 6] } }\n"
-		"gpu_models:\n"
-		"  - id: wide-gpu\n"
-		"    product_name: Wide\n"
-		"    architecture: Hopper\n"
-		"    compute_capability: \"9.0\"\n"
-		"    memory_mib: 1024\n"
-		"    sms: 4\n"
-		"    mig:\n"
-		"      compute_slices: 7\n"
-		"      memory_slices: 8\n"
-		"      mode_toggle_requires_reset: false\n"
-		"      placement_table: wide\n"
-		"      profiles:\n"
-		"        - { name: 4g.1gb, gi_profile_id: 5, class: 4g, memory_mib: 256, sms: 1,"
-		" copy_engines: 1, decoders: 0, encoders: 0, jpeg: 0, ofa: 0, max_count: 4 }\n";
+	        "schema: drasim.hw/v1\n"
+	        "placement_tables:\n"
+	        "  wide: { 4g: { compute_slices: 4, size: 2, starts: [0, 2, 4, 6] } }\n"
+	        "gpu_models:\n"
+	        "  - id: wide-gpu\n"
+	        "    product_name: Wide\n"
+	        "    architecture: Hopper\n"
+	        "    compute_capability: \"9.0\"\n"
+	        "    memory_mib: 1024\n"
+	        "    sms: 4\n"
+	        "    mig:\n"
+	        "      compute_slices: 7\n"
+	        "      memory_slices: 8\n"
+	        "      mode_toggle_requires_reset: false\n"
+	        "      placement_table: wide\n"
+	        "      profiles:\n"
+	        "        - { name: 4g.1gb, gi_profile_id: 5, class: 4g, memory_mib: 256, sms: 1,"
+	        " copy_engines: 1, decoders: 0, encoders: 0, jpeg: 0, ofa: 0, max_count: 4 }\n";
 	g_autoptr(GError) error = NULL;
 
 	assert_int_equal(check2("h100-sxm5-80gb", "4g.40gb", 0, "3g.40gb", 4, NULL), HW_MIG_OK);
@@ -106,7 +106,7 @@ test_mig__rule_one_media_extension(void **state)
 
 	assert_int_equal(check2("h100-sxm5-80gb", "1g.10gb+me", 0, "1g.10gb", 1, NULL), HW_MIG_OK);
 	assert_int_equal(check2("a30-24gb", "1g.6gb+me", 0, "2g.12gb+me", 2, &reason),
-			 HW_MIG_MEDIA_EXT);
+	                 HW_MIG_MEDIA_EXT);
 	assert_string_equal(reason, "the layout has 2 +me instances, at most one is allowed");
 }
 
@@ -131,13 +131,15 @@ test_mig__not_capable(void **state)
 	g_autofree char *reason = NULL;
 	gboolean enabled = TRUE;
 	g_autoptr(GError) error = NULL;
-	g_autoptr(GArray) none = hw_mig_layout_parse(gpu("l4-24gb"), "all-disabled", &enabled, NULL);
+	g_autoptr(GArray) none =
+	        hw_mig_layout_parse(gpu("l4-24gb"), "all-disabled", &enabled, NULL);
 
 	assert_int_equal(hw_mig_check(gpu("l4-24gb"), NULL, 0, &reason), HW_MIG_NOT_CAPABLE);
 	assert_non_null(none);
 	assert_false(enabled);
 	assert_null(hw_mig_layout_parse(gpu("l4-24gb"), "all-balanced", &enabled, &error));
-	assert_string_equal(error->message, "MIG layout \"all-balanced\": NVIDIA L4 does not support MIG");
+	assert_string_equal(error->message,
+	                    "MIG layout \"all-balanced\": NVIDIA L4 does not support MIG");
 }
 
 static char *
@@ -167,16 +169,16 @@ expect_layout(const char *model, const char *name, const char *want)
 	text = layout_text(layout);
 	assert_true(enabled);
 	assert_string_equal(text, want);
-	assert_int_equal(hw_mig_check(gpu(model), (HwMigInstance *)(void *)layout->data,
-				      layout->len, NULL),
-			 HW_MIG_OK);
+	assert_int_equal(
+	        hw_mig_check(gpu(model), (HwMigInstance *)(void *)layout->data, layout->len, NULL),
+	        HW_MIG_OK);
 }
 
 static void
 test_mig__named_layouts(void **state)
 {
 	expect_layout("a100-sxm4-80gb", "all-1g.10gb",
-		      "1g.10gb@0,1g.10gb@1,1g.10gb@2,1g.10gb@3,1g.10gb@4,1g.10gb@5,1g.10gb@6");
+	              "1g.10gb@0,1g.10gb@1,1g.10gb@2,1g.10gb@3,1g.10gb@4,1g.10gb@5,1g.10gb@6");
 	expect_layout("a100-sxm4-80gb", "all-1g.20gb", "1g.20gb@0,1g.20gb@2,1g.20gb@4,1g.20gb@6");
 	expect_layout("h100-sxm5-80gb", "all-3g.40gb", "3g.40gb@0,3g.40gb@4");
 	expect_layout("h100-sxm5-80gb", "all-7g.80gb", "7g.80gb@0");
@@ -204,28 +206,28 @@ static void
 test_mig__layout_errors(void **state)
 {
 	expect_layout_error("h100-sxm5-80gb", "2x1g.5gb",
-			    "MIG layout \"2x1g.5gb\": unknown MIG profile \"1g.5gb\" for "
-			    "h100-sxm5-80gb (known: 1g.10gb, 1g.10gb+me, 1g.20gb, 2g.20gb, "
-			    "3g.40gb, 4g.40gb, 7g.80gb)");
+	                    "MIG layout \"2x1g.5gb\": unknown MIG profile \"1g.5gb\" for "
+	                    "h100-sxm5-80gb (known: 1g.10gb, 1g.10gb+me, 1g.20gb, 2g.20gb, "
+	                    "3g.40gb, 4g.40gb, 7g.80gb)");
 	expect_layout_error("h100-sxm5-80gb", "-1x1g.10gb",
-			    "MIG layout \"-1x1g.10gb\": count must be positive, got -1");
+	                    "MIG layout \"-1x1g.10gb\": count must be positive, got -1");
 	expect_layout_error("h100-sxm5-80gb", "3g.40gb@0,2g.20gb@2",
-			    "MIG layout \"3g.40gb@0,2g.20gb@2\": 2g.20gb at 2 overlaps 3g.40gb "
-			    "at 0 on memory slice 2");
+	                    "MIG layout \"3g.40gb@0,2g.20gb@2\": 2g.20gb at 2 overlaps 3g.40gb "
+	                    "at 0 on memory slice 2");
 	expect_layout_error("h100-sxm5-80gb", "3x3g.40gb",
-			    "MIG layout \"3x3g.40gb\": the layout uses 9 compute slices, NVIDIA "
-			    "H100 80GB HBM3 has 7");
+	                    "MIG layout \"3x3g.40gb\": the layout uses 9 compute slices, NVIDIA "
+	                    "H100 80GB HBM3 has 7");
 	expect_layout_error("h100-sxm5-80gb", "4g.40gb,2g.20gb,2g.20gb",
-			    "MIG layout \"4g.40gb,2g.20gb,2g.20gb\": the layout uses 8 compute "
-			    "slices, NVIDIA H100 80GB HBM3 has 7");
+	                    "MIG layout \"4g.40gb,2g.20gb,2g.20gb\": the layout uses 8 compute "
+	                    "slices, NVIDIA H100 80GB HBM3 has 7");
 	expect_layout_error("h100-sxm5-80gb", "3g.40gb@4,2g.20gb",
-			    "MIG layout \"3g.40gb@4,2g.20gb\": pin every instance with @start, "
-			    "or none");
+	                    "MIG layout \"3g.40gb@4,2g.20gb\": pin every instance with @start, "
+	                    "or none");
 	/* Geometry alone: 3 compute slices fit, but 3g and 4g both need start 0 or 4 and
 	 * 1g.20gb at 6 takes slice 7 too. */
 	expect_layout_error("h100-sxm5-80gb", "4g.40gb,1g.20gb,1g.20gb,1g.20gb",
-			    "MIG layout \"4g.40gb,1g.20gb,1g.20gb,1g.20gb\": no placement puts "
-			    "every instance at a valid start without overlapping memory slices");
+	                    "MIG layout \"4g.40gb,1g.20gb,1g.20gb,1g.20gb\": no placement puts "
+	                    "every instance at a valid start without overlapping memory slices");
 }
 
 /* ---- the counter model (DynamicMIG) against the rules ---- */
@@ -238,8 +240,8 @@ typedef struct {
 static Engines
 engines_of(const HwMigProfile *p)
 {
-	return (Engines){ p->sms, p->copy_engines, p->decoders, p->encoders, p->jpeg, p->ofa,
-			  p->memory_mib };
+	return (Engines){ p->sms,  p->copy_engines, p->decoders,  p->encoders,
+		          p->jpeg, p->ofa,          p->memory_mib };
 }
 
 static Engines
@@ -303,7 +305,7 @@ walk(Walk *w, guint n, guint from)
 	w->legal++;
 	if (!counters_fit(w->model, w->layout, n)) {
 		print_message("# %s: legal layout of %u instances exceeds the counters\n",
-			      w->model->id, n);
+		              w->model->id, n);
 		w->mismatches++;
 	}
 	for (guint p = 0; p < profiles->len; p++) {
@@ -315,7 +317,7 @@ walk(Walk *w, guint n, guint from)
 				w->boundary++;
 				if (counters_fit(w->model, w->layout, n + 1)) {
 					print_message("# %s: illegal layout fits the counters\n",
-						      w->model->id);
+					              w->model->id);
 					w->mismatches++;
 				}
 			} else if (index >= from) {
@@ -374,19 +376,19 @@ test_mig__reconfigure(void **state)
 	hw_reconfig_times_default(&t);
 	/* Ampere: enabling MIG needs a reset. */
 	hw_gpu_plan_reconfigure(g_ptr_array_index(a100->gpus, 0), FALSE, TRUE, a_target, 1, &t,
-				&plan);
+	                        &plan);
 	assert_int_equal(plan.verdict, HW_RECONFIG_OK);
 	assert_true(plan.needs_reset);
 	assert_int_equal(plan.duration_us, t.gpu_reset_us + t.create_instance_us);
 	/* Hopper: no reset, a live toggle. */
 	hw_gpu_plan_reconfigure(g_ptr_array_index(h100->gpus, 0), FALSE, TRUE, h_target, 2, &t,
-				&plan);
+	                        &plan);
 	assert_int_equal(plan.verdict, HW_RECONFIG_OK);
 	assert_false(plan.needs_reset);
 	assert_int_equal(plan.duration_us, t.mode_toggle_us + 2 * t.create_instance_us);
 	/* Busy GPU: refused. */
 	hw_gpu_plan_reconfigure(g_ptr_array_index(h100->gpus, 0), TRUE, TRUE, h_target, 2, &t,
-				&plan);
+	                        &plan);
 	assert_int_equal(plan.verdict, HW_RECONFIG_BUSY);
 	g_free(plan.reason);
 	/* Balanced (2g@0,1g@2,1g@3,3g@4 on H100) -> 2x 3g: keep 3g@4, destroy 3, create 1. */

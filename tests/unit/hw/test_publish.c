@@ -58,10 +58,15 @@ attr_string(const HwDevice *d, const char *name, HwAttrType type)
 static void
 check_attribute_set(const HwDevice *d, const char *type, gboolean has_uuid)
 {
-	static const char *const common[] = { "type", "productName", "brand", "architecture",
-					      "cudaComputeCapability", "driverVersion",
-					      "cudaDriverVersion", "resource.kubernetes.io/pciBusID",
-					      "resource.kubernetes.io/pcieRoot" };
+	static const char *const common[] = { "type",
+		                              "productName",
+		                              "brand",
+		                              "architecture",
+		                              "cudaComputeCapability",
+		                              "driverVersion",
+		                              "cudaDriverVersion",
+		                              "resource.kubernetes.io/pciBusID",
+		                              "resource.kubernetes.io/pcieRoot" };
 	guint expected = G_N_ELEMENTS(common) + (has_uuid ? 1 : 0);
 
 	for (guint i = 0; i < G_N_ELEMENTS(common); i++) {
@@ -107,10 +112,10 @@ test_publish__full_gpus(void **state)
 		assert_string_equal(d->name, name);
 		check_attribute_set(d, "gpu", TRUE);
 		assert_string_equal(attr_string(d, "productName", HW_ATTR_STRING),
-				    "NVIDIA H100 80GB HBM3");
+		                    "NVIDIA H100 80GB HBM3");
 		assert_string_equal(attr_string(d, "architecture", HW_ATTR_STRING), "Hopper");
 		assert_string_equal(attr_string(d, "cudaComputeCapability", HW_ATTR_VERSION),
-				    "9.0.0");
+		                    "9.0.0");
 		assert_int_equal(d->capacity->len, 1);
 		assert_int_equal(hw_device_lookup_capacity(d, "memory")->value, 81559ll << 20);
 		assert_int_equal(d->consumes->len, 0);
@@ -125,7 +130,7 @@ test_publish__static_mig(void **state)
 	g_autoptr(GPtrArray) slices = publish(node, FALSE, FALSE);
 	const HwSlice *s = g_ptr_array_index(slices, 0);
 	static const char *const names[] = { "gpu-0-mig-2g20gb-14-0", "gpu-0-mig-1g10gb-19-2",
-					     "gpu-0-mig-1g10gb-19-3", "gpu-0-mig-3g40gb-9-4" };
+		                             "gpu-0-mig-1g10gb-19-3", "gpu-0-mig-3g40gb-9-4" };
 	const HwDevice *d;
 
 	assert_int_equal(s->devices->len, 32);
@@ -134,7 +139,7 @@ test_publish__static_mig(void **state)
 		assert_string_equal(d->name, names[i]);
 		check_attribute_set(d, "mig", TRUE);
 		assert_string_equal(attr_string(d, "parentUUID", HW_ATTR_STRING),
-				    ((HwGpu *)g_ptr_array_index(node->gpus, 0))->uuid);
+		                    ((HwGpu *)g_ptr_array_index(node->gpus, 0))->uuid);
 	}
 	d = g_ptr_array_index(s->devices, 3);
 	assert_string_equal(attr_string(d, "profile", HW_ATTR_STRING), "3g.40gb");
@@ -173,18 +178,18 @@ test_publish__names(void **state)
 	v12 = hw_publish_nvidia(node, &options);
 	s = g_ptr_array_index(v12, 0);
 	assert_string_equal(((HwDevice *)g_ptr_array_index(s->devices, 0))->name,
-			    "gpu-0-mig-1g10gb-me-20-0");
+	                    "gpu-0-mig-1g10gb-me-20-0");
 	assert_string_equal(((HwDevice *)g_ptr_array_index(s->devices, 1))->name,
-			    "gpu-0-mig-1g20gb-15-2");
+	                    "gpu-0-mig-1g20gb-15-2");
 	assert_string_equal(((HwDevice *)g_ptr_array_index(s->devices, 5))->name,
-			    "gpu-1-mig-3g40gb-9-4");
+	                    "gpu-1-mig-3g40gb-9-4");
 	options.naming = HW_NAMING_V25_3;
 	v3 = hw_publish_nvidia(node, &options);
 	s = g_ptr_array_index(v3, 0);
 	assert_string_equal(((HwDevice *)g_ptr_array_index(s->devices, 0))->name,
-			    "gpu-0-mig-20-0-1");
+	                    "gpu-0-mig-20-0-1");
 	assert_string_equal(((HwDevice *)g_ptr_array_index(s->devices, 2))->name,
-			    "gpu-0-mig-9-4-4");
+	                    "gpu-0-mig-9-4-4");
 	/* v25.3 still had the driver's own pcieBusID and the index attributes. */
 	assert_non_null(hw_device_lookup_attr(g_ptr_array_index(s->devices, 0), "pcieBusID"));
 	assert_non_null(hw_device_lookup_attr(g_ptr_array_index(s->devices, 0), "parentIndex"));
@@ -290,8 +295,8 @@ test_publish__dynamic_layouts(void **state)
 		/* 25 MIG placements, no full GPU. */
 		assert_int_equal(s->devices->len, 25);
 		for (guint k = 0; k < s->devices->len; k++) {
-			assert_non_null(
-				strstr(((HwDevice *)g_ptr_array_index(s->devices, k))->name, "-mig-"));
+			assert_non_null(strstr(((HwDevice *)g_ptr_array_index(s->devices, k))->name,
+			                       "-mig-"));
 		}
 	}
 }
@@ -305,30 +310,32 @@ test_publish__p4d_nics(void **state)
 	g_autoptr(HwSlice) nics = hw_publish_dranet(node);
 	const HwSlice *g = g_ptr_array_index(gpus, 0);
 	static const char *const names[] = { "pci-0000-10-1b-0", "pci-0000-20-1b-0",
-					     "pci-0000-90-1b-0", "pci-0000-a0-1b-0" };
+		                             "pci-0000-90-1b-0", "pci-0000-a0-1b-0" };
 	static const char *const rdma[] = { "rdmap16s27", "rdmap32s27", "rdmap144s27",
-					    "rdmap160s27" };
+		                            "rdmap160s27" };
 
 	assert_non_null(nics);
 	assert_string_equal(nics->driver, "dra.net");
 	assert_int_equal(nics->devices->len, 4);
 	for (guint i = 0; i < 4; i++) {
 		const HwDevice *nic = g_ptr_array_index(nics->devices, i);
-		const char *root = attr_string(nic, "resource.kubernetes.io/pcieRoot", HW_ATTR_STRING);
+		const char *root =
+		        attr_string(nic, "resource.kubernetes.io/pcieRoot", HW_ATTR_STRING);
 		guint sharing = 0;
 
 		assert_string_equal(nic->name, names[i]);
-		assert_string_equal(attr_string(nic, "dra.net/rdmaDevice", HW_ATTR_STRING), rdma[i]);
+		assert_string_equal(attr_string(nic, "dra.net/rdmaDevice", HW_ATTR_STRING),
+		                    rdma[i]);
 		assert_string_equal(attr_string(nic, "dra.net/pciDevice", HW_ATTR_STRING),
-				    "Elastic Fabric Adapter (EFA)");
+		                    "Elastic Fabric Adapter (EFA)");
 		assert_int_equal(hw_device_lookup_attr(nic, "dra.net/rdma")->num, 1);
 		assert_null(hw_device_lookup_attr(nic, "dra.net/ifName"));
 		for (guint k = 0; k < g->devices->len; k++) {
 			const HwDevice *gpu = g_ptr_array_index(g->devices, k);
 
 			if (strcmp(attr_string(gpu, "resource.kubernetes.io/pcieRoot",
-					       HW_ATTR_STRING),
-				   root) == 0) {
+			                       HW_ATTR_STRING),
+			           root) == 0) {
 				assert_true(k == 2 * i || k == 2 * i + 1);
 				sharing++;
 			}
@@ -341,19 +348,19 @@ static void
 test_publish__generic_driver(void **state)
 {
 	static const char doc[] = "driver: fpga.example.com\n"
-				  "devices:\n"
-				  "  - count: 2\n"
-				  "    name: \"fpga-{index}\"\n"
-				  "    attributes:\n"
-				  "      model: { string: u250 }\n"
-				  "      index: { int: \"{index}\" }\n"
-				  "      sriov: { bool: \"false\" }\n"
-				  "    capacity: { memory: 64Gi, lanes: \"16\" }\n"
-				  "  - count: 1\n"
-				  "    name: vf-pool\n";
+	                          "devices:\n"
+	                          "  - count: 2\n"
+	                          "    name: \"fpga-{index}\"\n"
+	                          "    attributes:\n"
+	                          "      model: { string: u250 }\n"
+	                          "      index: { int: \"{index}\" }\n"
+	                          "      sriov: { bool: \"false\" }\n"
+	                          "    capacity: { memory: 64Gi, lanes: \"16\" }\n"
+	                          "  - count: 1\n"
+	                          "    name: vf-pool\n";
 	g_autoptr(GError) error = NULL;
-	g_autoptr(HwGenericDriver) driver = hw_generic_driver_parse("d.yaml", doc, sizeof(doc) - 1,
-								   &error);
+	g_autoptr(HwGenericDriver) driver =
+	        hw_generic_driver_parse("d.yaml", doc, sizeof(doc) - 1, &error);
 	g_autoptr(HwSlice) slice = NULL;
 	const HwDevice *d;
 
@@ -378,10 +385,14 @@ test_publish__quantities(void **state)
 		HwQtyFormat f;
 		const char *want;
 	} cases[] = {
-		{ 0, HW_QTY_BINARY, "0" },	    { 1, HW_QTY_DECIMAL, "1" },
-		{ 132, HW_QTY_DECIMAL, "132" },	    { 1000, HW_QTY_DECIMAL, "1k" },
-		{ 40ll << 30, HW_QTY_BINARY, "40Gi" }, { 81559ll << 20, HW_QTY_BINARY, "81559Mi" },
-		{ 1536, HW_QTY_BINARY, "1536" },    { 1ll << 40, HW_QTY_BINARY, "1Ti" },
+		{ 0, HW_QTY_BINARY, "0" },
+		{ 1, HW_QTY_DECIMAL, "1" },
+		{ 132, HW_QTY_DECIMAL, "132" },
+		{ 1000, HW_QTY_DECIMAL, "1k" },
+		{ 40ll << 30, HW_QTY_BINARY, "40Gi" },
+		{ 81559ll << 20, HW_QTY_BINARY, "81559Mi" },
+		{ 1536, HW_QTY_BINARY, "1536" },
+		{ 1ll << 40, HW_QTY_BINARY, "1Ti" },
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -396,7 +407,8 @@ static char *
 render(const char *shape, const char *layout, gboolean dynamic)
 {
 	g_autoptr(HwNode) node = hw_node_new(hw_catalog_lookup_shape(catalog, shape), "node-a");
-	g_autoptr(GPtrArray) nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_object_free);
+	g_autoptr(GPtrArray) nodes =
+	        g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_object_free);
 	g_autoptr(GPtrArray) slices = NULL;
 	HwSlice *nics;
 

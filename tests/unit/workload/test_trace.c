@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -285,6 +286,49 @@ test_trace__crlf_quotes_and_blank_lines(void **state)
 	g_unlink(path);
 }
 
+/* Bad input never crashes: random mutations of a valid file either load or
+ * fail with a positioned error (run this under ASan to mean anything). */
+static void
+test_trace__mutations_never_crash(void **state)
+{
+	static const char good[] = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,"
+	                           "pod_phase,creation_time,deletion_time,scheduled_time\n"
+	                           "p0,1000,2048,1,500,T4|P100,LS,Running,0,10,0\n"
+	                           "p1,2000,4096,2,1000,,BE,Pending,5,20,\n";
+	static const char alphabet[] = ",|\"\r\n0123456789x-";
+	const char *seed_env = g_getenv("SIM_TEST_SEED");
+	GRand *rand = g_rand_new_with_seed(seed_env != NULL ? (guint32)atoi(seed_env) : 1);
+	guint loaded = 0, failed = 0;
+
+	for (guint round = 0; round < 300; round++) {
+		g_autofree char *content = g_strdup(good);
+		gsize len = strlen(content);
+		guint edits = g_rand_int_range(rand, 1, 6);
+		for (guint e = 0; e < edits; e++) {
+			gsize at = g_rand_int_range(rand, 0, (gint32)len);
+			content[at] = alphabet[g_rand_int_range(rand, 0, sizeof alphabet - 1)];
+		}
+		if (g_rand_boolean(rand)) {
+			content[g_rand_int_range(rand, 0, (gint32)len)] = '\0'; /* truncate */
+		}
+		g_autofree char *path = write_temp(content);
+		g_autoptr(WorkloadTrace) t = workload_trace_new();
+		g_autoptr(GError) error = NULL;
+		if (workload_trace_load_pods(t, path, &error)) {
+			loaded++;
+		} else {
+			g_autofree char *prefix = g_strdup_printf("%s:", path);
+			assert_true(g_str_has_prefix(error->message, prefix));
+			assert_int_equal(workload_trace_get_n_pods(t), 0);
+			failed++;
+		}
+		g_unlink(path);
+	}
+	g_rand_free(rand);
+	print_message("# mutations: %u loaded, %u refused with a position\n", loaded, failed);
+	assert_true(failed > 0);
+}
+
 int
 main(void)
 {
@@ -295,6 +339,7 @@ main(void)
 		cmocka_unit_test(test_trace__multigpu_schema),
 		cmocka_unit_test(test_trace__positioned_errors),
 		cmocka_unit_test(test_trace__crlf_quotes_and_blank_lines),
+		cmocka_unit_test(test_trace__mutations_never_crash),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,8 +25,11 @@ node_of(const char *shape, const char *layout)
 }
 
 static XrNodeView *
-view_of(const HwNode *node, XrMigStrategy strategy, XrSharing sharing, guint replicas,
-	gboolean rename)
+view_of(const HwNode *node,
+        XrMigStrategy strategy,
+        XrSharing sharing,
+        guint replicas,
+        gboolean rename)
 {
 	XrConfig config;
 	g_autoptr(GError) error = NULL;
@@ -119,18 +122,18 @@ test_xr__single_invalid(void **state)
 	g_autoptr(XrNodeView) v3 = NULL;
 
 	assert_string_equal(xr_node_view_invalid_reason(v1),
-			    "more than one MIG device type present on node");
+	                    "more than one MIG device type present on node");
 	assert_int_equal(xr_node_view_count(v1, "nvidia.com/gpu"), 0);
 	assert_label(v1, "nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3-MIG-INVALID");
 	assert_label(v1, "nvidia.com/gpu.count", "0");
 	assert_label(v1, "nvidia.com/gpu.replicas", "0");
 	assert_label(v1, "nvidia.com/gpu.memory", "0");
 	assert_string_equal(xr_node_view_invalid_reason(v2),
-			    "at least one MIG device is enabled but empty");
+	                    "at least one MIG device is enabled but empty");
 	hw_gpu_apply_reconfigure(g_ptr_array_index(partial->gpus, 3), FALSE, NULL, 0);
 	v3 = view_of(partial, XR_MIG_SINGLE, XR_SHARING_NONE, 1, FALSE);
 	assert_string_equal(xr_node_view_invalid_reason(v3),
-			    "devices with MIG enabled and disable detected");
+	                    "devices with MIG enabled and disable detected");
 	assert_int_equal(xr_node_view_count(v3, "nvidia.com/gpu"), 0);
 }
 
@@ -165,8 +168,10 @@ static void
 test_xr__time_slicing(void **state)
 {
 	g_autoptr(HwNode) node = node_of("dgx-h100", "all-disabled");
-	g_autoptr(XrNodeView) shared = view_of(node, XR_MIG_NONE, XR_SHARING_TIME_SLICING, 4, FALSE);
-	g_autoptr(XrNodeView) renamed = view_of(node, XR_MIG_NONE, XR_SHARING_TIME_SLICING, 4, TRUE);
+	g_autoptr(XrNodeView) shared =
+	        view_of(node, XR_MIG_NONE, XR_SHARING_TIME_SLICING, 4, FALSE);
+	g_autoptr(XrNodeView) renamed =
+	        view_of(node, XR_MIG_NONE, XR_SHARING_TIME_SLICING, 4, TRUE);
 
 	assert_int_equal(xr_node_view_count(shared, "nvidia.com/gpu"), 32);
 	assert_label(shared, "nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3-SHARED");
@@ -185,7 +190,7 @@ test_xr__time_slicing_mixed_mig(void **state)
 
 	assert_int_equal(xr_node_view_count(v, "nvidia.com/mig-3g.40gb"), 32);
 	assert_label(v, "nvidia.com/mig-3g.40gb.product",
-		     "NVIDIA-H100-80GB-HBM3-MIG-3g.40gb-SHARED");
+	             "NVIDIA-H100-80GB-HBM3-MIG-3g.40gb-SHARED");
 	assert_label(v, "nvidia.com/mig-3g.40gb.replicas", "2");
 }
 
@@ -205,7 +210,7 @@ test_xr__fail_requests_greater_than_one(void **state)
 	strict = xr_node_view_new(node, &config, NULL);
 	assert_int_equal(xr_node_view_admit(strict, "nvidia.com/gpu", 1, NULL), XR_ADMIT_OK);
 	assert_int_equal(xr_node_view_admit(strict, "nvidia.com/gpu", 2, &reason),
-			 XR_ADMIT_REJECTED);
+	                 XR_ADMIT_REJECTED);
 	assert_non_null(strstr(reason, "UnexpectedAdmissionError"));
 	assert_int_equal(xr_node_view_admit(lax, "nvidia.com/gpu", 2, NULL), XR_ADMIT_OK);
 }

@@ -9,11 +9,12 @@
  *   hard   n devices asked when n-1 fit; matchAttribute over 4 requests with no
  *          solution on 128 devices; two requests with 8 sub-requests each.
  *
- * Selectors use a trivial evaluator (driver equality) so the figures measure
+ * Times are CPU time of the process. Selectors use a trivial evaluator (driver equality) so the figures measure
  * the search, not CEL; results are cached per device either way.
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "dra.h"
 
@@ -24,8 +25,12 @@ b_compile(gpointer data, const char *expression, GError **error)
 }
 
 static DraMatch
-b_eval(gpointer data, gpointer program, const DraDevice *device, const char *driver,
-       gpointer *view, const char **message)
+b_eval(gpointer data,
+       gpointer program,
+       const DraDevice *device,
+       const char *driver,
+       gpointer *view,
+       const char **message)
 {
 	return strcmp(program, driver) == 0 ? DRA_MATCH_TRUE : DRA_MATCH_FALSE;
 }
@@ -36,9 +41,20 @@ b_free(gpointer data, gpointer program)
 	g_free(program);
 }
 
+/*
+ * CPU time of this process in microseconds: the machine is shared, so wall
+ * time mostly measures the other processes.
+ */
+static gint64
+cpu_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (gint64)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 static const DraSelectorOps ops = { b_compile, b_eval, b_free, NULL };
-static const DraClass gpu_class = { "gpu", (const char *const[]){ "gpu.example.com" }, 1, NULL,
-				    0 };
+static const DraClass gpu_class = { "gpu", (const char *const[]){ "gpu.example.com" }, 1, NULL, 0 };
 
 typedef struct {
 	GPtrArray *strings;
@@ -122,9 +138,11 @@ static int
 place(DraAllocator *a, Cluster *c, const DraClaim *claim, guint64 *calls)
 {
 	const DraClaim *claims[] = { claim };
+	/* one pod, many nodes: the claims are validated once */
+	dra_allocator_set_claims(a, claims, 1);
 	for (guint n = 0; n < c->n_nodes; n++) {
 		(*calls)++;
-		if (dra_allocator_allocate(a, &c->nodes[n], claims, 1) == DRA_OUTCOME_ALLOCATED) {
+		if (dra_allocator_allocate_on(a, &c->nodes[n]) == DRA_OUTCOME_ALLOCATED) {
 			dra_allocator_commit(a, 0);
 			return (int)n;
 		}
@@ -142,12 +160,12 @@ bench_fill(gboolean prune)
 
 	cluster_init(&c, 500, 10, NULL);
 	DraAllocator *a = new_alloc(&c, prune);
-	gint64 t0 = g_get_monotonic_time();
+	gint64 t0 = cpu_us();
 	guint placed = 0;
 	for (guint p = 0; p < 5000; p++) {
 		placed += place(a, &c, &claim, &calls) >= 0;
 	}
-	double s = (double)(g_get_monotonic_time() - t0) / 1e6;
+	double s = (double)(cpu_us() - t0) / 1e6;
 	printf("fill: %u/5000 claims placed in %.3f s: %.0f claims/s, %" G_GUINT64_FORMAT
 	       " Allocate calls (%.0f ns each)\n",
 	       placed, s, placed / s, calls, s * 1e9 / (double)calls);
@@ -177,7 +195,7 @@ bench_churn(gboolean prune)
 		g_array_append_val(held, key);
 	}
 	calls = 0;
-	gint64 t0 = g_get_monotonic_time();
+	gint64 t0 = cpu_us();
 	guint ops_done = 0;
 	for (guint i = 0; i < 5000; i++) {
 		guint victim = g_rand_int_range(rand, 0, (gint32)held->len);
@@ -185,7 +203,7 @@ bench_churn(gboolean prune)
 		guint n = (guint)(key >> 32);
 		guint d = (guint)(key & 0xffffffffu);
 		dra_allocator_mark_allocated(a, c.slices[n].driver, c.slices[n].pool,
-					     c.slices[n].devices[d].name, FALSE);
+		                             c.slices[n].devices[d].name, FALSE);
 		g_array_remove_index_fast(held, victim);
 		int placed = place(a, &c, &claim, &calls);
 		if (placed < 0) {
@@ -197,7 +215,7 @@ bench_churn(gboolean prune)
 		ops_done++;
 	}
 	(void)claims;
-	double s = (double)(g_get_monotonic_time() - t0) / 1e6;
+	double s = (double)(cpu_us() - t0) / 1e6;
 	printf("churn: %u free+place cycles at 90%% full in %.3f s: %.0f claims/s, "
 	       "%" G_GUINT64_FORMAT " Allocate calls (%.0f ns each)\n",
 	       ops_done, s, ops_done / s, calls, s * 1e9 / (double)calls);
@@ -224,17 +242,17 @@ static double
 time_one(DraAllocator *a, const DraNode *node, const DraClaim *claim, DraOutcome *out)
 {
 	const DraClaim *claims[] = { claim };
-	gint64 t0 = g_get_monotonic_time();
+	gint64 t0 = cpu_us();
 	*out = dra_allocator_allocate(a, node, claims, 1);
-	return (double)(g_get_monotonic_time() - t0) / 1e3;
+	return (double)(cpu_us() - t0) / 1e3;
 }
 
 static const char *
 outcome_name(DraOutcome o)
 {
 	return o == DRA_OUTCOME_ALLOCATED ? "allocated"
-	       : o == DRA_OUTCOME_ERROR	  ? "error"
-					  : "unschedulable";
+	       : o == DRA_OUTCOME_ERROR   ? "error"
+	                                  : "unschedulable";
 }
 
 static int
@@ -259,7 +277,7 @@ bench_hard(gboolean prune)
 	cluster_init(&c, 1, 128, group_attr);
 	a = new_alloc(&c, prune);
 	DraRequest r2[4] = { one_request("a", 2), one_request("b", 2), one_request("c", 2),
-			     one_request("d", 3) };
+		             one_request("d", 3) };
 	DraConstraint con = { NULL, 0, "gpu.example.com/numa", NULL };
 	DraClaim c2 = { "default", "match4", r2, 4, &con, 1, NULL, 0 };
 	ms = time_one(a, &c.nodes[0], &c2, &out);
@@ -274,7 +292,7 @@ bench_hard(gboolean prune)
 	a = new_alloc(&c, prune);
 	for (guint d = 0; d < 4; d++) {
 		dra_allocator_mark_allocated(a, "gpu.example.com", c.slices[0].pool,
-					     c.slices[0].devices[d].name, TRUE);
+		                             c.slices[0].devices[d].name, TRUE);
 	}
 	DraExactRequest subs[8];
 	const char *sub_names[] = { "s8", "s7", "s6", "s5", "s4", "s3", "s2", "s1" };

@@ -1,0 +1,543 @@
+/*
+ * cmd_allocate.c: `drasim allocate FILE... [--node NAME] [--feature G=B] [-o yaml|json]`.
+ *
+ * Loads manifests, builds one DraAllocator over every ResourceSlice, DeviceClass
+ * and DeviceTaintRule (claims that are already allocated mark their devices in
+ * use), then places each Pod in input order: its template claims are created as
+ * the resource-claim controller would, and its unallocated claims are allocated
+ * on --node or on the first node that fits. It prints the claims with
+ * status.allocation filled in, as the scheduler writes them, and tells for each
+ * pod that does not fit why, per node.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "dra.h"
+#include "dra_k8s.h"
+#include "k8s_objects.h"
+
+int cli_allocate_main(int argc, char **argv);
+
+typedef struct {
+	K8sObjectSet *set;
+	DraInput *input;
+	DraCel *cel;
+	DraAllocator *alloc;
+	GPtrArray *nodes;      /* const DraNode* in node order */
+	GPtrArray *written;    /* K8sResourceClaim* allocated by this run, in order */
+	GHashTable *converted; /* K8sResourceClaim* -> const DraClaim* */
+	gboolean fatal;
+} Run;
+
+static gpointer
+zalloc(Run *run, gsize size)
+{
+	gpointer p = k8s_object_set_alloc(run->set, size);
+	memset(p, 0, size);
+	return p;
+}
+
+static const char *
+str(Run *run, const char *text)
+{
+	return text != NULL ? k8s_object_set_intern(run->set, text) : NULL;
+}
+
+static void
+copy_strv(Run *run, K8sStringList *out, const char *const *items, guint n)
+{
+	out->n = n;
+	out->items = zalloc(run, sizeof(char *) * MAX(n, 1));
+	out->item_pos = zalloc(run, sizeof(K8sPos) * MAX(n, 1));
+	for (guint i = 0; i < n; i++) {
+		out->items[i] = str(run, items[i]);
+	}
+}
+
+static void
+copy_requirements(Run *run,
+                  const DraNodeSelectorRequirement *in,
+                  guint n,
+                  K8sNodeSelectorRequirement **out,
+                  guint *n_out)
+{
+	K8sNodeSelectorRequirement *r = zalloc(run, sizeof(*r) * MAX(n, 1));
+	for (guint i = 0; i < n; i++) {
+		r[i].key = str(run, in[i].key);
+		r[i].operator_ = str(run, in[i].op);
+		copy_strv(run, &r[i].values, in[i].values, in[i].n_values);
+	}
+	*out = r;
+	*n_out = n;
+}
+
+/* Fills @claim's status.allocation from the allocator's answer. */
+static void
+write_allocation(Run *run, K8sResourceClaim *claim, const DraAllocation *a)
+{
+	K8sAllocationResult *res = zalloc(run, sizeof(*res));
+
+	res->n_results = a->n_results;
+	res->results = zalloc(run, sizeof(*res->results) * MAX(a->n_results, 1));
+	for (guint i = 0; i < a->n_results; i++) {
+		const DraDeviceResult *r = &a->results[i];
+		K8sDeviceRequestAllocationResult *o = &res->results[i];
+		o->request = str(run, r->request);
+		o->driver = str(run, r->driver);
+		o->pool = str(run, r->pool);
+		o->device = str(run, r->device);
+		o->has_admin_access = r->admin_access;
+		o->admin_access = r->admin_access;
+		copy_strv(run, &o->binding_conditions, r->binding_conditions,
+		          r->n_binding_conditions);
+		copy_strv(run, &o->binding_failure_conditions, r->binding_failure_conditions,
+		          r->n_binding_failure_conditions);
+		o->share_id = str(run, r->share_id);
+		o->consumed_capacity.n = r->n_consumed;
+		o->consumed_capacity.items =
+		        zalloc(run, sizeof(K8sQtyPair) * MAX(r->n_consumed, 1));
+		for (guint j = 0; j < r->n_consumed; j++) {
+			K8sQtyPair *q = &o->consumed_capacity.items[j];
+			g_autofree char *text = dra_milli_format(r->consumed[j].value);
+			q->key = str(run, r->consumed[j].name);
+			q->value.text = str(run, text);
+			q->value.valid = k8s_quantity_parse(text, -1, &q->value.value, NULL);
+		}
+	}
+	res->n_config = a->n_config;
+	res->config = zalloc(run, sizeof(*res->config) * MAX(a->n_config, 1));
+	for (guint i = 0; i < a->n_config; i++) {
+		const DraConfigResult *c = &a->config[i];
+		K8sDeviceAllocationConfig *o = &res->config[i];
+		o->source = c->from_class ? "FromClass" : "FromClaim";
+		copy_strv(run, &o->requests, c->requests, c->n_requests);
+		if (c->opaque != NULL && c->opaque->origin != NULL) {
+			o->has_opaque = TRUE;
+			o->opaque = *(const K8sOpaqueDeviceConfig *)c->opaque->origin;
+		}
+	}
+	if (a->node_selector != NULL) {
+		K8sNodeSelector *ns = zalloc(run, sizeof(*ns));
+		ns->n_terms = a->node_selector->n_terms;
+		ns->terms = zalloc(run, sizeof(*ns->terms) * MAX(ns->n_terms, 1));
+		for (guint t = 0; t < ns->n_terms; t++) {
+			const DraNodeSelectorTerm *in = &a->node_selector->terms[t];
+			copy_requirements(run, in->match_expressions, in->n_match_expressions,
+			                  &ns->terms[t].match_expressions,
+			                  &ns->terms[t].n_match_expressions);
+			copy_requirements(run, in->match_fields, in->n_match_fields,
+			                  &ns->terms[t].match_fields, &ns->terms[t].n_match_fields);
+		}
+		res->node_selector = ns;
+	}
+	claim->status.allocation = res;
+}
+
+static void
+add_reserved_for(Run *run, K8sResourceClaim *claim, const K8sPod *pod)
+{
+	guint n = claim->status.n_reserved_for;
+	K8sResourceClaimConsumerReference *refs = zalloc(run, sizeof(*refs) * (n + 1));
+
+	if (n > 0) {
+		memcpy(refs, claim->status.reserved_for, sizeof(*refs) * n);
+	}
+	refs[n].resource = "pods";
+	refs[n].name = pod->obj.metadata.name;
+	refs[n].uid = pod->obj.metadata.uid;
+	claim->status.reserved_for = refs;
+	claim->status.n_reserved_for = n + 1;
+}
+
+/* A deterministic 5-character suffix, like the controller's random one. */
+static char *
+claim_suffix(const char *pod, const char *claim)
+{
+	static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+	guint h = g_str_hash(pod) * 31u + g_str_hash(claim);
+	char out[6];
+
+	for (guint i = 0; i < 5; i++) {
+		out[i] = alphabet[h % (sizeof(alphabet) - 1)];
+		h = h / (sizeof(alphabet) - 1) + h * 2654435761u;
+	}
+	out[5] = '\0';
+	return g_strdup(out);
+}
+
+/* Finds or creates the claim behind one pod.spec.resourceClaims entry. */
+static K8sResourceClaim *
+pod_claim(Run *run, K8sPod *pod, const K8sPodResourceClaim *ref, K8sDiagList *diags)
+{
+	const char *ns = k8s_object_namespace(&pod->obj);
+
+	if (ref->resource_claim_name != NULL) {
+		K8sObject *o = k8s_object_set_lookup(run->set, K8S_KIND_RESOURCE_CLAIM, ns,
+		                                     ref->resource_claim_name);
+		if (o == NULL) {
+			k8s_diag_list_error(diags, &ref->resource_claim_name_pos,
+			                    "spec.resourceClaims", "resource claim %s/%s not found",
+			                    ns, ref->resource_claim_name);
+			return NULL;
+		}
+		return k8s_object_as_resource_claim(o);
+	}
+	K8sObject *t = k8s_object_set_lookup(run->set, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, ns,
+	                                     ref->resource_claim_template_name);
+	if (t == NULL) {
+		k8s_diag_list_error(diags, &ref->resource_claim_template_name_pos,
+		                    "spec.resourceClaims",
+		                    "resource claim template %s/%s not found", ns,
+		                    ref->resource_claim_template_name);
+		return NULL;
+	}
+	/* the resource-claim controller: <pod>-<podClaimName>-<suffix>, annotated */
+	g_autofree char *suffix = claim_suffix(pod->obj.metadata.name, ref->name);
+	g_autofree char *name =
+	        g_strdup_printf("%s-%s-%s", pod->obj.metadata.name, ref->name, suffix);
+	K8sResourceClaimTemplate *tmpl = k8s_object_as_resource_claim_template(t);
+	K8sObject *o = k8s_object_set_add_new(run->set, K8S_KIND_RESOURCE_CLAIM, ns, name);
+	K8sResourceClaim *claim = k8s_object_as_resource_claim(o);
+	claim->spec = tmpl->spec;
+	claim->obj.metadata.labels = tmpl->template_metadata.labels;
+	K8sStringPair *ann = zalloc(run, sizeof(*ann));
+	ann->key = "resource.kubernetes.io/pod-claim-name";
+	ann->value = ref->name;
+	claim->obj.metadata.annotations.items = ann;
+	claim->obj.metadata.annotations.n = 1;
+	return claim;
+}
+
+static const DraClaim *
+to_dra(Run *run, K8sResourceClaim *claim)
+{
+	const DraClaim *c = g_hash_table_lookup(run->converted, claim);
+	if (c == NULL) {
+		c = dra_input_claim(run->input, k8s_object_namespace(&claim->obj),
+		                    claim->obj.metadata.name, &claim->spec);
+		g_hash_table_insert(run->converted, claim, (gpointer)c);
+	}
+	return c;
+}
+
+/* An allocated claim restricts the pod to nodes its nodeSelector matches. */
+static gboolean
+allocated_claims_fit(GPtrArray *claims, const DraNode *node, GString *why)
+{
+	for (guint i = 0; i < claims->len; i++) {
+		K8sResourceClaim *c = g_ptr_array_index(claims, i);
+		const K8sNodeSelector *ks = c->status.allocation->node_selector;
+		if (ks == NULL) {
+			continue;
+		}
+		g_autoptr(DraInput) tmp = dra_input_new();
+		K8sDevice none = { 0 };
+		K8sResourceSlice fake = { 0 };
+		fake.spec.node_selector = (K8sNodeSelector *)ks;
+		fake.spec.devices = &none;
+		const DraSlice *s = dra_input_slice(tmp, &fake);
+		gboolean m = FALSE;
+		g_autofree char *err = NULL;
+		if (!dra_node_selector_matches(s->node_selector, node, &m, &err) || !m) {
+			g_string_append_printf(why, "allocated claim %s does not fit node %s",
+			                       c->obj.metadata.name, node->name);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+static void
+place_pod(Run *run, K8sPod *pod, const char *only_node, K8sDiagList *diags)
+{
+	g_autoptr(GPtrArray) todo = g_ptr_array_new();
+	g_autoptr(GPtrArray) done = g_ptr_array_new();
+	g_autoptr(GPtrArray) dra = g_ptr_array_new();
+	const char *ns = k8s_object_namespace(&pod->obj);
+
+	for (guint i = 0; i < pod->spec.n_resource_claims; i++) {
+		K8sResourceClaim *c = pod_claim(run, pod, &pod->spec.resource_claims[i], diags);
+		if (c == NULL) {
+			run->fatal = TRUE;
+			return;
+		}
+		g_ptr_array_add(c->status.allocation != NULL ? done : todo, c);
+	}
+	if (todo->len == 0 && done->len == 0) {
+		return;
+	}
+	for (guint i = 0; i < todo->len; i++) {
+		g_ptr_array_add(dra, (gpointer)to_dra(run, g_ptr_array_index(todo, i)));
+	}
+	for (guint n = 0; n < run->nodes->len; n++) {
+		const DraNode *node = g_ptr_array_index(run->nodes, n);
+		g_autoptr(GString) why = g_string_new(NULL);
+		if (only_node != NULL && strcmp(node->name, only_node) != 0) {
+			continue;
+		}
+		/* a pod already bound to a node is only checked there */
+		if (pod->spec.node_name != NULL && strcmp(node->name, pod->spec.node_name) != 0) {
+			continue;
+		}
+		if (!allocated_claims_fit(done, node, why)) {
+			k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims",
+			                      "pod %s/%s does not fit node %s: %s", ns,
+			                      pod->obj.metadata.name, node->name, why->str);
+			continue;
+		}
+		DraOutcome out = dra_allocator_allocate(
+		        run->alloc, node, (const DraClaim *const *)dra->pdata, dra->len);
+		if (out == DRA_OUTCOME_ERROR) {
+			/* the scheduler reports the error and tries no other node */
+			k8s_diag_list_error(diags, &pod->obj.pos, "spec.resourceClaims",
+			                    "pod %s/%s: %s", ns, pod->obj.metadata.name,
+			                    dra_allocator_get_error(run->alloc));
+			run->fatal = TRUE;
+			return;
+		}
+		if (out == DRA_OUTCOME_UNSCHEDULABLE) {
+			k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims",
+			                      "pod %s/%s is unschedulable on node %s: %s", ns,
+			                      pod->obj.metadata.name, node->name,
+			                      dra_allocator_get_reason(run->alloc));
+			continue;
+		}
+		for (guint i = 0; i < todo->len; i++) {
+			K8sResourceClaim *c = g_ptr_array_index(todo, i);
+			write_allocation(run, c, dra_allocator_get_allocation(run->alloc, i));
+			dra_allocator_commit(run->alloc, i);
+			g_ptr_array_add(run->written, c);
+		}
+		for (guint i = 0; i < todo->len; i++) {
+			add_reserved_for(run, g_ptr_array_index(todo, i), pod);
+		}
+		for (guint i = 0; i < done->len; i++) {
+			add_reserved_for(run, g_ptr_array_index(done, i), pod);
+		}
+		return;
+	}
+	k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims", "pod %s/%s fits no node",
+	                      ns, pod->obj.metadata.name);
+}
+
+/* Nodes in input order; without Node objects, the node names of the slices. */
+static void
+collect_nodes(Run *run, const char *only_node)
+{
+	guint n = k8s_object_set_count_kind(run->set, K8S_KIND_NODE);
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < n; i++) {
+		K8sNode *node =
+		        k8s_object_as_node(k8s_object_set_get_kind(run->set, K8S_KIND_NODE, i));
+		g_ptr_array_add(run->nodes, (gpointer)dra_input_node(run->input, node));
+		g_hash_table_add(seen, (gpointer)node->obj.metadata.name);
+	}
+	if (n > 0) {
+		return;
+	}
+	for (guint i = 0; i < k8s_object_set_count_kind(run->set, K8S_KIND_RESOURCE_SLICE); i++) {
+		K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind(run->set, K8S_KIND_RESOURCE_SLICE, i));
+		if (s->spec.node_name != NULL &&
+		    g_hash_table_add(seen, (gpointer)s->spec.node_name)) {
+			g_ptr_array_add(run->nodes, (gpointer)dra_input_node_new(
+			                                    run->input, s->spec.node_name, NULL));
+		}
+	}
+	if (only_node != NULL && !g_hash_table_contains(seen, only_node)) {
+		g_ptr_array_add(run->nodes, (gpointer)dra_input_node_new(
+		                                    run->input, str(run, only_node), NULL));
+	}
+}
+
+static cJSON *
+yaml_to_json(const K8sYamlNode *n)
+{
+	switch (n->kind) {
+	case K8S_YAML_MAPPING: {
+		cJSON *o = cJSON_CreateObject();
+		for (guint i = 0; i < n->map.n; i++) {
+			cJSON_AddItemToObject(o, n->map.pairs[i].key->scalar.text,
+			                      yaml_to_json(n->map.pairs[i].value));
+		}
+		return o;
+	}
+	case K8S_YAML_SEQUENCE: {
+		cJSON *a = cJSON_CreateArray();
+		for (guint i = 0; i < n->seq.n; i++) {
+			cJSON_AddItemToArray(a, yaml_to_json(n->seq.items[i]));
+		}
+		return a;
+	}
+	default:
+		switch (k8s_yaml_scalar_type(n)) {
+		case K8S_YAML_TYPE_NULL:
+			return cJSON_CreateNull();
+		case K8S_YAML_TYPE_BOOL:
+			return cJSON_CreateBool(g_ascii_strcasecmp(n->scalar.text, "true") == 0);
+		case K8S_YAML_TYPE_INT:
+		case K8S_YAML_TYPE_FLOAT:
+			return cJSON_CreateRaw(n->scalar.text);
+		default:
+			return cJSON_CreateString(n->scalar.text);
+		}
+	}
+}
+
+static int
+print_claims(Run *run, gboolean json)
+{
+	g_autoptr(GString) yaml = g_string_new(NULL);
+
+	for (guint i = 0; i < run->written->len; i++) {
+		K8sResourceClaim *c = g_ptr_array_index(run->written, i);
+		g_string_append(yaml, "---\n");
+		k8s_object_encode(&c->obj, yaml);
+	}
+	if (!json) {
+		fputs(yaml->str, stdout);
+		return CLI_EXIT_OK;
+	}
+	/* JSON: a v1 List of the same objects */
+	g_autoptr(K8sArena) arena = k8s_arena_new();
+	GStringChunk *strings = g_string_chunk_new(4096);
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	K8sYamlFile file = { 0 };
+	k8s_yaml_parse("<output>", yaml->str, yaml->len, arena, strings, &file, diags);
+	cJSON *list = cJSON_CreateObject();
+	cJSON_AddStringToObject(list, "apiVersion", "v1");
+	cJSON_AddStringToObject(list, "kind", "List");
+	cJSON *items = cJSON_AddArrayToObject(list, "items");
+	for (guint i = 0; i < file.n_docs; i++) {
+		cJSON_AddItemToArray(items, yaml_to_json(file.docs[i].root));
+	}
+	char *text = cJSON_Print(list);
+	printf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(list);
+	g_string_chunk_free(strings);
+	return CLI_EXIT_OK;
+}
+
+int
+cli_allocate_main(int argc, char **argv)
+{
+	g_autofree char *only_node = NULL;
+	g_auto(GStrv) gates = NULL;
+	g_autofree char *output = NULL;
+	gboolean stats = FALSE;
+	GOptionEntry entries[] = {
+		{ "stats", 0, 0, G_OPTION_ARG_NONE, &stats,
+		  "print the allocator's statistics to stderr", NULL },
+		{ "node", 0, 0, G_OPTION_ARG_STRING, &only_node, "allocate for this node only",
+		  "NAME" },
+		{ "feature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &gates,
+		  "switch an allocator feature gate (repeatable)", "NAME=true|false" },
+		{ "output", 'o', 0, G_OPTION_ARG_STRING, &output, "output format", "yaml|json" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	g_autoptr(GOptionContext) ctx =
+	        g_option_context_new("FILE... - allocate the claims of pods as the scheduler "
+	                             "would (Kubernetes 1.34 structured allocator)");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	int rc = cli_parse_options(ctx, &argc, &argv);
+	if (rc != CLI_EXIT_OK) {
+		return rc;
+	}
+	if (argc < 2) {
+		g_printerr("usage: drasim allocate FILE... [--node NAME] [--feature G=B] "
+		           "[-o yaml|json]\n");
+		return CLI_EXIT_USAGE;
+	}
+	gboolean json = output != NULL && strcmp(output, "json") == 0;
+	if (output != NULL && !json && strcmp(output, "yaml") != 0) {
+		g_printerr("drasim allocate: unknown output format %s (yaml or json)\n", output);
+		return CLI_EXIT_USAGE;
+	}
+	DraFeatures features = dra_features_default();
+	for (guint i = 0; gates != NULL && gates[i] != NULL; i++) {
+		g_auto(GStrv) kv = g_strsplit(gates[i], "=", 2);
+		gboolean on = kv[1] == NULL || g_ascii_strcasecmp(kv[1], "true") == 0;
+		if ((kv[1] != NULL && !on && g_ascii_strcasecmp(kv[1], "false") != 0) ||
+		    !dra_features_set(&features, kv[0], on)) {
+			g_printerr("drasim allocate: unknown feature setting %s\n", gates[i]);
+			return CLI_EXIT_USAGE;
+		}
+	}
+
+	Run run = { 0 };
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	run.set = k8s_object_set_new();
+	if (!k8s_load_paths((const char *const *)argv + 1, K8S_LOAD_DEFAULT, run.set, diags)) {
+		k8s_diag_list_print(diags, stderr);
+		k8s_object_set_free(run.set);
+		return CLI_EXIT_INPUT_ERROR;
+	}
+	run.input = dra_input_new();
+	run.cel = dra_cel_new(&features);
+	run.alloc = dra_allocator_new(&features, dra_cel_get_ops(), run.cel);
+	run.nodes = g_ptr_array_new();
+	run.written = g_ptr_array_new();
+	run.converted = g_hash_table_new(NULL, NULL);
+	for (guint i = 0; i < k8s_object_set_count_kind(run.set, K8S_KIND_RESOURCE_SLICE); i++) {
+		K8sObject *o = k8s_object_set_get_kind(run.set, K8S_KIND_RESOURCE_SLICE, i);
+		dra_allocator_add_slice(
+		        run.alloc, dra_input_slice(run.input, k8s_object_as_resource_slice(o)));
+	}
+	for (guint i = 0; i < k8s_object_set_count_kind(run.set, K8S_KIND_DEVICE_CLASS); i++) {
+		K8sObject *o = k8s_object_set_get_kind(run.set, K8S_KIND_DEVICE_CLASS, i);
+		dra_allocator_add_class(run.alloc,
+		                        dra_input_class(run.input, k8s_object_as_device_class(o)));
+	}
+	for (guint i = 0; i < k8s_object_set_count_kind(run.set, K8S_KIND_DEVICE_TAINT_RULE); i++) {
+		K8sObject *o = k8s_object_set_get_kind(run.set, K8S_KIND_DEVICE_TAINT_RULE, i);
+		dra_allocator_add_taint_rule(
+		        run.alloc,
+		        dra_input_taint_rule(run.input, k8s_object_as_device_taint_rule(o)));
+	}
+	for (guint i = 0; i < k8s_object_set_count_kind(run.set, K8S_KIND_RESOURCE_CLAIM); i++) {
+		K8sResourceClaim *c = k8s_object_as_resource_claim(
+		        k8s_object_set_get_kind(run.set, K8S_KIND_RESOURCE_CLAIM, i));
+		if (c->status.allocation != NULL) {
+			dra_input_mark_allocation(run.alloc, c->status.allocation);
+		}
+	}
+	collect_nodes(&run, only_node);
+	guint n_pods = k8s_object_set_count_kind(run.set, K8S_KIND_POD);
+	for (guint i = 0; i < n_pods && !run.fatal; i++) {
+		place_pod(&run,
+		          k8s_object_as_pod(k8s_object_set_get_kind(run.set, K8S_KIND_POD, i)),
+		          only_node, diags);
+	}
+	k8s_diag_list_print(diags, stderr);
+	if (stats) {
+		const DraStats *st = dra_allocator_get_stats(run.alloc);
+		g_printerr("allocator: %" G_GUINT64_FORMAT " Allocate calls, %" G_GUINT64_FORMAT
+			   " search steps, %" G_GUINT64_FORMAT " devices tried, %" G_GUINT64_FORMAT
+			   " selector evaluations, %" G_GUINT64_FORMAT " backtracks, %" G_GUINT64_FORMAT
+			   " constraint rejections\n",
+			   st->allocate_calls, st->allocate_one_calls, st->devices_tried,
+			   st->selector_evaluations, st->backtracks, st->constraint_rejections);
+		g_printerr("allocator quirks: %" G_GUINT64_FORMAT " counter leaks, %" G_GUINT64_FORMAT
+			   " distinctAttribute pointer passes, %" G_GUINT64_FORMAT
+			   " capacity re-checks on another device, %" G_GUINT64_FORMAT
+			   " devices left marked, %" G_GUINT64_FORMAT " stale sub-request keys, %" G_GUINT64_FORMAT
+			   " All sub-request index drops\n",
+			   st->quirk_counters_leaked, st->quirk_distinct_by_pointer,
+			   st->quirk_capacity_recheck, st->quirk_device_marked_on_fail,
+			   st->quirk_stale_subrequest_key, st->quirk_all_subrequest_index);
+	}
+	rc = run.fatal ? CLI_EXIT_INPUT_ERROR : print_claims(&run, json);
+	g_hash_table_unref(run.converted);
+	g_ptr_array_unref(run.written);
+	g_ptr_array_unref(run.nodes);
+	dra_allocator_free(run.alloc);
+	dra_cel_free(run.cel);
+	dra_input_free(run.input);
+	k8s_object_set_free(run.set);
+	return rc;
+}

@@ -1,0 +1,63 @@
+/*
+ * cluster_dra.h: the DynamicResources plugin of the simulated scheduler on top
+ * of model/dra's allocator (a ClusterDraOps implementation), the claims'
+ * allocated state, and the placement of a bound pod on the devices its claims
+ * got. A separate header: it needs model/api, model/cel and model/dra.
+ *
+ * Use: cluster_dra_new(); register classes, slices, user-created claims and
+ * templates; cluster_dra_configure() a ClusterSimConfig, create the
+ * simulation, cluster_dra_attach() it; then for each pod cluster_sim_add_pod()
+ * followed by cluster_dra_add_pod() with its spec.
+ */
+#pragma once
+
+#include "cluster.h"
+#include "dra.h"
+#include "k8s_types.h"
+
+G_BEGIN_DECLS
+
+typedef struct ClusterDra ClusterDra;
+
+/* @features: NULL = the 1.34 defaults. */
+ClusterDra *cluster_dra_new(const DraFeatures *features);
+void cluster_dra_free(ClusterDra *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterDra, cluster_dra_free)
+
+/* Sets @config's DRA ops, claim hooks and placement hook to this adapter. */
+void cluster_dra_configure(ClusterDra *self, ClusterSimConfig *config);
+/* The simulation built with that config; before any pod is added. */
+void cluster_dra_attach(ClusterDra *self, ClusterSim *sim);
+
+/* Inventory, borrowed (the object set must outlive the adapter); order matters. */
+void cluster_dra_add_class(ClusterDra *self, const K8sDeviceClass *klass);
+void cluster_dra_add_slice(ClusterDra *self, const K8sResourceSlice *slice);
+/* A user-created claim: it joins the simulation's claim controller. */
+void cluster_dra_add_claim(ClusterDra *self, const K8sResourceClaim *claim);
+void cluster_dra_add_template(ClusterDra *self, const K8sResourceClaimTemplate *tmpl);
+/**
+ * cluster_dra_set_node_devices:
+ * @names: the device names (as published in the node's slices) of the
+ *   compute devices given to cluster_sim_add_node(), index for index
+ */
+void cluster_dra_set_node_devices(ClusterDra *self,
+				  const char *node,
+				  const char *const *names,
+				  guint n_names);
+/* The pod's claim references (@spec borrowed); @index from cluster_sim_add_pod(). */
+void cluster_dra_add_pod(ClusterDra *self,
+			 guint index,
+			 const char *namespace_,
+			 const K8sPodSpec *spec);
+/**
+ * cluster_dra_pod_claim_refs:
+ * @claims: (out) (transfer full): resourceClaimName references
+ * @templates: (out) (transfer full): pod claim names backed by templates
+ *
+ * The two lists ClusterSimWork wants, from a pod spec.
+ */
+void cluster_dra_pod_claim_refs(const K8sPodSpec *spec, char ***claims, char ***templates);
+
+const DraStats *cluster_dra_get_allocator_stats(ClusterDra *self);
+
+G_END_DECLS

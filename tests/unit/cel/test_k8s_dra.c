@@ -1,0 +1,213 @@
+/*
+ * test_k8s_dra.c: the DRA selector environment (cel_dra.h).
+ *
+ * Device views (bare and qualified names, sealed and unsealed), missing domains and ids,
+ * the fast path agreeing with the generic evaluator, compile diagnostics with positions,
+ * cost estimates and runtime costs, and feature gates.
+ */
+#include <setjmp.h> /* cmocka 1.x needs these four before cmocka.h */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cel_dra.h"
+
+static CelDraDevice *
+gpu_device(gboolean seal)
+{
+	static const char *const names[] = { "fish", "bird" };
+	CelDraDevice *dev = cel_dra_device_new("gpu.nvidia.com");
+	K8sQuantity q;
+	gint64 ids[] = { 1, 2 };
+
+	cel_dra_device_add_string(dev, "type", "gpu", -1);
+	cel_dra_device_add_string(dev, "productName", "NVIDIA H100 80GB HBM3", -1);
+	cel_dra_device_add_int(dev, "memoryMiB", 81559);
+	cel_dra_device_add_bool(dev, "ready", TRUE);
+	assert_true(cel_dra_device_add_version(dev, "driverVersion", "550.54.15", -1, NULL));
+	cel_dra_device_add_string(dev, "resource.kubernetes.io/pcieRoot", "pci0000:10", -1);
+	cel_dra_device_add_ints(dev, "ids", ids, 2);
+	cel_dra_device_add_strings(dev, "names", names, 2);
+	assert_true(k8s_quantity_parse("81559Mi", -1, &q, NULL));
+	cel_dra_device_add_capacity(dev, "memory", &q);
+	if (seal) {
+		cel_dra_device_seal(dev);
+	}
+	return dev;
+}
+
+typedef struct {
+	const char *expr;
+	CelDraResult want;
+	const char *error; /* substring, for CEL_DRA_ERROR */
+} Row;
+
+static const Row rows[] = {
+	{ "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == "
+	  "'gpu'",
+	  CEL_DRA_TRUE, NULL },
+	{ "device.attributes['gpu.nvidia.com'].productName.startsWith('NVIDIA H100')", CEL_DRA_TRUE,
+	  NULL },
+	{ "device.attributes['gpu.nvidia.com'].productName.endsWith('HBM3')", CEL_DRA_TRUE, NULL },
+	{ "device.attributes['gpu.nvidia.com'].productName.contains('80GB')", CEL_DRA_TRUE, NULL },
+	{ "device.attributes['gpu.nvidia.com'].memoryMiB >= 40960", CEL_DRA_TRUE, NULL },
+	{ "device.attributes['gpu.nvidia.com']['memoryMiB'] < 40960", CEL_DRA_FALSE, NULL },
+	{ "device.attributes['gpu.nvidia.com'].productName.matches('^.*H100.*$')", CEL_DRA_TRUE,
+	  NULL },
+	{ "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) >= 0", CEL_DRA_TRUE,
+	  NULL },
+	{ "device.attributes['gpu.nvidia.com'].driverVersion.isGreaterThan(semver('550.0.0'))",
+	  CEL_DRA_TRUE, NULL },
+	{ "!device.attributes['gpu.nvidia.com'].ready", CEL_DRA_FALSE, NULL },
+	{ "device.attributes['resource.kubernetes.io'].pcieRoot == 'pci0000:10'", CEL_DRA_TRUE,
+	  NULL },
+	{ "device.attributes['nope'].size() == 0 && !('x' in device.attributes['nope'])",
+	  CEL_DRA_TRUE, NULL },
+	{ "device.attributes['gpu.nvidia.com'].missing == 1", CEL_DRA_ERROR,
+	  "no such key: missing" },
+	{ "device.attributes['nope'].x", CEL_DRA_ERROR, "no such key: x" },
+	{ "device.attributes['gpu.nvidia.com'].type == 1", CEL_DRA_FALSE, NULL },
+	{ "device.attributes['gpu.nvidia.com'].type > 1", CEL_DRA_ERROR, "overload" },
+	{ "device.attributes['gpu.nvidia.com'].ids", CEL_DRA_ERROR,
+	  "CEL result of type list could not be converted to bool" },
+	{ "device.attributes['gpu.nvidia.com'].ids.exists(i, i == 2) && "
+	  "device.attributes['gpu.nvidia.com'].names.includes('bird')",
+	  CEL_DRA_TRUE, NULL },
+	{ "cel.bind(g, device.attributes['gpu.nvidia.com'], g.ready && g.memoryMiB > 1)",
+	  CEL_DRA_TRUE, NULL },
+	{ "device.attributes.exists_one(d, d == 'resource.kubernetes.io') && "
+	  "device.capacity['gpu.nvidia.com'].exists(k, k == 'memory')",
+	  CEL_DRA_TRUE, NULL },
+	{ "has(device.attributes['gpu.nvidia.com'].ready) && !has(device.attributes['x'].y)",
+	  CEL_DRA_TRUE, NULL },
+};
+
+static void
+check_rows(const CelDraOptions *o, gboolean seal)
+{
+	g_autoptr(CelDraEnv) env = cel_dra_env_new(o);
+	g_autoptr(CelDraEval) ev = cel_dra_eval_new(env);
+	g_autoptr(CelDraDevice) dev = gpu_device(seal);
+	guint failures = 0;
+
+	for (guint i = 0; i < G_N_ELEMENTS(rows); i++) {
+		g_autoptr(CelDraDiag) diag = NULL;
+		g_autoptr(CelDraSelector) sel = cel_dra_selector_compile(env, rows[i].expr, &diag);
+		if (sel == NULL) {
+			print_error("compile: %s\n%s\n", rows[i].expr, diag->text);
+			failures++;
+			continue;
+		}
+		/* Wrapping in a list literal defeats the fast path: both must agree. */
+		g_autofree char *wrapped = g_strdup_printf("[%s][0]", rows[i].expr);
+		g_autoptr(CelDraSelector) slow = cel_dra_selector_compile(env, wrapped, NULL);
+		const char *msg = NULL, *slow_msg = NULL;
+		CelDraResult r = cel_dra_selector_eval(sel, ev, dev, &msg);
+		g_autofree char *msg_copy = g_strdup(msg);
+		CelDraResult rs = slow != NULL ? cel_dra_selector_eval(slow, ev, dev, &slow_msg)
+		                               : CEL_DRA_ERROR;
+		gboolean ok = r == rows[i].want && rs == r;
+		if (ok && r == CEL_DRA_ERROR) {
+			ok = strstr(msg_copy, rows[i].error) != NULL &&
+			     (strstr(rows[i].error, "converted") != NULL ||
+			      strcmp(msg_copy, slow_msg) == 0);
+		}
+		if (!ok) {
+			print_error("%s\n  want %d (%s), got %d (%s), generic %d (%s)\n",
+			            rows[i].expr, rows[i].want, rows[i].error ? rows[i].error : "",
+			            r, msg_copy ? msg_copy : "", rs, slow_msg ? slow_msg : "");
+			failures++;
+		}
+	}
+	assert_int_equal(failures, 0);
+}
+
+static void
+test_rows_stored(void **state)
+{
+	CelDraOptions o = CEL_DRA_OPTIONS_INIT;
+	check_rows(&o, TRUE);
+	check_rows(&o, FALSE);
+}
+
+static void
+test_diagnostics(void **state)
+{
+	CelDraOptions o = CEL_DRA_OPTIONS_INIT;
+	g_autoptr(CelDraEnv) env = cel_dra_env_new(&o);
+	g_autoptr(CelDraDiag) diag = NULL;
+
+	assert_null(cel_dra_selector_compile(env, "device.driver == \n  x", &diag));
+	assert_int_equal(diag->line, 2);
+	assert_int_equal(diag->column, 3);
+	assert_int_equal(diag->offset, 20);
+	assert_non_null(strstr(diag->message, "undeclared reference to 'x'"));
+	g_clear_pointer(&diag, cel_dra_diag_free);
+
+	assert_null(cel_dra_selector_compile(env, "1", &diag));
+	assert_string_equal(diag->message, "must evaluate to bool or the unknown type, not int");
+	g_clear_pointer(&diag, cel_dra_diag_free);
+
+	assert_null(cel_dra_selector_compile(env, "'a'.matches('(')", &diag));
+	assert_non_null(strstr(diag->message, "invalid matches argument"));
+	g_clear_pointer(&diag, cel_dra_diag_free);
+
+	/* NewExpressions without the gate does not know allowMultipleAllocations. */
+	o.env_type = CEL_DRA_NEW_EXPRESSIONS;
+	g_autoptr(CelDraEnv) new_env = cel_dra_env_new(&o);
+	assert_null(cel_dra_selector_compile(new_env, "device.allowMultipleAllocations", &diag));
+	assert_non_null(strstr(diag->message, "undefined field 'allowMultipleAllocations'"));
+}
+
+static void
+test_costs(void **state)
+{
+	CelDraOptions o = CEL_DRA_OPTIONS_INIT;
+	g_autoptr(CelDraEnv) env = cel_dra_env_new(&o);
+	g_autoptr(CelDraEval) ev = cel_dra_eval_new(env);
+	g_autoptr(CelDraDevice) dev = gpu_device(TRUE);
+	static const struct {
+		const char *expr;
+		guint64 estimate; /* cel.EstimateCost Max with the DRA size estimator */
+		guint64 actual;   /* cel-go runtime cost */
+	} cases[] = {
+		{ "device.driver == 'gpu.nvidia.com'", 4, 4 },
+		{ "device.attributes['gpu.nvidia.com'].type == 'gpu'", 5, 5 },
+		/* estimate: 4 + ceil(65 * 0.1) * ceil(10 * 0.25); run: 4 + ceil(22 * 0.1) * 3 */
+		{ "device.attributes['gpu.nvidia.com'].productName.matches('^.*H100.*$')", 25, 13 },
+		{ "device.capacity['gpu.nvidia.com'].memory.isGreaterThan(quantity('1Ki'))", 6, 6 },
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(CelDraSelector) sel = cel_dra_selector_compile(env, cases[i].expr, NULL);
+		assert_non_null(sel);
+		assert_int_equal(cel_dra_selector_get_max_cost(sel), cases[i].estimate);
+		assert_int_equal(cel_dra_selector_eval(sel, ev, dev, NULL), CEL_DRA_TRUE);
+		assert_int_equal(cel_dra_eval_get_cost(ev), cases[i].actual);
+	}
+	/* Over the runtime limit: the error cel-go gives. */
+	g_autoptr(CelDraSelector) big = cel_dra_selector_compile(
+	        env,
+	        "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, "
+	        "[1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, "
+	        "[1,2,3,4,5,6,7,8,9,10].all(e, a + b + c + d + e > 0)))))",
+	        NULL);
+	assert_non_null(big);
+	assert_true(cel_dra_selector_get_max_cost(big) > CEL_DRA_MAX_COST);
+	const char *msg = NULL;
+	assert_int_equal(cel_dra_selector_eval(big, ev, dev, &msg), CEL_DRA_ERROR);
+	assert_non_null(strstr(msg, "actual cost limit exceeded"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_stored),
+		cmocka_unit_test(test_diagnostics),
+		cmocka_unit_test(test_costs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
