@@ -510,15 +510,23 @@ gboolean
 k8s_quantity_parse_json(const char *text, gssize len_in, K8sQuantity *out, GError **error)
 {
 	g_autofree char *copy = g_strndup(text, len_in < 0 ? strlen(text) : (gsize)len_in);
-	char *start = copy, *end = copy + strlen(copy);
+	char *start = copy, *end = NULL;
 	gsize w;
 
+	/* strings.TrimSpace: Unicode white space at both ends */
 	while (*start != '\0' && is_json_space(start, &w)) {
 		start += w;
 	}
-	/* trailing: strings.TrimSpace; ASCII is enough for the end of a YAML/JSON scalar */
-	while (end > start && g_ascii_isspace(end[-1])) {
-		end--;
+	end = start;
+	for (char *p = start; *p != '\0';) {
+		if (is_json_space(p, &w)) {
+			p += w;
+		} else {
+			gunichar c = g_utf8_get_char_validated(p, -1);
+			/* invalid UTF-8 advances one byte: the parse rejects it anyway */
+			p += c == (gunichar)-1 || c == (gunichar)-2 ? 1 : g_utf8_skip[*(guchar *)p];
+			end = p;
+		}
 	}
 	return k8s_quantity_parse(start, end - start, out, error);
 }

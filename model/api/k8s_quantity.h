@@ -11,6 +11,11 @@
  *     exact; parsing a longer one, or arithmetic whose exact result needs more, fails with
  *     K8S_QUANTITY_ERROR_LIMIT (upstream would keep going with a big.Int).
  * No function here allocates, except k8s_quantity_to_string_dup().
+ *
+ * One upstream quirk is not reproduced: Go's Quantity.Cmp converts both operands to the
+ * slow form in place (through a pointer shared by copies), so after comparing a fast
+ * quantity with a slow one, AsInt64 of the former fails. k8s_quantity_cmp() takes const
+ * pointers and leaves both alone.
  */
 #pragma once
 

@@ -83,6 +83,7 @@ typedef enum {
 	CEL_DRA_HOST_TABLE,  /* device.attributes / device.capacity */
 	CEL_DRA_HOST_DOMAIN, /* device.attributes["d"] */
 	CEL_DRA_HOST_ENTRY,  /* device.attributes["d"].id */
+	CEL_DRA_HOST_IN,     /* key in device.attributes: no default here (Contains) */
 } CelDraHostKind;
 
 typedef struct {

@@ -211,6 +211,9 @@ struct CelMapClass {
 	/* Entry @index (< len), in a deterministic order. */
 	void (*entry)(const CelMap *self, guint index, CelValue *key, CelValue *value,
 		      CelActivation *act);
+	/* Optional: `key in map` (cel-go Mapper.Contains) when it differs from
+	 * lookup (a defaulting Find); NULL: lookup decides. Not used by has(). */
+	gboolean (*contains)(const CelMap *self, CelValue key, CelActivation *act);
 };
 
 struct CelObjectClass {

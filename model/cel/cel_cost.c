@@ -1167,6 +1167,9 @@ typedef enum {
 	RT_ADD,         /* string/bytes +: ceil((size(a) + size(b)) * 0.1) */
 	RT_RELATIONAL,  /* string/bytes < <= > >=: ceil(min size * 0.1) */
 	RT_EQUALITY,    /* == !=: ceil(min size * 0.1) */
+	RT_IP,		  /* ip(string): ceil(size * 0.1); cidr.ip(): 1 */
+	RT_CONTAINS_IP,	  /* 1, plus parsing a string operand */
+	RT_CONTAINS_CIDR, /* 3, plus parsing a string operand */
 } RuntimeClass;
 
 static const struct {
@@ -1209,6 +1212,13 @@ static const struct {
 	{ "_>=_", RT_RELATIONAL },
 	{ "_==_", RT_EQUALITY },
 	{ "_!=_", RT_EQUALITY },
+	{ "cidr", RT_STR_ARG0 },
+	{ "isIP", RT_STR_ARG0 },
+	{ "isCIDR", RT_STR_ARG0 },
+	{ "ip", RT_IP },
+	{ "ip.isCanonical", RT_STR_ARG0_X2 },
+	{ "containsIP", RT_CONTAINS_IP },
+	{ "containsCIDR", RT_CONTAINS_CIDR },
 };
 
 #define RT_SLOTS 128 /* open addressing on the interned name pointer */
@@ -1323,6 +1333,18 @@ call_cost(CelActivation *act, const CelAst *e, const CelValue *args, guint nargs
 		return cel_cost_ceil(
 		        MIN(cel_cost_actual_size(args[0]), cel_cost_actual_size(args[1])),
 		        STRING_TRAVERSAL);
+	case RT_IP:
+		return nargs == 1 && args[0].kind == CEL_KIND_STRING
+			       ? cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL)
+			       : 1;
+	case RT_CONTAINS_IP:
+	case RT_CONTAINS_CIDR: {
+		guint64 cost = rt_class(e->call.function) == RT_CONTAINS_IP ? 1 : 3;
+		if (nargs == 2 && args[1].kind == CEL_KIND_STRING) {
+			cost += cel_cost_ceil(cel_cost_actual_size(args[1]), STRING_TRAVERSAL);
+		}
+		return cost;
+	}
 	case RT_ONE:
 	default:
 		return 1;

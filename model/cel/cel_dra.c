@@ -77,6 +77,26 @@ dra_host_eval(CelActivation *act, const CelAst *self)
 		const CelDraDomainMap *dm = cel_dra_table_domain(table, h->domain);
 		return cel_value_map(dm != NULL ? &dm->base : &cel_dra_empty_map);
 	}
+	case CEL_DRA_HOST_IN: {
+		/*
+		 * compile.go's map wrapper overrides Find (the default empty map) but not
+		 * Contains, so `"x" in device.attributes` is false for a missing domain.
+		 */
+		CelValue key = cel_eval_node(act, h->key);
+		if (cel_value_is_error(key)) {
+			return key;
+		}
+		if (key.kind != CEL_KIND_STRING) {
+			return cel_value_bool(FALSE);
+		}
+		for (guint i = 0; i < table->ndomains; i++) {
+			const char *d = table->domains[i].domain;
+			if (strlen(d) == key.aux && memcmp(d, key.str, key.aux) == 0) {
+				return cel_value_bool(TRUE);
+			}
+		}
+		return cel_value_bool(FALSE);
+	}
 	case CEL_DRA_HOST_ENTRY:
 	default: {
 		const CelValue *v = cel_dra_table_lookup(table, h->domain, h->id);
@@ -160,6 +180,18 @@ dra_rewrite(CelEnv *env, CelAst *node, CelArena *arena, gpointer data)
 			return make_host(node, arena, &h);
 		}
 		return node;
+	}
+	if (node->kind == CEL_AST_CALL && node->call.special == CEL_SPECIAL_IN &&
+	    node->call.nargs == 2) {
+		const CelDraHost *inner = cel_dra_host_of(node->call.args[1]);
+		if (inner == NULL || inner->kind != CEL_DRA_HOST_TABLE) {
+			return node;
+		}
+		h = *inner;
+		h.kind = CEL_DRA_HOST_IN;
+		h.key = node->call.args[0];
+		h.cost = inner->cost + 1; /* in_map costs 1 */
+		return make_host(node, arena, &h);
 	}
 	if (node->kind == CEL_AST_CALL && node->call.special == CEL_SPECIAL_INDEX &&
 	    node->call.nargs == 2) {

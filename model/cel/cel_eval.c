@@ -332,6 +332,9 @@ eval_in(CelActivation *act, CelValue e, CelValue c)
 		return cel_value_bool(FALSE);
 	}
 	if (c.kind == CEL_KIND_MAP) {
+		if (c.map->klass != NULL && c.map->klass->contains != NULL) {
+			return cel_value_bool(c.map->klass->contains(c.map, e, act));
+		}
 		CelValue out;
 		return cel_value_bool(cel_map_lookup(c.map, e, &out, act));
 	}

@@ -212,6 +212,7 @@ void cel_lib_k8s_urls_register(CelEnv *env);
 void cel_lib_k8s_format_register(CelEnv *env);
 void cel_lib_k8s_lists_register(CelEnv *env);
 void cel_lib_k8s_sets_register(CelEnv *env);
+void cel_lib_k8s_ip_register(CelEnv *env);
 void cel_lib_regex_register(CelEnv *env);
 /* `matches` (global and receiver), for environments whose core lacks it. */
 void cel_lib_regex_register_matches(CelEnv *env);

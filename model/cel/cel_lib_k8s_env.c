@@ -143,6 +143,7 @@ cel_k8s_env_new_full(const CelK8sEnvOptions *options, CelK8sRewriteFn extra, gpo
 		cel_lib_k8s_lists_register(env);
 		cel_lib_k8s_quantity_register(env);
 		cel_lib_k8s_sets_register(env);
+		cel_lib_k8s_ip_register(env);
 		cel_lib_k8s_format_register(env);
 	}
 	if (options->semver) {

@@ -154,8 +154,12 @@ FN(add_string)
 {
 	gsize len = (gsize)a[0].aux + a[1].aux;
 	char *p = cel_activation_alloc(act, len + 1);
-	memcpy(p, a[0].str, a[0].aux);
-	memcpy(p + a[0].aux, a[1].str, a[1].aux);
+	if (a[0].aux) {
+		memcpy(p, a[0].str, a[0].aux);
+	}
+	if (a[1].aux) {
+		memcpy(p + a[0].aux, a[1].str, a[1].aux);
+	}
 	CelValue v = a[0].kind == CEL_KIND_BYTES ? cel_value_bytes(p, len) : cel_value_string(p, len);
 	return v;
 }
@@ -321,6 +325,9 @@ FN(in_list)
 
 FN(in_map)
 {
+	if (a[1].map->klass != NULL && a[1].map->klass->contains != NULL) {
+		return cel_value_bool(a[1].map->klass->contains(a[1].map, a[0], act));
+	}
 	CelValue out;
 	return cel_value_bool(cel_map_lookup(a[1].map, a[0], &out, act));
 }

@@ -260,8 +260,10 @@ parse_map(Parser *p, guint32 offset, const char *message)
 	guint cnt = keys->len;
 	CelAst **ks = cel_arena_alloc(&p->tree->arena, sizeof(CelAst *) * MAX(cnt, 1));
 	CelAst **vs = cel_arena_alloc(&p->tree->arena, sizeof(CelAst *) * MAX(cnt, 1));
-	memcpy(ks, keys->pdata, sizeof(CelAst *) * cnt);
-	memcpy(vs, values->pdata, sizeof(CelAst *) * cnt);
+	if (cnt > 0) {
+		memcpy(ks, keys->pdata, sizeof(CelAst *) * cnt);
+		memcpy(vs, values->pdata, sizeof(CelAst *) * cnt);
+	}
 	guint8 *o = NULL;
 	if (any_opt) {
 		o = cel_arena_alloc(&p->tree->arena, cnt);

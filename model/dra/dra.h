@@ -289,7 +289,7 @@ typedef struct {
 	guint64 quirk_capacity_recheck;     /* re-check used another device than the candidate */
 	guint64 quirk_stale_subrequest_key; /* cache entry written under the previous sub-request */
 	guint64 quirk_device_marked_on_fail; /* device stayed marked after a failed re-check */
-	guint64 quirk_all_subrequest_index; /* "All" sub-request continued as sub-request 0 */
+	guint64 quirk_all_subrequest_index;  /* "All" sub-request continued as sub-request 0 */
 } DraStats;
 
 /* ---- selector evaluation (CEL), pluggable ---- */
@@ -408,16 +408,18 @@ void dra_allocator_mark_allocated(DraAllocator *self,
                                   const char *device,
                                   gboolean allocated);
 /*
- * Allocated state: capacity consumed on a multi-allocatable device (adds @value).
- * @capacity NULL only records that the device is shared by another claim.
+ * Allocated state: one allocation result with a shareID on a multi-allocatable
+ * device and the capacity it consumed; @add FALSE takes it back (the claim was
+ * deallocated). A device with at least one share has an "aggregated capacity"
+ * entry, as the scheduler's allocated state does.
  */
-void dra_allocator_add_consumed_capacity(DraAllocator *self,
-                                         const char *driver,
-                                         const char *pool,
-                                         const char *device,
-                                         const char *capacity,
-                                         DraMilli value);
-
+void dra_allocator_add_shared(DraAllocator *self,
+                              const char *driver,
+                              const char *pool,
+                              const char *device,
+                              const DraConsumed *consumed,
+                              guint n_consumed,
+                              gboolean add);
 /**
  * dra_allocator_allocate:
  * @node: (nullable): the candidate node
@@ -441,7 +443,12 @@ const DraAllocation *dra_allocator_get_allocation(DraAllocator *self, guint clai
 const char *dra_allocator_get_error(DraAllocator *self);
 /* Why the last call was unschedulable, naming a request (NULL if unknown). */
 const char *dra_allocator_get_reason(DraAllocator *self);
-/* Marks the devices of the last successful call's claim @claim_index as in use. */
+/*
+ * Marks the devices of the last successful call's claim @claim_index as in use
+ * (dedicated devices) or adds their shares (multi-allocatable devices). To undo,
+ * call dra_allocator_mark_allocated(FALSE) / dra_allocator_add_shared(FALSE)
+ * with the same results.
+ */
 void dra_allocator_commit(DraAllocator *self, guint claim_index);
 
 /**

@@ -421,8 +421,8 @@ prepare_eval(DraAllocator *self, const char *expression, DraDevRec *dr, const ch
 		return FALSE;
 	}
 	self->stats.selector_evaluations++;
-	return self->ops.eval(self->ops_data, p->handle, dr->device, driver, &dr->view,
-			      &message) == DRA_MATCH_TRUE;
+	return self->ops.eval(self->ops_data, p->handle, dr->device, driver, &dr->view, &message) ==
+	       DRA_MATCH_TRUE;
 }
 
 /*
@@ -431,8 +431,7 @@ prepare_eval(DraAllocator *self, const char *expression, DraDevRec *dr, const ch
  * selectors of deviceClassName and its own CEL selectors).
  */
 static gboolean
-taint_rule_applies(DraAllocator *self, const DraTaintRule *rule, const DraSlice *s,
-		   DraDevRec *dr)
+taint_rule_applies(DraAllocator *self, const DraTaintRule *rule, const DraSlice *s, DraDevRec *dr)
 {
 	const DraDevice *d = dr->device;
 
@@ -539,6 +538,40 @@ prepare_classes(DraAllocator *self)
 	}
 }
 
+/*
+ * Adds one entry to a device's aggregated capacity. The entry without a name
+ * counts the shares (allocation results with a shareID); when it drops to zero
+ * the device has no entry any more (upstream: the map key disappears).
+ */
+static void
+agg_apply(DraAllocator *self, guint id, const char *name, DraMilli value)
+{
+	GArray *caps = g_ptr_array_index(self->aggregated, id);
+	gboolean found = FALSE;
+
+	if (caps == NULL) {
+		caps = g_array_new(FALSE, TRUE, sizeof(DraConsumed));
+		DraConsumed shares = { NULL, 0 };
+		g_array_append_val(caps, shares);
+		g_ptr_array_index(self->aggregated, id) = caps;
+	}
+	for (guint j = 0; j < caps->len && !found; j++) {
+		DraConsumed *c = &g_array_index(caps, DraConsumed, j);
+		if (g_strcmp0(c->name, name) == 0) {
+			c->value += value;
+			found = TRUE;
+		}
+	}
+	if (!found) {
+		DraConsumed c = { name, value };
+		g_array_append_val(caps, c);
+	}
+	if (g_array_index(caps, DraConsumed, 0).value <= 0) {
+		g_array_unref(caps);
+		g_ptr_array_index(self->aggregated, id) = NULL;
+	}
+}
+
 /* Projects the string-keyed allocated state onto the interned ids. */
 static void
 prepare_allocated(DraAllocator *self)
@@ -547,7 +580,9 @@ prepare_allocated(DraAllocator *self)
 	gpointer key;
 
 	g_byte_array_set_size(self->allocated, self->id_recs->len);
-	memset(self->allocated->data, 0, self->allocated->len);
+	if (self->allocated->len > 0) {
+		memset(self->allocated->data, 0, self->allocated->len);
+	}
 	g_hash_table_iter_init(&it, self->allocated_keys);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
 		gpointer v = g_hash_table_lookup(self->id_by_key, key);
@@ -563,24 +598,7 @@ prepare_allocated(DraAllocator *self)
 		if (v == NULL) {
 			continue;
 		}
-		guint id = GPOINTER_TO_UINT(v) - 1;
-		GArray *caps = g_ptr_array_index(self->aggregated, id);
-		if (caps == NULL) {
-			caps = g_array_new(FALSE, TRUE, sizeof(DraConsumed));
-			g_ptr_array_index(self->aggregated, id) = caps;
-		}
-		gboolean found = e->name == NULL; /* only marks that the device has an entry */
-		for (guint j = 0; j < caps->len && !found; j++) {
-			DraConsumed *c = &g_array_index(caps, DraConsumed, j);
-			if (strcmp(c->name, e->name) == 0) {
-				c->value += e->value;
-				found = TRUE;
-			}
-		}
-		if (!found) {
-			DraConsumed c = { e->name, e->value };
-			g_array_append_val(caps, c);
-		}
+		agg_apply(self, GPOINTER_TO_UINT(v) - 1, e->name, e->value);
 	}
 	g_array_set_size(self->allocating, self->id_recs->len);
 	for (guint i = 0; i < self->slice_recs->len; i++) {
@@ -606,7 +624,9 @@ dra_alloc__prepare(DraAllocator *self)
 	for (guint i = 0; i < self->progs->len; i++) {
 		DraProgRec *p = g_ptr_array_index(self->progs, i);
 		g_byte_array_set_size(p->cache, self->dev_recs->len);
-		memset(p->cache->data, 0, p->cache->len);
+		if (p->cache->len > 0) {
+			memset(p->cache->data, 0, p->cache->len);
+		}
 	}
 	prepare_allocated(self);
 	self->prepared = TRUE;
@@ -642,29 +662,52 @@ dra_allocator_mark_allocated(DraAllocator *self,
 				} else {
 					sr->n_allocated--;
 				}
-			}
-			/* available counters of the slices holding the device change */
-			for (guint i = 0; i < self->slice_recs->len; i++) {
-				g_array_index(self->slice_recs, DraSliceRec, i).available_ready =
-				        FALSE;
+				/* the available counters of this slice change */
+				sr->available_ready = FALSE;
 			}
 		}
 	}
 }
 
-void
-dra_allocator_add_consumed_capacity(DraAllocator *self,
-                                    const char *driver,
-                                    const char *pool,
-                                    const char *device,
-                                    const char *capacity,
-                                    DraMilli value)
+static void
+agg_record(DraAllocator *self,
+           const char *driver,
+           const char *pool,
+           const char *device,
+           const char *name,
+           DraMilli value)
 {
-	DraAggEntry e = { id_key(driver, pool, device),
-		          capacity != NULL ? g_intern_string(capacity) : NULL, value };
+	DraAggEntry e = { id_key(driver, pool, device), name, value };
 
 	g_array_append_val(self->aggregated_list, e);
-	self->prepared = FALSE;
+	if (self->prepared) {
+		gpointer v = g_hash_table_lookup(self->id_by_key, e.key);
+		if (v != NULL) {
+			agg_apply(self, GPOINTER_TO_UINT(v) - 1, name, value);
+		}
+	}
+}
+
+void
+dra_allocator_add_shared(DraAllocator *self,
+                         const char *driver,
+                         const char *pool,
+                         const char *device,
+                         const DraConsumed *consumed,
+                         guint n_consumed,
+                         gboolean add)
+{
+	/* the share first: capacities of a device whose last share left are dropped */
+	if (add) {
+		agg_record(self, driver, pool, device, NULL, 1);
+	}
+	for (guint i = 0; i < n_consumed; i++) {
+		agg_record(self, driver, pool, device, g_intern_string(consumed[i].name),
+		           add ? consumed[i].value : -consumed[i].value);
+	}
+	if (!add) {
+		agg_record(self, driver, pool, device, NULL, -1);
+	}
 }
 
 void
@@ -902,11 +945,8 @@ dra_allocator_commit(DraAllocator *self, guint claim_index)
 			dra_allocator_mark_allocated(self, r->driver, r->pool, r->device, TRUE);
 			continue;
 		}
-		for (guint j = 0; j < r->n_consumed; j++) {
-			dra_allocator_add_consumed_capacity(self, r->driver, r->pool, r->device,
-			                                    r->consumed[j].name,
-			                                    r->consumed[j].value);
-		}
+		dra_allocator_add_shared(self, r->driver, r->pool, r->device, r->consumed,
+		                         r->n_consumed, TRUE);
 	}
 }
 

@@ -105,7 +105,8 @@ aggregated_value(DraAllocator *self, guint id, const char *name)
 	}
 	for (guint i = 0; i < caps->len; i++) {
 		DraConsumed *c = &g_array_index(caps, DraConsumed, i);
-		if (strcmp(c->name, name) == 0) {
+		/* entry 0 (no name) counts the shares */
+		if (c->name != NULL && strcmp(c->name, name) == 0) {
 			return c->value;
 		}
 	}

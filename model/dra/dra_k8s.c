@@ -414,15 +414,13 @@ dra_input_mark_allocation(DraAllocator *alloc, const K8sAllocationResult *alloca
 			dra_allocator_mark_allocated(alloc, r->driver, r->pool, r->device, TRUE);
 			continue;
 		}
-		if (r->consumed_capacity.n == 0) {
-			dra_allocator_add_consumed_capacity(alloc, r->driver, r->pool, r->device,
-			                                    NULL, 0);
-		}
+		DraConsumed *caps = g_new0(DraConsumed, MAX(r->consumed_capacity.n, 1));
 		for (guint j = 0; j < r->consumed_capacity.n; j++) {
-			dra_allocator_add_consumed_capacity(
-			        alloc, r->driver, r->pool, r->device,
-			        r->consumed_capacity.items[j].key,
-			        qty_milli(&r->consumed_capacity.items[j].value));
+			caps[j].name = r->consumed_capacity.items[j].key;
+			caps[j].value = qty_milli(&r->consumed_capacity.items[j].value);
 		}
+		dra_allocator_add_shared(alloc, r->driver, r->pool, r->device, caps,
+		                         r->consumed_capacity.n, TRUE);
+		g_free(caps);
 	}
 }

@@ -423,21 +423,21 @@ dra_allocator_count_matching(DraAllocator *self, const DraExactRequest *req, cha
 	g_return_val_if_fail(self != NULL && req != NULL, -1);
 
 	dra_alloc__prepare(self);
-	DraClassRec *klass = req->device_class_name != NULL
-				     ? g_hash_table_lookup(self->class_by_name,
-							   req->device_class_name)
-				     : NULL;
+	DraClassRec *klass =
+	        req->device_class_name != NULL
+	                ? g_hash_table_lookup(self->class_by_name, req->device_class_name)
+	                : NULL;
 	if (klass == NULL) {
 		*error = g_strdup_printf("device class %s not found",
-					 req->device_class_name != NULL ? req->device_class_name
-									: "(none)");
+		                         req->device_class_name != NULL ? req->device_class_name
+		                                                        : "(none)");
 		return -1;
 	}
 	g_autoptr(GArray) progs = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_array_append_vals(progs, klass->progs->data, klass->progs->len);
 	for (guint i = 0; i < req->n_selectors; i++) {
 		guint p = req->selectors[i] != NULL ? dra_alloc__prog(self, req->selectors[i])
-						    : G_MAXUINT;
+		                                    : G_MAXUINT;
 		g_array_append_val(progs, p);
 	}
 	gint count = 0;
@@ -452,11 +452,11 @@ dra_allocator_count_matching(DraAllocator *self, const DraExactRequest *req, cha
 			guint p = g_array_index(progs, guint, i);
 			const char *message = NULL;
 			DraMatch m = p == G_MAXUINT ? DRA_MATCH_ERROR
-						    : eval_prog(self, p, dev, &message);
+			                            : eval_prog(self, p, dev, &message);
 			if (m == DRA_MATCH_ERROR) {
 				*error = g_strdup_printf("selector #%u: %s", i,
-							 message != NULL ? message
-									 : "CEL expression empty");
+				                         message != NULL ? message
+				                                         : "CEL expression empty");
 				return -1;
 			}
 			all = m == DRA_MATCH_TRUE;

@@ -517,19 +517,21 @@ cli_allocate_main(int argc, char **argv)
 	if (stats) {
 		const DraStats *st = dra_allocator_get_stats(run.alloc);
 		g_printerr("allocator: %" G_GUINT64_FORMAT " Allocate calls, %" G_GUINT64_FORMAT
-			   " search steps, %" G_GUINT64_FORMAT " devices tried, %" G_GUINT64_FORMAT
-			   " selector evaluations, %" G_GUINT64_FORMAT " backtracks, %" G_GUINT64_FORMAT
-			   " constraint rejections\n",
-			   st->allocate_calls, st->allocate_one_calls, st->devices_tried,
-			   st->selector_evaluations, st->backtracks, st->constraint_rejections);
-		g_printerr("allocator quirks: %" G_GUINT64_FORMAT " counter leaks, %" G_GUINT64_FORMAT
-			   " distinctAttribute pointer passes, %" G_GUINT64_FORMAT
-			   " capacity re-checks on another device, %" G_GUINT64_FORMAT
-			   " devices left marked, %" G_GUINT64_FORMAT " stale sub-request keys, %" G_GUINT64_FORMAT
-			   " All sub-request index drops\n",
-			   st->quirk_counters_leaked, st->quirk_distinct_by_pointer,
-			   st->quirk_capacity_recheck, st->quirk_device_marked_on_fail,
-			   st->quirk_stale_subrequest_key, st->quirk_all_subrequest_index);
+		           " search steps, %" G_GUINT64_FORMAT " devices tried, %" G_GUINT64_FORMAT
+		           " selector evaluations, %" G_GUINT64_FORMAT
+		           " backtracks, %" G_GUINT64_FORMAT " constraint rejections\n",
+		           st->allocate_calls, st->allocate_one_calls, st->devices_tried,
+		           st->selector_evaluations, st->backtracks, st->constraint_rejections);
+		g_printerr("allocator quirks: %" G_GUINT64_FORMAT
+		           " counter leaks, %" G_GUINT64_FORMAT
+		           " distinctAttribute pointer passes, %" G_GUINT64_FORMAT
+		           " capacity re-checks on another device, %" G_GUINT64_FORMAT
+		           " devices left marked, %" G_GUINT64_FORMAT
+		           " stale sub-request keys, %" G_GUINT64_FORMAT
+		           " All sub-request index drops\n",
+		           st->quirk_counters_leaked, st->quirk_distinct_by_pointer,
+		           st->quirk_capacity_recheck, st->quirk_device_marked_on_fail,
+		           st->quirk_stale_subrequest_key, st->quirk_all_subrequest_index);
 	}
 	rc = run.fatal ? CLI_EXIT_INPUT_ERROR : print_claims(&run, json);
 	g_hash_table_unref(run.converted);

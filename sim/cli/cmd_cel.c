@@ -164,9 +164,12 @@ cli_cel_main(int argc, char **argv)
 		        cost, CEL_DRA_MAX_COST);
 	}
 	if (slices == NULL) {
+		if (cost > CEL_DRA_MAX_COST) {
+			return CLI_EXIT_INPUT_ERROR;
+		}
 		printf("ok: estimated cost %" G_GUINT64_FORMAT " (limit %d)\n", cost,
 		       CEL_DRA_MAX_COST);
-		return cost > CEL_DRA_MAX_COST ? CLI_EXIT_INPUT_ERROR : CLI_EXIT_OK;
+		return CLI_EXIT_OK;
 	}
 
 	g_autoptr(K8sObjectSet) set = k8s_object_set_new();

@@ -821,6 +821,8 @@ SimTime cluster_sim_get_pod_jct(const ClusterSim *self, guint index);
 guint cluster_sim_get_pod_restarts(const ClusterSim *self, guint index);
 /* Names of the claims the pod uses, generated ones included (transfer none). */
 GPtrArray *cluster_sim_get_pod_claims(const ClusterSim *self, guint index);
+/* A claim made for the pod during scheduling (KEP-5004's special claim). */
+void cluster_sim_add_pod_claim(ClusterSim *self, guint index, const char *name);
 /* Tell the queue about an outside event (slice published, class added...). */
 void cluster_sim_notify(ClusterSim *self, ClusterEvent event);
 SimSamples *cluster_sim_get_latencies(ClusterSim *self); /* seconds, per bound pod */

@@ -41,14 +41,12 @@ void cluster_dra_add_template(ClusterDra *self, const K8sResourceClaimTemplate *
  *   compute devices given to cluster_sim_add_node(), index for index
  */
 void cluster_dra_set_node_devices(ClusterDra *self,
-				  const char *node,
-				  const char *const *names,
-				  guint n_names);
+                                  const char *node,
+                                  const char *const *names,
+                                  guint n_names);
 /* The pod's claim references (@spec borrowed); @index from cluster_sim_add_pod(). */
-void cluster_dra_add_pod(ClusterDra *self,
-			 guint index,
-			 const char *namespace_,
-			 const K8sPodSpec *spec);
+void
+cluster_dra_add_pod(ClusterDra *self, guint index, const char *namespace_, const K8sPodSpec *spec);
 /**
  * cluster_dra_pod_claim_refs:
  * @claims: (out) (transfer full): resourceClaimName references
@@ -57,6 +55,16 @@ void cluster_dra_add_pod(ClusterDra *self,
  * The two lists ClusterSimWork wants, from a pod spec.
  */
 void cluster_dra_pod_claim_refs(const K8sPodSpec *spec, char ***claims, char ***templates);
+
+/**
+ * cluster_dra_enable_extended_resources:
+ * @names: (transfer none): the resource names of the pods' request slots
+ *
+ * Turns on DRAExtendedResource (KEP-5004, alpha, off in 1.34): a pod's
+ * request of an extended resource that a DeviceClass maps is allocated by
+ * DynamicResources on nodes that do not advertise it. Call before adding pods.
+ */
+void cluster_dra_enable_extended_resources(ClusterDra *self, ClusterResNames *names);
 
 const DraStats *cluster_dra_get_allocator_stats(ClusterDra *self);
 

@@ -588,6 +588,12 @@ cluster_sim_get_pod_claims(const ClusterSim *self, guint index)
 	return sim_pod(self, index)->claims;
 }
 
+void
+cluster_sim_add_pod_claim(ClusterSim *self, guint index, const char *name)
+{
+	g_ptr_array_add(sim_pod(self, index)->claims, g_strdup(name));
+}
+
 SimSamples *
 cluster_sim_get_latencies(ClusterSim *self)
 {

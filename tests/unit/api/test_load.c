@@ -340,17 +340,18 @@ test_load__list(void **state)
 	expect_error("l3.yaml", "apiVersion: v1\nkind: List\nitemz: []\nitems: []\n",
 	             "did you mean 'items'", 3, 1);
 	/* kubectl writes items before kind; a non-List's items are not objects */
-	l = load_text("l4.yaml",
-		      "apiVersion: v1\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: a}}\n"
-		      "kind: List\n",
-		      0);
+	l = load_text(
+	        "l4.yaml",
+	        "apiVersion: v1\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: a}}\n"
+	        "kind: List\n",
+	        0);
 	assert_true(l.ok);
 	assert_int_equal(k8s_object_set_count(l.set), 1);
 	loaded_clear(&l);
 	l = load_text("l5.yaml",
-		      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nitems:\n"
-		      "- {apiVersion: v1, kind: Node, metadata: {name: a}}\n",
-		      0);
+	              "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nitems:\n"
+	              "- {apiVersion: v1, kind: Node, metadata: {name: a}}\n",
+	              0);
 	assert_false(l.ok);
 	expect_diag(l.diags, "unknown field 'items' in Pod", 4, 1);
 	assert_int_equal(k8s_object_set_count(l.set), 1);

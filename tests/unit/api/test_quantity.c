@@ -255,12 +255,16 @@ test_parse_messages(void **state)
 static void
 test_parse_json_trims(void **state)
 {
-	static const char *const ins[] = { " 1", "1 ", "\t1\n" };
+	static const char *const ins[] = { " 1", "1 ", "\t1\n",
+		                           "\xc2\xa0"
+		                           "1\xe2\x80\x83" };
 	for (guint i = 0; i < G_N_ELEMENTS(ins); i++) {
 		K8sQuantity q;
 		assert_true(k8s_quantity_parse_json(ins[i], -1, &q, NULL));
 		assert_string(&q, "1", ins[i]);
 	}
+	K8sQuantity q;
+	assert_false(k8s_quantity_parse_json("1\xe9", -1, &q, NULL)); /* invalid UTF-8 */
 }
 
 /* ---- String() of constructed quantities (TestQuantityString) ------------------------- */

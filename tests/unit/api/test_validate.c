@@ -440,6 +440,13 @@ static const Case cases[] = {
 	           "      - name: gpu\n",
 	  "Duplicate value: \"gpu\"", "spec.containers[0].resources.claims[1]",
 	  K8S_SEVERITY_ERROR },
+	{ "v1beta1 device path has basic",
+	  "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceSlice\nmetadata:\n  name: s\nspec:\n"
+	  "  driver: gpu.example.com\n  nodeName: n1\n  pool:\n    name: p\n"
+	  "    resourceSliceCount: 1\n  devices:\n  - name: g\n    basic:\n      attributes:\n"
+	  "        v:\n          version: x.y\n",
+	  "must be a string compatible with semver.org spec 2.0.0",
+	  "spec.devices[0].basic.attributes[v].version", K8S_SEVERITY_ERROR },
 	/* ---- references ---- */
 	{ "unknown DeviceClass",
 	  CLAIM_HEAD "    requests:\n    - name: gpu\n      exactly:\n"
@@ -494,7 +501,7 @@ print_diags(const K8sDiagList *diags)
 {
 	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
 		g_autofree char *s = k8s_diag_format(k8s_diag_list_get(diags, i));
-		print_message("    got: %s\n", s);
+		print_message("#     got: %s\n", s);
 	}
 }
 
@@ -513,13 +520,13 @@ run_case(const Case *c, const char *yaml)
 		if (matches(d, c)) {
 			found = TRUE;
 			if (d->pos.line == 0 || d->pos.file == NULL) {
-				print_message("case \"%s\": no position\n", c->name);
+				print_message("# case \"%s\": no position\n", c->name);
 				return FALSE;
 			}
 		}
 	}
 	if (!found) {
-		print_message("case \"%s\": expected [%s] %s\n", c->name, c->path, c->message);
+		print_message("# case \"%s\": expected [%s] %s\n", c->name, c->path, c->message);
 		print_diags(diags);
 		return FALSE;
 	}

@@ -93,6 +93,30 @@ static const char *const true_exprs[] = {
 	"!format.datetime().validate('2021-01-01T00:00:00Z').hasValue()",
 	"format.named('uuid').hasValue() && !format.named('nope').hasValue()",
 	"format.uri().validate('example.com').value()[0].startsWith('parse \"example.com\"')",
+	/* ip and cidr (examples from ip.go and cidr.go) */
+	"isIP('192.168.0.1') && isIP('::1') && !isIP('192.168.0.1/24') && !isIP('010.0.0.1')",
+	"!isIP('::ffff:192.168.0.1') && !isIP('fe80::1%eth0') && !isIP('1.2.3')",
+	"ip('192.168.0.1').family() == 4 && ip('::1').family() == 6",
+	"string(ip('2001:0db8:0000:0000:0000:0000:0000:0001')) == '2001:db8::1'",
+	"string(ip('2001:db8:0:0:1:0:0:1')) == '2001:db8::1:0:0:1' && string(ip('::')) == '::'",
+	"ip.isCanonical('2001:db8::abcd') && !ip.isCanonical('2001:DB8::ABCD')",
+	"ip('127.0.0.1').isLoopback() && ip('::1').isLoopback() && !ip('192.168.0.1').isLoopback()",
+	"ip('0.0.0.0').isUnspecified() && ip('::').isUnspecified()",
+	"ip('224.0.0.1').isLinkLocalMulticast() && !ip('224.0.1.1').isLinkLocalMulticast() && "
+	"ip('ff02::1').isLinkLocalMulticast()",
+	"ip('169.254.169.254').isLinkLocalUnicast() && ip('fe80::1').isLinkLocalUnicast()",
+	"ip('192.168.0.1').isGlobalUnicast() && !ip('255.255.255.255').isGlobalUnicast() && "
+	"!ip('ff00::1').isGlobalUnicast()",
+	"ip('192.168.0.1') == ip('192.168.0.1') && ip('192.168.0.1') != ip('192.168.0.2')",
+	"cidr('192.168.0.0/24').containsIP(ip('192.168.0.1')) && "
+	"!cidr('192.168.0.0/24').containsIP('192.168.1.1')",
+	"cidr('192.168.0.0/16').containsCIDR(cidr('192.168.10.0/24')) && "
+	"!cidr('192.168.1.0/24').containsCIDR('192.168.2.0/24')",
+	"cidr('192.168.0.1/24').ip() == ip('192.168.0.1') && cidr('::1/128').ip().family() == 6",
+	"cidr('192.168.0.1/24').masked() == cidr('192.168.0.0/24') && "
+	"cidr('192.168.0.1/24') != cidr('192.168.0.1/24').masked()",
+	"cidr('192.168.0.0/16').prefixLength() == 16 && string(cidr('::1/128')) == '::1/128'",
+	"isCIDR('10.0.0.0/8') && !isCIDR('10.0.0.0/33') && !isCIDR('10.0.0.0')",
 	/* quantity (the upstream table is in the cel-k8s conformance cases) */
 	"quantity('50k').add(20) == quantity('50020') && quantity('1Mi').isInteger()",
 	"sign(quantity('-1')) == -1 && quantity('1.5').asApproximateFloat() == 1.5",
@@ -128,6 +152,9 @@ static const struct {
 	  "URL parse error during conversion from string: parse \"example.com\": invalid URI for "
 	  "request" },
 	{ "[].min()", "min called on empty list" },
+	{ "ip('1.2.3')", "IP Address \"1.2.3\" parse error during conversion from string" },
+	{ "ip('fe80::1%eth0')", "IP address \"fe80::1%eth0\" with zone value is not allowed" },
+	{ "cidr('::ffff:1.2.3.4/120')", "IPv4-mapped IPv6 address" },
 	{ "quantity('1Mo')", "quantities must match the regular expression" },
 	{ "semver('1.0')", "No Major.Minor.Patch elements found" },
 	{ "quantity('9999999999999999999999999999999999999G').asInteger()",

@@ -298,8 +298,9 @@ test_taint_rule(void **state)
 	devs[0].name = "device-1";
 	devs[1].name = "device-2";
 	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
-	DraTaintRule rule = { NULL, "driver-a", "pool-1", "device-1", NULL, 0,
-			      { "k", "v", "NoExecute" } };
+	DraTaintRule rule = {
+		NULL, "driver-a", "pool-1", "device-1", NULL, 0, { "k", "v", "NoExecute" }
+	};
 	DraRequest req = exact("req-0", 1);
 	DraClaim c = claim_of("claim-0", &req, 1);
 	const DraClaim *claims[] = { &c };
@@ -311,6 +312,58 @@ test_taint_rule(void **state)
 	dra_allocator_add_taint_rule(a, &rule);
 	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
 	assert_string_equal(dra_allocator_get_allocation(a, 0)->results[0].device, "device-2");
+}
+
+/*
+ * Quirk (Allocate in allocator_experimental.go, 1.34): validation of
+ * sub-request 1 caches its "All" answers under the key of sub-request 0, so
+ * its device list is sub-request 0's. Here that list holds only a device in
+ * use, so production answers "unschedulable"; without the quirk the second
+ * sub-request gets its own device.
+ */
+static void
+test_stale_subrequest_key_quirk(void **state)
+{
+	DraDevice devs[2] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].attributes = &numa0;
+	devs[0].n_attributes = 1;
+	devs[1].name = "device-2";
+	devs[1].attributes = &numa1;
+	devs[1].n_attributes = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
+	DraExactRequest subs[2] = { { 0 } };
+	for (guint i = 0; i < 2; i++) {
+		subs[i].device_class_name = "class-a";
+		subs[i].allocation_mode = "All";
+		subs[i].n_selectors = 1;
+	}
+	subs[0].name = "numa0";
+	subs[0].selectors = (const char *const[]){ "attr numa == 0" };
+	subs[1].name = "numa1";
+	subs[1].selectors = (const char *const[]){ "attr numa == 1" };
+	DraRequest req = { 0 };
+	req.name = "req-0";
+	req.first_available = subs;
+	req.n_first_available = 2;
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	f.prioritized_list = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	dra_allocator_mark_allocated(a, "driver-a", "pool-1", "device-1", TRUE);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
+	assert_true(dra_allocator_get_stats(a)->quirk_stale_subrequest_key > 0);
+
+	DraQuirks off = { TRUE, FALSE };
+	dra_allocator_set_quirks(a, &off);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	const DraAllocation *r = dra_allocator_get_allocation(a, 0);
+	assert_int_equal(r->n_results, 1);
+	assert_string_equal(r->results[0].request, "req-0/numa1");
+	assert_string_equal(r->results[0].device, "device-2");
 }
 
 /* dra_allocator_count_matching: what lint needs to warn about requests that match nothing. */
@@ -352,8 +405,13 @@ test_taint_rule_selectors(void **state)
 	devs[1].attributes = &numa0;
 	devs[1].n_attributes = 1;
 	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
-	DraTaintRule rule = { "class-a", NULL, NULL, NULL, (const char *const[]){ "attr numa == 1" },
-			      1, { "k", "v", "NoSchedule" } };
+	DraTaintRule rule = { "class-a",
+		              NULL,
+		              NULL,
+		              NULL,
+		              (const char *const[]){ "attr numa == 1" },
+		              1,
+		              { "k", "v", "NoSchedule" } };
 	DraRequest req = exact("req-0", 1);
 	DraClaim c = claim_of("claim-0", &req, 1);
 	const DraClaim *claims[] = { &c };
@@ -582,6 +640,7 @@ main(void)
 		cmocka_unit_test(test_taint_rule),
 		cmocka_unit_test(test_taint_rule_selectors),
 		cmocka_unit_test(test_count_matching),
+		cmocka_unit_test(test_stale_subrequest_key_quirk),
 		cmocka_unit_test(test_selector_error_is_fatal),
 		cmocka_unit_test(test_first_available),
 		cmocka_unit_test(test_claim_limit),

@@ -9,8 +9,8 @@
  *   hard   n devices asked when n-1 fit; matchAttribute over 4 requests with no
  *          solution on 128 devices; two requests with 8 sub-requests each.
  *
- * Times are CPU time of the process. Selectors use a trivial evaluator (driver equality) so the figures measure
- * the search, not CEL; results are cached per device either way.
+ * Times are CPU time of the process. Selectors use a trivial evaluator (driver equality) so the
+ * figures measure the search, not CEL; results are cached per device either way.
  */
 #include <stdio.h>
 #include <string.h>

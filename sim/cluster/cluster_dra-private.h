@@ -1,0 +1,62 @@
+/*
+ * cluster_dra-private.h: the state of the DynamicResources adapter, shared by
+ * cluster_dra.c and cluster_dra_ext.c only.
+ */
+#pragma once
+
+#include "cluster-private.h"
+#include "cluster_dra.h"
+#include "dra_k8s.h"
+
+typedef struct {
+	char *driver;
+	char *pool;
+	char *device;
+} DevRef;
+
+typedef struct {
+	char *node;      /* NULL: usable on every node */
+	GArray *devices; /* DevRef */
+} ClaimAlloc;
+
+typedef struct {
+	const char *namespace_;
+	const K8sPodSpec *spec;
+} PodRef;
+
+struct ClusterDra {
+	DraFeatures features;
+	DraCel *cel;
+	DraAllocator *alloc;
+	DraInput *input;
+	ClusterSim *sim;
+	GHashTable *classes;       /* name -> K8sDeviceClass *, lookups only */
+	GHashTable *templates;     /* "ns/name" -> K8sResourceClaimTemplate *, lookups only */
+	GHashTable *node_devices;  /* node name -> GPtrArray of device names, lookups only */
+	GArray *pods;              /* PodRef, by pod index */
+	GPtrArray *pending;        /* per cycle: const DraClaim * to allocate */
+	GPtrArray *pending_claims; /* per cycle: their ClusterClaim * */
+	GPtrArray *allocated;      /* per cycle: the pod's allocated ClusterClaim * */
+	GPtrArray *label_keys;     /* scratch for the DraNode of a filter call */
+	GPtrArray *label_values;
+	GString *message; /* the last reason, valid until the next call */
+	/* DRAExtendedResource (KEP-5004) */
+	gboolean extended;
+	ClusterResNames *names;  /* borrowed */
+	GHashTable *ext_classes; /* extended resource name -> class name, lookups only */
+	gboolean has_special;    /* this cycle: pending's last entry is the special claim */
+	DraClaim special;
+	DraRequest special_requests[CLUSTER_RES_MAX];
+	char special_names[CLUSTER_RES_MAX][24];
+	ClusterClaim *special_claim; /* made real at Reserve */
+};
+
+/* cluster_dra_ext.c: extended resources backed by a DeviceClass (KEP-5004) */
+void cluster_dra__ext_add_class(ClusterDra *self, const K8sDeviceClass *klass);
+void cluster_dra__ext_prefilter(ClusterDra *self, const ClusterPod *pod);
+gboolean
+cluster_dra__ext_node_has_plugin(ClusterDra *self, const ClusterPod *pod, const ClusterNode *node);
+DraOutcome cluster_dra__ext_allocate_without(ClusterDra *self, const DraNode *node);
+void cluster_dra__ext_restore(ClusterDra *self);
+void cluster_dra__ext_mark_pod(ClusterDra *self, ClusterPod *pod);
+ClusterClaim *cluster_dra__ext_materialize(ClusterDra *self, const ClusterPod *pod);

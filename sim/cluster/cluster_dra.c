@@ -1,0 +1,536 @@
+/*
+ * cluster_dra.c: DynamicResources (pkg/scheduler/framework/plugins/
+ * dynamicresources) over model/dra's allocator, as reference/dra-allocator.md
+ * §6 describes it: PreFilter finds the pod's claims (generated ones through
+ * the claim controller), rejects claims in use by 256 pods and unknown device
+ * classes, and hands the unallocated claims to the allocator once per cycle;
+ * Filter checks where allocated claims may run and calls Allocate on the
+ * node; Reserve commits the node's result (the in-flight allocation), and a
+ * claim's deallocation returns its devices to the allocator.
+ *
+ * An allocation is kept as the devices it chose plus, when its node selector
+ * is set, the node it was made on (node-local slices pin a claim to its node;
+ * selectors over several nodes are treated the same way, a simplification).
+ */
+#include <string.h>
+
+#include "cluster_dra-private.h"
+#include "k8s_objects.h"
+
+static void
+claim_alloc_free(gpointer data)
+{
+	ClaimAlloc *a = data;
+
+	for (guint i = 0; i < a->devices->len; i++) {
+		DevRef *d = &g_array_index(a->devices, DevRef, i);
+
+		g_free(d->driver);
+		g_free(d->pool);
+		g_free(d->device);
+	}
+	g_array_unref(a->devices);
+	g_free(a->node);
+	g_free(a);
+}
+
+ClusterDra *
+cluster_dra_new(const DraFeatures *features)
+{
+	ClusterDra *self = g_new0(ClusterDra, 1);
+
+	self->features = features != NULL ? *features : dra_features_default();
+	self->cel = dra_cel_new(&self->features);
+	self->alloc = dra_allocator_new(&self->features, dra_cel_get_ops(), self->cel);
+	self->input = dra_input_new();
+	self->classes = g_hash_table_new(g_str_hash, g_str_equal);
+	self->templates = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->node_devices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	                                           (GDestroyNotify)g_ptr_array_unref);
+	self->pods = g_array_new(FALSE, TRUE, sizeof(PodRef));
+	self->pending = g_ptr_array_new();
+	self->pending_claims = g_ptr_array_new();
+	self->allocated = g_ptr_array_new();
+	self->label_keys = g_ptr_array_new();
+	self->label_values = g_ptr_array_new();
+	self->message = g_string_new(NULL);
+	self->ext_classes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	return self;
+}
+
+void
+cluster_dra_free(ClusterDra *self)
+{
+	if (self == NULL)
+		return;
+	dra_allocator_free(self->alloc);
+	dra_cel_free(self->cel);
+	dra_input_free(self->input);
+	g_hash_table_unref(self->classes);
+	g_hash_table_unref(self->templates);
+	g_hash_table_unref(self->node_devices);
+	g_array_unref(self->pods);
+	g_ptr_array_unref(self->pending);
+	g_ptr_array_unref(self->pending_claims);
+	g_ptr_array_unref(self->allocated);
+	g_ptr_array_unref(self->label_keys);
+	g_ptr_array_unref(self->label_values);
+	g_string_free(self->message, TRUE);
+	g_hash_table_unref(self->ext_classes);
+	g_free(self);
+}
+
+/* ----------------------------------------------------------- inventory */
+
+void
+cluster_dra_add_class(ClusterDra *self, const K8sDeviceClass *klass)
+{
+	g_hash_table_insert(self->classes, (gpointer)klass->obj.metadata.name, (gpointer)klass);
+	dra_allocator_add_class(self->alloc, dra_input_class(self->input, klass));
+	cluster_dra__ext_add_class(self, klass);
+}
+
+void
+cluster_dra_add_slice(ClusterDra *self, const K8sResourceSlice *slice)
+{
+	dra_allocator_add_slice(self->alloc, dra_input_slice(self->input, slice));
+}
+
+static char *
+ns_key(const char *namespace_, const char *name)
+{
+	return g_strdup_printf("%s/%s", namespace_ != NULL ? namespace_ : "default", name);
+}
+
+void
+cluster_dra_add_template(ClusterDra *self, const K8sResourceClaimTemplate *tmpl)
+{
+	g_hash_table_insert(self->templates,
+	                    ns_key(k8s_object_namespace(&tmpl->obj), tmpl->obj.metadata.name),
+	                    (gpointer)tmpl);
+}
+
+void
+cluster_dra_add_claim(ClusterDra *self, const K8sResourceClaim *claim)
+{
+	ClusterClaim *c;
+
+	g_return_if_fail(self->sim != NULL);
+	c = cluster_claims_add(cluster_sim_get_claims(self->sim), claim->obj.metadata.name);
+	if (c == NULL)
+		return; /* the name is taken: the first claim wins, as in an object set */
+	c->user_data = (gpointer)dra_input_claim(self->input, k8s_object_namespace(&claim->obj),
+	                                         claim->obj.metadata.name, &claim->spec);
+}
+
+void
+cluster_dra_set_node_devices(ClusterDra *self,
+                             const char *node,
+                             const char *const *names,
+                             guint n_names)
+{
+	GPtrArray *list = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < n_names; i++)
+		g_ptr_array_add(list, g_strdup(names[i]));
+	g_hash_table_replace(self->node_devices, g_strdup(node), list);
+}
+
+void
+cluster_dra_add_pod(ClusterDra *self, guint index, const char *namespace_, const K8sPodSpec *spec)
+{
+	PodRef ref = { namespace_, spec };
+
+	if (index >= self->pods->len)
+		g_array_set_size(self->pods, index + 1);
+	g_array_index(self->pods, PodRef, index) = ref;
+	cluster_dra__ext_mark_pod(self, cluster_sim_get_pod(self->sim, index));
+}
+
+void
+cluster_dra_pod_claim_refs(const K8sPodSpec *spec, char ***claims, char ***templates)
+{
+	g_autoptr(GPtrArray) c = g_ptr_array_new();
+	g_autoptr(GPtrArray) t = g_ptr_array_new();
+
+	for (guint i = 0; i < spec->n_resource_claims; i++) {
+		const K8sPodResourceClaim *rc = &spec->resource_claims[i];
+
+		if (rc->resource_claim_name != NULL)
+			g_ptr_array_add(c, g_strdup(rc->resource_claim_name));
+		else if (rc->resource_claim_template_name != NULL && rc->name != NULL)
+			g_ptr_array_add(t, g_strdup(rc->name));
+	}
+	g_ptr_array_add(c, NULL);
+	g_ptr_array_add(t, NULL);
+	*claims = (char **)g_ptr_array_free(g_steal_pointer(&c), FALSE);
+	*templates = (char **)g_ptr_array_free(g_steal_pointer(&t), FALSE);
+}
+
+const DraStats *
+cluster_dra_get_allocator_stats(ClusterDra *self)
+{
+	return dra_allocator_get_stats(self->alloc);
+}
+
+/* ----------------------------------------------------------- PreFilter */
+
+/* The claim the controller generated for (pod, podClaim), if it exists yet. */
+static ClusterClaim *
+generated_claim(ClusterDra *self, const ClusterPod *pod, const char *pod_claim)
+{
+	ClusterClaims *claims = cluster_sim_get_claims(self->sim);
+	GPtrArray *names = cluster_sim_get_pod_claims(self->sim, (guint)pod->uid);
+
+	for (guint i = 0; i < names->len; i++) {
+		ClusterClaim *c = cluster_claims_lookup(claims, names->pdata[i]);
+
+		if (c != NULL && c->owner_pod != NULL && strcmp(c->owner_pod, pod->name) == 0 &&
+		    g_strcmp0(c->pod_claim_name, pod_claim) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+/* A generated claim gets its spec from the template on first use. */
+static gboolean
+claim_spec(ClusterDra *self, const PodRef *ref, const K8sPodResourceClaim *rc, ClusterClaim *c)
+{
+	g_autofree char *key = NULL;
+	const K8sResourceClaimTemplate *tmpl;
+
+	if (c->user_data != NULL)
+		return TRUE;
+	if (rc->resource_claim_template_name == NULL)
+		return FALSE;
+	key = ns_key(ref->namespace_, rc->resource_claim_template_name);
+	tmpl = g_hash_table_lookup(self->templates, key);
+	if (tmpl == NULL)
+		return FALSE;
+	c->user_data =
+	        (gpointer)dra_input_claim(self->input, ref->namespace_, c->name, &tmpl->spec);
+	return TRUE;
+}
+
+static gboolean
+classes_exist(ClusterDra *self, const DraClaim *claim)
+{
+	for (guint r = 0; r < claim->n_requests; r++) {
+		const DraRequest *req = &claim->requests[r];
+
+		if (req->has_exactly && req->exactly.device_class_name != NULL &&
+		    !g_hash_table_contains(self->classes, req->exactly.device_class_name))
+			return FALSE;
+		for (guint s = 0; s < req->n_first_available; s++) {
+			const char *name = req->first_available[s].device_class_name;
+
+			if (name != NULL && !g_hash_table_contains(self->classes, name))
+				return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+static ClusterStatus
+unschedulable(ClusterDra *self, const char **reason, const char *format, const char *name)
+{
+	g_string_printf(self->message, format, name);
+	*reason = self->message->str;
+	return CLUSTER_STATUS_UNSCHEDULABLE;
+}
+
+/* One claim reference of the pod, sorted into allocated / to allocate. */
+static ClusterStatus
+collect(ClusterDra *self, const ClusterPod *pod, const PodRef *ref, guint i, const char **reason)
+{
+	const K8sPodResourceClaim *rc = &ref->spec->resource_claims[i];
+	ClusterClaim *c = NULL;
+
+	if (rc->resource_claim_name != NULL)
+		c = cluster_claims_lookup(cluster_sim_get_claims(self->sim),
+		                          rc->resource_claim_name);
+	else if (rc->resource_claim_template_name != NULL)
+		c = generated_claim(self, pod, rc->name);
+	else
+		return CLUSTER_STATUS_SUCCESS;
+	if (c == NULL || !claim_spec(self, ref, rc, c))
+		return unschedulable(self, reason, "waiting for resource claim of %s", rc->name);
+	if (c->allocated) {
+		if (c->reserved_for->len >= CLUSTER_CLAIM_RESERVED_FOR_MAX &&
+		    !cluster_claims_is_reserved_for(c, pod->name))
+			return unschedulable(self, reason, "resourceclaim %s is in use", c->name);
+		g_ptr_array_add(self->allocated, c);
+		return CLUSTER_STATUS_SUCCESS;
+	}
+	/* classes are checked here, so a missing one waits (§7.12) */
+	if (!classes_exist(self, c->user_data))
+		return unschedulable(self, reason, "device class of claim %s not found", c->name);
+	if (!g_ptr_array_find(self->pending_claims, c, NULL)) {
+		g_ptr_array_add(self->pending, c->user_data);
+		g_ptr_array_add(self->pending_claims, c);
+	}
+	return CLUSTER_STATUS_SUCCESS;
+}
+
+static ClusterStatus
+dra_prefilter(gpointer data, const ClusterPod *pod, const char **reason)
+{
+	ClusterDra *self = data;
+	const PodRef *ref = NULL;
+
+	g_ptr_array_set_size(self->pending, 0);
+	g_ptr_array_set_size(self->pending_claims, 0);
+	g_ptr_array_set_size(self->allocated, 0);
+	self->has_special = FALSE;
+	self->special_claim = NULL;
+	if (pod->uid < self->pods->len)
+		ref = &g_array_index(self->pods, PodRef, pod->uid);
+	if (ref == NULL || ref->spec == NULL) {
+		*reason = "pod has no DRA claim references";
+		return CLUSTER_STATUS_UNSCHEDULABLE;
+	}
+	for (guint i = 0; i < ref->spec->n_resource_claims; i++) {
+		ClusterStatus status = collect(self, pod, ref, i, reason);
+
+		if (status != CLUSTER_STATUS_SUCCESS)
+			return status;
+	}
+	cluster_dra__ext_prefilter(self, pod);
+	if (self->pending->len > 0)
+		dra_allocator_set_claims(self->alloc, (const DraClaim *const *)self->pending->pdata,
+		                         self->pending->len);
+	return CLUSTER_STATUS_SUCCESS;
+}
+
+/* -------------------------------------------------------------- Filter */
+
+/* The allocator's view of @node, built in scratch arrays (no allocation). */
+static DraNode
+dra_node(ClusterDra *self, const ClusterNode *node)
+{
+	DraNode out = { node->name, NULL, NULL, node->labels->len };
+
+	g_ptr_array_set_size(self->label_keys, 0);
+	g_ptr_array_set_size(self->label_values, 0);
+	for (guint i = 0; i < node->labels->len; i++) {
+		const ClusterLabel *l = &g_array_index(node->labels, ClusterLabel, i);
+
+		g_ptr_array_add(self->label_keys, l->key);
+		g_ptr_array_add(self->label_values, l->value);
+	}
+	out.label_keys = (const char *const *)self->label_keys->pdata;
+	out.label_values = (const char *const *)self->label_values->pdata;
+	return out;
+}
+
+static ClusterStatus
+outcome_status(ClusterDra *self, DraOutcome outcome, const char **reason)
+{
+	const char *why;
+
+	switch (outcome) {
+	case DRA_OUTCOME_ALLOCATED:
+		return CLUSTER_STATUS_SUCCESS;
+	case DRA_OUTCOME_UNSCHEDULABLE:
+		why = dra_allocator_get_reason(self->alloc);
+		g_string_assign(self->message, why != NULL ? why : "cannot allocate all claims");
+		*reason = self->message->str;
+		return CLUSTER_STATUS_UNSCHEDULABLE;
+	case DRA_OUTCOME_ERROR:
+		why = dra_allocator_get_error(self->alloc);
+		g_string_assign(self->message, why != NULL ? why : "allocator error");
+		*reason = self->message->str;
+		return CLUSTER_STATUS_ERROR;
+	}
+	return CLUSTER_STATUS_ERROR;
+}
+
+static ClusterStatus
+dra_filter(gpointer data,
+           const ClusterPod *pod,
+           const ClusterNode *node,
+           gboolean *allocator_called,
+           const char **reason)
+{
+	ClusterDra *self = data;
+	ClusterStatus status;
+	DraNode dnode;
+
+	for (guint i = 0; i < self->allocated->len; i++) {
+		const ClusterClaim *c = self->allocated->pdata[i];
+		const ClaimAlloc *a = c->allocation;
+
+		if (a != NULL && a->node != NULL && strcmp(a->node, node->name) != 0) {
+			*reason = "resourceclaim not available on the node";
+			return CLUSTER_STATUS_UNSCHEDULABLE;
+		}
+	}
+	if (self->pending->len == 0)
+		return CLUSTER_STATUS_SUCCESS;
+	dnode = dra_node(self, node);
+	if (self->has_special && cluster_dra__ext_node_has_plugin(self, pod, node)) {
+		/* the node's device plugin serves the extended resources: no special claim */
+		if (self->pending->len == 1)
+			return CLUSTER_STATUS_SUCCESS;
+		*allocator_called = TRUE;
+		status = outcome_status(self, cluster_dra__ext_allocate_without(self, &dnode),
+		                        reason);
+		cluster_dra__ext_restore(self);
+		return status;
+	}
+	*allocator_called = TRUE;
+	return outcome_status(self, dra_allocator_allocate_on(self->alloc, &dnode), reason);
+}
+
+/* ------------------------------------------------------------- Reserve */
+
+static ClaimAlloc *
+claim_alloc_new(const DraAllocation *a, const ClusterNode *node)
+{
+	ClaimAlloc *out = g_new0(ClaimAlloc, 1);
+
+	out->devices = g_array_new(FALSE, TRUE, sizeof(DevRef));
+	if (a->node_selector != NULL)
+		out->node = g_strdup(node->name);
+	for (guint i = 0; i < a->n_results; i++) {
+		DevRef d = { g_strdup(a->results[i].driver), g_strdup(a->results[i].pool),
+			     g_strdup(a->results[i].device) };
+
+		g_array_append_val(out->devices, d);
+	}
+	return out;
+}
+
+/*
+ * Upstream keeps each node's Filter result; drasim asks the allocator again
+ * for the chosen node, which gives the same answer (nothing changed since).
+ */
+static gboolean
+dra_reserve(gpointer data, const ClusterPod *pod, const ClusterNode *node)
+{
+	ClusterDra *self = data;
+	ClusterClaims *claims = cluster_sim_get_claims(self->sim);
+	gboolean plugin = self->has_special && cluster_dra__ext_node_has_plugin(self, pod, node);
+	guint n = self->pending->len - (plugin ? 1 : 0);
+	DraOutcome outcome;
+	DraNode dnode;
+
+	if (n == 0)
+		return TRUE;
+	dnode = dra_node(self, node);
+	outcome = plugin ? cluster_dra__ext_allocate_without(self, &dnode)
+	                 : dra_allocator_allocate_on(self->alloc, &dnode);
+	if (outcome != DRA_OUTCOME_ALLOCATED)
+		return FALSE;
+	for (guint i = 0; i < n; i++) {
+		ClusterClaim *claim = self->pending_claims->pdata[i];
+		ClaimAlloc *a = claim_alloc_new(dra_allocator_get_allocation(self->alloc, i), node);
+
+		/* PreBind creates the special claim of extended resources for real */
+		if (claim == NULL)
+			claim = cluster_dra__ext_materialize(self, pod);
+		dra_allocator_commit(self->alloc, i);
+		cluster_claims_allocate(claims, claim, a);
+	}
+	return TRUE;
+}
+
+static void
+dra_unreserve(gpointer data, const ClusterPod *pod, const ClusterNode *node)
+{
+	ClusterDra *self = data;
+
+	for (guint i = 0; i < self->pending_claims->len; i++) {
+		ClusterClaim *claim = self->pending_claims->pdata[i];
+
+		if (claim == NULL)
+			claim = self->special_claim;
+		if (claim != NULL)
+			cluster_claims_deallocate_unreserved(cluster_sim_get_claims(self->sim),
+			                                     claim);
+	}
+}
+
+/* PostFilter: allocated claims that nobody reserved are freed for another try. */
+static void
+dra_postfilter(gpointer data, const ClusterPod *pod)
+{
+	ClusterDra *self = data;
+
+	for (guint i = 0; i < self->allocated->len; i++)
+		cluster_claims_deallocate_unreserved(cluster_sim_get_claims(self->sim),
+		                                     self->allocated->pdata[i]);
+}
+
+static const ClusterDraOps dra_ops = {
+	.prefilter = dra_prefilter,
+	.filter = dra_filter,
+	.reserve = dra_reserve,
+	.unreserve = dra_unreserve,
+	.postfilter = dra_postfilter,
+};
+
+/* The claim controller cleared an allocation: its devices are free again. */
+static void
+on_deallocated(gpointer data, ClusterClaim *claim)
+{
+	ClusterDra *self = data;
+	const ClaimAlloc *a = claim->allocation;
+
+	for (guint i = 0; a != NULL && i < a->devices->len; i++) {
+		const DevRef *d = &g_array_index(a->devices, DevRef, i);
+
+		dra_allocator_mark_allocated(self->alloc, d->driver, d->pool, d->device, FALSE);
+	}
+}
+
+/* ------------------------------------------------------------ placement */
+
+static gboolean
+place(gpointer data,
+      ClusterSim *sim,
+      const ClusterPod *pod,
+      const ClusterNode *node,
+      guint *devices,
+      guint n)
+{
+	ClusterDra *self = data;
+	GPtrArray *table = g_hash_table_lookup(self->node_devices, node->name);
+	GPtrArray *names = cluster_sim_get_pod_claims(sim, (guint)pod->uid);
+	guint found = 0;
+
+	for (guint i = 0; table != NULL && i < names->len && found < n; i++) {
+		ClusterClaim *c =
+		        cluster_claims_lookup(cluster_sim_get_claims(sim), names->pdata[i]);
+		const ClaimAlloc *a = c != NULL ? c->allocation : NULL;
+
+		for (guint k = 0; a != NULL && k < a->devices->len && found < n; k++) {
+			guint index;
+
+			if (!g_ptr_array_find_with_equal_func(
+			            table, g_array_index(a->devices, DevRef, k).device, g_str_equal,
+			            &index))
+				continue;
+			devices[found++] = index;
+		}
+	}
+	return found == n;
+}
+
+void
+cluster_dra_configure(ClusterDra *self, ClusterSimConfig *config)
+{
+	config->sched.dra = &dra_ops;
+	config->sched.dra_data = self;
+	config->claims.free_allocation = claim_alloc_free;
+	config->claims.on_deallocated = on_deallocated;
+	config->claims.on_deallocated_data = self;
+	config->place = place;
+	config->place_data = self;
+}
+
+void
+cluster_dra_attach(ClusterDra *self, ClusterSim *sim)
+{
+	self->sim = sim;
+}

@@ -1,0 +1,279 @@
+/*
+ * test_dra.c: the scheduler with the real allocator and CEL, end to end.
+ * Decoded manifests (a DeviceClass with a CEL selector, a node's
+ * ResourceSlice with two GPUs, a template, a shared claim, pods) go through
+ * the claim controller, DynamicResources, Reserve and placement: template
+ * pods get distinct GPUs and a third waits for a deallocation; pods sharing
+ * a claim share its GPU (time-sliced); a CEL runtime error is an error.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cluster_dra.h"
+#include "cluster_k8s.h"
+#include "k8s_objects.h"
+
+#define S SIM_TIME_S
+
+static const char inventory[] =
+        "apiVersion: resource.k8s.io/v1\n"
+        "kind: DeviceClass\n"
+        "metadata: {name: gpu.example.com}\n"
+        "spec:\n"
+        "  selectors:\n"
+        "  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n"
+        "---\n"
+        "apiVersion: resource.k8s.io/v1\n"
+        "kind: DeviceClass\n"
+        "metadata: {name: broken.example.com}\n"
+        "spec:\n"
+        "  selectors:\n"
+        "  - cel: {expression: 'device.attributes[\"gpu.example.com\"].missing == 1'}\n"
+        "---\n"
+        "apiVersion: resource.k8s.io/v1\n"
+        "kind: ResourceSlice\n"
+        "metadata: {name: node-a-gpu}\n"
+        "spec:\n"
+        "  driver: gpu.example.com\n"
+        "  nodeName: node-a\n"
+        "  pool: {name: node-a, generation: 1, resourceSliceCount: 1}\n"
+        "  devices:\n"
+        "  - name: gpu-0\n"
+        "  - name: gpu-1\n"
+        "---\n"
+        "apiVersion: resource.k8s.io/v1\n"
+        "kind: ResourceClaimTemplate\n"
+        "metadata: {name: one-gpu}\n"
+        "spec:\n"
+        "  spec:\n"
+        "    devices:\n"
+        "      requests:\n"
+        "      - name: gpu\n"
+        "        exactly: {deviceClassName: gpu.example.com}\n"
+        "---\n"
+        "apiVersion: resource.k8s.io/v1\n"
+        "kind: ResourceClaimTemplate\n"
+        "metadata: {name: broken}\n"
+        "spec:\n"
+        "  spec:\n"
+        "    devices:\n"
+        "      requests:\n"
+        "      - name: gpu\n"
+        "        exactly: {deviceClassName: broken.example.com}\n"
+        "---\n"
+        "apiVersion: resource.k8s.io/v1\n"
+        "kind: ResourceClaim\n"
+        "metadata: {name: shared}\n"
+        "spec:\n"
+        "  devices:\n"
+        "    requests:\n"
+        "    - name: gpu\n"
+        "      exactly: {deviceClassName: gpu.example.com}\n"
+        "---\n"
+        "apiVersion: v1\n"
+        "kind: Node\n"
+        "metadata: {name: node-a}\n"
+        "status:\n"
+        "  allocatable: {cpu: '64', memory: 512Gi, pods: '110'}\n";
+
+static const char pod_format[] = "apiVersion: v1\n"
+                                 "kind: Pod\n"
+                                 "metadata: {name: %s}\n"
+                                 "spec:\n"
+                                 "  resourceClaims:\n"
+                                 "  - {name: gpu, %s: %s}\n"
+                                 "  containers:\n"
+                                 "  - name: main\n"
+                                 "    image: cuda\n"
+                                 "    resources: {claims: [{name: gpu}]}\n";
+
+typedef struct {
+	K8sObjectSet *set;
+	ClusterDra *dra;
+	SimLoop *loop;
+	ClusterSim *sim;
+} Fixture;
+
+static void
+load(Fixture *f, const char *name, const char *text)
+{
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+
+	if (!k8s_load_data(name, text, strlen(text), K8S_LOAD_DEFAULT, f->set, diags)) {
+		k8s_diag_list_print(diags, stderr);
+		fail();
+	}
+}
+
+static void
+fixture_init(Fixture *f)
+{
+	ClusterSimConfig config;
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(ClusterResNames) names = cluster_res_names_new();
+	const ClusterDevice gpu = { CLUSTER_SHARE_TIME_SLICE, CLUSTER_INTERVAL_DEFAULT, 1.0,
+		                    (gint64)80 << 30, FALSE };
+	const ClusterDevice devices[] = { gpu, gpu };
+	const char *device_names[] = { "gpu-0", "gpu-1" };
+	ClusterNode *node;
+
+	f->set = k8s_object_set_new();
+	load(f, "inventory.yaml", inventory);
+	f->dra = cluster_dra_new(NULL);
+	for (guint i = 0; i < k8s_object_set_count_kind(f->set, K8S_KIND_DEVICE_CLASS); i++)
+		cluster_dra_add_class(f->dra, k8s_object_as_device_class(k8s_object_set_get_kind(
+		                                      f->set, K8S_KIND_DEVICE_CLASS, i)));
+	for (guint i = 0; i < k8s_object_set_count_kind(f->set, K8S_KIND_RESOURCE_SLICE); i++)
+		cluster_dra_add_slice(f->dra, k8s_object_as_resource_slice(k8s_object_set_get_kind(
+		                                      f->set, K8S_KIND_RESOURCE_SLICE, i)));
+	for (guint i = 0; i < k8s_object_set_count_kind(f->set, K8S_KIND_RESOURCE_CLAIM_TEMPLATE);
+	     i++)
+		cluster_dra_add_template(
+		        f->dra, k8s_object_as_resource_claim_template(k8s_object_set_get_kind(
+		                        f->set, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, i)));
+	cluster_sim_config_init(&config);
+	config.run.context_switch = 0;
+	cluster_dra_configure(f->dra, &config);
+	f->loop = sim_loop_new();
+	f->sim = cluster_sim_new(f->loop, &config);
+	cluster_dra_attach(f->dra, f->sim);
+	cluster_dra_add_claim(f->dra, k8s_object_as_resource_claim(k8s_object_set_get_kind(
+	                                      f->set, K8S_KIND_RESOURCE_CLAIM, 0)));
+	node = cluster_k8s_node_new(
+	        k8s_object_as_node(k8s_object_set_get_kind(f->set, K8S_KIND_NODE, 0)), names,
+	        diags);
+	assert_non_null(node);
+	cluster_sim_add_node(f->sim, node, devices, 2);
+	cluster_dra_set_node_devices(f->dra, "node-a", device_names, 2);
+}
+
+static void
+fixture_clear(Fixture *f)
+{
+	cluster_sim_free(f->sim);
+	sim_loop_free(f->loop);
+	cluster_dra_free(f->dra);
+	k8s_object_set_free(f->set);
+}
+
+/* A pod using claim @claim (or, with @template_ref, a claim from that template). */
+static guint
+add_pod(Fixture *f, const char *name, SimTime arrival, const char *ref, gboolean template_ref)
+{
+	g_autofree char *text = g_strdup_printf(
+	        pod_format, name, template_ref ? "resourceClaimTemplateName" : "resourceClaimName",
+	        ref);
+	guint before = k8s_object_set_count_kind(f->set, K8S_KIND_POD);
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(ClusterResNames) names = cluster_res_names_new();
+	g_auto(GStrv) claims = NULL;
+	g_auto(GStrv) templates = NULL;
+	K8sPod *pod;
+	ClusterPod *cpod;
+	ClusterSimWork w = { .arrival = arrival,
+		             .work = 10 * S,
+		             .lifetime = SIM_TIME_NEVER,
+		             .n_devices = 1,
+		             .demand = 1.0,
+		             .gpu_mem = 1 << 30 };
+	guint index;
+
+	load(f, name, text);
+	pod = k8s_object_as_pod(k8s_object_set_get_kind(f->set, K8S_KIND_POD, before));
+	cpod = cluster_k8s_pod_new(&pod->spec, name, 0, names, diags, "spec.");
+	assert_non_null(cpod);
+	assert_true(cpod->has_dra);
+	cluster_dra_pod_claim_refs(&pod->spec, &claims, &templates);
+	w.claims = (const char *const *)claims;
+	w.templates = (const char *const *)templates;
+	index = cluster_sim_add_pod(f->sim, cpod, &w);
+	cluster_dra_add_pod(f->dra, index, k8s_object_namespace(&pod->obj), &pod->spec);
+	return index;
+}
+
+static void
+test_dra__template_pods_get_distinct_gpus(void **state)
+{
+	Fixture f;
+	ClusterClaims *claims;
+
+	fixture_init(&f);
+	add_pod(&f, "a", 0, "one-gpu", TRUE);
+	add_pod(&f, "b", 0, "one-gpu", TRUE);
+	add_pod(&f, "c", 1 * S, "one-gpu", TRUE);
+	sim_loop_run(f.loop);
+	claims = cluster_sim_get_claims(f.sim);
+	/* two GPUs, no sharing: a and b run alone; c waits for a deallocation */
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 0), 10 * S);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 1), 10 * S);
+	assert_int_equal(cluster_sim_get_pod_latency(f.sim, 2), 9 * S);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 2), 19 * S);
+	assert_int_equal(
+	        cluster_sim_get_stats(f.sim)->failed_attempts[CLUSTER_PLUGIN_DYNAMIC_RESOURCES], 1);
+	assert_int_equal(cluster_claims_get_n_generated(claims), 3);
+	assert_int_equal(cluster_claims_get_n_deallocated(claims), 3);
+	assert_int_equal(cluster_claims_get_n_deleted(claims), 3);
+	assert_true(cluster_sched_get_stats(cluster_sim_get_sched(f.sim))->allocator_calls >= 4);
+	assert_true(cluster_dra_get_allocator_stats(f.dra)->selector_evaluations > 0);
+	fixture_clear(&f);
+}
+
+static void
+test_dra__shared_claim_shares_its_gpu(void **state)
+{
+	Fixture f;
+	ClusterClaim *shared;
+
+	fixture_init(&f);
+	add_pod(&f, "s1", 0, "shared", FALSE);
+	add_pod(&f, "s2", 0, "shared", FALSE);
+	add_pod(&f, "t", 0, "one-gpu", TRUE);
+	shared = cluster_claims_lookup(cluster_sim_get_claims(f.sim), "shared");
+	sim_loop_set_horizon(f.loop, 5 * S);
+	sim_loop_run(f.loop);
+	assert_true(shared->allocated);
+	assert_int_equal(shared->reserved_for->len, 2);
+	sim_loop_set_horizon(f.loop, SIM_TIME_NEVER);
+	sim_loop_run(f.loop);
+	/* s1 and s2 are time-sliced on one GPU; t has the other alone */
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 0), 20 * S);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 1), 20 * S);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 2), 10 * S);
+	assert_false(shared->allocated);
+	assert_non_null(cluster_claims_lookup(cluster_sim_get_claims(f.sim), "shared"));
+	fixture_clear(&f);
+}
+
+static void
+test_dra__cel_runtime_error_is_an_error(void **state)
+{
+	Fixture f;
+
+	fixture_init(&f);
+	add_pod(&f, "x", 0, "broken", TRUE);
+	sim_loop_set_horizon(f.loop, 60 * S);
+	sim_loop_run(f.loop);
+	/* no such key: fatal for the attempt, retried with error backoff */
+	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 0), CLUSTER_POD_PENDING);
+	assert_true(cluster_sim_get_stats(f.sim)->error_attempts >= 1);
+	assert_int_equal(
+	        cluster_sim_get_stats(f.sim)->failed_attempts[CLUSTER_PLUGIN_DYNAMIC_RESOURCES], 0);
+	fixture_clear(&f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dra__template_pods_get_distinct_gpus),
+		cmocka_unit_test(test_dra__shared_claim_shares_its_gpu),
+		cmocka_unit_test(test_dra__cel_runtime_error_is_an_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
