@@ -370,6 +370,62 @@ v_node(VCtx *ctx, const K8sNode *node)
 
 /* ---- workloads ----------------------------------------------------------------------- */
 
+/* ValidateLabelSelector: matchLabels as labels, matchExpressions' keys and operators. */
+static void
+v_label_selector(VCtx *ctx, const K8sLabelSelector *sel)
+{
+	gsize mark = vpath_push(ctx, "selector");
+
+	v_labels(ctx, &sel->match_labels, "matchLabels");
+	for (guint i = 0; i < sel->n_match_expressions; i++) {
+		const K8sLabelSelectorRequirement *r = &sel->match_expressions[i];
+		const char *op = r->operator_ != NULL ? r->operator_ : "";
+		gsize m = vpath_push(ctx, "matchExpressions");
+
+		vpath_index(ctx, i);
+		if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
+			if (r->values.n == 0) {
+				vrequired(ctx, &r->pos, "values",
+				          "must be specified when `operator` is 'In' or 'NotIn'");
+			}
+		} else if (strcmp(op, "Exists") == 0 || strcmp(op, "DoesNotExist") == 0) {
+			if (r->values.n > 0) {
+				verror(ctx, &r->pos, "values", K8S_FIELD_FORBIDDEN, NULL,
+				       "may not be specified when `operator` is 'Exists' or "
+				       "'DoesNotExist'");
+			}
+		} else {
+			vinvalid_str(ctx, &r->pos, "operator", op, "not a valid selector operator");
+		}
+		v_label_name(ctx, r->key, &r->pos, "key");
+		for (guint j = 0; j < r->values.n; j++) {
+			vinvalid_msgs(ctx, &r->pos, "values", r->values.items[j],
+			              k8s_names_label_value(r->values.items[j]));
+		}
+		vpath_pop(ctx, m);
+	}
+	vpath_pop(ctx, mark);
+}
+
+/* Whether metav1.LabelSelectorAsSelector accepts @sel (upstream skips the template check
+ * when it does not). */
+static gboolean
+selector_is_valid(const K8sLabelSelector *sel)
+{
+	for (guint i = 0; i < sel->n_match_expressions; i++) {
+		const K8sLabelSelectorRequirement *r = &sel->match_expressions[i];
+		const char *op = r->operator_ != NULL ? r->operator_ : "";
+		gboolean set_op = strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0;
+		gboolean exist_op = strcmp(op, "Exists") == 0 || strcmp(op, "DoesNotExist") == 0;
+
+		if ((!set_op && !exist_op) || (set_op && r->values.n == 0) ||
+		    (exist_op && r->values.n > 0)) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 /* labels.Selector.Matches on the template's labels (metav1.LabelSelectorAsSelector). */
 static gboolean
 selector_matches(const K8sLabelSelector *sel, const K8sStringMap *labels)
@@ -478,10 +534,11 @@ v_workload(VCtx *ctx, const K8sWorkload *w)
 			       "MatchExpressions:[]v1.LabelSelectorRequirement(nil)}",
 			       "empty selector is invalid for %s", kind);
 		} else {
-			v_labels(ctx, &w->selector->match_labels, "selector.matchLabels");
+			v_label_selector(ctx, w->selector);
 		}
 		if (w->selector == NULL ||
 		    (w->selector->match_labels.n + w->selector->n_match_expressions > 0 &&
+		     selector_is_valid(w->selector) &&
 		     !selector_matches(w->selector, &tmpl->metadata.labels))) {
 			g_autofree char *v = go_map_repr(&tmpl->metadata.labels);
 			const K8sPos *pos =

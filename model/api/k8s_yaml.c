@@ -421,6 +421,28 @@ apply_merge_keys(Builder *b, K8sYamlNode *map)
 	g_array_free(out, TRUE);
 }
 
+/*
+ * YAML flow collections allow a comma before the closing bracket; JSON does
+ * not, and kubectl's JSON decoder rejects `{"a": 1,}`. libyaml's events do not
+ * carry commas, so look back from the closing bracket in the source text.
+ */
+static void
+check_json_trailing_comma(Builder *b, yaml_mark_t end)
+{
+	gsize i = end.index;
+
+	if (i > b->len) {
+		return;
+	}
+	while (i > 0 && g_ascii_isspace(b->data[i - 1])) {
+		i--;
+	}
+	if (i > 0 && b->data[i - 1] == ',') {
+		fail(b, end, "JSON: trailing comma before '%c' (JSON does not allow it)",
+		     end.index < b->len ? b->data[end.index] : '}');
+	}
+}
+
 static void
 on_end(Builder *b, const yaml_event_t *event)
 {
@@ -432,6 +454,9 @@ on_end(Builder *b, const yaml_event_t *event)
 
 	if (b->frames->len == 0) {
 		return; /* its start was rejected; the error is already reported */
+	}
+	if (b->json) {
+		check_json_trailing_comma(b, event->start_mark);
 	}
 	frame = g_array_index(b->frames, Frame, b->frames->len - 1);
 	g_array_set_size(b->frames, b->frames->len - 1);

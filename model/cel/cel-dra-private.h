@@ -94,6 +94,7 @@ typedef struct {
 	const char *id;      /* interned */
 	const char *missing; /* "no such key: <id>" */
 	guint cost;          /* what the replaced ident/select/index nodes cost in cel-go */
+	const CelAst *key;   /* CEL_DRA_HOST_IN: the key expression */
 } CelDraHost;
 
 /* The CelDraHost of @node when it is a DRA host node, else NULL. */

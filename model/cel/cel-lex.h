@@ -65,5 +65,8 @@ CelToken cel_lex_next(CelLexer *lex);
  * Decodes a string or bytes literal token into @out. Returns FALSE with a
  * message (static) in @message and the byte offset of the problem.
  */
-gboolean cel_lex_unescape(const CelToken *tok, GString *out, gboolean *is_bytes,
-			  const char **message, guint32 *err_offset);
+gboolean cel_lex_unescape(const CelToken *tok,
+                          GString *out,
+                          gboolean *is_bytes,
+                          const char **message,
+                          guint32 *err_offset);

@@ -110,15 +110,15 @@ typedef enum {
 	CEL_TYPE_DOUBLE,
 	CEL_TYPE_STRING,
 	CEL_TYPE_BYTES,
-	CEL_TYPE_LIST,	    /* params[0] = element */
-	CEL_TYPE_MAP,	    /* params[0] = key, params[1] = value */
-	CEL_TYPE_TYPE,	    /* params[0] = the type whose value this is (may be NULL) */
+	CEL_TYPE_LIST,      /* params[0] = element */
+	CEL_TYPE_MAP,       /* params[0] = key, params[1] = value */
+	CEL_TYPE_TYPE,      /* params[0] = the type whose value this is (may be NULL) */
 	CEL_TYPE_TIMESTAMP, /* google.protobuf.Timestamp */
 	CEL_TYPE_DURATION,  /* google.protobuf.Duration */
 	CEL_TYPE_OPTIONAL,  /* optional_type(params[0]) */
 	CEL_TYPE_OPAQUE,    /* named library type, e.g. kubernetes.Quantity */
 	CEL_TYPE_OBJECT,    /* named type with declared fields (DRA device) */
-	CEL_TYPE_PARAM,	    /* type parameter, name */
+	CEL_TYPE_PARAM,     /* type parameter, name */
 	CEL_TYPE_ERROR,
 	CEL_TYPE_FUNCTION,
 } CelTypeKind;
@@ -166,8 +166,10 @@ const CelType *cel_type_with_params(const CelType *t, const CelType *const *para
 /* Registers (once) an opaque named type; returns it. @klass may be NULL. */
 const CelType *cel_type_register_opaque(const char *name, const CelObjectClass *klass);
 /* Registers an object type with fields (copied). */
-const CelType *cel_type_register_object(const char *name, const CelField *fields, guint nfields,
-					const CelObjectClass *klass);
+const CelType *cel_type_register_object(const char *name,
+                                        const CelField *fields,
+                                        guint nfields,
+                                        const CelObjectClass *klass);
 const CelType *cel_type_lookup_named(const char *name);
 /* The runtime type value of @v (what type(v) returns). */
 const CelType *cel_type_of_value(CelValue v);
@@ -209,8 +211,11 @@ struct CelMapClass {
 	 * across int/uint/double as in cel-go's map lookup). */
 	gboolean (*lookup)(const CelMap *self, CelValue key, CelValue *out, CelActivation *act);
 	/* Entry @index (< len), in a deterministic order. */
-	void (*entry)(const CelMap *self, guint index, CelValue *key, CelValue *value,
-		      CelActivation *act);
+	void (*entry)(const CelMap *self,
+	              guint index,
+	              CelValue *key,
+	              CelValue *value,
+	              CelActivation *act);
 	/* Optional: `key in map` (cel-go Mapper.Contains) when it differs from
 	 * lookup (a defaulting Find); NULL: lookup decides. Not used by has(). */
 	gboolean (*contains)(const CelMap *self, CelValue key, CelActivation *act);
@@ -219,8 +224,10 @@ struct CelMapClass {
 struct CelObjectClass {
 	const char *type_name; /* as registered with cel_type_register_opaque/object */
 	/* Field selection obj.field; FALSE: no such field (error "no such key"). */
-	gboolean (*select)(const CelObject *self, const char *field, CelValue *out,
-			   CelActivation *act);
+	gboolean (*select)(const CelObject *self,
+	                   const char *field,
+	                   CelValue *out,
+	                   CelActivation *act);
 	/* Equality with another object of the same class; NULL: pointer identity. */
 	gboolean (*equal)(const CelObject *a, const CelObject *b);
 	/* Appends a debug rendering; NULL: "<type_name>". */
@@ -236,8 +243,8 @@ struct CelObject {
 
 /* Element access that works for plain and host containers. */
 CelValue cel_list_get(const CelList *list, guint index, CelActivation *act);
-void cel_map_entry(const CelMap *map, guint index, CelValue *key, CelValue *value,
-		   CelActivation *act);
+void
+cel_map_entry(const CelMap *map, guint index, CelValue *key, CelValue *value, CelActivation *act);
 gboolean cel_map_lookup(const CelMap *map, CelValue key, CelValue *out, CelActivation *act);
 
 CelValue cel_value_list(const CelList *list);
@@ -285,8 +292,8 @@ enum {
 
 typedef struct {
 	const char *function;  /* name as written: "startsWith", "_+_", "quantity" */
-	const char *id;	       /* unique overload id */
-	int style;	       /* CEL_GLOBAL or CEL_RECEIVER */
+	const char *id;        /* unique overload id */
+	int style;             /* CEL_GLOBAL or CEL_RECEIVER */
 	const char *signature; /* "string, string -> bool" (receiver first) */
 	CelFunc impl;
 	CelCostFn cost;
@@ -304,9 +311,14 @@ typedef struct {
 /* Adds @n overloads to @self. Aborts (programming error) on a bad signature. */
 void cel_env_add_overloads(CelEnv *self, const CelOverload *overloads, guint n);
 /* Checked-time declaration of a function from type_env data (no implementation). */
-gboolean cel_env_declare_function(CelEnv *self, const char *name, const char *id,
-				  gboolean receiver, const CelType *const *params, guint nparams,
-				  const CelType *result, GError **error);
+gboolean cel_env_declare_function(CelEnv *self,
+                                  const char *name,
+                                  const char *id,
+                                  gboolean receiver,
+                                  const CelType *const *params,
+                                  guint nparams,
+                                  const CelType *result,
+                                  GError **error);
 
 /* ---------------------------------------------------------------------- */
 /* AST */
@@ -340,12 +352,13 @@ typedef enum {
 	CEL_SPECIAL_NOT_STRICTLY_FALSE,
 	CEL_SPECIAL_INDEX,
 	CEL_SPECIAL_OPT_SELECT, /* _?._ */
-	CEL_SPECIAL_OPT_INDEX,	/* _[?_] */
+	CEL_SPECIAL_OPT_INDEX,  /* _[?_] */
 	CEL_SPECIAL_EQ,
 	CEL_SPECIAL_NE,
 	CEL_SPECIAL_IN,
 	CEL_SPECIAL_OR_VALUE, /* optional or()/orValue(): lazy argument */
 	CEL_SPECIAL_OR_OPT,
+	CEL_SPECIAL_NOT, /* !_ on one argument: inlined */
 } CelSpecial;
 
 typedef struct CelAst CelAst;
@@ -353,7 +366,7 @@ typedef struct CelAst CelAst;
 struct CelAst {
 	CelAstKind kind;
 	guint32 id;
-	guint32 offset; /* byte offset in the source, for positions */
+	guint32 offset;      /* byte offset in the source, for positions */
 	const CelType *type; /* after checking; dyn otherwise */
 	union {
 		CelValue constant;
@@ -365,17 +378,21 @@ struct CelAst {
 		} ident;
 		struct {
 			CelAst *operand;
-			const char *field; /* interned */
+			const char *field;  /* interned */
 			gboolean test_only; /* has() */
+			guint32 field_len;
 		} select;
 		struct {
-			CelAst *target; /* receiver, or NULL */
+			CelAst *target;       /* receiver, or NULL */
 			const char *function; /* interned */
 			CelAst **args;
 			guint nargs;
 			CelSpecial special;
 			const CelOverloadDecl **overloads; /* candidates after resolution */
 			guint noverloads;
+			/* set when the checker proved the only overload applies to any
+			 * runtime arguments: called without matching */
+			CelFunc direct;
 		} call;
 		struct {
 			CelAst **elems;
@@ -426,14 +443,15 @@ typedef struct {
 } CelAstTree;
 
 /* Parses @source into @tree (initialised by the call). FALSE with @error. */
-gboolean cel_parse(CelAstTree *tree, const char *source, gsize len, gboolean macros,
-		   GError **error);
+gboolean
+cel_parse(CelAstTree *tree, const char *source, gsize len, gboolean macros, GError **error);
 void cel_ast_tree_clear(CelAstTree *tree);
 /* 1-based line and column (in code points, as cel-go) of @offset. */
 void cel_ast_tree_position(const CelAstTree *tree, guint32 offset, guint *line, guint *column);
 /* Formats a cel-go style error at @offset into @error. */
-void cel_ast_tree_error(const CelAstTree *tree, guint32 offset, GError **error, int code,
-			const char *format, ...) G_GNUC_PRINTF(5, 6);
+void cel_ast_tree_error(
+        const CelAstTree *tree, guint32 offset, GError **error, int code, const char *format, ...)
+        G_GNUC_PRINTF(5, 6);
 /* Debug printer: an S-expression-like dump of the tree (for tests). */
 void cel_ast_print(GString *out, const CelAst *node);
 
@@ -449,7 +467,7 @@ typedef struct {
 } CelVarDecl;
 
 typedef struct {
-	const char *name; /* interned */
+	const char *name;     /* interned */
 	GPtrArray *overloads; /* CelOverloadDecl*, owned */
 } CelFuncDecl;
 
@@ -471,8 +489,12 @@ typedef struct {
 	 * AST); FALSE with @error fails the compile */
 	gboolean (*checked)(CelEnv *env, CelAstTree *tree, gpointer data, GError **error);
 	CelAst *(*rewrite)(CelEnv *env, CelAst *node, CelArena *arena, gpointer data);
-	void (*observe)(CelActivation *act, const CelAst *node, const CelValue *args, guint nargs,
-			CelValue result, gpointer data);
+	void (*observe)(CelActivation *act,
+	                const CelAst *node,
+	                const CelValue *args,
+	                guint nargs,
+	                CelValue result,
+	                gpointer data);
 	gpointer data;
 } CelEnvHooks;
 
@@ -511,21 +533,21 @@ struct CelActivation {
 	guint64 cost;
 	guint64 cost_limit;
 	gboolean cancelled; /* cost limit hit: every node now returns the error */
+	gboolean observing; /* env->hooks.observe is set: the slow evaluation path */
 	guint depth;
 };
 
 /* Checker: resolves names and types in @tree (always run; when @report is
  * FALSE type errors are not reported and unresolved names stay NONE). */
-gboolean cel_check(CelEnv *env, CelAstTree *tree, gboolean report, guint *nlocals,
-		   GError **error);
+gboolean cel_check(CelEnv *env, CelAstTree *tree, gboolean report, guint *nlocals, GError **error);
 /* Constant folding after checking. */
 void cel_program_fold(CelProgram *self);
 CelValue cel_eval_node(CelActivation *act, const CelAst *node);
 /* Calls @decl's implementation with runtime type checks; no matching overload → error. */
-CelValue cel_eval_dispatch(CelActivation *act, const CelAst *call, const CelValue *args,
-			   guint nargs);
-gboolean cel_overload_matches_values(const CelOverloadDecl *decl, const CelValue *args,
-				     guint nargs);
+CelValue
+cel_eval_dispatch(CelActivation *act, const CelAst *call, const CelValue *args, guint nargs);
+gboolean
+cel_overload_matches_values(const CelOverloadDecl *decl, const CelValue *args, guint nargs);
 
 /* Built-in libraries (cel_lib_std.c, cel_lib_strings.c, cel_lib_time.c, cel_lib_opt.c). */
 void cel_lib_std_register(CelEnv *env);

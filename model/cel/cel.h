@@ -24,7 +24,7 @@ typedef enum {
 
 /* Limits; exceeding one is a compile error (CEL_ERROR_LIMIT). */
 #define CEL_MAX_SOURCE_BYTES 10240
-#define CEL_MAX_NESTING	     250 /* parser recursion depth */
+#define CEL_MAX_NESTING      250 /* parser recursion depth */
 
 typedef enum {
 	CEL_KIND_NULL,

@@ -16,7 +16,7 @@ struct CelArenaChunk {
 	/* data follows, 16-aligned */
 };
 
-#define ALIGN16(n)   (((n) + 15) & ~(gsize)15)
+#define ALIGN16(n) (((n) + 15) & ~(gsize)15)
 
 static inline char *
 chunk_data(CelArenaChunk *chunk)

@@ -37,19 +37,24 @@ cel_ast__ident(CelAstTree *tree, guint32 offset, const char *name)
 }
 
 CelAst *
-cel_ast__select(CelAstTree *tree, guint32 offset, CelAst *operand, const char *field,
-		gboolean test_only)
+cel_ast__select(
+        CelAstTree *tree, guint32 offset, CelAst *operand, const char *field, gboolean test_only)
 {
 	CelAst *n = cel_ast__new(tree, CEL_AST_SELECT, offset);
 	n->select.operand = operand;
 	n->select.field = g_intern_string(field);
+	n->select.field_len = (guint32)strlen(field);
 	n->select.test_only = test_only;
 	return n;
 }
 
 CelAst *
-cel_ast__call(CelAstTree *tree, guint32 offset, const char *function, CelAst *target,
-	      CelAst *const *args, guint nargs)
+cel_ast__call(CelAstTree *tree,
+              guint32 offset,
+              const char *function,
+              CelAst *target,
+              CelAst *const *args,
+              guint nargs)
 {
 	CelAst *n = cel_ast__new(tree, CEL_AST_CALL, offset);
 	n->call.function = g_intern_string(function);
@@ -82,9 +87,16 @@ cel_ast__list(CelAstTree *tree, guint32 offset, CelAst *const *elems, guint n)
 }
 
 CelAst *
-cel_ast__comprehension(CelAstTree *tree, guint32 offset, const char *iter_var,
-		       const char *iter_var2, CelAst *range, const char *accu_var, CelAst *init,
-		       CelAst *cond, CelAst *step, CelAst *result)
+cel_ast__comprehension(CelAstTree *tree,
+                       guint32 offset,
+                       const char *iter_var,
+                       const char *iter_var2,
+                       CelAst *range,
+                       const char *accu_var,
+                       CelAst *init,
+                       CelAst *cond,
+                       CelAst *step,
+                       CelAst *result)
 {
 	CelAst *n = cel_ast__new(tree, CEL_AST_COMPREHENSION, offset);
 	n->comp.iter_var = g_intern_string(iter_var);
@@ -126,8 +138,8 @@ cel_ast_tree_position(const CelAstTree *tree, guint32 offset, guint *line, guint
 }
 
 void
-cel_ast_tree_error(const CelAstTree *tree, guint32 offset, GError **error, int code,
-		   const char *format, ...)
+cel_ast_tree_error(
+        const CelAstTree *tree, guint32 offset, GError **error, int code, const char *format, ...)
 {
 	if (error == NULL || *error != NULL) {
 		return;

@@ -30,8 +30,8 @@ typedef struct {
 	CelAstTree *tree;
 	gboolean report;
 	GError **error;
-	GArray *subst;	/* Binding, append-only; rollback by truncation */
-	GArray *scope;	/* ScopeEntry */
+	GArray *subst;    /* Binding, append-only; rollback by truncation */
+	GArray *scope;    /* ScopeEntry */
 	GPtrArray *nodes; /* every checked node, for the final substitution */
 	guint nlocals;
 	guint fresh;
@@ -45,8 +45,7 @@ is_dyn(const CelType *t)
 	return t->kind == CEL_TYPE_DYN || t->kind == CEL_TYPE_ANY || t->kind == CEL_TYPE_ERROR;
 }
 
-static void
-report(Checker *c, const CelAst *n, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static void report(Checker *c, const CelAst *n, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
 static void
 report(Checker *c, const CelAst *n, const char *fmt, ...)
@@ -225,8 +224,9 @@ most_general(Checker *c, const CelType *a, const CelType *b)
 	    a->kind != CEL_TYPE_OBJECT && a->base == b->base) {
 		const CelType *p[4] = { NULL };
 		for (guint i = 0; i < a->nparams; i++) {
-			p[i] = a->params[i] && b->params[i] ? most_general(c, a->params[i], b->params[i])
-							    : a->params[i];
+			p[i] = a->params[i] && b->params[i]
+			               ? most_general(c, a->params[i], b->params[i])
+			               : a->params[i];
 		}
 		return cel_type_with_params(a, p);
 	}
@@ -270,9 +270,9 @@ instantiate(Checker *c, const CelType *t, const CelType **from, const CelType **
 static const CelType *
 type_name_lookup(const char *name)
 {
-	static const char *const builtin[] = { "int",	   "uint",	"double", "bool",
-						"string",  "bytes",	"list",	  "map",
-						"null_type", "type",	"optional_type" };
+	static const char *const builtin[] = { "int",       "uint",  "double",       "bool",
+		                               "string",    "bytes", "list",         "map",
+		                               "null_type", "type",  "optional_type" };
 	for (guint i = 0; i < G_N_ELEMENTS(builtin); i++) {
 		if (strcmp(name, builtin[i]) == 0) {
 			return cel_type_parse(name);
@@ -294,8 +294,10 @@ type_name_lookup(const char *name)
 /* Calls @fn for each candidate spelling of @name in the container, most
  * qualified first; stops when it returns TRUE. */
 static gboolean
-for_each_candidate(Checker *c, const char *name, gboolean (*fn)(Checker *, const char *, gpointer),
-		   gpointer data)
+for_each_candidate(Checker *c,
+                   const char *name,
+                   gboolean (*fn)(Checker *, const char *, gpointer),
+                   gpointer data)
 {
 	if (name[0] == '.') {
 		return fn(c, name + 1, data);
@@ -516,6 +518,7 @@ special_of(const char *fn)
 		{ "_==_", CEL_SPECIAL_EQ },
 		{ "_!=_", CEL_SPECIAL_NE },
 		{ "@in", CEL_SPECIAL_IN },
+		{ "!_", CEL_SPECIAL_NOT },
 	};
 	for (guint i = 0; i < G_N_ELEMENTS(table); i++) {
 		if (strcmp(fn, table[i].name) == 0) {
@@ -535,6 +538,30 @@ try_func(Checker *c, const char *name, gpointer data)
 	FuncLookup *l = data;
 	l->decl = cel_env_lookup_function(c->env, name);
 	return l->decl != NULL;
+}
+
+/* Whether every argument's static type guarantees the runtime kind the
+ * overload's parameter needs (so the evaluator may skip the match). */
+static gboolean
+statically_exact(Checker *c, const CelOverloadDecl *o, const CelType *const *types, guint nargs)
+{
+	for (guint j = 0; j < nargs; j++) {
+		const CelType *p = o->params[j];
+		if (p->kind == CEL_TYPE_DYN || p->kind == CEL_TYPE_ANY ||
+		    p->kind == CEL_TYPE_PARAM) {
+			continue;
+		}
+		/* only scalar payloads: a host that binds a value of the wrong kind to a
+		 * declared variable then gets a wrong number, never a bad pointer */
+		gboolean scalar = p->kind == CEL_TYPE_INT || p->kind == CEL_TYPE_UINT ||
+		                  p->kind == CEL_TYPE_DOUBLE || p->kind == CEL_TYPE_BOOL ||
+		                  p->kind == CEL_TYPE_TIMESTAMP || p->kind == CEL_TYPE_DURATION;
+		const CelType *t = substitute(c, types[j], TRUE);
+		if (!scalar || t->kind != p->kind) {
+			return FALSE;
+		}
+	}
+	return TRUE;
 }
 
 static const CelType *
@@ -593,7 +620,7 @@ check_call(Checker *c, CelAst *n)
 		return cel_type_error();
 	}
 	const CelOverloadDecl **kept =
-		cel_arena_alloc(&c->tree->arena, sizeof(gpointer) * MAX(fd->overloads->len, 1));
+	        cel_arena_alloc(&c->tree->arena, sizeof(gpointer) * MAX(fd->overloads->len, 1));
 	guint nkept = 0;
 	const CelType *result = NULL;
 	for (guint i = 0; i < fd->overloads->len; i++) {
@@ -606,8 +633,9 @@ check_call(Checker *c, CelAst *n)
 		const CelType *params[CEL_MAX_PARAMS];
 		const CelType *res = o->result;
 		for (guint j = 0; j < nargs; j++) {
-			params[j] = o->has_type_params ? instantiate(c, o->params[j], from, to, &nmap)
-						       : o->params[j];
+			params[j] = o->has_type_params
+			                    ? instantiate(c, o->params[j], from, to, &nmap)
+			                    : o->params[j];
 		}
 		if (o->has_type_params) {
 			res = instantiate(c, o->result, from, to, &nmap);
@@ -636,6 +664,11 @@ check_call(Checker *c, CelAst *n)
 	}
 	n->call.overloads = kept;
 	n->call.noverloads = nkept;
+	n->call.direct = NULL;
+	if (c->report && nkept == 1 && result != NULL &&
+	    statically_exact(c, kept[0], types, nargs)) {
+		n->call.direct = kept[0]->def->impl;
+	}
 	if (result == NULL) {
 		if (c->report) {
 			GString *s = g_string_new(NULL);
@@ -693,7 +726,8 @@ check_list(Checker *c, CelAst *n)
 			if (t->kind == CEL_TYPE_OPTIONAL && t->params[0]) {
 				t = t->params[0];
 			} else if (!is_dyn(t)) {
-				report(c, n->list.elems[i], "expected type 'optional_type' but found '%s'",
+				report(c, n->list.elems[i],
+				       "expected type 'optional_type' but found '%s'",
 				       cel_type_get_name(t));
 			}
 		}

@@ -1167,8 +1167,8 @@ typedef enum {
 	RT_ADD,         /* string/bytes +: ceil((size(a) + size(b)) * 0.1) */
 	RT_RELATIONAL,  /* string/bytes < <= > >=: ceil(min size * 0.1) */
 	RT_EQUALITY,    /* == !=: ceil(min size * 0.1) */
-	RT_IP,		  /* ip(string): ceil(size * 0.1); cidr.ip(): 1 */
-	RT_CONTAINS_IP,	  /* 1, plus parsing a string operand */
+	RT_IP,          /* ip(string): ceil(size * 0.1); cidr.ip(): 1 */
+	RT_CONTAINS_IP, /* 1, plus parsing a string operand */
 	RT_CONTAINS_CIDR, /* 3, plus parsing a string operand */
 } RuntimeClass;
 
@@ -1335,8 +1335,8 @@ call_cost(CelActivation *act, const CelAst *e, const CelValue *args, guint nargs
 		        STRING_TRAVERSAL);
 	case RT_IP:
 		return nargs == 1 && args[0].kind == CEL_KIND_STRING
-			       ? cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL)
-			       : 1;
+		               ? cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL)
+		               : 1;
 	case RT_CONTAINS_IP:
 	case RT_CONTAINS_CIDR: {
 		guint64 cost = rt_class(e->call.function) == RT_CONTAINS_IP ? 1 : 3;

@@ -23,7 +23,7 @@
  *	cel_dra_device_add_string(dev, "productName", "NVIDIA H100 80GB HBM3", -1);
  *	cel_dra_device_add_version(dev, "driverVersion", "550.54.15", -1, NULL);
  *	cel_dra_device_add_capacity(dev, "memory", &mem_quantity);
- *	cel_dra_device_seal(dev);       // optional: packs the view into one block
+ *	cel_dra_device_seal(dev);       // recommended: one packed block; immutable from now on
  *
  *	// per evaluation (one CelDraEval per thread, reused):
  *	g_autoptr(CelDraEval) ev = cel_dra_eval_new(env);
@@ -34,6 +34,9 @@
  *	case CEL_DRA_ERROR: // production fails the claim: why = "no such key: memory"
  *		break;
  *	}
+ *
+ * Threads: an env, its selectors and sealed devices may be shared by any number of threads;
+ * a CelDraEval belongs to one thread at a time.
  */
 #pragma once
 
@@ -146,9 +149,9 @@ void cel_dra_device_add_capacity(CelDraDevice *self, const char *name, const K8s
 /*
  * cel_dra_device_seal:
  * Optional, after the last add: copies the whole view (names, values, strings) into one
- * contiguous block, so evaluating a selector touches one piece of memory per device; with
- * 10^5 devices this roughly halves the time per evaluation. Adding after sealing is allowed
- * (the view goes back to the unsealed layout until sealed again).
+ * contiguous block and frees the build-time copies, so evaluating a selector touches one
+ * small piece of memory per device. A sealed device is immutable: adding to it is a
+ * programming error (only the allowMultipleAllocations flag may still change).
  */
 void cel_dra_device_seal(CelDraDevice *self);
 

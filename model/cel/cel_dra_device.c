@@ -63,7 +63,7 @@ domain_entry(const CelMap *map, guint index, CelValue *key, CelValue *value, Cel
 	*value = e->value;
 }
 
-static const CelMapClass domain_map_class = { domain_lookup, domain_entry };
+static const CelMapClass domain_map_class = { domain_lookup, domain_entry, NULL };
 
 static gboolean
 empty_lookup(const CelMap *map, CelValue key, CelValue *out, CelActivation *act)
@@ -77,7 +77,7 @@ empty_entry(const CelMap *map, guint index, CelValue *key, CelValue *value, CelA
 	g_assert_not_reached();
 }
 
-static const CelMapClass empty_map_class = { empty_lookup, empty_entry };
+static const CelMapClass empty_map_class = { empty_lookup, empty_entry, NULL };
 const CelMap cel_dra_empty_map = { .klass = &empty_map_class, .len = 0 };
 
 /* A missing domain reads as an empty map (compile.go newStringInterfaceMapWithDefault). */
@@ -109,7 +109,24 @@ outer_entry(const CelMap *map, guint index, CelValue *key, CelValue *value, CelA
 	*value = cel_value_map(&dm->base);
 }
 
-static const CelMapClass outer_map_class = { outer_lookup, outer_entry };
+/* `in` (Contains) sees no default: only domains the device has. */
+static gboolean
+outer_contains(const CelMap *map, CelValue key, CelActivation *act)
+{
+	const CelDraOuterMap *om = (const CelDraOuterMap *)map;
+	const char *domain;
+	if (!string_key(key, &domain)) {
+		return FALSE;
+	}
+	for (guint i = 0; i < om->base.len; i++) {
+		if (om->domains[i].domain == domain) {
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+static const CelMapClass outer_map_class = { outer_lookup, outer_entry, outer_contains };
 
 /* ---- the device object ---- */
 
@@ -329,8 +346,8 @@ cel_dra_device_free(CelDraDevice *self)
 	if (self == NULL) {
 		return;
 	}
-	g_array_unref(self->attributes);
-	g_array_unref(self->capacity);
+	g_clear_pointer(&self->attributes, g_array_unref);
+	g_clear_pointer(&self->capacity, g_array_unref);
 	g_free(self->view);
 	cel_arena_clear(&self->store);
 	g_free(self);
@@ -339,16 +356,26 @@ cel_dra_device_free(CelDraDevice *self)
 void
 cel_dra_device_seal(CelDraDevice *self)
 {
-	if (!self->sealed) {
-		view_rebuild(self, TRUE);
+	if (self->sealed) {
+		return;
 	}
+	view_rebuild(self, TRUE);
+	/* The packed view is self-contained: drop the build-time copies to keep devices small. */
+	g_clear_pointer(&self->attributes, g_array_unref);
+	g_clear_pointer(&self->capacity, g_array_unref);
+	cel_arena_clear(&self->store);
+	cel_arena_init(&self->store, 64);
 }
 
 void
 cel_dra_device_set_allow_multiple_allocations(CelDraDevice *self, gboolean allow)
 {
 	self->allow_multiple_allocations = allow;
-	view_rebuild(self, self->sealed);
+	if (self->sealed) {
+		self->view->allow_multiple_allocations = allow;
+		return;
+	}
+	view_rebuild(self, FALSE);
 }
 
 /* Adds (or replaces) @name's value in @entries and rebuilds the view (build time only). */
@@ -357,6 +384,8 @@ table_put(CelDraDevice *self, GArray *entries, const char *name, CelValue value)
 {
 	const char *slash = strchr(name, '/');
 	CelDraEntry e;
+
+	g_return_if_fail(!self->sealed); /* a sealed device is immutable */
 
 	if (slash == NULL) {
 		e.domain = self->driver;

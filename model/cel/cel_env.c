@@ -215,16 +215,21 @@ cel_env_add_overloads(CelEnv *self, const CelOverload *overloads, guint n)
 		d->def = &overloads[i];
 		if (!parse_signature(overloads[i].signature, d)) {
 			g_error("cel: bad signature '%s' for overload %s", overloads[i].signature,
-				overloads[i].id);
+			        overloads[i].id);
 		}
 		func_add(func_get(self, overloads[i].function), d);
 	}
 }
 
 gboolean
-cel_env_declare_function(CelEnv *self, const char *name, const char *id, gboolean receiver,
-			 const CelType *const *params, guint nparams, const CelType *result,
-			 GError **error)
+cel_env_declare_function(CelEnv *self,
+                         const char *name,
+                         const char *id,
+                         gboolean receiver,
+                         const CelType *const *params,
+                         guint nparams,
+                         const CelType *result,
+                         GError **error)
 {
 	if (nparams > CEL_MAX_PARAMS) {
 		g_set_error(error, CEL_ERROR, CEL_ERROR_TYPE, "too many parameters for %s", name);

@@ -13,7 +13,7 @@
 
 #include "cel-private.h"
 
-static CelValue eval(CelActivation *act, const CelAst *n);
+static inline CelValue eval(CelActivation *act, const CelAst *n);
 
 static CelValue
 no_overload(CelActivation *act, const char *fn)
@@ -58,7 +58,7 @@ value_matches(const CelType *t, CelValue v)
 	case CEL_TYPE_OPAQUE:
 	case CEL_TYPE_OBJECT:
 		return v.kind == CEL_KIND_OBJECT && (v.obj->klass->type_name == t->name ||
-						     strcmp(v.obj->klass->type_name, t->name) == 0);
+		                                     strcmp(v.obj->klass->type_name, t->name) == 0);
 	default:
 		return FALSE;
 	}
@@ -86,7 +86,7 @@ cel_eval_dispatch(CelActivation *act, const CelAst *call, const CelValue *args, 
 		if (cel_overload_matches_values(d, args, nargs)) {
 			if (d->def->impl == NULL) {
 				return cel_errorf(act, "no implementation for overload '%s'",
-						  d->def->id);
+				                  d->def->id);
 			}
 			return d->def->impl(act, args, nargs);
 		}
@@ -131,9 +131,9 @@ eval_and_or(CelActivation *act, const CelAst *n, gboolean is_and)
 }
 
 static CelValue
-map_field(CelActivation *act, CelValue m, const char *field, gboolean *found)
+map_field(CelActivation *act, CelValue m, const char *field, gsize len, gboolean *found)
 {
-	CelValue key = cel_value_string(field, strlen(field));
+	CelValue key = cel_value_string(field, len);
 	key.flags = CEL_VALUE_INTERNED;
 	CelValue out;
 	*found = cel_map_lookup(m.map, key, &out, act);
@@ -142,11 +142,11 @@ map_field(CelActivation *act, CelValue m, const char *field, gboolean *found)
 
 /* Field selection on any value; @found FALSE means "no such key". */
 static CelValue
-select_field(CelActivation *act, CelValue v, const char *field, gboolean *found)
+select_field(CelActivation *act, CelValue v, const char *field, gsize len, gboolean *found)
 {
 	switch (v.kind) {
 	case CEL_KIND_MAP:
-		return map_field(act, v, field, found);
+		return map_field(act, v, field, len, found);
 	case CEL_KIND_OBJECT:
 		if (v.obj->klass->select != NULL) {
 			CelValue out;
@@ -159,7 +159,7 @@ select_field(CelActivation *act, CelValue v, const char *field, gboolean *found)
 	}
 	*found = TRUE;
 	return cel_errorf(act, "type '%s' does not support field selection",
-			  cel_type_get_name(cel_type_of_value(v)));
+	                  cel_type_get_name(cel_type_of_value(v)));
 }
 
 static CelValue
@@ -178,7 +178,7 @@ eval_select(CelActivation *act, const CelAst *n)
 		v = *(const CelValue *)v.opt;
 	}
 	gboolean found;
-	CelValue r = select_field(act, v, n->select.field, &found);
+	CelValue r = select_field(act, v, n->select.field, n->select.field_len, &found);
 	if (n->select.test_only) {
 		if (r.kind == CEL_KIND_ERROR && found) {
 			return r;
@@ -234,8 +234,9 @@ index_value(CelActivation *act, CelValue c, CelValue k, gboolean *found)
 	}
 	if (c.kind == CEL_KIND_MAP) {
 		CelValue out;
-		if (k.kind != CEL_KIND_STRING && k.kind != CEL_KIND_INT && k.kind != CEL_KIND_UINT &&
-		    k.kind != CEL_KIND_BOOL && k.kind != CEL_KIND_DOUBLE) {
+		if (k.kind != CEL_KIND_STRING && k.kind != CEL_KIND_INT &&
+		    k.kind != CEL_KIND_UINT && k.kind != CEL_KIND_BOOL &&
+		    k.kind != CEL_KIND_DOUBLE) {
 			*found = FALSE;
 			return cel_value_error("no such key");
 		}
@@ -310,7 +311,7 @@ eval_opt_select(CelActivation *act, const CelAst *n)
 		v = *(const CelValue *)v.opt;
 	}
 	gboolean found;
-	CelValue r = select_field(act, v, f.str, &found);
+	CelValue r = select_field(act, v, f.str, f.aux, &found);
 	if (!found) {
 		return cel_value_optional_none();
 	}
@@ -355,6 +356,13 @@ eval_call(CelActivation *act, const CelAst *n)
 			return eval(act, n->call.args[c.b ? 1 : 2]);
 		}
 		return c.kind == CEL_KIND_ERROR ? c : no_overload(act, "_?_:_");
+	}
+	case CEL_SPECIAL_NOT: {
+		CelValue v = eval(act, n->call.args[0]);
+		if (v.kind == CEL_KIND_BOOL) {
+			return cel_value_bool(!v.b);
+		}
+		return v.kind == CEL_KIND_ERROR ? v : no_overload(act, "!_");
 	}
 	case CEL_SPECIAL_NOT_STRICTLY_FALSE: {
 		CelValue v = eval(act, n->call.args[0]);
@@ -418,8 +426,9 @@ eval_call(CelActivation *act, const CelAst *n)
 		}
 		k++;
 	}
-	CelValue r = cel_eval_dispatch(act, n, args, k);
-	if (G_UNLIKELY(act->env->hooks.observe != NULL)) {
+	CelValue r = n->call.direct != NULL ? n->call.direct(act, args, k)
+	                                    : cel_eval_dispatch(act, n, args, k);
+	if (G_UNLIKELY(act->observing)) {
 		act->env->hooks.observe(act, n, args, k, r, act->env->hooks.data);
 	}
 	return r;
@@ -462,8 +471,8 @@ eval_map(CelActivation *act, const CelAst *n)
 		if (v.kind == CEL_KIND_ERROR) {
 			return v;
 		}
-		if (k.kind != CEL_KIND_STRING && k.kind != CEL_KIND_INT && k.kind != CEL_KIND_UINT &&
-		    k.kind != CEL_KIND_BOOL) {
+		if (k.kind != CEL_KIND_STRING && k.kind != CEL_KIND_INT &&
+		    k.kind != CEL_KIND_UINT && k.kind != CEL_KIND_BOOL) {
 			return cel_value_error("unsupported key type");
 		}
 		if (n->map.optional && n->map.optional[i]) {
@@ -515,7 +524,7 @@ go_type_name(CelValue v)
 		return "*types.Optional";
 	case CEL_KIND_OBJECT:
 		return v.obj->klass->go_type_name ? v.obj->klass->go_type_name
-						  : v.obj->klass->type_name;
+		                                  : v.obj->klass->type_name;
 	default:
 		return "types.Err";
 	}
@@ -617,14 +626,15 @@ eval_inner(CelActivation *act, const CelAst *n)
 	return cel_value_error("invalid expression");
 }
 
+/* With a cost observer: stop once cancelled, observe each node, check the limit. */
 static CelValue
-eval(CelActivation *act, const CelAst *n)
+eval_observed(CelActivation *act, const CelAst *n)
 {
-	if (G_UNLIKELY(act->cancelled)) {
+	if (act->cancelled) {
 		return cel_value_error("operation cancelled: actual cost limit exceeded");
 	}
 	CelValue v = eval_inner(act, n);
-	if (G_UNLIKELY(act->env->hooks.observe != NULL)) {
+	{
 		/* plain calls were observed with their arguments in eval_call() */
 		if (n->kind != CEL_AST_CALL || n->call.special != CEL_SPECIAL_NONE) {
 			act->env->hooks.observe(act, n, NULL, 0, v, act->env->hooks.data);
@@ -635,6 +645,15 @@ eval(CelActivation *act, const CelAst *n)
 		}
 	}
 	return v;
+}
+
+static inline CelValue
+eval(CelActivation *act, const CelAst *n)
+{
+	if (G_UNLIKELY(act->observing)) {
+		return eval_observed(act, n);
+	}
+	return eval_inner(act, n);
 }
 
 CelValue

@@ -52,10 +52,10 @@ skip_space(CelLexer *lex)
 	}
 }
 
-static const char *const reserved[] = { "as",	   "break",  "const",   "continue", "else",
-					 "for",	   "function", "if",   "import",  "let",
-					 "loop",   "package", "namespace", "return", "var",
-					 "void",   "while" };
+static const char *const reserved[] = { "as",   "break",    "const",     "continue", "else",
+	                                "for",  "function", "if",        "import",   "let",
+	                                "loop", "package",  "namespace", "return",   "var",
+	                                "void", "while" };
 
 static CelToken
 scan_ident(CelLexer *lex, gsize start)
@@ -323,8 +323,11 @@ hexval(char c)
 }
 
 gboolean
-cel_lex_unescape(const CelToken *tok, GString *out, gboolean *is_bytes, const char **message,
-		 guint32 *err_offset)
+cel_lex_unescape(const CelToken *tok,
+                 GString *out,
+                 gboolean *is_bytes,
+                 const char **message,
+                 guint32 *err_offset)
 {
 	const char *s = tok->text;
 	gsize n = tok->len;

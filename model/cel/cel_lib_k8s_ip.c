@@ -35,8 +35,9 @@ parse_ipv4(const char *s, gsize len, guint8 out[4], const char **why)
 	for (gsize i = 0; i <= len; i++) {
 		if (i == len || s[i] == '.') {
 			if (digits == 0) {
-				*why = i == len && field < 3 ? "IPv4 address too short"
-							     : "IPv4 field must have at least one digit";
+				*why = i == len && field < 3
+				               ? "IPv4 address too short"
+				               : "IPv4 field must have at least one digit";
 				return FALSE;
 			}
 			if (field > 3) {
@@ -212,8 +213,9 @@ ip_parse(const char *s, gsize len, IpAddr *out, char *err)
 	cel_k8s_go_quote(q, sizeof q, s, len);
 	if (!ok) {
 		g_snprintf(err, CEL_K8S_ERRBUF,
-			   "IP Address %s parse error during conversion from string: ParseAddr(%s): %s",
-			   q, q, why);
+		           "IP Address %s parse error during conversion from string: "
+		           "ParseAddr(%s): %s",
+		           q, q, why);
 		return FALSE;
 	}
 	if (zone) {
@@ -234,7 +236,7 @@ ip_format(const IpAddr *a, char *out, gsize size)
 {
 	if (a->is4) {
 		return (gsize)g_snprintf(out, size, "%u.%u.%u.%u", a->b[0], a->b[1], a->b[2],
-					 a->b[3]);
+		                         a->b[3]);
 	}
 	/* RFC 5952: compress the longest run (>= 2) of zero groups, the first on a tie. */
 	int best = -1, best_len = 0;
@@ -259,7 +261,8 @@ ip_format(const IpAddr *a, char *out, gsize size)
 		if (i > 0 && i != best + best_len) {
 			n += (gsize)g_snprintf(out + n, size - n, ":");
 		}
-		n += (gsize)g_snprintf(out + n, size - n, "%x", (a->b[2 * i] << 8) | a->b[2 * i + 1]);
+		n += (gsize)g_snprintf(out + n, size - n, "%x",
+		                       (a->b[2 * i] << 8) | a->b[2 * i + 1]);
 	}
 	return n;
 }
@@ -290,14 +293,14 @@ static gboolean
 ip_is_link_local_multicast(const IpAddr *a)
 {
 	return a->is4 ? a->b[0] == 224 && a->b[1] == 0 && a->b[2] == 0
-		      : a->b[0] == 0xff && (a->b[1] & 0x0f) == 0x02;
+	              : a->b[0] == 0xff && (a->b[1] & 0x0f) == 0x02;
 }
 
 static gboolean
 ip_is_link_local_unicast(const IpAddr *a)
 {
 	return a->is4 ? a->b[0] == 169 && a->b[1] == 254
-		      : a->b[0] == 0xfe && (a->b[1] & 0xc0) == 0x80;
+	              : a->b[0] == 0xfe && (a->b[1] & 0xc0) == 0x80;
 }
 
 static gboolean
@@ -405,7 +408,7 @@ cidr_parse(const char *s, gsize len, CidrObj *out, char *err)
 	} else if (!parse_addr(s, (gsize)(slash - s), &out->addr, &addr_why, &zone)) {
 		cel_k8s_go_quote(aq, sizeof aq, s, (gsize)(slash - s));
 		g_snprintf(err, CEL_K8S_ERRBUF, "%s%snetip.ParsePrefix(%s): ParseAddr(%s): %s", ctx,
-			   ctx, q, aq, addr_why);
+		           ctx, q, aq, addr_why);
 		return FALSE;
 	} else {
 		const char *b = slash + 1;
@@ -430,7 +433,7 @@ cidr_parse(const char *s, gsize len, CidrObj *out, char *err)
 	}
 	if (is_4in6(&out->addr)) {
 		g_snprintf(err, CEL_K8S_ERRBUF, "%sIPv4-mapped IPv6 address %s is not allowed", ctx,
-			   q);
+		           q);
 		return FALSE;
 	}
 	out->base.klass = &cidr_class;
@@ -505,10 +508,10 @@ fn_family(CelActivation *act, const CelValue *args, guint nargs)
 	return cel_value_int(ip_arg(args[0])->is4 ? 4 : 6);
 }
 
-#define IP_PREDICATE(fn, test)                                                                 \
-	static CelValue fn(CelActivation *act, const CelValue *args, guint nargs)              \
-	{                                                                                      \
-		return cel_value_bool(test(ip_arg(args[0])));                                  \
+#define IP_PREDICATE(fn, test)                                                                     \
+	static CelValue fn(CelActivation *act, const CelValue *args, guint nargs)                  \
+	{                                                                                          \
+		return cel_value_bool(test(ip_arg(args[0])));                                      \
 	}
 
 IP_PREDICATE(fn_is_unspecified, ip_is_unspecified)

@@ -85,8 +85,8 @@ FN(opt_or_value)
 
 static const CelOverload optional_overloads[] = {
 	{ "optional.of", "optional_of", CEL_GLOBAL, "A -> optional_type(A)", opt_of, NULL },
-	{ "optional.ofNonZeroValue", "optional_ofNonZeroValue", CEL_GLOBAL,
-	  "A -> optional_type(A)", opt_of_non_zero, NULL },
+	{ "optional.ofNonZeroValue", "optional_ofNonZeroValue", CEL_GLOBAL, "A -> optional_type(A)",
+	  opt_of_non_zero, NULL },
 	{ "optional.none", "optional_none", CEL_GLOBAL, "-> optional_type(A)", opt_none, NULL },
 	{ "hasValue", "optional_hasValue", CEL_RECEIVER, "optional_type(A) -> bool", opt_has_value,
 	  NULL },

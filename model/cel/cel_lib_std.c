@@ -160,7 +160,8 @@ FN(add_string)
 	if (a[1].aux) {
 		memcpy(p + a[0].aux, a[1].str, a[1].aux);
 	}
-	CelValue v = a[0].kind == CEL_KIND_BYTES ? cel_value_bytes(p, len) : cel_value_string(p, len);
+	CelValue v =
+	        a[0].kind == CEL_KIND_BYTES ? cel_value_bytes(p, len) : cel_value_string(p, len);
 	return v;
 }
 
@@ -382,7 +383,7 @@ FN(starts_with)
 FN(ends_with)
 {
 	return cel_value_bool(a[1].aux <= a[0].aux &&
-			      memcmp(a[0].str + a[0].aux - a[1].aux, a[1].str, a[1].aux) == 0);
+	                      memcmp(a[0].str + a[0].aux - a[1].aux, a[1].str, a[1].aux) == 0);
 }
 
 /* RE2 semantics come from cel-k8s's regex library, which replaces these two
@@ -396,7 +397,7 @@ FN(matches)
 	g_mutex_lock(&regex_lock);
 	if (regex_cache == NULL) {
 		regex_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-						    (GDestroyNotify)g_regex_unref);
+		                                    (GDestroyNotify)g_regex_unref);
 	}
 	GRegex *re = g_hash_table_lookup(regex_cache, pat);
 	if (re == NULL) {
@@ -404,7 +405,8 @@ FN(matches)
 		re = g_regex_new(pat, G_REGEX_OPTIMIZE, 0, &err);
 		if (re == NULL) {
 			g_mutex_unlock(&regex_lock);
-			CelValue e = cel_errorf(act, "invalid regular expression: %s", err->message);
+			CelValue e =
+			        cel_errorf(act, "invalid regular expression: %s", err->message);
 			g_error_free(err);
 			return e;
 		}
@@ -475,18 +477,18 @@ static const CelOverload std_overloads[] = {
 	{ "matches", "matches_string", CEL_RECEIVER, "string, string -> bool", matches, NULL },
 	{ "dyn", "to_dyn", CEL_GLOBAL, "A -> dyn", identity, NULL },
 	{ "type", "type", CEL_GLOBAL, "A -> type(A)", type_of, NULL },
-	{ "cel.@mapInsert", "cel_@mapInsert_map_key_value", CEL_GLOBAL, "map(K, V), K, V -> map(K, V)",
-	  map_insert, NULL },
+	{ "cel.@mapInsert", "cel_@mapInsert_map_key_value", CEL_GLOBAL,
+	  "map(K, V), K, V -> map(K, V)", map_insert, NULL },
 	{ "cel.@mapInsert", "cel_@mapInsert_map_map", CEL_GLOBAL,
 	  "map(K, V), map(K, V) -> map(K, V)", map_insert, NULL },
 };
 
 /* ordering operators: same-type and cross-type numeric overloads */
-static const char *const cmp_types[] = { "bool", "int", "uint", "double", "string", "bytes",
-					 "timestamp", "duration" };
+static const char *const cmp_types[] = { "bool",   "int",   "uint",      "double",
+	                                 "string", "bytes", "timestamp", "duration" };
 /* the spelling of each in cel-go's overload ids (common/overloads/overloads.go) */
-static const char *const cmp_ids[] = { "bool", "int64", "uint64", "double", "string", "bytes",
-				       "timestamp", "duration" };
+static const char *const cmp_ids[] = { "bool",   "int64", "uint64",    "double",
+	                               "string", "bytes", "timestamp", "duration" };
 static const char *const num_types[] = { "int", "uint", "double" };
 static const char *const num_ids[] = { "int64", "uint64", "double" };
 
@@ -512,12 +514,9 @@ register_comparisons(CelEnv *env)
 				g_snprintf(id, sizeof id, "%s_%s", ops[o].name, cmp_ids[t]);
 				g_snprintf(sig, sizeof sig, "%s, %s -> bool", ty, ty);
 				rows[k++] = (CelOverload){
-					ops[o].fn,
-					g_intern_string(id),
-					CEL_GLOBAL,
-					g_intern_string(sig),
-					ops[o].impl,
-					NULL,
+					ops[o].fn,   g_intern_string(id),
+					CEL_GLOBAL,  g_intern_string(sig),
+					ops[o].impl, NULL,
 				};
 			}
 			for (guint x = 0; x < 3; x++) {
@@ -527,16 +526,13 @@ register_comparisons(CelEnv *env)
 					}
 					char id[64], sig[64];
 					g_snprintf(id, sizeof id, "%s_%s_%s", ops[o].name,
-						   num_ids[x], num_ids[y]);
+					           num_ids[x], num_ids[y]);
 					g_snprintf(sig, sizeof sig, "%s, %s -> bool", num_types[x],
-						   num_types[y]);
+					           num_types[y]);
 					rows[k++] = (CelOverload){
-						ops[o].fn,
-						g_intern_string(id),
-						CEL_GLOBAL,
-						g_intern_string(sig),
-						ops[o].impl,
-						NULL,
+						ops[o].fn,   g_intern_string(id),
+						CEL_GLOBAL,  g_intern_string(sig),
+						ops[o].impl, NULL,
 					};
 				}
 			}

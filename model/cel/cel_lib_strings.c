@@ -225,9 +225,9 @@ FN(substring)
 	gint64 start = a[1].i, end = n == 3 ? a[2].i : len;
 	if (n == 3 && start > end) {
 		return cel_errorf(act,
-				  "invalid substring range. start: %" G_GINT64_FORMAT
-				  ", end: %" G_GINT64_FORMAT,
-				  start, end);
+		                  "invalid substring range. start: %" G_GINT64_FORMAT
+		                  ", end: %" G_GINT64_FORMAT,
+		                  start, end);
 	}
 	if (start < 0 || start > len) {
 		return out_of_range(act, start);
@@ -369,8 +369,8 @@ static const CelOverload strings_overloads[] = {
 	  "string, string, int -> int", last_index_of, NULL },
 	{ "lowerAscii", "string_lower_ascii", CEL_RECEIVER, "string -> string", lower_ascii, NULL },
 	{ "upperAscii", "string_upper_ascii", CEL_RECEIVER, "string -> string", upper_ascii, NULL },
-	{ "replace", "string_replace_string_string", CEL_RECEIVER, "string, string, string -> string",
-	  replace, NULL },
+	{ "replace", "string_replace_string_string", CEL_RECEIVER,
+	  "string, string, string -> string", replace, NULL },
 	{ "replace", "string_replace_string_string_int", CEL_RECEIVER,
 	  "string, string, string, int -> string", replace, NULL },
 	{ "split", "string_split_string", CEL_RECEIVER, "string, string -> list(string)", split,

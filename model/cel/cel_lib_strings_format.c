@@ -173,11 +173,11 @@ format_map(GString *out, const CelMap *m, CelActivation *act, GString *err)
 		if (k.kind == CEL_KIND_STRING) {
 			cel_strings__go_quote(ks, k.str, k.aux);
 		} else if (k.kind == CEL_KIND_BOOL || k.kind == CEL_KIND_INT ||
-			   k.kind == CEL_KIND_UINT) {
+		           k.kind == CEL_KIND_UINT) {
 			ok = format_member(ks, k, act, err);
 		} else {
 			g_string_printf(err, "no formatting function for map key of type %s",
-					type_name(k));
+			                type_name(k));
 			ok = FALSE;
 		}
 		ok = ok && format_member(vs, v, act, err);
@@ -244,10 +244,11 @@ format_string(GString *out, CelValue v, CelActivation *act, GString *err)
 		g_string_append(out, "null");
 		return TRUE;
 	default:
-		g_string_printf(err,
-				"string clause can only be used on strings, bools, bytes, ints, "
-				"doubles, maps, lists, types, durations, and timestamps, was given %s",
-				type_name(v));
+		g_string_printf(
+		        err,
+		        "string clause can only be used on strings, bools, bytes, ints, "
+		        "doubles, maps, lists, types, durations, and timestamps, was given %s",
+		        type_name(v));
 		return FALSE;
 	}
 }
@@ -332,8 +333,13 @@ format_radix(GString *out, CelValue v, int radix, gboolean upper)
 }
 
 static gboolean
-apply_clause(GString *out, char verb, int prec, gboolean has_prec, CelValue v,
-	     CelActivation *act, GString *err)
+apply_clause(GString *out,
+             char verb,
+             int prec,
+             gboolean has_prec,
+             CelValue v,
+             CelActivation *act,
+             GString *err)
 {
 	double d;
 	gboolean is_int = v.kind == CEL_KIND_INT || v.kind == CEL_KIND_UINT;
@@ -343,26 +349,26 @@ apply_clause(GString *out, char verb, int prec, gboolean has_prec, CelValue v,
 	case 'd':
 		if (!is_int) {
 			g_string_printf(err,
-					"decimal clause can only be used on integers, was given %s",
-					type_name(v));
+			                "decimal clause can only be used on integers, was given %s",
+			                type_name(v));
 			return FALSE;
 		}
 		format_radix(out, v, 10, FALSE);
 		return TRUE;
 	case 'f':
 		if (!float_arg(v, &d)) {
-			g_string_printf(err,
-					"fixed-point clause can only be used on doubles, was given %s",
-					type_name(v));
+			g_string_printf(
+			        err, "fixed-point clause can only be used on doubles, was given %s",
+			        type_name(v));
 			return FALSE;
 		}
 		format_fixed(out, d, has_prec ? prec : 6);
 		return TRUE;
 	case 'e':
 		if (!float_arg(v, &d)) {
-			g_string_printf(err,
-					"scientific clause can only be used on doubles, was given %s",
-					type_name(v));
+			g_string_printf(
+			        err, "scientific clause can only be used on doubles, was given %s",
+			        type_name(v));
 			return FALSE;
 		}
 		/* cel-go builds "%<precision>e": a width, with Go's default precision */
@@ -380,9 +386,10 @@ apply_clause(GString *out, char verb, int prec, gboolean has_prec, CelValue v,
 			return TRUE;
 		}
 		if (!is_int) {
-			g_string_printf(err,
-					"only integers and bools can be formatted as binary, was given %s",
-					type_name(v));
+			g_string_printf(
+			        err,
+			        "only integers and bools can be formatted as binary, was given %s",
+			        type_name(v));
 			return FALSE;
 		}
 		format_radix(out, v, 2, FALSE);
@@ -392,15 +399,16 @@ apply_clause(GString *out, char verb, int prec, gboolean has_prec, CelValue v,
 		if (v.kind == CEL_KIND_STRING || v.kind == CEL_KIND_BYTES) {
 			for (guint i = 0; i < v.aux; i++) {
 				g_string_append_printf(out, verb == 'x' ? "%02x" : "%02X",
-						       (guchar)v.str[i]);
+				                       (guchar)v.str[i]);
 			}
 			return TRUE;
 		}
 		if (!is_int) {
-			g_string_printf(err,
-					"only integers, byte buffers, and strings can be formatted as "
-					"hex, was given %s",
-					type_name(v));
+			g_string_printf(
+			        err,
+			        "only integers, byte buffers, and strings can be formatted as "
+			        "hex, was given %s",
+			        type_name(v));
 			return FALSE;
 		}
 		format_radix(out, v, 16, verb == 'X');
@@ -408,8 +416,8 @@ apply_clause(GString *out, char verb, int prec, gboolean has_prec, CelValue v,
 	case 'o':
 		if (!is_int) {
 			g_string_printf(err,
-					"octal clause can only be used on integers, was given %s",
-					type_name(v));
+			                "octal clause can only be used on integers, was given %s",
+			                type_name(v));
 			return FALSE;
 		}
 		format_radix(out, v, 8, FALSE);
@@ -455,17 +463,19 @@ cel_strings__format(CelActivation *act, CelValue fmt, CelValue args)
 				j++;
 			}
 			if (j >= len) {
-				return cel_value_error("could not parse formatting clause: error while "
-						       "parsing precision: could not find end of "
-						       "precision specifier");
+				return cel_value_error(
+				        "could not parse formatting clause: error while "
+				        "parsing precision: could not find end of "
+				        "precision specifier");
 			}
 		}
 		char verb = s[j];
 		if (strchr("sdfebxXo", verb) == NULL) {
-			return cel_errorf(act,
-					  "could not parse formatting clause: unrecognized formatting "
-					  "clause \"%c\"",
-					  verb);
+			return cel_errorf(
+			        act,
+			        "could not parse formatting clause: unrecognized formatting "
+			        "clause \"%c\"",
+			        verb);
 		}
 		if (!apply_clause(out, verb, prec, has_prec, v, act, err)) {
 			return cel_errorf(act, "error during formatting: %s", err->str);

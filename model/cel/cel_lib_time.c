@@ -62,7 +62,7 @@ cel_time__format_timestamp(GString *out, gint64 seconds, guint32 nanos)
 	guint m, d;
 	civil_from_days(days, &y, &m, &d);
 	g_string_append_printf(out, "%04" G_GINT64_FORMAT "-%02u-%02uT%02d:%02d:%02d", y, m, d,
-			       (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
+	                       (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
 	if (nanos) {
 		char frac[16];
 		g_snprintf(frac, sizeof frac, "%09u", nanos);
@@ -157,8 +157,8 @@ parse_rfc3339(const char *s, gsize len, gint64 *sec_out, guint32 *nanos_out)
 	if (d > mdays[mo - 1] || (mo == 2 && d == 29 && !leap)) {
 		return FALSE;
 	}
-	*sec_out = days_from_civil(y, (guint)mo, (guint)d) * 86400 + h * 3600 + mi * 60 + se -
-		   offset;
+	*sec_out =
+	        days_from_civil(y, (guint)mo, (guint)d) * 86400 + h * 3600 + mi * 60 + se - offset;
 	*nanos_out = nanos;
 	return TRUE;
 }
@@ -178,7 +178,7 @@ FN(timestamp_from_string)
 	guint32 nanos;
 	if (!parse_rfc3339(a[0].str, a[0].aux, &sec, &nanos)) {
 		return cel_errorf(act, "type conversion error: invalid timestamp '%.*s'",
-				  (int)a[0].aux, a[0].str);
+		                  (int)a[0].aux, a[0].str);
 	}
 	return timestamp_checked(sec, nanos);
 }
@@ -245,8 +245,8 @@ parse_duration(const char *s, gsize len, gint64 *out)
 		if (ul == 2 && memcmp(u, "ns", 2) == 0) {
 			unit = 1;
 		} else if ((ul == 2 && memcmp(u, "us", 2) == 0) ||
-			   (ul == 3 && memcmp(u, "\xc2\xb5s", 3) == 0) ||
-			   (ul == 3 && memcmp(u, "\xce\xbcs", 3) == 0)) {
+		           (ul == 3 && memcmp(u, "\xc2\xb5s", 3) == 0) ||
+		           (ul == 3 && memcmp(u, "\xce\xbcs", 3) == 0)) {
 			unit = 1000;
 		} else if (ul == 2 && memcmp(u, "ms", 2) == 0) {
 			unit = 1000000;
@@ -279,7 +279,7 @@ FN(duration_from_string)
 	gint64 ns;
 	if (!parse_duration(a[0].str, a[0].aux, &ns)) {
 		return cel_errorf(act, "type conversion error: invalid duration '%.*s' (range)",
-				  (int)a[0].aux, a[0].str);
+		                  (int)a[0].aux, a[0].str);
 	}
 	return cel_value_duration(ns);
 }
@@ -370,13 +370,13 @@ zone_offset(const char *name, gsize len, gint64 utc_seconds, gint64 *offset)
 	if (strlen(p) == 5 && g_ascii_isdigit(p[0]) && g_ascii_isdigit(p[1]) && p[2] == ':' &&
 	    g_ascii_isdigit(p[3]) && g_ascii_isdigit(p[4])) {
 		*offset = sign * (((p[0] - '0') * 10 + (p[1] - '0')) * 3600 +
-				  ((p[3] - '0') * 10 + (p[4] - '0')) * 60);
+		                  ((p[3] - '0') * 10 + (p[4] - '0')) * 60);
 		return TRUE;
 	}
 	g_mutex_lock(&tz_lock);
 	if (tz_cache == NULL) {
 		tz_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-						 (GDestroyNotify)g_time_zone_unref);
+		                                 (GDestroyNotify)g_time_zone_unref);
 	}
 	GTimeZone *tz = g_hash_table_lookup(tz_cache, z);
 	if (tz == NULL) {
@@ -449,10 +449,10 @@ ts_part(CelActivation *act, const CelValue *a, guint n, Part part)
 	return cel_value_error("invalid part");
 }
 
-#define TS_PART(fname, part)                                                                     \
-	FN(fname)                                                                                \
-	{                                                                                        \
-		return ts_part(act, a, n, part);                                                 \
+#define TS_PART(fname, part)                                                                       \
+	FN(fname)                                                                                  \
+	{                                                                                          \
+		return ts_part(act, a, n, part);                                                   \
 	}
 
 TS_PART(ts_year, PART_YEAR)
@@ -486,11 +486,11 @@ FN(dur_millis)
 	return cel_value_int((a[0].i / 1000000) % 1000);
 }
 
-#define TS_ROWS(fn, idbase, impl)                                                                \
-	{ fn, "timestamp_to_" idbase, CEL_RECEIVER, "timestamp -> int", impl, NULL },            \
-	{                                                                                        \
-		fn, "timestamp_to_" idbase "_with_tz", CEL_RECEIVER, "timestamp, string -> int",  \
-			impl, NULL                                                               \
+#define TS_ROWS(fn, idbase, impl)                                                                  \
+	{ fn, "timestamp_to_" idbase, CEL_RECEIVER, "timestamp -> int", impl, NULL },              \
+	{                                                                                          \
+		fn, "timestamp_to_" idbase "_with_tz", CEL_RECEIVER, "timestamp, string -> int",   \
+		        impl, NULL                                                                 \
 	}
 
 static const CelOverload time_overloads[] = {
@@ -507,8 +507,8 @@ static const CelOverload time_overloads[] = {
 	  add_ts_dur, NULL },
 	{ "_+_", "add_duration_timestamp", CEL_GLOBAL, "duration, timestamp -> timestamp",
 	  add_dur_ts, NULL },
-	{ "_+_", "add_duration_duration", CEL_GLOBAL, "duration, duration -> duration",
-	  add_dur_dur, NULL },
+	{ "_+_", "add_duration_duration", CEL_GLOBAL, "duration, duration -> duration", add_dur_dur,
+	  NULL },
 	{ "_-_", "subtract_timestamp_timestamp", CEL_GLOBAL, "timestamp, timestamp -> duration",
 	  sub_ts_ts, NULL },
 	{ "_-_", "subtract_timestamp_duration", CEL_GLOBAL, "timestamp, duration -> timestamp",

@@ -51,8 +51,13 @@ empty_map(CelAstTree *t, guint32 off)
 
 /* all / exists / exists_one over one or two iteration variables */
 static CelAst *
-quantifier(CelAstTree *t, guint32 off, const char *kind, CelAst *range, const char *v1,
-	   const char *v2, CelAst *pred)
+quantifier(CelAstTree *t,
+           guint32 off,
+           const char *kind,
+           CelAst *range,
+           const char *v1,
+           const char *v2,
+           CelAst *pred)
 {
 	CelAst *init, *cond, *step, *result;
 	if (strcmp(kind, "all") == 0) {
@@ -63,26 +68,31 @@ quantifier(CelAstTree *t, guint32 off, const char *kind, CelAst *range, const ch
 	} else if (strcmp(kind, "exists") == 0) {
 		init = bool_const(t, off, FALSE);
 		cond = cel_ast__call2(t, off, "@not_strictly_false",
-				      cel_ast__call2(t, off, "!_", accu(t, off), NULL), NULL);
+		                      cel_ast__call2(t, off, "!_", accu(t, off), NULL), NULL);
 		step = cel_ast__call2(t, off, "_||_", accu(t, off), pred);
 		result = accu(t, off);
 	} else {
 		init = cel_ast__const(t, off, cel_value_int(0));
 		cond = bool_const(t, off, TRUE);
 		CelAst *inc = cel_ast__call2(t, off, "_+_", accu(t, off),
-					     cel_ast__const(t, off, cel_value_int(1)));
+		                             cel_ast__const(t, off, cel_value_int(1)));
 		CelAst *args[3] = { pred, inc, accu(t, off) };
 		step = cel_ast__call(t, off, "_?_:_", NULL, args, 3);
 		result = cel_ast__call2(t, off, "_==_", accu(t, off),
-					cel_ast__const(t, off, cel_value_int(1)));
+		                        cel_ast__const(t, off, cel_value_int(1)));
 	}
 	return cel_ast__comprehension(t, off, v1, v2, range, ACCU, init, cond, step, result);
 }
 
 /* map / filter / transformList: list accumulators */
 static CelAst *
-list_builder(CelAstTree *t, guint32 off, CelAst *range, const char *v1, const char *v2,
-	     CelAst *filter, CelAst *value)
+list_builder(CelAstTree *t,
+             guint32 off,
+             CelAst *range,
+             const char *v1,
+             const char *v2,
+             CelAst *filter,
+             CelAst *value)
 {
 	CelAst *one = cel_ast__list(t, off, &value, 1);
 	CelAst *step = cel_ast__call2(t, off, "_+_", accu(t, off), one);
@@ -91,13 +101,19 @@ list_builder(CelAstTree *t, guint32 off, CelAst *range, const char *v1, const ch
 		step = cel_ast__call(t, off, "_?_:_", NULL, args, 3);
 	}
 	return cel_ast__comprehension(t, off, v1, v2, range, ACCU, empty_list(t, off),
-				      bool_const(t, off, TRUE), step, accu(t, off));
+	                              bool_const(t, off, TRUE), step, accu(t, off));
 }
 
 /* transformMap / transformMapEntry: map accumulators via cel.@mapInsert */
 static CelAst *
-map_builder(CelAstTree *t, guint32 off, CelAst *range, const char *v1, const char *v2,
-	    CelAst *filter, CelAst *value, gboolean entry)
+map_builder(CelAstTree *t,
+            guint32 off,
+            CelAst *range,
+            const char *v1,
+            const char *v2,
+            CelAst *filter,
+            CelAst *value,
+            gboolean entry)
 {
 	CelAst *step;
 	if (entry) {
@@ -111,7 +127,7 @@ map_builder(CelAstTree *t, guint32 off, CelAst *range, const char *v1, const cha
 		step = cel_ast__call(t, off, "_?_:_", NULL, args, 3);
 	}
 	return cel_ast__comprehension(t, off, v1, v2, range, ACCU, empty_map(t, off),
-				      bool_const(t, off, TRUE), step, accu(t, off));
+	                              bool_const(t, off, TRUE), step, accu(t, off));
 }
 
 /* cel.bind(name, init, body): a comprehension over nothing whose accumulator is name */
@@ -119,8 +135,8 @@ static CelAst *
 bind(CelAstTree *t, guint32 off, const char *name, CelAst *init, CelAst *body)
 {
 	return cel_ast__comprehension(t, off, "#unused", NULL, empty_list(t, off), name, init,
-				      bool_const(t, off, FALSE), cel_ast__ident(t, off, name),
-				      body);
+	                              bool_const(t, off, FALSE), cel_ast__ident(t, off, name),
+	                              body);
 }
 
 static CelAst *
@@ -138,8 +154,13 @@ opt_map(CelAstTree *t, guint32 off, CelAst *target, const char *v, CelAst *expr,
 }
 
 CelAst *
-cel_macro__expand(CelAstTree *t, guint32 off, const char *fn, CelAst *target, CelAst **args,
-		  guint nargs, const char **error_msg)
+cel_macro__expand(CelAstTree *t,
+                  guint32 off,
+                  const char *fn,
+                  CelAst *target,
+                  CelAst **args,
+                  guint nargs,
+                  const char **error_msg)
 {
 	if (target == NULL) {
 		if (strcmp(fn, "has") == 0 && nargs == 1) {
@@ -164,7 +185,7 @@ cel_macro__expand(CelAstTree *t, guint32 off, const char *fn, CelAst *target, Ce
 		return bind(t, off, v, args[1], args[2]);
 	}
 	gboolean q1 = strcmp(fn, "all") == 0 || strcmp(fn, "exists") == 0 ||
-		      strcmp(fn, "exists_one") == 0;
+	              strcmp(fn, "exists_one") == 0;
 	gboolean q2 = q1 || strcmp(fn, "existsOne") == 0;
 	gboolean lists1 = strcmp(fn, "map") == 0 || strcmp(fn, "filter") == 0;
 	gboolean tl = strcmp(fn, "transformList") == 0;
@@ -172,8 +193,9 @@ cel_macro__expand(CelAstTree *t, guint32 off, const char *fn, CelAst *target, Ce
 	gboolean tme = strcmp(fn, "transformMapEntry") == 0;
 	gboolean opt = strcmp(fn, "optMap") == 0 || strcmp(fn, "optFlatMap") == 0;
 	gboolean two = (q2 && nargs == 3) || ((tl || tm || tme) && (nargs == 3 || nargs == 4));
-	gboolean one = (q1 && nargs == 2) || (strcmp(fn, "map") == 0 && (nargs == 2 || nargs == 3)) ||
-		       (strcmp(fn, "filter") == 0 && nargs == 2) || (opt && nargs == 2);
+	gboolean one = (q1 && nargs == 2) ||
+	               (strcmp(fn, "map") == 0 && (nargs == 2 || nargs == 3)) ||
+	               (strcmp(fn, "filter") == 0 && nargs == 2) || (opt && nargs == 2);
 	if (!one && !two) {
 		return NULL;
 	}
@@ -196,10 +218,10 @@ cel_macro__expand(CelAstTree *t, guint32 off, const char *fn, CelAst *target, Ce
 		}
 		if (strcmp(fn, "filter") == 0) {
 			return list_builder(t, off, target, v1, NULL, args[1],
-					    cel_ast__ident(t, off, v1));
+			                    cel_ast__ident(t, off, v1));
 		}
 		return list_builder(t, off, target, v1, NULL, nargs == 3 ? args[1] : NULL,
-				    args[nargs - 1]);
+		                    args[nargs - 1]);
 	}
 	const char *v2 = simple_name(args[1]);
 	if (v2 == NULL) {
@@ -212,7 +234,7 @@ cel_macro__expand(CelAstTree *t, guint32 off, const char *fn, CelAst *target, Ce
 	}
 	if (q2) {
 		return quantifier(t, off, strcmp(fn, "existsOne") == 0 ? "exists_one" : fn, target,
-				  v1, v2, args[2]);
+		                  v1, v2, args[2]);
 	}
 	CelAst *filter = nargs == 4 ? args[2] : NULL;
 	if (tl) {

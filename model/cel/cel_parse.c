@@ -54,11 +54,11 @@ fail_tok(Parser *p, const char *what)
 	}
 	if (p->tok.kind == CEL_TOK_EOF) {
 		return fail(p, p->tok.offset, "Syntax error: mismatched input '<EOF>' expecting %s",
-			    what);
+		            what);
 	}
 	g_autofree char *text = g_strndup(p->tok.text, p->tok.len);
-	g_autofree char *msg = g_strdup_printf("Syntax error: mismatched input '%s' expecting %s",
-					       text, what);
+	g_autofree char *msg =
+	        g_strdup_printf("Syntax error: mismatched input '%s' expecting %s", text, what);
 	return fail(p, p->tok.offset, "%s", msg);
 }
 
@@ -80,8 +80,8 @@ enter(Parser *p)
 		if (!p->failed) {
 			p->failed = TRUE;
 			cel_ast_tree_error(p->tree, p->tok.offset, p->error, CEL_ERROR_LIMIT,
-					   "expression recursion limit exceeded (max %d)",
-					   CEL_MAX_NESTING);
+			                   "expression recursion limit exceeded (max %d)",
+			                   CEL_MAX_NESTING);
 		}
 		return FALSE;
 	}
@@ -89,8 +89,7 @@ enter(Parser *p)
 }
 
 static CelAst *
-call_or_macro(Parser *p, guint32 offset, const char *fn, CelAst *target, CelAst **args,
-	      guint nargs)
+call_or_macro(Parser *p, guint32 offset, const char *fn, CelAst *target, CelAst **args, guint nargs)
 {
 	if (p->macros) {
 		const char *msg = NULL;
@@ -167,8 +166,8 @@ parse_string(Parser *p)
 		return fail(p, at, "Syntax error: %s", msg);
 	}
 	char *data = cel_arena_strndup(&p->tree->arena, p->buf->str, p->buf->len);
-	CelValue v = is_bytes ? cel_value_bytes(data, p->buf->len)
-			      : cel_value_string(data, p->buf->len);
+	CelValue v =
+	        is_bytes ? cel_value_bytes(data, p->buf->len) : cel_value_string(data, p->buf->len);
 	if (!is_bytes && !cel_utf8_validate(data, p->buf->len, NULL)) {
 		return fail(p, t.offset, "Syntax error: invalid UTF-8 in string literal%s", "");
 	}
@@ -233,7 +232,7 @@ parse_map(Parser *p, guint32 offset, const char *message)
 			}
 			g_autofree char *f = g_strndup(p->tok.text, p->tok.len);
 			k = cel_ast__const(p->tree, p->tok.offset,
-					   cel_value_string(g_intern_string(f), strlen(f)));
+			                   cel_value_string(g_intern_string(f), strlen(f)));
 			advance(p);
 		} else {
 			k = parse_expr(p);
@@ -411,11 +410,11 @@ parse_member(Parser *p)
 					return NULL;
 				}
 				e = call_or_macro(p, off, field, e, (CelAst **)args->pdata,
-						  args->len);
+				                  args->len);
 			} else if (opt) {
 				CelAst *fc = cel_ast__const(
-					p->tree, f.offset,
-					cel_value_string(g_intern_string(field), strlen(field)));
+				        p->tree, f.offset,
+				        cel_value_string(g_intern_string(field), strlen(field)));
 				e = cel_ast__call2(p->tree, t.offset, "_?._", e, fc);
 			} else {
 				e = cel_ast__select(p->tree, t.offset, e, field, FALSE);
@@ -474,7 +473,7 @@ parse_unary(Parser *p)
 			r = operand;
 		} else {
 			r = cel_ast__call2(p->tree, t.offset, t.kind == CEL_TOK_NOT ? "!_" : "-_",
-					   operand, NULL);
+			                   operand, NULL);
 		}
 	} else {
 		r = parse_member(p);
@@ -493,11 +492,11 @@ typedef struct {
 enum { PREC_OR = 1, PREC_AND, PREC_RELATION, PREC_ADDITIVE, PREC_MULTIPLY };
 
 static const BinOp binops[] = {
-	{ CEL_TOK_OR, "_||_", PREC_OR },	{ CEL_TOK_AND, "_&&_", PREC_AND },
-	{ CEL_TOK_LT, "_<_", PREC_RELATION },	{ CEL_TOK_LE, "_<=_", PREC_RELATION },
-	{ CEL_TOK_GT, "_>_", PREC_RELATION },	{ CEL_TOK_GE, "_>=_", PREC_RELATION },
-	{ CEL_TOK_EQ, "_==_", PREC_RELATION },	{ CEL_TOK_NE, "_!=_", PREC_RELATION },
-	{ CEL_TOK_IN, "@in", PREC_RELATION },	{ CEL_TOK_PLUS, "_+_", PREC_ADDITIVE },
+	{ CEL_TOK_OR, "_||_", PREC_OR },         { CEL_TOK_AND, "_&&_", PREC_AND },
+	{ CEL_TOK_LT, "_<_", PREC_RELATION },    { CEL_TOK_LE, "_<=_", PREC_RELATION },
+	{ CEL_TOK_GT, "_>_", PREC_RELATION },    { CEL_TOK_GE, "_>=_", PREC_RELATION },
+	{ CEL_TOK_EQ, "_==_", PREC_RELATION },   { CEL_TOK_NE, "_!=_", PREC_RELATION },
+	{ CEL_TOK_IN, "@in", PREC_RELATION },    { CEL_TOK_PLUS, "_+_", PREC_ADDITIVE },
 	{ CEL_TOK_MINUS, "_-_", PREC_ADDITIVE }, { CEL_TOK_STAR, "_*_", PREC_MULTIPLY },
 	{ CEL_TOK_SLASH, "_/_", PREC_MULTIPLY }, { CEL_TOK_PERCENT, "_%_", PREC_MULTIPLY },
 };
@@ -574,14 +573,14 @@ cel_parse(CelAstTree *tree, const char *source, gsize len, gboolean macros, GErr
 	tree->len = len;
 	if (tree->len > CEL_MAX_SOURCE_BYTES) {
 		g_set_error(error, CEL_ERROR, CEL_ERROR_LIMIT,
-			    "ERROR: <input>:1:1: expression size %zu exceeds the limit of %d bytes",
-			    tree->len, CEL_MAX_SOURCE_BYTES);
+		            "ERROR: <input>:1:1: expression size %zu exceeds the limit of %d bytes",
+		            tree->len, CEL_MAX_SOURCE_BYTES);
 		return FALSE;
 	}
 	const char *bad = NULL;
 	if (!cel_utf8_validate(tree->source, tree->len, &bad)) {
 		cel_ast_tree_error(tree, (guint32)(bad - tree->source), error, CEL_ERROR_SYNTAX,
-				   "Syntax error: invalid UTF-8 in expression");
+		                   "Syntax error: invalid UTF-8 in expression");
 		return FALSE;
 	}
 	Parser p = { 0 };

@@ -57,8 +57,8 @@ cel_ast_print(GString *out, const CelAst *n)
 		break;
 	case CEL_AST_COMPREHENSION:
 		g_string_append_printf(out, "(comprehension %s%s%s ", n->comp.iter_var,
-				       n->comp.iter_var2 ? "," : "",
-				       n->comp.iter_var2 ? n->comp.iter_var2 : "");
+		                       n->comp.iter_var2 ? "," : "",
+		                       n->comp.iter_var2 ? n->comp.iter_var2 : "");
 		cel_ast_print(out, n->comp.iter_range);
 		g_string_append_printf(out, " %s=", n->comp.accu_var);
 		cel_ast_print(out, n->comp.accu_init);

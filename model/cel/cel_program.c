@@ -205,6 +205,7 @@ cel_activation_new(CelEnv *env)
 		self->vars[i] = cel_value_error("no such attribute");
 	}
 	self->cost_limit = env->cost_limit;
+	self->observing = env->hooks.observe != NULL;
 	return self;
 }
 
@@ -263,6 +264,7 @@ cel_program_eval(const CelProgram *self, CelActivation *act)
 		act->nlocals = self->nlocals;
 	}
 	act->cost_limit = self->env->cost_limit;
+	act->observing = self->env->hooks.observe != NULL;
 	CelValue v = cel_eval_node(act, self->tree.root);
 	if (act->cancelled) {
 		return cel_value_error("operation cancelled: actual cost limit exceeded");

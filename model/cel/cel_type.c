@@ -14,8 +14,8 @@ static GMutex type_lock;
 static GHashTable *type_table; /* interned name -> CelType* */
 
 static CelType *
-type_table_insert(CelTypeKind kind, const char *name, const CelType *p0, const CelType *p1,
-		  guint nparams)
+type_table_insert(
+        CelTypeKind kind, const char *name, const CelType *p0, const CelType *p1, guint nparams)
 {
 	CelType *t = g_new0(CelType, 1);
 	t->kind = kind;
@@ -83,14 +83,14 @@ type_simple(const char *name)
 	return t;
 }
 
-#define SIMPLE(fn, spelling)                                                                     \
-	const CelType *fn(void)                                                                  \
-	{                                                                                        \
-		static const CelType *cached;                                                    \
-		if (g_once_init_enter(&cached)) {                                                \
-			g_once_init_leave(&cached, type_simple(spelling));                        \
-		}                                                                                \
-		return cached;                                                                   \
+#define SIMPLE(fn, spelling)                                                                       \
+	const CelType *fn(void)                                                                    \
+	{                                                                                          \
+		static const CelType *cached;                                                      \
+		if (g_once_init_enter(&cached)) {                                                  \
+			g_once_init_leave(&cached, type_simple(spelling));                         \
+		}                                                                                  \
+		return cached;                                                                     \
 	}
 
 SIMPLE(cel_type_dyn, "dyn")
@@ -212,8 +212,10 @@ cel_type_register_opaque(const char *name, const CelObjectClass *klass)
 }
 
 const CelType *
-cel_type_register_object(const char *name, const CelField *fields, guint nfields,
-			 const CelObjectClass *klass)
+cel_type_register_object(const char *name,
+                         const CelField *fields,
+                         guint nfields,
+                         const CelObjectClass *klass)
 {
 	CelType *t = (CelType *)type_get(CEL_TYPE_OBJECT, name, NULL, NULL, 0);
 	g_mutex_lock(&type_lock);
@@ -316,8 +318,9 @@ tp_type(TypeParser *tp)
 		return n == 1 ? cel_type_list(args[0]) : n == 0 ? cel_type_list(NULL) : NULL;
 	}
 	if (strcmp(word, "map") == 0) {
-		return n == 2 ? cel_type_map(args[0], args[1]) : n == 0 ? cel_type_map(NULL, NULL)
-								   : NULL;
+		return n == 2   ? cel_type_map(args[0], args[1])
+		       : n == 0 ? cel_type_map(NULL, NULL)
+		                : NULL;
 	}
 	if (strcmp(word, "type") == 0) {
 		return n <= 1 ? cel_type_type(args[0]) : NULL;

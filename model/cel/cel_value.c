@@ -210,7 +210,8 @@ key_equal(CelValue k, CelValue key)
 		}
 	}
 	if ((k.kind == CEL_KIND_INT || k.kind == CEL_KIND_UINT || k.kind == CEL_KIND_DOUBLE) &&
-	    (key.kind == CEL_KIND_INT || key.kind == CEL_KIND_UINT || key.kind == CEL_KIND_DOUBLE)) {
+	    (key.kind == CEL_KIND_INT || key.kind == CEL_KIND_UINT ||
+	     key.kind == CEL_KIND_DOUBLE)) {
 		return cel_value_compare(k, key) == 0;
 	}
 	return FALSE;
@@ -362,8 +363,8 @@ cel_value_equal(CelValue a, CelValue b, CelActivation *act)
 			return FALSE;
 		}
 		for (guint i = 0; i < a.list->len; i++) {
-			if (!cel_value_equal(cel_list_get(a.list, i, act), cel_list_get(b.list, i, act),
-					     act)) {
+			if (!cel_value_equal(cel_list_get(a.list, i, act),
+			                     cel_list_get(b.list, i, act), act)) {
 				return FALSE;
 			}
 		}

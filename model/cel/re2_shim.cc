@@ -123,7 +123,9 @@ cel_regex_free(CelRegex *self)
 extern "C" gboolean
 cel_regex_match(const CelRegex *self, const char *text, gsize len)
 {
-	return re2::RE2::PartialMatch(re2::StringPiece(text, len), *self->re);
+	/* Match() without submatches lets RE2 answer from its DFA alone. */
+	return self->re->Match(re2::StringPiece(text, len), 0, len, re2::RE2::UNANCHORED, nullptr,
+	                       0);
 }
 
 extern "C" gboolean

@@ -107,6 +107,9 @@ typedef struct {
 	guint no_capacity;
 	guint constraint;
 	const char *constraint_name;
+	const char *rejected_by; /* the last selector that said no */
+	gboolean rejected_by_class;
+	guint rejected_index;
 } DraReqData;
 
 typedef enum {

@@ -783,7 +783,10 @@ reset_call(DraAllocator *self)
 	self->reason_pending = FALSE;
 	self->stamp++;
 	if (self->stamp >= (G_MAXUINT32 >> 2)) {
-		memset(self->match_cache->data, 0, self->match_cache->len * sizeof(guint32));
+		if (self->match_cache->len > 0) {
+			memset(self->match_cache->data, 0,
+			       self->match_cache->len * sizeof(guint32));
+		}
 		self->stamp = 1;
 	}
 }

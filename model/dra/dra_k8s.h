@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "dra.h"
+#include "k8s_objects.h"
 #include "k8s_types.h"
 
 G_BEGIN_DECLS
@@ -42,6 +43,19 @@ const DraTaintRule *dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRul
  * device in use (unless adminAccess), results with one add their consumedCapacity.
  */
 void dra_input_mark_allocation(DraAllocator *alloc, const K8sAllocationResult *allocation);
+
+/* ---- lint ---- */
+
+/**
+ * dra_lint_requests:
+ * For `drasim lint`: adds a warning to @diags for every request or sub-request
+ * of a ResourceClaim or ResourceClaimTemplate in @set whose DeviceClass and
+ * selectors match no device of the set's ResourceSlices (the claim can never
+ * be allocated), or whose selectors fail on a device. Does nothing when @set
+ * has no ResourceSlice; unknown classes are left to validation.
+ * Returns: the number of warnings added.
+ */
+guint dra_lint_requests(K8sObjectSet *set, const DraFeatures *features, K8sDiagList *diags);
 
 /* ---- CEL ---- */
 

@@ -598,11 +598,18 @@ dra_search__build_reason(DraAllocator *self)
 		                       worst->klass->klass->name);
 	} else {
 		g_string_append_printf(s, "%u candidates tried", worst->tried);
-		if (worst->no_match > 0) {
-			g_string_append_printf(s,
-			                       ", %u ruled out by the selectors of class %s or "
-			                       "the request",
-			                       worst->no_match, worst->klass->klass->name);
+		if (worst->no_match > 0 && worst->rejected_by_class) {
+			g_string_append_printf(
+			        s, ", %u ruled out by selectors (last: class %s selector #%u `%s`)",
+			        worst->no_match, worst->klass->klass->name, worst->rejected_index,
+			        worst->rejected_by);
+		} else if (worst->no_match > 0 && worst->rejected_by != NULL) {
+			g_string_append_printf(
+			        s, ", %u ruled out by selectors (last: request selector #%u `%s`)",
+			        worst->no_match, worst->rejected_index, worst->rejected_by);
+		} else if (worst->no_match > 0) {
+			g_string_append_printf(s, ", %u ruled out by selectors or node selection",
+			                       worst->no_match);
 		}
 		if (worst->in_use > 0) {
 			g_string_append_printf(s, ", %u allocated to other claims", worst->in_use);

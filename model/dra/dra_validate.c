@@ -43,7 +43,9 @@ eval_prog(DraAllocator *self, guint prog, guint dev, const char **message)
 		/* programs compiled after preparation (claim selectors) start empty */
 		guint old = p->cache->len;
 		g_byte_array_set_size(p->cache, self->dev_recs->len);
-		memset(p->cache->data + old, 0, p->cache->len - old);
+		if (p->cache->len > old) {
+			memset(p->cache->data + old, 0, p->cache->len - old);
+		}
 	}
 	guint8 cached = p->cache->data[dev];
 	if (cached != 0) {
@@ -93,6 +95,12 @@ selectors_match(DraAllocator *self, const DraReqData *rd, gboolean for_class, gu
 			return -1;
 		}
 		if (m == DRA_MATCH_FALSE) {
+			/* for the unschedulable reason (rd lives in self->rd) */
+			DraReqData *w = (DraReqData *)rd;
+			w->rejected_by =
+			        for_class ? rd->klass->klass->selectors[i] : rd->req->selectors[i];
+			w->rejected_by_class = for_class;
+			w->rejected_index = i;
 			return 0;
 		}
 	}

@@ -8,20 +8,28 @@
 
 int cli_cel_main(int argc, char **argv);
 int cli_allocate_main(int argc, char **argv);
+int cli_compare_main(int argc, char **argv);
+int cli_run_main(int argc, char **argv);
+int cli_diff_main(int argc, char **argv);
 
 const CliCommand cli_commands[] = {
 	{ "allocate", "allocate the DRA claims of pods as the 1.34 scheduler would",
 	  cli_allocate_main },
 	{ "cel", "compile a DRA device selector; with --slices, evaluate it on every device",
 	  cli_cel_main },
+	{ "compare", "run every mode of a scenario and print one side-by-side table",
+	  cli_compare_main },
 	{ "conformance", "run a conformance corpus (cel-spec, cel-k8s, allocator)",
 	  cli_conformance_main },
 	{ "convert", "print manifests as normalized v1 YAML (any served apiVersion in)",
 	  cli_convert_main },
+	{ "diff", "compare two reports (or bench files) metric by metric; exit 1 on a regression",
+	  cli_diff_main },
 	{ "lint", "check manifests as a Kubernetes 1.34 cluster would (exit 1 on errors)",
 	  cli_lint_main },
 	{ "publish", "print the Nodes and ResourceSlices of a simulated node shape",
 	  cli_publish_main },
+	{ "run", "replay one mode of a scenario and report its metrics", cli_run_main },
 	{ "version", "print the drasim version", cli_version_main },
 	{ NULL, NULL, NULL },
 };

@@ -272,6 +272,8 @@ place_pod(Run *run, K8sPod *pod, const char *only_node, K8sDiagList *diags)
 	for (guint i = 0; i < todo->len; i++) {
 		g_ptr_array_add(dra, (gpointer)to_dra(run, g_ptr_array_index(todo, i)));
 	}
+	/* one pod, many nodes: the claims are validated once */
+	dra_allocator_set_claims(run->alloc, (const DraClaim *const *)dra->pdata, dra->len);
 	for (guint n = 0; n < run->nodes->len; n++) {
 		const DraNode *node = g_ptr_array_index(run->nodes, n);
 		g_autoptr(GString) why = g_string_new(NULL);
@@ -288,8 +290,7 @@ place_pod(Run *run, K8sPod *pod, const char *only_node, K8sDiagList *diags)
 			                      pod->obj.metadata.name, node->name, why->str);
 			continue;
 		}
-		DraOutcome out = dra_allocator_allocate(
-		        run->alloc, node, (const DraClaim *const *)dra->pdata, dra->len);
+		DraOutcome out = dra_allocator_allocate_on(run->alloc, node);
 		if (out == DRA_OUTCOME_ERROR) {
 			/* the scheduler reports the error and tries no other node */
 			k8s_diag_list_error(diags, &pod->obj.pos, "spec.resourceClaims",

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "hw_api.h"
 #include "k8s_lint.h"
 #include "k8s_validate.h"
 
@@ -28,9 +29,20 @@ cli_lint_main(int argc, char **argv)
 {
 	gboolean lenient = FALSE, quiet = FALSE;
 	g_auto(GStrv) files = NULL;
+	g_auto(GStrv) shapes = NULL;
+	g_auto(GStrv) clusters = NULL;
+	g_autoptr(GError) error = NULL;
 	GOptionEntry entries[] = {
 		{ "lenient", 0, 0, G_OPTION_ARG_NONE, &lenient,
 		  "report unknown fields as warnings, not errors", NULL },
+		{ "shape", 0, 0, G_OPTION_ARG_STRING_ARRAY, &shapes,
+		  "check selectors against what the drivers publish on this node shape "
+		  "(repeatable; see drasim publish --list-shapes)",
+		  "NAME" },
+		{ "cluster", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &clusters,
+		  "check selectors against the node pools of this cluster/catalog file "
+		  "(repeatable)",
+		  "FILE" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "do not print the summary line",
 		  NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL,
@@ -49,6 +61,8 @@ cli_lint_main(int argc, char **argv)
 	        "Decodes YAML or JSON (multi-document, `v1 List`, directories of *.yaml, *.yml\n"
 	        "and *.json) strictly, validates every object with Kubernetes 1.34's rules and\n"
 	        "checks the references between objects (claims, templates, DeviceClasses).\n"
+	        "With --shape or --cluster, every selector is also checked against the devices\n"
+	        "the modelled drivers publish there (attribute vs capacity, unknown names).\n"
 	        "Diagnostics go to stderr as FILE:LINE:COL: error|warning: message [path].\n"
 	        "Exit status: 0 no errors (warnings are fine), 1 errors, 2 usage error.");
 	status = cli_parse_options(context, &argc, &argv);
@@ -63,6 +77,12 @@ cli_lint_main(int argc, char **argv)
 	               set, diags);
 	for (const LintPass *pass = lint_passes; *pass != NULL; pass++) {
 		(*pass)(set, diags);
+	}
+	if ((shapes != NULL || clusters != NULL) &&
+	    !hw_lint_run((const char *const *)shapes, (const char *const *)clusters, set, diags,
+	                 &error)) {
+		fprintf(stderr, "drasim lint: %s\n", error->message);
+		return CLI_EXIT_INPUT_ERROR;
 	}
 	k8s_diag_list_sort(diags);
 	k8s_diag_list_print(diags, stderr);

@@ -623,7 +623,7 @@ cli_conformance_allocator_main(int argc, char **argv)
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &tally.verbose, "print passing cases too",
 		  NULL },
 		{ "no-quirks", 0, 0, G_OPTION_ARG_NONE, &tally.no_quirks,
-		  "switch production quirks off (expect failures)", NULL },
+		  "switch the data-dependent production quirks off (DraQuirks)", NULL },
 		{ "prune", 0, 0, G_OPTION_ARG_NONE, &tally.prune,
 		  "prune the search (the results must not change; upstream's step counts are "
 		  "then not compared)",

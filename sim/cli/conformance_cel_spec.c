@@ -7,10 +7,11 @@
  * v3), or when it is a known deviation of the cel-go version Kubernetes
  * pins; every skip is counted by its reason and printed.
  */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "cel-private.h"
 #include "cli.h"
@@ -53,15 +54,16 @@ typedef struct {
 	const char *reason;
 } Deviation;
 
-#define V2_FORMAT                                                                                \
-	"Kubernetes 1.34 pins cel-go v0.26.0 with strings ext v2, whose format() is the pre-v4 " \
+#define V2_FORMAT                                                                                  \
+	"Kubernetes 1.34 pins cel-go v0.26.0 with strings ext v2, whose format() is the pre-v4 "   \
 	"formatter; cel-spec expects the v4 formatter"
 
 static const Deviation deviations[] = {
 	{ "string_ext", "format", "default precision for fixed-point clause with int", V2_FORMAT },
 	{ "string_ext", "format", "default precision for fixed-point clause with uint", V2_FORMAT },
 	{ "string_ext", "format", "default precision for scientific notation with int", V2_FORMAT },
-	{ "string_ext", "format", "default precision for scientific notation with uint", V2_FORMAT },
+	{ "string_ext", "format", "default precision for scientific notation with uint",
+	  V2_FORMAT },
 	{ "string_ext", "format", "NaN support for scientific notation", V2_FORMAT },
 	{ "string_ext", "format", "positive infinity support for scientific notation", V2_FORMAT },
 	{ "string_ext", "format", "negative infinity support for scientific notation", V2_FORMAT },
@@ -330,7 +332,7 @@ result_equal(CelValue want, CelValue got, CelActivation *act)
 		}
 		for (guint i = 0; i < want.list->len; i++) {
 			if (!result_equal(cel_list_get(want.list, i, act),
-					  cel_list_get(got.list, i, act), act)) {
+			                  cel_list_get(got.list, i, act), act)) {
 				return FALSE;
 			}
 		}
@@ -414,20 +416,23 @@ declare_type_env(CelEnv *env, const cJSON *type_env, GString *why)
 			{
 				if (n == CEL_MAX_PARAMS || (params[n] = json_type(p)) == NULL) {
 					g_string_append_printf(why, "unsupported signature of '%s'",
-							       name);
+					                       name);
 					return FALSE;
 				}
 				n++;
 			}
 			const CelType *r = json_type(cJSON_GetObjectItem(o, "result_type"));
 			if (r == NULL) {
-				g_string_append_printf(why, "unsupported result type of '%s'", name);
+				g_string_append_printf(why, "unsupported result type of '%s'",
+				                       name);
 				return FALSE;
 			}
-			const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(o, "overload_id"));
-			gboolean recv = cJSON_IsTrue(cJSON_GetObjectItem(o, "is_instance_function"));
+			const char *id =
+			        cJSON_GetStringValue(cJSON_GetObjectItem(o, "overload_id"));
+			gboolean recv =
+			        cJSON_IsTrue(cJSON_GetObjectItem(o, "is_instance_function"));
 			if (!cel_env_declare_function(env, name, id ? id : name, recv, params, n, r,
-						      NULL)) {
+			                              NULL)) {
 				return FALSE;
 			}
 		}
@@ -436,8 +441,12 @@ declare_type_env(CelEnv *env, const cJSON *type_env, GString *why)
 }
 
 static void
-print_failure(const char *file, const char *section, const char *name, const char *expr,
-	      const char *expected, const char *got)
+print_failure(const char *file,
+              const char *section,
+              const char *name,
+              const char *expr,
+              const char *expected,
+              const char *got)
 {
 	printf("FAIL %s: %s/%s\n  expr:     %s\n  expected: %s\n  got:      %s\n", file, section,
 	       name, expr, expected, got);
@@ -448,7 +457,8 @@ count_skip(Stats *st, const char *reason)
 {
 	st->skipped++;
 	gpointer old = g_hash_table_lookup(st->skip_reasons, reason);
-	g_hash_table_insert(st->skip_reasons, (gpointer)reason, GUINT_TO_POINTER(GPOINTER_TO_UINT(old) + 1));
+	g_hash_table_insert(st->skip_reasons, (gpointer)reason,
+	                    GUINT_TO_POINTER(GPOINTER_TO_UINT(old) + 1));
 }
 
 static void
@@ -508,8 +518,8 @@ run_test(Stats *st, const char *file, const char *section, const cJSON *test)
 	{
 		const char *bk = cJSON_GetStringValue(cJSON_GetObjectItem(b, "kind"));
 		CelValue v = bk && strcmp(bk, "error") == 0
-				     ? cel_value_error("binding error")
-				     : json_value(&vc, cJSON_GetObjectItem(b, "value"));
+		                     ? cel_value_error("binding error")
+		                     : json_value(&vc, cJSON_GetObjectItem(b, "value"));
 		cel_activation_set(act, cel_env_lookup_var(env, b->string)->slot, v);
 	}
 	gboolean check_only = cJSON_IsTrue(cJSON_GetObjectItem(test, "check_only"));
@@ -605,7 +615,7 @@ cli_conformance_cel_spec_main(int argc, char **argv)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) context =
-		g_option_context_new("PATH... - run cel-spec conformance files (JSON)");
+	        g_option_context_new("PATH... - run cel-spec conformance files (JSON)");
 	g_option_context_add_main_entries(context, entries, NULL);
 	int status = cli_parse_options(context, &argc, &argv);
 	if (status != CLI_EXIT_OK) {

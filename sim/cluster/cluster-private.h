@@ -15,6 +15,15 @@ ClusterPlugin cluster_filter__run(const ClusterPod *pod,
                                   guint64 *plugin_calls,
                                   const char **reason);
 
+/* cluster_nodetree.c: the snapshot's node order (zones round robin). */
+typedef struct ClusterNodeTree ClusterNodeTree;
+ClusterNodeTree *cluster_nodetree_new(void);
+void cluster_nodetree_free(ClusterNodeTree *self);
+void cluster_nodetree_add(ClusterNodeTree *self, ClusterNode *node);
+gboolean cluster_nodetree_remove(ClusterNodeTree *self, ClusterNode *node);
+guint cluster_nodetree_get_length(const ClusterNodeTree *self);
+void cluster_nodetree_list(const ClusterNodeTree *self, GPtrArray *out);
+
 /* NodeResourcesFit's (allocatable, requested) pair for scoring one resource. */
 void cluster_score__alloc_request(const ClusterPod *pod,
                                   const ClusterNode *node,
@@ -28,6 +37,8 @@ void cluster_score__alloc_request(const ClusterPod *pod,
 typedef struct {
 	ClusterDevice dev;
 	GArray *tenants; /* guint pod indexes, in the order they joined */
+	double used;     /* compute in use now, full-GPU units (Σ speed × demand) */
+	gint64 mem_used; /* memory of the running tenants */
 } ClusterSimDevice;
 
 typedef struct {
@@ -84,7 +95,7 @@ struct ClusterSim {
 	SimEventId schedule_ev, backoff_ev, unsched_ev;
 	ClusterSimStats stats;
 	SimSamples *latencies, *jcts, *slowdowns;
-	SimGauge busy, pending;
+	SimGauge busy, pending, compute, memory;
 	guint64 run_seq;
 	GArray *tenants; /* scratch: ClusterTenant */
 	GArray *rates;   /* scratch: double */

@@ -378,8 +378,8 @@ typedef struct {
 	ClusterNode *node; /* the chosen node on success */
 	guint32 rejectors; /* CLUSTER_PLUGIN_BIT set of plugins that rejected a node */
 	guint rejected[CLUSTER_N_PLUGINS]; /* nodes rejected per plugin */
-	const char *reason;                /* static text on error/unschedulable */
-	guint evaluated;                   /* nodes run through the filters */
+	const char *reason; /* static text, or the DRA ops' text valid until the next cycle */
+	guint evaluated;    /* nodes run through the filters */
 	guint feasible;
 	gint64 best_score;
 } ClusterScheduleResult;
@@ -392,7 +392,12 @@ void cluster_sched_free(ClusterSched *self);
 void cluster_sched_add_score_plugin(ClusterSched *self, ClusterScorePlugin *plugin);
 /* Adds NodeResourcesFit(LeastAllocated) w1, BalancedAllocation w1, TaintToleration w3. */
 void cluster_sched_add_default_score_plugins(ClusterSched *self);
-/* The node list is the snapshot order; (transfer none): the caller owns nodes. */
+/*
+ * (transfer none): the caller owns nodes. The scheduler sees them in the
+ * snapshot's order: grouped by zone (topology.kubernetes.io/region and /zone
+ * labels), zones in order of appearance, one node per zone in turn
+ * (node_tree.go); without zone labels, the order of addition.
+ */
 void cluster_sched_add_node(ClusterSched *self, ClusterNode *node);
 void cluster_sched_remove_node(ClusterSched *self, ClusterNode *node);
 guint cluster_sched_get_n_nodes(const ClusterSched *self);
@@ -731,6 +736,9 @@ SimTime cluster_progress_finish_time(const ClusterProgress *self);
  * exclusive devices, the least-loaded ones on shared devices). @claims /
  * @templates: NULL-terminated resourceClaimName references and pod claim
  * names backed by templates (the controller generates those at arrival).
+ * @set_sharing: the sharing strategy of the pod's claim config (GpuConfig
+ * TimeSlicing with its interval, or MPS) sets the mode of each device the pod
+ * is the first tenant of; otherwise the device keeps its own mode.
  */
 typedef struct {
 	SimTime arrival;
@@ -743,6 +751,10 @@ typedef struct {
 	gint64 mem_limit;
 	const char *const *claims;
 	const char *const *templates;
+	/* A claim's GpuConfig sharing: applied to a device the pod joins empty. */
+	gboolean set_sharing;
+	ClusterShareMode sharing;
+	ClusterTimeSliceInterval interval;
 } ClusterSimWork;
 
 typedef struct ClusterSim ClusterSim;
@@ -798,12 +810,13 @@ typedef enum {
 /* Registers its event kinds on @loop, which must outlive the simulation. */
 ClusterSim *cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config);
 void cluster_sim_free(ClusterSim *self);
-/* Takes @node; @devices (copied) are its GPUs / MIG devices. Now or at start. */
+/* Takes @node (its user_data becomes the simulation's); @devices (copied) are
+ * its GPUs / MIG devices. At the start or during the run (NODE_ADDED). */
 void cluster_sim_add_node(ClusterSim *self,
                           ClusterNode *node,
                           const ClusterDevice *devices,
                           guint n_devices);
-/* Takes @pod; schedules its arrival. Returns its index. */
+/* Takes @pod (its uid becomes the returned index); schedules its arrival. */
 guint cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *work);
 ClusterSched *cluster_sim_get_sched(ClusterSim *self);
 ClusterQueue *cluster_sim_get_queue(ClusterSim *self);
@@ -831,6 +844,15 @@ SimSamples *cluster_sim_get_slowdowns(ClusterSim *self); /* jct / work */
 /* Devices with at least one tenant, time-weighted. */
 const SimGauge *cluster_sim_get_busy_devices(const ClusterSim *self);
 const SimGauge *cluster_sim_get_pending_gauge(const ClusterSim *self);
+/* Compute in use (Σ over running tenants of speed × demand, full-GPU units). */
+const SimGauge *cluster_sim_get_compute_gauge(const ClusterSim *self);
+/* GPU memory of the running tenants, bytes. */
+const SimGauge *cluster_sim_get_memory_gauge(const ClusterSim *self);
+/* Totals over the devices now: count, compute (full-GPU units), memory. */
+void cluster_sim_get_capacity(const ClusterSim *self,
+                              guint *n_devices,
+                              double *compute,
+                              gint64 *mem_bytes);
 
 /* ---------------------------------------------------- node events
  * Each takes effect at @when (>= now). Evicted pods are recreated by their

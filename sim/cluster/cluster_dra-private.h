@@ -39,7 +39,8 @@ struct ClusterDra {
 	GPtrArray *allocated;      /* per cycle: the pod's allocated ClusterClaim * */
 	GPtrArray *label_keys;     /* scratch for the DraNode of a filter call */
 	GPtrArray *label_values;
-	GString *message; /* the last reason, valid until the next call */
+	/* the last reason; a fixed buffer, so reasons handed out never dangle */
+	char message[256];
 	/* DRAExtendedResource (KEP-5004) */
 	gboolean extended;
 	ClusterResNames *names;  /* borrowed */

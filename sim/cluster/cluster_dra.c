@@ -53,7 +53,6 @@ cluster_dra_new(const DraFeatures *features)
 	self->allocated = g_ptr_array_new();
 	self->label_keys = g_ptr_array_new();
 	self->label_values = g_ptr_array_new();
-	self->message = g_string_new(NULL);
 	self->ext_classes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	return self;
 }
@@ -75,7 +74,6 @@ cluster_dra_free(ClusterDra *self)
 	g_ptr_array_unref(self->allocated);
 	g_ptr_array_unref(self->label_keys);
 	g_ptr_array_unref(self->label_values);
-	g_string_free(self->message, TRUE);
 	g_hash_table_unref(self->ext_classes);
 	g_free(self);
 }
@@ -234,8 +232,8 @@ classes_exist(ClusterDra *self, const DraClaim *claim)
 static ClusterStatus
 unschedulable(ClusterDra *self, const char **reason, const char *format, const char *name)
 {
-	g_string_printf(self->message, format, name);
-	*reason = self->message->str;
+	g_snprintf(self->message, sizeof(self->message), format, name);
+	*reason = self->message;
 	return CLUSTER_STATUS_UNSCHEDULABLE;
 }
 
@@ -333,13 +331,15 @@ outcome_status(ClusterDra *self, DraOutcome outcome, const char **reason)
 		return CLUSTER_STATUS_SUCCESS;
 	case DRA_OUTCOME_UNSCHEDULABLE:
 		why = dra_allocator_get_reason(self->alloc);
-		g_string_assign(self->message, why != NULL ? why : "cannot allocate all claims");
-		*reason = self->message->str;
+		g_strlcpy(self->message, why != NULL ? why : "cannot allocate all claims",
+		          sizeof(self->message));
+		*reason = self->message;
 		return CLUSTER_STATUS_UNSCHEDULABLE;
 	case DRA_OUTCOME_ERROR:
 		why = dra_allocator_get_error(self->alloc);
-		g_string_assign(self->message, why != NULL ? why : "allocator error");
-		*reason = self->message->str;
+		g_strlcpy(self->message, why != NULL ? why : "allocator error",
+		          sizeof(self->message));
+		*reason = self->message;
 		return CLUSTER_STATUS_ERROR;
 	}
 	return CLUSTER_STATUS_ERROR;

@@ -21,8 +21,16 @@ pod_at(ClusterSim *sim, guint index)
 static void
 join(ClusterSim *sim, ClusterSimDevice *dev, guint pod)
 {
-	if (dev->tenants->len == 0)
+	const ClusterSimPod *sp = sim->pods->pdata[pod];
+
+	if (dev->tenants->len == 0) {
 		sim_gauge_add(&sim->busy, sim_loop_get_now(sim->loop), 1.0);
+		/* the first tenant's claim config decides how the device is shared */
+		if (sp->work.set_sharing) {
+			dev->dev.mode = sp->work.sharing;
+			dev->dev.interval = sp->work.interval;
+		}
+	}
 	g_array_append_val(dev->tenants, pod);
 }
 
@@ -142,6 +150,26 @@ fill_tenants(ClusterSim *sim, ClusterSimDevice *dev)
 	}
 }
 
+/* The utilisation gauges follow the device's tenants and speeds. */
+static void
+account(ClusterSim *sim, ClusterSimDevice *dev)
+{
+	SimTime now = sim_loop_get_now(sim->loop);
+	double used = 0.0;
+	gint64 mem = 0;
+
+	for (guint i = 0; i < dev->tenants->len; i++) {
+		const ClusterTenant *t = &g_array_index(sim->tenants, ClusterTenant, i);
+
+		used += g_array_index(sim->rates, double, i) * MAX(t->demand, 0.0);
+		mem += t->mem_bytes;
+	}
+	sim_gauge_add(&sim->compute, now, used - dev->used);
+	sim_gauge_add(&sim->memory, now, (double)(mem - dev->mem_used));
+	dev->used = used;
+	dev->mem_used = mem;
+}
+
 /* New speeds for every tenant of @dev, and their completions moved. */
 static void
 recompute(ClusterSim *sim, ClusterSimNode *node, guint d)
@@ -162,6 +190,7 @@ recompute(ClusterSim *sim, ClusterSimNode *node, guint d)
 	}
 	for (guint i = 0; i < dev->tenants->len; i++)
 		update_pod_rate(sim, pod_at(sim, g_array_index(dev->tenants, guint, i)));
+	account(sim, dev);
 }
 
 static void

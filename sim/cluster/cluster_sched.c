@@ -13,7 +13,9 @@
 
 struct ClusterSched {
 	ClusterSchedConfig config;
+	ClusterNodeTree *tree;
 	GPtrArray *nodes;   /* ClusterNode *, borrowed, snapshot order */
+	gboolean dirty;     /* nodes changed: rebuild the list before the next use */
 	GPtrArray *plugins; /* ClusterScorePlugin *, owned */
 	guint next_start;   /* nextStartNodeIndex */
 	ClusterSchedStats stats;
@@ -29,6 +31,7 @@ cluster_sched_new(const ClusterSchedConfig *config)
 
 	if (config != NULL)
 		self->config = *config;
+	self->tree = cluster_nodetree_new();
 	self->nodes = g_ptr_array_new();
 	self->plugins = g_ptr_array_new_with_free_func((GDestroyNotify)cluster_score_plugin_free);
 	self->feasible = g_ptr_array_new();
@@ -42,6 +45,7 @@ cluster_sched_free(ClusterSched *self)
 {
 	if (self == NULL)
 		return;
+	cluster_nodetree_free(self->tree);
 	g_ptr_array_unref(self->nodes);
 	g_ptr_array_unref(self->plugins);
 	g_ptr_array_unref(self->feasible);
@@ -65,35 +69,48 @@ cluster_sched_add_default_score_plugins(ClusterSched *self)
 	cluster_sched_add_score_plugin(self, cluster_score_balanced_new(NULL, 0, 1));
 }
 
-void
-cluster_sched_add_node(ClusterSched *self, ClusterNode *node)
+/*
+ * The list is rebuilt lazily (UpdateSnapshot rebuilds it when nodes were
+ * added or removed), so adding many nodes costs one rebuild.
+ */
+static void
+ensure_list(ClusterSched *self)
 {
-	node->index = self->nodes->len;
-	g_ptr_array_add(self->nodes, node);
-}
-
-void
-cluster_sched_remove_node(ClusterSched *self, ClusterNode *node)
-{
-	if (!g_ptr_array_remove(self->nodes, node))
+	if (!self->dirty)
 		return;
-	for (guint i = 0; i < self->nodes->len; i++)
-		((ClusterNode *)self->nodes->pdata[i])->index = i;
+	cluster_nodetree_list(self->tree, self->nodes);
+	self->dirty = FALSE;
 	if (self->nodes->len > 0)
 		self->next_start %= self->nodes->len;
 	else
 		self->next_start = 0;
 }
 
+void
+cluster_sched_add_node(ClusterSched *self, ClusterNode *node)
+{
+	cluster_nodetree_add(self->tree, node);
+	self->dirty = TRUE;
+}
+
+void
+cluster_sched_remove_node(ClusterSched *self, ClusterNode *node)
+{
+	if (cluster_nodetree_remove(self->tree, node))
+		self->dirty = TRUE;
+}
+
 guint
 cluster_sched_get_n_nodes(const ClusterSched *self)
 {
-	return self->nodes->len;
+	return cluster_nodetree_get_length(self->tree);
 }
 
+/* const in the contract; the list is a cache rebuilt on demand */
 ClusterNode *
 cluster_sched_get_node(const ClusterSched *self, guint index)
 {
+	ensure_list((ClusterSched *)self);
 	g_return_val_if_fail(index < self->nodes->len, NULL);
 	return self->nodes->pdata[index];
 }
@@ -337,6 +354,7 @@ cluster_sched_schedule_one(ClusterSched *self, const ClusterPod *pod, ClusterSch
 
 	*out = (ClusterScheduleResult){ 0 };
 	self->stats.attempts++;
+	ensure_list(self);
 	if (self->nodes->len == 0) {
 		/* ErrNoNodesAvailable: unschedulable, but no plugin to wait for */
 		out->reason = "no nodes available to schedule pods";

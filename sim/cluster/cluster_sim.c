@@ -120,6 +120,8 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	self->slowdowns = sim_samples_new();
 	sim_gauge_init(&self->busy, sim_loop_get_now(loop), 0.0);
 	sim_gauge_init(&self->pending, sim_loop_get_now(loop), 0.0);
+	sim_gauge_init(&self->compute, sim_loop_get_now(loop), 0.0);
+	sim_gauge_init(&self->memory, sim_loop_get_now(loop), 0.0);
 	self->tenants = g_array_new(FALSE, TRUE, sizeof(ClusterTenant));
 	self->rates = g_array_new(FALSE, TRUE, sizeof(double));
 	self->kill = g_array_new(FALSE, TRUE, sizeof(gboolean));
@@ -644,4 +646,40 @@ cluster_sim_count_pending_by_plugin(const ClusterSim *self, guint64 *counts)
 		}
 	}
 	return without;
+}
+
+const SimGauge *
+cluster_sim_get_compute_gauge(const ClusterSim *self)
+{
+	return &self->compute;
+}
+
+const SimGauge *
+cluster_sim_get_memory_gauge(const ClusterSim *self)
+{
+	return &self->memory;
+}
+
+void
+cluster_sim_get_capacity(const ClusterSim *self,
+                         guint *n_devices,
+                         double *compute,
+                         gint64 *mem_bytes)
+{
+	guint n = 0;
+	double c = 0.0;
+	gint64 m = 0;
+
+	for (guint i = 0; i < self->nodes->len; i++) {
+		const ClusterSimNode *sn = self->nodes->pdata[i];
+
+		for (guint d = 0; d < sn->n_devices; d++) {
+			n++;
+			c += sn->devices[d].dev.capacity;
+			m += sn->devices[d].dev.mem_bytes;
+		}
+	}
+	*n_devices = n;
+	*compute = c;
+	*mem_bytes = m;
 }

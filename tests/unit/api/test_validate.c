@@ -447,6 +447,12 @@ static const Case cases[] = {
 	  "        v:\n          version: x.y\n",
 	  "must be a string compatible with semver.org spec 2.0.0",
 	  "spec.devices[0].basic.attributes[v].version", K8S_SEVERITY_ERROR },
+	{ "workload selector operator",
+	  DEPLOY_HEAD "spec:\n  selector:\n    matchExpressions:\n    - {key: app, operator: In}\n"
+	              "  template:\n    metadata:\n      labels: {app: a}\n    spec:\n"
+	              "      containers:\n      - name: a\n        image: x\n",
+	  "Required value: must be specified when `operator` is 'In' or 'NotIn'",
+	  "spec.selector.matchExpressions[0].values", K8S_SEVERITY_ERROR },
 	/* ---- references ---- */
 	{ "unknown DeviceClass",
 	  CLAIM_HEAD "    requests:\n    - name: gpu\n      exactly:\n"

@@ -10,11 +10,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cmocka.h>
 
 #include "cel-private.h"
 
@@ -85,7 +85,7 @@ test_alloc__steady_state_is_zero(void **state)
 	CelMap attrs = { NULL, 1, 1, ak, av };
 	CelValue xk[4] = { str("driver"), str("count"), str("mem"), str("attrs") };
 	CelValue xv[4] = { str("gpu.nvidia.com"), cel_value_int(2), cel_value_int(81920),
-			   cel_value_map(&attrs) };
+		           cel_value_map(&attrs) };
 	CelMap x = { NULL, 4, 4, xk, xv };
 
 	g_autoptr(CelActivation) act = cel_activation_new(env);

@@ -7,9 +7,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
-#include <string.h>
 
 #include "cel-private.h"
 
@@ -54,20 +54,22 @@ static void
 test_check__messages(void **state)
 {
 	g_autoptr(CelEnv) env = new_env();
-	assert_error(env, "x + y", "ERROR: <input>:1:5: undeclared reference to 'y' (in container '')\n"
-				   " | x + y\n"
-				   " | ....^");
+	assert_error(env, "x + y",
+	             "ERROR: <input>:1:5: undeclared reference to 'y' (in container '')\n"
+	             " | x + y\n"
+	             " | ....^");
 	assert_error(env, "x + 'a'",
-		     "ERROR: <input>:1:3: found no matching overload for '_+_' applied to "
-		     "'(int, string)'\n | x + 'a'\n | ..^");
+	             "ERROR: <input>:1:3: found no matching overload for '_+_' applied to "
+	             "'(int, string)'\n | x + 'a'\n | ..^");
 	assert_error(env, "'a'.startsWith(1)",
-		     "ERROR: <input>:1:15: found no matching overload for 'startsWith' applied to "
-		     "'string.(int)'\n | 'a'.startsWith(1)\n | ..............^");
-	assert_error(env, "x.f", "ERROR: <input>:1:2: type 'int' does not support field selection\n"
-				 " | x.f\n | .^");
+	             "ERROR: <input>:1:15: found no matching overload for 'startsWith' applied to "
+	             "'string.(int)'\n | 'a'.startsWith(1)\n | ..............^");
+	assert_error(env, "x.f",
+	             "ERROR: <input>:1:2: type 'int' does not support field selection\n"
+	             " | x.f\n | .^");
 	assert_error(env, "1.all(v, true)",
-		     "ERROR: <input>:1:1: expression of type 'int' cannot be the range of a "
-		     "comprehension (must be list, map, or dynamic)\n | 1.all(v, true)\n | ^");
+	             "ERROR: <input>:1:1: expression of type 'int' cannot be the range of a "
+	             "comprehension (must be list, map, or dynamic)\n | 1.all(v, true)\n | ^");
 }
 
 static void
@@ -105,8 +107,9 @@ test_check__homogeneous_switch(void **state)
 	g_autoptr(CelEnv) env = new_env();
 	assert_type(env, "[1, 'a']", "list(dyn)");
 	cel_env_set_homogeneous_literals(env, TRUE);
-	assert_error(env, "[1, 'a']", "ERROR: <input>:1:5: expected type 'int' but found 'string'\n"
-				      " | [1, 'a']\n | ....^");
+	assert_error(env, "[1, 'a']",
+	             "ERROR: <input>:1:5: expected type 'int' but found 'string'\n"
+	             " | [1, 'a']\n | ....^");
 	assert_type(env, "[dyn(1), dyn('a')]", "list(dyn)");
 	assert_type(env, "{'a': 1, 'b': 2}", "map(string, int)");
 }

@@ -9,9 +9,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
-#include <string.h>
 
 #include "cel-private.h"
 
@@ -27,7 +27,7 @@ eval_to_string(CelEnv *env, const char *src)
 	g_autoptr(CelActivation) act = cel_activation_new(env);
 	cel_activation_set(act, cel_env_lookup_var(env, "x")->slot, cel_value_int(7));
 	cel_activation_set(act, cel_env_lookup_var(env, "s")->slot,
-			   cel_value_string("h\xc3\xa9llo", 6));
+	                   cel_value_string("h\xc3\xa9llo", 6));
 	GString *out = g_string_new(NULL);
 	cel_value_print(out, cel_program_eval(p, act));
 	return g_string_free(out, FALSE);
@@ -42,12 +42,12 @@ new_env(void)
 	return env;
 }
 
-#define CHECK(env, src, want)                                                                    \
-	do {                                                                                     \
-		g_autofree char *got_ = eval_to_string(env, src);                                \
-		if (strcmp(got_, want) != 0) {                                                   \
-			fail_msg("%s\n  want %s\n  got  %s", src, want, got_);                   \
-		}                                                                                \
+#define CHECK(env, src, want)                                                                      \
+	do {                                                                                       \
+		g_autofree char *got_ = eval_to_string(env, src);                                  \
+		if (strcmp(got_, want) != 0) {                                                     \
+			fail_msg("%s\n  want %s\n  got  %s", src, want, got_);                     \
+		}                                                                                  \
 	} while (0)
 
 static void
@@ -75,15 +75,17 @@ test_eval__comparison_and_logic(void **state)
 {
 	g_autoptr(CelEnv) env = new_env();
 	CHECK(env, "dyn(1) == 1u && dyn(1u) == 1.0 && 2 > 1.5 && 1u < 2", "true");
-	CHECK(env, "1 == 1u", "ERROR: <input>:1:3: found no matching overload for '_==_' applied to "
-			     "'(int, uint)'\n | 1 == 1u\n | ..^");
+	CHECK(env, "1 == 1u",
+	      "ERROR: <input>:1:3: found no matching overload for '_==_' applied to "
+	      "'(int, uint)'\n | 1 == 1u\n | ..^");
 	CHECK(env, "dyn(1) == 'a'", "false");
 	CHECK(env, "false && x / 0 == 1", "false");
 	CHECK(env, "x / 0 == 1 && false", "false");
 	CHECK(env, "x / 0 == 1 || true", "true");
 	CHECK(env, "x / 0 == 1 && true", "error: division by zero");
 	CHECK(env, "true ? 1 : x / 0", "1");
-	CHECK(env, "2 in [1, 2] && 'a' in {'a': 1} && !(dyn(3) in [1u, 2u]) && dyn(2) in [1u, 2u]", "true");
+	CHECK(env, "2 in [1, 2] && 'a' in {'a': 1} && !(dyn(3) in [1u, 2u]) && dyn(2) in [1u, 2u]",
+	      "true");
 	CHECK(env, "0.0/0.0 == 0.0/0.0", "false");
 }
 
@@ -132,7 +134,7 @@ count_entry(const CelMap *self, guint i, CelValue *key, CelValue *value, CelActi
 	*value = cel_value_int(i);
 }
 
-static const CelMapClass count_class = { count_lookup, count_entry };
+static const CelMapClass count_class = { count_lookup, count_entry, NULL };
 
 static void
 test_eval__host_map(void **state)
@@ -141,9 +143,10 @@ test_eval__host_map(void **state)
 	guint slot = cel_env_declare_var(env, "h", cel_type_parse("map(string, int)"));
 	g_autoptr(GError) error = NULL;
 	g_autoptr(CelProgram) p = cel_program_compile(
-		env, "h['2'] + h.`3` == 5 && '1' in h && !has(h.x) && h.size() == 4 && "
-		     "h.exists(k, h[k] == 3)",
-		&error);
+	        env,
+	        "h['2'] + h.`3` == 5 && '1' in h && !has(h.x) && h.size() == 4 && "
+	        "h.exists(k, h[k] == 3)",
+	        &error);
 	assert_non_null(p);
 	CountMap m = { { &count_class, 4, 0, NULL, NULL } };
 	g_autoptr(CelActivation) act = cel_activation_new(env);
@@ -151,6 +154,39 @@ test_eval__host_map(void **state)
 	CelValue v = cel_program_eval(p, act);
 	assert_int_equal(v.kind, CEL_KIND_BOOL);
 	assert_true(v.b);
+}
+
+static void
+count_nodes(CelActivation *act,
+            const CelAst *node,
+            const CelValue *args,
+            guint nargs,
+            CelValue result,
+            gpointer data)
+{
+	act->cost++;
+}
+
+static gboolean
+reject_all(CelEnv *env, CelAstTree *tree, gpointer data, GError **error)
+{
+	g_set_error_literal(error, CEL_ERROR, CEL_ERROR_LIMIT, "rejected by the checked hook");
+	return FALSE;
+}
+
+static void
+test_eval__hooks(void **state)
+{
+	g_autoptr(CelEnv) env = new_env();
+	env->hooks.observe = count_nodes;
+	cel_env_set_cost_limit(env, 50);
+	CHECK(env, "x + 1", "8");
+	CHECK(env, "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(v, v * x).size()",
+	      "error: operation cancelled: actual cost limit exceeded");
+	env->hooks.observe = NULL;
+	CHECK(env, "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(v, v * x).size()", "10");
+	env->hooks.checked = reject_all;
+	CHECK(env, "x", "rejected by the checked hook");
 }
 
 int
@@ -161,6 +197,7 @@ main(void)
 		cmocka_unit_test(test_eval__comparison_and_logic),
 		cmocka_unit_test(test_eval__strings_and_containers),
 		cmocka_unit_test(test_eval__host_map),
+		cmocka_unit_test(test_eval__hooks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

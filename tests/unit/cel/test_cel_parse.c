@@ -7,9 +7,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
-#include <string.h>
 
 #include "cel-lex.h"
 #include "cel-private.h"
@@ -46,9 +46,9 @@ test_lex__tokens(void **state)
 	CelLexer lex;
 	const char *src = "a.b[?1u] >= 0x1F && !'x' || .5e1 in r'\\d'";
 	static const CelTokenKind want[] = {
-		CEL_TOK_IDENT,	 CEL_TOK_DOT,	   CEL_TOK_IDENT, CEL_TOK_LBRACKET, CEL_TOK_QUESTION,
-		CEL_TOK_UINT,	 CEL_TOK_RBRACKET, CEL_TOK_GE,	  CEL_TOK_INT,	    CEL_TOK_AND,
-		CEL_TOK_NOT,	 CEL_TOK_STRING,   CEL_TOK_OR,	  CEL_TOK_DOUBLE,   CEL_TOK_IN,
+		CEL_TOK_IDENT,  CEL_TOK_DOT,      CEL_TOK_IDENT, CEL_TOK_LBRACKET, CEL_TOK_QUESTION,
+		CEL_TOK_UINT,   CEL_TOK_RBRACKET, CEL_TOK_GE,    CEL_TOK_INT,      CEL_TOK_AND,
+		CEL_TOK_NOT,    CEL_TOK_STRING,   CEL_TOK_OR,    CEL_TOK_DOUBLE,   CEL_TOK_IN,
 		CEL_TOK_STRING, CEL_TOK_EOF,
 	};
 	cel_lex_init(&lex, src, strlen(src));
@@ -69,15 +69,14 @@ test_parse__literals(void **state)
 	assert_parse("r'\\n'", "\"\\\\n\"");
 	assert_parse("'''a\nb'''", "\"a\\nb\"");
 	assert_parse("9223372036854775808", "ERROR: <input>:1:1: invalid int literal\n"
-					    " | 9223372036854775808\n"
-					    " | ^");
+	                                    " | 9223372036854775808\n"
+	                                    " | ^");
 }
 
 static void
 test_parse__precedence(void **state)
 {
-	assert_parse("1 + 2 * 3 == 7 && x || y",
-		     "(_||_ (_&&_ (_==_ (_+_ 1 (_*_ 2 3)) 7) x) y)");
+	assert_parse("1 + 2 * 3 == 7 && x || y", "(_||_ (_&&_ (_==_ (_+_ 1 (_*_ 2 3)) 7) x) y)");
 	assert_parse("a ? b : c ? d : e", "(_?_:_ a b (_?_:_ c d e))");
 	assert_parse("!!x", "x");
 	assert_parse("--x", "x");
@@ -91,26 +90,26 @@ test_parse__macros(void **state)
 {
 	assert_parse("has(a.b)", "(has a b)");
 	assert_parse("[1].all(x, x > 0)",
-		     "(comprehension x [1] @result=true (@not_strictly_false @result) "
-		     "(_&&_ @result (_>_ x 0)) @result)");
+	             "(comprehension x [1] @result=true (@not_strictly_false @result) "
+	             "(_&&_ @result (_>_ x 0)) @result)");
 	assert_parse("has(a)", "ERROR: <input>:1:4: invalid argument to has() macro\n"
-			       " | has(a)\n"
-			       " | ...^");
+	                       " | has(a)\n"
+	                       " | ...^");
 	assert_parse("[1].map(1, x)", "ERROR: <input>:1:8: argument must be a simple name\n"
-				      " | [1].map(1, x)\n"
-				      " | .......^");
+	                              " | [1].map(1, x)\n"
+	                              " | .......^");
 }
 
 static void
 test_parse__errors_have_positions(void **state)
 {
 	assert_parse("a +\n  b )", "ERROR: <input>:2:5: Syntax error: mismatched input ')' "
-				   "expecting <EOF>\n |   b )\n | ....^");
+	                           "expecting <EOF>\n |   b )\n | ....^");
 	assert_parse("'unterminated", "ERROR: <input>:1:1: Syntax error: unterminated string "
-					 "literal\n | 'unterminated\n | ^");
+	                              "literal\n | 'unterminated\n | ^");
 	assert_parse("a.if()", "(if target=a)");
 	assert_parse("if", "ERROR: <input>:1:1: Syntax error: reserved identifier: if\n"
-			   " | if\n | ^");
+	                   " | if\n | ^");
 }
 
 static void

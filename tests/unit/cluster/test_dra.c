@@ -25,6 +25,7 @@ static const char inventory[] =
         "kind: DeviceClass\n"
         "metadata: {name: gpu.example.com}\n"
         "spec:\n"
+        "  extendedResourceName: example.com/gpu\n"
         "  selectors:\n"
         "  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n"
         "---\n"
@@ -94,6 +95,7 @@ static const char pod_format[] = "apiVersion: v1\n"
 
 typedef struct {
 	K8sObjectSet *set;
+	ClusterResNames *names;
 	ClusterDra *dra;
 	SimLoop *loop;
 	ClusterSim *sim;
@@ -115,7 +117,6 @@ fixture_init(Fixture *f)
 {
 	ClusterSimConfig config;
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_autoptr(ClusterResNames) names = cluster_res_names_new();
 	const ClusterDevice gpu = { CLUSTER_SHARE_TIME_SLICE, CLUSTER_INTERVAL_DEFAULT, 1.0,
 		                    (gint64)80 << 30, FALSE };
 	const ClusterDevice devices[] = { gpu, gpu };
@@ -124,7 +125,9 @@ fixture_init(Fixture *f)
 
 	f->set = k8s_object_set_new();
 	load(f, "inventory.yaml", inventory);
+	f->names = cluster_res_names_new();
 	f->dra = cluster_dra_new(NULL);
+	cluster_dra_enable_extended_resources(f->dra, f->names);
 	for (guint i = 0; i < k8s_object_set_count_kind(f->set, K8S_KIND_DEVICE_CLASS); i++)
 		cluster_dra_add_class(f->dra, k8s_object_as_device_class(k8s_object_set_get_kind(
 		                                      f->set, K8S_KIND_DEVICE_CLASS, i)));
@@ -145,7 +148,7 @@ fixture_init(Fixture *f)
 	cluster_dra_add_claim(f->dra, k8s_object_as_resource_claim(k8s_object_set_get_kind(
 	                                      f->set, K8S_KIND_RESOURCE_CLAIM, 0)));
 	node = cluster_k8s_node_new(
-	        k8s_object_as_node(k8s_object_set_get_kind(f->set, K8S_KIND_NODE, 0)), names,
+	        k8s_object_as_node(k8s_object_set_get_kind(f->set, K8S_KIND_NODE, 0)), f->names,
 	        diags);
 	assert_non_null(node);
 	cluster_sim_add_node(f->sim, node, devices, 2);
@@ -158,19 +161,16 @@ fixture_clear(Fixture *f)
 	cluster_sim_free(f->sim);
 	sim_loop_free(f->loop);
 	cluster_dra_free(f->dra);
+	cluster_res_names_free(f->names);
 	k8s_object_set_free(f->set);
 }
 
 /* A pod using claim @claim (or, with @template_ref, a claim from that template). */
 static guint
-add_pod(Fixture *f, const char *name, SimTime arrival, const char *ref, gboolean template_ref)
+add_pod_text(Fixture *f, const char *name, SimTime arrival, const char *text)
 {
-	g_autofree char *text = g_strdup_printf(
-	        pod_format, name, template_ref ? "resourceClaimTemplateName" : "resourceClaimName",
-	        ref);
 	guint before = k8s_object_set_count_kind(f->set, K8S_KIND_POD);
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_autoptr(ClusterResNames) names = cluster_res_names_new();
 	g_auto(GStrv) claims = NULL;
 	g_auto(GStrv) templates = NULL;
 	K8sPod *pod;
@@ -185,15 +185,25 @@ add_pod(Fixture *f, const char *name, SimTime arrival, const char *ref, gboolean
 
 	load(f, name, text);
 	pod = k8s_object_as_pod(k8s_object_set_get_kind(f->set, K8S_KIND_POD, before));
-	cpod = cluster_k8s_pod_new(&pod->spec, name, 0, names, diags, "spec.");
+	cpod = cluster_k8s_pod_new(&pod->spec, name, 0, f->names, diags, "spec.");
 	assert_non_null(cpod);
-	assert_true(cpod->has_dra);
 	cluster_dra_pod_claim_refs(&pod->spec, &claims, &templates);
 	w.claims = (const char *const *)claims;
 	w.templates = (const char *const *)templates;
 	index = cluster_sim_add_pod(f->sim, cpod, &w);
 	cluster_dra_add_pod(f->dra, index, k8s_object_namespace(&pod->obj), &pod->spec);
+	assert_true(cpod->has_dra);
 	return index;
+}
+
+static guint
+add_pod(Fixture *f, const char *name, SimTime arrival, const char *ref, gboolean template_ref)
+{
+	g_autofree char *text = g_strdup_printf(
+	        pod_format, name, template_ref ? "resourceClaimTemplateName" : "resourceClaimName",
+	        ref);
+
+	return add_pod_text(f, name, arrival, text);
 }
 
 static void
@@ -266,6 +276,46 @@ test_dra__cel_runtime_error_is_an_error(void **state)
 	fixture_clear(&f);
 }
 
+static void
+test_dra__extended_resource_backed_by_a_class(void **state)
+{
+	Fixture f;
+	ClusterClaims *claims;
+	GPtrArray *pod_claims;
+	ClusterClaim *special;
+
+	fixture_init(&f);
+	for (guint i = 0; i < 3; i++) {
+		g_autofree char *name = g_strdup_printf("ext-%u", i);
+		g_autofree char *text = g_strdup_printf(
+		        "apiVersion: v1\nkind: Pod\nmetadata: {name: %s}\nspec:\n  containers:\n"
+		        "  - name: main\n    image: cuda\n"
+		        "    resources: {limits: {example.com/gpu: 1}}\n",
+		        name);
+
+		add_pod_text(&f, name, 0, text);
+	}
+	claims = cluster_sim_get_claims(f.sim);
+	sim_loop_set_horizon(f.loop, 5 * S);
+	sim_loop_run(f.loop);
+	/* the node advertises no example.com/gpu: the class's two GPUs serve two pods */
+	assert_int_equal(cluster_sim_get_stats(f.sim)->running, 2);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->pending, 1);
+	pod_claims = cluster_sim_get_pod_claims(f.sim, 0);
+	assert_int_equal(pod_claims->len, 1);
+	assert_true(g_str_has_prefix(pod_claims->pdata[0], "ext-0-extended-resources-"));
+	special = cluster_claims_lookup(claims, pod_claims->pdata[0]);
+	assert_non_null(special);
+	assert_true(special->allocated);
+	assert_true(cluster_claims_is_reserved_for(special, "ext-0"));
+	sim_loop_set_horizon(f.loop, SIM_TIME_NEVER);
+	sim_loop_run(f.loop);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 2), 20 * S);
+	assert_int_equal(cluster_claims_get_n_deleted(claims), 3);
+	assert_int_equal(cluster_claims_get_length(claims), 1); /* the user's "shared" */
+	fixture_clear(&f);
+}
+
 int
 main(void)
 {
@@ -273,6 +323,7 @@ main(void)
 		cmocka_unit_test(test_dra__template_pods_get_distinct_gpus),
 		cmocka_unit_test(test_dra__shared_claim_shares_its_gpu),
 		cmocka_unit_test(test_dra__cel_runtime_error_is_an_error),
+		cmocka_unit_test(test_dra__extended_resource_backed_by_a_class),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -559,6 +559,46 @@ test_sched__no_nodes_and_no_driver(void **state)
 	g_ptr_array_unref(nodes);
 }
 
+static void
+order(ClusterSched *sched, GString *out)
+{
+	g_string_truncate(out, 0);
+	for (guint i = 0; i < cluster_sched_get_n_nodes(sched); i++) {
+		ClusterNode *node = cluster_sched_get_node(sched, i);
+
+		assert_int_equal(node->index, i);
+		g_string_append_printf(out, "%s ", node->name);
+	}
+}
+
+static void
+test_sched__node_order_round_robins_zones(void **state)
+{
+	g_autoptr(ClusterSched) sched = cluster_sched_new(NULL);
+	g_autoptr(GPtrArray) nodes =
+	        g_ptr_array_new_with_free_func((GDestroyNotify)cluster_node_free);
+	g_autoptr(GString) got = g_string_new(NULL);
+	const char *spec[][2] = { { "a1", "a" }, { "b1", "b" }, { "a2", "a" },
+		                  { "c1", "c" }, { "a3", "a" }, { "c2", "c" } };
+
+	for (guint i = 0; i < G_N_ELEMENTS(spec); i++) {
+		ClusterNode *node = big_node(spec[i][0]);
+
+		cluster_node_set_label(node, "topology.kubernetes.io/zone", spec[i][1]);
+		g_ptr_array_add(nodes, node);
+		cluster_sched_add_node(sched, node);
+	}
+	order(sched, got);
+	assert_string_equal(got->str, "a1 b1 c1 a2 c2 a3 ");
+	/* removal keeps the zone's order; an empty zone leaves the rotation */
+	cluster_sched_remove_node(sched, nodes->pdata[0]);
+	order(sched, got);
+	assert_string_equal(got->str, "a2 b1 c1 a3 c2 ");
+	cluster_sched_remove_node(sched, nodes->pdata[1]);
+	order(sched, got);
+	assert_string_equal(got->str, "a2 c1 a3 c2 ");
+}
+
 int
 main(void)
 {
@@ -577,6 +617,7 @@ main(void)
 		cmocka_unit_test(test_sched__single_feasible_node_is_not_scored),
 		cmocka_unit_test(test_sched__dynamic_resources),
 		cmocka_unit_test(test_sched__no_nodes_and_no_driver),
+		cmocka_unit_test(test_sched__node_order_round_robins_zones),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
  * driver, the 5-minute flush of unschedulable pods, and determinism of the
  * scheduler's tie-breaking stream.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,8 +95,12 @@ test_sim__time_sliced_pair_finishes_at_twice_the_work(void **state)
 	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 1), 20 * S);
 	assert_int_equal(cluster_sim_get_stats(f.sim)->completed, 2);
 	assert_int_equal(cluster_sim_get_stats(f.sim)->running, 0);
-	/* one device busy for 20 s */
+	/* one device busy for 20 s, fully used, 20 GB in use */
 	assert_true(sim_gauge_mean(cluster_sim_get_busy_devices(f.sim), 20 * S) > 0.999);
+	assert_true(sim_gauge_mean(cluster_sim_get_compute_gauge(f.sim), 20 * S) > 0.999);
+	assert_true(sim_gauge_mean(cluster_sim_get_compute_gauge(f.sim), 20 * S) < 1.001);
+	assert_true(sim_gauge_mean(cluster_sim_get_memory_gauge(f.sim), 20 * S) > 19.99 * GB);
+	assert_true(cluster_sim_get_memory_gauge(f.sim)->value < 1.0);
 	fixture_clear(&f);
 }
 
@@ -166,6 +171,9 @@ test_sim__mig_slice_runs_at_profile_speed(void **state)
 	add_gpu_pod(&f, "nb", 0, 16 * S, 33.0 / 132.0, 5 * GB);
 	sim_loop_run(f.loop);
 	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 0), 33 * S);
+	/* the slice's 16 SMs are all in use: 16/132 of a GPU for 33 s */
+	assert_true(fabs(sim_gauge_mean(cluster_sim_get_compute_gauge(f.sim), 33 * S) -
+	                 16.0 / 132.0) < 1e-9);
 	fixture_clear(&f);
 }
 
@@ -577,6 +585,37 @@ test_sim__seven_mig_notebooks_fill_an_h100(void **state)
 }
 
 static void
+test_sim__claim_sharing_config_sets_the_device_mode(void **state)
+{
+	Fixture f;
+	ClusterSimConfig config;
+	ClusterSimWork w = { .arrival = 0,
+		             .work = 10 * S,
+		             .lifetime = SIM_TIME_NEVER,
+		             .n_devices = 1,
+		             .demand = 0.6,
+		             .gpu_mem = GB,
+		             .mps_threads = 50,
+		             .set_sharing = TRUE,
+		             .sharing = CLUSTER_SHARE_MPS };
+
+	cluster_sim_config_init(&config);
+	fixture_init(&f, &config);
+	add_gpu_node(&f, "n0", 1, &shared_gpu, 2);
+	for (guint i = 0; i < 2; i++) {
+		ClusterPod *pod = cluster_pod_new(i == 0 ? "a" : "b", 0);
+
+		cluster_pod_set_request(pod, GPU, 1);
+		cluster_sim_add_pod(f.sim, pod, &w);
+	}
+	sim_loop_run(f.loop);
+	/* MPS, 50 % threads each: 0.5 of 0.6 -> 10 s / (5/6) = 12 s, no switch overhead */
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 0), 12 * S);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 1), 12 * S);
+	fixture_clear(&f);
+}
+
+static void
 run_ties(guint64 seed, GString *out)
 {
 	ClusterSimConfig config;
@@ -631,6 +670,7 @@ main(void)
 		cmocka_unit_test(test_sim__no_execute_taint_evicts_untolerating_pods),
 		cmocka_unit_test(test_sim__frozen_cluster_ends_the_run),
 		cmocka_unit_test(test_sim__seven_mig_notebooks_fill_an_h100),
+		cmocka_unit_test(test_sim__claim_sharing_config_sets_the_device_mode),
 		cmocka_unit_test(test_sim__same_seed_same_choices),
 	};
 

@@ -1,8 +1,9 @@
 /*
  * dra_fake.h: a tiny selector language for allocator tests without CEL.
  *
- * Expressions: "true", "false", "error", `driver == "NAME"`, and
- * `attr NAME == VALUE` (the attribute's value printed as text). Enough to
+ * Expressions: "true", "false", "error", `driver == "NAME"`,
+ * `attr NAME == VALUE` (the attribute's value printed as text; a missing
+ * attribute is a runtime error) and `has NAME`. Enough to
  * drive the search with hand-built inventories.
  */
 #pragma once
@@ -46,6 +47,14 @@ fake_eval(gpointer data,
 	}
 	if (sscanf(e, "driver == \"%63[^\"]\"", value) == 1) {
 		return strcmp(driver, value) == 0 ? DRA_MATCH_TRUE : DRA_MATCH_FALSE;
+	}
+	if (sscanf(e, "has %63s", name) == 1) {
+		for (guint i = 0; i < device->n_attributes; i++) {
+			if (strcmp(device->attributes[i].name, name) == 0) {
+				return DRA_MATCH_TRUE;
+			}
+		}
+		return DRA_MATCH_FALSE;
 	}
 	if (sscanf(e, "attr %63s == %63s", name, value) == 2) {
 		for (guint i = 0; i < device->n_attributes; i++) {

@@ -366,6 +366,155 @@ test_stale_subrequest_key_quirk(void **state)
 	assert_string_equal(r->results[0].device, "device-2");
 }
 
+/*
+ * Upstream table cases that are not in the corpus (allocator_testing.go):
+ * "empty-class" (a request without a class name is an error) and
+ * "all-devices-many" (All takes the devices of every pool, here two pools
+ * whose slices share a name).
+ */
+static void
+test_upstream_empty_class(void **state)
+{
+	DraDevice devs[1] = { { 0 } };
+	devs[0].name = "device-1";
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
+	DraRequest req = exact("req-0", 1);
+	req.exactly.device_class_name = "";
+	DraClaim c = claim_of("claim-0", &req, 1);
+	c.namespace_ = NULL; /* upstream's claims have no namespace */
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ERROR);
+	assert_non_null(strstr(dra_allocator_get_error(a),
+	                       "claim claim-0, request req-0: missing device class name "
+	                       "(unsupported request type?)"));
+}
+
+static void
+test_upstream_all_devices_many(void **state)
+{
+	DraDevice d1[1] = { { 0 } };
+	DraDevice d2[1] = { { 0 } };
+	d1[0].name = "device-1";
+	d2[0].name = "device-1";
+	DraSlice s1 = slice_of("slice-1", "pool-1", d1, 1);
+	DraSlice s2 = slice_of("slice-1", "pool-2", d2, 1);
+	DraRequest req = exact("req-0", 0);
+	req.exactly.allocation_mode = "All";
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s1);
+	dra_allocator_add_slice(a, &s2);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	const DraAllocation *r = dra_allocator_get_allocation(a, 0);
+	assert_int_equal(r->n_results, 2);
+	assert_string_equal(r->results[0].pool, "pool-1");
+	assert_string_equal(r->results[1].pool, "pool-2");
+}
+
+/*
+ * Upstream "prioritized-list-multi-request" and "prioritized-list-with-backtracking"
+ * (not in the corpus): an 8Gi device in pool-1 and a 4Gi device in pool-2;
+ * "has gi8" stands for memory >= 8Gi and "has gi4" for memory >= 4Gi.
+ */
+static void
+prioritized_pair(gboolean list_first, const char *want0, const char *want1)
+{
+	static const DraAttribute big[2] = { { "gi8", DRA_ATTR_BOOL, 0, TRUE, NULL },
+		                             { "gi4", DRA_ATTR_BOOL, 0, TRUE, NULL } };
+	static const DraAttribute small[1] = { { "gi4", DRA_ATTR_BOOL, 0, TRUE, NULL } };
+	DraDevice d1[1] = { { 0 } };
+	DraDevice d2[1] = { { 0 } };
+	d1[0].name = "device-1";
+	d1[0].attributes = big;
+	d1[0].n_attributes = 2;
+	d2[0].name = "device-2";
+	d2[0].attributes = small;
+	d2[0].n_attributes = 1;
+	DraSlice s1 = slice_of("slice-1", "pool-1", d1, 1);
+	DraSlice s2 = slice_of("slice-2", "pool-2", d2, 1);
+	DraExactRequest subs[2] = { { 0 } };
+	for (guint i = 0; i < 2; i++) {
+		subs[i].device_class_name = "class-a";
+		subs[i].allocation_mode = "ExactCount";
+		subs[i].count = 1;
+		subs[i].n_selectors = 1;
+	}
+	subs[0].name = "subReq-0";
+	subs[0].selectors = (const char *const[]){ "has gi8" };
+	subs[1].name = "subReq-1";
+	subs[1].selectors = (const char *const[]){ "has gi4" };
+	DraRequest list = { 0 };
+	list.name = "req-0";
+	list.first_available = subs;
+	list.n_first_available = 2;
+	DraRequest plain = exact("req-1", 1);
+	plain.exactly.selectors = (const char *const[]){ "has gi8" };
+	plain.exactly.n_selectors = 1;
+	DraRequest reqs[2];
+	reqs[0] = list_first ? list : plain;
+	reqs[1] = list_first ? plain : list;
+	DraClaim c = claim_of("claim-0", reqs, 2);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	f.prioritized_list = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s1);
+	dra_allocator_add_slice(a, &s2);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	const DraAllocation *r = dra_allocator_get_allocation(a, 0);
+	assert_int_equal(r->n_results, 2);
+	g_autofree char *got0 = g_strdup_printf("%s=%s/%s", r->results[0].request,
+	                                        r->results[0].pool, r->results[0].device);
+	g_autofree char *got1 = g_strdup_printf("%s=%s/%s", r->results[1].request,
+	                                        r->results[1].pool, r->results[1].device);
+	assert_string_equal(got0, want0);
+	assert_string_equal(got1, want1);
+}
+
+static void
+test_upstream_prioritized_multi_request(void **state)
+{
+	prioritized_pair(FALSE, "req-1=pool-1/device-1", "req-0/subReq-1=pool-2/device-2");
+}
+
+static void
+test_upstream_prioritized_backtracking(void **state)
+{
+	prioritized_pair(TRUE, "req-0/subReq-1=pool-2/device-2", "req-1=pool-1/device-1");
+}
+
+/* The unschedulable reason names the request and the selector that said no. */
+static void
+test_reason_names_selector(void **state)
+{
+	DraDevice devs[1] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].attributes = &numa0;
+	devs[0].n_attributes = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
+	DraRequest req = exact("gpu", 1);
+	req.exactly.selectors = (const char *const[]){ "attr numa == 7" };
+	req.exactly.n_selectors = 1;
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
+	const char *why = dra_allocator_get_reason(a);
+	assert_non_null(strstr(why, "claim default/claim-0, request gpu:"));
+	assert_non_null(strstr(why, "request selector #0 `attr numa == 7`"));
+}
+
 /* dra_allocator_count_matching: what lint needs to warn about requests that match nothing. */
 static void
 test_count_matching(void **state)
@@ -542,6 +691,39 @@ test_consumable_capacity_rounding(void **state)
 	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
 }
 
+/* add_shared: shares add capacity and give the device an entry; taking them back removes it. */
+static void
+test_shared_state(void **state)
+{
+	DraCapacity cap = { "mem", 4000, NULL, NULL };
+	DraDevice devs[1] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].capacity = &cap;
+	devs[0].n_capacity = 1;
+	devs[0].allow_multiple_allocations = TRUE;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
+	DraCapacityRequest want = { "mem", 3000 };
+	DraRequest req = exact("req-0", 1);
+	req.exactly.has_capacity = TRUE;
+	req.exactly.capacity_requests = &want;
+	req.exactly.n_capacity_requests = 1;
+	DraClaim c = claim_of("claim-0", &req, 1);
+	const DraClaim *claims[] = { &c };
+	DraConsumed other = { "mem", 2000 };
+	DraFeatures f = dra_features_none();
+	f.consumable_capacity = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+	/* another claim holds 2 of 4: 3 more do not fit */
+	dra_allocator_add_shared(a, "driver-a", "pool-1", "device-1", &other, 1, TRUE);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
+	/* it is deallocated: they fit again */
+	dra_allocator_add_shared(a, "driver-a", "pool-1", "device-1", &other, 1, FALSE);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
+}
+
 /* distinctAttribute compares value pointers in 1.34: equal values on two devices pass. */
 static void
 test_distinct_by_pointer(void **state)
@@ -640,12 +822,18 @@ main(void)
 		cmocka_unit_test(test_taint_rule),
 		cmocka_unit_test(test_taint_rule_selectors),
 		cmocka_unit_test(test_count_matching),
+		cmocka_unit_test(test_reason_names_selector),
+		cmocka_unit_test(test_upstream_empty_class),
+		cmocka_unit_test(test_upstream_all_devices_many),
+		cmocka_unit_test(test_upstream_prioritized_multi_request),
+		cmocka_unit_test(test_upstream_prioritized_backtracking),
 		cmocka_unit_test(test_stale_subrequest_key_quirk),
 		cmocka_unit_test(test_selector_error_is_fatal),
 		cmocka_unit_test(test_first_available),
 		cmocka_unit_test(test_claim_limit),
 		cmocka_unit_test(test_consumable_capacity_rounding),
 		cmocka_unit_test(test_distinct_by_pointer),
+		cmocka_unit_test(test_shared_state),
 		cmocka_unit_test(test_node_selector_result),
 		cmocka_unit_test(test_repeat_is_stable),
 	};

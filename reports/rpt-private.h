@@ -1,0 +1,122 @@
+/*
+ * rpt-private.h: the report's layout, shared by the reports/ files only.
+ *
+ * Every list is a GPtrArray in insertion order; lookups by name are linear
+ * (a report has tens of metrics and a handful of modes), so no hash table
+ * order can leak into output.
+ */
+#pragma once
+
+#include "rpt.h"
+
+typedef struct {
+	char *name;
+	char *unit;
+	double value;
+} RptMetric;
+
+typedef struct {
+	char *key;
+	char *value;
+} RptInfo;
+
+typedef struct {
+	char *reason;
+	uint64_t pods;
+} RptUnsched;
+
+typedef struct {
+	char *pod;
+	RptTime at_us;
+	char *message;
+	char *detail;
+} RptReason;
+
+typedef struct {
+	char *subject;
+	char *feature;
+	char *expression;
+	char *approximation;
+} RptTranslation;
+
+struct RptSeries {
+	char *name; /* series name, or node name for a heat-map row */
+	char *unit;
+	guint gpus;     /* heat-map rows only */
+	GArray *values; /* double */
+};
+
+typedef struct {
+	char *profile;
+	guint start;
+	guint size;
+	char *pod;
+} RptSlice;
+
+struct RptGpu {
+	char *node;
+	char *device;
+	char *model;
+	char *sharing;
+	guint units;
+	RptTime at_us;
+	GPtrArray *slices; /* RptSlice */
+};
+
+struct RptMode {
+	char *name;
+	GPtrArray *info;         /* RptInfo */
+	GPtrArray *metrics;      /* RptMetric */
+	GPtrArray *unsched;      /* RptUnsched */
+	GPtrArray *reasons;      /* RptReason */
+	GPtrArray *translations; /* RptTranslation */
+	RptTime sample_start_us;
+	RptTime sample_interval_us;
+	GPtrArray *series; /* RptSeries */
+	GPtrArray *nodes;  /* RptSeries, heat-map rows */
+	GPtrArray *gpus;   /* RptGpu */
+	GArray *pods;      /* RptPod, strings in @strings */
+	GStringChunk *strings;
+};
+
+struct RptReport {
+	char *scenario;
+	char *scenario_hash;
+	uint64_t seed;
+	char *version;
+	RptTime horizon_us;
+	GPtrArray *modes; /* RptMode */
+};
+
+void rpt_mode__free(RptMode *mode);
+
+/* The time of sample @i of @mode, in µs. */
+RptTime rpt_mode__sample_time(const RptMode *mode, guint i);
+/* The number of samples: the longest series or heat-map row. */
+guint rpt_mode__n_samples(const RptMode *mode);
+/* Formats @value with the report's fixed precision into @buf ("null" for NaN/inf). */
+void rpt__format_number(char *buf, gsize size, double value);
+/* Returns: (transfer none) the pattern of the rule for @name in @unit: the last one that matches.
+ */
+const char *rpt_tolerances__lookup(const RptTolerances *self,
+                                   const char *name,
+                                   const char *unit,
+                                   gboolean *relative_out,
+                                   double *value_out);
+
+/* rpt_svg.c: inline SVG charts for the HTML page. Each chart is an <svg class="chart">
+ * with data-points = the number of data points drawn, which the page's check reads. */
+void rpt_svg__line_chart(GString *out,
+                         const char *id,
+                         const char *title,
+                         const char *y_unit,
+                         const RptMode *mode,
+                         const RptSeries *series);
+void rpt_svg__cdf(GString *out,
+                  const char *id,
+                  const char *title,
+                  const char *x_unit,
+                  const double *samples,
+                  gsize n);
+void rpt_svg__heatmap(GString *out, const char *id, const char *title, const RptMode *mode);
+void rpt_svg__gpus(GString *out, const char *id, const char *title, const RptMode *mode);

@@ -1,0 +1,404 @@
+/*
+ * rpt.h: the report object, one per run, and the writers that render it.
+ *
+ * The report is plain data: the simulation (sim/cluster, sim/scenario) fills
+ * it through the builder below, and the writers (text, JSON, CSV, HTML) and
+ * `drasim diff` read it. Nothing here knows a Kubernetes or engine type, so
+ * reports/ depends on GLib and cJSON only. Every list keeps insertion order,
+ * so output order is the order the simulation filled it in.
+ */
+#pragma once
+
+#include <stdint.h>
+
+#include <glib.h>
+
+/* The schema identifier written into every JSON report and checked on load. */
+#define RPT_SCHEMA "drasim.io/report/v1"
+
+#define RPT_ERROR (rpt_error_quark())
+typedef enum {
+	RPT_ERROR_IO,      /* a file could not be read or written */
+	RPT_ERROR_PARSE,   /* a report or tolerance file is malformed */
+	RPT_ERROR_FORMAT,  /* an unknown output format was asked for */
+	RPT_ERROR_VERSION, /* a report of another schema version */
+} RptErrorCode;
+
+GQuark rpt_error_quark(void);
+
+/* Simulated time in µs, the same unit as the engine's SimTime (not included on purpose). */
+typedef int64_t RptTime;
+#define RPT_TIME_NONE ((RptTime)-1)
+
+typedef struct RptReport RptReport;
+typedef struct RptMode RptMode;
+typedef struct RptSeries RptSeries;
+typedef struct RptGpu RptGpu;
+
+/*
+ * Standard metric names. A metric is any (name, value, unit); these are the
+ * ones the writers and the diff know by name (text grouping, default
+ * tolerances). Units: "pods", "ratio" (0..1), "s", "GiB", "calls", "x" (a
+ * slowdown factor). Set them in this order for a familiar table.
+ */
+#define RPT_M_PODS_SUBMITTED          "pods_submitted"
+#define RPT_M_PODS_SCHEDULED          "pods_scheduled"
+#define RPT_M_PODS_COMPLETED          "pods_completed"
+#define RPT_M_PODS_PENDING            "pods_pending"
+#define RPT_M_PODS_OOM_KILLED         "pods_oom_killed"
+#define RPT_M_PODS_EVICTED            "pods_evicted"
+#define RPT_M_GPU_ALLOC_RATIO_TW      "gpu_allocation_ratio_time_weighted"
+#define RPT_M_GPU_ALLOC_RATIO_FINAL   "gpu_allocation_ratio_final"
+#define RPT_M_GPU_COMPUTE_UTILISATION "gpu_compute_utilisation"
+#define RPT_M_GPU_MEMORY_ALLOCATED    "gpu_memory_allocated"
+#define RPT_M_FRAGMENTATION           "fragmentation"
+#define RPT_M_SCHED_LATENCY           "scheduling_latency" /* + _p50/_p90/_p99 */
+#define RPT_M_JCT                     "jct"                /* + _p50/_p90/_p99 */
+#define RPT_M_SLOWDOWN                "slowdown"           /* + _p50/_p90/_p99 */
+#define RPT_M_FILTER_CALLS            "filter_calls"
+#define RPT_M_ALLOCATOR_CALLS         "allocator_calls"
+#define RPT_M_CEL_EVALUATIONS         "cel_evaluations"
+#define RPT_M_BACKTRACKS              "backtracks"
+
+/* Standard time series names (sampled at the mode's fixed interval). */
+#define RPT_S_GPU_ALLOC_RATIO "gpu_allocation_ratio"
+#define RPT_S_PENDING_PODS    "pending_pods"
+#define RPT_S_FRAGMENTATION   "fragmentation"
+#define RPT_S_RUNNING_PODS    "running_pods"
+
+/* What became of a pod at the end of the run (per-pod records). */
+typedef enum {
+	RPT_OUTCOME_COMPLETED,  /* ran its work to the end */
+	RPT_OUTCOME_RUNNING,    /* still running at the horizon */
+	RPT_OUTCOME_PENDING,    /* never bound */
+	RPT_OUTCOME_OOM_KILLED, /* last attempt ended in an OOM kill */
+	RPT_OUTCOME_EVICTED,    /* last attempt ended in an eviction */
+	RPT_OUTCOME_DELETED,    /* deleted by its workload (trace deletion) */
+} RptOutcome;
+
+/* "completed", "running", ... (static string). */
+const char *rpt_outcome_to_string(RptOutcome outcome);
+gboolean rpt_outcome_from_string(const char *text, RptOutcome *outcome_out);
+
+/*
+ * One pod's record. Strings are copied by rpt_mode_add_pod. Times are
+ * RPT_TIME_NONE when the event did not happen; slowdown is JCT divided by
+ * the work at full speed (< 0 when the pod did not complete).
+ */
+typedef struct {
+	const char *name;
+	RptTime arrival_us;
+	RptTime start_us; /* first bind that ran */
+	RptTime end_us;
+	const char *node;    /* NULL when never bound */
+	const char *devices; /* comma-separated device names, NULL when none */
+	double slowdown;
+	RptOutcome outcome;
+	unsigned attempts;  /* scheduling attempts */
+	unsigned oom_kills; /* times this pod was OOM-killed */
+} RptPod;
+
+/* --- The report --------------------------------------------------------------------------- */
+
+/**
+ * rpt_report_new:
+ * @scenario: the scenario's name
+ * @scenario_hash: a digest of the scenario's canonical text (hex), or NULL
+ * @seed: the run's seed
+ * @version: the drasim version that produced the run
+ * Returns: (transfer full) an empty report; free with rpt_report_free().
+ */
+RptReport *
+rpt_report_new(const char *scenario, const char *scenario_hash, uint64_t seed, const char *version);
+void rpt_report_free(RptReport *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RptReport, rpt_report_free)
+
+const char *rpt_report_get_scenario(const RptReport *self);
+const char *rpt_report_get_scenario_hash(const RptReport *self);
+uint64_t rpt_report_get_seed(const RptReport *self);
+const char *rpt_report_get_version(const RptReport *self);
+/* The horizon the run was asked for (RPT_TIME_NONE when unbounded). */
+void rpt_report_set_horizon(RptReport *self, RptTime horizon_us);
+RptTime rpt_report_get_horizon(const RptReport *self);
+
+/**
+ * rpt_mode_add:
+ * Appends a mode (e.g. "dra", "extended") to @report. Adding a name twice
+ * returns the existing mode.
+ * Returns: (transfer none) the mode, owned by @report.
+ */
+RptMode *rpt_mode_add(RptReport *report, const char *name);
+guint rpt_report_get_n_modes(const RptReport *self);
+/* (transfer none) the mode at @index, in insertion order. */
+RptMode *rpt_report_get_mode(const RptReport *self, guint index);
+/* (transfer none) the mode named @name, or NULL. */
+RptMode *rpt_report_lookup_mode(const RptReport *self, const char *name);
+
+/* --- A mode: metrics ---------------------------------------------------------------------- */
+
+const char *rpt_mode_get_name(const RptMode *self);
+
+/*
+ * A free-form property of the mode (e.g. "scheduler_profile", "mig_strategy",
+ * "nodes"), kept in insertion order; setting a key again replaces its value.
+ */
+void rpt_mode_set_info(RptMode *self, const char *key, const char *value);
+guint rpt_mode_get_n_info(const RptMode *self);
+void
+rpt_mode_get_info(const RptMode *self, guint index, const char **key_out, const char **value_out);
+
+/**
+ * rpt_mode_set_metric:
+ * Sets the metric @name to @value (in @unit). A new name is appended, so the
+ * writers show metrics in the order they were first set; setting it again
+ * replaces the value in place. NaN means "not defined for this run" (no
+ * samples) and is written as null.
+ */
+void rpt_mode_set_metric(RptMode *self, const char *name, double value, const char *unit);
+
+/**
+ * rpt_mode_set_percentiles:
+ * Sets @base_p50, @base_p90 and @base_p99 from @samples (any order; not
+ * modified) with rpt_percentile(). With @n_samples == 0 the three are NaN.
+ */
+void rpt_mode_set_percentiles(
+        RptMode *self, const char *base, const double *samples, gsize n_samples, const char *unit);
+
+guint rpt_mode_get_n_metrics(const RptMode *self);
+void rpt_mode_get_metric(const RptMode *self,
+                         guint index,
+                         const char **name_out,
+                         double *value_out,
+                         const char **unit_out);
+/* Returns: TRUE and the value when @name is set. */
+gboolean rpt_mode_lookup_metric(const RptMode *self, const char *name, double *value_out);
+
+/**
+ * rpt_percentile:
+ * The @q-th percentile (0 < q <= 100) of @samples by the nearest-rank method:
+ * the smallest sample such that at least q% of the samples are <= it. Sorts
+ * a copy. Returns NaN when @n == 0.
+ */
+double rpt_percentile(const double *samples, gsize n, double q);
+
+/* --- A mode: explanations ------------------------------------------------------------------ */
+
+/* Adds @pods to the count of pending pods whose last rejection was @reason (e.g. a plugin). */
+void rpt_mode_add_unschedulable(RptMode *self, const char *reason, uint64_t pods);
+guint rpt_mode_get_n_unschedulable(const RptMode *self);
+void rpt_mode_get_unschedulable(const RptMode *self,
+                                guint index,
+                                const char **reason_out,
+                                uint64_t *pods_out);
+
+/**
+ * rpt_mode_add_pod_reason:
+ * Records why @pod waited or never ran: @message in kube-scheduler's form
+ * (see rpt_format_fit_error()), @detail (nullable) what the allocator knows
+ * (which request, which selector or constraint ruled devices out on how many
+ * nodes), and @at_us when the attempt happened.
+ */
+void rpt_mode_add_pod_reason(
+        RptMode *self, const char *pod, RptTime at_us, const char *message, const char *detail);
+
+/**
+ * rpt_format_fit_error:
+ * Formats kube-scheduler's FitError: "0/@n_nodes nodes are available: "
+ * then "<count> <reason>" for each distinct reason, sorted as strings (so
+ * "120 x" sorts before "38 y", as upstream's sort.Strings does), joined by
+ * ", ", then "." (pkg/scheduler/framework/types.go FitError.Error in 1.34).
+ * @pre_filter_msg (nullable) replaces the per-node list, as " <msg>.", as
+ * upstream does when PreFilter rejected the pod; @post_filter_msg (nullable,
+ * e.g. preemption's message) is appended verbatim after a space.
+ * Returns: (transfer full) the message.
+ */
+char *rpt_format_fit_error(guint n_nodes,
+                           const char *const *reasons,
+                           const guint *counts,
+                           gsize n_reasons,
+                           const char *pre_filter_msg,
+                           const char *post_filter_msg);
+
+/*
+ * A translation report entry: @subject (e.g. "ResourceClaimTemplate
+ * default/gpu request gpu"), @feature (what the other world cannot express:
+ * "selector", "constraint", "sharing", "config"), @expression (the source text)
+ * and @approximation (what drasim did instead, e.g. "node selector
+ * nvidia.com/gpu.product=H100", or "dropped").
+ */
+void rpt_mode_add_translation(RptMode *self,
+                              const char *subject,
+                              const char *feature,
+                              const char *expression,
+                              const char *approximation);
+
+/* --- A mode: time series ------------------------------------------------------------------ */
+
+/*
+ * Samples are taken every @interval_us from @start_us; sample i is at
+ * start_us + i * interval_us for every series of the mode.
+ */
+void rpt_mode_set_sampling(RptMode *self, RptTime start_us, RptTime interval_us);
+
+/**
+ * rpt_mode_add_series:
+ * Returns: (transfer none) the series @name (created empty, appended to the
+ * mode's list, when new) in @unit.
+ */
+RptSeries *rpt_mode_add_series(RptMode *self, const char *name, const char *unit);
+void rpt_series_append(RptSeries *self, double value);
+
+/**
+ * rpt_mode_add_node:
+ * Adds a node row of the per-node GPU occupancy heat map: @gpus devices.
+ * Returns: (transfer none) the series of busy GPUs on the node (a count,
+ * fractional under sharing), one value per sample.
+ */
+RptSeries *rpt_mode_add_node(RptMode *self, const char *node, guint gpus);
+
+/* --- A mode: GPU slice pictures ----------------------------------------------------------- */
+
+/**
+ * rpt_mode_add_gpu:
+ * Adds a snapshot, taken at @at_us, of how one shared or partitioned GPU is
+ * held: @sharing is "mig", "time-slicing", "mps" or "exclusive"; @units is
+ * the GPU's width in slice units (7 compute slices for MIG on H100/A100,
+ * 100 for percentage shares).
+ * Returns: (transfer none) the GPU, to fill with rpt_gpu_add_slice().
+ */
+RptGpu *rpt_mode_add_gpu(RptMode *self,
+                         const char *node,
+                         const char *device,
+                         const char *model,
+                         const char *sharing,
+                         guint units,
+                         RptTime at_us);
+/*
+ * A slice from unit @start, @size units wide (e.g. MIG profile "3g.40gb"
+ * at start 4, size 3), held by @pod (NULL: free). Time-sliced tenants may
+ * overlap: each gets its own slice over the same units.
+ */
+void rpt_gpu_add_slice(RptGpu *self, const char *profile, guint start, guint size, const char *pod);
+
+/* --- A mode: pods ------------------------------------------------------------------------- */
+
+/* Appends a copy of @pod (its strings are copied). */
+void rpt_mode_add_pod(RptMode *self, const RptPod *pod);
+guint rpt_mode_get_n_pods(const RptMode *self);
+/* (transfer none) the pod at @index; its strings live as long as the report. */
+const RptPod *rpt_mode_get_pod(const RptMode *self, guint index);
+
+/* --- Writers ------------------------------------------------------------------------------ */
+
+/**
+ * rpt_json_to_string:
+ * Returns: (transfer full) the report as `drasim.io/report/v1` JSON, keys in
+ * a fixed order, floats with fixed precision, ending with a newline.
+ */
+char *rpt_json_to_string(const RptReport *report);
+
+/**
+ * rpt_json_load:
+ * Reads a report written by rpt_json_to_string() (the summary, explanations
+ * and series; per-pod records are read too). Fails on another schema.
+ * Returns: (transfer full) the report, or NULL with @error set.
+ */
+RptReport *rpt_json_load(const char *path, GError **error);
+
+/* Text: side-by-side tables, modes as columns; @colour adds ANSI colour. */
+char *rpt_text_to_string(const RptReport *report, gboolean colour);
+
+/* CSV: one row per sample per mode / one row per pod per mode (columns in docs/reports.md). */
+char *rpt_csv_series_to_string(const RptReport *report);
+char *rpt_csv_pods_to_string(const RptReport *report);
+
+/* HTML: one self-contained page with inline SVG charts. */
+char *rpt_html_to_string(const RptReport *report);
+
+/**
+ * rpt_write_formats:
+ * Writes @report in each of @formats, a comma-separated list of "text",
+ * "json", "csv", "html" (NULL or "" means "text"). With @dir NULL, text and
+ * JSON are printed on stdout (text in colour when stdout is a terminal and
+ * NO_COLOR is unset) and csv/html are an error; with @dir, it is created if
+ * needed and gets report.txt, report.json, timeseries.csv + pods.csv,
+ * report.html.
+ * Returns: FALSE with @error set on an unknown format or an I/O error.
+ */
+gboolean
+rpt_write_formats(const RptReport *report, const char *formats, const char *dir, GError **error);
+
+/* --- Regression diff ---------------------------------------------------------------------- */
+
+/* The schema of a benchmark result file (records of name, unit, value, p50/p90/p99). */
+#define RPT_BENCH_SCHEMA "drasim.io/bench/v1"
+
+typedef enum {
+	RPT_CHANGE_SAME,         /* equal */
+	RPT_CHANGE_WITHIN,       /* changed within tolerance */
+	RPT_CHANGE_BEYOND,       /* changed beyond tolerance */
+	RPT_CHANGE_ADDED,        /* metric only in the new report */
+	RPT_CHANGE_REMOVED,      /* metric only in the old report */
+	RPT_CHANGE_MODE_ADDED,   /* mode only in the new report */
+	RPT_CHANGE_MODE_MISSING, /* mode only in the old report */
+} RptChangeKind;
+
+const char *rpt_change_kind_to_string(RptChangeKind kind);
+
+typedef struct RptTolerances RptTolerances;
+
+/**
+ * rpt_tolerances_new:
+ * Returns: (transfer full) the default tolerances (docs/reports.md): exact
+ * for counts, absolute 0.005 for ratios, relative 5% for times, slowdowns and
+ * instruction counts, 2% for call counts, 25% for wall times.
+ */
+RptTolerances *rpt_tolerances_new(void);
+void rpt_tolerances_free(RptTolerances *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RptTolerances, rpt_tolerances_free)
+
+/**
+ * rpt_tolerances_add:
+ * Adds a rule that wins over every earlier one: metrics whose name matches
+ * the glob @pattern (or whose unit is U, for the pattern "unit:U") may change
+ * by @value, absolute or (@relative) a fraction of the old value.
+ */
+void rpt_tolerances_add(RptTolerances *self, const char *pattern, gboolean relative, double value);
+
+/**
+ * rpt_tolerances_load:
+ * Adds the rules of a tolerance file: one `PATTERN abs|rel VALUE` per line
+ * (VALUE may end in % for rel), `#` comments. Returns: FALSE with @error
+ * ("file:line:col: ...") on a malformed line.
+ */
+gboolean rpt_tolerances_load(RptTolerances *self, const char *path, GError **error);
+
+typedef struct RptDiff RptDiff;
+
+/**
+ * rpt_diff_load:
+ * Reads a report (`drasim.io/report/v1`) or a benchmark file
+ * (`drasim.io/bench/v1`, read as one mode "bench" whose metrics are the
+ * records, with _p50/_p90/_p99/_instructions metrics beside each).
+ * Returns: (transfer full) the report, or NULL with @error set.
+ */
+RptReport *rpt_diff_load(const char *path, GError **error);
+
+/**
+ * rpt_diff_new:
+ * Compares @old_report with @new_report metric by metric (metrics and the
+ * unschedulable counts, as "unschedulable:<reason>") under @tolerances.
+ * Returns: (transfer full) the comparison.
+ */
+RptDiff *rpt_diff_new(const RptReport *old_report,
+                      const RptReport *new_report,
+                      const RptTolerances *tolerances);
+void rpt_diff_free(RptDiff *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RptDiff, rpt_diff_free)
+
+/* The number of rows of @kind. */
+guint rpt_diff_count(const RptDiff *self, RptChangeKind kind);
+/* Beyond-tolerance changes, removed metrics and missing modes; with @strict, added ones too. */
+guint rpt_diff_count_failures(const RptDiff *self, gboolean strict);
+/* (transfer full) the table of changes (every row with @all), and a summary line. */
+char *rpt_diff_to_string(const RptDiff *self, gboolean all);

@@ -1,0 +1,239 @@
+/*
+ * rpt_json.c: the report as `drasim.io/report/v1` JSON, the complete record.
+ *
+ * Keys are emitted in a fixed order (cJSON keeps insertion order), numbers
+ * go through rpt__format_number() as raw text so every run prints the same
+ * digits, and times are integer microseconds, so two runs of one scenario
+ * give byte-identical files and a baseline diff shows only real changes.
+ */
+#include <cjson/cJSON.h>
+
+#include "rpt-private.h"
+
+static cJSON *
+number(double value)
+{
+	char buf[64];
+
+	rpt__format_number(buf, sizeof(buf), value);
+	return cJSON_CreateRaw(buf);
+}
+
+static cJSON *
+time_value(RptTime t)
+{
+	return t == RPT_TIME_NONE ? cJSON_CreateNull() : number((double)t);
+}
+
+static cJSON *
+string_or_null(const char *text)
+{
+	return text ? cJSON_CreateString(text) : cJSON_CreateNull();
+}
+
+static cJSON *
+values_array(const GArray *values)
+{
+	cJSON *array = cJSON_CreateArray();
+
+	for (guint i = 0; i < values->len; i++) {
+		cJSON_AddItemToArray(array, number(g_array_index(values, double, i)));
+	}
+	return array;
+}
+
+static cJSON *
+metrics_object(const RptMode *mode)
+{
+	cJSON *object = cJSON_CreateObject();
+
+	for (guint i = 0; i < mode->metrics->len; i++) {
+		const RptMetric *metric = g_ptr_array_index(mode->metrics, i);
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(item, "value", number(metric->value));
+		cJSON_AddStringToObject(item, "unit", metric->unit);
+		cJSON_AddItemToObject(object, metric->name, item);
+	}
+	return object;
+}
+
+static cJSON *
+explanations(const RptMode *mode)
+{
+	cJSON *array = cJSON_CreateArray();
+
+	for (guint i = 0; i < mode->reasons->len; i++) {
+		const RptReason *reason = g_ptr_array_index(mode->reasons, i);
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(item, "pod", reason->pod);
+		cJSON_AddItemToObject(item, "time_us", time_value(reason->at_us));
+		cJSON_AddStringToObject(item, "message", reason->message);
+		cJSON_AddItemToObject(item, "detail", string_or_null(reason->detail));
+		cJSON_AddItemToArray(array, item);
+	}
+	return array;
+}
+
+static cJSON *
+translations(const RptMode *mode)
+{
+	cJSON *array = cJSON_CreateArray();
+
+	for (guint i = 0; i < mode->translations->len; i++) {
+		const RptTranslation *entry = g_ptr_array_index(mode->translations, i);
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(item, "subject", entry->subject);
+		cJSON_AddStringToObject(item, "feature", entry->feature);
+		cJSON_AddStringToObject(item, "expression", entry->expression);
+		cJSON_AddStringToObject(item, "approximation", entry->approximation);
+		cJSON_AddItemToArray(array, item);
+	}
+	return array;
+}
+
+static cJSON *
+timeseries(const RptMode *mode)
+{
+	cJSON *object = cJSON_CreateObject();
+	cJSON *series = cJSON_CreateObject();
+	cJSON *nodes = cJSON_CreateArray();
+
+	cJSON_AddItemToObject(object, "start_us", number((double)mode->sample_start_us));
+	cJSON_AddItemToObject(object, "interval_us", number((double)mode->sample_interval_us));
+	for (guint i = 0; i < mode->series->len; i++) {
+		const RptSeries *one = g_ptr_array_index(mode->series, i);
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(item, "unit", one->unit);
+		cJSON_AddItemToObject(item, "values", values_array(one->values));
+		cJSON_AddItemToObject(series, one->name, item);
+	}
+	cJSON_AddItemToObject(object, "series", series);
+	for (guint i = 0; i < mode->nodes->len; i++) {
+		const RptSeries *row = g_ptr_array_index(mode->nodes, i);
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(item, "node", row->name);
+		cJSON_AddItemToObject(item, "gpus", number(row->gpus));
+		cJSON_AddItemToObject(item, "busy", values_array(row->values));
+		cJSON_AddItemToArray(nodes, item);
+	}
+	cJSON_AddItemToObject(object, "node_gpu_occupancy", nodes);
+	return object;
+}
+
+static cJSON *
+gpu_pictures(const RptMode *mode)
+{
+	cJSON *array = cJSON_CreateArray();
+
+	for (guint i = 0; i < mode->gpus->len; i++) {
+		const RptGpu *gpu = g_ptr_array_index(mode->gpus, i);
+		cJSON *item = cJSON_CreateObject();
+		cJSON *slices = cJSON_CreateArray();
+
+		cJSON_AddStringToObject(item, "node", gpu->node);
+		cJSON_AddStringToObject(item, "device", gpu->device);
+		cJSON_AddStringToObject(item, "model", gpu->model);
+		cJSON_AddStringToObject(item, "sharing", gpu->sharing);
+		cJSON_AddItemToObject(item, "units", number(gpu->units));
+		cJSON_AddItemToObject(item, "time_us", time_value(gpu->at_us));
+		for (guint j = 0; j < gpu->slices->len; j++) {
+			const RptSlice *slice = g_ptr_array_index(gpu->slices, j);
+			cJSON *s = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(s, "profile", slice->profile);
+			cJSON_AddItemToObject(s, "start", number(slice->start));
+			cJSON_AddItemToObject(s, "size", number(slice->size));
+			cJSON_AddItemToObject(s, "pod", string_or_null(slice->pod));
+			cJSON_AddItemToArray(slices, s);
+		}
+		cJSON_AddItemToObject(item, "slices", slices);
+		cJSON_AddItemToArray(array, item);
+	}
+	return array;
+}
+
+static cJSON *
+pod_object(const RptPod *pod)
+{
+	cJSON *item = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(item, "name", pod->name);
+	cJSON_AddItemToObject(item, "arrival_us", time_value(pod->arrival_us));
+	cJSON_AddItemToObject(item, "start_us", time_value(pod->start_us));
+	cJSON_AddItemToObject(item, "end_us", time_value(pod->end_us));
+	cJSON_AddItemToObject(item, "node", string_or_null(pod->node));
+	cJSON_AddItemToObject(item, "devices", string_or_null(pod->devices));
+	cJSON_AddItemToObject(item, "slowdown",
+	                      pod->slowdown < 0 ? cJSON_CreateNull() : number(pod->slowdown));
+	cJSON_AddStringToObject(item, "outcome", rpt_outcome_to_string(pod->outcome));
+	cJSON_AddItemToObject(item, "attempts", number(pod->attempts));
+	cJSON_AddItemToObject(item, "oom_kills", number(pod->oom_kills));
+	return item;
+}
+
+static cJSON *
+mode_object(const RptMode *mode)
+{
+	cJSON *object = cJSON_CreateObject();
+	cJSON *info = cJSON_CreateObject();
+	cJSON *unsched = cJSON_CreateObject();
+	cJSON *pods = cJSON_CreateArray();
+
+	cJSON_AddStringToObject(object, "name", mode->name);
+	for (guint i = 0; i < mode->info->len; i++) {
+		const RptInfo *entry = g_ptr_array_index(mode->info, i);
+
+		cJSON_AddStringToObject(info, entry->key, entry->value);
+	}
+	cJSON_AddItemToObject(object, "info", info);
+	cJSON_AddItemToObject(object, "metrics", metrics_object(mode));
+	for (guint i = 0; i < mode->unsched->len; i++) {
+		const RptUnsched *entry = g_ptr_array_index(mode->unsched, i);
+
+		cJSON_AddItemToObject(unsched, entry->reason, number((double)entry->pods));
+	}
+	cJSON_AddItemToObject(object, "unschedulable_by_reason", unsched);
+	cJSON_AddItemToObject(object, "pod_reasons", explanations(mode));
+	cJSON_AddItemToObject(object, "translation", translations(mode));
+	cJSON_AddItemToObject(object, "timeseries", timeseries(mode));
+	cJSON_AddItemToObject(object, "gpu_slices", gpu_pictures(mode));
+	for (guint i = 0; i < mode->pods->len; i++) {
+		cJSON_AddItemToArray(pods, pod_object(&g_array_index(mode->pods, RptPod, i)));
+	}
+	cJSON_AddItemToObject(object, "pods", pods);
+	return object;
+}
+
+char *
+rpt_json_to_string(const RptReport *report)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *scenario = cJSON_CreateObject();
+	cJSON *modes = cJSON_CreateArray();
+	g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, report->seed);
+	char *text;
+	char *out;
+
+	cJSON_AddStringToObject(root, "schema", RPT_SCHEMA);
+	cJSON_AddStringToObject(scenario, "name", report->scenario);
+	cJSON_AddItemToObject(scenario, "hash", string_or_null(report->scenario_hash));
+	/* raw digits: a 64-bit seed does not survive a double */
+	cJSON_AddItemToObject(scenario, "seed", cJSON_CreateRaw(seed));
+	cJSON_AddItemToObject(scenario, "horizon_us", time_value(report->horizon_us));
+	cJSON_AddItemToObject(root, "scenario", scenario);
+	cJSON_AddStringToObject(root, "drasim_version", report->version);
+	for (guint i = 0; i < report->modes->len; i++) {
+		cJSON_AddItemToArray(modes, mode_object(g_ptr_array_index(report->modes, i)));
+	}
+	cJSON_AddItemToObject(root, "modes", modes);
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	out = g_strconcat(text, "\n", NULL);
+	cJSON_free(text);
+	return out;
+}

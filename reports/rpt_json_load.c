@@ -1,0 +1,137 @@
+/*
+ * rpt_json_load.c: reads a `drasim.io/report/v1` file back into a report.
+ *
+ * `drasim diff` needs the run identity, the mode info, the metrics and the
+ * unschedulable counts; those are what is read back. Series, explanations,
+ * pictures and per-pod records are left out: the diff compares summaries.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
+
+#include "rpt-private.h"
+
+static double
+item_number(const cJSON *item)
+{
+	return cJSON_IsNumber(item) ? item->valuedouble : (double)NAN;
+}
+
+static gboolean
+load_metrics(RptMode *mode, const cJSON *metrics, const char *path, GError **error)
+{
+	const cJSON *metric;
+
+	cJSON_ArrayForEach(metric, metrics)
+	{
+		const cJSON *unit = cJSON_GetObjectItemCaseSensitive(metric, "unit");
+
+		if (!cJSON_IsObject(metric)) {
+			g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
+			            "%s: modes[%s].metrics.%s: expected an object", path,
+			            mode->name, metric->string);
+			return FALSE;
+		}
+		rpt_mode_set_metric(mode, metric->string,
+		                    item_number(cJSON_GetObjectItemCaseSensitive(metric, "value")),
+		                    cJSON_IsString(unit) ? unit->valuestring : "");
+	}
+	return TRUE;
+}
+
+static gboolean
+load_mode(RptReport *report, const cJSON *object, guint index, const char *path, GError **error)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(object, "name");
+	const cJSON *item;
+	RptMode *mode;
+
+	if (!cJSON_IsString(name)) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
+		            "%s: modes[%u].name: expected a string", path, index);
+		return FALSE;
+	}
+	mode = rpt_mode_add(report, name->valuestring);
+	cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(object, "info"))
+	{
+		rpt_mode_set_info(mode, item->string,
+		                  cJSON_IsString(item) ? item->valuestring : "");
+	}
+	cJSON_ArrayForEach(item,
+	                   cJSON_GetObjectItemCaseSensitive(object, "unschedulable_by_reason"))
+	{
+		rpt_mode_add_unschedulable(mode, item->string, (uint64_t)item_number(item));
+	}
+	return load_metrics(mode, cJSON_GetObjectItemCaseSensitive(object, "metrics"), path, error);
+}
+
+static RptReport *
+report_from_json(const cJSON *root, const char *path, GError **error)
+{
+	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+	const cJSON *scenario = cJSON_GetObjectItemCaseSensitive(root, "scenario");
+	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "drasim_version");
+	const cJSON *modes = cJSON_GetObjectItemCaseSensitive(root, "modes");
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(scenario, "name");
+	const cJSON *hash = cJSON_GetObjectItemCaseSensitive(scenario, "hash");
+	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(scenario, "seed");
+	g_autoptr(RptReport) report = NULL;
+	guint index = 0;
+	const cJSON *mode;
+
+	if (!cJSON_IsString(schema) || g_strcmp0(schema->valuestring, RPT_SCHEMA) != 0) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_VERSION, "%s: schema: expected \"%s\"",
+		            path, RPT_SCHEMA);
+		return NULL;
+	}
+	if (!cJSON_IsArray(modes)) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE, "%s: modes: expected an array",
+		            path);
+		return NULL;
+	}
+	report = rpt_report_new(cJSON_IsString(name) ? name->valuestring : "",
+	                        cJSON_IsString(hash) ? hash->valuestring : NULL,
+	                        cJSON_IsNumber(seed) ? (uint64_t)seed->valuedouble : 0,
+	                        cJSON_IsString(version) ? version->valuestring : "");
+	cJSON_ArrayForEach(mode, modes)
+	{
+		if (!load_mode(report, mode, index++, path, error)) {
+			return NULL;
+		}
+	}
+	return g_steal_pointer(&report);
+}
+
+RptReport *
+rpt_json_load(const char *path, GError **error)
+{
+	g_autofree char *text = NULL;
+	gsize length = 0;
+	cJSON *root;
+	RptReport *report;
+
+	g_autoptr(GError) local = NULL;
+
+	if (!g_file_get_contents(path, &text, &length, &local)) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s", local->message);
+		return NULL;
+	}
+	root = cJSON_ParseWithLength(text, length);
+	if (root == NULL) {
+		const char *at = cJSON_GetErrorPtr();
+		gsize offset = at && at >= text ? (gsize)(at - text) : 0;
+		guint line = 1, col = 1;
+
+		for (gsize i = 0; i < offset && i < length; i++) {
+			line += text[i] == '\n';
+			col = text[i] == '\n' ? 1 : col + 1;
+		}
+		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE, "%s:%u:%u: invalid JSON", path, line,
+		            col);
+		return NULL;
+	}
+	report = report_from_json(root, path, error);
+	cJSON_Delete(root);
+	return report;
+}

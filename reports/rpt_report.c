@@ -1,0 +1,169 @@
+/*
+ * rpt_report.c: the report object's top level: run identity and its modes.
+ *
+ * A report is filled once by the simulation and then only read by the
+ * writers. Modes keep the order in which they were added, which is the
+ * column order of every table.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "rpt-private.h"
+
+G_DEFINE_QUARK(rpt - error - quark, rpt_error)
+
+RptReport *
+rpt_report_new(const char *scenario, const char *scenario_hash, uint64_t seed, const char *version)
+{
+	RptReport *self = g_new0(RptReport, 1);
+
+	self->scenario = g_strdup(scenario ? scenario : "");
+	self->scenario_hash = g_strdup(scenario_hash);
+	self->seed = seed;
+	self->version = g_strdup(version ? version : "");
+	self->horizon_us = RPT_TIME_NONE;
+	self->modes = g_ptr_array_new_with_free_func((GDestroyNotify)rpt_mode__free);
+	return self;
+}
+
+void
+rpt_report_free(RptReport *self)
+{
+	if (self == NULL) {
+		return;
+	}
+	g_free(self->scenario);
+	g_free(self->scenario_hash);
+	g_free(self->version);
+	g_ptr_array_unref(self->modes);
+	g_free(self);
+}
+
+const char *
+rpt_report_get_scenario(const RptReport *self)
+{
+	return self->scenario;
+}
+
+const char *
+rpt_report_get_scenario_hash(const RptReport *self)
+{
+	return self->scenario_hash;
+}
+
+uint64_t
+rpt_report_get_seed(const RptReport *self)
+{
+	return self->seed;
+}
+
+const char *
+rpt_report_get_version(const RptReport *self)
+{
+	return self->version;
+}
+
+void
+rpt_report_set_horizon(RptReport *self, RptTime horizon_us)
+{
+	self->horizon_us = horizon_us;
+}
+
+RptTime
+rpt_report_get_horizon(const RptReport *self)
+{
+	return self->horizon_us;
+}
+
+guint
+rpt_report_get_n_modes(const RptReport *self)
+{
+	return self->modes->len;
+}
+
+RptMode *
+rpt_report_get_mode(const RptReport *self, guint index)
+{
+	g_return_val_if_fail(index < self->modes->len, NULL);
+	return g_ptr_array_index(self->modes, index);
+}
+
+RptMode *
+rpt_report_lookup_mode(const RptReport *self, const char *name)
+{
+	for (guint i = 0; i < self->modes->len; i++) {
+		RptMode *mode = g_ptr_array_index(self->modes, i);
+
+		if (g_strcmp0(mode->name, name) == 0) {
+			return mode;
+		}
+	}
+	return NULL;
+}
+
+static const char *const outcome_names[] = {
+	[RPT_OUTCOME_COMPLETED] = "completed", [RPT_OUTCOME_RUNNING] = "running",
+	[RPT_OUTCOME_PENDING] = "pending",     [RPT_OUTCOME_OOM_KILLED] = "oom-killed",
+	[RPT_OUTCOME_EVICTED] = "evicted",     [RPT_OUTCOME_DELETED] = "deleted",
+};
+
+const char *
+rpt_outcome_to_string(RptOutcome outcome)
+{
+	g_return_val_if_fail((guint)outcome < G_N_ELEMENTS(outcome_names), "unknown");
+	return outcome_names[outcome];
+}
+
+gboolean
+rpt_outcome_from_string(const char *text, RptOutcome *outcome_out)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(outcome_names); i++) {
+		if (g_strcmp0(text, outcome_names[i]) == 0) {
+			*outcome_out = (RptOutcome)i;
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+static int
+compare_doubles(gconstpointer a, gconstpointer b)
+{
+	double x = *(const double *)a;
+	double y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double
+rpt_percentile(const double *samples, gsize n, double q)
+{
+	g_autofree double *sorted = NULL;
+	double rank;
+	gsize index;
+
+	if (n == 0) {
+		return (double)NAN;
+	}
+	sorted = g_memdup2(samples, n * sizeof(double));
+	qsort(sorted, n, sizeof(double), compare_doubles);
+	/* nearest rank: ceil(q/100 * n), 1-based */
+	rank = ceil(q / 100.0 * (double)n);
+	index = rank < 1.0 ? 0 : (gsize)rank - 1;
+	return sorted[MIN(index, n - 1)];
+}
+
+void
+rpt__format_number(char *buf, gsize size, double value)
+{
+	/* Fixed precision keeps baselines stable across libc printf rounding of the last
+	 * digits; integers print without an exponent up to 2^53. */
+	if (!isfinite(value)) {
+		g_strlcpy(buf, "null", size);
+	} else if (!(value > floor(value)) && fabs(value) < 9007199254740992.0) {
+		/* + 0.0 turns -0 into 0 */
+		snprintf(buf, size, "%.0f", value + 0.0);
+	} else {
+		snprintf(buf, size, "%.9g", value);
+	}
+}

@@ -1,0 +1,294 @@
+/*
+ * rpt_svg.c: the HTML report's charts, drawn as inline SVG text.
+ *
+ * SVG written by hand keeps the page self-contained and offline (no
+ * script library, no fonts, no network) and keeps reports/ on GLib and
+ * cJSON only. Every chart carries data-points so the page's own check
+ * (and the Chromium test) can tell an empty chart from a drawn one.
+ * Coordinates are printed with one decimal so the file is deterministic.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "rpt-private.h"
+
+#define W        560.0
+#define H        220.0
+#define LEFT     56.0
+#define RIGHT    12.0
+#define TOP      24.0
+#define BOTTOM   32.0
+#define MAX_COLS 120
+#define MAX_ROWS 64
+
+static void
+open_chart(GString *out, const char *id, const char *title, double height, guint points)
+{
+	g_autofree char *escaped = g_markup_escape_text(title, -1);
+
+	g_string_append_printf(out,
+	                       "<svg class=\"chart\" id=\"%s\" data-points=\"%u\" "
+	                       "viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
+	                       "xmlns=\"http://www.w3.org/2000/svg\">"
+	                       "<text x=\"%.0f\" y=\"16\" class=\"title\">%s</text>\n",
+	                       id, points, W, height, W, height, LEFT, escaped);
+	if (points == 0) {
+		/* say so on the page rather than draw empty axes that look like zeros */
+		g_string_append_printf(out,
+		                       "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\">no data in "
+		                       "this run</text>\n",
+		                       W / 2 - 40, height / 2);
+	}
+}
+
+static void
+axes(GString *out,
+     double x0,
+     double x1,
+     double y0,
+     double y1,
+     const char *x_unit,
+     const char *y_unit)
+{
+	g_string_append_printf(
+	        out,
+	        "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"axis\"/>"
+	        "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"axis\"/>\n",
+	        LEFT, TOP, LEFT, H - BOTTOM, LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM);
+	g_string_append_printf(
+	        out,
+	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%.4g</text>"
+	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%.4g</text>"
+	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\">%.4g</text>"
+	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%.4g %s</text>"
+	        "<text x=\"4\" y=\"%.0f\" class=\"tick\">%s</text>\n",
+	        LEFT - 4, TOP + 4, y1, LEFT - 4, H - BOTTOM, y0, LEFT, H - 12, x0, W - RIGHT,
+	        H - 12, x1, x_unit, TOP - 10 + 30, y_unit);
+}
+
+static double
+scale(double v, double lo, double hi, double a, double b)
+{
+	return hi > lo ? a + (v - lo) / (hi - lo) * (b - a) : (a + b) / 2;
+}
+
+void
+rpt_svg__line_chart(GString *out,
+                    const char *id,
+                    const char *title,
+                    const char *y_unit,
+                    const RptMode *mode,
+                    const RptSeries *series)
+{
+	guint n = series ? series->values->len : 0;
+	double t1 = n > 1 ? (double)rpt_mode__sample_time(mode, n - 1) / 1e6 : 1.0;
+	double t0 = (double)rpt_mode__sample_time(mode, 0) / 1e6;
+	double y1 = g_strcmp0(y_unit, "ratio") == 0 ? 1.0 : 0.0;
+
+	for (guint i = 0; i < n; i++) {
+		y1 = MAX(y1, g_array_index(series->values, double, i));
+	}
+	open_chart(out, id, title, H, n);
+	axes(out, t0, t1, 0.0, y1, "s", y_unit);
+	g_string_append(out, "<polyline class=\"line\" points=\"");
+	for (guint i = 0; i < n; i++) {
+		double t = (double)rpt_mode__sample_time(mode, i) / 1e6;
+		double v = g_array_index(series->values, double, i);
+
+		g_string_append_printf(out, "%s%.1f,%.1f", i ? " " : "",
+		                       scale(t, t0, t1, LEFT, W - RIGHT),
+		                       scale(isfinite(v) ? v : 0.0, 0.0, y1, H - BOTTOM, TOP));
+	}
+	g_string_append(out, "\"/></svg>\n");
+}
+
+static int
+compare_doubles(gconstpointer a, gconstpointer b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void
+rpt_svg__cdf(GString *out,
+             const char *id,
+             const char *title,
+             const char *x_unit,
+             const double *samples,
+             gsize n)
+{
+	g_autofree double *sorted = n ? g_memdup2(samples, n * sizeof(double)) : NULL;
+	double x0, x1;
+
+	if (n > 0) {
+		qsort(sorted, n, sizeof(double), compare_doubles);
+	}
+	x0 = n ? sorted[0] : 0.0;
+	x1 = n ? sorted[n - 1] : 1.0;
+	open_chart(out, id, title, H, (guint)n);
+	axes(out, x0, x1, 0.0, 1.0, x_unit, "fraction");
+	g_string_append(out, "<polyline class=\"line\" points=\"");
+	/* an empirical CDF is a staircase: at each sample, rise from the previous level;
+	 * at most ~500 steps keep the page small */
+	double level = 0.0;
+
+	for (gsize i = 0, step = MAX(1, n / 500); i < n; i += step) {
+		gsize last = MIN(i + step, n) - 1;
+		double x = scale(sorted[last], x0, x1, LEFT, W - RIGHT);
+
+		g_string_append_printf(
+		        out, "%s%.1f,%.1f %.1f,%.1f", i ? " " : "", x,
+		        scale(level, 0.0, 1.0, H - BOTTOM, TOP), x,
+		        scale((double)(last + 1) / (double)n, 0.0, 1.0, H - BOTTOM, TOP));
+		level = (double)(last + 1) / (double)n;
+	}
+	g_string_append(out, "\"/></svg>\n");
+}
+
+void
+rpt_svg__heatmap(GString *out, const char *id, const char *title, const RptMode *mode)
+{
+	guint rows = MIN(mode->nodes->len, MAX_ROWS);
+	guint samples = rpt_mode__n_samples(mode);
+	guint cols = MIN(samples, MAX_COLS);
+	double cell_h = rows ? MIN(12.0, 160.0 / rows) : 12.0;
+	double height = TOP + rows * cell_h + BOTTOM;
+	double cell_w = cols ? (W - LEFT - RIGHT) / cols : 1.0;
+	guint points = 0;
+
+	for (guint r = 0; r < rows; r++) {
+		points += ((RptSeries *)g_ptr_array_index(mode->nodes, r))->values->len;
+	}
+	open_chart(out, id, title, height, points);
+	for (guint r = 0; r < rows; r++) {
+		const RptSeries *row = g_ptr_array_index(mode->nodes, r);
+		g_autofree char *node = g_markup_escape_text(row->name, -1);
+
+		if (rows <= 16) {
+			g_string_append_printf(out,
+			                       "<text x=\"%.0f\" y=\"%.1f\" class=\"tick\" "
+			                       "text-anchor=\"end\">%s</text>",
+			                       LEFT - 4, TOP + (r + 0.8) * cell_h, node);
+		}
+		for (guint c = 0; c < cols; c++) {
+			/* columns average the samples they cover */
+			guint from = c * samples / cols,
+			      to = MAX(from + 1, (c + 1) * samples / cols);
+			double sum = 0.0;
+			guint n = 0;
+
+			for (guint s = from; s < to && s < row->values->len; s++, n++) {
+				sum += g_array_index(row->values, double, s);
+			}
+			double ratio = n && row->gpus ? sum / n / row->gpus : 0.0;
+
+			g_string_append_printf(
+			        out,
+			        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			        "height=\"%.1f\" fill=\"#1f6feb\" "
+			        "fill-opacity=\"%.2f\"><title>%s: %.0f%%</title></rect>",
+			        LEFT + c * cell_w, TOP + r * cell_h, cell_w + 0.05, cell_h - 0.5,
+			        CLAMP(ratio, 0.0, 1.0) * 0.95 + 0.05, node, ratio * 100.0);
+		}
+		g_string_append_c(out, '\n');
+	}
+	if (mode->nodes->len > rows) {
+		g_string_append_printf(out,
+		                       "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\">first %u of %u "
+		                       "nodes</text>",
+		                       LEFT, height - 8, rows, mode->nodes->len);
+	}
+	g_string_append(out, "</svg>\n");
+}
+
+static void
+slice_colour(char *buf, gsize size, const char *pod)
+{
+	/* a fixed hue per pod name (djb2), so a pod has one colour in every picture */
+	guint hash = 5381;
+
+	for (const char *p = pod; *p; p++) {
+		hash = hash * 33 + (guchar)*p;
+	}
+	hash *= 2654435761u; /* Knuth's multiplicative mix spreads similar names apart */
+	g_snprintf(buf, size, "hsl(%u,60%%,70%%)", (hash >> 16) % 360);
+}
+
+static guint
+place_lanes(const RptGpu *gpu, guint *lanes)
+{
+	guint n_lanes = 1;
+
+	for (guint i = 0; i < gpu->slices->len; i++) {
+		const RptSlice *slice = g_ptr_array_index(gpu->slices, i);
+
+		lanes[i] = 0;
+		for (guint j = 0; j < i; j++) {
+			const RptSlice *other = g_ptr_array_index(gpu->slices, j);
+			gboolean overlap = slice->start < other->start + other->size &&
+			                   other->start < slice->start + slice->size;
+
+			if (overlap && lanes[j] >= lanes[i]) {
+				lanes[i] = lanes[j] + 1;
+			}
+		}
+		n_lanes = MAX(n_lanes, lanes[i] + 1);
+	}
+	return n_lanes;
+}
+
+static double
+draw_gpu(GString *out, const RptGpu *gpu, double y)
+{
+	g_autofree guint *lanes = g_new0(guint, gpu->slices->len + 1);
+	guint n_lanes = place_lanes(gpu, lanes);
+	double unit_w = (W - LEFT - RIGHT) / gpu->units;
+	g_autofree char *label = g_markup_printf_escaped("%s/%s %s (%s)", gpu->node, gpu->device,
+	                                                 gpu->model, gpu->sharing);
+
+	g_string_append_printf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"tick\">%s</text>\n", LEFT,
+	                       y + 10, label);
+	y += 14;
+	g_string_append_printf(out,
+	                       "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+	                       "class=\"gpu\"/>",
+	                       LEFT, y, W - LEFT - RIGHT, n_lanes * 22.0);
+	for (guint i = 0; i < gpu->slices->len; i++) {
+		const RptSlice *slice = g_ptr_array_index(gpu->slices, i);
+		char colour[32] = "#eeeeee";
+		g_autofree char *text = g_markup_printf_escaped("%s %s", slice->profile,
+		                                                slice->pod ? slice->pod : "(free)");
+		double x = LEFT + slice->start * unit_w;
+
+		if (slice->pod != NULL) {
+			slice_colour(colour, sizeof(colour), slice->pod);
+		}
+		g_string_append_printf(out,
+		                       "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"20\" "
+		                       "fill=\"%s\" class=\"slice\"><title>%s</title></rect>"
+		                       "<text x=\"%.1f\" y=\"%.1f\" class=\"label\">%s</text>\n",
+		                       x + 1, y + lanes[i] * 22.0 + 1, slice->size * unit_w - 2,
+		                       colour, text, x + 4, y + lanes[i] * 22.0 + 15, text);
+	}
+	return y + n_lanes * 22.0 + 8;
+}
+
+void
+rpt_svg__gpus(GString *out, const char *id, const char *title, const RptMode *mode)
+{
+	double height = TOP + 8;
+	GString *body = g_string_new(NULL);
+	guint points = 0;
+
+	for (guint i = 0; i < mode->gpus->len; i++) {
+		const RptGpu *gpu = g_ptr_array_index(mode->gpus, i);
+
+		height = draw_gpu(body, gpu, height);
+		points += gpu->slices->len;
+	}
+	open_chart(out, id, title, height, points);
+	g_string_append_len(out, body->str, body->len);
+	g_string_append(out, "</svg>\n");
+	g_string_free(body, TRUE);
+}

@@ -1,0 +1,179 @@
+/*
+ * cmd_run.c: `drasim run SCENARIO` replays one mode of a scenario (or, with
+ * `drasim compare`, every mode) and prints the metrics as text or JSON, to
+ * stdout or to report.txt/report.json in -o DIR. On a terminal a progress
+ * line on stderr shows simulated time, pods bound and events/s.
+ */
+#include "cmd_run.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "scenario.h"
+
+typedef struct {
+	char *mode;
+	gint64 seed;
+	char *horizon;
+	char *output;
+	char *format;
+	gboolean progress;
+	gint64 start_us;
+	char *label;
+} RunArgs;
+
+static void
+run_args_clear(RunArgs *a)
+{
+	g_free(a->mode);
+	g_free(a->horizon);
+	g_free(a->output);
+	g_free(a->format);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunArgs, run_args_clear)
+
+static int
+usage(gboolean compare, const char *message)
+{
+	fprintf(stderr, "drasim %s: %s\nRun with --help for usage.\n", compare ? "compare" : "run",
+	        message);
+	return CLI_EXIT_USAGE;
+}
+
+/* Only on a terminal: the wall clock is read here, never in the engine. */
+static void
+on_progress(SimTime now, guint64 pods, guint64 events, gpointer data)
+{
+	RunArgs *a = data;
+	double wall = (double)(g_get_monotonic_time() - a->start_us) / 1e6;
+	g_autofree char *t = sim_time_format(now);
+
+	fprintf(stderr, "\r%s: t=%s pods=%" G_GUINT64_FORMAT " events/s=%.0f   ", a->label, t, pods,
+	        wall > 0 ? (double)events / wall : 0.0);
+	fflush(stderr);
+}
+
+static gboolean
+write_report(const RunArgs *a, const GString *text, GError **error)
+{
+	g_autofree char *path = NULL;
+
+	if (a->output == NULL) {
+		fputs(text->str, stdout);
+		return TRUE;
+	}
+	if (g_mkdir_with_parents(a->output, 0755) != 0) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "cannot create %s",
+		            a->output);
+		return FALSE;
+	}
+	path = g_build_filename(
+	        a->output, g_strcmp0(a->format, "json") == 0 ? "report.json" : "report.txt", NULL);
+	return g_file_set_contents(path, text->str, (gssize)text->len, error);
+}
+
+static int
+run_modes(Scenario *sc, RunArgs *a, gboolean compare, SimTime horizon, K8sDiagList *diags)
+{
+	g_autoptr(GPtrArray) results =
+	        g_ptr_array_new_with_free_func((GDestroyNotify)scenario_result_free);
+	g_autoptr(GString) out = g_string_new(NULL);
+	g_autoptr(GError) error = NULL;
+
+	for (guint i = 0; i < sc->modes->len; i++) {
+		const ScenarioMode *m = &g_array_index(sc->modes, ScenarioMode, i);
+		ScenarioResult *r;
+
+		if (!compare && g_strcmp0(m->name, a->mode) != 0)
+			continue;
+		a->label = m->name;
+		a->start_us = g_get_monotonic_time();
+		r = scenario_run(sc, m, (guint64)a->seed, horizon, a->progress ? on_progress : NULL,
+		                 a, diags, &error);
+		if (a->progress)
+			fputs("\r\033[K", stderr);
+		if (r == NULL) {
+			k8s_diag_list_sort(diags);
+			k8s_diag_list_print(diags, stderr);
+			fprintf(stderr, "drasim: %s\n", error->message);
+			return CLI_EXIT_INPUT_ERROR;
+		}
+		g_ptr_array_add(results, r);
+	}
+	k8s_diag_list_print(diags, stderr);
+	if (g_strcmp0(a->format, "json") == 0)
+		scenario_report_json(sc, (ScenarioResult *const *)results->pdata, results->len,
+		                     out);
+	else
+		scenario_report_text(sc, (ScenarioResult *const *)results->pdata, results->len,
+		                     out);
+	if (!write_report(a, out, &error)) {
+		fprintf(stderr, "drasim: %s\n", error->message);
+		return CLI_EXIT_INPUT_ERROR;
+	}
+	return CLI_EXIT_OK;
+}
+
+int
+cli_run_common(int argc, char **argv, gboolean compare)
+{
+	g_auto(RunArgs) a = { 0 };
+	GOptionEntry entries[] = {
+		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &a.mode, "mode to run (default: the first)",
+		  "M" },
+		{ "seed", 0, 0, G_OPTION_ARG_INT64, &a.seed, "seed (default: the scenario's)",
+		  "N" },
+		{ "horizon", 0, 0, G_OPTION_ARG_STRING, &a.horizon, "stop at this simulated time",
+		  "D" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
+		  "write report.txt / report.json into DIR", "DIR" },
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &a.format, "text (default) or json", "F" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	g_autoptr(GOptionContext) context =
+	        g_option_context_new(compare ? "SCENARIO - run every mode, one side-by-side table"
+	                                     : "SCENARIO - replay one mode of a scenario");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = NULL;
+	SimTime horizon = 0;
+	int rc;
+
+	g_option_context_add_main_entries(context, compare ? entries + 1 : entries, NULL);
+	if ((rc = cli_parse_options(context, &argc, &argv)) != CLI_EXIT_OK)
+		return rc;
+	if (argc != 2)
+		return usage(compare, "expected one scenario file");
+	if (a.format != NULL && g_strcmp0(a.format, "text") != 0 &&
+	    g_strcmp0(a.format, "json") != 0)
+		return usage(compare, "--format must be text or json");
+	if (a.seed < 0)
+		return usage(compare, "--seed must be >= 0");
+	if (a.horizon != NULL) {
+		g_autoptr(GError) error = NULL;
+
+		if (!sim_time_parse(a.horizon, &horizon, &error) || horizon <= 0)
+			return usage(compare, "--horizon expects a duration > 0 like 2h or 7d");
+	}
+	sc = scenario_load(argv[1], diags);
+	if (sc == NULL) {
+		k8s_diag_list_sort(diags);
+		k8s_diag_list_print(diags, stderr);
+		return CLI_EXIT_INPUT_ERROR;
+	}
+	if (!compare) {
+		if (a.mode == NULL)
+			a.mode = g_strdup(g_array_index(sc->modes, ScenarioMode, 0).name);
+		if (scenario_lookup_mode(sc, a.mode) == NULL)
+			return usage(compare, "no such mode in the scenario");
+	}
+	a.progress = isatty(STDERR_FILENO);
+	return run_modes(sc, &a, compare, horizon, diags);
+}
+
+int
+cli_run_main(int argc, char **argv)
+{
+	return cli_run_common(argc, argv, FALSE);
+}

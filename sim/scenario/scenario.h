@@ -1,0 +1,201 @@
+/*
+ * scenario.h: a drasim scenario (apiVersion drasim.io/v1alpha1, kind Scenario):
+ * a cluster of node pools, a workload of Kubernetes manifests with arrivals,
+ * durations and demands, and the modes to compare (DRA and extended
+ * resources). scenario_run() replays one mode on sim/cluster and returns its
+ * metrics; the same arrivals reach every mode.
+ */
+#pragma once
+
+#include <stdio.h>
+
+#include <glib.h>
+
+#include "cluster.h"
+#include "hw.h"
+#include "k8s_diag.h"
+#include "k8s_objects.h"
+#include "sim.h"
+#include "workload.h"
+#include "xr.h"
+
+G_BEGIN_DECLS
+
+#define SCENARIO_ERROR (scenario_error_quark())
+GQuark scenario_error_quark(void);
+
+typedef enum {
+	SCENARIO_ERROR_INVALID, /* the scenario has errors (they are in the diag list) */
+	SCENARIO_ERROR_MODE,    /* no such mode */
+	SCENARIO_ERROR_BUILD,   /* the cluster or workload cannot be built for a mode */
+} ScenarioErrorCode;
+
+/* One group of identical nodes. */
+typedef struct {
+	char *name;
+	char *shape; /* hw catalog shape id */
+	guint count;
+	char *mig; /* hw_mig_layout_parse() layout; "dynamic" = DynamicMIG */
+	K8sPos pos;
+} ScenarioPool;
+
+/* How the instances of one workload entry arrive. */
+typedef enum {
+	SCENARIO_ARRIVAL_AT,      /* all at one time */
+	SCENARIO_ARRIVAL_PROCESS, /* a sim/workload arrival process */
+} ScenarioArrivalKind;
+
+/**
+ * ScenarioEntry:
+ *
+ * One workload object (Pod, Deployment, Job, StatefulSet) of the manifests,
+ * named by kind/name, with @count copies (each a Deployment's replicas...),
+ * its arrivals, duration (seconds) and demand. @lifetime: a service runs
+ * until deleted (SIM_TIME_NEVER work) for this long.
+ */
+typedef struct {
+	char *kind;
+	char *name;
+	guint count;
+	ScenarioArrivalKind arrival_kind;
+	SimTime at;
+	WorkloadArrival process;
+	SimTime start, end;
+	WorkloadDist duration;
+	double compute;   /* GPU compute fraction when alone */
+	gint64 memory;    /* GPU memory, bytes */
+	gboolean service; /* runs until the horizon */
+	K8sPos pos;
+} ScenarioEntry;
+
+typedef struct {
+	char *path;  /* absolute or relative to the scenario */
+	guint limit; /* 0 = every row */
+	K8sPos pos;
+} ScenarioTrace;
+
+typedef enum {
+	SCENARIO_WORLD_DRA,
+	SCENARIO_WORLD_EXTENDED,
+} ScenarioWorld;
+
+typedef struct {
+	char *pool;
+	char *mig;
+} ScenarioPoolLayout;
+
+typedef struct {
+	char *name;
+	ScenarioWorld world;
+	XrConfig xr;          /* device plugin: MIG strategy, sharing, replicas */
+	gboolean dynamic_mig; /* DRA: DynamicMIG */
+	GArray *layouts;      /* ScenarioPoolLayout: per-pool MIG layout overrides */
+	char *score;          /* LeastAllocated (default), MostAllocated */
+	guint percentage_of_nodes_to_score;
+	gboolean extended_resource_gate; /* DRAExtendedResource (default on in dra world) */
+	K8sPos pos;
+} ScenarioMode;
+
+typedef struct {
+	char *file; /* the scenario file */
+	char *dir;  /* its folder: manifest and trace paths are relative to it */
+	char *name;
+	guint64 seed;
+	SimTime horizon;      /* SIM_TIME_NEVER: until the queue empties */
+	SimTime sampling;     /* pending-pods sample interval */
+	GArray *pools;        /* ScenarioPool */
+	HwCatalog *catalog;   /* built-in plus spec.cluster.catalog files */
+	GPtrArray *manifests; /* char*: resolved paths */
+	GArray *entries;      /* ScenarioEntry */
+	SimTime default_duration;
+	double default_compute;
+	gint64 default_memory;
+	ScenarioTrace trace; /* path NULL: none */
+	GArray *modes;       /* ScenarioMode */
+	ClusterRunParams run;
+	K8sObjectSet *objects; /* the manifests */
+} Scenario;
+
+/**
+ * scenario_load:
+ *
+ * Reads and checks a scenario and the manifests it names. Problems go to
+ * @diags as FILE:LINE:COL with field paths.
+ *
+ * Returns: (transfer full) (nullable): NULL when @diags holds errors.
+ */
+Scenario *scenario_load(const char *path, K8sDiagList *diags);
+void scenario_free(Scenario *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
+
+const ScenarioMode *scenario_lookup_mode(const Scenario *self, const char *name);
+
+/* One line of the translation report. */
+typedef struct {
+	char *object; /* "Pod ml-team/ml-training" */
+	char *what;   /* the selector, constraint or sharing setting */
+	char *approx; /* how drasim approximated it */
+} ScenarioNote;
+
+#define SCENARIO_N_QUANTILES 3 /* p50, p90, p99 */
+
+/* The metrics of one mode (docs/scenario.md, "Metrics"). */
+typedef struct {
+	char *mode;
+	ScenarioWorld world;
+	SimTime end; /* simulated time at the end of the run */
+	guint64 events;
+	guint64 submitted, scheduled, completed, pending, running;
+	guint64 oom_kills, evictions;
+	guint64 unschedulable[CLUSTER_N_PLUGINS]; /* pending now, by last rejecting plugin */
+	guint64 pending_never_tried;
+	guint n_gpus; /* compute devices (GPUs or MIG devices) */
+	double gpu_compute_capacity;
+	gint64 gpu_memory_capacity;
+	double alloc_ratio_mean; /* busy devices / devices, time-weighted */
+	double alloc_ratio_final;
+	double compute_util_mean; /* compute in use / capacity, time-weighted */
+	double memory_alloc_mean; /* GPU memory of running pods / capacity, time-weighted */
+	double latency[SCENARIO_N_QUANTILES]; /* s, NAN when no sample */
+	double jct[SCENARIO_N_QUANTILES];
+	double slowdown[SCENARIO_N_QUANTILES];
+	GArray *pending_series; /* guint64 per sampling interval, from t = 0 */
+	SimTime sampling;
+	guint64 filter_calls, allocator_calls, cel_evaluations, backtracks, cycles;
+	GPtrArray *notes; /* ScenarioNote*: the translation report */
+} ScenarioResult;
+
+void scenario_result_free(ScenarioResult *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ScenarioResult, scenario_result_free)
+
+/* Progress during a run: called every so many events (CLI: a TTY line). */
+typedef void (*ScenarioProgressFunc)(SimTime now, guint64 pods, guint64 events, gpointer data);
+
+/**
+ * scenario_run:
+ * @seed: overrides the scenario's seed when non-zero
+ * @horizon: overrides the horizon when > 0
+ *
+ * Runs one mode. Returns: (transfer full) (nullable): NULL with @error
+ * (SCENARIO_ERROR_BUILD, diagnostics in @diags) when the mode cannot be built.
+ */
+ScenarioResult *scenario_run(const Scenario *self,
+                             const ScenarioMode *mode,
+                             guint64 seed,
+                             SimTime horizon,
+                             ScenarioProgressFunc progress,
+                             gpointer progress_data,
+                             K8sDiagList *diags,
+                             GError **error);
+
+/* Reports: a text block per result or one side-by-side table; JSON. */
+void scenario_report_text(const Scenario *scenario,
+                          ScenarioResult *const *results,
+                          guint n,
+                          GString *out);
+void scenario_report_json(const Scenario *scenario,
+                          ScenarioResult *const *results,
+                          guint n,
+                          GString *out);
+
+G_END_DECLS

@@ -1,0 +1,150 @@
+/*
+ * scenario_place.c: device placement in the extended world. The device
+ * plugin hands a pod devices of the resource it asked for: a pod asking
+ * nvidia.com/mig-3g.40gb gets a 3g.40gb instance, never a 1g.10gb one, and a
+ * time-sliced or MPS GPU takes tenants up to its replicas while an exclusive
+ * device takes one. Occupancy is read back from the simulation (pods still
+ * running or restarting on the node), so no release hook is needed.
+ */
+#include <string.h>
+
+#include "scenario-private.h"
+
+typedef struct {
+	guint pod;
+	guint device;
+} PlaceRecord;
+
+typedef struct {
+	GPtrArray *resources; /* char* per device */
+	gboolean shared;
+	GArray *records; /* PlaceRecord */
+	GArray *tenants; /* guint per device, scratch */
+} PlaceNode;
+
+struct ScenarioPlace {
+	GHashTable *nodes;       /* node name -> PlaceNode (lookups only) */
+	GPtrArray *pod_resource; /* char* per pod index */
+};
+
+static void
+place_node_free(gpointer data)
+{
+	PlaceNode *n = data;
+
+	g_ptr_array_unref(n->resources);
+	g_array_unref(n->records);
+	g_array_unref(n->tenants);
+	g_free(n);
+}
+
+ScenarioPlace *
+scenario_place__new(void)
+{
+	ScenarioPlace *self = g_new0(ScenarioPlace, 1);
+
+	self->nodes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, place_node_free);
+	self->pod_resource = g_ptr_array_new_with_free_func(g_free);
+	return self;
+}
+
+void
+scenario_place__free(ScenarioPlace *self)
+{
+	if (self == NULL)
+		return;
+	g_hash_table_unref(self->nodes);
+	g_ptr_array_unref(self->pod_resource);
+	g_free(self);
+}
+
+void
+scenario_place__add_node(ScenarioPlace *self,
+                         const char *node,
+                         GPtrArray *resources,
+                         gboolean shared)
+{
+	PlaceNode *n = g_new0(PlaceNode, 1);
+
+	n->resources = g_ptr_array_ref(resources);
+	n->shared = shared;
+	n->records = g_array_new(FALSE, FALSE, sizeof(PlaceRecord));
+	n->tenants = g_array_new(FALSE, TRUE, sizeof(guint));
+	g_hash_table_replace(self->nodes, g_strdup(node), n);
+}
+
+void
+scenario_place__set_pod(ScenarioPlace *self, guint index, const char *resource)
+{
+	if (index >= self->pod_resource->len)
+		g_ptr_array_set_size(self->pod_resource, index + 1);
+	g_free(self->pod_resource->pdata[index]);
+	self->pod_resource->pdata[index] = g_strdup(resource);
+}
+
+/* Drops records of pods that ended or left the node; counts the rest. */
+static void
+count_tenants(PlaceNode *n, ClusterSim *sim, const ClusterNode *node)
+{
+	guint kept = 0;
+
+	g_array_set_size(n->tenants, n->resources->len);
+	memset(n->tenants->data, 0, n->resources->len * sizeof(guint));
+	for (guint i = 0; i < n->records->len; i++) {
+		PlaceRecord r = g_array_index(n->records, PlaceRecord, i);
+		ClusterPodPhase phase = cluster_sim_get_pod_phase(sim, r.pod);
+
+		if ((phase != CLUSTER_POD_RUNNING && phase != CLUSTER_POD_RESTARTING &&
+		     phase != CLUSTER_POD_LOST) ||
+		    cluster_sim_get_pod_node(sim, r.pod) != node)
+			continue;
+		g_array_index(n->records, PlaceRecord, kept++) = r;
+		g_array_index(n->tenants, guint, r.device)++;
+	}
+	g_array_set_size(n->records, kept);
+}
+
+gboolean
+scenario_place__func(gpointer data,
+                     ClusterSim *sim,
+                     const ClusterPod *pod,
+                     const ClusterNode *node,
+                     guint *devices,
+                     guint n)
+{
+	ScenarioPlace *self = data;
+	PlaceNode *pn = g_hash_table_lookup(self->nodes, node->name);
+	guint index = (guint)pod->uid;
+	const char *want =
+	        index < self->pod_resource->len ? self->pod_resource->pdata[index] : NULL;
+
+	if (pn == NULL || want == NULL)
+		return FALSE;
+	count_tenants(pn, sim, node);
+	for (guint k = 0; k < n; k++) {
+		guint best = G_MAXUINT;
+
+		for (guint d = 0; d < pn->resources->len; d++) {
+			guint t = g_array_index(pn->tenants, guint, d);
+			gboolean taken = FALSE;
+
+			if (strcmp(pn->resources->pdata[d], want) != 0 || (!pn->shared && t > 0))
+				continue;
+			for (guint j = 0; j < k; j++)
+				taken |= devices[j] == d;
+			if (taken)
+				continue;
+			if (best == G_MAXUINT || t < g_array_index(pn->tenants, guint, best))
+				best = d;
+		}
+		if (best == G_MAXUINT)
+			return FALSE;
+		devices[k] = best;
+	}
+	for (guint k = 0; k < n; k++) {
+		PlaceRecord r = { index, devices[k] };
+
+		g_array_append_val(pn->records, r);
+	}
+	return TRUE;
+}

@@ -1,0 +1,244 @@
+/*
+ * scenario_pods.c: turns the workload (entries over the manifests' Pods,
+ * Deployments, StatefulSets, ReplicaSets and Jobs, plus the trace) into pod
+ * instances with arrival, work and demand. This happens once per run, before
+ * any mode is built, from streams named after each entry, so every mode sees
+ * the same arrivals and durations.
+ */
+#include <string.h>
+
+#include "scenario-private.h"
+
+typedef struct {
+	ScenarioPod pod;
+	guint64 seq;
+} Keyed;
+
+void
+scenario_pods__clear(gpointer data)
+{
+	ScenarioPod *p = data;
+
+	g_free(p->name);
+}
+
+/* Pods one object makes: replicas, completions (else parallelism), or 1. */
+static guint
+pods_per_object(const K8sObject *obj)
+{
+	const K8sWorkload *w;
+
+	if (obj->kind == K8S_KIND_POD)
+		return 1;
+	w = k8s_object_as_workload((K8sObject *)obj);
+	if (obj->kind == K8S_KIND_JOB) {
+		if (w->has_completions)
+			return (guint)MAX(w->completions, 0);
+		return w->has_parallelism ? (guint)MAX(w->parallelism, 0) : 1;
+	}
+	return w->has_replicas ? (guint)MAX(w->replicas, 0) : 1;
+}
+
+static const K8sPodSpec *
+object_pod_spec(const K8sObject *obj)
+{
+	if (obj->kind == K8S_KIND_POD)
+		return &k8s_object_as_pod((K8sObject *)obj)->spec;
+	return &k8s_object_as_workload((K8sObject *)obj)->template_.spec;
+}
+
+static gboolean
+is_workload_kind(K8sKind kind)
+{
+	return kind == K8S_KIND_POD || kind == K8S_KIND_DEPLOYMENT ||
+	       kind == K8S_KIND_STATEFUL_SET || kind == K8S_KIND_REPLICA_SET ||
+	       kind == K8S_KIND_JOB;
+}
+
+static const K8sObject *
+find_object(const Scenario *self, const ScenarioEntry *e)
+{
+	for (guint i = 0; i < k8s_object_set_count(self->objects); i++) {
+		const K8sObject *obj = k8s_object_set_get(self->objects, i);
+
+		if (is_workload_kind(obj->kind) && strcmp(k8s_kind_name(obj->kind), e->kind) == 0 &&
+		    g_strcmp0(obj->metadata.name, e->name) == 0)
+			return obj;
+	}
+	return NULL;
+}
+
+static const ScenarioEntry *
+entry_for(const Scenario *self, const K8sObject *obj)
+{
+	for (guint i = 0; i < self->entries->len; i++) {
+		const ScenarioEntry *e = &g_array_index(self->entries, ScenarioEntry, i);
+
+		if (strcmp(k8s_kind_name(obj->kind), e->kind) == 0 &&
+		    g_strcmp0(obj->metadata.name, e->name) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static gboolean
+expand_object(const Scenario *self,
+              const K8sObject *obj,
+              const ScenarioEntry *e,
+              SimRngSet *rngs,
+              GArray *out,
+              K8sDiagList *diags)
+{
+	guint per = pods_per_object(obj);
+	guint total = per * e->count;
+	g_autofree char *source = g_strdup_printf("%s/%s/%s", k8s_kind_name(obj->kind),
+	                                          k8s_object_namespace(obj), obj->metadata.name);
+	g_autoptr(WorkloadSynth) synth = NULL;
+	g_autoptr(GError) error = NULL;
+	WorkloadSynthSpec spec = { .name = source,
+		                   .start = e->start,
+		                   .end = e->end,
+		                   .max_items = total,
+		                   .duration = e->duration };
+	WorkloadItem item;
+	guint k = 0;
+
+	if (total == 0)
+		return TRUE;
+	spec.demand.kind = WORKLOAD_DIST_FIXED;
+	spec.demand.value = e->compute;
+	if (e->arrival_kind == SCENARIO_ARRIVAL_AT) {
+		spec.arrival.kind = WORKLOAD_ARRIVAL_BURST;
+		spec.arrival.burst_size = total;
+		spec.arrival.burst_period = SIM_TIME_DAY;
+		spec.start = e->at;
+		spec.end = SIM_TIME_NEVER;
+	} else {
+		spec.arrival = e->process;
+		if (spec.end == SIM_TIME_NEVER && self->horizon != SIM_TIME_NEVER)
+			spec.end = self->horizon;
+	}
+	synth = workload_synth_new(&spec, rngs, &error);
+	if (synth == NULL) {
+		k8s_diag_list_error(diags, &e->pos, "spec.workload.entries", "%s", error->message);
+		return FALSE;
+	}
+	while (workload_synth_next(synth, &item)) {
+		Keyed kp = { .seq = out->len };
+
+		kp.pod.name = total == 1 && obj->kind == K8S_KIND_POD
+		                      ? g_strdup(obj->metadata.name)
+		                      : g_strdup_printf("%s-%u", obj->metadata.name, k);
+		kp.pod.namespace_ = k8s_object_namespace(obj);
+		kp.pod.spec = object_pod_spec(obj);
+		kp.pod.obj = obj;
+		kp.pod.arrival = item.arrival;
+		kp.pod.work = e->service ? SIM_TIME_NEVER : MAX(item.duration, 1);
+		kp.pod.compute = e->compute;
+		kp.pod.memory = e->memory;
+		g_array_append_val(out, kp);
+		k++;
+	}
+	return TRUE;
+}
+
+static gboolean
+expand_trace(const Scenario *self, GArray *out, WorkloadTrace **trace_out, K8sDiagList *diags)
+{
+	g_autoptr(WorkloadTrace) trace = workload_trace_new();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GArray) items = NULL;
+	guint n;
+
+	if (!workload_trace_load_pods(trace, self->trace.path, &error)) {
+		k8s_diag_list_error(diags, &self->trace.pos, "spec.workload.trace.path", "%s",
+		                    error->message);
+		return FALSE;
+	}
+	items = workload_trace_to_items(trace);
+	n = self->trace.limit > 0 ? MIN(self->trace.limit, items->len) : items->len;
+	for (guint i = 0; i < n; i++) {
+		const WorkloadItem *it = &g_array_index(items, WorkloadItem, i);
+		const WorkloadTracePod *tp = workload_trace_get_pod(trace, it->template_index);
+		Keyed kp = { .seq = out->len };
+
+		kp.pod.name = g_strdup(tp->name);
+		kp.pod.namespace_ = "default";
+		kp.pod.arrival = it->arrival;
+		/* No deletion time: the pod was still running when the trace ended. */
+		kp.pod.work = it->duration > 0 ? it->duration : SIM_TIME_NEVER;
+		kp.pod.num_gpu = tp->num_gpu;
+		kp.pod.compute = tp->num_gpu > 0 ? tp->gpu_milli / 1000.0 : 0.0;
+		kp.pod.cpu_milli = tp->cpu_milli;
+		kp.pod.memory_mib = tp->memory_mib;
+		kp.pod.gpu_spec_mask = tp->gpu_spec_mask;
+		g_array_append_val(out, kp);
+	}
+	*trace_out = g_steal_pointer(&trace);
+	return TRUE;
+}
+
+static gint
+keyed_cmp(gconstpointer a, gconstpointer b)
+{
+	const Keyed *x = a, *y = b;
+
+	if (x->pod.arrival != y->pod.arrival)
+		return x->pod.arrival < y->pod.arrival ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+GArray *
+scenario_pods__expand(const Scenario *self,
+                      SimRngSet *rngs,
+                      WorkloadTrace **trace_out,
+                      K8sDiagList *diags)
+{
+	g_autoptr(GArray) keyed = g_array_new(FALSE, TRUE, sizeof(Keyed));
+	GArray *out;
+	gboolean ok = TRUE;
+
+	*trace_out = NULL;
+	for (guint i = 0; i < self->entries->len; i++) {
+		const ScenarioEntry *e = &g_array_index(self->entries, ScenarioEntry, i);
+
+		if (find_object(self, e) == NULL) {
+			k8s_diag_list_error(diags, &e->pos, "spec.workload.entries",
+			                    "no %s named \"%s\" in the manifests", e->kind,
+			                    e->name);
+			ok = FALSE;
+		}
+	}
+	/* Every workload object runs, in manifest order; an entry only sets how. */
+	for (guint i = 0; ok && i < k8s_object_set_count(self->objects); i++) {
+		const K8sObject *obj = k8s_object_set_get(self->objects, i);
+		const ScenarioEntry *e;
+		ScenarioEntry defaults = { .count = 1, .end = SIM_TIME_NEVER };
+
+		if (!is_workload_kind(obj->kind))
+			continue;
+		e = entry_for(self, obj);
+		if (e == NULL) {
+			defaults.duration.kind = WORKLOAD_DIST_FIXED;
+			defaults.duration.value = sim_time_to_seconds(self->default_duration);
+			defaults.compute = self->default_compute;
+			defaults.memory = self->default_memory;
+			defaults.pos = obj->pos;
+			e = &defaults;
+		}
+		ok = expand_object(self, obj, e, rngs, keyed, diags);
+	}
+	if (ok && self->trace.path != NULL)
+		ok = expand_trace(self, keyed, trace_out, diags);
+	if (!ok) {
+		for (guint i = 0; i < keyed->len; i++)
+			scenario_pods__clear(&g_array_index(keyed, Keyed, i).pod);
+		return NULL;
+	}
+	g_array_sort(keyed, keyed_cmp);
+	out = g_array_sized_new(FALSE, TRUE, sizeof(ScenarioPod), keyed->len);
+	g_array_set_clear_func(out, scenario_pods__clear);
+	for (guint i = 0; i < keyed->len; i++)
+		g_array_append_val(out, g_array_index(keyed, Keyed, i).pod);
+	return out;
+}

@@ -1,0 +1,611 @@
+/*
+ * scenario_run.c: replays one mode of a scenario. It builds the nodes of
+ * every pool with model/hw, shows them to the scheduler as the mode's world
+ * does (ResourceSlices and the allocator for dra; the device plugin's counts
+ * and GFD labels for extended), adds the same pod instances to sim/cluster
+ * (translated for the extended world), runs the engine and collects the
+ * metrics of docs/scenario.md.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cluster_dra.h"
+#include "cluster_k8s.h"
+#include "hw_api.h"
+#include "scenario-private.h"
+#include "xr_api.h"
+
+typedef struct {
+	const Scenario *sc;
+	const ScenarioMode *mode;
+	SimLoop *loop;
+	ClusterSim *sim;
+	ClusterDra *dra;      /* dra world only */
+	ScenarioPlace *place; /* extended world only */
+	ClusterResNames *names;
+	K8sObjectSet *published;
+	GPtrArray *nodes; /* HwNode* */
+	GArray *pods;     /* ScenarioPod */
+	GArray *pending;  /* guint64 samples */
+	uint32_t kind_sample;
+	SimTime horizon;
+	gboolean dynamic;    /* some pool publishes DynamicMIG devices (they overlap) */
+	guint physical_gpus; /* physical GPUs, for capacity under DynamicMIG */
+	gint64 physical_mem;
+	ScenarioResult *result;
+	K8sDiagList *diags;
+} Run;
+
+static const char *
+pool_layout(const Run *run, const ScenarioPool *pool)
+{
+	for (guint i = 0; i < run->mode->layouts->len; i++) {
+		const ScenarioPoolLayout *l =
+		        &g_array_index(run->mode->layouts, ScenarioPoolLayout, i);
+
+		if (strcmp(l->pool, pool->name) == 0)
+			return l->mig;
+	}
+	return pool->mig != NULL ? pool->mig : "all-disabled";
+}
+
+/* Compute devices of a node, named as the DRA driver publishes them. */
+static void
+node_devices(const Run *run,
+             const HwNode *node,
+             const HwPublishOptions *opts,
+             GArray *devices,
+             GPtrArray *names,
+             GPtrArray *resources)
+{
+	const XrConfig *xr = &run->mode->xr;
+	g_autoptr(GPtrArray) slices = hw_publish_nvidia(node, opts);
+	const HwGpuModel *model = node->shape->gpu_model;
+	ClusterShareMode shared = CLUSTER_SHARE_EXCLUSIVE;
+
+	if (run->mode->world == SCENARIO_WORLD_EXTENDED && run->mode->xr.replicas > 1)
+		shared = run->mode->xr.sharing == XR_SHARING_MPS ? CLUSTER_SHARE_MPS
+		                                                 : CLUSTER_SHARE_TIME_SLICE;
+	for (guint s = 0; s < slices->len; s++) {
+		const HwSlice *slice = slices->pdata[s];
+
+		for (guint i = 0; i < slice->devices->len; i++) {
+			const HwDevice *dev = slice->devices->pdata[i];
+			const HwAttr *type = hw_device_lookup_attr(dev, "type");
+			const HwQty *mem = hw_device_lookup_capacity(dev, "memory");
+			const HwQty *sms = hw_device_lookup_capacity(dev, "multiprocessors");
+			gboolean mig = type != NULL && g_strcmp0(type->str, "mig") == 0;
+			ClusterDevice d = { mig ? CLUSTER_SHARE_EXCLUSIVE : shared,
+				            CLUSTER_INTERVAL_DEFAULT, 1.0,
+				            mem ? mem->value : (gint64)model->memory_mib << 20,
+				            mig };
+
+			if (mig && sms != NULL && model->sms > 0)
+				d.capacity = MIN(1.0, (double)sms->value / model->sms);
+			g_array_append_val(devices, d);
+			g_ptr_array_add(names, g_strdup(dev->name));
+			/* The resource the device plugin advertises this device under. */
+			if (mig && xr->mig_strategy == XR_MIG_MIXED)
+				g_ptr_array_add(
+				        resources,
+				        g_strdup_printf(
+				                "nvidia.com/mig-%s",
+				                hw_device_lookup_attr(dev, "profile")->str));
+			else if (!mig && xr->rename_by_default && xr->replicas > 1)
+				g_ptr_array_add(resources, g_strdup("nvidia.com/gpu.shared"));
+			else
+				g_ptr_array_add(resources, g_strdup("nvidia.com/gpu"));
+		}
+	}
+}
+
+/* The last Node object of @set: the one a publish call just appended. */
+static const K8sNode *
+last_node(K8sObjectSet *set)
+{
+	guint n = k8s_object_set_count_kind(set, K8S_KIND_NODE);
+
+	return n > 0 ? k8s_object_as_node(k8s_object_set_get_kind(set, K8S_KIND_NODE, n - 1))
+	             : NULL;
+}
+
+static gboolean
+has_manifest_class(const Run *run, const char *name)
+{
+	return k8s_object_set_lookup(run->sc->objects, K8S_KIND_DEVICE_CLASS, NULL, name) != NULL;
+}
+
+static gboolean
+add_node(Run *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, GError **error)
+{
+	g_autofree char *name = g_strdup_printf("%s-%u", pool->name, k);
+	HwNode *node = hw_node_new(shape, name);
+	const char *layout = pool_layout(run, pool);
+	gboolean dynamic = strcmp(layout, "dynamic") == 0;
+	g_autoptr(GArray) devices = g_array_new(FALSE, TRUE, sizeof(ClusterDevice));
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) resources = g_ptr_array_new_with_free_func(g_free);
+	HwPublishOptions opts;
+	ClusterNode *cnode;
+	const K8sNode *knode;
+
+	g_ptr_array_add(run->nodes, node);
+	hw_publish_options_init(&opts);
+	if (dynamic && run->mode->world == SCENARIO_WORLD_EXTENDED) {
+		scenario_note__add(run->result->notes, pool->name, "mig: dynamic",
+		                   "the device plugin has no dynamic MIG: MIG off in this mode");
+		dynamic = FALSE;
+	} else if (!dynamic && !hw_node_apply_layout(node, layout, error)) {
+		return FALSE;
+	}
+	opts.dynamic_mig = dynamic;
+	run->dynamic |= dynamic;
+	run->physical_gpus += node->gpus->len;
+	for (guint g = 0; g < node->gpus->len; g++)
+		run->physical_mem +=
+		        (gint64)((const HwGpu *)node->gpus->pdata[g])->model->memory_mib << 20;
+	if (run->mode->world == SCENARIO_WORLD_DRA) {
+		if (!hw_publish_objects(node, &opts, FALSE, run->published, run->diags)) {
+			g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
+			            "node %s: the published objects do not decode", name);
+			return FALSE;
+		}
+	} else if (!xr_publish_objects(node, &run->mode->xr, run->published, run->diags, error)) {
+		return FALSE;
+	}
+	knode = last_node(run->published);
+	cnode = knode ? cluster_k8s_node_new(knode, run->names, run->diags) : NULL;
+	if (cnode == NULL) {
+		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD, "node %s: no Node object",
+		            name);
+		return FALSE;
+	}
+	node_devices(run, node, &opts, devices, names, resources);
+	if (run->place != NULL)
+		scenario_place__add_node(run->place, name, resources, run->mode->xr.replicas > 1);
+	cluster_sim_add_node(run->sim, cnode, (ClusterDevice *)devices->data, devices->len);
+	if (run->dra != NULL)
+		cluster_dra_set_node_devices(run->dra, name, (const char *const *)names->pdata,
+		                             names->len);
+	return TRUE;
+}
+
+static gboolean
+add_nodes(Run *run, GError **error)
+{
+	const HwCatalog *catalog = run->sc->catalog;
+
+	for (guint p = 0; p < run->sc->pools->len; p++) {
+		const ScenarioPool *pool = &g_array_index(run->sc->pools, ScenarioPool, p);
+		const HwNodeShape *shape = hw_catalog_lookup_shape(catalog, pool->shape);
+
+		for (guint k = 0; shape != NULL && k < pool->count; k++) {
+			if (!add_node(run, pool, shape, k, error)) {
+				g_prefix_error(error, "%s: node pool %s: ", run->mode->name,
+				               pool->name);
+				return FALSE;
+			}
+		}
+	}
+	return TRUE;
+}
+
+/* DRA world: the manifests' classes, claims and templates, then the slices. */
+static void
+add_dra_inventory(Run *run)
+{
+	const K8sObjectSet *m = run->sc->objects;
+	const HwDeviceClass *hw = hw_nvidia_device_classes();
+	g_autoptr(GString) yaml = g_string_new(NULL);
+
+	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_DEVICE_CLASS); i++)
+		cluster_dra_add_class(run->dra, k8s_object_as_device_class(k8s_object_set_get_kind(
+		                                        m, K8S_KIND_DEVICE_CLASS, i)));
+	/* The driver's own classes, unless the manifests define one of that name. */
+	for (guint i = 0; hw[i].name != NULL; i++) {
+		if (has_manifest_class(run, hw[i].name))
+			continue;
+		g_string_append_printf(yaml,
+		                       "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+		                       "metadata: {name: %s}\nspec:\n  selectors:\n"
+		                       "  - cel:\n      expression: |\n        %s\n",
+		                       hw[i].name, hw[i].expression);
+		if (hw[i].extended_resource_name != NULL)
+			g_string_append_printf(yaml, "  extendedResourceName: %s\n",
+			                       hw[i].extended_resource_name);
+	}
+	if (yaml->len > 0) {
+		guint before = k8s_object_set_count_kind(run->published, K8S_KIND_DEVICE_CLASS);
+
+		k8s_load_data("<nvidia device classes>", yaml->str, yaml->len, K8S_LOAD_DEFAULT,
+		              run->published, run->diags);
+		for (guint i = before;
+		     i < k8s_object_set_count_kind(run->published, K8S_KIND_DEVICE_CLASS); i++)
+			cluster_dra_add_class(run->dra,
+			                      k8s_object_as_device_class(k8s_object_set_get_kind(
+			                              run->published, K8S_KIND_DEVICE_CLASS, i)));
+	}
+}
+
+/* After cluster_dra_attach(): claims join the simulation's claim controller. */
+static void
+add_dra_claims(Run *run)
+{
+	const K8sObjectSet *m = run->sc->objects;
+
+	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_RESOURCE_CLAIM); i++)
+		cluster_dra_add_claim(
+		        run->dra, k8s_object_as_resource_claim(
+		                          k8s_object_set_get_kind(m, K8S_KIND_RESOURCE_CLAIM, i)));
+	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_RESOURCE_CLAIM_TEMPLATE); i++)
+		cluster_dra_add_template(
+		        run->dra, k8s_object_as_resource_claim_template(k8s_object_set_get_kind(
+		                          m, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, i)));
+}
+
+static void
+add_dra_slices(Run *run)
+{
+	for (guint i = 0; i < k8s_object_set_count_kind(run->published, K8S_KIND_RESOURCE_SLICE);
+	     i++)
+		cluster_dra_add_slice(run->dra,
+		                      k8s_object_as_resource_slice(k8s_object_set_get_kind(
+		                              run->published, K8S_KIND_RESOURCE_SLICE, i)));
+}
+
+/* GPU devices a DRA pod's claims ask for (what placement must find). */
+static guint
+dra_pod_devices(const Run *run, const ScenarioPod *pod, ClusterPod *cpod)
+{
+	g_autoptr(GPtrArray) scratch = g_ptr_array_new_with_free_func(scenario_note__free);
+	ScenarioXlate x;
+	guint n;
+	gint slot = cluster_res_names_lookup(run->names, "nvidia.com/gpu");
+
+	scenario_xlate__pod(run->sc, pod, &x, scratch);
+	n = (guint)CLAMP(x.count, 0, 64);
+	scenario_xlate__clear(&x);
+	/* KEP-5004: nvidia.com/gpu served by DRA counts too. */
+	if (slot >= 0)
+		n += (guint)CLAMP(cpod->requests.v[slot], 0, 64);
+	return n;
+}
+
+static const K8sPodSpec empty_spec;
+
+static void
+set_request(Run *run, ClusterPod *cpod, const char *resource, gint64 count)
+{
+	gint slot = cluster_res_names_intern(run->names, resource);
+
+	if (slot >= 0)
+		cluster_pod_set_request(cpod, slot, count);
+}
+
+static ClusterPod *
+trace_pod(Run *run, const ScenarioPod *pod, guint64 uid)
+{
+	ClusterPod *cpod = cluster_pod_new(pod->name, uid);
+
+	cluster_pod_set_request(cpod, CLUSTER_RES_CPU, pod->cpu_milli);
+	cluster_pod_set_request(cpod, CLUSTER_RES_MEMORY, pod->memory_mib << 20);
+	if (pod->num_gpu > 0)
+		set_request(run, cpod, "nvidia.com/gpu", pod->num_gpu);
+	return cpod;
+}
+
+/* The GPU resource a pod asks the device plugin for (its first nvidia.com/ request). */
+static const char *
+pod_gpu_resource(const Run *run, const ClusterPod *cpod)
+{
+	for (gint slot = CLUSTER_RES_FIRST_SCALAR; slot < CLUSTER_RES_MAX; slot++) {
+		const char *name = cluster_res_names_get(run->names, slot);
+
+		if (cpod->requests.v[slot] > 0 && name != NULL &&
+		    g_str_has_prefix(name, "nvidia.com/"))
+			return name;
+	}
+	return NULL;
+}
+
+static gboolean
+add_pod(Run *run, const ScenarioPod *pod, guint64 uid)
+{
+	ClusterSimWork w = { .arrival = pod->arrival,
+		             .work = pod->work,
+		             .lifetime = SIM_TIME_NEVER,
+		             .demand = pod->compute,
+		             .gpu_mem = pod->memory };
+	g_auto(GStrv) claims = NULL;
+	g_auto(GStrv) templates = NULL;
+	ClusterPod *cpod;
+	const char *resource;
+	guint index;
+
+	if (pod->spec == NULL) {
+		cpod = trace_pod(run, pod, uid);
+		w.n_devices = pod->num_gpu;
+		if (pod->compute < 1.0 && pod->num_gpu > 0)
+			scenario_note__add(run->result->notes, "trace", "gpu_milli < 1000",
+			                   run->mode->world == SCENARIO_WORLD_DRA
+			                           ? "no fractional DRA request: a whole GPU "
+			                             "(demand kept for the run model)"
+			                           : "a whole nvidia.com/gpu (a replica when the "
+			                             "mode shares GPUs)");
+	} else {
+		cpod = cluster_k8s_pod_new(pod->spec, pod->name, uid, run->names, run->diags,
+		                           "spec.");
+		if (cpod == NULL)
+			return FALSE;
+		if (run->mode->world == SCENARIO_WORLD_DRA) {
+			cluster_dra_pod_claim_refs(pod->spec, &claims, &templates);
+			w.claims = (const char *const *)claims;
+			w.templates = (const char *const *)templates;
+			w.n_devices = dra_pod_devices(run, pod, cpod);
+			w.set_sharing =
+			        scenario_xlate__sharing(run->sc, pod, &w.sharing, &w.interval);
+		} else {
+			ScenarioXlate x;
+			gint slot = cluster_res_names_lookup(run->names, "nvidia.com/gpu");
+
+			scenario_xlate__pod(run->sc, pod, &x, run->result->notes);
+			if (x.resource != NULL && x.count > 0)
+				set_request(run, cpod, x.resource, x.count);
+			for (guint i = 0; i + 1 < x.node_selector->len; i += 2)
+				cluster_pod_add_node_selector(cpod, x.node_selector->pdata[i],
+				                              x.node_selector->pdata[i + 1]);
+			cpod->has_dra = FALSE;
+			w.n_devices = (guint)CLAMP(x.count, 0, 64);
+			if (x.count == 0 && slot >= 0)
+				w.n_devices = (guint)CLAMP(cpod->requests.v[slot], 0, 64);
+			scenario_xlate__clear(&x);
+		}
+	}
+	resource = pod_gpu_resource(run, cpod);
+	index = cluster_sim_add_pod(run->sim, cpod, &w);
+	if (run->place != NULL && resource != NULL)
+		scenario_place__set_pod(run->place, index, resource);
+	/* Trace pods have no spec: an empty one lets KEP-5004 mark nvidia.com/gpu. */
+	if (run->dra != NULL)
+		cluster_dra_add_pod(run->dra, index, pod->namespace_,
+		                    pod->spec != NULL ? pod->spec : &empty_spec);
+	return TRUE;
+}
+
+/* Samples the pending pods every interval while anything else is scheduled. */
+static void
+on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
+{
+	Run *run = data;
+	guint64 pending = cluster_sim_get_stats(run->sim)->pending;
+	SimTime now = sim_loop_get_now(loop);
+	SimTime next = now + run->sc->sampling;
+
+	g_array_append_val(run->pending, pending);
+	/* With a horizon, sample up to it (the last sample closes the run there, so
+	 * time-weighted figures cover the whole horizon); without one, while the
+	 * cluster still has events. */
+	if (run->horizon != SIM_TIME_NEVER) {
+		if (now < run->horizon)
+			sim_loop_schedule(loop, MIN(next, run->horizon), run->kind_sample, 255, 0,
+			                  NULL);
+	} else if (sim_queue_get_length(sim_loop_get_queue(loop)) > 0) {
+		sim_loop_schedule(loop, next, run->kind_sample, 255, 0, NULL);
+	}
+}
+
+typedef struct {
+	Run *run;
+	ScenarioProgressFunc func;
+	gpointer data;
+} Progress;
+
+static void
+on_progress(SimLoop *loop, gpointer data)
+{
+	Progress *p = data;
+
+	p->func(sim_loop_get_now(loop), cluster_sim_get_stats(p->run->sim)->bound,
+	        sim_loop_get_dispatched(loop), p->data);
+}
+
+static void
+quantiles(SimSamples *s, double *out)
+{
+	static const double q[SCENARIO_N_QUANTILES] = { 0.5, 0.9, 0.99 };
+
+	for (guint i = 0; i < SCENARIO_N_QUANTILES; i++)
+		out[i] = sim_samples_get_count(s) > 0 ? sim_samples_quantile(s, q[i]) : (double)NAN;
+}
+
+static void
+collect(Run *run)
+{
+	ScenarioResult *r = run->result;
+	const ClusterSimStats *st = cluster_sim_get_stats(run->sim);
+	const ClusterSchedStats *ss = cluster_sched_get_stats(cluster_sim_get_sched(run->sim));
+	SimTime now = sim_loop_get_now(run->loop);
+	const SimGauge *busy = cluster_sim_get_busy_devices(run->sim);
+
+	r->end = now;
+	r->events = sim_loop_get_dispatched(run->loop);
+	r->submitted = st->submitted;
+	r->scheduled = st->bound;
+	r->completed = st->completed;
+	r->pending = st->pending;
+	r->running = st->running;
+	r->oom_kills = st->oom_kills;
+	r->evictions = st->evictions;
+	r->pending_never_tried = cluster_sim_count_pending_by_plugin(run->sim, r->unschedulable);
+	cluster_sim_get_capacity(run->sim, &r->n_gpus, &r->gpu_compute_capacity,
+	                         &r->gpu_memory_capacity);
+	if (run->dynamic) {
+		/* DynamicMIG devices overlap (a GPU and every instance it could hold):
+		 * capacity is the physical GPUs', and a device count means nothing. */
+		r->n_gpus = run->physical_gpus;
+		r->gpu_compute_capacity = run->physical_gpus;
+		r->gpu_memory_capacity = run->physical_mem;
+		r->alloc_ratio_mean = r->alloc_ratio_final = (double)NAN;
+	} else if (r->n_gpus > 0) {
+		r->alloc_ratio_mean = sim_gauge_mean(busy, now) / r->n_gpus;
+		r->alloc_ratio_final = busy->value / r->n_gpus;
+	}
+	if (r->gpu_compute_capacity > 0)
+		r->compute_util_mean =
+		        sim_gauge_mean(cluster_sim_get_compute_gauge(run->sim), now) /
+		        r->gpu_compute_capacity;
+	if (r->gpu_memory_capacity > 0)
+		r->memory_alloc_mean = sim_gauge_mean(cluster_sim_get_memory_gauge(run->sim), now) /
+		                       (double)r->gpu_memory_capacity;
+	quantiles(cluster_sim_get_latencies(run->sim), r->latency);
+	quantiles(cluster_sim_get_jcts(run->sim), r->jct);
+	quantiles(cluster_sim_get_slowdowns(run->sim), r->slowdown);
+	r->cycles = ss->attempts;
+	r->filter_calls = ss->node_filter_calls;
+	r->allocator_calls = ss->allocator_calls;
+	if (run->dra != NULL) {
+		const DraStats *ds = cluster_dra_get_allocator_stats(run->dra);
+
+		r->cel_evaluations = ds->selector_evaluations;
+		r->backtracks = ds->backtracks;
+	}
+	r->pending_series = g_array_ref(run->pending);
+	r->sampling = run->sc->sampling;
+}
+
+void
+scenario_result_free(ScenarioResult *self)
+{
+	if (self == NULL)
+		return;
+	g_free(self->mode);
+	if (self->pending_series != NULL)
+		g_array_unref(self->pending_series);
+	g_ptr_array_unref(self->notes);
+	g_free(self);
+}
+
+static void
+configure(Run *run, ClusterSimConfig *config, guint64 seed)
+{
+	cluster_sim_config_init(config);
+	config->seed = seed;
+	config->run = run->sc->run;
+	config->sched.percentage_of_nodes_to_score =
+	        (gint32)run->mode->percentage_of_nodes_to_score;
+	if (run->mode->score != NULL && strcmp(run->mode->score, "MostAllocated") == 0)
+		config->default_score_plugins = FALSE;
+}
+
+static void
+add_score_plugins(Run *run)
+{
+	ClusterFitScoring fit;
+	ClusterSched *sched = cluster_sim_get_sched(run->sim);
+
+	if (run->mode->score == NULL || strcmp(run->mode->score, "MostAllocated") != 0)
+		return;
+	/* The default profile with NodeResourcesFit's strategy switched. */
+	cluster_fit_scoring_init(&fit);
+	fit.type = CLUSTER_SCORING_MOST_ALLOCATED;
+	cluster_sched_add_score_plugin(sched, cluster_score_taint_new(3));
+	cluster_sched_add_score_plugin(sched, cluster_score_fit_new(&fit, 1));
+	cluster_sched_add_score_plugin(sched, cluster_score_balanced_new(NULL, 0, 1));
+}
+
+static void
+run_clear(Run *run)
+{
+	g_clear_pointer(&run->pods, g_array_unref);
+	g_clear_pointer(&run->sim, cluster_sim_free);
+	g_clear_pointer(&run->dra, cluster_dra_free);
+	g_clear_pointer(&run->place, scenario_place__free);
+	g_clear_pointer(&run->loop, sim_loop_free);
+	g_clear_pointer(&run->names, cluster_res_names_free);
+	g_clear_pointer(&run->published, k8s_object_set_free);
+	g_clear_pointer(&run->nodes, g_ptr_array_unref);
+	g_clear_pointer(&run->pending, g_array_unref);
+}
+
+ScenarioResult *
+scenario_run(const Scenario *self,
+             const ScenarioMode *mode,
+             guint64 seed,
+             SimTime horizon,
+             ScenarioProgressFunc progress,
+             gpointer progress_data,
+             K8sDiagList *diags,
+             GError **error)
+{
+	Run run = { .sc = self, .mode = mode, .diags = diags };
+	g_autoptr(SimRngSet) rngs = NULL;
+	g_autoptr(ScenarioResult) result = g_new0(ScenarioResult, 1);
+	g_autoptr(WorkloadTrace) trace = NULL;
+	ClusterSimConfig config;
+	Progress prog = { &run, progress, progress_data };
+	DraFeatures features = dra_features_default();
+	guint before = k8s_diag_list_count_errors(diags);
+	gboolean ok;
+
+	seed = seed != 0 ? seed : self->seed;
+	horizon = horizon > 0 ? horizon : self->horizon;
+	result->mode = g_strdup(mode->name);
+	result->world = mode->world;
+	result->notes = g_ptr_array_new_with_free_func(scenario_note__free);
+	run.result = result;
+	rngs = sim_rng_set_new(seed);
+	run.pods = scenario_pods__expand(self, rngs, &trace, diags);
+	if (run.pods == NULL) {
+		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD, "the workload has errors");
+		return NULL;
+	}
+	run.loop = sim_loop_new();
+	run.names = cluster_res_names_new();
+	run.published = k8s_object_set_new();
+	run.nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_free);
+	run.pending = g_array_new(FALSE, TRUE, sizeof(guint64));
+	configure(&run, &config, seed);
+	if (mode->world == SCENARIO_WORLD_DRA) {
+		/* DynamicMIG devices share counters: the allocator must honour them. */
+		features.partitionable_devices = TRUE;
+		run.dra = cluster_dra_new(&features);
+		cluster_dra_configure(run.dra, &config);
+		add_dra_inventory(&run);
+	} else {
+		run.place = scenario_place__new();
+		config.place = scenario_place__func;
+		config.place_data = run.place;
+	}
+	run.sim = cluster_sim_new(run.loop, &config);
+	add_score_plugins(&run);
+	if (run.dra != NULL) {
+		cluster_dra_attach(run.dra, run.sim);
+		add_dra_claims(&run);
+		if (mode->extended_resource_gate)
+			cluster_dra_enable_extended_resources(run.dra, run.names);
+	}
+	ok = add_nodes(&run, error);
+	if (ok && run.dra != NULL)
+		add_dra_slices(&run);
+	for (guint i = 0; ok && i < run.pods->len; i++)
+		ok = add_pod(&run, &g_array_index(run.pods, ScenarioPod, i), i);
+	if (ok && k8s_diag_list_count_errors(diags) > before) {
+		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
+		            "%s: the cluster or the pods have errors", mode->name);
+		ok = FALSE;
+	}
+	if (!ok) {
+		run_clear(&run);
+		return NULL;
+	}
+	run.kind_sample = sim_loop_add_kind(run.loop, "scenario-sample", on_sample, &run);
+	sim_loop_schedule(run.loop, 0, run.kind_sample, 255, 0, NULL);
+	if (progress != NULL)
+		sim_loop_set_progress(run.loop, 200000, on_progress, &prog);
+	run.horizon = horizon;
+	sim_loop_set_horizon(run.loop, horizon);
+	sim_loop_run(run.loop);
+	collect(&run);
+	run_clear(&run);
+	return g_steal_pointer(&result);
+}

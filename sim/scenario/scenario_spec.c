@@ -1,0 +1,518 @@
+/*
+ * scenario_spec.c: decodes spec.workload (manifests, defaults, entries with
+ * arrivals, durations and demands, the trace), spec.modes and spec.run, each
+ * field checked with its position and path.
+ */
+#include <string.h>
+
+#include "scenario-private.h"
+
+/* Iterates a mapping's pairs as (KEY, VAL); IDX names the index so loops can nest. */
+#define FOREACH_PAIR_I(node, IDX, KEY, VAL)                                                        \
+	for (guint IDX = 0; IDX < (node)->map.n; IDX++)                                            \
+		for (const char *KEY = (node)->map.pairs[IDX].key->scalar.text; KEY != NULL;       \
+		     KEY = NULL)                                                                   \
+			for (const K8sYamlNode *VAL = (node)->map.pairs[IDX].value; VAL != NULL;   \
+			     VAL = NULL)
+#define FOREACH_PAIR(node, KEY, VAL) FOREACH_PAIR_I(node, pair_i_, KEY, VAL)
+
+static void
+decode_dist(ScenarioDec *dec, const K8sYamlNode *node, const char *path, WorkloadDist *out)
+{
+	static const char *const known[] = { "distribution", "value", "mean", "mu",  "sigma",
+		                             "lo",           "hi",    "min",  "max", NULL };
+	g_autofree char *kind = NULL;
+	const K8sYamlNode *k;
+	g_autoptr(GError) error = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (node->kind == K8S_YAML_SCALAR) {
+		SimTime t;
+
+		out->kind = WORKLOAD_DIST_FIXED;
+		if (scenario_dec__duration(dec, node, path, &t))
+			out->value = sim_time_to_seconds(t);
+		return;
+	}
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	scenario_dec__check_keys(dec, node, path, known);
+	k = k8s_yaml_map_lookup(node, "distribution");
+	if (k == NULL) {
+		scenario_dec__error(dec, node, path,
+		                    "expected distribution: fixed, exponential, "
+		                    "lognormal or uniform");
+		return;
+	}
+	kind = scenario_dec__string(dec, k, path);
+	if (kind == NULL)
+		return;
+	if (strcmp(kind, "fixed") == 0)
+		out->kind = WORKLOAD_DIST_FIXED;
+	else if (strcmp(kind, "exponential") == 0)
+		out->kind = WORKLOAD_DIST_EXPONENTIAL;
+	else if (strcmp(kind, "lognormal") == 0)
+		out->kind = WORKLOAD_DIST_LOGNORMAL;
+	else if (strcmp(kind, "uniform") == 0)
+		out->kind = WORKLOAD_DIST_UNIFORM;
+	else {
+		scenario_dec__error(dec, k, path,
+		                    "expected fixed, exponential, lognormal or "
+		                    "uniform, got \"%s\"",
+		                    kind);
+		return;
+	}
+	FOREACH_PAIR(node, key, v)
+	{
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+		SimTime t = 0;
+
+		if (strcmp(key, "mu") == 0)
+			scenario_dec__double(dec, v, field, &out->mu);
+		else if (strcmp(key, "sigma") == 0)
+			scenario_dec__double(dec, v, field, &out->sigma);
+		else if (strcmp(key, "distribution") != 0 &&
+		         scenario_dec__duration(dec, v, field, &t)) {
+			double s = sim_time_to_seconds(t);
+
+			if (strcmp(key, "value") == 0)
+				out->value = s;
+			else if (strcmp(key, "mean") == 0)
+				out->mean = s;
+			else if (strcmp(key, "lo") == 0)
+				out->lo = s;
+			else if (strcmp(key, "hi") == 0)
+				out->hi = s;
+			else if (strcmp(key, "min") == 0)
+				out->min = s;
+			else if (strcmp(key, "max") == 0)
+				out->max = s;
+		}
+	}
+	if (!workload_dist_check(out, path, &error))
+		scenario_dec__error(dec, node, path, "%s", error->message);
+}
+
+static void
+decode_arrival(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEntry *e)
+{
+	static const char *const known[] = { "at",     "process",   "rate",        "start",
+		                             "end",    "burstSize", "burstPeriod", "amplitude",
+		                             "period", "peak",      NULL };
+	const K8sYamlNode *proc;
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	scenario_dec__check_keys(dec, node, path, known);
+	proc = k8s_yaml_map_lookup(node, "process");
+	e->arrival_kind = proc != NULL ? SCENARIO_ARRIVAL_PROCESS : SCENARIO_ARRIVAL_AT;
+	if (proc != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.process", path);
+		g_autofree char *p = scenario_dec__string(dec, proc, field);
+
+		if (p == NULL)
+			return;
+		if (strcmp(p, "poisson") == 0)
+			e->process.kind = WORKLOAD_ARRIVAL_POISSON;
+		else if (strcmp(p, "fixed-rate") == 0)
+			e->process.kind = WORKLOAD_ARRIVAL_FIXED_RATE;
+		else if (strcmp(p, "burst") == 0)
+			e->process.kind = WORKLOAD_ARRIVAL_BURST;
+		else if (strcmp(p, "diurnal") == 0)
+			e->process.kind = WORKLOAD_ARRIVAL_DIURNAL;
+		else
+			scenario_dec__error(dec, proc, field,
+			                    "expected poisson, fixed-rate, burst "
+			                    "or diurnal, got \"%s\"",
+			                    p);
+	}
+	FOREACH_PAIR(node, key, v)
+	{
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+		guint64 n;
+
+		if (strcmp(key, "at") == 0)
+			scenario_dec__duration(dec, v, field, &e->at);
+		else if (strcmp(key, "rate") == 0)
+			scenario_dec__double(dec, v, field, &e->process.rate_per_s);
+		else if (strcmp(key, "start") == 0)
+			scenario_dec__duration(dec, v, field, &e->start);
+		else if (strcmp(key, "end") == 0)
+			scenario_dec__duration(dec, v, field, &e->end);
+		else if (strcmp(key, "burstSize") == 0 &&
+		         scenario_dec__uint(dec, v, field, 1000000, &n))
+			e->process.burst_size = (guint)n;
+		else if (strcmp(key, "burstPeriod") == 0)
+			scenario_dec__duration(dec, v, field, &e->process.burst_period);
+		else if (strcmp(key, "amplitude") == 0)
+			scenario_dec__double(dec, v, field, &e->process.amplitude);
+		else if (strcmp(key, "period") == 0)
+			scenario_dec__duration(dec, v, field, &e->process.period);
+		else if (strcmp(key, "peak") == 0)
+			scenario_dec__duration(dec, v, field, &e->process.peak);
+	}
+}
+
+static void
+decode_entry(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
+{
+	static const char *const known[] = { "kind",    "name",   "count",   "arrival", "duration",
+		                             "compute", "memory", "service", NULL };
+	ScenarioEntry e = { .count = 1, .end = SIM_TIME_NEVER };
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	e.pos = scenario_dec__pos(dec, node);
+	e.duration.kind = WORKLOAD_DIST_FIXED;
+	e.duration.value = sim_time_to_seconds(self->default_duration);
+	e.compute = self->default_compute;
+	e.memory = self->default_memory;
+	scenario_dec__check_keys(dec, node, path, known);
+	FOREACH_PAIR(node, key, v)
+	{
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+		guint64 n;
+
+		if (strcmp(key, "kind") == 0)
+			e.kind = scenario_dec__string(dec, v, field);
+		else if (strcmp(key, "name") == 0)
+			e.name = scenario_dec__string(dec, v, field);
+		else if (strcmp(key, "count") == 0 &&
+		         scenario_dec__uint(dec, v, field, 10000000, &n))
+			e.count = (guint)n;
+		else if (strcmp(key, "arrival") == 0)
+			decode_arrival(dec, v, field, &e);
+		else if (strcmp(key, "duration") == 0)
+			decode_dist(dec, v, field, &e.duration);
+		else if (strcmp(key, "compute") == 0)
+			scenario_dec__double(dec, v, field, &e.compute);
+		else if (strcmp(key, "memory") == 0)
+			scenario_dec__bytes(dec, v, field, &e.memory);
+		else if (strcmp(key, "service") == 0)
+			scenario_dec__bool(dec, v, field, &e.service);
+	}
+	if (e.kind == NULL || e.name == NULL) {
+		g_autofree char *field = g_strdup_printf("%s.%s", path, e.kind ? "name" : "kind");
+
+		scenario_dec__error(dec, node, field,
+		                    "expected the kind and name of a Pod, "
+		                    "Deployment, StatefulSet, ReplicaSet or Job of the manifests");
+	}
+	g_array_append_val(self->entries, e);
+}
+
+static void
+decode_defaults(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
+{
+	static const char *const known[] = { "duration", "compute", "memory", NULL };
+	const char *path = "spec.workload.defaults";
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	scenario_dec__check_keys(dec, node, path, known);
+	FOREACH_PAIR(node, key, v)
+	{
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+
+		if (strcmp(key, "duration") == 0)
+			scenario_dec__duration(dec, v, field, &self->default_duration);
+		else if (strcmp(key, "compute") == 0)
+			scenario_dec__double(dec, v, field, &self->default_compute);
+		else if (strcmp(key, "memory") == 0)
+			scenario_dec__bytes(dec, v, field, &self->default_memory);
+	}
+}
+
+static char *
+resolve(const Scenario *self, const char *path)
+{
+	if (g_path_is_absolute(path))
+		return g_strdup(path);
+	return g_build_filename(self->dir, path, NULL);
+}
+
+static void
+decode_trace(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
+{
+	static const char *const known[] = { "path", "limit", NULL };
+	const char *path = "spec.workload.trace";
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	scenario_dec__check_keys(dec, node, path, known);
+	self->trace.pos = scenario_dec__pos(dec, node);
+	FOREACH_PAIR(node, key, v)
+	{
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+		guint64 n;
+
+		if (strcmp(key, "path") == 0) {
+			g_autofree char *p = scenario_dec__string(dec, v, field);
+
+			if (p != NULL) {
+				self->trace.path = resolve(self, p);
+				if (!g_file_test(self->trace.path, G_FILE_TEST_IS_REGULAR))
+					scenario_dec__error(
+					        dec, v, field,
+					        "expected a trace CSV file, no file at %s",
+					        self->trace.path);
+			}
+		} else if (strcmp(key, "limit") == 0 &&
+		           scenario_dec__uint(dec, v, field, G_MAXUINT32, &n)) {
+			self->trace.limit = (guint)n;
+		}
+	}
+	if (self->trace.path == NULL)
+		scenario_dec__error(dec, node, "spec.workload.trace.path", "expected a path");
+}
+
+void
+scenario_spec__workload(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
+{
+	static const char *const known[] = { "manifests", "defaults", "entries", "trace", NULL };
+	const K8sYamlNode *v;
+
+	if (!scenario_dec__map(dec, node, "spec.workload"))
+		return;
+	scenario_dec__check_keys(dec, node, "spec.workload", known);
+	/* Defaults first: entries take them. */
+	if ((v = k8s_yaml_map_lookup(node, "defaults")) != NULL)
+		decode_defaults(self, dec, v);
+	if ((v = k8s_yaml_map_lookup(node, "manifests")) != NULL &&
+	    scenario_dec__seq(dec, v, "spec.workload.manifests")) {
+		for (guint i = 0; i < v->seq.n; i++) {
+			g_autofree char *field = g_strdup_printf("spec.workload.manifests[%u]", i);
+			g_autofree char *p = scenario_dec__string(dec, v->seq.items[i], field);
+			g_autofree char *full = NULL;
+
+			if (p == NULL)
+				continue;
+			full = resolve(self, p);
+			if (!g_file_test(full, G_FILE_TEST_EXISTS))
+				scenario_dec__error(
+				        dec, v->seq.items[i], field,
+				        "expected a manifest file or folder, nothing at %s", full);
+			else
+				g_ptr_array_add(self->manifests, g_steal_pointer(&full));
+		}
+	}
+	if ((v = k8s_yaml_map_lookup(node, "entries")) != NULL &&
+	    scenario_dec__seq(dec, v, "spec.workload.entries")) {
+		for (guint i = 0; i < v->seq.n; i++) {
+			g_autofree char *field = g_strdup_printf("spec.workload.entries[%u]", i);
+
+			decode_entry(self, dec, v->seq.items[i], field);
+		}
+	}
+	if ((v = k8s_yaml_map_lookup(node, "trace")) != NULL)
+		decode_trace(self, dec, v);
+}
+
+static void
+decode_sharing(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioMode *m)
+{
+	static const char *const known[] = { "strategy", "replicas", "renameByDefault",
+		                             "failRequestsGreaterThanOne", NULL };
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	scenario_dec__check_keys(dec, node, path, known);
+	FOREACH_PAIR(node, key, v)
+	{
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+		guint64 n;
+
+		if (strcmp(key, "strategy") == 0) {
+			g_autofree char *s = scenario_dec__string(dec, v, field);
+
+			if (s != NULL && !xr_sharing_parse(s, &m->xr.sharing))
+				scenario_dec__error(dec, v, field,
+				                    "expected none, time-slicing or "
+				                    "mps, got \"%s\"",
+				                    s);
+		} else if (strcmp(key, "replicas") == 0 &&
+		           scenario_dec__uint(dec, v, field, 1024, &n)) {
+			if (n == 0)
+				scenario_dec__error(dec, v, field, "expected replicas >= 1");
+			m->xr.replicas = (guint)MAX(n, 1);
+		} else if (strcmp(key, "renameByDefault") == 0) {
+			scenario_dec__bool(dec, v, field, &m->xr.rename_by_default);
+		} else if (strcmp(key, "failRequestsGreaterThanOne") == 0) {
+			scenario_dec__bool(dec, v, field, &m->xr.fail_requests_greater_than_one);
+		}
+	}
+}
+
+static void
+decode_gates(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioMode *m)
+{
+	static const char *const known[] = { "DRAExtendedResource", "DynamicMIG", NULL };
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	scenario_dec__check_keys(dec, node, path, known);
+	FOREACH_PAIR(node, key, v)
+	{
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+
+		if (strcmp(key, "DRAExtendedResource") == 0)
+			scenario_dec__bool(dec, v, field, &m->extended_resource_gate);
+		else if (strcmp(key, "DynamicMIG") == 0)
+			scenario_dec__bool(dec, v, field, &m->dynamic_mig);
+	}
+}
+
+static void
+decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
+{
+	static const char *const known[] = { "name",
+		                             "world",
+		                             "migStrategy",
+		                             "sharing",
+		                             "mig",
+		                             "score",
+		                             "percentageOfNodesToScore",
+		                             "featureGates",
+		                             NULL };
+	ScenarioMode m = { .extended_resource_gate = TRUE };
+	const K8sYamlNode *world;
+
+	xr_config_init(&m.xr);
+	m.xr.mig_strategy = XR_MIG_MIXED;
+	m.layouts = g_array_new(FALSE, TRUE, sizeof(ScenarioPoolLayout));
+	m.pos = scenario_dec__pos(dec, node);
+	if (!scenario_dec__map(dec, node, path)) {
+		g_array_unref(m.layouts);
+		return;
+	}
+	scenario_dec__check_keys(dec, node, path, known);
+	FOREACH_PAIR(node, key, v)
+	{
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+		guint64 n;
+
+		if (strcmp(key, "name") == 0) {
+			m.name = scenario_dec__string(dec, v, field);
+			if (m.name != NULL && scenario_lookup_mode(self, m.name) != NULL)
+				scenario_dec__error(dec, v, field, "duplicate mode \"%s\"", m.name);
+		} else if (strcmp(key, "migStrategy") == 0) {
+			g_autofree char *s = scenario_dec__string(dec, v, field);
+
+			if (s != NULL && !xr_mig_strategy_parse(s, &m.xr.mig_strategy))
+				scenario_dec__error(dec, v, field,
+				                    "expected none, single or mixed, "
+				                    "got \"%s\"",
+				                    s);
+		} else if (strcmp(key, "sharing") == 0) {
+			decode_sharing(dec, v, field, &m);
+		} else if (strcmp(key, "mig") == 0 && scenario_dec__map(dec, v, field)) {
+			FOREACH_PAIR_I(v, layout_i, pool, layout)
+			{
+				ScenarioPoolLayout l = { g_strdup(pool), NULL };
+				g_autofree char *f2 = g_strdup_printf("%s.%s", field, pool);
+
+				l.mig = scenario_dec__string(dec, layout, f2);
+				g_array_append_val(m.layouts, l);
+			}
+		} else if (strcmp(key, "score") == 0) {
+			m.score = scenario_dec__string(dec, v, field);
+			if (m.score != NULL && strcmp(m.score, "LeastAllocated") != 0 &&
+			    strcmp(m.score, "MostAllocated") != 0)
+				scenario_dec__error(dec, v, field,
+				                    "expected LeastAllocated or "
+				                    "MostAllocated, got \"%s\"",
+				                    m.score);
+		} else if (strcmp(key, "percentageOfNodesToScore") == 0 &&
+		           scenario_dec__uint(dec, v, field, 100, &n)) {
+			m.percentage_of_nodes_to_score = (guint)n;
+		} else if (strcmp(key, "featureGates") == 0) {
+			decode_gates(dec, v, field, &m);
+		}
+	}
+	world = k8s_yaml_map_lookup(node, "world");
+	if (world != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.world", path);
+		g_autofree char *w = scenario_dec__string(dec, world, field);
+
+		if (g_strcmp0(w, "dra") == 0)
+			m.world = SCENARIO_WORLD_DRA;
+		else if (g_strcmp0(w, "extended") == 0)
+			m.world = SCENARIO_WORLD_EXTENDED;
+		else if (w != NULL)
+			scenario_dec__error(dec, world, field,
+			                    "expected dra or extended, got \"%s\"", w);
+	} else if (g_strcmp0(m.name, "extended") == 0) {
+		m.world = SCENARIO_WORLD_EXTENDED;
+	}
+	if (m.name == NULL)
+		m.name = g_strdup(m.world == SCENARIO_WORLD_DRA ? "dra" : "extended");
+	g_array_append_val(self->modes, m);
+}
+
+void
+scenario_spec__modes(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
+{
+	if (node == NULL) {
+		/* The default pair: the same workload in both worlds. */
+		static const char *const names[] = { "dra", "extended" };
+
+		for (guint i = 0; i < 2; i++) {
+			ScenarioMode m = { .name = g_strdup(names[i]),
+				           .world = i == 0 ? SCENARIO_WORLD_DRA
+				                           : SCENARIO_WORLD_EXTENDED,
+				           .extended_resource_gate = TRUE };
+
+			xr_config_init(&m.xr);
+			m.xr.mig_strategy = XR_MIG_MIXED;
+			m.layouts = g_array_new(FALSE, TRUE, sizeof(ScenarioPoolLayout));
+			g_array_append_val(self->modes, m);
+		}
+		return;
+	}
+	if (!scenario_dec__seq(dec, node, "spec.modes"))
+		return;
+	if (node->seq.n == 0)
+		scenario_dec__error(dec, node, "spec.modes", "expected at least one mode");
+	for (guint i = 0; i < node->seq.n; i++) {
+		g_autofree char *path = g_strdup_printf("spec.modes[%u]", i);
+
+		decode_mode(self, dec, node->seq.items[i], path);
+	}
+}
+
+void
+scenario_spec__run(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
+{
+	static const char *const known[] = { "contextSwitch",         "timeSlice",
+		                             "restartBackoffInitial", "restartBackoffMax",
+		                             "restartKeepsProgress",  NULL };
+	static const char *const slices[] = { "default", "short", "medium", "long", NULL };
+
+	if (!scenario_dec__map(dec, node, "spec.run"))
+		return;
+	scenario_dec__check_keys(dec, node, "spec.run", known);
+	FOREACH_PAIR(node, key, v)
+	{
+		g_autofree char *field = g_strdup_printf("spec.run.%s", key);
+
+		if (strcmp(key, "contextSwitch") == 0)
+			scenario_dec__duration(dec, v, field, &self->run.context_switch);
+		else if (strcmp(key, "restartBackoffInitial") == 0)
+			scenario_dec__duration(dec, v, field, &self->run.restart_backoff_initial);
+		else if (strcmp(key, "restartBackoffMax") == 0)
+			scenario_dec__duration(dec, v, field, &self->run.restart_backoff_max);
+		else if (strcmp(key, "restartKeepsProgress") == 0)
+			scenario_dec__bool(dec, v, field, &self->run.restart_keeps_progress);
+		else if (strcmp(key, "timeSlice") == 0 && scenario_dec__map(dec, v, field)) {
+			scenario_dec__check_keys(dec, v, field, slices);
+			for (guint i = 0; slices[i] != NULL; i++) {
+				const K8sYamlNode *s = k8s_yaml_map_lookup(v, slices[i]);
+				g_autofree char *f2 = g_strdup_printf("%s.%s", field, slices[i]);
+
+				if (s != NULL)
+					scenario_dec__duration(dec, s, f2,
+					                       &self->run.time_slice[i]);
+			}
+		}
+	}
+}

@@ -1,0 +1,339 @@
+/*
+ * scenario_xlate.c: a DRA pod as a user would rewrite it by hand for the
+ * device plugin: the GPUs its claims ask for become a count of nvidia.com/gpu
+ * (or nvidia.com/mig-<profile> under the mixed strategy), a productName
+ * equality becomes the GFD label nvidia.com/gpu.product, and everything else
+ * (other selectors, constraints, shared claims, sharing configs, NICs) goes
+ * into the translation report with the approximation drasim used. Also the
+ * sharing a claim's GpuConfig asks for (for the DRA run model).
+ */
+#include <string.h>
+
+#include "scenario-private.h"
+
+void
+scenario_note__free(gpointer data)
+{
+	ScenarioNote *n = data;
+
+	g_free(n->object);
+	g_free(n->what);
+	g_free(n->approx);
+	g_free(n);
+}
+
+void
+scenario_note__add(GPtrArray *notes, const char *object, const char *what, const char *approx)
+{
+	ScenarioNote *n;
+
+	for (guint i = 0; i < notes->len; i++) {
+		n = notes->pdata[i];
+		if (strcmp(n->object, object) == 0 && strcmp(n->what, what) == 0)
+			return;
+	}
+	n = g_new0(ScenarioNote, 1);
+	n->object = g_strdup(object);
+	n->what = g_strdup(what);
+	n->approx = g_strdup(approx);
+	g_ptr_array_add(notes, n);
+}
+
+void
+scenario_xlate__clear(ScenarioXlate *x)
+{
+	g_clear_pointer(&x->resource, g_free);
+	g_clear_pointer(&x->node_selector, g_ptr_array_unref);
+	x->count = 0;
+}
+
+/* The quoted literal after `attr ==` in @expr, e.g. productName == "X". */
+static char *
+equality_literal(const char *expr, const char *attr)
+{
+	g_autofree char *pattern =
+	        g_strdup_printf("\\]\\s*\\.\\s*%s\\s*==\\s*[\"']([^\"']*)[\"']", attr);
+	g_autoptr(GRegex) re = g_regex_new(pattern, 0, 0, NULL);
+	g_autoptr(GMatchInfo) m = NULL;
+
+	if (re == NULL || !g_regex_match(re, expr, 0, &m))
+		return NULL;
+	return g_match_info_fetch(m, 1);
+}
+
+static const K8sResourceClaimSpec *
+claim_spec(const Scenario *self, const char *ns, const K8sPodResourceClaim *pc, gboolean *shared)
+{
+	K8sObject *obj;
+
+	*shared = FALSE;
+	if (pc->resource_claim_name != NULL) {
+		obj = k8s_object_set_lookup(self->objects, K8S_KIND_RESOURCE_CLAIM, ns,
+		                            pc->resource_claim_name);
+		*shared = TRUE;
+		return obj ? &k8s_object_as_resource_claim(obj)->spec : NULL;
+	}
+	if (pc->resource_claim_template_name != NULL) {
+		obj = k8s_object_set_lookup(self->objects, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, ns,
+		                            pc->resource_claim_template_name);
+		return obj ? &k8s_object_as_resource_claim_template(obj)->spec : NULL;
+	}
+	return NULL;
+}
+
+static const K8sDeviceClass *
+lookup_class(const Scenario *self, const char *name)
+{
+	K8sObject *obj = k8s_object_set_lookup(self->objects, K8S_KIND_DEVICE_CLASS, NULL, name);
+
+	return obj ? k8s_object_as_device_class(obj) : NULL;
+}
+
+/* A class of NICs rather than GPUs: its selectors name dra.net, or its name does. */
+static gboolean
+class_is_nic(const Scenario *self, const char *name)
+{
+	const K8sDeviceClass *c = lookup_class(self, name);
+
+	if (g_str_has_suffix(name, "dra.net"))
+		return TRUE;
+	for (guint i = 0; c != NULL && i < c->spec.n_selectors; i++) {
+		const char *e = c->spec.selectors[i].cel_expression;
+
+		if (e != NULL && strstr(e, "dra.net") != NULL)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static void
+xlate_selector(const char *object, const char *expr, ScenarioXlate *out, GPtrArray *notes)
+{
+	g_autofree char *product = equality_literal(expr, "productName");
+	g_autofree char *profile = equality_literal(expr, "profile");
+	g_autofree char *what = g_strdup_printf("selector %s", expr);
+
+	if (profile == NULL)
+		profile = equality_literal(expr, "migProfile");
+	if (product != NULL) {
+		g_strdelimit(product, " ", '-');
+		g_ptr_array_add(out->node_selector, g_strdup("nvidia.com/gpu.product"));
+		g_ptr_array_add(out->node_selector, g_steal_pointer(&product));
+		if (strstr(expr, "&&") != NULL || strstr(expr, "||") != NULL)
+			scenario_note__add(notes, object, what,
+			                   "kept only productName == ... as the node selector "
+			                   "nvidia.com/gpu.product; the rest is dropped");
+	} else if (profile != NULL) {
+		g_free(out->resource);
+		out->resource = g_strdup_printf("nvidia.com/mig-%s", profile);
+		scenario_note__add(notes, object, what,
+		                   "the MIG profile becomes the resource nvidia.com/mig-<profile> "
+		                   "(mixed strategy)");
+	} else {
+		scenario_note__add(notes, object, what,
+		                   "no GFD label expresses it: dropped, any GPU of the count fits");
+	}
+}
+
+static void
+xlate_request(const Scenario *self,
+              const char *object,
+              const K8sDeviceRequest *r,
+              ScenarioXlate *out,
+              GPtrArray *notes)
+{
+	const K8sExactDeviceRequest *x = r->has_exactly ? &r->exactly : NULL;
+	gint64 count = 1;
+
+	if (x == NULL && r->n_first_available > 0) {
+		x = &r->first_available[0].spec;
+		scenario_note__add(notes, object, "firstAvailable (prioritized list)",
+		                   "only the first sub-request is kept");
+	}
+	if (x == NULL || x->device_class_name == NULL)
+		return;
+	if (class_is_nic(self, x->device_class_name)) {
+		g_autofree char *what = g_strdup_printf("request %s of class %s (a NIC)", r->name,
+		                                        x->device_class_name);
+
+		scenario_note__add(notes, object, what,
+		                   "NICs are not a device-plugin GPU resource: dropped");
+		return;
+	}
+	if (x->allocation_mode != NULL && strcmp(x->allocation_mode, "All") == 0) {
+		g_autofree char *what = g_strdup_printf("request %s allocationMode: All", r->name);
+
+		scenario_note__add(notes, object, what,
+		                   "no extended-resource form: asks for one GPU");
+	} else if (x->has_count) {
+		count = x->count;
+	}
+	for (guint i = 0; i < x->n_selectors; i++) {
+		if (x->selectors[i].cel_expression != NULL)
+			xlate_selector(object, x->selectors[i].cel_expression, out, notes);
+	}
+	if (strstr(x->device_class_name, "mig") != NULL && out->resource == NULL) {
+		g_autofree char *what = g_strdup_printf("class %s", x->device_class_name);
+
+		scenario_note__add(
+		        notes, object, what,
+		        "any MIG device has no single resource name: asks nvidia.com/gpu");
+	}
+	if (out->resource == NULL)
+		out->resource = g_strdup("nvidia.com/gpu");
+	out->count += count;
+}
+
+static void
+note_class_config(const Scenario *self,
+                  const char *object,
+                  const K8sResourceClaimSpec *spec,
+                  GPtrArray *notes)
+{
+	for (guint i = 0; i < spec->n_requests; i++) {
+		const K8sDeviceRequest *r = &spec->requests[i];
+		const char *cls = r->has_exactly ? r->exactly.device_class_name : NULL;
+		const K8sDeviceClass *c = cls ? lookup_class(self, cls) : NULL;
+
+		if (c != NULL && c->spec.n_config > 0) {
+			g_autofree char *what = g_strdup_printf("config of class %s", cls);
+
+			scenario_note__add(notes, object, what,
+			                   "per-claim sharing has no extended form: the mode's "
+			                   "device-plugin sharing applies to the whole node");
+		}
+	}
+}
+
+void
+scenario_xlate__pod(const Scenario *self,
+                    const ScenarioPod *pod,
+                    ScenarioXlate *out,
+                    GPtrArray *notes)
+{
+	g_autofree char *object = NULL;
+
+	memset(out, 0, sizeof(*out));
+	out->node_selector = g_ptr_array_new_with_free_func(g_free);
+	if (pod->spec == NULL)
+		return;
+	object = g_strdup_printf("%s %s/%s", k8s_kind_name(pod->obj->kind), pod->namespace_,
+	                         pod->obj->metadata.name);
+	for (guint i = 0; i < pod->spec->n_resource_claims; i++) {
+		const K8sPodResourceClaim *pc = &pod->spec->resource_claims[i];
+		gboolean shared;
+		const K8sResourceClaimSpec *spec = claim_spec(self, pod->namespace_, pc, &shared);
+
+		if (spec == NULL) {
+			g_autofree char *what = g_strdup_printf("claim %s", pc->name);
+
+			scenario_note__add(notes, object, what,
+			                   "the claim or template does not exist: no GPU asked");
+			continue;
+		}
+		if (shared) {
+			g_autofree char *what =
+			        g_strdup_printf("shared claim %s", pc->resource_claim_name);
+
+			scenario_note__add(notes, object, what,
+			                   "a claim shared by several pods has no extended form: "
+			                   "each pod asks for its own devices");
+		}
+		for (guint r = 0; r < spec->n_requests; r++)
+			xlate_request(self, object, &spec->requests[r], out, notes);
+		for (guint c = 0; c < spec->n_constraints; c++) {
+			g_autofree char *what =
+			        g_strdup_printf("constraint matchAttribute %s",
+			                        spec->constraints[c].match_attribute
+			                                ? spec->constraints[c].match_attribute
+			                                : "(distinctAttribute)");
+
+			scenario_note__add(
+			        notes, object, what,
+			        "the device plugin cannot align devices: dropped, devices "
+			        "are taken in index order");
+		}
+		if (spec->n_config > 0) {
+			g_autofree char *what = g_strdup_printf("config of claim %s", pc->name);
+
+			scenario_note__add(notes, object, what,
+			                   "per-claim sharing has no extended form: the mode's "
+			                   "device-plugin sharing applies to the whole node");
+		}
+		note_class_config(self, object, spec, notes);
+	}
+}
+
+/* Reads sharing from one opaque GpuConfig parameters tree. */
+static gboolean
+gpu_config_sharing(const K8sRaw *raw, ClusterShareMode *mode, ClusterTimeSliceInterval *interval)
+{
+	const K8sYamlNode *p = raw->node, *kind, *sharing, *strategy, *ts, *iv;
+
+	if (p == NULL || p->kind != K8S_YAML_MAPPING)
+		return FALSE;
+	kind = k8s_yaml_map_lookup(p, "kind");
+	sharing = k8s_yaml_map_lookup(p, "sharing");
+	if (kind == NULL || kind->kind != K8S_YAML_SCALAR ||
+	    strcmp(kind->scalar.text, "GpuConfig") != 0 || sharing == NULL ||
+	    sharing->kind != K8S_YAML_MAPPING)
+		return FALSE;
+	strategy = k8s_yaml_map_lookup(sharing, "strategy");
+	if (strategy == NULL || strategy->kind != K8S_YAML_SCALAR)
+		return FALSE;
+	if (strcmp(strategy->scalar.text, "MPS") == 0) {
+		*mode = CLUSTER_SHARE_MPS;
+		return TRUE;
+	}
+	if (strcmp(strategy->scalar.text, "TimeSlicing") != 0)
+		return FALSE;
+	*mode = CLUSTER_SHARE_TIME_SLICE;
+	*interval = CLUSTER_INTERVAL_DEFAULT;
+	ts = k8s_yaml_map_lookup(sharing, "timeSlicingConfig");
+	iv = ts != NULL && ts->kind == K8S_YAML_MAPPING ? k8s_yaml_map_lookup(ts, "interval")
+	                                                : NULL;
+	if (iv != NULL && iv->kind == K8S_YAML_SCALAR) {
+		if (strcmp(iv->scalar.text, "Short") == 0)
+			*interval = CLUSTER_INTERVAL_SHORT;
+		else if (strcmp(iv->scalar.text, "Medium") == 0)
+			*interval = CLUSTER_INTERVAL_MEDIUM;
+		else if (strcmp(iv->scalar.text, "Long") == 0)
+			*interval = CLUSTER_INTERVAL_LONG;
+	}
+	return TRUE;
+}
+
+gboolean
+scenario_xlate__sharing(const Scenario *self,
+                        const ScenarioPod *pod,
+                        ClusterShareMode *mode,
+                        ClusterTimeSliceInterval *interval)
+{
+	gboolean found = FALSE;
+
+	for (guint i = 0; pod->spec != NULL && i < pod->spec->n_resource_claims; i++) {
+		gboolean shared;
+		const K8sResourceClaimSpec *spec =
+		        claim_spec(self, pod->namespace_, &pod->spec->resource_claims[i], &shared);
+
+		/* The class's config first, the claim's after it (the driver applies
+		 * claim config over class config). */
+		for (guint r = 0; spec != NULL && r < spec->n_requests; r++) {
+			const char *cls = spec->requests[r].has_exactly
+			                          ? spec->requests[r].exactly.device_class_name
+			                          : NULL;
+			const K8sDeviceClass *c = cls ? lookup_class(self, cls) : NULL;
+
+			for (guint k = 0; c != NULL && k < c->spec.n_config; k++)
+				if (c->spec.config[k].has_opaque)
+					found |= gpu_config_sharing(
+					        &c->spec.config[k].opaque.parameters, mode,
+					        interval);
+		}
+		for (guint k = 0; spec != NULL && k < spec->n_config; k++)
+			if (spec->config[k].has_opaque)
+				found |= gpu_config_sharing(&spec->config[k].opaque.parameters,
+				                            mode, interval);
+	}
+	return found;
+}

@@ -1,0 +1,199 @@
+/*
+ * test_diff.c: `drasim diff`'s comparison: each kind of change is found
+ * (a value change, a metric added, a metric removed, a mode missing),
+ * tolerances decide "within" vs "beyond", and a bench file compares too.
+ */
+#include <setjmp.h> /* cmocka 1.x needs these four before cmocka.h */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <glib/gstdio.h>
+
+#include "fake-report.h"
+
+static void
+test_diff__identical(void **state)
+{
+	g_autoptr(RptReport) a = fake_report_new(1.0);
+	g_autoptr(RptReport) b = fake_report_new(1.0);
+	g_autoptr(RptDiff) diff = rpt_diff_new(a, b, NULL);
+	g_autofree char *text = rpt_diff_to_string(diff, FALSE);
+
+	assert_int_equal(rpt_diff_count_failures(diff, TRUE), 0);
+	assert_int_equal(rpt_diff_count(diff, RPT_CHANGE_WITHIN), 0);
+	assert_non_null(strstr(text, "(no changes)"));
+}
+
+static void
+test_diff__value_change(void **state)
+{
+	g_autoptr(RptReport) a = fake_report_new(1.0);
+	g_autoptr(RptReport) b = fake_report_new(1.0);
+	g_autoptr(RptTolerances) loose = rpt_tolerances_new();
+	g_autoptr(RptDiff) diff = NULL;
+	g_autoptr(RptDiff) within = NULL;
+	g_autofree char *text = NULL;
+
+	rpt_mode_set_metric(rpt_report_lookup_mode(b, "dra"), RPT_M_PODS_PENDING, 4, "pods");
+	diff = rpt_diff_new(a, b, NULL);
+	assert_int_equal(rpt_diff_count(diff, RPT_CHANGE_BEYOND), 1);
+	assert_int_equal(rpt_diff_count_failures(diff, FALSE), 1);
+	text = rpt_diff_to_string(diff, FALSE);
+	assert_non_null(strstr(text, "pods_pending"));
+	assert_non_null(strstr(text, "+33.33%"));
+	assert_non_null(strstr(text, "BEYOND"));
+	/* the same change under a 50% relative rule is within tolerance */
+	rpt_tolerances_add(loose, "pods_*", TRUE, 0.5);
+	within = rpt_diff_new(a, b, loose);
+	assert_int_equal(rpt_diff_count(within, RPT_CHANGE_WITHIN), 1);
+	assert_int_equal(rpt_diff_count_failures(within, TRUE), 0);
+}
+
+static void
+test_diff__default_tolerances(void **state)
+{
+	/* scale 1.001 moves ratios by < 0.005 absolute and calls by 0.1% (within 2%) */
+	g_autoptr(RptReport) a = fake_report_new(1.0);
+	g_autoptr(RptReport) b = fake_report_new(1.001);
+	g_autoptr(RptDiff) diff = rpt_diff_new(a, b, NULL);
+
+	assert_true(rpt_diff_count(diff, RPT_CHANGE_WITHIN) > 0);
+	assert_int_equal(rpt_diff_count(diff, RPT_CHANGE_BEYOND), 0);
+}
+
+static void
+test_diff__metric_added_and_removed(void **state)
+{
+	g_autoptr(RptReport) a = fake_report_new(1.0);
+	g_autoptr(RptReport) b = fake_report_new(1.0);
+	g_autoptr(RptDiff) added = NULL;
+	g_autoptr(RptDiff) removed = NULL;
+
+	rpt_mode_set_metric(rpt_report_lookup_mode(b, "extended"), "backtracks", 7, "calls");
+	added = rpt_diff_new(a, b, NULL);
+	assert_int_equal(rpt_diff_count(added, RPT_CHANGE_ADDED), 1);
+	assert_int_equal(rpt_diff_count_failures(added, FALSE), 0);
+	assert_int_equal(rpt_diff_count_failures(added, TRUE), 1);
+	removed = rpt_diff_new(b, a, NULL);
+	assert_int_equal(rpt_diff_count(removed, RPT_CHANGE_REMOVED), 1);
+	assert_int_equal(rpt_diff_count_failures(removed, FALSE), 1);
+}
+
+static void
+test_diff__mode_missing(void **state)
+{
+	g_autoptr(RptReport) a = fake_report_new(1.0);
+	g_autoptr(RptReport) b = rpt_report_new("fake-small", NULL, 42, "0.1.0");
+	g_autoptr(RptDiff) diff = NULL;
+	g_autoptr(RptDiff) back = NULL;
+
+	rpt_mode_add(b, "dra");
+	diff = rpt_diff_new(a, b, NULL);
+	assert_int_equal(rpt_diff_count(diff, RPT_CHANGE_MODE_MISSING), 1);
+	assert_true(rpt_diff_count(diff, RPT_CHANGE_REMOVED) > 0);
+	back = rpt_diff_new(b, a, NULL);
+	assert_int_equal(rpt_diff_count(back, RPT_CHANGE_MODE_ADDED), 1);
+	assert_int_equal(rpt_diff_count_failures(back, FALSE), 0);
+	assert_true(rpt_diff_count_failures(back, TRUE) > 0);
+}
+
+static void
+test_diff__unschedulable_reason(void **state)
+{
+	g_autoptr(RptReport) a = fake_report_new(1.0);
+	g_autoptr(RptReport) b = fake_report_new(1.0);
+	g_autoptr(RptDiff) diff = NULL;
+	g_autofree char *text = NULL;
+
+	rpt_mode_add_unschedulable(rpt_report_lookup_mode(b, "dra"), "DynamicResources", 1);
+	diff = rpt_diff_new(a, b, NULL);
+	text = rpt_diff_to_string(diff, FALSE);
+	assert_int_equal(rpt_diff_count(diff, RPT_CHANGE_BEYOND), 1);
+	assert_non_null(strstr(text, "unschedulable:DynamicResources"));
+}
+
+static char *
+write_temp(const char *name, const char *text)
+{
+	char *path = g_build_filename(g_get_tmp_dir(), name, NULL);
+
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	return path;
+}
+
+static void
+test_diff__tolerance_file(void **state)
+{
+	g_autofree char *good = write_temp("rpt-tol-good.txt", "# zero everywhere\n* abs 0\n"
+	                                                       "scheduling_latency_* rel 10%\n");
+	g_autofree char *bad = write_temp("rpt-tol-bad.txt", "* abs 0\npods_pending within 3\n");
+	g_autoptr(RptTolerances) tolerances = rpt_tolerances_new();
+	g_autoptr(RptTolerances) broken = rpt_tolerances_new();
+	g_autoptr(RptReport) a = fake_report_new(1.0);
+	g_autoptr(RptReport) b = fake_report_new(1.001);
+	g_autoptr(RptDiff) diff = NULL;
+	g_autoptr(GError) error = NULL;
+
+	assert_true(rpt_tolerances_load(tolerances, good, &error));
+	diff = rpt_diff_new(a, b, tolerances);
+	/* with zero tolerance the 0.1% moves are regressions */
+	assert_true(rpt_diff_count(diff, RPT_CHANGE_BEYOND) > 0);
+	assert_false(rpt_tolerances_load(broken, bad, &error));
+	assert_non_null(strstr(error->message, "rpt-tol-bad.txt:2:1:"));
+	g_unlink(good);
+	g_unlink(bad);
+}
+
+static void
+test_diff__bench_files(void **state)
+{
+	g_autofree char *old_path = write_temp(
+	        "rpt-bench-old.json",
+	        "{\"schema\":\"drasim.io/bench/v1\",\"records\":["
+	        "{\"name\":\"cel_eval\",\"unit\":\"ns\",\"value\":100,\"p50\":90,\"p90\":120,"
+	        "\"p99\":150,\"instructions\":1000000},"
+	        "{\"name\":\"phold_1k\",\"unit\":\"events/"
+	        "s\",\"value\":1e7,\"instructions\":5e8}]}");
+	g_autofree char *new_path = write_temp(
+	        "rpt-bench-new.json",
+	        "{\"schema\":\"drasim.io/bench/v1\",\"records\":["
+	        "{\"name\":\"cel_eval\",\"unit\":\"ns\",\"value\":110,\"p50\":95,\"p90\":125,"
+	        "\"p99\":160,\"instructions\":1060000},"
+	        "{\"name\":\"phold_1k\",\"unit\":\"events/"
+	        "s\",\"value\":1.1e7,\"instructions\":5.1e8}]}");
+	g_autoptr(GError) error = NULL;
+	g_autoptr(RptReport) old_report = rpt_diff_load(old_path, &error);
+	g_autoptr(RptReport) new_report = rpt_diff_load(new_path, &error);
+	g_autoptr(RptDiff) diff = NULL;
+	g_autofree char *text = NULL;
+
+	assert_non_null(old_report);
+	assert_non_null(new_report);
+	diff = rpt_diff_new(old_report, new_report, NULL);
+	text = rpt_diff_to_string(diff, FALSE);
+	/* 6% more instructions for cel_eval is the one regression; wall time moved within 25% */
+	assert_int_equal(rpt_diff_count(diff, RPT_CHANGE_BEYOND), 1);
+	assert_non_null(strstr(text, "cel_eval_instructions"));
+	g_unlink(old_path);
+	g_unlink(new_path);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diff__identical),
+		cmocka_unit_test(test_diff__value_change),
+		cmocka_unit_test(test_diff__default_tolerances),
+		cmocka_unit_test(test_diff__metric_added_and_removed),
+		cmocka_unit_test(test_diff__mode_missing),
+		cmocka_unit_test(test_diff__unschedulable_reason),
+		cmocka_unit_test(test_diff__tolerance_file),
+		cmocka_unit_test(test_diff__bench_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

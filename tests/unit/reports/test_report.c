@@ -1,0 +1,218 @@
+/*
+ * test_report.c: the report object and its JSON/text/CSV writers.
+ *
+ * Invariants: metrics keep insertion order and replace in place; the JSON
+ * of one report is byte-identical across builds (the baseline diff relies
+ * on it); the loader reads back what the writer wrote; kube-scheduler's
+ * FitError text is reproduced exactly, including its string sort.
+ */
+#include <math.h>
+#include <setjmp.h> /* cmocka 1.x needs these four before cmocka.h */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <glib/gstdio.h>
+
+#include "fake-report.h"
+
+static void
+test_report__metric_order(void **state)
+{
+	g_autoptr(RptReport) report = rpt_report_new("s", NULL, 1, "v");
+	RptMode *mode = rpt_mode_add(report, "dra");
+	const char *name, *unit;
+	double value;
+
+	rpt_mode_set_metric(mode, "b", 1, "pods");
+	rpt_mode_set_metric(mode, "a", 2, "pods");
+	rpt_mode_set_metric(mode, "b", 3, "calls");
+	assert_int_equal(rpt_mode_get_n_metrics(mode), 2);
+	rpt_mode_get_metric(mode, 0, &name, &value, &unit);
+	assert_string_equal(name, "b");
+	assert_true(value > 2.5 && value < 3.5);
+	assert_string_equal(unit, "calls");
+	rpt_mode_get_metric(mode, 1, &name, &value, &unit);
+	assert_string_equal(name, "a");
+	assert_ptr_equal(rpt_mode_add(report, "dra"), mode);
+	assert_int_equal(rpt_report_get_n_modes(report), 1);
+}
+
+static void
+test_report__percentile_nearest_rank(void **state)
+{
+	double samples[] = { 5, 1, 4, 2, 3, 10, 9, 8, 7, 6 };
+
+	assert_true(rpt_percentile(samples, 10, 50) > 4.5 && rpt_percentile(samples, 10, 50) < 5.5);
+	assert_true(rpt_percentile(samples, 10, 90) > 8.5 && rpt_percentile(samples, 10, 90) < 9.5);
+	assert_true(rpt_percentile(samples, 10, 99) > 9.5);
+	assert_true(rpt_percentile(samples, 1, 50) > 4.5);
+	assert_true(isnan(rpt_percentile(samples, 0, 50)));
+	/* the input is not reordered */
+	assert_true(samples[0] > 4.5 && samples[0] < 5.5);
+}
+
+static void
+test_report__fit_error_text(void **state)
+{
+	const char *reasons[] = { "cannot allocate all claims", "Insufficient cpu" };
+	const guint counts[] = { 380, 120 };
+	g_autofree char *a = rpt_format_fit_error(500, reasons, counts, 2, NULL, NULL);
+	const guint counts2[] = { 38, 120 };
+	g_autofree char *b = rpt_format_fit_error(158, reasons, counts2, 2, NULL, NULL);
+	g_autofree char *c = rpt_format_fit_error(
+	        3, NULL, NULL, 0, "pod has unbound immediate PersistentVolumeClaims",
+	        "preemption: not eligible due to preemptionPolicy=Never.");
+
+	assert_string_equal(a, "0/500 nodes are available: 120 Insufficient cpu, 380 cannot "
+	                       "allocate all claims.");
+	/* upstream sorts the formatted strings: "120 ..." before "38 ..." */
+	assert_string_equal(b, "0/158 nodes are available: 120 Insufficient cpu, 38 cannot "
+	                       "allocate all claims.");
+	assert_string_equal(c, "0/3 nodes are available: pod has unbound immediate "
+	                       "PersistentVolumeClaims. preemption: not eligible due to "
+	                       "preemptionPolicy=Never.");
+}
+
+static void
+test_report__json_deterministic(void **state)
+{
+	g_autoptr(RptReport) one = fake_report_new(1.0);
+	g_autoptr(RptReport) two = fake_report_new(1.0);
+	g_autofree char *a = rpt_json_to_string(one);
+	g_autofree char *b = rpt_json_to_string(two);
+
+	assert_string_equal(a, b);
+	/* fixed precision and key order */
+	assert_non_null(strstr(a, "\"schema\":\t\"drasim.io/report/v1\""));
+	assert_non_null(strstr(a, "\"value\":\t0.612345679"));
+	assert_true(strstr(a, "\"pods_submitted\"") < strstr(a, "\"pods_scheduled\""));
+	assert_non_null(strstr(a, "\"start_us\":\tnull"));
+}
+
+static void
+test_report__json_round_trip(void **state)
+{
+	g_autoptr(RptReport) report = fake_report_new(1.0);
+	g_autofree char *text = rpt_json_to_string(report);
+	g_autofree char *path = g_build_filename(g_get_tmp_dir(), "rpt-test-round.json", NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(RptReport) loaded = NULL;
+	double value = 0;
+
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	loaded = rpt_json_load(path, &error);
+	g_unlink(path);
+	assert_null(error);
+	assert_non_null(loaded);
+	assert_int_equal(rpt_report_get_n_modes(loaded), 2);
+	assert_string_equal(rpt_report_get_scenario(loaded), "fake-small");
+	assert_true(rpt_mode_lookup_metric(rpt_report_lookup_mode(loaded, "extended"),
+	                                   RPT_M_PODS_PENDING, &value));
+	assert_true(value > 2.5 && value < 3.5);
+	assert_int_equal(rpt_mode_get_n_unschedulable(rpt_report_get_mode(loaded, 0)), 2);
+}
+
+static void
+test_report__json_load_errors(void **state)
+{
+	g_autofree char *path = g_build_filename(g_get_tmp_dir(), "rpt-test-bad.json", NULL);
+	g_autoptr(GError) error = NULL;
+
+	assert_true(g_file_set_contents(path, "{\n  \"schema\": \"x\",\n  oops\n}", -1, NULL));
+	assert_null(rpt_json_load(path, &error));
+	assert_non_null(error);
+	assert_non_null(strstr(error->message, ":3:"));
+	g_clear_error(&error);
+	assert_true(g_file_set_contents(path, "{\"schema\": \"drasim.io/report/v0\"}", -1, NULL));
+	assert_null(rpt_json_load(path, &error));
+	assert_true(g_error_matches(error, RPT_ERROR, RPT_ERROR_VERSION));
+	g_unlink(path);
+}
+
+static void
+test_report__text_tables(void **state)
+{
+	g_autoptr(RptReport) report = fake_report_new(1.0);
+	g_autofree char *plain = rpt_text_to_string(report, FALSE);
+	g_autofree char *colour = rpt_text_to_string(report, TRUE);
+	g_auto(GStrv) lines = g_strsplit(plain, "\n", -1);
+	gsize header_at = 0;
+
+	assert_null(strchr(plain, '\033'));
+	assert_non_null(strchr(colour, '\033'));
+	assert_non_null(strstr(plain, "0/4 nodes are available: 1 Insufficient cpu, 3 cannot"));
+	/* the modes are columns: every row of the summary is as wide as its header */
+	for (guint i = 0; lines[i] != NULL; i++) {
+		if (g_str_has_prefix(lines[i], "metric ")) {
+			header_at = i;
+		}
+	}
+	assert_true(header_at > 0);
+	assert_non_null(strstr(lines[header_at], "dra"));
+	assert_non_null(strstr(lines[header_at], "extended"));
+	for (guint i = header_at + 1; lines[i] != NULL && *lines[i]; i++) {
+		assert_int_equal(strlen(lines[i]), strlen(lines[header_at]));
+	}
+	assert_non_null(strstr(plain, "61.2%"));
+}
+
+static void
+test_report__csv_shape(void **state)
+{
+	g_autoptr(RptReport) report = fake_report_new(1.0);
+	g_autofree char *series = rpt_csv_series_to_string(report);
+	g_autofree char *pods = rpt_csv_pods_to_string(report);
+
+	assert_true(g_str_has_prefix(series, "mode,sample,time_s,gpu_allocation_ratio,"
+	                                     "pending_pods,fragmentation\n"));
+	assert_non_null(strstr(series, "\nextended,10,600.000000,"));
+	assert_true(g_str_has_prefix(pods, "mode,pod,arrival_s,start_s,end_s,node,devices,"
+	                                   "slowdown,outcome,attempts,oom_kills\n"));
+	assert_non_null(strstr(pods, "\"gpu-0,gpu-1\""));
+	assert_non_null(strstr(pods, "dra,job-19,190.000000,,,,,,pending,4,0\n"));
+}
+
+static void
+test_report__write_formats(void **state)
+{
+	g_autoptr(RptReport) report = fake_report_new(1.0);
+	g_autofree char *dir = g_dir_make_tmp("rpt-test-XXXXXX", NULL);
+	g_autoptr(GError) error = NULL;
+	static const char *const files[] = { "report.txt", "report.json", "timeseries.csv",
+		                             "pods.csv", "report.html" };
+
+	assert_false(rpt_write_formats(report, "text,pdf", dir, &error));
+	assert_true(g_error_matches(error, RPT_ERROR, RPT_ERROR_FORMAT));
+	g_clear_error(&error);
+	assert_false(rpt_write_formats(report, "csv", NULL, &error));
+	g_clear_error(&error);
+	assert_true(rpt_write_formats(report, "text,json,csv,html", dir, &error));
+	for (guint i = 0; i < G_N_ELEMENTS(files); i++) {
+		g_autofree char *path = g_build_filename(dir, files[i], NULL);
+
+		assert_true(g_file_test(path, G_FILE_TEST_IS_REGULAR));
+		g_unlink(path);
+	}
+	g_rmdir(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report__metric_order),
+		cmocka_unit_test(test_report__percentile_nearest_rank),
+		cmocka_unit_test(test_report__fit_error_text),
+		cmocka_unit_test(test_report__json_deterministic),
+		cmocka_unit_test(test_report__json_round_trip),
+		cmocka_unit_test(test_report__json_load_errors),
+		cmocka_unit_test(test_report__text_tables),
+		cmocka_unit_test(test_report__csv_shape),
+		cmocka_unit_test(test_report__write_formats),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,167 @@
+/*
+ * test_scenario.c: analytic end-to-end checks of sim/scenario through the
+ * real stack (hw publishing, allocator and CEL, scheduler, run model), plus
+ * the decoder's positioned errors. The expected figures are derived by hand
+ * in the comments, not read from a previous run.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <glib/gstdio.h>
+
+#include "scenario.h"
+
+static char *
+data_path(const char *name)
+{
+	return g_build_filename(DRASIM_TEST_DATA, name, NULL);
+}
+
+static ScenarioResult *
+run_mode(const char *file, const char *mode_name)
+{
+	g_autofree char *path = data_path(file);
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = scenario_load(path, diags);
+	g_autoptr(GError) error = NULL;
+	const ScenarioMode *mode;
+	ScenarioResult *r;
+
+	if (sc == NULL)
+		k8s_diag_list_print(diags, stderr);
+	assert_non_null(sc);
+	mode = scenario_lookup_mode(sc, mode_name);
+	assert_non_null(mode);
+	r = scenario_run(sc, mode, 0, 0, NULL, NULL, diags, &error);
+	if (r == NULL) {
+		k8s_diag_list_print(diags, stderr);
+		fail_msg("%s", error->message);
+	}
+	return r;
+}
+
+/* Two pods of demand 1.0 time-sliced on one GPU (shared claim, GpuConfig
+ * TimeSlicing, no switch cost): each gets half the GPU, so 1 h of work takes
+ * 2 h and the slowdown is exactly 2. */
+static void
+test_timeslice_twice(void **state)
+{
+	g_autoptr(ScenarioResult) r = run_mode("timeslice.yaml", "dra");
+
+	assert_int_equal(r->submitted, 2);
+	assert_int_equal(r->completed, 2);
+	assert_int_equal(r->n_gpus, 1);
+	assert_true(fabs(r->jct[0] - 7200.0) < 1e-3);
+	assert_true(fabs(r->jct[2] - 7200.0) < 1e-3);
+	assert_true(fabs(r->slowdown[0] - 2.0) < 1e-6);
+	/* One GPU busy for the whole 2 h run. */
+	assert_true(fabs(r->alloc_ratio_mean - 1.0) < 1e-9);
+}
+
+/* An H100 in all-1g.10gb has 7 instances: seven notebooks run, the eighth
+ * waits, rejected by DynamicResources (dra) or NodeResourcesFit (extended:
+ * nvidia.com/mig-1g.10gb = 7). */
+static void
+test_mig_seven_fit(void **state)
+{
+	g_autoptr(ScenarioResult) dra = run_mode("mig7.yaml", "dra");
+	g_autoptr(ScenarioResult) ext = run_mode("mig7.yaml", "extended");
+
+	assert_int_equal(dra->n_gpus, 7);
+	assert_int_equal(dra->scheduled, 7);
+	assert_int_equal(dra->pending, 1);
+	assert_int_equal(dra->unschedulable[CLUSTER_PLUGIN_DYNAMIC_RESOURCES], 1);
+	assert_int_equal(ext->scheduled, 7);
+	assert_int_equal(ext->pending, 1);
+	assert_int_equal(ext->unschedulable[CLUSTER_PLUGIN_NODE_RESOURCES_FIT], 1);
+	assert_true(fabs(dra->alloc_ratio_final - 1.0) < 1e-9);
+	/* The MIG profile became a resource name: one translation note. */
+	assert_int_equal(ext->notes->len, 1);
+}
+
+/* The same scenario and seed give byte-identical JSON. */
+static void
+test_json_deterministic(void **state)
+{
+	g_autoptr(ScenarioResult) a = run_mode("mig7.yaml", "dra");
+	g_autoptr(ScenarioResult) b = run_mode("mig7.yaml", "dra");
+	g_autoptr(GString) ja = g_string_new(NULL);
+	g_autoptr(GString) jb = g_string_new(NULL);
+	g_autofree char *path = data_path("mig7.yaml");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = scenario_load(path, diags);
+
+	scenario_report_json(sc, &a, 1, ja);
+	scenario_report_json(sc, &b, 1, jb);
+	assert_string_equal(ja->str, jb->str);
+	assert_non_null(strstr(ja->str, "\"scheduled\": 7"));
+}
+
+static void
+expect_error(const char *text, const char *needle)
+{
+	g_autofree char *dir = g_dir_make_tmp("scenario-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "s.yaml", NULL);
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = NULL;
+	g_autofree char *all = NULL;
+	GString *buf = g_string_new(NULL);
+
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	sc = scenario_load(path, diags);
+	assert_null(sc);
+	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
+		g_autofree char *line = k8s_diag_format(k8s_diag_list_get(diags, i));
+
+		g_string_append_printf(buf, "%s\n", line);
+	}
+	all = g_string_free(buf, FALSE);
+	if (strstr(all, needle) == NULL)
+		fail_msg("expected \"%s\" in:\n%s", needle, all);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
+static void
+test_decode_errors(void **state)
+{
+	expect_error("apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
+	             "spec:\n  cluster:\n    nodePools: [{name: p, shape: dgx-h100, cuont: 2}]\n",
+	             "s.yaml:6:44: error: unknown field 'cuont'; did you mean 'count'? "
+	             "[spec.cluster.nodePools[0].cuont]");
+	expect_error("apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
+	             "spec:\n  cluster:\n    nodePools: [{name: p, shape: dgx-h99}]\n",
+	             "s.yaml:6:34: error: unknown node shape \"dgx-h99\"");
+	expect_error(
+	        "apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
+	        "spec:\n  horizon: 2x\n  cluster:\n    nodePools: [{name: p, shape: dgx-h100}]\n",
+	        "s.yaml:5:12: error: expected a duration like 90s or 1h30m");
+	expect_error(
+	        "apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
+	        "spec:\n  cluster:\n    nodePools: [{name: p, shape: dgx-h100, mig: all-1g.5gb}]\n",
+	        "[spec.cluster.nodePools[0].mig]");
+	expect_error("apiVersion: drasim.io/v1beta1\nkind: Scenario\nmetadata: {name: x}\n"
+	             "spec:\n  cluster:\n    nodePools: [{name: p, shape: dgx-h100}]\n",
+	             "s.yaml:1:13: error: expected apiVersion drasim.io/v1alpha1 [apiVersion]");
+	expect_error("apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
+	             "spec:\n  cluster:\n    nodePools: [{name: p, shape: dgx-h100}]\n"
+	             "  modes: [{name: m, world: hybrid}]\n",
+	             "expected dra or extended, got \"hybrid\" [spec.modes[0].world]");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_timeslice_twice),
+		cmocka_unit_test(test_mig_seven_fit),
+		cmocka_unit_test(test_json_deterministic),
+		cmocka_unit_test(test_decode_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
