@@ -25,6 +25,7 @@ cel_finish(K8sDec *dec, const K8sYamlNode *node, void *out)
 
 	if (expr != NULL && expr->kind == K8S_YAML_SCALAR) {
 		sel->expression_style = (K8sYamlScalarStyle)expr->style;
+		sel->expression_text_pos = k8s_yaml_text_pos(expr, sel->expression_pos.file, 0);
 	}
 }
 

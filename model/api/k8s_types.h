@@ -195,7 +195,8 @@ typedef struct {
 
 typedef struct {
 	const char *cel_expression;          /* NULL when the selector has no `cel` */
-	K8sPos expression_pos;               /* where the expression string starts */
+	K8sPos expression_pos;               /* where the expression scalar starts */
+	K8sPos expression_text_pos;          /* where its first character is (after `|`, quotes) */
 	K8sYamlScalarStyle expression_style; /* plain, quoted, literal |, folded > */
 	K8sPos pos;
 } K8sDeviceSelector;

@@ -11,10 +11,13 @@ int cli_allocate_main(int argc, char **argv);
 int cli_compare_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);
 int cli_diff_main(int argc, char **argv);
+int cli_bench_main(int argc, char **argv);
 
 const CliCommand cli_commands[] = {
 	{ "allocate", "allocate the DRA claims of pods as the 1.34 scheduler would",
 	  cli_allocate_main },
+	{ "bench", "run the benchmarks: wall time and callgrind instructions (--quick: CI subset)",
+	  cli_bench_main },
 	{ "cel", "compile a DRA device selector; with --slices, evaluate it on every device",
 	  cli_cel_main },
 	{ "compare", "run every mode of a scenario and print one side-by-side table",

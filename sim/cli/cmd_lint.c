@@ -16,11 +16,14 @@
 #include "hw_api.h"
 #include "k8s_lint.h"
 #include "k8s_validate.h"
+#include "lint.h"
 
-typedef void (*LintPass)(const K8sObjectSet *set, K8sDiagList *diags);
+typedef void (*LintPass)(K8sObjectSet *set, K8sDiagList *diags);
 
 /* Passes of later rooms, run in this order after validation; NULL-terminated. */
 static const LintPass lint_passes[] = {
+	lint_cel_selectors, /* model/cel: every selector compiles, within the cost limit */
+	lint_dra_requests,  /* model/dra: every request can match some published device */
 	NULL,
 };
 

@@ -1,8 +1,8 @@
 /*
  * cmd_run.c: `drasim run SCENARIO` replays one mode of a scenario (or, with
- * `drasim compare`, every mode) and prints the metrics as text or JSON, to
- * stdout or to report.txt/report.json in -o DIR. On a terminal a progress
- * line on stderr shows simulated time, pods bound and events/s.
+ * `drasim compare`, every mode) and writes the report through reports/
+ * (text or JSON on stdout; with -o DIR also CSV and HTML). On a terminal a
+ * progress line on stderr shows simulated time, pods bound and events/s.
  */
 #include "cmd_run.h"
 
@@ -55,32 +55,14 @@ on_progress(SimTime now, guint64 pods, guint64 events, gpointer data)
 	fflush(stderr);
 }
 
-static gboolean
-write_report(const RunArgs *a, const GString *text, GError **error)
-{
-	g_autofree char *path = NULL;
-
-	if (a->output == NULL) {
-		fputs(text->str, stdout);
-		return TRUE;
-	}
-	if (g_mkdir_with_parents(a->output, 0755) != 0) {
-		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "cannot create %s",
-		            a->output);
-		return FALSE;
-	}
-	path = g_build_filename(
-	        a->output, g_strcmp0(a->format, "json") == 0 ? "report.json" : "report.txt", NULL);
-	return g_file_set_contents(path, text->str, (gssize)text->len, error);
-}
-
 static int
 run_modes(Scenario *sc, RunArgs *a, gboolean compare, SimTime horizon, K8sDiagList *diags)
 {
 	g_autoptr(GPtrArray) results =
 	        g_ptr_array_new_with_free_func((GDestroyNotify)scenario_result_free);
-	g_autoptr(GString) out = g_string_new(NULL);
 	g_autoptr(GError) error = NULL;
+	RptReport *report;
+	gboolean ok;
 
 	for (guint i = 0; i < sc->modes->len; i++) {
 		const ScenarioMode *m = &g_array_index(sc->modes, ScenarioMode, i);
@@ -103,13 +85,10 @@ run_modes(Scenario *sc, RunArgs *a, gboolean compare, SimTime horizon, K8sDiagLi
 		g_ptr_array_add(results, r);
 	}
 	k8s_diag_list_print(diags, stderr);
-	if (g_strcmp0(a->format, "json") == 0)
-		scenario_report_json(sc, (ScenarioResult *const *)results->pdata, results->len,
-		                     out);
-	else
-		scenario_report_text(sc, (ScenarioResult *const *)results->pdata, results->len,
-		                     out);
-	if (!write_report(a, out, &error)) {
+	report = scenario_report_build(sc, (ScenarioResult *const *)results->pdata, results->len);
+	ok = rpt_write_formats(report, a->format, a->output, &error);
+	rpt_report_free(report);
+	if (!ok) {
 		fprintf(stderr, "drasim: %s\n", error->message);
 		return CLI_EXIT_INPUT_ERROR;
 	}
@@ -128,8 +107,9 @@ cli_run_common(int argc, char **argv, gboolean compare)
 		{ "horizon", 0, 0, G_OPTION_ARG_STRING, &a.horizon, "stop at this simulated time",
 		  "D" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
-		  "write report.txt / report.json into DIR", "DIR" },
-		{ "format", 0, 0, G_OPTION_ARG_STRING, &a.format, "text (default) or json", "F" },
+		  "write report.txt, report.json, ... into DIR", "DIR" },
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &a.format,
+		  "text (default), json, csv, html, or a comma list (csv and html need -o)", "F" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) context =

@@ -15,6 +15,7 @@
 #include "hw.h"
 #include "k8s_diag.h"
 #include "k8s_objects.h"
+#include "rpt.h"
 #include "sim.h"
 #include "workload.h"
 #include "xr.h"
@@ -143,6 +144,8 @@ typedef struct {
 typedef struct {
 	char *mode;
 	ScenarioWorld world;
+	guint64 seed; /* the seed and horizon the run used */
+	SimTime horizon;
 	SimTime end; /* simulated time at the end of the run */
 	guint64 events;
 	guint64 submitted, scheduled, completed, pending, running;
@@ -197,5 +200,8 @@ void scenario_report_json(const Scenario *scenario,
                           ScenarioResult *const *results,
                           guint n,
                           GString *out);
+
+/* The report object of reports/ (text, JSON, CSV, HTML, diff) for @n runs. */
+RptReport *scenario_report_build(const Scenario *scenario, ScenarioResult *const *results, guint n);
 
 G_END_DECLS

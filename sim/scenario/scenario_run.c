@@ -551,6 +551,8 @@ scenario_run(const Scenario *self,
 	horizon = horizon > 0 ? horizon : self->horizon;
 	result->mode = g_strdup(mode->name);
 	result->world = mode->world;
+	result->seed = seed;
+	result->horizon = horizon;
 	result->notes = g_ptr_array_new_with_free_func(scenario_note__free);
 	run.result = result;
 	rngs = sim_rng_set_new(seed);

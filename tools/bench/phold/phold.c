@@ -94,9 +94,11 @@ phold_run(uint32_t n_lps, uint64_t n_events, uint64_t seed, gboolean verbose)
 		total += m.received[lp];
 	}
 	/* The model's invariants: every dispatched event was received once, and
-	 * each event replaced itself, so N stay pending. */
+	 * each event replaced itself, so N stay pending... */
 	g_assert(reason == SIM_STOP_MAX_EVENTS && total == n_events);
 	g_assert(sim_queue_get_length(sim_loop_get_queue(loop)) == n_lps);
+	/* ...and the pool never grew past N slots: no allocation in steady state. */
+	g_assert(sim_queue_get_pool_size(sim_loop_get_queue(loop)) == n_lps);
 	if (verbose) {
 		g_autofree char *now = sim_time_format(sim_loop_get_now(loop));
 		fprintf(stderr,

@@ -1,0 +1,95 @@
+/*
+ * cmd_bench.c: `drasim bench [--quick] [-o FILE] [--check BASELINE]`, the
+ * benchmark suite in `drasim.io/bench/v1` records.
+ *
+ * The harness is reports/bench/run_bench.py (it runs the benchmark
+ * executables of this build, under callgrind for instruction counts); this
+ * command finds it in the source tree this drasim was built from and the
+ * build directory this drasim lives in, so it works in a development tree,
+ * not from an installed drasim.
+ */
+#include "drasim-config.h"
+
+#include <stdio.h>
+
+#include "cli.h"
+
+int cli_bench_main(int argc, char **argv);
+
+/* The build directory: drasim is BUILD/sim/cli/drasim. */
+static char *
+build_dir(void)
+{
+	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+	g_autofree char *cli = exe ? g_path_get_dirname(exe) : NULL;
+	g_autofree char *sim = cli ? g_path_get_dirname(cli) : NULL;
+
+	return sim ? g_path_get_dirname(sim) : NULL;
+}
+
+int
+cli_bench_main(int argc, char **argv)
+{
+	gboolean quick = FALSE;
+	g_autofree char *output = NULL;
+	g_autofree char *check = NULL;
+	GOptionEntry entries[] = {
+		{ "quick", 'q', 0, G_OPTION_ARG_NONE, &quick, "the CI subset only", NULL },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "write the records to FILE",
+		  "FILE" },
+		{ "check", 0, 0, G_OPTION_ARG_FILENAME, &check,
+		  "diff against BASELINE; exit 1 on an instruction-count regression > 5%",
+		  "BASELINE" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	g_autoptr(GOptionContext) context =
+	        g_option_context_new("- run the benchmarks (wall time and callgrind instructions)");
+	g_autofree char *script =
+	        g_build_filename(DRASIM_SOURCE_ROOT, "reports", "bench", "run_bench.py", NULL);
+	g_autofree char *build = build_dir();
+	g_autoptr(GPtrArray) args = g_ptr_array_new();
+	g_autoptr(GError) error = NULL;
+	int wait_status = 0;
+	int status;
+
+	g_option_context_add_main_entries(context, entries, NULL);
+	status = cli_parse_options(context, &argc, &argv);
+
+	if (status != CLI_EXIT_OK) {
+		return status;
+	}
+	if (argc != 1) {
+		fprintf(stderr, "drasim bench: unexpected argument '%s'\n", argv[1]);
+		return CLI_EXIT_USAGE;
+	}
+	if (build == NULL || !g_file_test(script, G_FILE_TEST_EXISTS)) {
+		fprintf(stderr,
+		        "drasim bench: error: %s: not found (drasim bench runs from a build "
+		        "tree)\n",
+		        script);
+		return CLI_EXIT_INPUT_ERROR;
+	}
+	g_ptr_array_add(args, (gpointer) "python3");
+	g_ptr_array_add(args, script);
+	g_ptr_array_add(args, (gpointer) "--build");
+	g_ptr_array_add(args, build);
+	if (quick) {
+		g_ptr_array_add(args, (gpointer) "--quick");
+	}
+	if (output) {
+		g_ptr_array_add(args, (gpointer) "-o");
+		g_ptr_array_add(args, output);
+	}
+	if (check) {
+		g_ptr_array_add(args, (gpointer) "--check");
+		g_ptr_array_add(args, check);
+	}
+	g_ptr_array_add(args, NULL);
+	if (!g_spawn_sync(NULL, (char **)args->pdata, NULL,
+	                  G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL,
+	                  NULL, &wait_status, &error)) {
+		fprintf(stderr, "drasim bench: error: %s\n", error->message);
+		return CLI_EXIT_INPUT_ERROR;
+	}
+	return g_spawn_check_wait_status(wait_status, NULL) ? CLI_EXIT_OK : CLI_EXIT_INPUT_ERROR;
+}

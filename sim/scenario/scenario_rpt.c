@@ -1,0 +1,108 @@
+/*
+ * scenario_rpt.c: ScenarioResult -> RptReport, so `drasim run|compare` get
+ * every report form (text, JSON, CSV, HTML) and `drasim diff` from reports/.
+ * Written by helper "reports" against scenario.h; seed and horizon are the
+ * ones the runs used (command-line overrides included).
+ */
+#include "drasim-config.h"
+
+#include "rpt.h"
+#include "scenario.h"
+
+static char *
+scenario_hash(const Scenario *scenario)
+{
+	g_autofree char *text = NULL;
+	gsize length = 0;
+
+	/* the scenario file's bytes; manifests it names are not folded in yet */
+	if (scenario->file == NULL || !g_file_get_contents(scenario->file, &text, &length, NULL)) {
+		return NULL;
+	}
+	return g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, length);
+}
+
+static void
+set_quantiles(RptMode *mode, const char *base, const double *q, const char *unit)
+{
+	static const char *const suffix[SCENARIO_N_QUANTILES] = { "_p50", "_p90", "_p99" };
+
+	for (guint i = 0; i < SCENARIO_N_QUANTILES; i++) {
+		g_autofree char *name = g_strconcat(base, suffix[i], NULL);
+
+		rpt_mode_set_metric(mode, name, q[i], unit);
+	}
+}
+
+static void
+fill_mode(RptMode *mode, const ScenarioResult *r)
+{
+	g_autofree char *end = g_strdup_printf("%.6f", sim_time_to_seconds(r->end));
+	g_autofree char *events = g_strdup_printf("%" G_GUINT64_FORMAT, r->events);
+	g_autofree char *gpus = g_strdup_printf("%u", r->n_gpus);
+
+	rpt_mode_set_info(mode, "world", r->world == SCENARIO_WORLD_DRA ? "dra" : "extended");
+	rpt_mode_set_info(mode, "gpu_devices", gpus);
+	rpt_mode_set_info(mode, "simulated_end_s", end);
+	rpt_mode_set_info(mode, "events", events);
+	rpt_mode_set_metric(mode, RPT_M_PODS_SUBMITTED, (double)r->submitted, "pods");
+	rpt_mode_set_metric(mode, RPT_M_PODS_SCHEDULED, (double)r->scheduled, "pods");
+	rpt_mode_set_metric(mode, RPT_M_PODS_COMPLETED, (double)r->completed, "pods");
+	rpt_mode_set_metric(mode, "pods_running", (double)r->running, "pods");
+	rpt_mode_set_metric(mode, RPT_M_PODS_PENDING, (double)r->pending, "pods");
+	rpt_mode_set_metric(mode, RPT_M_PODS_OOM_KILLED, (double)r->oom_kills, "pods");
+	rpt_mode_set_metric(mode, RPT_M_PODS_EVICTED, (double)r->evictions, "pods");
+	rpt_mode_set_metric(mode, RPT_M_GPU_ALLOC_RATIO_TW, r->alloc_ratio_mean, "ratio");
+	rpt_mode_set_metric(mode, RPT_M_GPU_ALLOC_RATIO_FINAL, r->alloc_ratio_final, "ratio");
+	rpt_mode_set_metric(mode, RPT_M_GPU_COMPUTE_UTILISATION, r->compute_util_mean, "ratio");
+	rpt_mode_set_metric(mode, RPT_M_GPU_MEMORY_ALLOCATED, r->memory_alloc_mean, "ratio");
+	set_quantiles(mode, RPT_M_SCHED_LATENCY, r->latency, "s");
+	set_quantiles(mode, RPT_M_JCT, r->jct, "s");
+	set_quantiles(mode, RPT_M_SLOWDOWN, r->slowdown, "x");
+	rpt_mode_set_metric(mode, "scheduling_cycles", (double)r->cycles, "calls");
+	rpt_mode_set_metric(mode, RPT_M_FILTER_CALLS, (double)r->filter_calls, "calls");
+	rpt_mode_set_metric(mode, RPT_M_ALLOCATOR_CALLS, (double)r->allocator_calls, "calls");
+	rpt_mode_set_metric(mode, RPT_M_CEL_EVALUATIONS, (double)r->cel_evaluations, "calls");
+	rpt_mode_set_metric(mode, RPT_M_BACKTRACKS, (double)r->backtracks, "calls");
+	for (guint p = 0; p < CLUSTER_N_PLUGINS; p++) {
+		if (r->unschedulable[p] > 0) {
+			rpt_mode_add_unschedulable(mode, cluster_plugin_get_name((ClusterPlugin)p),
+			                           r->unschedulable[p]);
+		}
+	}
+	if (r->pending_never_tried > 0) {
+		rpt_mode_add_unschedulable(mode, "(not yet tried, or failed on an error)",
+		                           r->pending_never_tried);
+	}
+	rpt_mode_set_sampling(mode, 0, r->sampling);
+	if (r->pending_series != NULL) {
+		RptSeries *pending = rpt_mode_add_series(mode, RPT_S_PENDING_PODS, "pods");
+
+		for (guint i = 0; i < r->pending_series->len; i++) {
+			rpt_series_append(pending,
+			                  (double)g_array_index(r->pending_series, guint64, i));
+		}
+	}
+	for (guint i = 0; r->notes != NULL && i < r->notes->len; i++) {
+		const ScenarioNote *note = g_ptr_array_index(r->notes, i);
+
+		rpt_mode_add_translation(mode, note->object, "", note->what, note->approx);
+	}
+}
+
+RptReport *
+scenario_report_build(const Scenario *scenario, ScenarioResult *const *results, guint n)
+{
+	g_autofree char *hash = scenario_hash(scenario);
+	guint64 seed = n > 0 ? results[0]->seed : scenario->seed;
+	SimTime horizon = n > 0 ? results[0]->horizon : scenario->horizon;
+	RptReport *report = rpt_report_new(scenario->name, hash, seed, DRASIM_VERSION);
+
+	if (horizon != SIM_TIME_NEVER) {
+		rpt_report_set_horizon(report, horizon);
+	}
+	for (guint i = 0; i < n; i++) {
+		fill_mode(rpt_mode_add(report, results[i]->mode), results[i]);
+	}
+	return report;
+}
