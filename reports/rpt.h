@@ -299,8 +299,10 @@ char *rpt_json_to_string(const RptReport *report);
 
 /**
  * rpt_json_load:
- * Reads a report written by rpt_json_to_string() (the summary, explanations
- * and series; per-pod records are read too). Fails on another schema.
+ * Reads back what `drasim diff` compares from a report written by
+ * rpt_json_to_string(): the run identity, mode info, metrics and
+ * unschedulable counts (series, explanations, pictures and pods are not
+ * read). Fails on another schema; a seed above 2^53 loses precision.
  * Returns: (transfer full) the report, or NULL with @error set.
  */
 RptReport *rpt_json_load(const char *path, GError **error);

@@ -123,6 +123,62 @@ pod_samples(const RptMode *mode, GArray *latency, GArray *slowdown)
 	}
 }
 
+/* The explanations under the charts: pending pods by reason, why pods waited, translation. */
+static void
+mode_tables(GString *out, const RptMode *mode)
+{
+	if (mode->unsched->len > 0) {
+		g_string_append(out, "<h3>Pending pods by reason</h3><table><tr><th>reason</th>"
+		                     "<th>pods</th></tr>\n");
+		for (guint i = 0; i < mode->unsched->len; i++) {
+			const RptUnsched *entry = g_ptr_array_index(mode->unsched, i);
+
+			g_string_append(out, "<tr><td>");
+			escaped(out, entry->reason);
+			g_string_append_printf(
+			        out, "</td><td class=\"num\">%" G_GUINT64_FORMAT "</td></tr>\n",
+			        entry->pods);
+		}
+		g_string_append(out, "</table>\n");
+	}
+	if (mode->reasons->len > 0) {
+		g_string_append(out, "<h3>Why pods waited</h3><table><tr><th>pod</th><th>time (s)"
+		                     "</th><th>scheduler message</th><th>detail</th></tr>\n");
+		for (guint i = 0; i < mode->reasons->len; i++) {
+			const RptReason *reason = g_ptr_array_index(mode->reasons, i);
+
+			g_string_append(out, "<tr><td>");
+			escaped(out, reason->pod);
+			g_string_append_printf(out, "</td><td class=\"num\">%.3f</td><td>",
+			                       (double)reason->at_us / 1e6);
+			escaped(out, reason->message);
+			g_string_append(out, "</td><td>");
+			escaped(out, reason->detail);
+			g_string_append(out, "</td></tr>\n");
+		}
+		g_string_append(out, "</table>\n");
+	}
+	if (mode->translations->len > 0) {
+		g_string_append(out,
+		                "<h3>Translation report</h3><table><tr><th>subject</th>"
+		                "<th>feature</th><th>expression</th><th>approximation</th></tr>\n");
+		for (guint i = 0; i < mode->translations->len; i++) {
+			const RptTranslation *entry = g_ptr_array_index(mode->translations, i);
+			const char *cells[] = { entry->subject, entry->feature, entry->expression,
+				                entry->approximation };
+
+			g_string_append(out, "<tr>");
+			for (guint j = 0; j < G_N_ELEMENTS(cells); j++) {
+				g_string_append(out, "<td>");
+				escaped(out, cells[j]);
+				g_string_append(out, "</td>");
+			}
+			g_string_append(out, "</tr>\n");
+		}
+		g_string_append(out, "</table>\n");
+	}
+}
+
 static void
 mode_section(GString *out, const RptMode *mode, guint index)
 {
@@ -144,10 +200,11 @@ mode_section(GString *out, const RptMode *mode, guint index)
 	rpt_svg__line_chart(out, id, "Fragmentation over time", "ratio", mode,
 	                    find_series(mode, RPT_S_FRAGMENTATION));
 	g_snprintf(id, sizeof(id), "m%u-latency-cdf", index);
-	rpt_svg__cdf(out, id, "CDF of scheduling latency", "s", (double *)latency->data,
-	             latency->len);
+	rpt_svg__cdf(out, id, "CDF of scheduling latency", "s",
+	             latency->len ? &g_array_index(latency, double, 0) : NULL, latency->len);
 	g_snprintf(id, sizeof(id), "m%u-slowdown-cdf", index);
-	rpt_svg__cdf(out, id, "CDF of JCT slowdown", "x", (double *)slowdown->data, slowdown->len);
+	rpt_svg__cdf(out, id, "CDF of JCT slowdown", "x",
+	             slowdown->len ? &g_array_index(slowdown, double, 0) : NULL, slowdown->len);
 	g_snprintf(id, sizeof(id), "m%u-heatmap", index);
 	rpt_svg__heatmap(out, id, "GPU occupancy per node over time", mode);
 	if (mode->gpus->len > 0) {
@@ -155,6 +212,7 @@ mode_section(GString *out, const RptMode *mode, guint index)
 		rpt_svg__gpus(out, id, "Who holds which slice (shared and MIG GPUs)", mode);
 	}
 	g_string_append(out, "</div>\n");
+	mode_tables(out, mode);
 }
 
 char *

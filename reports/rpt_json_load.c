@@ -108,10 +108,9 @@ rpt_json_load(const char *path, GError **error)
 {
 	g_autofree char *text = NULL;
 	gsize length = 0;
+	g_autoptr(GError) local = NULL;
 	cJSON *root;
 	RptReport *report;
-
-	g_autoptr(GError) local = NULL;
 
 	if (!g_file_get_contents(path, &text, &length, &local)) {
 		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s", local->message);

@@ -180,8 +180,9 @@ translation_list(TextOut *self, const RptMode *mode)
 	for (guint i = 0; i < mode->translations->len; i++) {
 		const RptTranslation *entry = g_ptr_array_index(mode->translations, i);
 
-		g_string_append_printf(self->out, "%s: %s %s\n    -> %s\n", entry->subject,
-		                       entry->feature, entry->expression, entry->approximation);
+		g_string_append_printf(self->out, "%s: %s%s%s\n    -> %s\n", entry->subject,
+		                       entry->feature, *entry->feature ? " " : "",
+		                       entry->expression, entry->approximation);
 	}
 }
 

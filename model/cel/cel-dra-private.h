@@ -113,6 +113,15 @@ CelDraFast *cel_dra_fast_compile(const CelAst *root, CelArena *arena);
 gboolean
 cel_dra_fast_eval(const CelDraFast *fast, const CelDraView *view, CelValue *result, guint64 *cost);
 
+/*
+ * Evaluation without cost accounting, for booleans only: FALSE means "use the generic
+ * evaluator". @hints: CEL_DRA_FAST_HINTS per-thread slots, zero-initialised, that remember
+ * where each lookup was found in the previous device (always verified before use).
+ */
+#define CEL_DRA_FAST_HINTS 16
+gboolean
+cel_dra_fast_test(const CelDraFast *fast, const CelDraView *view, guint *hints, gboolean *result);
+
 /* The empty map that a missing domain gives. */
 extern const CelMap cel_dra_empty_map;
 extern const CelObjectClass cel_dra_device_class;

@@ -557,7 +557,7 @@ statically_exact(Checker *c, const CelOverloadDecl *o, const CelType *const *typ
 		                  p->kind == CEL_TYPE_DOUBLE || p->kind == CEL_TYPE_BOOL ||
 		                  p->kind == CEL_TYPE_TIMESTAMP || p->kind == CEL_TYPE_DURATION;
 		const CelType *t = substitute(c, types[j], TRUE);
-		if (!scalar || t->kind != p->kind) {
+		if (!scalar || t == NULL || t->kind != p->kind) {
 			return FALSE;
 		}
 	}

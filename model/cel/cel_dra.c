@@ -48,6 +48,7 @@ struct CelDraEval {
 	/* The last evaluation took the fast path; its cost is computed on request. */
 	const CelDraSelector *fast_sel;
 	const CelDraDevice *fast_dev;
+	guint hints[CEL_DRA_FAST_HINTS]; /* the fast path's lookup hints (cel_dra_fast_test) */
 };
 
 /* ---- host nodes for device lookups ---- */
@@ -664,8 +665,9 @@ result_type_name(CelValue v)
 	}
 }
 
-CelDraResult
-cel_dra_selector_eval(const CelDraSelector *self,
+/* Everything off the fast path: the generic evaluator; kept apart so the fast path is lean. */
+G_GNUC_NO_INLINE static CelDraResult
+selector_eval_generic(const CelDraSelector *self,
                       CelDraEval *eval,
                       const CelDraDevice *device,
                       const char **error_message)
@@ -673,13 +675,6 @@ cel_dra_selector_eval(const CelDraSelector *self,
 	CelActivation *act = eval->act;
 	CelValue r;
 
-	/* The cost limit cannot be reached on the fast path: its trees are a few nodes. */
-	if (self->fast != NULL && cel_dra_fast_eval(self->fast, device->view, &r, NULL) &&
-	    r.kind == CEL_KIND_BOOL) {
-		eval->fast_sel = self;
-		eval->fast_dev = device;
-		return r.b ? CEL_DRA_TRUE : CEL_DRA_FALSE;
-	}
 	eval->fast_sel = NULL;
 	cel_activation_reset(act);
 	cel_activation_set(act, self->env->device_slot,
@@ -701,4 +696,21 @@ cel_dra_selector_eval(const CelDraSelector *self,
 		}
 	}
 	return CEL_DRA_ERROR;
+}
+
+CelDraResult
+cel_dra_selector_eval(const CelDraSelector *self,
+                      CelDraEval *eval,
+                      const CelDraDevice *device,
+                      const char **error_message)
+{
+	gboolean b;
+
+	/* The cost limit cannot be reached on the fast path: its trees are a few nodes. */
+	if (self->fast != NULL && cel_dra_fast_test(self->fast, device->view, eval->hints, &b)) {
+		eval->fast_sel = self;
+		eval->fast_dev = device;
+		return b ? CEL_DRA_TRUE : CEL_DRA_FALSE;
+	}
+	return selector_eval_generic(self, eval, device, error_message);
 }

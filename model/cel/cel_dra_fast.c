@@ -51,14 +51,19 @@ struct FastNode {
 	const CelDraHost *host; /* FAST_LOOKUP */
 	const CelRegex *re;     /* FAST_MATCHES */
 	CmpMode mode;
-	guint64 k_chars; /* code points of a constant string; FAST_MATCHES: regex cost */
+	guint64 k_chars;  /* code points of a constant string; FAST_MATCHES: regex cost */
+	CelValue pattern; /* FAST_MATCHES: the constant pattern (kind NULL when not known) */
 };
+
+typedef struct TestNode TestNode;
 
 struct CelDraFast {
 	const FastNode *root;
+	const TestNode *test; /* the same selector for evaluation without cost accounting */
 };
 
 static const FastNode *compile_node(const CelAst *e, CelArena *arena);
+static const TestNode *test_compile(const FastNode *n, CelArena *arena, guint *nleaves);
 
 static FastNode *
 node_new(CelArena *arena, FastOp op)
@@ -187,6 +192,16 @@ compile_node(const CelAst *e, CelArena *arena)
 		n->a = a;
 		n->re = re;
 		n->k_chars = regex_cost; /* ceil(len(pattern) * RegexStringLengthCostFactor) */
+		const CelAst *call = e->host.original;
+		const CelAst *p = NULL;
+		if (call != NULL && call->kind == CEL_AST_CALL) {
+			p = call->call.target != NULL && call->call.nargs == 1 ? call->call.args[0]
+			    : call->call.nargs == 2                            ? call->call.args[1]
+			                                                       : NULL;
+		}
+		if (p != NULL && p->kind == CEL_AST_CONST && p->constant.kind == CEL_KIND_STRING) {
+			n->pattern = p->constant;
+		}
 		return n;
 	}
 	if (e->kind != CEL_AST_CALL) {
@@ -240,7 +255,9 @@ cel_dra_fast_compile(const CelAst *root, CelArena *arena)
 		return NULL;
 	}
 	CelDraFast *f = cel_arena_alloc(arena, sizeof *f);
+	guint nleaves = 0;
 	f->root = n;
+	f->test = test_compile(n, arena, &nleaves);
 	return f;
 }
 
@@ -446,4 +463,464 @@ cel_dra_fast_eval(const CelDraFast *fast, const CelDraView *view, CelValue *resu
 		*cost = 0;
 	}
 	return eval_node(fast->root, view, result, cost);
+}
+
+/*
+ * ---- the test path: the boolean-valued tree without cost accounting ----
+ *
+ * Evaluation proper (cost not requested) runs a second compiled form in which every
+ * comparison of one device lookup with a constant is a leaf tested in place: no CelValue
+ * temporaries, no recursion into the operands. The entry of a lookup is found by a hint (the
+ * index it had in the previous device, kept in the per-thread CelDraEval and verified by its
+ * interned (domain, id)), so homogeneous devices need no search. A leaf answers -1 where the
+ * tree above returns FALSE, so the generic evaluator still decides every unusual case.
+ */
+
+typedef enum {
+	TEST_AND,
+	TEST_OR,
+	TEST_NOT,
+	TEST_DRIVER, /* device.driver ==/!= constant: interned, so pointers compare */
+	TEST_CMP,    /* lookup <rel> constant of the same kind */
+	TEST_STR,    /* startsWith, endsWith, contains, matches on a string lookup */
+	TEST_ORD,    /* quantity or semver order against a constant, then <rel> k_int */
+	TEST_TREE,   /* anything else: the tree above */
+} TestOp;
+
+struct TestNode {
+	TestOp op;
+	FastOp rel; /* TEST_CMP, TEST_ORD: FAST_EQ..FAST_GE; TEST_STR: the string operation */
+	const TestNode *a;
+	const TestNode *b;
+	const CelDraHost *host;
+	guint hint; /* index into the hint array */
+	CelValue k;
+	const CelRegex *re;
+	gboolean semver; /* TEST_ORD */
+	gint64 k_int;    /* TEST_ORD */
+	/* FAST_MATCHES of a pattern `^? (.*)? literal (.*)? $?`: the literal and its anchors */
+	const char *lit;
+	guint lit_len;
+	gboolean at_start, at_end;
+	const FastNode *tree;
+};
+
+static gboolean
+is_entry_lookup(const FastNode *n)
+{
+	return n->op == FAST_LOOKUP;
+}
+
+static FastOp
+rel_swap(FastOp rel)
+{
+	switch (rel) {
+	case FAST_LT:
+		return FAST_GT;
+	case FAST_LE:
+		return FAST_GE;
+	case FAST_GT:
+		return FAST_LT;
+	case FAST_GE:
+		return FAST_LE;
+	default:
+		return rel;
+	}
+}
+
+static TestNode *
+test_leaf(CelArena *arena, TestOp op, const FastNode *lookup_node, guint *nleaves)
+{
+	TestNode *t = cel_arena_alloc(arena, sizeof *t);
+	memset(t, 0, sizeof *t);
+	t->op = op;
+	t->host = lookup_node->host;
+	t->hint = (*nleaves)++ % CEL_DRA_FAST_HINTS;
+	return t;
+}
+
+static const TestNode *
+test_compile_compare(const FastNode *n, CelArena *arena, guint *nleaves)
+{
+	const FastNode *a = n->a, *b = n->b;
+	FastOp rel = n->op;
+
+	if (is_entry_lookup(b) && a->op == FAST_CONST) {
+		const FastNode *t = a;
+		a = b;
+		b = t;
+		rel = rel_swap(rel);
+	}
+	if (is_entry_lookup(a) && b->op == FAST_CONST &&
+	    (b->k.kind == CEL_KIND_INT || b->k.kind == CEL_KIND_UINT ||
+	     b->k.kind == CEL_KIND_BOOL || b->k.kind == CEL_KIND_STRING)) {
+		TestNode *t = test_leaf(arena, TEST_CMP, a, nleaves);
+		t->rel = rel;
+		t->k = b->k;
+		if (a->host->kind == CEL_DRA_HOST_DRIVER && b->k.kind == CEL_KIND_STRING &&
+		    (rel == FAST_EQ || rel == FAST_NE) && strlen(b->k.str) == b->k.aux) {
+			/* drivers are interned (cel_dra_device_new); driver names are few */
+			t->op = TEST_DRIVER;
+			t->k.str = g_intern_string(b->k.str);
+		}
+		return t;
+	}
+	if ((a->op == FAST_QTY_CMP || a->op == FAST_SEMVER_CMP) && a->mode == CMP_VALUE &&
+	    is_entry_lookup(a->a) && b->op == FAST_CONST && b->k.kind == CEL_KIND_INT) {
+		TestNode *t = test_leaf(arena, TEST_ORD, a->a, nleaves);
+		t->rel = rel;
+		t->k = a->k;
+		t->semver = a->op == FAST_SEMVER_CMP;
+		t->k_int = b->k.i;
+		return t;
+	}
+	return NULL;
+}
+
+static gboolean
+literal_char(char c)
+{
+	/* characters that are not regexp syntax outside a character class (RE2, Go) */
+	return g_ascii_isalnum(c) || c == ' ' || c == '_' || c == '-' || c == ':' || c == '/' ||
+	       c == ',' || c == '=' || c == '@';
+}
+
+/*
+ * Patterns of the shape `^? (.*)? literal (.*)? $?` are common (`^.*H100.*$`). Every match
+ * contains the literal, and on ASCII text without a newline (where `.` matches every byte
+ * and `^`/`$` are the ends of the text) the pattern is a plain prefix/suffix/contains/equal
+ * test. Other texts still go to RE2, after the exact "no literal, no match" filter.
+ */
+static void
+regex_literal_shape(TestNode *t, CelValue pattern)
+{
+	const char *p = pattern.str;
+	guint len = pattern.kind == CEL_KIND_STRING ? pattern.aux : 0;
+	gboolean caret = FALSE, dollar = FALSE, star_before = FALSE, star_after = FALSE;
+	guint i = 0;
+
+	if (i < len && p[i] == '^') {
+		caret = TRUE;
+		i++;
+	}
+	if (i + 1 < len && p[i] == '.' && p[i + 1] == '*') {
+		star_before = TRUE;
+		i += 2;
+	}
+	guint start = i;
+	while (i < len && literal_char(p[i])) {
+		i++;
+	}
+	guint end = i;
+	if (i + 1 < len && p[i] == '.' && p[i + 1] == '*') {
+		star_after = TRUE;
+		i += 2;
+	}
+	if (i < len && p[i] == '$') {
+		dollar = TRUE;
+		i++;
+	}
+	if (i != len || end == start) {
+		return;
+	}
+	t->lit = p + start;
+	t->lit_len = end - start;
+	t->at_start = caret && !star_before;
+	t->at_end = dollar && !star_after;
+}
+
+static const TestNode *
+test_compile(const FastNode *n, CelArena *arena, guint *nleaves)
+{
+	const TestNode *leaf = NULL;
+	TestNode *t;
+
+	switch (n->op) {
+	case FAST_AND:
+	case FAST_OR:
+	case FAST_NOT:
+		t = cel_arena_alloc(arena, sizeof *t);
+		memset(t, 0, sizeof *t);
+		t->op = n->op == FAST_AND ? TEST_AND : (n->op == FAST_OR ? TEST_OR : TEST_NOT);
+		t->a = test_compile(n->a, arena, nleaves);
+		t->b = n->op == FAST_NOT ? NULL : test_compile(n->b, arena, nleaves);
+		return t;
+	case FAST_EQ:
+	case FAST_NE:
+	case FAST_LT:
+	case FAST_LE:
+	case FAST_GT:
+	case FAST_GE:
+		leaf = test_compile_compare(n, arena, nleaves);
+		break;
+	case FAST_STARTS:
+	case FAST_ENDS:
+	case FAST_CONTAINS:
+	case FAST_MATCHES:
+		if (is_entry_lookup(n->a)) {
+			t = test_leaf(arena, TEST_STR, n->a, nleaves);
+			t->rel = n->op;
+			t->k = n->k;
+			t->re = n->re;
+			if (n->op == FAST_MATCHES) {
+				regex_literal_shape(t, n->pattern);
+			}
+			leaf = t;
+		}
+		break;
+	case FAST_QTY_CMP:
+	case FAST_SEMVER_CMP:
+		if (n->mode != CMP_VALUE && is_entry_lookup(n->a)) {
+			t = test_leaf(arena, TEST_ORD, n->a, nleaves);
+			t->rel = FAST_EQ;
+			t->k = n->k;
+			t->semver = n->op == FAST_SEMVER_CMP;
+			t->k_int = n->mode == CMP_GT ? 1 : -1;
+			leaf = t;
+		}
+		break;
+	default:
+		break;
+	}
+	if (leaf != NULL) {
+		return leaf;
+	}
+	t = cel_arena_alloc(arena, sizeof *t);
+	memset(t, 0, sizeof *t);
+	t->op = TEST_TREE;
+	t->tree = n;
+	return t;
+}
+
+/* The value of a leaf's lookup, or NULL when the key is missing. */
+static inline const CelValue *
+test_lookup(const TestNode *t, const CelDraView *view, guint *hints, CelValue *tmp)
+{
+	const CelDraHost *h = t->host;
+
+	if (h->kind == CEL_DRA_HOST_DRIVER) {
+		*tmp = cel_value_string(view->driver, view->driver_len);
+		return tmp;
+	}
+	if (h->kind == CEL_DRA_HOST_MULTI) {
+		*tmp = cel_value_bool(view->allow_multiple_allocations);
+		return tmp;
+	}
+	/* (domain, id) pairs are unique in a table, so the flat entry array can be searched */
+	const CelDraTable *tab = h->capacity ? &view->capacity : &view->attributes;
+	const CelDraEntry *e = tab->entries;
+	guint i = hints[t->hint];
+	if (i < tab->nentries && e[i].id == h->id && e[i].domain == h->domain) {
+		return &e[i].value;
+	}
+	for (i = 0; i < tab->nentries; i++) {
+		if (e[i].id == h->id && e[i].domain == h->domain) {
+			hints[t->hint] = i;
+			return &e[i].value;
+		}
+	}
+	return NULL;
+}
+
+static int
+test_rel(FastOp rel, int c)
+{
+	switch (rel) {
+	case FAST_EQ:
+		return c == 0;
+	case FAST_NE:
+		return c != 0;
+	case FAST_LT:
+		return c < 0;
+	case FAST_LE:
+		return c <= 0;
+	case FAST_GT:
+		return c > 0;
+	default:
+		return c >= 0;
+	}
+}
+
+/* Byte equality; short strings (most attribute values) without a call. */
+static inline gboolean
+bytes_equal(const char *a, const char *b, guint n)
+{
+	if (a == b) {
+		return TRUE;
+	}
+	if (n > 16) {
+		return memcmp(a, b, n) == 0;
+	}
+	for (guint i = 0; i < n; i++) {
+		if (a[i] != b[i]) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+static int
+test_cmp(const TestNode *t, const CelValue *v)
+{
+	const CelValue *k = &t->k;
+
+	if (v->kind != k->kind) {
+		return -1;
+	}
+	switch (k->kind) {
+	case CEL_KIND_INT:
+		return test_rel(t->rel, v->i == k->i ? 0 : (v->i < k->i ? -1 : 1));
+	case CEL_KIND_UINT:
+		return test_rel(t->rel, v->u == k->u ? 0 : (v->u < k->u ? -1 : 1));
+	case CEL_KIND_BOOL:
+		return test_rel(t->rel, v->b == k->b ? 0 : (!v->b ? -1 : 1));
+	default: /* CEL_KIND_STRING */
+		if (t->rel == FAST_EQ || t->rel == FAST_NE) {
+			gboolean eq = v->aux == k->aux && bytes_equal(v->str, k->str, k->aux);
+			return eq == (t->rel == FAST_EQ);
+		}
+		return test_rel(t->rel, cmp_strings(*v, *k));
+	}
+}
+
+static int
+test_regex_literal(const TestNode *t, const CelValue *v)
+{
+	const char *s = v->str;
+	guint n = v->aux, m = t->lit_len;
+
+	gboolean found = FALSE;
+	for (guint i = 0; m <= n && i <= n - m && !found; i++) {
+		found = s[i] == t->lit[0] && memcmp(s + i, t->lit, m) == 0;
+	}
+	if (!found) {
+		return 0; /* every match contains the literal */
+	}
+	for (guint i = 0; i < n; i++) {
+		if ((guchar)s[i] >= 0x80 || s[i] == '\n') {
+			return cel_regex_match(t->re, s, n);
+		}
+	}
+	if (t->at_start && t->at_end) {
+		return n == m;
+	}
+	if (t->at_start) {
+		return memcmp(s, t->lit, m) == 0;
+	}
+	if (t->at_end) {
+		return memcmp(s + n - m, t->lit, m) == 0;
+	}
+	return 1;
+}
+
+static int
+test_str(const TestNode *t, const CelValue *v)
+{
+	const CelValue *k = &t->k;
+
+	if (v->kind != CEL_KIND_STRING) {
+		return -1;
+	}
+	switch (t->rel) {
+	case FAST_STARTS:
+		return v->aux >= k->aux && bytes_equal(v->str, k->str, k->aux);
+	case FAST_ENDS:
+		return v->aux >= k->aux && bytes_equal(v->str + v->aux - k->aux, k->str, k->aux);
+	case FAST_CONTAINS:
+		return k->aux == 0 || g_strstr_len(v->str, v->aux, k->str) != NULL;
+	default:
+		return t->lit != NULL ? test_regex_literal(t, v)
+		                      : cel_regex_match(t->re, v->str, v->aux);
+	}
+}
+
+static int
+test_ord(const TestNode *t, const CelValue *v)
+{
+	int c;
+
+	if (v->kind != CEL_KIND_OBJECT) {
+		return -1;
+	}
+	if (t->semver) {
+		const CelSemver *s = cel_semver_of(*v);
+		if (s == NULL) {
+			return -1;
+		}
+		c = cel_semver_compare(s, cel_semver_of(t->k));
+	} else {
+		const K8sQuantity *q = cel_quantity_of(*v);
+		if (q == NULL) {
+			return -1;
+		}
+		c = k8s_quantity_cmp(q, cel_quantity_of(t->k));
+	}
+	gint64 d = c;
+	return test_rel(t->rel, d == t->k_int ? 0 : (d < t->k_int ? -1 : 1));
+}
+
+/* A leaf: 1 true, 0 false, -1 "use the generic evaluator". */
+static inline int
+test_leaf_eval(const TestNode *t, const CelDraView *view, guint *hints)
+{
+	CelValue tmp;
+	const CelValue *v;
+
+	if (t->op == TEST_DRIVER) {
+		return (view->driver == t->k.str) == (t->rel == FAST_EQ);
+	}
+	v = test_lookup(t, view, hints, &tmp);
+	if (v == NULL) {
+		return -1;
+	}
+	switch (t->op) {
+	case TEST_CMP:
+		return test_cmp(t, v);
+	case TEST_STR:
+		return test_str(t, v);
+	default:
+		return test_ord(t, v);
+	}
+}
+
+/* 1 true, 0 false, -1 "use the generic evaluator". */
+static int
+test_eval(const TestNode *t, const CelDraView *view, guint *hints)
+{
+	CelValue tmp;
+	int r;
+
+	for (;;) {
+		switch (t->op) {
+		case TEST_AND:
+		case TEST_OR:
+			r = test_eval(t->a, view, hints);
+			if (r < 0 || r == (t->op == TEST_OR)) {
+				return r; /* short circuit, as cel-go */
+			}
+			t = t->b; /* the right operand decides */
+			continue;
+		case TEST_NOT:
+			r = test_eval(t->a, view, hints);
+			return r < 0 ? r : !r;
+		case TEST_TREE:
+			if (!eval_node(t->tree, view, &tmp, NULL) || tmp.kind != CEL_KIND_BOOL) {
+				return -1;
+			}
+			return tmp.b;
+		default:
+			return test_leaf_eval(t, view, hints);
+		}
+	}
+}
+
+gboolean
+cel_dra_fast_test(const CelDraFast *fast, const CelDraView *view, guint *hints, gboolean *result)
+{
+	int r = test_eval(fast->test, view, hints);
+	if (r < 0) {
+		return FALSE;
+	}
+	*result = r;
+	return TRUE;
 }

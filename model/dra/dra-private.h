@@ -179,6 +179,18 @@ dra_ptr_slot(gconstpointer p)
 	return (guint)(((guintptr)p >> 4) ^ ((guintptr)p >> 14)) & (DRA_PTR_CACHE - 1);
 }
 
+/*
+ * Node pools: one slot per node of a large cluster. Fibonacci hashing, because
+ * node names are small strings allocated at a regular stride.
+ */
+#define DRA_NODE_CACHE_BITS 13
+static inline guint
+dra_node_slot(gconstpointer p)
+{
+	return (guint)(((guint64)(guintptr)p * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >>
+	               (64 - DRA_NODE_CACHE_BITS));
+}
+
 struct DraAllocator {
 	DraFeatures features;
 	DraQuirks quirks;
@@ -207,14 +219,14 @@ struct DraAllocator {
 	GArray *counter_used;      /* DraMilli per counter (this call) */
 	GHashTable *class_by_name; /* name -> DraClassRec* */
 	GPtrArray *class_recs;
-	GHashTable *prog_by_expr;              /* expression -> index+1 */
-	GPtrArray *progs;                      /* DraProgRec* */
-	GHashTable *node_slices;               /* node name -> GArray of slice indexes */
-	GArray *shared_slices;                 /* slices without nodeName */
-	GHashTable *pools_by_node;             /* node name ("" for none) -> DraNodePools* */
-	DraPtrSlot pools_cache[DRA_PTR_CACHE]; /* node pointer -> DraNodePools* */
-	DraPtrSlot class_cache[DRA_PTR_CACHE]; /* request pointer -> DraClassRec* */
-	GHashTable *subreq_names;              /* const DraExactRequest* -> "parent/sub" */
+	GHashTable *prog_by_expr;  /* expression -> index+1 */
+	GPtrArray *progs;          /* DraProgRec* */
+	GHashTable *node_slices;   /* node name -> GArray of slice indexes */
+	GArray *shared_slices;     /* slices without nodeName */
+	GHashTable *pools_by_node; /* node name ("" for none) -> DraNodePools* */
+	DraPtrSlot pools_cache[1u << DRA_NODE_CACHE_BITS]; /* node name pointer -> DraNodePools* */
+	DraPtrSlot class_cache[DRA_PTR_CACHE];             /* request pointer -> DraClassRec* */
+	GHashTable *subreq_names; /* const DraExactRequest* -> "parent/sub" */
 
 	/* allocated state (persistent) */
 	GHashTable *allocated_keys; /* id keys of dedicated devices in use */
@@ -263,6 +275,8 @@ struct DraAllocator {
 	GArray *sel_exprs;
 	DraNodeSelectorRequirement node_name_req;
 	const char *node_name_values[1];
+	GString *node_name; /* the node of the last answer: results are built on demand */
+	gboolean result_pending;
 	GString *scratch;
 };
 
@@ -314,6 +328,8 @@ int dra_search__run(DraAllocator *self);
 void dra_search__build_reason(DraAllocator *self);
 
 /* dra_result.c */
+gboolean dra_result__check(DraAllocator *self);
+void dra_alloc__flush_result(DraAllocator *self);
 gboolean dra_result__build(DraAllocator *self);
 
 /* dra_node.c */

@@ -156,12 +156,14 @@ dra_allocator_new(const DraFeatures *features, const DraSelectorOps *ops, gpoint
 	self->sel_fields = g_array_new(FALSE, FALSE, sizeof(gpointer));
 	self->sel_exprs = g_array_new(FALSE, FALSE, sizeof(gpointer));
 	self->scratch = g_string_new(NULL);
+	self->node_name = g_string_new(NULL);
 	return self;
 }
 
 static void
 clear_prepared(DraAllocator *self)
 {
+	dra_alloc__flush_result(self); /* the pending answer reads the prepared indexes */
 	for (guint i = 0; i < self->dev_recs->len; i++) {
 		DraDevRec *d = &g_array_index(self->dev_recs, DraDevRec, i);
 		if (d->view != NULL && self->has_ops && self->ops.free_view != NULL) {
@@ -210,6 +212,7 @@ dra_allocator_free(DraAllocator *self)
 	if (self == NULL) {
 		return;
 	}
+	self->result_pending = FALSE;
 	clear_prepared(self);
 	for (guint i = 0; i < self->progs->len; i++) {
 		DraProgRec *p = g_ptr_array_index(self->progs, i);
@@ -270,6 +273,7 @@ dra_allocator_free(DraAllocator *self)
 	g_array_unref(self->sel_fields);
 	g_array_unref(self->sel_exprs);
 	g_string_free(self->scratch, TRUE);
+	g_string_free(self->node_name, TRUE);
 	g_free(self->error);
 	g_free(self->reason);
 	g_free(self);
@@ -823,6 +827,9 @@ node_is_full(DraAllocator *self)
 void
 dra_allocator_set_claims(DraAllocator *self, const DraClaim *const *claims, guint n_claims)
 {
+	/* the last answer's claims may be gone: its results end here */
+	self->result_pending = FALSE;
+	dra_array_clear(self->out_alloc);
 	self->claims = claims;
 	self->n_claims = n_claims;
 	self->validated = FALSE;
@@ -864,6 +871,7 @@ dra_allocator_allocate_on(DraAllocator *self, const DraNode *node)
 	reset_call(self);
 	self->stats.allocate_calls++;
 	self->node = node;
+	self->result_pending = FALSE;
 	dra_array_clear(self->out_alloc);
 
 	if (n_claims > DRA_MAX_CLAIMS) {
@@ -900,15 +908,30 @@ dra_allocator_allocate_on(DraAllocator *self, const DraNode *node)
 	if (done == 0) {
 		return DRA_OUTCOME_UNSCHEDULABLE;
 	}
-	if (!dra_result__build(self)) {
+	if (!dra_result__check(self)) {
 		return DRA_OUTCOME_ERROR;
 	}
+	self->result_pending = TRUE;
 	return DRA_OUTCOME_ALLOCATED;
+}
+
+/*
+ * Builds the last answer's results if nobody asked yet: Filter tries hundreds
+ * of nodes and only reads the chosen one. Cannot fail: dra_result__check() passed.
+ */
+void
+dra_alloc__flush_result(DraAllocator *self)
+{
+	if (self->result_pending) {
+		self->result_pending = FALSE;
+		(void)dra_result__build(self);
+	}
 }
 
 const DraAllocation *
 dra_allocator_get_allocation(DraAllocator *self, guint claim_index)
 {
+	dra_alloc__flush_result(self);
 	if (claim_index >= self->out_alloc->len) {
 		return NULL;
 	}

@@ -226,8 +226,13 @@ gather(DraAllocator *self, const DraNode *node)
 DraNodePools *
 dra_pools__for_node(DraAllocator *self, const DraNode *node)
 {
-	DraPtrSlot *slot = &self->pools_cache[dra_ptr_slot(node)];
-	DraNodePools *np = slot->key == node ? slot->value : NULL;
+	/*
+	 * Keyed by the name's pointer, not the node's: callers build a DraNode per
+	 * call on the stack, while the name usually lives as long as the node.
+	 */
+	gconstpointer ptr = node != NULL ? (gconstpointer)node->name : NULL;
+	DraPtrSlot *slot = &self->pools_cache[dra_node_slot(ptr)];
+	DraNodePools *np = slot->key == ptr ? slot->value : NULL;
 
 	/* the pointer caches are checked by name: the caller may reuse node memory */
 	if (np != NULL && (node == NULL || strcmp(np->node_name, node->name) == 0)) {
@@ -239,7 +244,7 @@ dra_pools__for_node(DraAllocator *self, const DraNode *node)
 		np = gather(self, node);
 		g_hash_table_insert(self->pools_by_node, g_strdup(key), np);
 	}
-	slot->key = node;
+	slot->key = ptr;
 	slot->value = np;
 	return np;
 }

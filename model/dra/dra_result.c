@@ -185,6 +185,45 @@ add_requirements(DraAllocator *self,
 	*count = scratch->len;
 }
 
+/*
+ * The only way building can fail, checked without building: Filter needs yes or
+ * no, and only the chosen node's answer is ever read. Same order as the build.
+ */
+gboolean
+dra_result__check(DraAllocator *self)
+{
+	for (guint c = 0; c < self->n_claims; c++) {
+		GArray *results = g_ptr_array_index(self->results, c);
+
+		for (guint i = 0; i < results->len; i++) {
+			DraInternalResult *ir = &g_array_index(results, DraInternalResult, i);
+			const DraDevRec *d = &g_array_index(self->dev_recs, DraDevRec, ir->dev);
+			const DraSlice *s =
+			        g_array_index(self->slice_recs, DraSliceRec, d->slice).slice;
+			const char *node_name = s->node_name;
+			const DraNodeSelector *sel = s->node_selector;
+
+			if (s->per_device_node_selection) {
+				node_name = d->device->node_name;
+				sel = d->device->node_selector;
+			}
+			if ((node_name != NULL && node_name[0] != '\0') ||
+			    d->device->binds_to_node) {
+				break;
+			}
+			if (sel != NULL && sel->n_terms > 1) {
+				dra_alloc__set_error(
+				        self,
+				        "create NodeSelector for claim %s: unsupported "
+				        "ResourceSlice.NodeSelector with %u terms",
+				        self->claims[c]->name, sel->n_terms);
+				return FALSE;
+			}
+		}
+	}
+	return TRUE;
+}
+
 /* createNodeSelector; FALSE with self->error set for a multi-term slice selector. */
 static gboolean
 emit_node_selector(DraAllocator *self, guint claim, Layout *lay)
@@ -312,7 +351,9 @@ dra_result__build(DraAllocator *self)
 	dra_array_clear(self->out_reqs);
 	dra_array_clear(self->out_offsets);
 	g_array_set_size(self->out_selectors, self->n_claims);
-	self->node_name_values[0] = self->node != NULL ? self->node->name : "";
+	/* a copy: the results outlive the node's pools when the inventory changes */
+	g_string_assign(self->node_name, self->pools->node_name);
+	self->node_name_values[0] = self->node_name->str;
 	for (guint c = 0; c < self->n_claims; c++) {
 		emit_results(self, c, &lays[c]);
 		emit_config(self, c, &lays[c]);

@@ -42,6 +42,25 @@ usage(gboolean compare, const char *message)
 	return CLI_EXIT_USAGE;
 }
 
+static gboolean
+formats_ok(const char *formats, gboolean have_dir)
+{
+	g_auto(GStrv) parts = NULL;
+
+	if (formats == NULL)
+		return TRUE;
+	parts = g_strsplit(formats, ",", -1);
+	for (guint i = 0; parts[i] != NULL; i++) {
+		gboolean file_only = g_str_equal(parts[i], "csv") || g_str_equal(parts[i], "html");
+
+		if (!g_str_equal(parts[i], "text") && !g_str_equal(parts[i], "json") && !file_only)
+			return FALSE;
+		if (file_only && !have_dir)
+			return FALSE;
+	}
+	return TRUE;
+}
+
 /* Only on a terminal: the wall clock is read here, never in the engine. */
 static void
 on_progress(SimTime now, guint64 pods, guint64 events, gpointer data)
@@ -125,9 +144,9 @@ cli_run_common(int argc, char **argv, gboolean compare)
 		return rc;
 	if (argc != 2)
 		return usage(compare, "expected one scenario file");
-	if (a.format != NULL && g_strcmp0(a.format, "text") != 0 &&
-	    g_strcmp0(a.format, "json") != 0)
-		return usage(compare, "--format must be text or json");
+	if (!formats_ok(a.format, a.output != NULL))
+		return usage(compare, "--format takes text, json, csv or html (a comma list; csv "
+		                      "and html need -o DIR)");
 	if (a.seed < 0)
 		return usage(compare, "--seed must be >= 0");
 	if (a.horizon != NULL) {

@@ -115,6 +115,7 @@ typedef struct {
 	GArray *modes;       /* ScenarioMode */
 	ClusterRunParams run;
 	K8sObjectSet *objects; /* the manifests */
+	GStringChunk *strings; /* the scenario file's name and text: positions point here */
 } Scenario;
 
 /**
@@ -190,16 +191,6 @@ ScenarioResult *scenario_run(const Scenario *self,
                              gpointer progress_data,
                              K8sDiagList *diags,
                              GError **error);
-
-/* Reports: a text block per result or one side-by-side table; JSON. */
-void scenario_report_text(const Scenario *scenario,
-                          ScenarioResult *const *results,
-                          guint n,
-                          GString *out);
-void scenario_report_json(const Scenario *scenario,
-                          ScenarioResult *const *results,
-                          guint n,
-                          GString *out);
 
 /* The report object of reports/ (text, JSON, CSV, HTML, diff) for @n runs. */
 RptReport *scenario_report_build(const Scenario *scenario, ScenarioResult *const *results, guint n);

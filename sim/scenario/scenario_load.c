@@ -63,6 +63,7 @@ scenario_free(Scenario *self)
 	g_free(self->trace.path);
 	g_array_unref(self->modes);
 	k8s_object_set_free(self->objects);
+	g_string_chunk_free(self->strings);
 	g_free(self);
 }
 
@@ -86,6 +87,7 @@ scenario_new(const char *path)
 	self->default_duration = SIM_TIME_HOUR;
 	self->default_compute = 1.0;
 	self->objects = k8s_object_set_new();
+	self->strings = g_string_chunk_new(4096);
 	/* The built-in catalog is compiled in; it fails only on a build bug. */
 	self->catalog = hw_catalog_new_builtin(NULL);
 	if (self->catalog == NULL)
@@ -291,7 +293,7 @@ scenario_load(const char *path, K8sDiagList *diags)
 {
 	g_autoptr(Scenario) self = scenario_new(path);
 	g_autoptr(K8sArena) arena = k8s_arena_new();
-	GStringChunk *strings = g_string_chunk_new(4096);
+	GStringChunk *strings = self->strings;
 	g_autofree char *data = NULL;
 	g_autoptr(GError) error = NULL;
 	K8sYamlFile file = { 0 };
@@ -304,7 +306,6 @@ scenario_load(const char *path, K8sDiagList *diags)
 
 		k8s_diag_list_error(diags, &pos, "", "cannot read the scenario: %s",
 		                    error->message);
-		g_string_chunk_free(strings);
 		return NULL;
 	}
 	if (k8s_yaml_parse(path, data, len, arena, strings, &file, diags)) {
@@ -321,7 +322,6 @@ scenario_load(const char *path, K8sDiagList *diags)
 	}
 	if (k8s_diag_list_count_errors(diags) == before)
 		load_manifests(self, diags);
-	g_string_chunk_free(strings);
 	if (k8s_diag_list_count_errors(diags) > before)
 		return NULL;
 	return g_steal_pointer(&self);

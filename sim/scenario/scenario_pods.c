@@ -203,7 +203,9 @@ scenario_pods__expand(const Scenario *self,
 		const ScenarioEntry *e = &g_array_index(self->entries, ScenarioEntry, i);
 
 		if (find_object(self, e) == NULL) {
-			k8s_diag_list_error(diags, &e->pos, "spec.workload.entries",
+			g_autofree char *field = g_strdup_printf("spec.workload.entries[%u]", i);
+
+			k8s_diag_list_error(diags, &e->pos, field,
 			                    "no %s named \"%s\" in the manifests", e->kind,
 			                    e->name);
 			ok = FALSE;

@@ -190,6 +190,45 @@ add_nodes(Run *run, GError **error)
 	return TRUE;
 }
 
+/*
+ * KEP-5004 for MIG: one class per profile of the pools' GPUs, mapping the
+ * device plugin's nvidia.com/mig-<profile>, so pods written for the mixed
+ * strategy run unchanged in the DRA world. NVIDIA's chart installs no such
+ * classes; drasim adds them as an operator would (named mig-<profile>.nvidia.com).
+ */
+static void
+add_mig_classes(Run *run, GString *yaml)
+{
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint p = 0; p < run->sc->pools->len; p++) {
+		const ScenarioPool *pool = &g_array_index(run->sc->pools, ScenarioPool, p);
+		const HwNodeShape *shape = hw_catalog_lookup_shape(run->sc->catalog, pool->shape);
+		const HwMigGeometry *mig = shape ? shape->gpu_model->mig : NULL;
+
+		for (guint i = 0; mig != NULL && i < mig->profiles->len; i++) {
+			const HwMigProfile *prof = mig->profiles->pdata[i];
+			g_autofree char *cls = g_strdup_printf("mig-%s.nvidia.com", prof->name);
+
+			/* @seen only filters repeats; the order comes from the pools. */
+			if (g_hash_table_contains(seen, prof->name) ||
+			    has_manifest_class(run, cls) || strchr(prof->name, '+') != NULL)
+				continue;
+			g_hash_table_add(seen, prof->name);
+			g_string_append_printf(
+			        yaml,
+			        "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+			        "metadata: {name: %s}\nspec:\n  selectors:\n  - cel:\n"
+			        "      expression: |\n        device.driver == \"gpu.nvidia.com\" "
+			        "&& "
+			        "device.attributes[\"gpu.nvidia.com\"].type == \"mig\" && "
+			        "device.attributes[\"gpu.nvidia.com\"].profile == \"%s\"\n"
+			        "  extendedResourceName: nvidia.com/mig-%s\n",
+			        cls, prof->name, prof->name);
+		}
+	}
+}
+
 /* DRA world: the manifests' classes, claims and templates, then the slices. */
 static void
 add_dra_inventory(Run *run)
@@ -214,6 +253,7 @@ add_dra_inventory(Run *run)
 			g_string_append_printf(yaml, "  extendedResourceName: %s\n",
 			                       hw[i].extended_resource_name);
 	}
+	add_mig_classes(run, yaml);
 	if (yaml->len > 0) {
 		guint before = k8s_object_set_count_kind(run->published, K8S_KIND_DEVICE_CLASS);
 

@@ -201,6 +201,134 @@ test_costs(void **state)
 	assert_non_null(strstr(msg, "actual cost limit exceeded"));
 }
 
+/*
+ * The leaf-testing fast path (cel_dra_fast.c) against the generic evaluator over devices
+ * whose attributes sit at different indexes (so remembered lookup hints miss), with other
+ * drivers, missing keys, odd kinds, non-ASCII and multi-line strings, and regexp shapes that
+ * the literal filter answers without RE2.
+ */
+static CelDraDevice *
+mixed_device(guint i)
+{
+	static const char *const drivers[] = { "gpu.nvidia.com", "gpu.example.com" };
+	static const char *const texts[] = {
+		"NVIDIA H100 80GB", "H100",   "xH100",       "H100x",     "h100", "",
+		"NVIDIA H100\nNVL", "Ü H100", "NVIDIA A100", "a-b_c:d/e", "H10",  "H100 H100"
+	};
+	CelDraDevice *dev = cel_dra_device_new(drivers[i % 2]);
+	K8sQuantity q;
+	char buf[32];
+
+	for (guint j = 0; j < i % 5; j++) { /* shift the indexes of what follows */
+		g_snprintf(buf, sizeof buf, "x.example.com/pad%u", j);
+		cel_dra_device_add_int(dev, buf, j);
+	}
+	if (i % 7 != 6) {
+		cel_dra_device_add_string(dev, "x.example.com/s", texts[i % G_N_ELEMENTS(texts)],
+		                          -1);
+	} else {
+		cel_dra_device_add_int(dev, "x.example.com/s",
+		                       3); /* a kind the tests do not expect */
+	}
+	cel_dra_device_add_int(dev, "x.example.com/n", (gint64)(i % 9) - 4);
+	cel_dra_device_add_bool(dev, "x.example.com/b", i % 3 == 0);
+	assert_true(cel_dra_device_add_version(dev, "x.example.com/v",
+	                                       i % 2 ? "1.2.3" : "2.0.0-rc.1", -1, NULL));
+	g_snprintf(buf, sizeof buf, "%uGi", i % 4);
+	assert_true(k8s_quantity_parse(buf, -1, &q, NULL));
+	if (i % 11 != 10) {
+		cel_dra_device_add_capacity(dev, "x.example.com/mem", &q);
+	}
+	if (i % 2) {
+		cel_dra_device_seal(dev);
+	}
+	return dev;
+}
+
+static void
+test_fast_vs_generic(void **state)
+{
+	static const char *const exprs[] = {
+		"device.driver == 'gpu.nvidia.com'",
+		"device.driver != 'gpu.nvidia.com'",
+		"'gpu.example.com' == device.driver",
+		"device.driver == 'gpu.nvidia.co\\x00m'",
+		"device.driver < 'gpu.z'",
+		"device.attributes['x.example.com'].s == 'H100'",
+		"'H100' != device.attributes['x.example.com'].s",
+		"device.attributes['x.example.com'].s > 'H100'",
+		"device.attributes['x.example.com'].s <= 'H100x'",
+		"device.attributes['x.example.com'].s.startsWith('NVIDIA')",
+		"device.attributes['x.example.com'].s.endsWith('H100')",
+		"device.attributes['x.example.com'].s.contains('100')",
+		"device.attributes['x.example.com'].s.matches('^.*H100.*$')",
+		"device.attributes['x.example.com'].s.matches('H100')",
+		"device.attributes['x.example.com'].s.matches('^H100')",
+		"device.attributes['x.example.com'].s.matches('H100$')",
+		"device.attributes['x.example.com'].s.matches('^H100$')",
+		"device.attributes['x.example.com'].s.matches('.*H100')",
+		"device.attributes['x.example.com'].s.matches('^H100.*$')",
+		"device.attributes['x.example.com'].s.matches('^.*H100$')",
+		"device.attributes['x.example.com'].s.matches('^a-b_c:d/e$')",
+		"device.attributes['x.example.com'].s.matches('H10+')",
+		"device.attributes['x.example.com'].s.matches('^.*$')",
+		"matches(device.attributes['x.example.com'].s, 'A100')",
+		"device.attributes['x.example.com'].n >= 0",
+		"0 < device.attributes['x.example.com'].n",
+		"device.attributes['x.example.com'].n == -4 || "
+		"device.attributes['x.example.com'].b",
+		"!device.attributes['x.example.com'].b && device.attributes['x.example.com'].n != "
+		"2",
+		"device.attributes['x.example.com'].b == true",
+		"device.attributes['x.example.com'].n == 1u",
+		"device.attributes['x.example.com'].v.isGreaterThan(semver('1.5.0'))",
+		"device.attributes['x.example.com'].v.isLessThan(semver('2.0.0'))",
+		"device.attributes['x.example.com'].v.compareTo(semver('1.2.3')) == 0",
+		"device.capacity['x.example.com'].mem.compareTo(quantity('2Gi')) >= 0",
+		"device.capacity['x.example.com'].mem.compareTo(quantity('2Gi')) < 1",
+		"device.capacity['x.example.com'].mem.compareTo(quantity('2Gi')) == -1",
+		"device.capacity['x.example.com'].mem.isGreaterThan(quantity('1Gi'))",
+		"device.capacity['x.example.com'].mem.isLessThan(quantity('1Gi'))",
+		"device.attributes['x.example.com'].s == 'H100' && "
+		"device.attributes['x.example.com'].n > -2 && device.attributes['x.example.com'].b",
+	};
+	CelDraOptions o = CEL_DRA_OPTIONS_INIT;
+	g_autoptr(CelDraEnv) env = cel_dra_env_new(&o);
+	g_autoptr(CelDraEval) ev = cel_dra_eval_new(env);
+	CelDraDevice *devs[77];
+	guint failures = 0;
+
+	(void)state;
+	for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
+		devs[i] = mixed_device(i);
+	}
+	for (guint e = 0; e < G_N_ELEMENTS(exprs); e++) {
+		g_autoptr(CelDraSelector) sel = cel_dra_selector_compile(env, exprs[e], NULL);
+		g_autofree char *wrapped = g_strdup_printf("[%s][0]", exprs[e]);
+		g_autoptr(CelDraSelector) slow = cel_dra_selector_compile(env, wrapped, NULL);
+		assert_non_null(sel);
+		assert_non_null(slow);
+		for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
+			const char *msg = NULL, *slow_msg = NULL;
+			CelDraResult r = cel_dra_selector_eval(sel, ev, devs[i], &msg);
+			g_autofree char *msg_copy = g_strdup(msg);
+			guint64 cost = cel_dra_eval_get_cost(ev);
+			CelDraResult rs = cel_dra_selector_eval(slow, ev, devs[i], &slow_msg);
+			if (r != rs || (r == CEL_DRA_ERROR && strcmp(msg_copy, slow_msg) != 0) ||
+			    cost == 0) {
+				print_error("%s on device %u: fast %d (%s), generic %d (%s)\n",
+				            exprs[e], i, r, msg_copy ? msg_copy : "", rs,
+				            slow_msg ? slow_msg : "");
+				failures++;
+			}
+		}
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
+		cel_dra_device_free(devs[i]);
+	}
+	assert_int_equal(failures, 0);
+}
+
 int
 main(void)
 {
@@ -208,6 +336,7 @@ main(void)
 		cmocka_unit_test(test_rows_stored),
 		cmocka_unit_test(test_diagnostics),
 		cmocka_unit_test(test_costs),
+		cmocka_unit_test(test_fast_vs_generic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
