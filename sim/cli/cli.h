@@ -10,9 +10,9 @@
 #include <glib.h>
 
 typedef enum {
-	CLI_EXIT_OK = 0,         /* success, or only warnings */
+	CLI_EXIT_OK = 0,          /* success, or only warnings */
 	CLI_EXIT_INPUT_ERROR = 1, /* the input has errors, or a check failed */
-	CLI_EXIT_USAGE = 2,      /* the command line itself is wrong */
+	CLI_EXIT_USAGE = 2,       /* the command line itself is wrong */
 } CliExit;
 
 typedef int (*CliHandler)(int argc, char **argv);

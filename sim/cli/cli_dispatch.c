@@ -2,10 +2,10 @@
  * cli_dispatch.c: finding a subcommand by name, and option parsing shared by
  * every subcommand so that errors and exit codes look the same everywhere.
  */
-#include "cli.h"
-
 #include <stdio.h>
 #include <string.h>
+
+#include "cli.h"
 
 static void
 print_table(FILE *out, const char *prog, const CliCommand *table)

@@ -1,11 +1,14 @@
 #!/bin/sh
-# run_twice.sh DRASIM SCENARIO OUTDIR: runs every mode of SCENARIO twice and
-# checks that the two JSON reports are byte-identical (determinism), and that
-# the run succeeded. TAP output, one line per check.
+# run_twice.sh DRASIM SCENARIO OUTDIR [BASELINE SCHEMA]: runs every mode of
+# SCENARIO twice and checks that the run succeeded, that the two JSON reports
+# are byte-identical (determinism), and, when given, that the report validates
+# against the JSON Schema and equals BASELINE with zero tolerance
+# (tools/update-baselines changes a baseline). TAP output, one line per check.
 set -u
-drasim=$1 scenario=$2 out=$3
+drasim=$1 scenario=$2 out=$3 baseline=${4:-} schema=${5:-}
+root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$out" && mkdir -p "$out"
-echo "1..2"
+echo "1..4"
 if "$drasim" compare --format json -o "$out/a" "$scenario" >"$out/a.log" 2>&1 &&
    "$drasim" compare --format json -o "$out/b" "$scenario" >"$out/b.log" 2>&1; then
 	echo "ok 1 - $scenario runs"
@@ -13,6 +16,8 @@ else
 	echo "not ok 1 - $scenario runs"
 	sed 's/^/# /' "$out/a.log" "$out/b.log" 2>/dev/null
 	echo "ok 2 # SKIP no report to compare"
+	echo "ok 3 # SKIP no report to validate"
+	echo "ok 4 # SKIP no report to diff"
 	exit 1
 fi
 if cmp -s "$out/a/report.json" "$out/b/report.json"; then
@@ -22,3 +27,24 @@ else
 	diff "$out/a/report.json" "$out/b/report.json" | head -20 | sed 's/^/# /'
 	exit 1
 fi
+status=0
+if [ -z "$schema" ]; then
+	echo "ok 3 # SKIP no schema given"
+elif python3 "$root/reports/schema/validate.py" "$schema" "$out/a/report.json" >"$out/schema.log" 2>&1; then
+	echo "ok 3 - the report validates against $(basename "$schema")"
+else
+	echo "not ok 3 - the report does not validate against the schema"
+	sed 's/^/# /' "$out/schema.log"
+	status=1
+fi
+if [ -z "$baseline" ]; then
+	echo "ok 4 # SKIP no baseline given"
+elif "$drasim" diff --strict --tolerance "$root/reports/baselines/zero.tolerance" \
+	"$baseline" "$out/a/report.json" >"$out/diff.log" 2>&1; then
+	echo "ok 4 - the report equals its baseline (zero tolerance)"
+else
+	echo "not ok 4 - the report differs from $baseline (run tools/update-baselines if intended)"
+	sed 's/^/# /' "$out/diff.log"
+	status=1
+fi
+exit $status
