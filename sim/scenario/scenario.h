@@ -141,6 +141,18 @@ typedef struct {
 
 #define SCENARIO_N_QUANTILES 3 /* p50, p90, p99 */
 
+/* One pod at the end of a run, for the per-pod records of the report. */
+typedef struct {
+	char *name;
+	SimTime arrival;
+	SimTime start;   /* first bind, -1 when never bound */
+	SimTime end;     /* completion, -1 when not completed */
+	char *node;      /* the node it is bound to at the end, NULL when none */
+	double slowdown; /* jct / work, < 0 when not completed */
+	ClusterPodPhase phase;
+	guint restarts;
+} ScenarioPodRecord;
+
 /* The metrics of one mode (docs/scenario.md, "Metrics"). */
 typedef struct {
 	char *mode;
@@ -164,6 +176,8 @@ typedef struct {
 	double jct[SCENARIO_N_QUANTILES];
 	double slowdown[SCENARIO_N_QUANTILES];
 	GArray *pending_series; /* guint64 per sampling interval, from t = 0 */
+	GArray *alloc_series;   /* double busy devices / devices per sample (empty: DynamicMIG) */
+	GArray *pod_records;    /* ScenarioPodRecord, in pod order */
 	SimTime sampling;
 	guint64 filter_calls, allocator_calls, cel_evaluations, backtracks, cycles;
 	GPtrArray *notes; /* ScenarioNote*: the translation report */

@@ -34,6 +34,69 @@ set_quantiles(RptMode *mode, const char *base, const double *q, const char *unit
 	}
 }
 
+static RptOutcome
+pod_outcome(const ScenarioPodRecord *rec)
+{
+	switch (rec->phase) {
+	case CLUSTER_POD_SUCCEEDED:
+		return RPT_OUTCOME_COMPLETED;
+	case CLUSTER_POD_RUNNING:
+		return RPT_OUTCOME_RUNNING;
+	case CLUSTER_POD_RESTARTING:
+		return RPT_OUTCOME_OOM_KILLED;
+	case CLUSTER_POD_DELETED:
+		return RPT_OUTCOME_DELETED;
+	case CLUSTER_POD_LOST: /* its node failed: it will be evicted */
+		return RPT_OUTCOME_EVICTED;
+	case CLUSTER_POD_PENDING:
+	default:
+		return RPT_OUTCOME_PENDING;
+	}
+}
+
+/* Per-pod records; the HTML's latency and slowdown CDFs are drawn from them. */
+static void
+fill_pods(RptMode *mode, const ScenarioResult *r)
+{
+	for (guint i = 0; r->pod_records != NULL && i < r->pod_records->len; i++) {
+		const ScenarioPodRecord *rec = &g_array_index(r->pod_records, ScenarioPodRecord, i);
+		RptPod pod = {
+			.name = rec->name,
+			.arrival_us = rec->arrival,
+			.start_us = rec->start >= 0 ? rec->start : RPT_TIME_NONE,
+			.end_us = rec->end >= 0 ? rec->end : RPT_TIME_NONE,
+			.node = rec->node,
+			.devices = NULL, /* the simulation keeps no per-pod device list */
+			.slowdown = rec->slowdown,
+			.outcome = pod_outcome(rec),
+			.attempts = 0, /* not kept per pod */
+			.oom_kills = rec->restarts,
+		};
+
+		rpt_mode_add_pod(mode, &pod);
+	}
+}
+
+static void
+fill_series(RptMode *mode, const ScenarioResult *r)
+{
+	rpt_mode_set_sampling(mode, 0, r->sampling);
+	if (r->alloc_series != NULL && r->alloc_series->len > 0) {
+		RptSeries *alloc = rpt_mode_add_series(mode, RPT_S_GPU_ALLOC_RATIO, "ratio");
+
+		for (guint i = 0; i < r->alloc_series->len; i++)
+			rpt_series_append(alloc, g_array_index(r->alloc_series, double, i));
+	}
+	if (r->pending_series != NULL) {
+		RptSeries *pending = rpt_mode_add_series(mode, RPT_S_PENDING_PODS, "pods");
+
+		for (guint i = 0; i < r->pending_series->len; i++) {
+			rpt_series_append(pending,
+			                  (double)g_array_index(r->pending_series, guint64, i));
+		}
+	}
+}
+
 static void
 fill_mode(RptMode *mode, const ScenarioResult *r)
 {
@@ -74,15 +137,8 @@ fill_mode(RptMode *mode, const ScenarioResult *r)
 		rpt_mode_add_unschedulable(mode, "(not yet tried, or failed on an error)",
 		                           r->pending_never_tried);
 	}
-	rpt_mode_set_sampling(mode, 0, r->sampling);
-	if (r->pending_series != NULL) {
-		RptSeries *pending = rpt_mode_add_series(mode, RPT_S_PENDING_PODS, "pods");
-
-		for (guint i = 0; i < r->pending_series->len; i++) {
-			rpt_series_append(pending,
-			                  (double)g_array_index(r->pending_series, guint64, i));
-		}
-	}
+	fill_series(mode, r);
+	fill_pods(mode, r);
 	for (guint i = 0; r->notes != NULL && i < r->notes->len; i++) {
 		const ScenarioNote *note = g_ptr_array_index(r->notes, i);
 

@@ -27,6 +27,7 @@ typedef struct {
 	GPtrArray *nodes; /* HwNode* */
 	GArray *pods;     /* ScenarioPod */
 	GArray *pending;  /* guint64 samples */
+	GArray *alloc;    /* double samples: busy devices / devices */
 	uint32_t kind_sample;
 	SimTime horizon;
 	gboolean dynamic;    /* some pool publishes DynamicMIG devices (they overlap) */
@@ -412,6 +413,22 @@ add_pod(Run *run, const ScenarioPod *pod, guint64 uid)
 	return TRUE;
 }
 
+/* The GPU allocation ratio now; none under DynamicMIG, where devices overlap (see collect()). */
+static void
+append_alloc_sample(Run *run)
+{
+	guint n_devices = 0;
+	double compute = 0;
+	gint64 mem = 0;
+	double ratio;
+
+	if (run->dynamic)
+		return;
+	cluster_sim_get_capacity(run->sim, &n_devices, &compute, &mem);
+	ratio = n_devices > 0 ? cluster_sim_get_busy_devices(run->sim)->value / n_devices : 0.0;
+	g_array_append_val(run->alloc, ratio);
+}
+
 /* Samples the pending pods every interval while anything else is scheduled. */
 static void
 on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
@@ -422,6 +439,7 @@ on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 	SimTime next = now + run->sc->sampling;
 
 	g_array_append_val(run->pending, pending);
+	append_alloc_sample(run);
 	/* With a horizon, sample up to it (the last sample closes the run there, so
 	 * time-weighted figures cover the whole horizon); without one, while the
 	 * cluster still has events. */
@@ -456,6 +474,46 @@ quantiles(SimSamples *s, double *out)
 
 	for (guint i = 0; i < SCENARIO_N_QUANTILES; i++)
 		out[i] = sim_samples_get_count(s) > 0 ? sim_samples_quantile(s, q[i]) : (double)NAN;
+}
+
+static void
+pod_record_clear(gpointer data)
+{
+	ScenarioPodRecord *rec = data;
+
+	g_free(rec->name);
+	g_free(rec->node);
+}
+
+/* Per-pod records from what the simulation kept about each pod (index = uid). */
+static GArray *
+collect_pods(Run *run)
+{
+	guint n = MIN(cluster_sim_get_n_pods(run->sim), run->pods->len);
+	GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(ScenarioPodRecord), n);
+
+	g_array_set_clear_func(out, pod_record_clear);
+	for (guint i = 0; i < n; i++) {
+		const ScenarioPod *pod = &g_array_index(run->pods, ScenarioPod, i);
+		SimTime latency = cluster_sim_get_pod_latency(run->sim, i);
+		SimTime jct = cluster_sim_get_pod_jct(run->sim, i);
+		const ClusterNode *node = cluster_sim_get_pod_node(run->sim, i);
+		ScenarioPodRecord rec = {
+			.name = g_strdup(pod->name),
+			.arrival = pod->arrival,
+			.start = latency >= 0 ? pod->arrival + latency : -1,
+			.end = jct >= 0 ? pod->arrival + jct : -1,
+			.node = node != NULL ? g_strdup(node->name) : NULL,
+			.slowdown = -1.0,
+			.phase = cluster_sim_get_pod_phase(run->sim, i),
+			.restarts = cluster_sim_get_pod_restarts(run->sim, i),
+		};
+
+		if (jct >= 0 && pod->work > 0 && pod->work != SIM_TIME_NEVER)
+			rec.slowdown = (double)jct / (double)pod->work;
+		g_array_append_val(out, rec);
+	}
+	return out;
 }
 
 static void
@@ -510,6 +568,8 @@ collect(Run *run)
 		r->backtracks = ds->backtracks;
 	}
 	r->pending_series = g_array_ref(run->pending);
+	r->alloc_series = g_array_ref(run->alloc);
+	r->pod_records = collect_pods(run);
 	r->sampling = run->sc->sampling;
 }
 
@@ -521,6 +581,10 @@ scenario_result_free(ScenarioResult *self)
 	g_free(self->mode);
 	if (self->pending_series != NULL)
 		g_array_unref(self->pending_series);
+	if (self->alloc_series != NULL)
+		g_array_unref(self->alloc_series);
+	if (self->pod_records != NULL)
+		g_array_unref(self->pod_records);
 	g_ptr_array_unref(self->notes);
 	g_free(self);
 }
@@ -565,6 +629,7 @@ run_clear(Run *run)
 	g_clear_pointer(&run->published, k8s_object_set_free);
 	g_clear_pointer(&run->nodes, g_ptr_array_unref);
 	g_clear_pointer(&run->pending, g_array_unref);
+	g_clear_pointer(&run->alloc, g_array_unref);
 }
 
 ScenarioResult *
@@ -606,6 +671,7 @@ scenario_run(const Scenario *self,
 	run.published = k8s_object_set_new();
 	run.nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_free);
 	run.pending = g_array_new(FALSE, TRUE, sizeof(guint64));
+	run.alloc = g_array_new(FALSE, TRUE, sizeof(double));
 	configure(&run, &config, seed);
 	if (mode->world == SCENARIO_WORLD_DRA) {
 		/* DynamicMIG devices share counters: the allocator must honour them. */
