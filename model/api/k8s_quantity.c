@@ -430,7 +430,7 @@ parse_slow(const QtySplit *s,
 	}
 	quantity_zero(out, format);
 	if (capped) {
-		/* the max is just a simple cap (upstream's TODO about cluster-wide quota) */
+		/* the max is just a simple cap (upstream leaves a cluster-wide quota for later) */
 		d.mag = QTY_INT64_MAX_U;
 		d.exp = 0;
 		d.neg = !s->positive;

@@ -253,7 +253,7 @@ allocated_claims_fit(GPtrArray *claims, const DraNode *node, GString *why)
 static void
 place_pod(Run *run, K8sPod *pod, const char *only_node, K8sDiagList *diags)
 {
-	g_autoptr(GPtrArray) todo = g_ptr_array_new();
+	g_autoptr(GPtrArray) unallocated = g_ptr_array_new();
 	g_autoptr(GPtrArray) done = g_ptr_array_new();
 	g_autoptr(GPtrArray) dra = g_ptr_array_new();
 	const char *ns = k8s_object_namespace(&pod->obj);
@@ -264,13 +264,13 @@ place_pod(Run *run, K8sPod *pod, const char *only_node, K8sDiagList *diags)
 			run->fatal = TRUE;
 			return;
 		}
-		g_ptr_array_add(c->status.allocation != NULL ? done : todo, c);
+		g_ptr_array_add(c->status.allocation != NULL ? done : unallocated, c);
 	}
-	if (todo->len == 0 && done->len == 0) {
+	if (unallocated->len == 0 && done->len == 0) {
 		return;
 	}
-	for (guint i = 0; i < todo->len; i++) {
-		g_ptr_array_add(dra, (gpointer)to_dra(run, g_ptr_array_index(todo, i)));
+	for (guint i = 0; i < unallocated->len; i++) {
+		g_ptr_array_add(dra, (gpointer)to_dra(run, g_ptr_array_index(unallocated, i)));
 	}
 	/* one pod, many nodes: the claims are validated once */
 	dra_allocator_set_claims(run->alloc, (const DraClaim *const *)dra->pdata, dra->len);
@@ -306,14 +306,14 @@ place_pod(Run *run, K8sPod *pod, const char *only_node, K8sDiagList *diags)
 			                      dra_allocator_get_reason(run->alloc));
 			continue;
 		}
-		for (guint i = 0; i < todo->len; i++) {
-			K8sResourceClaim *c = g_ptr_array_index(todo, i);
+		for (guint i = 0; i < unallocated->len; i++) {
+			K8sResourceClaim *c = g_ptr_array_index(unallocated, i);
 			write_allocation(run, c, dra_allocator_get_allocation(run->alloc, i));
 			dra_allocator_commit(run->alloc, i);
 			g_ptr_array_add(run->written, c);
 		}
-		for (guint i = 0; i < todo->len; i++) {
-			add_reserved_for(run, g_ptr_array_index(todo, i), pod);
+		for (guint i = 0; i < unallocated->len; i++) {
+			add_reserved_for(run, g_ptr_array_index(unallocated, i), pod);
 		}
 		for (guint i = 0; i < done->len; i++) {
 			add_reserved_for(run, g_ptr_array_index(done, i), pod);
