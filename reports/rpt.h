@@ -262,7 +262,8 @@ RptSeries *rpt_mode_add_node(RptMode *self, const char *node, guint gpus);
  * rpt_mode_add_gpu:
  * Adds a snapshot, taken at @at_us, of how one shared or partitioned GPU is
  * held: @sharing is "mig", "time-slicing", "mps" or "exclusive"; @units is
- * the GPU's width in slice units (7 compute slices for MIG on H100/A100,
+ * the GPU's width in slice units (simulated runs draw MIG GPUs in their 8
+ * memory slices on H100/A100, where NVIDIA's placement starts are defined;
  * 100 for percentage shares).
  * Returns: (transfer none) the GPU, to fill with rpt_gpu_add_slice().
  */
@@ -275,7 +276,7 @@ RptGpu *rpt_mode_add_gpu(RptMode *self,
                          RptTime at_us);
 /*
  * A slice from unit @start, @size units wide (e.g. MIG profile "3g.40gb"
- * at start 4, size 3), held by @pod (NULL: free). Time-sliced tenants may
+ * at memory slice 4, size 4), held by @pod (NULL: free). Time-sliced tenants may
  * overlap: each gets its own slice over the same units.
  */
 void rpt_gpu_add_slice(RptGpu *self, const char *profile, guint start, guint size, const char *pod);
@@ -332,8 +333,8 @@ rpt_write_formats(const RptReport *report, const char *formats, const char *dir,
 
 /* --- Regression diff ---------------------------------------------------------------------- */
 
-/* The schema of a benchmark result file (records of name, unit, value, p50/p90/p99). */
-#define RPT_BENCH_SCHEMA "drasim.io/bench/v1"
+/* The schema of a benchmark result file (scheduler_perf DataItems: labels, unit, data). */
+#define RPT_BENCH_SCHEMA "drasim.io/bench/v2"
 
 typedef enum {
 	RPT_CHANGE_SAME,         /* equal */
@@ -380,8 +381,8 @@ typedef struct RptDiff RptDiff;
 /**
  * rpt_diff_load:
  * Reads a report (`drasim.io/report/v1`) or a benchmark file
- * (`drasim.io/bench/v1`, read as one mode "bench" whose metrics are the
- * records, with _p50/_p90/_p99/_instructions metrics beside each).
+ * (`drasim.io/bench/v2`, read as one mode "bench" whose metrics are the
+ * DataItems' buckets, named <Name>/<Metric>[/<bucket>]).
  * Returns: (transfer full) the report, or NULL with @error set.
  */
 RptReport *rpt_diff_load(const char *path, GError **error);

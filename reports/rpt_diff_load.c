@@ -2,67 +2,89 @@
  * rpt_diff_load.c: reads either input of `drasim diff`: a report, or a
  * benchmark result file, which becomes a report with one mode "bench".
  *
- * A bench record {name, unit, value, p50, p90, p99, instructions} becomes
- * the metrics <name>, <name>_p50, ..., <name>_instructions, so the same
- * comparison and tolerance rules serve both (instruction counts default to
- * a 5% relative tolerance: the CI regression gate).
+ * A bench file (`drasim.io/bench/v2`) holds scheduler_perf's DataItems
+ * (test/integration/scheduler_perf/util.go): {"labels": {"Name", "Metric"},
+ * "unit", "data": {bucket: number}}. Each bucket becomes the metric
+ * <Name>/<Metric>/<bucket> ("Value" drops its suffix: <Name>/<Metric>) in the
+ * item's unit, so the same comparison and tolerance rules serve both
+ * (instruction counts default to a 5% relative tolerance: the CI gate).
  */
 #include <cjson/cJSON.h>
 
 #include "rpt-private.h"
 
-static void
-bench_metric(
-        RptMode *mode, const char *name, const char *suffix, const cJSON *item, const char *unit)
+static const char *
+label(const cJSON *labels, const char *key)
 {
-	g_autofree char *full = g_strconcat(name, suffix, NULL);
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(labels, key);
 
-	if (cJSON_IsNumber(item)) {
-		rpt_mode_set_metric(mode, full, item->valuedouble, unit);
+	return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+/* One DataItem: every numeric bucket of "data" becomes a metric. */
+static gboolean
+bench_item(RptMode *mode, const cJSON *item, const char *path, guint index, GError **error)
+{
+	const cJSON *labels = cJSON_GetObjectItemCaseSensitive(item, "labels");
+	const cJSON *unit = cJSON_GetObjectItemCaseSensitive(item, "unit");
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(item, "data");
+	const char *name = label(labels, "Name");
+	const char *metric = label(labels, "Metric");
+	const cJSON *bucket;
+
+	if (name == NULL || metric == NULL) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
+		            "%s: dataItems[%u].labels: expected strings Name and Metric", path,
+		            index);
+		return FALSE;
 	}
+	if (!cJSON_IsObject(data) || !cJSON_IsString(unit)) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
+		            "%s: dataItems[%u]: expected an object data and a string unit", path,
+		            index);
+		return FALSE;
+	}
+	cJSON_ArrayForEach(bucket, data)
+	{
+		g_autofree char *full = NULL;
+
+		if (!cJSON_IsNumber(bucket)) {
+			g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
+			            "%s: dataItems[%u].data.%s: expected a number", path, index,
+			            bucket->string);
+			return FALSE;
+		}
+		full = g_strcmp0(bucket->string, "Value") == 0
+		               ? g_strconcat(name, "/", metric, NULL)
+		               : g_strconcat(name, "/", metric, "/", bucket->string, NULL);
+		rpt_mode_set_metric(mode, full, bucket->valuedouble, unit->valuestring);
+	}
+	return TRUE;
 }
 
 static RptReport *
 bench_from_json(const cJSON *root, const char *path, GError **error)
 {
-	const cJSON *records = cJSON_GetObjectItemCaseSensitive(root, "records");
+	const cJSON *items = cJSON_GetObjectItemCaseSensitive(root, "dataItems");
 	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "drasim_version");
 	g_autoptr(RptReport) report = NULL;
-	const cJSON *record;
+	const cJSON *item;
 	guint index = 0;
 	RptMode *mode;
 
-	if (!cJSON_IsArray(records)) {
-		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE, "%s: records: expected an array",
+	if (!cJSON_IsArray(items)) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE, "%s: dataItems: expected an array",
 		            path);
 		return NULL;
 	}
 	report = rpt_report_new("bench", NULL, 0,
 	                        cJSON_IsString(version) ? version->valuestring : "");
 	mode = rpt_mode_add(report, "bench");
-	cJSON_ArrayForEach(record, records)
+	cJSON_ArrayForEach(item, items)
 	{
-		const cJSON *name = cJSON_GetObjectItemCaseSensitive(record, "name");
-		const cJSON *unit = cJSON_GetObjectItemCaseSensitive(record, "unit");
-		const char *unit_text = cJSON_IsString(unit) ? unit->valuestring : "";
-
-		if (!cJSON_IsString(name)) {
-			g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
-			            "%s: records[%u].name: expected a string", path, index);
+		if (!bench_item(mode, item, path, index++, error)) {
 			return NULL;
 		}
-		bench_metric(mode, name->valuestring, "",
-		             cJSON_GetObjectItemCaseSensitive(record, "value"), unit_text);
-		bench_metric(mode, name->valuestring, "_p50",
-		             cJSON_GetObjectItemCaseSensitive(record, "p50"), unit_text);
-		bench_metric(mode, name->valuestring, "_p90",
-		             cJSON_GetObjectItemCaseSensitive(record, "p90"), unit_text);
-		bench_metric(mode, name->valuestring, "_p99",
-		             cJSON_GetObjectItemCaseSensitive(record, "p99"), unit_text);
-		bench_metric(mode, name->valuestring, "_instructions",
-		             cJSON_GetObjectItemCaseSensitive(record, "instructions"),
-		             "instructions");
-		index++;
 	}
 	return g_steal_pointer(&report);
 }
@@ -87,6 +109,15 @@ rpt_diff_load(const char *path, GError **error)
 		report = bench_from_json(root, path, error);
 		cJSON_Delete(root);
 		return report;
+	}
+	if (root != NULL && cJSON_IsString(schema) &&
+	    g_strcmp0(schema->valuestring, "drasim.io/bench/v1") == 0) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
+		            "%s: drasim.io/bench/v1 (flat records) is no longer read; re-record it "
+		            "with `drasim bench` (drasim.io/bench/v2, scheduler_perf DataItems)",
+		            path);
+		cJSON_Delete(root);
+		return NULL;
 	}
 	cJSON_Delete(root);
 	/* a report, or an error with its position */

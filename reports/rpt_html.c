@@ -105,6 +105,20 @@ find_series(const RptMode *mode, const char *name)
 	return NULL;
 }
 
+/* (nullable) the mode's info value for @key. */
+static const char *
+mode_info(const RptMode *mode, const char *key)
+{
+	for (guint i = 0; i < rpt_mode_get_n_info(mode); i++) {
+		const char *k, *v;
+
+		rpt_mode_get_info(mode, i, &k, &v);
+		if (strcmp(k, key) == 0)
+			return v;
+	}
+	return NULL;
+}
+
 /* Scheduling latency (first start - arrival) and slowdown of the pods that have them. */
 static void
 pod_samples(const RptMode *mode, GArray *latency, GArray *slowdown)
@@ -184,6 +198,10 @@ mode_section(GString *out, const RptMode *mode, guint index)
 {
 	g_autoptr(GArray) latency = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) slowdown = g_array_new(FALSE, FALSE, sizeof(double));
+	const char *rows = mode_info(mode, "heatmap_nodes");
+	g_autofree char *heat_title =
+	        rows != NULL ? g_strdup_printf("GPU occupancy per node over time (%s)", rows)
+	                     : g_strdup("GPU occupancy per node over time");
 	char id[64];
 
 	pod_samples(mode, latency, slowdown);
@@ -206,7 +224,7 @@ mode_section(GString *out, const RptMode *mode, guint index)
 	rpt_svg__cdf(out, id, "CDF of JCT slowdown", "x",
 	             slowdown->len ? &g_array_index(slowdown, double, 0) : NULL, slowdown->len);
 	g_snprintf(id, sizeof(id), "m%u-heatmap", index);
-	rpt_svg__heatmap(out, id, "GPU occupancy per node over time", mode);
+	rpt_svg__heatmap(out, id, heat_title, mode);
 	if (mode->gpus->len > 0) {
 		g_snprintf(id, sizeof(id), "m%u-slices", index);
 		rpt_svg__gpus(out, id, "Who holds which slice (shared and MIG GPUs)", mode);

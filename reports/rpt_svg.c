@@ -244,8 +244,9 @@ draw_gpu(GString *out, const RptGpu *gpu, double y)
 	g_autofree guint *lanes = g_new0(guint, gpu->slices->len + 1);
 	guint n_lanes = place_lanes(gpu, lanes);
 	double unit_w = (W - LEFT - RIGHT) / gpu->units;
-	g_autofree char *label = g_markup_printf_escaped("%s/%s %s (%s)", gpu->node, gpu->device,
-	                                                 gpu->model, gpu->sharing);
+	g_autofree char *label =
+	        g_markup_printf_escaped("%s/%s %s (%s) at %.0f s", gpu->node, gpu->device,
+	                                gpu->model, gpu->sharing, (double)gpu->at_us / 1e6);
 
 	g_string_append_printf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"tick\">%s</text>\n", LEFT,
 	                       y + 10, label);
@@ -264,12 +265,15 @@ draw_gpu(GString *out, const RptGpu *gpu, double y)
 		if (slice->pod != NULL) {
 			slice_colour(colour, sizeof(colour), slice->pod);
 		}
+		/* the label sits in a nested <svg>, whose viewport clips it to the slice */
 		g_string_append_printf(out,
 		                       "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"20\" "
 		                       "fill=\"%s\" class=\"slice\"><title>%s</title></rect>"
-		                       "<text x=\"%.1f\" y=\"%.1f\" class=\"label\">%s</text>\n",
+		                       "<svg x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"20\">"
+		                       "<text x=\"3\" y=\"14\" class=\"label\">%s</text></svg>\n",
 		                       x + 1, y + lanes[i] * 22.0 + 1, slice->size * unit_w - 2,
-		                       colour, text, x + 4, y + lanes[i] * 22.0 + 15, text);
+		                       colour, text, x + 1, y + lanes[i] * 22.0 + 1,
+		                       MAX(slice->size * unit_w - 4, 1.0), text);
 	}
 	return y + n_lanes * 22.0 + 8;
 }

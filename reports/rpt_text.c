@@ -144,28 +144,76 @@ unschedulable_table(TextOut *self, const RptMode *mode)
 	}
 }
 
+/* Pods with the same message and detail: the first one stands for the rest. */
+typedef struct {
+	const RptReason *first;
+	guint order; /* index of @first: ties keep report order */
+	guint pods;
+} ReasonGroup;
+
+static gint
+by_pods(gconstpointer a, gconstpointer b)
+{
+	const ReasonGroup *x = a, *y = b;
+
+	/* more pods first; ties keep first-seen order (g_array_sort is not stable) */
+	if (x->pods != y->pods) {
+		return x->pods > y->pods ? -1 : 1;
+	}
+	return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+static GArray *
+group_reasons(const RptMode *mode)
+{
+	GArray *groups = g_array_new(FALSE, TRUE, sizeof(ReasonGroup));
+	g_autoptr(GHashTable) index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+	for (guint i = 0; i < mode->reasons->len; i++) {
+		const RptReason *r = g_ptr_array_index(mode->reasons, i);
+		char *key = g_strconcat(r->message, "\n", r->detail ? r->detail : "", NULL);
+		gpointer at = g_hash_table_lookup(index, key);
+
+		if (at != NULL) {
+			g_array_index(groups, ReasonGroup, GPOINTER_TO_UINT(at) - 1).pods++;
+			g_free(key);
+			continue;
+		}
+		ReasonGroup g = { r, i, 1 };
+		g_array_append_val(groups, g);
+		g_hash_table_insert(index, key, GUINT_TO_POINTER(groups->len));
+	}
+	g_array_sort(groups, by_pods);
+	return groups;
+}
+
+/* The most common reasons, each with how many pods share it and one example. */
 static void
 reasons_list(TextOut *self, const RptMode *mode)
 {
-	guint shown = MIN(mode->reasons->len, MAX_REASONS_SHOWN);
-
 	if (mode->reasons->len == 0) {
 		return;
 	}
-	g_autofree char *title = g_strdup_printf("Why pods waited (%s)", mode->name);
+	g_autoptr(GArray) groups = group_reasons(mode);
+	guint shown = MIN(groups->len, MAX_REASONS_SHOWN);
+	g_autofree char *title =
+	        g_strdup_printf("Why pods waited (%s): %u pod%s, %u distinct reason%s", mode->name,
+	                        mode->reasons->len, mode->reasons->len == 1 ? "" : "s", groups->len,
+	                        groups->len == 1 ? "" : "s");
 	heading(self, title);
 	for (guint i = 0; i < shown; i++) {
-		const RptReason *reason = g_ptr_array_index(mode->reasons, i);
+		const ReasonGroup *g = &g_array_index(groups, ReasonGroup, i);
 
-		g_string_append_printf(self->out, "%s at %.3f s: %s\n", reason->pod,
-		                       (double)reason->at_us / 1e6, reason->message);
-		if (reason->detail != NULL) {
-			g_string_append_printf(self->out, "    %s\n", reason->detail);
+		g_string_append_printf(self->out, "%u pod%s, e.g. %s at %.3f s: %s\n", g->pods,
+		                       g->pods == 1 ? "" : "s", g->first->pod,
+		                       (double)g->first->at_us / 1e6, g->first->message);
+		if (g->first->detail != NULL) {
+			g_string_append_printf(self->out, "    %s\n", g->first->detail);
 		}
 	}
-	if (mode->reasons->len > shown) {
-		g_string_append_printf(self->out, "... and %u more (see the JSON report)\n",
-		                       mode->reasons->len - shown);
+	if (groups->len > shown) {
+		g_string_append_printf(self->out, "... and %u more reasons (see the JSON report)\n",
+		                       groups->len - shown);
 	}
 }
 

@@ -48,6 +48,7 @@ rpt_tolerances_new(void)
 	rpt_tolerances_add(self, "unit:instructions", TRUE, 0.05);
 	rpt_tolerances_add(self, "unit:ns", TRUE, 0.25); /* wall time on a shared machine */
 	rpt_tolerances_add(self, "unit:events/s", TRUE, 0.25);
+	rpt_tolerances_add(self, "unit:pods/s", TRUE, 0.25);
 	return self;
 }
 

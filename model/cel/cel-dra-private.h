@@ -15,9 +15,12 @@
 
 G_BEGIN_DECLS
 
+typedef const char *CelDraAtom; /* see cel_dra_atom() below */
+
 typedef struct {
 	const char *domain; /* interned */
 	const char *id;     /* interned */
+	CelDraAtom atom;    /* (table, domain, id) */
 	CelValue value;
 } CelDraEntry;
 
@@ -66,14 +69,125 @@ struct CelDraView {
 	CelDraTable capacity;
 };
 
-struct CelDraDevice {
+/*
+ * ---- compact records: what the fast path reads (cel_dra_rec.c) ----
+ *
+ * A record is a device's attributes and capacities as 16-byte typed slots, in the order of
+ * its shape: the device's driver and its sorted list of keys, shared by every device with the
+ * same driver and key set (as a JavaScript engine's hidden class). A compiled selector leaf
+ * remembers, per thread, the slot its key had in the last shape it met, so for homogeneous
+ * devices a lookup is one pointer comparison and one load. Strings of up to 14 bytes sit in
+ * the slot itself; longer strings, versions and quantities follow the slots in the same
+ * record. Sealed devices keep the handle and the record next to each other in the device
+ * store (cel_dra_store.c), so evaluating one device reads one or two consecutive cache lines
+ * and devices built in order lie in order in memory.
+ */
+
+/* A (table, domain, id) key, interned: "a<len(domain)>:domain/id", or 'c' for capacity. */
+CelDraAtom cel_dra_atom(gboolean capacity, const char *domain, const char *id);
+
+typedef enum {
+	CEL_DRA_SLOT_OTHER = 0, /* lists and anything else: the fast path gives up */
+	CEL_DRA_SLOT_BOOL,
+	CEL_DRA_SLOT_INT,
+	CEL_DRA_SLOT_SSTR, /* string of up to 14 bytes, in the slot */
+	CEL_DRA_SLOT_STR,
+	CEL_DRA_SLOT_SEMVER,
+	CEL_DRA_SLOT_QTY,
+	CEL_DRA_SLOT_SEMVER3, /* major.minor.patch below 2^32, no suffix: in the slot */
+	CEL_DRA_SLOT_QTY64,   /* a fast-form quantity (value * 10^scale): in the slot */
+} CelDraSlotKind;
+
+#define CEL_DRA_SSTR_MAX 14
+
+typedef union {
+	guint8 kind;
+	struct {
+		guint8 kind;
+		guint8 len;
+		char s[CEL_DRA_SSTR_MAX];
+	} sstr;
+	struct {
+		guint8 kind;
+		guint8 pad[3];
+		guint32 len; /* CEL_DRA_SLOT_STR */
+		union {
+			gboolean b;
+			gint64 i;
+			const char *str;
+			const CelSemver *ver;
+			const K8sQuantity *qty;
+		};
+	} v;
+	struct {
+		guint8 kind;
+		guint8 pad[3];
+		guint32 major, minor, patch;
+	} ver3;
+	struct {
+		guint8 kind;
+		guint8 format;
+		guint8 string_is_input;
+		guint8 pad;
+		gint32 scale;
+		gint64 value;
+	} qty64;
+} CelDraSlot;
+
+G_STATIC_ASSERT(sizeof(CelDraSlot) == 16);
+
+typedef struct {
 	const char *driver; /* interned */
+	CelDraSlot driver_slot;
+	guint nslots;
+	guint hash;
+	/*
+	 * Interned shapes live forever, so a hint naming one stays meaningful. An unsealed
+	 * device's record has a private shape (its key set still changes) that hints never
+	 * remember: its address may be reused by another device's private shape.
+	 */
+	gboolean shared;
+	CelDraAtom atoms[]; /* attributes in view order, then capacities */
+} CelDraShape;
+
+typedef struct {
+	const CelDraShape *shape;
+	guint32 allow_multiple_allocations;
+	guint32 size; /* bytes, slots and payload */
+	CelDraSlot slots[];
+} CelDraRec;
+
+G_STATIC_ASSERT(sizeof(CelDraRec) == 16);
+
+/*
+ * Builds @view's record. @sealed: an interned shape, in the device store when it fits
+ * (*@stored tells); otherwise a private shape and g_malloc. NULL when absurdly big.
+ */
+CelDraRec *cel_dra_rec_build(const CelDraView *view, gboolean sealed, gboolean *stored);
+void cel_dra_rec_free(CelDraRec *rec, gboolean stored);
+/* The slot of @atom in @shape, or -1. */
+gint cel_dra_shape_find(const CelDraShape *shape, CelDraAtom atom);
+
+/*
+ * The device store: sequential allocation from 256 KiB chunks, freed when their last object
+ * is, so objects allocated one after another are neighbours in memory. NULL for sizes the
+ * store does not take (then use g_malloc). Thread-safe; build time only.
+ */
+gpointer cel_dra_store_alloc(gsize size, gsize align);
+void cel_dra_store_free(gpointer p);
+
+typedef struct CelDraBuilder CelDraBuilder;
+
+/* The handle: 48 bytes in the device store, where a sealed record directly follows it. */
+struct CelDraDevice {
+	const CelDraRec *rec; /* NULL when the record could not be built (too big) */
+	CelDraView *view;     /* rebuilt after every change; the generic evaluator's */
+	CelDraBuilder *build; /* NULL once sealed */
+	const char *driver;   /* interned */
 	gboolean allow_multiple_allocations;
-	GArray *attributes; /* CelDraEntry, values in ->store */
-	GArray *capacity;
-	CelArena store;
-	CelDraView *view; /* rebuilt after every change */
 	gboolean sealed;
+	gboolean rec_stored; /* rec is in the device store */
+	gboolean handle_stored;
 };
 
 /* Host nodes that replace device lookups with constant keys (cel_dra.c). */
@@ -114,13 +228,17 @@ gboolean
 cel_dra_fast_eval(const CelDraFast *fast, const CelDraView *view, CelValue *result, guint64 *cost);
 
 /*
- * Evaluation without cost accounting, for booleans only: FALSE means "use the generic
+ * Evaluation without cost accounting, for booleans only: 1 true, 0 false, -1 "use the generic
  * evaluator". @hints: CEL_DRA_FAST_HINTS per-thread slots, zero-initialised, that remember
- * where each lookup was found in the previous device (always verified before use).
+ * where each lookup was found in the last shape it met (verified by shape and key).
  */
 #define CEL_DRA_FAST_HINTS 16
-gboolean
-cel_dra_fast_test(const CelDraFast *fast, const CelDraView *view, guint *hints, gboolean *result);
+typedef struct {
+	const CelDraShape *shape;
+	CelDraAtom atom;
+	gint slot; /* -1: the shape lacks the key */
+} CelDraHint;
+int cel_dra_fast_test(const CelDraFast *fast, const CelDraDevice *device, CelDraHint *hints);
 
 /* The empty map that a missing domain gives. */
 extern const CelMap cel_dra_empty_map;

@@ -48,7 +48,7 @@ struct CelDraEval {
 	/* The last evaluation took the fast path; its cost is computed on request. */
 	const CelDraSelector *fast_sel;
 	const CelDraDevice *fast_dev;
-	guint hints[CEL_DRA_FAST_HINTS]; /* the fast path's lookup hints (cel_dra_fast_test) */
+	CelDraHint hints[CEL_DRA_FAST_HINTS]; /* the fast path's lookup hints (cel_dra_fast_test) */
 };
 
 /* ---- host nodes for device lookups ---- */
@@ -704,13 +704,14 @@ cel_dra_selector_eval(const CelDraSelector *self,
                       const CelDraDevice *device,
                       const char **error_message)
 {
-	gboolean b;
-
 	/* The cost limit cannot be reached on the fast path: its trees are a few nodes. */
-	if (self->fast != NULL && cel_dra_fast_test(self->fast, device->view, eval->hints, &b)) {
-		eval->fast_sel = self;
-		eval->fast_dev = device;
-		return b ? CEL_DRA_TRUE : CEL_DRA_FALSE;
+	if (G_LIKELY(self->fast != NULL)) {
+		int r = cel_dra_fast_test(self->fast, device, eval->hints);
+		if (G_LIKELY(r >= 0)) {
+			eval->fast_sel = self;
+			eval->fast_dev = device;
+			return r ? CEL_DRA_TRUE : CEL_DRA_FALSE;
+		}
 	}
 	return selector_eval_generic(self, eval, device, error_message);
 }

@@ -469,11 +469,12 @@ cel_dra_fast_eval(const CelDraFast *fast, const CelDraView *view, CelValue *resu
  * ---- the test path: the boolean-valued tree without cost accounting ----
  *
  * Evaluation proper (cost not requested) runs a second compiled form in which every
- * comparison of one device lookup with a constant is a leaf tested in place: no CelValue
- * temporaries, no recursion into the operands. The entry of a lookup is found by a hint (the
- * index it had in the previous device, kept in the per-thread CelDraEval and verified by its
- * interned (domain, id)), so homogeneous devices need no search. A leaf answers -1 where the
- * tree above returns FALSE, so the generic evaluator still decides every unusual case.
+ * comparison of one device lookup with a constant is a leaf tested in place on the device's
+ * compact record (cel_dra_rec.c): no CelValue temporaries, no recursion into the operands.
+ * The slot of a lookup is found by a hint (the slot it had in the last shape met, kept in the
+ * per-thread CelDraEval and verified by shape and key), so devices of one shape need no
+ * search and a lookup reads one slot. A leaf answers -1 where the tree above returns FALSE,
+ * so the generic evaluator still decides every unusual case.
  */
 
 typedef enum {
@@ -493,7 +494,9 @@ struct TestNode {
 	const TestNode *a;
 	const TestNode *b;
 	const CelDraHost *host;
-	guint hint; /* index into the hint array */
+	CelDraHostKind lk; /* host->kind, without the indirection */
+	CelDraAtom atom;   /* entry lookups: the record key */
+	guint hint;        /* index into the hint array */
 	CelValue k;
 	const CelRegex *re;
 	gboolean semver; /* TEST_ORD */
@@ -535,6 +538,10 @@ test_leaf(CelArena *arena, TestOp op, const FastNode *lookup_node, guint *nleave
 	memset(t, 0, sizeof *t);
 	t->op = op;
 	t->host = lookup_node->host;
+	t->lk = t->host->kind;
+	if (t->host->kind == CEL_DRA_HOST_ENTRY) {
+		t->atom = cel_dra_atom(t->host->capacity, t->host->domain, t->host->id);
+	}
 	t->hint = (*nleaves)++ % CEL_DRA_FAST_HINTS;
 	return t;
 }
@@ -692,53 +699,65 @@ test_compile(const FastNode *n, CelArena *arena, guint *nleaves)
 	return t;
 }
 
-/* The value of a leaf's lookup, or NULL when the key is missing. */
-static inline const CelValue *
-test_lookup(const TestNode *t, const CelDraView *view, guint *hints, CelValue *tmp)
-{
-	const CelDraHost *h = t->host;
+static const CelDraSlot bool_slots[2] = {
+	{ .v = { .kind = CEL_DRA_SLOT_BOOL, .b = FALSE } },
+	{ .v = { .kind = CEL_DRA_SLOT_BOOL, .b = TRUE } },
+};
 
-	if (h->kind == CEL_DRA_HOST_DRIVER) {
-		*tmp = cel_value_string(view->driver, view->driver_len);
-		return tmp;
+G_GNUC_NO_INLINE static const CelDraSlot *
+test_lookup_search(const TestNode *t, const CelDraRec *rec, CelDraHint *h)
+{
+	gint slot = cel_dra_shape_find(rec->shape, t->atom);
+	if (rec->shape->shared) {
+		h->shape = rec->shape;
+		h->atom = t->atom;
+		h->slot = slot;
 	}
-	if (h->kind == CEL_DRA_HOST_MULTI) {
-		*tmp = cel_value_bool(view->allow_multiple_allocations);
-		return tmp;
-	}
-	/* (domain, id) pairs are unique in a table, so the flat entry array can be searched */
-	const CelDraTable *tab = h->capacity ? &view->capacity : &view->attributes;
-	const CelDraEntry *e = tab->entries;
-	guint i = hints[t->hint];
-	if (i < tab->nentries && e[i].id == h->id && e[i].domain == h->domain) {
-		return &e[i].value;
-	}
-	for (i = 0; i < tab->nentries; i++) {
-		if (e[i].id == h->id && e[i].domain == h->domain) {
-			hints[t->hint] = i;
-			return &e[i].value;
-		}
-	}
-	return NULL;
+	return slot >= 0 ? &rec->slots[slot] : NULL;
 }
 
-static int
+/* The slot of a leaf's lookup, or NULL when the key is missing. */
+static inline const CelDraSlot *
+test_lookup(const TestNode *t, const CelDraRec *rec, CelDraHint *hints)
+{
+	switch (t->lk) {
+	case CEL_DRA_HOST_DRIVER:
+		return &rec->shape->driver_slot;
+	case CEL_DRA_HOST_MULTI:
+		return &bool_slots[rec->allow_multiple_allocations != 0];
+	default: {
+		CelDraHint *h = &hints[t->hint];
+		if (G_LIKELY(h->shape == rec->shape && h->atom == t->atom)) {
+			return h->slot >= 0 ? &rec->slots[h->slot] : NULL;
+		}
+		return test_lookup_search(t, rec, h);
+	}
+	}
+}
+
+/* The bytes of a string slot; FALSE for other kinds. */
+static inline gboolean
+slot_str(const CelDraSlot *s, const char **p, guint *n)
+{
+	if (s->kind == CEL_DRA_SLOT_SSTR) {
+		*p = s->sstr.s;
+		*n = s->sstr.len;
+		return TRUE;
+	}
+	if (s->kind == CEL_DRA_SLOT_STR) {
+		*p = s->v.str;
+		*n = s->v.len;
+		return TRUE;
+	}
+	return FALSE;
+}
+
+/* @rel (FAST_EQ..FAST_GE) of an order @c in {-1, 0, 1}: bit c+1 of the relation's mask. */
+static inline int
 test_rel(FastOp rel, int c)
 {
-	switch (rel) {
-	case FAST_EQ:
-		return c == 0;
-	case FAST_NE:
-		return c != 0;
-	case FAST_LT:
-		return c < 0;
-	case FAST_LE:
-		return c <= 0;
-	case FAST_GT:
-		return c > 0;
-	default:
-		return c >= 0;
-	}
+	static const guint8 masks[] = { 2, 5, 1, 3, 4, 6 }; /* ==, !=, <, <=, >, >= */
+	return (masks[rel - FAST_EQ] >> (c + 1)) & 1;
 }
 
 /* Byte equality; short strings (most attribute values) without a call. */
@@ -760,46 +779,74 @@ bytes_equal(const char *a, const char *b, guint n)
 }
 
 static int
-test_cmp(const TestNode *t, const CelValue *v)
+test_cmp(const TestNode *t, const CelDraSlot *v)
 {
 	const CelValue *k = &t->k;
+	const char *p;
+	guint n;
 
-	if (v->kind != k->kind) {
-		return -1;
-	}
 	switch (k->kind) {
 	case CEL_KIND_INT:
-		return test_rel(t->rel, v->i == k->i ? 0 : (v->i < k->i ? -1 : 1));
-	case CEL_KIND_UINT:
-		return test_rel(t->rel, v->u == k->u ? 0 : (v->u < k->u ? -1 : 1));
+		if (v->kind != CEL_DRA_SLOT_INT) {
+			return -1;
+		}
+		return test_rel(t->rel, (v->v.i > k->i) - (v->v.i < k->i));
 	case CEL_KIND_BOOL:
-		return test_rel(t->rel, v->b == k->b ? 0 : (!v->b ? -1 : 1));
-	default: /* CEL_KIND_STRING */
+		if (v->kind != CEL_DRA_SLOT_BOOL) {
+			return -1;
+		}
+		return test_rel(t->rel, (v->v.b != 0) - (k->b != 0));
+	case CEL_KIND_STRING:
+		if (!slot_str(v, &p, &n)) {
+			return -1;
+		}
 		if (t->rel == FAST_EQ || t->rel == FAST_NE) {
-			gboolean eq = v->aux == k->aux && bytes_equal(v->str, k->str, k->aux);
+			gboolean eq = n == k->aux && bytes_equal(p, k->str, n);
 			return eq == (t->rel == FAST_EQ);
 		}
-		return test_rel(t->rel, cmp_strings(*v, *k));
+		return test_rel(t->rel, cmp_strings(cel_value_string(p, n), *k));
+	default: /* uint: device values never are; the generic evaluator decides */
+		return -1;
 	}
 }
 
-static int
-test_regex_literal(const TestNode *t, const CelValue *v)
+/* No byte >= 0x80 and no newline: eight bytes at a time (the "has a zero byte" trick). */
+static gboolean
+plain_ascii(const char *s, guint n)
 {
-	const char *s = v->str;
-	guint n = v->aux, m = t->lit_len;
+	const guint64 ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	guint64 bad = 0;
+	guint i = 0;
 
+	for (; i + 8 <= n; i += 8) {
+		guint64 w, nl;
+		memcpy(&w, s + i, 8);
+		nl = w ^ (ones * '\n'); /* a zero byte where w has a newline */
+		bad |= (w & highs) | ((nl - ones) & ~nl & highs);
+	}
+	for (; i < n; i++) {
+		bad |= (guchar)s[i] >= 0x80 || s[i] == '\n';
+	}
+	return bad == 0;
+}
+
+G_GNUC_NO_INLINE static int
+test_regex_literal(const TestNode *t, const char *s, guint n)
+{
+	guint m = t->lit_len;
+	const char *p = s, *end = s + n;
 	gboolean found = FALSE;
-	for (guint i = 0; m <= n && i <= n - m && !found; i++) {
-		found = s[i] == t->lit[0] && memcmp(s + i, t->lit, m) == 0;
+
+	while (!found && (gsize)(end - p) >= m &&
+	       (p = memchr(p, t->lit[0], (gsize)(end - p) - m + 1)) != NULL) {
+		found = memcmp(p, t->lit, m) == 0;
+		p++;
 	}
 	if (!found) {
 		return 0; /* every match contains the literal */
 	}
-	for (guint i = 0; i < n; i++) {
-		if ((guchar)s[i] >= 0x80 || s[i] == '\n') {
-			return cel_regex_match(t->re, s, n);
-		}
+	if (!plain_ascii(s, n)) {
+		return cel_regex_match(t->re, s, n);
 	}
 	if (t->at_start && t->at_end) {
 		return n == m;
@@ -814,43 +861,55 @@ test_regex_literal(const TestNode *t, const CelValue *v)
 }
 
 static int
-test_str(const TestNode *t, const CelValue *v)
+test_str(const TestNode *t, const CelDraSlot *v)
 {
 	const CelValue *k = &t->k;
+	const char *p;
+	guint n;
 
-	if (v->kind != CEL_KIND_STRING) {
+	if (!slot_str(v, &p, &n)) {
 		return -1;
 	}
 	switch (t->rel) {
 	case FAST_STARTS:
-		return v->aux >= k->aux && bytes_equal(v->str, k->str, k->aux);
+		return n >= k->aux && bytes_equal(p, k->str, k->aux);
 	case FAST_ENDS:
-		return v->aux >= k->aux && bytes_equal(v->str + v->aux - k->aux, k->str, k->aux);
+		return n >= k->aux && bytes_equal(p + n - k->aux, k->str, k->aux);
 	case FAST_CONTAINS:
-		return k->aux == 0 || g_strstr_len(v->str, v->aux, k->str) != NULL;
+		return k->aux == 0 || g_strstr_len(p, n, k->str) != NULL;
 	default:
-		return t->lit != NULL ? test_regex_literal(t, v)
-		                      : cel_regex_match(t->re, v->str, v->aux);
+		return t->lit != NULL ? test_regex_literal(t, p, n) : cel_regex_match(t->re, p, n);
 	}
 }
 
-static int
-test_ord(const TestNode *t, const CelValue *v)
+G_GNUC_NO_INLINE static int
+test_ord(const TestNode *t, const CelDraSlot *v)
 {
 	int c;
 
-	if (v->kind != CEL_KIND_OBJECT) {
-		return -1;
-	}
 	if (t->semver) {
-		const CelSemver *s = cel_semver_of(*v);
-		if (s == NULL) {
+		CelSemver small;
+		const CelSemver *ver = v->v.ver;
+		if (v->kind == CEL_DRA_SLOT_SEMVER3) {
+			small = (CelSemver){
+				v->ver3.major, v->ver3.minor, v->ver3.patch, "", 0, 0
+			};
+			ver = &small;
+		} else if (v->kind != CEL_DRA_SLOT_SEMVER) {
 			return -1;
 		}
-		c = cel_semver_compare(s, cel_semver_of(t->k));
+		c = cel_semver_compare(ver, cel_semver_of(t->k));
 	} else {
-		const K8sQuantity *q = cel_quantity_of(*v);
-		if (q == NULL) {
+		K8sQuantity small;
+		const K8sQuantity *q = v->v.qty;
+		if (v->kind == CEL_DRA_SLOT_QTY64) {
+			memset(&small, 0, sizeof small);
+			small.value = v->qty64.value;
+			small.scale = v->qty64.scale;
+			small.format = v->qty64.format;
+			small.string_is_input = v->qty64.string_is_input;
+			q = &small;
+		} else if (v->kind != CEL_DRA_SLOT_QTY) {
 			return -1;
 		}
 		c = k8s_quantity_cmp(q, cel_quantity_of(t->k));
@@ -861,15 +920,14 @@ test_ord(const TestNode *t, const CelValue *v)
 
 /* A leaf: 1 true, 0 false, -1 "use the generic evaluator". */
 static inline int
-test_leaf_eval(const TestNode *t, const CelDraView *view, guint *hints)
+test_leaf_eval(const TestNode *t, const CelDraRec *rec, CelDraHint *hints)
 {
-	CelValue tmp;
-	const CelValue *v;
+	const CelDraSlot *v;
 
 	if (t->op == TEST_DRIVER) {
-		return (view->driver == t->k.str) == (t->rel == FAST_EQ);
+		return (rec->shape->driver == t->k.str) == (t->rel == FAST_EQ);
 	}
-	v = test_lookup(t, view, hints, &tmp);
+	v = test_lookup(t, rec, hints);
 	if (v == NULL) {
 		return -1;
 	}
@@ -883,44 +941,50 @@ test_leaf_eval(const TestNode *t, const CelDraView *view, guint *hints)
 	}
 }
 
-/* 1 true, 0 false, -1 "use the generic evaluator". */
-static int
-test_eval(const TestNode *t, const CelDraView *view, guint *hints)
+/* A subtree the leaves do not cover: the tree evaluator over the view (off the hot path). */
+G_GNUC_NO_INLINE static int
+test_tree(const TestNode *t, const CelDraDevice *dev)
 {
 	CelValue tmp;
+
+	if (!eval_node(t->tree, dev->view, &tmp, NULL) || tmp.kind != CEL_KIND_BOOL) {
+		return -1;
+	}
+	return tmp.b;
+}
+
+/* 1 true, 0 false, -1 "use the generic evaluator". */
+static int
+test_eval(const TestNode *t, const CelDraDevice *dev, CelDraHint *hints)
+{
 	int r;
 
 	for (;;) {
 		switch (t->op) {
 		case TEST_AND:
 		case TEST_OR:
-			r = test_eval(t->a, view, hints);
+			r = test_eval(t->a, dev, hints);
 			if (r < 0 || r == (t->op == TEST_OR)) {
 				return r; /* short circuit, as cel-go */
 			}
 			t = t->b; /* the right operand decides */
 			continue;
 		case TEST_NOT:
-			r = test_eval(t->a, view, hints);
+			r = test_eval(t->a, dev, hints);
 			return r < 0 ? r : !r;
 		case TEST_TREE:
-			if (!eval_node(t->tree, view, &tmp, NULL) || tmp.kind != CEL_KIND_BOOL) {
-				return -1;
-			}
-			return tmp.b;
+			return test_tree(t, dev);
 		default:
-			return test_leaf_eval(t, view, hints);
+			return test_leaf_eval(t, dev->rec, hints);
 		}
 	}
 }
 
-gboolean
-cel_dra_fast_test(const CelDraFast *fast, const CelDraView *view, guint *hints, gboolean *result)
+int
+cel_dra_fast_test(const CelDraFast *fast, const CelDraDevice *device, CelDraHint *hints)
 {
-	int r = test_eval(fast->test, view, hints);
-	if (r < 0) {
-		return FALSE;
+	if (G_UNLIKELY(device->rec == NULL)) {
+		return -1;
 	}
-	*result = r;
-	return TRUE;
+	return test_eval(fast->test, device, hints);
 }

@@ -16,6 +16,7 @@
 
 CelValue cel_strings__format(CelActivation *act, CelValue fmt, CelValue args);
 void cel_strings__go_quote(GString *out, const char *s, gsize len);
+const char *cel_strings__escape(gunichar c);
 
 /* Byte offset of code point @cp in @v (cp <= length). */
 static gsize
@@ -312,37 +313,11 @@ FN(quote)
 			p++;
 			continue;
 		}
-		switch (c) {
-		case '\a':
-			g_string_append(out, "\\a");
-			break;
-		case '\b':
-			g_string_append(out, "\\b");
-			break;
-		case '\f':
-			g_string_append(out, "\\f");
-			break;
-		case '\n':
-			g_string_append(out, "\\n");
-			break;
-		case '\r':
-			g_string_append(out, "\\r");
-			break;
-		case '\t':
-			g_string_append(out, "\\t");
-			break;
-		case '\v':
-			g_string_append(out, "\\v");
-			break;
-		case '\\':
-			g_string_append(out, "\\\\");
-			break;
-		case '"':
-			g_string_append(out, "\\\"");
-			break;
-		default:
+		const char *esc = cel_strings__escape(c);
+		if (esc != NULL) {
+			g_string_append(out, esc);
+		} else {
 			g_string_append_unichar(out, c);
-			break;
 		}
 		p = g_utf8_next_char(p);
 	}

@@ -18,8 +18,40 @@
 
 CelValue cel_strings__format(CelActivation *act, CelValue fmt, CelValue args);
 void cel_strings__go_quote(GString *out, const char *s, gsize len);
+const char *cel_strings__escape(gunichar c);
 void cel_time__format_timestamp(GString *out, gint64 seconds, guint32 nanos);
 void cel_time__format_duration(GString *out, gint64 nanos);
+
+/*
+ * The backslash escapes that Go's strconv.Quote and cel-go's strings.quote both use: the
+ * escape of @c, or NULL. (They differ elsewhere: invalid UTF-8 and unprintable characters.)
+ */
+const char *
+cel_strings__escape(gunichar c)
+{
+	switch (c) {
+	case '\a':
+		return "\\a";
+	case '\b':
+		return "\\b";
+	case '\f':
+		return "\\f";
+	case '\n':
+		return "\\n";
+	case '\r':
+		return "\\r";
+	case '\t':
+		return "\\t";
+	case '\v':
+		return "\\v";
+	case '\\':
+		return "\\\\";
+	case '"':
+		return "\\\"";
+	default:
+		return NULL;
+	}
+}
 
 /* Go's strconv.Quote. */
 void
@@ -34,42 +66,15 @@ cel_strings__go_quote(GString *out, const char *s, gsize len)
 			p++;
 			continue;
 		}
-		switch (c) {
-		case '\a':
-			g_string_append(out, "\\a");
-			break;
-		case '\b':
-			g_string_append(out, "\\b");
-			break;
-		case '\f':
-			g_string_append(out, "\\f");
-			break;
-		case '\n':
-			g_string_append(out, "\\n");
-			break;
-		case '\r':
-			g_string_append(out, "\\r");
-			break;
-		case '\t':
-			g_string_append(out, "\\t");
-			break;
-		case '\v':
-			g_string_append(out, "\\v");
-			break;
-		case '\\':
-			g_string_append(out, "\\\\");
-			break;
-		case '"':
-			g_string_append(out, "\\\"");
-			break;
-		default:
-			if (c < 0x20 || c == 0x7f) {
-				g_string_append_printf(out, "\\x%02x", c);
-			} else if (c >= 0x80 && !g_unichar_isprint(c)) {
-				g_string_append_printf(out, c < 0x10000 ? "\\u%04x" : "\\U%08x", c);
-			} else {
-				g_string_append_unichar(out, c);
-			}
+		const char *esc = cel_strings__escape(c);
+		if (esc != NULL) {
+			g_string_append(out, esc);
+		} else if (c < 0x20 || c == 0x7f) {
+			g_string_append_printf(out, "\\x%02x", c);
+		} else if (c >= 0x80 && !g_unichar_isprint(c)) {
+			g_string_append_printf(out, c < 0x10000 ? "\\u%04x" : "\\U%08x", c);
+		} else {
+			g_string_append_unichar(out, c);
 		}
 		p = g_utf8_next_char(p);
 	}

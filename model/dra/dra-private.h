@@ -72,10 +72,33 @@ typedef struct {
 	gboolean has_binding;
 } DraPoolRec;
 
+/*
+ * One remembered answer of the Filter memo (dra_memo.c): the outcome of the
+ * search for claim shape @shape when the node's slices summed to @gen, and
+ * what that search added to the statistics.
+ */
+#define DRA_MEMO_WAYS 4
 typedef struct {
+	guint shape; /* 0: empty */
+	guint epoch;
+	guint64 gen;
+	guint outcome; /* DraOutcome */
+	guint delta;   /* index in DraAllocator.memo_deltas: the search's statistics */
+} DraMemoEntry;
+
+/*
+ * Kept small and in one allocation with the node's name: a scheduler's Filter
+ * reads it for hundreds of nodes per pod.
+ */
+typedef struct {
+	char *node_name; /* points into this allocation */
+	gboolean memo_ok; /* no per-device node selection: answers depend on state only */
+	gboolean shared;  /* some slice has no nodeName: DraAllocator.shared_gen counts */
+	guint64 gen;      /* allocated-state changes in the node's own slices */
+	guint memo_next;  /* round-robin victim */
+	DraMemoEntry memo[DRA_MEMO_WAYS];
 	GPtrArray *pools; /* DraPoolRec*, search order */
 	char *error;      /* gather error (fatal), or NULL */
-	char *node_name;
 } DraNodePools;
 
 /* Per-call data of one request, or of one sub-request. */
@@ -225,6 +248,7 @@ struct DraAllocator {
 	GArray *shared_slices;     /* slices without nodeName */
 	GHashTable *pools_by_node; /* node name ("" for none) -> DraNodePools* */
 	DraPtrSlot pools_cache[1u << DRA_NODE_CACHE_BITS]; /* node name pointer -> DraNodePools* */
+	guint pools_epoch; /* bumped when every DraNodePools is dropped (DraNodeRef) */
 	DraPtrSlot class_cache[DRA_PTR_CACHE];             /* request pointer -> DraClassRec* */
 	GHashTable *subreq_names; /* const DraExactRequest* -> "parent/sub" */
 
@@ -278,6 +302,21 @@ struct DraAllocator {
 	GString *node_name; /* the node of the last answer: results are built on demand */
 	gboolean result_pending;
 	GString *scratch;
+
+	/* Filter memo (dra_memo.c) */
+	gboolean memo_on;
+	guint memo_epoch;      /* bumped when a setting changes the search */
+	guint shape;           /* id of the current claims' shape; 0: not computed */
+	GHashTable *shapes;    /* canonical claim text -> id */
+	GString *shape_text;   /* scratch */
+	gboolean memo_pending; /* the last answer came from the memo: no search state */
+	DraOutcome memo_outcome;
+	guint64 shared_gen;  /* allocated-state changes in slices without nodeName */
+	GArray *memo_deltas; /* DraStats, distinct values (few: one per kind of answer) */
+	GHashTable *memo_delta_index; /* DraStats bytes -> index + 1 */
+	DraNodeLabelsFunc labels_func;
+	gpointer labels_data;
+	DraNode labeled; /* the current node with its labels filled in */
 };
 
 /*
@@ -331,6 +370,24 @@ void dra_search__build_reason(DraAllocator *self);
 gboolean dra_result__check(DraAllocator *self);
 void dra_alloc__flush_result(DraAllocator *self);
 gboolean dra_result__build(DraAllocator *self);
+
+/* dra_memo.c */
+void dra_memo__init(DraAllocator *self);
+void dra_memo__free(DraAllocator *self);
+/*
+ * The memo's answer (a DraOutcome) for the current claims on self->pools;
+ * DRA_MEMO_MISS: search, then dra_memo__store() with the statistics from
+ * before the search; DRA_MEMO_OFF: the memo cannot answer this call.
+ */
+#define DRA_MEMO_MISS (-1)
+#define DRA_MEMO_OFF  (-2)
+int dra_memo__lookup(DraAllocator *self, guint64 *gen_out);
+void dra_memo__store(DraAllocator *self, guint64 gen, DraOutcome outcome, const DraStats *before);
+/* A device of slice @slice changed its allocated state: its nodes' answers expire. */
+void dra_memo__slice_changed(DraAllocator *self, guint slice);
+
+/* @node, or a copy with its labels filled in on demand */
+const DraNode *dra_alloc__labeled(DraAllocator *self, const DraNode *node);
 
 /* dra_node.c */
 gboolean dra_node__matches(const DraNode *node,

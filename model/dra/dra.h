@@ -290,6 +290,12 @@ typedef struct {
 	guint64 quirk_stale_subrequest_key; /* cache entry written under the previous sub-request */
 	guint64 quirk_device_marked_on_fail; /* device stayed marked after a failed re-check */
 	guint64 quirk_all_subrequest_index;  /* "All" sub-request continued as sub-request 0 */
+	/*
+	 * Calls answered by the Filter memo (dra_allocator_set_memo): counted in
+	 * allocate_calls like any call, and the search they skipped is added to
+	 * the other counters, so allocate_calls - memo_hits searches really ran.
+	 */
+	guint64 memo_hits;
 } DraStats;
 
 /* ---- selector evaluation (CEL), pluggable ---- */
@@ -395,11 +401,34 @@ void dra_allocator_set_seed(DraAllocator *self, guint32 seed);
 void dra_allocator_set_prune(DraAllocator *self, gboolean on);
 /* Results carry the request's tolerations (newer than 1.34); off by default. */
 void dra_allocator_set_result_tolerations(DraAllocator *self, gboolean on);
+/*
+ * Filter memo (dra_memo.c), off by default. The search is deterministic: its
+ * answer on a node depends only on the claims' specs (not their names), the
+ * node's pools and the allocated state of their devices. With the memo on,
+ * allocate_on() remembers per node the outcome for a few claim shapes with a
+ * generation of the node's allocated state, and answers a repeated question
+ * without searching: same outcome, same statistics (the skipped search's
+ * counts are added; memo_hits counts the calls). Results, reason and error of
+ * such an answer are computed by a real search when first read. Not used with
+ * DRAConsumableCapacity (shareIDs draw random numbers), per-device node
+ * selection (labels) or "All" requests, and never for errors.
+ */
+void dra_allocator_set_memo(DraAllocator *self, gboolean on);
+/*
+ * Labels on demand: for a DraNode passed with label_keys NULL, @func fills a
+ * copy's three label fields (valid until the allocator's call returns) when
+ * the allocator needs them (node selection of a slice or device). A scheduler
+ * asks about hundreds of nodes per pod and most answers need no label.
+ */
+typedef void (*DraNodeLabelsFunc)(gpointer data, DraNode *node);
+void dra_allocator_set_node_labels_func(DraAllocator *self, DraNodeLabelsFunc func, gpointer data);
 
 /* Inventory. All pointers are borrowed and must outlive the allocator. Order matters. */
 void dra_allocator_add_slice(DraAllocator *self, const DraSlice *slice);
 void dra_allocator_add_class(DraAllocator *self, const DraClass *klass);
 void dra_allocator_add_taint_rule(DraAllocator *self, const DraTaintRule *rule);
+/* The DeviceTaintRule was deleted: @rule (as added) no longer applies. */
+void dra_allocator_remove_taint_rule(DraAllocator *self, const DraTaintRule *rule);
 
 /* Allocated state: a dedicated device in use by another claim. */
 void dra_allocator_mark_allocated(DraAllocator *self,
@@ -439,6 +468,16 @@ DraOutcome dra_allocator_allocate(DraAllocator *self,
  */
 void dra_allocator_set_claims(DraAllocator *self, const DraClaim *const *claims, guint n_claims);
 DraOutcome dra_allocator_allocate_on(DraAllocator *self, const DraNode *node);
+/*
+ * The same with a caller-kept reference to the node's prepared pools: a
+ * scheduler keeps one DraNodeRef per node object (zeroed at first) and passes
+ * it with that node only, which saves finding the node by name on every call.
+ */
+typedef struct {
+	gpointer pools;
+	guint epoch;
+} DraNodeRef;
+DraOutcome dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRef *ref);
 const DraAllocation *dra_allocator_get_allocation(DraAllocator *self, guint claim_index);
 const char *dra_allocator_get_error(DraAllocator *self);
 /* Why the last call was unschedulable, naming a request (NULL if unknown). */
@@ -458,6 +497,24 @@ void dra_allocator_commit(DraAllocator *self, guint claim_index);
  * set when the class is unknown or a selector fails to evaluate.
  */
 gint dra_allocator_count_matching(DraAllocator *self, const DraExactRequest *req, char **error);
+
+/**
+ * dra_allocator_explain:
+ * @claims: the unallocated claims of one pod, as for dra_allocator_set_claims()
+ * @nodes: the nodes DynamicResources tried
+ *
+ * Off the hot path (dra_explain.c): which request, and which selector or
+ * constraint, ruled devices out on how many of @nodes, e.g. "request gpu:
+ * selector `...` matched no device on 500 nodes, 12 nodes had matching
+ * devices but all were allocated". Statistics are left unchanged; the claims
+ * set with dra_allocator_set_claims() are replaced.
+ * Returns: (transfer full) (nullable): NULL when every node can allocate them.
+ */
+char *dra_allocator_explain(DraAllocator *self,
+                            const DraClaim *const *claims,
+                            guint n_claims,
+                            const DraNode *nodes,
+                            guint n_nodes);
 
 const DraStats *dra_allocator_get_stats(DraAllocator *self);
 void dra_allocator_reset_stats(DraAllocator *self);

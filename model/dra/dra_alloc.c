@@ -13,6 +13,8 @@
 
 G_DEFINE_QUARK(dra - error - quark, dra_error)
 
+static void memo_replay(DraAllocator *self);
+
 DraFeatures
 dra_features_default(void)
 {
@@ -157,6 +159,7 @@ dra_allocator_new(const DraFeatures *features, const DraSelectorOps *ops, gpoint
 	self->sel_exprs = g_array_new(FALSE, FALSE, sizeof(gpointer));
 	self->scratch = g_string_new(NULL);
 	self->node_name = g_string_new(NULL);
+	dra_memo__init(self);
 	return self;
 }
 
@@ -187,6 +190,7 @@ clear_prepared(DraAllocator *self)
 	dra_array_clear(self->shared_slices);
 	g_hash_table_remove_all(self->pools_by_node);
 	memset(self->pools_cache, 0, sizeof(self->pools_cache));
+	self->pools_epoch++;
 	memset(self->class_cache, 0, sizeof(self->class_cache));
 	self->validated = FALSE;
 	/* compiled programs survive; their device caches are indexed by DevRec */
@@ -213,7 +217,9 @@ dra_allocator_free(DraAllocator *self)
 		return;
 	}
 	self->result_pending = FALSE;
+	self->memo_pending = FALSE;
 	clear_prepared(self);
+	dra_memo__free(self);
 	for (guint i = 0; i < self->progs->len; i++) {
 		DraProgRec *p = g_ptr_array_index(self->progs, i);
 		if (p->handle != NULL && self->ops.free_program != NULL) {
@@ -282,7 +288,9 @@ dra_allocator_free(DraAllocator *self)
 void
 dra_allocator_set_quirks(DraAllocator *self, const DraQuirks *quirks)
 {
+	memo_replay(self); /* a pending memo answer is searched with the old ones */
 	self->quirks = *quirks;
+	self->memo_epoch++;
 }
 
 void
@@ -294,7 +302,9 @@ dra_allocator_set_seed(DraAllocator *self, guint32 seed)
 void
 dra_allocator_set_prune(DraAllocator *self, gboolean on)
 {
+	memo_replay(self);
 	self->prune = on;
+	self->memo_epoch++;
 }
 
 void
@@ -322,6 +332,15 @@ dra_allocator_add_taint_rule(DraAllocator *self, const DraTaintRule *rule)
 {
 	g_ptr_array_add(self->taint_rules, (gpointer)rule);
 	clear_prepared(self);
+}
+
+void
+dra_allocator_remove_taint_rule(DraAllocator *self, const DraTaintRule *rule)
+{
+	/* g_ptr_array_remove keeps the order of the other rules */
+	if (g_ptr_array_remove(self->taint_rules, (gpointer)rule)) {
+		clear_prepared(self);
+	}
 }
 
 static char *
@@ -645,6 +664,7 @@ dra_allocator_mark_allocated(DraAllocator *self,
 {
 	char *key = id_key(driver, pool, device);
 
+	memo_replay(self); /* a pending memo answer needs the state before */
 	if (allocated) {
 		g_hash_table_add(self->allocated_keys, key);
 	} else {
@@ -666,6 +686,7 @@ dra_allocator_mark_allocated(DraAllocator *self,
 				} else {
 					sr->n_allocated--;
 				}
+				dra_memo__slice_changed(self, slice);
 				/* the available counters of this slice change */
 				sr->available_ready = FALSE;
 			}
@@ -701,6 +722,7 @@ dra_allocator_add_shared(DraAllocator *self,
                          guint n_consumed,
                          gboolean add)
 {
+	memo_replay(self);
 	/* the share first: capacities of a device whose last share left are dropped */
 	if (add) {
 		agg_record(self, driver, pool, device, NULL, 1);
@@ -829,10 +851,12 @@ dra_allocator_set_claims(DraAllocator *self, const DraClaim *const *claims, guin
 {
 	/* the last answer's claims may be gone: its results end here */
 	self->result_pending = FALSE;
+	self->memo_pending = FALSE;
 	dra_array_clear(self->out_alloc);
 	self->claims = claims;
 	self->n_claims = n_claims;
 	self->validated = FALSE;
+	self->shape = 0;
 }
 
 DraOutcome
@@ -857,46 +881,10 @@ validation_is_node_independent(DraAllocator *self)
 	return TRUE;
 }
 
-DraOutcome
-dra_allocator_allocate_on(DraAllocator *self, const DraNode *node)
+/* The search part of a call, after the pools are gathered and the claims validated. */
+static DraOutcome
+search_pools(DraAllocator *self)
 {
-	guint n_claims = self->n_claims;
-
-	g_return_val_if_fail(self != NULL, DRA_OUTCOME_ERROR);
-
-	if (!self->prepared) {
-		self->validated = FALSE;
-		dra_alloc__prepare(self);
-	}
-	reset_call(self);
-	self->stats.allocate_calls++;
-	self->node = node;
-	self->result_pending = FALSE;
-	dra_array_clear(self->out_alloc);
-
-	if (n_claims > DRA_MAX_CLAIMS) {
-		dra_alloc__set_error(self, "drasim supports at most %d claims per Allocate call",
-		                     DRA_MAX_CLAIMS);
-		return DRA_OUTCOME_ERROR;
-	}
-	while (self->results->len < n_claims) {
-		g_ptr_array_add(self->results, g_array_new(FALSE, TRUE, sizeof(DraInternalResult)));
-	}
-	for (guint c = 0; c < n_claims; c++) {
-		dra_array_clear(g_ptr_array_index(self->results, c));
-	}
-
-	self->pools = dra_pools__for_node(self, node);
-	if (self->pools->error != NULL) {
-		dra_alloc__set_error(self, "gather pool information: %s", self->pools->error);
-		return DRA_OUTCOME_ERROR;
-	}
-	if (!self->validated) {
-		if (!dra_validate__claims(self)) {
-			return DRA_OUTCOME_ERROR;
-		}
-		self->validated = validation_is_node_independent(self);
-	}
 	if (self->prune && node_is_full(self)) {
 		self->reason_pending = TRUE;
 		return DRA_OUTCOME_UNSCHEDULABLE;
@@ -915,6 +903,106 @@ dra_allocator_allocate_on(DraAllocator *self, const DraNode *node)
 	return DRA_OUTCOME_ALLOCATED;
 }
 
+DraOutcome
+dra_allocator_allocate_on(DraAllocator *self, const DraNode *node)
+{
+	return dra_allocator_allocate_on_ref(self, node, NULL);
+}
+
+/* The node's pools, through the caller's reference when it is still current. */
+static DraNodePools *
+pools_for(DraAllocator *self, const DraNode *node, DraNodeRef *ref)
+{
+	if (ref == NULL) {
+		return dra_pools__for_node(self, node);
+	}
+	if (ref->pools == NULL || ref->epoch != self->pools_epoch) {
+		ref->pools = dra_pools__for_node(self, node);
+		ref->epoch = self->pools_epoch;
+	}
+	return ref->pools;
+}
+
+DraOutcome
+dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRef *ref)
+{
+	guint n_claims = self->n_claims;
+
+	g_return_val_if_fail(self != NULL, DRA_OUTCOME_ERROR);
+
+	if (!self->prepared) {
+		self->validated = FALSE;
+		dra_alloc__prepare(self);
+	}
+	self->memo_pending = FALSE;
+	reset_call(self);
+	self->stats.allocate_calls++;
+	self->node = node;
+	self->result_pending = FALSE;
+	dra_array_clear(self->out_alloc);
+
+	if (n_claims > DRA_MAX_CLAIMS) {
+		dra_alloc__set_error(self, "drasim supports at most %d claims per Allocate call",
+		                     DRA_MAX_CLAIMS);
+		return DRA_OUTCOME_ERROR;
+	}
+	while (self->results->len < n_claims) {
+		g_ptr_array_add(self->results, g_array_new(FALSE, TRUE, sizeof(DraInternalResult)));
+	}
+	for (guint c = 0; c < n_claims; c++) {
+		dra_array_clear(g_ptr_array_index(self->results, c));
+	}
+
+	self->pools = pools_for(self, node, ref);
+	if (self->pools->error != NULL) {
+		dra_alloc__set_error(self, "gather pool information: %s", self->pools->error);
+		return DRA_OUTCOME_ERROR;
+	}
+	if (!self->validated) {
+		if (!dra_validate__claims(self)) {
+			return DRA_OUTCOME_ERROR;
+		}
+		self->validated = validation_is_node_independent(self);
+	}
+	guint64 gen = 0;
+	int memo = dra_memo__lookup(self, &gen);
+	if (memo >= 0) {
+		/* results, reason: searched for when read (memo_replay) */
+		self->memo_pending = TRUE;
+		self->memo_outcome = (DraOutcome)memo;
+		return self->memo_outcome;
+	}
+	DraStats before = self->stats;
+	DraOutcome outcome = search_pools(self);
+	if (memo == DRA_MEMO_MISS && outcome != DRA_OUTCOME_ERROR) {
+		dra_memo__store(self, gen, outcome, &before);
+	}
+	return outcome;
+}
+
+/*
+ * The last answer came from the memo: run the search it stands for, on the
+ * same pools with the same claims and allocated state, for its per-call
+ * state (results, the reason's counters). Statistics were counted already.
+ */
+static void
+memo_replay(DraAllocator *self)
+{
+	if (!self->memo_pending) {
+		return;
+	}
+	self->memo_pending = FALSE;
+	DraStats saved = self->stats;
+	reset_call(self);
+	for (guint c = 0; c < self->n_claims; c++) {
+		dra_array_clear(g_ptr_array_index(self->results, c));
+	}
+	self->node = NULL; /* read only by per-device node selection, never memoised */
+	DraOutcome outcome = search_pools(self);
+	self->stats = saved;
+	g_warn_if_fail(outcome == self->memo_outcome);
+}
+
 /*
  * Builds the last answer's results if nobody asked yet: Filter tries hundreds
  * of nodes and only reads the chosen one. Cannot fail: dra_result__check() passed.
@@ -922,6 +1010,7 @@ dra_allocator_allocate_on(DraAllocator *self, const DraNode *node)
 void
 dra_alloc__flush_result(DraAllocator *self)
 {
+	memo_replay(self);
 	if (self->result_pending) {
 		self->result_pending = FALSE;
 		(void)dra_result__build(self);
@@ -947,6 +1036,7 @@ dra_allocator_get_error(DraAllocator *self)
 const char *
 dra_allocator_get_reason(DraAllocator *self)
 {
+	memo_replay(self);
 	if (self->reason_pending) {
 		self->reason_pending = FALSE;
 		dra_search__build_reason(self);

@@ -90,6 +90,7 @@ build_view(const DraDevice *device, const char *driver)
 		}
 		cel_dra_device_add_capacity(view, c->name, &q);
 	}
+	cel_dra_device_seal(view); /* one compact record for the CEL fast path (cel_dra.h) */
 	return view;
 }
 

@@ -35,8 +35,7 @@ dra_pools__free(gpointer data)
 	}
 	g_ptr_array_unref(np->pools);
 	g_free(np->error);
-	g_free(np->node_name);
-	g_free(np);
+	g_free(np); /* node_name lives in the same allocation */
 }
 
 static const DraSlice *
@@ -175,8 +174,11 @@ order_binding_slices(DraAllocator *self, DraPoolRec *p)
 static DraNodePools *
 gather(DraAllocator *self, const DraNode *node)
 {
-	DraNodePools *np = g_new0(DraNodePools, 1);
-	np->node_name = g_strdup(node != NULL ? node->name : "");
+	const char *name = node != NULL ? node->name : "";
+	gsize len = strlen(name);
+	DraNodePools *np = g_malloc0(sizeof(DraNodePools) + len + 1);
+	np->node_name = (char *)(np + 1);
+	memcpy(np->node_name, name, len + 1);
 	GArray *own = node != NULL ? g_hash_table_lookup(self->node_slices, node->name) : NULL;
 	GArray *shared = self->shared_slices;
 	guint a = 0;
@@ -201,8 +203,20 @@ gather(DraAllocator *self, const DraNode *node)
 			add_slice(self, np->pools, index);
 		}
 	}
+	np->memo_ok = TRUE;
 	for (guint i = 0; i < np->pools->len; i++) {
-		check_pool(self, g_ptr_array_index(np->pools, i));
+		DraPoolRec *p = g_ptr_array_index(np->pools, i);
+		check_pool(self, p);
+		for (guint j = 0; j < p->slices->len; j++) {
+			const DraSlice *s = slice_at(self, g_array_index(p->slices, guint, j));
+			/* per-device node selection reads the node's labels in the search */
+			if (s->per_device_node_selection) {
+				np->memo_ok = FALSE;
+			}
+			if (s->node_name == NULL || s->node_name[0] == '\0') {
+				np->shared = TRUE;
+			}
+		}
 	}
 	if (self->features.device_binding && self->features.device_status) {
 		g_autoptr(GPtrArray) tail = g_ptr_array_new();
@@ -241,7 +255,7 @@ dra_pools__for_node(DraAllocator *self, const DraNode *node)
 	const char *key = node != NULL ? node->name : "";
 	np = g_hash_table_lookup(self->pools_by_node, key);
 	if (np == NULL) {
-		np = gather(self, node);
+		np = gather(self, dra_alloc__labeled(self, node));
 		g_hash_table_insert(self->pools_by_node, g_strdup(key), np);
 	}
 	slot->key = ptr;

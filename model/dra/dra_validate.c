@@ -136,6 +136,7 @@ dra_validate__selectable(DraAllocator *self, guint rd_key, const DraReqData *rd,
 	if (r == 1 && s->per_device_node_selection) {
 		gboolean m = FALSE;
 		char *why = NULL;
+		self->node = dra_alloc__labeled(self, self->node);
 		if (!dra_node__matches(self->node, d->device->node_name, d->device->all_nodes,
 		                       d->device->node_selector, &m, &why)) {
 			dra_alloc__set_error(self, "%s", why);

@@ -44,6 +44,7 @@ int cli_dispatch(const CliCommand *table, const char *prog, int argc, char **arg
 
 /* Handlers, one per row of the tables. */
 int cli_version_main(int argc, char **argv);
+int cli_explain_main(int argc, char **argv);
 int cli_conformance_main(int argc, char **argv);
 int cli_convert_main(int argc, char **argv);
 int cli_lint_main(int argc, char **argv);

@@ -28,6 +28,8 @@ const CliCommand cli_commands[] = {
 	  cli_convert_main },
 	{ "diff", "compare two reports (or bench files) metric by metric; exit 1 on a regression",
 	  cli_diff_main },
+	{ "explain", "print one pod's history in a scenario run: attempts, reasons, co-tenants",
+	  cli_explain_main },
 	{ "lint", "check manifests as a Kubernetes 1.34 cluster would (exit 1 on errors)",
 	  cli_lint_main },
 	{ "publish", "print the Nodes and ResourceSlices of a simulated node shape",

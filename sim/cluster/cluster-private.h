@@ -97,10 +97,11 @@ struct ClusterSim {
 	SimSamples *latencies, *jcts, *slowdowns;
 	SimGauge busy, pending, compute, memory;
 	guint64 run_seq;
-	GArray *tenants; /* scratch: ClusterTenant */
-	GArray *rates;   /* scratch: double */
-	GArray *kill;    /* scratch: gboolean */
-	GArray *victims; /* scratch: guint pod indexes */
+	GArray *tenants;         /* scratch: ClusterTenant */
+	GArray *rates;           /* scratch: double */
+	GArray *kill;            /* scratch: gboolean */
+	GArray *victims;         /* scratch: guint pod indexes */
+	ClusterJournal *journal; /* cluster_journal.c */
 };
 
 /* cluster_kubelet.c */
@@ -117,3 +118,10 @@ void cluster_sim__pending_add(ClusterSim *self, gint delta);
 
 /* cluster_sim_nodes.c */
 void cluster_sim__register_node_kinds(ClusterSim *self);
+
+/* cluster_journal.c: the recording hooks (a branch and nothing else unless full) */
+ClusterJournal *cluster_journal__new(void);
+void cluster_journal__attempt(ClusterSim *sim, ClusterSimPod *sp, const ClusterScheduleResult *r);
+void cluster_journal__placement_failed(ClusterSim *sim, ClusterSimPod *sp);
+void cluster_journal__event(ClusterSim *sim, ClusterSimPod *sp, ClusterJournalKind kind);
+void cluster_journal__rate(ClusterSim *sim, ClusterSimPod *sp, double old_rate);

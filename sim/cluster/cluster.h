@@ -207,6 +207,32 @@ typedef enum {
 
 const char *cluster_plugin_get_name(ClusterPlugin plugin);
 
+/* ------------------------------------------- per-node reasons (explain)
+ * Why a filter rejected a node, as the reason codes behind kube-scheduler's
+ * "0/N nodes are available: ..." histogram (cluster_journal.c turns them into
+ * upstream's strings). NodeResourcesFit reports every insufficient resource
+ * of a node, so a node may count under several codes, as upstream. */
+typedef enum {
+	CLUSTER_REASON_UNSCHEDULABLE,     /* "node(s) were unschedulable" */
+	CLUSTER_REASON_TAINT,             /* "node(s) had untolerated taint(s)" */
+	CLUSTER_REASON_AFFINITY,          /* "node(s) didn't match Pod's node affinity/selector" */
+	CLUSTER_REASON_CLAIMS,            /* "cannot allocate all claims" */
+	CLUSTER_REASON_CLAIM_NOT_ON_NODE, /* "resourceclaim not available on the node" */
+	CLUSTER_REASON_INSUFFICIENT,      /* + slot: "Insufficient <name>" ("Too many pods") */
+	CLUSTER_N_REASONS = CLUSTER_REASON_INSUFFICIENT + CLUSTER_RES_MAX
+} ClusterReason;
+
+/* Adds one count per reason @plugin has for rejecting @node (off the fast path). */
+void cluster_reason_count(const ClusterPod *pod,
+                          const ClusterNode *node,
+                          ClusterPlugin plugin,
+                          const char *dra_reason,
+                          guint *counts);
+/* (transfer full) upstream's text of @code; @names for "Insufficient <name>" (nullable). */
+char *cluster_reason_to_string(ClusterReason code, const ClusterResNames *names);
+/* TRUE for codes upstream marks UnschedulableAndUnresolvable (preemption cannot help). */
+gboolean cluster_reason_is_unresolvable(ClusterReason code);
+
 typedef enum {
 	CLUSTER_STATUS_SUCCESS,
 	CLUSTER_STATUS_UNSCHEDULABLE,
@@ -382,6 +408,7 @@ typedef struct {
 	guint evaluated;    /* nodes run through the filters */
 	guint feasible;
 	gint64 best_score;
+	guint reasons[CLUSTER_N_REASONS]; /* rejected nodes per ClusterReason (explain) */
 } ClusterScheduleResult;
 
 typedef struct ClusterSched ClusterSched;
@@ -908,6 +935,112 @@ void cluster_sim_untaint_node(ClusterSim *self,
  */
 guint cluster_sim_count_pending_by_plugin(const ClusterSim *self, guint64 *counts);
 
+/* ------------------------------------------------- read-only queries
+ * (cluster_sim_query.c) For samplers and reports: they change nothing and
+ * allocate nothing, so they may run at every sampling tick. Node indexes are
+ * in cluster_sim_add_node() order; device indexes as given there (or by the
+ * last reconfiguration). Returned pointers are valid until the next event. */
+guint cluster_sim_get_n_nodes(const ClusterSim *self);
+ClusterNode *cluster_sim_get_node(const ClusterSim *self, guint node);
+guint cluster_sim_get_node_n_devices(const ClusterSim *self, guint node);
+/* The device as it is now (the first tenant's claim config may have set its mode). */
+const ClusterDevice *cluster_sim_get_device(const ClusterSim *self, guint node, guint device);
+/* The pod indexes on the device, in the order they joined. */
+const guint *
+cluster_sim_get_device_tenants(const ClusterSim *self, guint node, guint device, guint *n_out);
+/* The device indexes (on its node) of the pod's last bind; NULL, 0 when it has no node. */
+const guint *cluster_sim_get_pod_devices(const ClusterSim *self, guint pod, guint *n_out);
+/* The index of the pod's node, G_MAXUINT when it has none. */
+guint cluster_sim_get_pod_node_index(const ClusterSim *self, guint pod);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterSim, cluster_sim_free)
+
+/* ==================================================== per-pod journal
+ * cluster_journal.c, for the reports' reasons and `drasim explain`. Every
+ * simulation keeps, per pod, its scheduling attempts and its last failed
+ * attempt (the FitError histogram). cluster_journal_set_full() also records
+ * every event of every pod (arrival, attempts, binding, starts, speed
+ * changes, OOM kills, evictions, completion). Recording allocates only
+ * amortised array growth and interned strings. */
+
+typedef struct ClusterJournal ClusterJournal;
+
+typedef enum {
+	CLUSTER_JOURNAL_ARRIVED,
+	CLUSTER_JOURNAL_FAILED,     /* an attempt found no node: attempt index in @first */
+	CLUSTER_JOURNAL_ERROR,      /* an attempt failed on an error (or placement) */
+	CLUSTER_JOURNAL_BOUND,      /* @node, @text: its devices and claims */
+	CLUSTER_JOURNAL_STARTED,    /* containers (re)started: devices [@first, +@n) */
+	CLUSTER_JOURNAL_RATE,       /* its speed changed to @value (work s per s) */
+	CLUSTER_JOURNAL_OOM_KILLED, /* left its devices; restarts after the backoff */
+	CLUSTER_JOURNAL_STOPPED,    /* left its devices (ended, evicted, node failed) */
+	CLUSTER_JOURNAL_LOST,       /* its node failed */
+	CLUSTER_JOURNAL_EVICTED,    /* recreated pending */
+	CLUSTER_JOURNAL_COMPLETED,
+	CLUSTER_JOURNAL_DELETED,
+} ClusterJournalKind;
+
+typedef struct {
+	guint16 code; /* ClusterReason */
+	guint32 count;
+} ClusterReasonCount;
+
+#define CLUSTER_JOURNAL_MAX_REASONS 12
+
+/* One failed attempt: what kube-scheduler's FitError would hold. */
+typedef struct {
+	SimTime at;
+	guint n_nodes;
+	gboolean error;      /* an error, not unschedulable (@message says which) */
+	const char *message; /* PreFilter's or the error's message; NULL when Filter decided */
+	gboolean has_claims; /* DynamicResources PostFilter has claims to look at */
+	const char *detail;  /* the allocator's diagnosis (full journal), or NULL */
+	guint n_reasons;
+	ClusterReasonCount reasons[CLUSTER_JOURNAL_MAX_REASONS]; /* code order */
+} ClusterAttempt;
+
+typedef struct {
+	SimTime at;
+	ClusterJournalKind kind;
+	guint pod;
+	const char *node; /* interned; BOUND, STARTED */
+	const char *text; /* interned; BOUND: devices and claims */
+	double value;     /* RATE */
+	guint first, n;   /* FAILED/ERROR: attempt index; STARTED: device range */
+} ClusterJournalEntry;
+
+/* The allocator's diagnosis of a failed attempt (full journal); transfer full, nullable. */
+typedef char *(*ClusterJournalDetailFunc)(gpointer data, guint pod);
+/* What a bound pod holds ("gpu.nvidia.com/node-0/gpu-3 via claim x"); transfer full. */
+typedef char *(*ClusterJournalDescribeFunc)(gpointer data, guint pod);
+
+/* (transfer none): the simulation's journal. */
+ClusterJournal *cluster_sim_get_journal(ClusterSim *self);
+/* (transfer full): the journal, kept after the simulation is freed (a new one replaces it). */
+ClusterJournal *cluster_sim_steal_journal(ClusterSim *self);
+void cluster_journal_free(ClusterJournal *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterJournal, cluster_journal_free)
+
+void cluster_journal_set_full(ClusterJournal *self, gboolean full);
+gboolean cluster_journal_get_full(const ClusterJournal *self);
+void cluster_journal_set_hooks(ClusterJournal *self,
+                               ClusterJournalDetailFunc detail,
+                               ClusterJournalDescribeFunc describe,
+                               gpointer data);
+guint cluster_journal_get_n_pods(const ClusterJournal *self);
+/* (nullable): the pod's name, known once it arrived. */
+const char *cluster_journal_get_pod_name(const ClusterJournal *self, guint pod);
+/* Returns: the pod index named @name, or -1. */
+gint cluster_journal_lookup_pod(const ClusterJournal *self, const char *name);
+guint cluster_journal_get_attempts(const ClusterJournal *self, guint pod);
+/* (nullable): the last attempt of @pod that did not bind it. */
+const ClusterAttempt *cluster_journal_get_last_failure(const ClusterJournal *self, guint pod);
+/* Full journal: entries in time order, the failed attempts they point at, device indexes. */
+guint cluster_journal_get_n_entries(const ClusterJournal *self);
+const ClusterJournalEntry *cluster_journal_get_entry(const ClusterJournal *self, guint index);
+const ClusterAttempt *cluster_journal_get_attempt(const ClusterJournal *self, guint index);
+const guint *cluster_journal_get_devices(const ClusterJournal *self, guint first);
+/* Sets the detail of @pod's last failure (interned copy of @detail). */
+void cluster_journal_set_last_detail(ClusterJournal *self, guint pod, const char *detail);
 
 G_END_DECLS

@@ -12,6 +12,7 @@ typedef struct {
 	char *driver;
 	char *pool;
 	char *device;
+	char *request; /* "req" or "req/sub": whose tolerations apply (device taints) */
 } DevRef;
 
 typedef struct {
@@ -23,6 +24,13 @@ typedef struct {
 	const char *namespace_;
 	const K8sPodSpec *spec;
 } PodRef;
+
+/* ClusterNodes live until the simulation ends: node and name pointers identify one. */
+typedef struct {
+	const ClusterNode *node;
+	const char *name;
+	DraNodeRef ref;
+} NodeRef;
 
 struct ClusterDra {
 	DraFeatures features;
@@ -39,6 +47,8 @@ struct ClusterDra {
 	GPtrArray *allocated;      /* per cycle: the pod's allocated ClusterClaim * */
 	GPtrArray *label_keys;     /* scratch for the DraNode of a filter call */
 	GPtrArray *label_values;
+	const ClusterNode *labels_node; /* the node of the current allocator call */
+	GArray *node_refs; /* NodeRef by ClusterNode.index: the allocator's per-node state */
 	/* the last reason; a fixed buffer, so reasons handed out never dangle */
 	char message[256];
 	/* DRAExtendedResource (KEP-5004) */

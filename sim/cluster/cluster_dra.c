@@ -28,11 +28,14 @@ claim_alloc_free(gpointer data)
 		g_free(d->driver);
 		g_free(d->pool);
 		g_free(d->device);
+		g_free(d->request);
 	}
 	g_array_unref(a->devices);
 	g_free(a->node);
 	g_free(a);
 }
+
+static void fill_labels(gpointer data, DraNode *out);
 
 ClusterDra *
 cluster_dra_new(const DraFeatures *features)
@@ -42,6 +45,13 @@ cluster_dra_new(const DraFeatures *features)
 	self->features = features != NULL ? *features : dra_features_default();
 	self->cel = dra_cel_new(&self->features);
 	self->alloc = dra_allocator_new(&self->features, dra_cel_get_ops(), self->cel);
+	/*
+	 * The Filter memo answers a node's repeated question without searching,
+	 * with the same outcome and statistics (docs/cluster.md "Cost").
+	 * DRASIM_DRA_MEMO=0 turns it off, to check that reports do not change.
+	 */
+	dra_allocator_set_memo(self->alloc, g_strcmp0(g_getenv("DRASIM_DRA_MEMO"), "0") != 0);
+	dra_allocator_set_node_labels_func(self->alloc, fill_labels, self);
 	self->input = dra_input_new();
 	self->classes = g_hash_table_new(g_str_hash, g_str_equal);
 	self->templates = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -53,6 +63,7 @@ cluster_dra_new(const DraFeatures *features)
 	self->allocated = g_ptr_array_new();
 	self->label_keys = g_ptr_array_new();
 	self->label_values = g_ptr_array_new();
+	self->node_refs = g_array_new(FALSE, TRUE, sizeof(NodeRef));
 	self->ext_classes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	return self;
 }
@@ -74,6 +85,7 @@ cluster_dra_free(ClusterDra *self)
 	g_ptr_array_unref(self->allocated);
 	g_ptr_array_unref(self->label_keys);
 	g_ptr_array_unref(self->label_values);
+	g_array_unref(self->node_refs);
 	g_hash_table_unref(self->ext_classes);
 	g_free(self);
 }
@@ -302,23 +314,60 @@ dra_prefilter(gpointer data, const ClusterPod *pod, const char **reason)
 
 /* -------------------------------------------------------------- Filter */
 
-/* The allocator's view of @node, built in scratch arrays (no allocation). */
+/*
+ * The allocator's view of @node: its name, and its labels on demand
+ * (fill_labels), since most Filter calls need none.
+ */
 static DraNode
 dra_node(ClusterDra *self, const ClusterNode *node)
 {
-	DraNode out = { node->name, NULL, NULL, node->labels->len };
+	DraNode out = { node->name, NULL, NULL, 0 };
 
-	g_ptr_array_set_size(self->label_keys, 0);
-	g_ptr_array_set_size(self->label_values, 0);
-	for (guint i = 0; i < node->labels->len; i++) {
-		const ClusterLabel *l = &g_array_index(node->labels, ClusterLabel, i);
-
-		g_ptr_array_add(self->label_keys, l->key);
-		g_ptr_array_add(self->label_values, l->value);
-	}
-	out.label_keys = (const char *const *)self->label_keys->pdata;
-	out.label_values = (const char *const *)self->label_values->pdata;
+	self->labels_node = node;
 	return out;
+}
+
+/* The allocator's reference for @node, kept by the node's list index. */
+static DraNodeRef *
+node_ref(ClusterDra *self, const ClusterNode *node)
+{
+	NodeRef *r;
+
+	if (node->index >= self->node_refs->len)
+		g_array_set_size(self->node_refs, node->index + 1);
+	r = &g_array_index(self->node_refs, NodeRef, node->index);
+	if (r->node != node || r->name != node->name)
+		*r = (NodeRef){ node, node->name, { NULL, 0 } };
+	return &r->ref;
+}
+
+/* DraNodeLabelsFunc: the labels of the node being asked about, in scratch arrays. */
+static void
+fill_labels(gpointer data, DraNode *out)
+{
+	ClusterDra *self = data;
+	const ClusterNode *node = self->labels_node;
+	const ClusterLabel *labels;
+	gpointer *keys, *values;
+	guint n;
+
+	g_return_if_fail(node != NULL && strcmp(node->name, out->name) == 0);
+	n = node->labels->len;
+	labels = (const ClusterLabel *)(const void *)node->labels->data;
+	/* set_size grows once; then plain stores */
+	if (self->label_keys->len < n + 1) {
+		g_ptr_array_set_size(self->label_keys, n + 1);
+		g_ptr_array_set_size(self->label_values, n + 1);
+	}
+	keys = self->label_keys->pdata;
+	values = self->label_values->pdata;
+	for (guint i = 0; i < n; i++) {
+		keys[i] = labels[i].key;
+		values[i] = labels[i].value;
+	}
+	out->label_keys = (const char *const *)keys;
+	out->label_values = (const char *const *)values;
+	out->n_labels = n;
 }
 
 static ClusterStatus
@@ -330,10 +379,12 @@ outcome_status(ClusterDra *self, DraOutcome outcome, const char **reason)
 	case DRA_OUTCOME_ALLOCATED:
 		return CLUSTER_STATUS_SUCCESS;
 	case DRA_OUTCOME_UNSCHEDULABLE:
-		why = dra_allocator_get_reason(self->alloc);
-		g_strlcpy(self->message, why != NULL ? why : "cannot allocate all claims",
-		          sizeof(self->message));
-		*reason = self->message;
+		/*
+		 * dynamicresources.go Filter's own text; the allocator's diagnosis
+		 * is built only when asked (dra_allocator_get_reason), not for each
+		 * of the hundreds of nodes a cycle rejects.
+		 */
+		*reason = "cannot allocate all claims";
 		return CLUSTER_STATUS_UNSCHEDULABLE;
 	case DRA_OUTCOME_ERROR:
 		why = dra_allocator_get_error(self->alloc);
@@ -379,7 +430,9 @@ dra_filter(gpointer data,
 		return status;
 	}
 	*allocator_called = TRUE;
-	return outcome_status(self, dra_allocator_allocate_on(self->alloc, &dnode), reason);
+	return outcome_status(
+	        self, dra_allocator_allocate_on_ref(self->alloc, &dnode, node_ref(self, node)),
+	        reason);
 }
 
 /* ------------------------------------------------------------- Reserve */
@@ -394,7 +447,7 @@ claim_alloc_new(const DraAllocation *a, const ClusterNode *node)
 		out->node = g_strdup(node->name);
 	for (guint i = 0; i < a->n_results; i++) {
 		DevRef d = { g_strdup(a->results[i].driver), g_strdup(a->results[i].pool),
-			     g_strdup(a->results[i].device) };
+			     g_strdup(a->results[i].device), g_strdup(a->results[i].request) };
 
 		g_array_append_val(out->devices, d);
 	}
@@ -419,7 +472,7 @@ dra_reserve(gpointer data, const ClusterPod *pod, const ClusterNode *node)
 		return TRUE;
 	dnode = dra_node(self, node);
 	outcome = plugin ? cluster_dra__ext_allocate_without(self, &dnode)
-	                 : dra_allocator_allocate_on(self->alloc, &dnode);
+	                 : dra_allocator_allocate_on_ref(self->alloc, &dnode, node_ref(self, node));
 	if (outcome != DRA_OUTCOME_ALLOCATED)
 		return FALSE;
 	for (guint i = 0; i < n; i++) {

@@ -68,4 +68,26 @@ void cluster_dra_enable_extended_resources(ClusterDra *self, ClusterResNames *na
 
 const DraStats *cluster_dra_get_allocator_stats(ClusterDra *self);
 
+/* cluster_dra_explain.c (off the hot path) */
+/* (transfer full) (nullable): the allocator's diagnosis of pod @index now. */
+char *cluster_dra_explain_pod(ClusterDra *self, guint index);
+/* (transfer full) (nullable): the pod's claims and their allocated devices. */
+char *cluster_dra_describe_pod(ClusterDra *self, guint index);
+
+/**
+ * cluster_dra_add_taint_rule:
+ * @rule: (transfer none): must outlive the adapter
+ *
+ * A DeviceTaintRule created now (DRADeviceTaints; without the gate the API is
+ * not served and nothing happens). The allocator applies it to the devices it
+ * selects, so NoSchedule and NoExecute keep untolerating requests off them; a
+ * NoExecute rule also evicts, as the device taint eviction controller does,
+ * every bound pod with a claim allocated on a device the rule names by
+ * driver, pool and device (its CEL selectors and class are not evaluated here)
+ * whose request does not tolerate the taint. Returns the pods evicted.
+ */
+guint cluster_dra_add_taint_rule(ClusterDra *self, const DraTaintRule *rule);
+/* The DeviceTaintRule was deleted: its devices may be allocated again. */
+void cluster_dra_remove_taint_rule(ClusterDra *self, const DraTaintRule *rule);
+
 G_END_DECLS

@@ -91,7 +91,8 @@ cluster_filter_taint_toleration(const ClusterPod *pod, const ClusterNode *node, 
 			continue;
 		if (!tolerated(pod, taint)) {
 			if (reason != NULL)
-				*reason = "node(s) had untolerated taint";
+				/* 1.34 no longer names the taint (taint_toleration.go) */
+				*reason = "node(s) had untolerated taint(s)";
 			return FALSE;
 		}
 	}

@@ -123,11 +123,12 @@ update_completion(ClusterSim *sim, ClusterSimPod *sp)
 static void
 update_pod_rate(ClusterSim *sim, ClusterSimPod *sp)
 {
-	double rate = 1.0;
+	double rate = 1.0, old = sp->progress.rate;
 
 	for (guint i = 0; i < sp->work.n_devices; i++)
 		rate = MIN(rate, sp->rates[i]);
 	cluster_progress_set_rate(&sp->progress, sim_loop_get_now(sim->loop), rate);
+	cluster_journal__rate(sim, sp, old);
 	update_completion(sim, sp);
 }
 
@@ -211,6 +212,7 @@ oom_kill(ClusterSim *sim, ClusterSimPod *sp)
 	sp->completion = SIM_EVENT_ID_NONE;
 	cluster_progress_advance(&sp->progress, now);
 	sp->phase = CLUSTER_POD_RESTARTING;
+	cluster_journal__event(sim, sp, CLUSTER_JOURNAL_OOM_KILLED);
 	sp->restarts++;
 	sim->stats.oom_kills++;
 	sim->stats.running--;
@@ -251,6 +253,7 @@ run(ClusterSim *sim, ClusterSimPod *sp)
 	sp->started = sim_loop_get_now(sim->loop);
 	sp->run_seq = ++sim->run_seq;
 	sp->phase = CLUSTER_POD_RUNNING;
+	cluster_journal__event(sim, sp, CLUSTER_JOURNAL_STARTED);
 	sim->stats.running++;
 	for (guint k = 0; k < sp->work.n_devices; k++) {
 		sp->rates[k] = 1.0;
@@ -296,6 +299,7 @@ cluster_kubelet__stop(ClusterSim *sim, ClusterSimPod *sp)
 	sp->restart = SIM_EVENT_ID_NONE;
 	if (sp->phase != CLUSTER_POD_RUNNING)
 		return;
+	cluster_journal__event(sim, sp, CLUSTER_JOURNAL_STOPPED);
 	sim->stats.running--;
 	leave_devices(sim, sp);
 	for (guint k = 0; k < sp->work.n_devices; k++)

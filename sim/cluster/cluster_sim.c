@@ -126,6 +126,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	self->rates = g_array_new(FALSE, TRUE, sizeof(double));
 	self->kill = g_array_new(FALSE, TRUE, sizeof(gboolean));
 	self->victims = g_array_new(FALSE, TRUE, sizeof(guint));
+	self->journal = cluster_journal__new();
 	register_kinds(self);
 	return self;
 }
@@ -149,6 +150,7 @@ cluster_sim_free(ClusterSim *self)
 	g_array_unref(self->rates);
 	g_array_unref(self->kill);
 	g_array_unref(self->victims);
+	cluster_journal_free(self->journal);
 	g_free(self);
 }
 
@@ -342,6 +344,7 @@ on_arrival(SimLoop *loop, const SimEvent *ev, gpointer data)
 	cluster_sim__pending_add(self, 1);
 	cluster_sim__generate_claims(self, sp);
 	sp->qp = cluster_queue_add(self->queue, sp->pod, now_of(self));
+	cluster_journal__event(self, sp, CLUSTER_JOURNAL_ARRIVED);
 	if (sp->work.lifetime != SIM_TIME_NEVER)
 		sp->deletion = sim_loop_schedule(loop, sp->work.arrival + sp->work.lifetime,
 		                                 self->kind_delete, PRIO_DELETE, sp->index, NULL);
@@ -354,6 +357,7 @@ bind(ClusterSim *self, ClusterSimPod *sp, ClusterNode *node)
 	sp->node = node->user_data;
 	sp->qp = NULL;
 	reserve_claims(self, sp);
+	cluster_journal__event(self, sp, CLUSTER_JOURNAL_BOUND);
 	self->stats.bound++;
 	cluster_sim__pending_add(self, -1);
 	if (sp->bound_at < 0) {
@@ -403,10 +407,12 @@ on_schedule(SimLoop *loop, const SimEvent *ev, gpointer data)
 		return;
 	sp = self->pods->pdata[qp->pod->uid];
 	cluster_sched_schedule_one(self->sched, sp->pod, &r);
+	cluster_journal__attempt(self, sp, &r);
 	if (r.status != CLUSTER_STATUS_SUCCESS) {
 		count_failure(self, &r);
 		cluster_queue_done_failed(self->queue, qp, r.rejectors, now_of(self));
 	} else if (!cluster_kubelet__place(self, sp, r.node->user_data)) {
+		cluster_journal__placement_failed(self, sp);
 		unreserve(self, sp, r.node);
 	} else {
 		cluster_queue_done_scheduled(self->queue, qp);
@@ -462,6 +468,7 @@ on_complete(SimLoop *loop, const SimEvent *ev, gpointer data)
 	cluster_sim__end_pod(self, sp);
 	sp->phase = CLUSTER_POD_SUCCEEDED;
 	sp->finished_at = now_of(self);
+	cluster_journal__event(self, sp, CLUSTER_JOURNAL_COMPLETED);
 	sim_loop_cancel(loop, sp->deletion);
 	self->stats.completed++;
 	jct = sp->finished_at - sp->work.arrival;
@@ -500,6 +507,7 @@ on_delete(SimLoop *loop, const SimEvent *ev, gpointer data)
 		return;
 	}
 	sp->phase = CLUSTER_POD_DELETED;
+	cluster_journal__event(self, sp, CLUSTER_JOURNAL_DELETED);
 	self->stats.deleted++;
 }
 

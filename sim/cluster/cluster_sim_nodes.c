@@ -66,6 +66,7 @@ recreate(ClusterSim *self, ClusterSimPod *sp)
 	g_ptr_array_set_size(sp->claims, sp->n_user_claims);
 	sp->node = NULL;
 	sp->phase = CLUSTER_POD_PENDING;
+	cluster_journal__event(self, sp, CLUSTER_JOURNAL_EVICTED);
 	self->stats.evictions++;
 	cluster_sim__pending_add(self, 1);
 	cluster_sim__generate_claims(self, sp);
@@ -133,6 +134,7 @@ on_node_fail(SimLoop *loop, const SimEvent *ev, gpointer data)
 			continue;
 		cluster_kubelet__stop(self, sp);
 		sp->phase = CLUSTER_POD_LOST;
+		cluster_journal__event(self, sp, CLUSTER_JOURNAL_LOST);
 		sp->eviction =
 		        sim_loop_schedule(loop, evict_at, self->kind_evict, PRIO_NODE, i, NULL);
 	}

@@ -47,6 +47,8 @@ K8sPos scenario_dec__pos(ScenarioDec *dec, const K8sYamlNode *node);
 void scenario_spec__workload(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
 void scenario_spec__modes(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
 void scenario_spec__run(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
+/* spec.workload.trace.gpuModels against the catalog (after spec.cluster). */
+void scenario_spec__check_gpu_models(Scenario *self, ScenarioDec *dec);
 
 /* ---- pod instances (scenario_pods.c) ---- */
 
@@ -80,6 +82,7 @@ typedef struct {
 	char *resource; /* "nvidia.com/gpu", "nvidia.com/mig-1g.10gb"; NULL = no GPU */
 	gint64 count;
 	GPtrArray *node_selector; /* char*, key=value pairs alternately */
+	char *device_class;       /* the first GPU request's class (fragmentation) */
 } ScenarioXlate;
 
 void scenario_xlate__pod(const Scenario *self,
@@ -87,13 +90,43 @@ void scenario_xlate__pod(const Scenario *self,
                          ScenarioXlate *out,
                          GPtrArray *notes);
 void scenario_xlate__clear(ScenarioXlate *x);
-/* The GpuConfig sharing of the pod's claims (class config, then claim config). */
+/* The GpuConfig sharing of the pod's claims (class config, then claim config);
+ * under MPS also mpsConfig's thread percentage (0 = none) and pinned memory limit. */
 gboolean scenario_xlate__sharing(const Scenario *self,
                                  const ScenarioPod *pod,
                                  ClusterShareMode *mode,
-                                 ClusterTimeSliceInterval *interval);
+                                 ClusterTimeSliceInterval *interval,
+                                 double *mps_threads,
+                                 gint64 *mem_limit);
+/* The device plugin's MPS limits for a pod asking @resource (nothing for MIG or no GPU). */
+void scenario_xlate__plugin_mps(const Scenario *self,
+                                const ScenarioMode *mode,
+                                const char *resource,
+                                double *mps_threads,
+                                gint64 *mem_limit);
 void scenario_note__add(GPtrArray *notes, const char *object, const char *what, const char *approx);
 void scenario_note__free(gpointer note);
+
+/* ---- the trace's gpu_spec in each world (scenario_gpuspec.c) ---- */
+
+typedef struct ClusterDra ClusterDra;
+typedef struct ScenarioGpuSpec ScenarioGpuSpec;
+
+/* NULL without a trace. Notes go to @notes; the DRA objects' problems to @diags. */
+ScenarioGpuSpec *scenario_gpuspec__new(const Scenario *sc,
+                                       const ScenarioMode *mode,
+                                       const WorkloadTrace *trace,
+                                       const GArray *pods,
+                                       GPtrArray *notes,
+                                       K8sDiagList *diags);
+void scenario_gpuspec__free(ScenarioGpuSpec *self);
+/* DRA world: gives the claim controller the ResourceClaimTemplates (after attach). */
+void scenario_gpuspec__add_templates(const ScenarioGpuSpec *self, ClusterDra *dra);
+/* DRA world: the pod spec whose claim carries the trace pod's gpu_spec, or NULL. */
+const K8sPodSpec *scenario_gpuspec__pod_spec(const ScenarioGpuSpec *self, const ScenarioPod *pod);
+/* Extended world: adds the GFD nvidia.com/gpu.product selector (or affinity term). */
+void
+scenario_gpuspec__select(const ScenarioGpuSpec *self, const ScenarioPod *pod, ClusterPod *cpod);
 
 /* ---- extended-world placement (scenario_place.c) ---- */
 
@@ -113,5 +146,53 @@ gboolean scenario_place__func(gpointer data,
                               const ClusterNode *node,
                               guint *devices,
                               guint n);
+
+/* ---- node and device events (scenario_events.c) ---- */
+
+/* Decodes spec.events (after spec.cluster: targets are checked against the pools). */
+void scenario_events__decode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
+void scenario_event__clear(gpointer event);
+
+typedef struct ClusterDra ClusterDra;
+typedef struct ScenarioEvents ScenarioEvents;
+
+/* What the events of one run act on; all borrowed, alive for the whole run. */
+typedef struct {
+	const Scenario *sc;
+	const ScenarioMode *mode;
+	SimLoop *loop;
+	ClusterSim *sim;
+	ClusterDra *dra;      /* dra world only */
+	ScenarioPlace *place; /* extended world only */
+	ClusterResNames *names;
+	GPtrArray *nodes; /* HwNode*, as built */
+	GPtrArray *notes; /* ScenarioNote*: what a world cannot do */
+	K8sDiagList *diags;
+} ScenarioEventsEnv;
+
+/* Schedules every event of the scenario on @env->loop. Free after @env->dra. */
+ScenarioEvents *scenario_events__new(const ScenarioEventsEnv *env);
+void scenario_events__free(ScenarioEvents *self);
+/* Events that took effect on at least one node so far. */
+guint64 scenario_events__get_applied(const ScenarioEvents *self);
+
+/* scenario_run.c: the compute devices of @node as @mode shows them, with the DRA device
+ * name and the device-plugin resource name of each (see node_devices()). */
+void scenario_run__node_devices(const ScenarioMode *mode,
+                                const HwNode *node,
+                                const HwPublishOptions *opts,
+                                GArray *devices,
+                                GPtrArray *names,
+                                GPtrArray *resources);
+
+/* scenario_reasons.c: with Scenario.journal, the run records every pod's history. */
+void scenario_reasons__begin(const Scenario *sc, ClusterSim *sim, ClusterDra *dra);
+/* After the run: a ScenarioReason per pod that waited or never ran (@pods: ScenarioPod). */
+void scenario_reasons__collect(ScenarioResult *result,
+                               ClusterSim *sim,
+                               ClusterDra *dra,
+                               const ClusterResNames *names,
+                               const GArray *pods);
+void scenario_reason__free(gpointer reason);
 
 G_END_DECLS

@@ -73,6 +73,11 @@ typedef struct {
 	char *path;  /* absolute or relative to the scenario */
 	guint limit; /* 0 = every row */
 	K8sPos pos;
+	/* gpuModels: trace GPU code -> catalog GPU id, overriding
+	 * workload_trace_model_catalog_id(); char* code, id alternately, and a
+	 * K8sPos per pair (for the check against the catalog). NULL: none. */
+	GPtrArray *gpu_models;
+	GArray *gpu_model_pos;
 } ScenarioTrace;
 
 typedef enum {
@@ -85,6 +90,49 @@ typedef struct {
 	char *mig;
 } ScenarioPoolLayout;
 
+/* What a node or device event does (docs/scenario.md, "Events"). */
+typedef enum {
+	SCENARIO_EVENT_FAIL,            /* the node stops (NotReady); pods evicted later */
+	SCENARIO_EVENT_RESTORE,         /* the node is back: uncordon, lost pods resume */
+	SCENARIO_EVENT_DRAIN,           /* cordon, evict every pod */
+	SCENARIO_EVENT_CORDON,          /* unschedulable, pods keep running */
+	SCENARIO_EVENT_UNCORDON,        /* schedulable again */
+	SCENARIO_EVENT_TAINT,           /* a node taint (NoExecute evicts) */
+	SCENARIO_EVENT_UNTAINT,         /* removes a node taint */
+	SCENARIO_EVENT_DEVICE_TAINT,    /* DRA: a DeviceTaintRule (DRADeviceTaints) */
+	SCENARIO_EVENT_DEVICE_UNTAINT,  /* DRA: deletes that DeviceTaintRule */
+	SCENARIO_EVENT_MIG_RECONFIGURE, /* mig-manager: nvidia.com/mig.config changes */
+	SCENARIO_N_EVENT_ACTIONS
+} ScenarioEventAction;
+
+/* The action's name in a scenario ("fail", "device-taint", ...). */
+const char *scenario_event_action_get_name(ScenarioEventAction action);
+
+/**
+ * ScenarioEvent:
+ *
+ * One timed event of spec.events. Targets @node, or nodes @index ..
+ * @index + @count - 1 of node pool @pool (@count 0: to the end of the pool).
+ * @taint_*: the taint of taint, untaint, device-taint and device-untaint;
+ * @devices: the devices device-(un)taint names (NULL: every device of the
+ * node); @mig_config: the layout mig-reconfigure installs; @duration: how
+ * long mig-manager takes (< 0: computed from the plan).
+ */
+typedef struct {
+	SimTime at;
+	ScenarioEventAction action;
+	char *node;
+	char *pool;
+	guint index, count;
+	char *taint_key;
+	char *taint_value;
+	ClusterTaintEffect taint_effect;
+	char **devices;
+	char *mig_config;
+	SimTime duration;
+	K8sPos pos;
+} ScenarioEvent;
+
 typedef struct {
 	char *name;
 	ScenarioWorld world;
@@ -94,6 +142,7 @@ typedef struct {
 	char *score;          /* LeastAllocated (default), MostAllocated */
 	guint percentage_of_nodes_to_score;
 	gboolean extended_resource_gate; /* DRAExtendedResource (default on in dra world) */
+	gboolean device_taints_gate;     /* DRADeviceTaints (alpha, off) */
 	K8sPos pos;
 } ScenarioMode;
 
@@ -114,8 +163,11 @@ typedef struct {
 	ScenarioTrace trace; /* path NULL: none */
 	GArray *modes;       /* ScenarioMode */
 	ClusterRunParams run;
+	GArray *events;        /* ScenarioEvent, in spec order */
 	K8sObjectSet *objects; /* the manifests */
 	GStringChunk *strings; /* the scenario file's name and text: positions point here */
+	/* not from the file: runs record every pod's history (drasim explain) */
+	gboolean journal;
 } Scenario;
 
 /**
@@ -151,6 +203,7 @@ typedef struct {
 	double slowdown; /* jct / work, < 0 when not completed */
 	ClusterPodPhase phase;
 	guint restarts;
+	guint attempts; /* scheduling attempts */
 } ScenarioPodRecord;
 
 /* The metrics of one mode (docs/scenario.md, "Metrics"). */
@@ -163,6 +216,7 @@ typedef struct {
 	guint64 events;
 	guint64 submitted, scheduled, completed, pending, running;
 	guint64 oom_kills, evictions;
+	guint64 events_applied; /* spec.events that took effect on at least one node */
 	guint64 unschedulable[CLUSTER_N_PLUGINS]; /* pending now, by last rejecting plugin */
 	guint64 pending_never_tried;
 	guint n_gpus; /* compute devices (GPUs or MIG devices) */
@@ -178,10 +232,37 @@ typedef struct {
 	GArray *pending_series; /* guint64 per sampling interval, from t = 0 */
 	GArray *alloc_series;   /* double busy devices / devices per sample (empty: DynamicMIG) */
 	GArray *pod_records;    /* ScenarioPodRecord, in pod order */
+	/* occupancy per node, fragmentation, GPU pictures, pod devices (scenario_sample.c) */
+	struct ScenarioSampler *sampler;
 	SimTime sampling;
 	guint64 filter_calls, allocator_calls, cel_evaluations, backtracks, cycles;
-	GPtrArray *notes; /* ScenarioNote*: the translation report */
+	GPtrArray *notes;        /* ScenarioNote*: the translation report */
+	GPtrArray *reasons;      /* ScenarioReason*: pods that waited or never ran */
+	ClusterJournal *journal; /* the run's full journal when Scenario.journal, else NULL */
+	ClusterResNames *names;  /* with the journal: its resource names */
 } ScenarioResult;
+
+/* scenario_reasons.c: why a pod waited (its last failed attempt). */
+typedef struct {
+	char *pod;
+	SimTime at;
+	char *message; /* kube-scheduler's FitError text */
+	char *detail;  /* the DRA allocator's diagnosis, or NULL */
+} ScenarioReason;
+
+/* (transfer full): kube-scheduler's message for a failed attempt (FitError + PostFilter). */
+char *scenario_reason_message(const ClusterAttempt *attempt, const ClusterResNames *names);
+/**
+ * scenario_explain_pod:
+ * @pod: an index of @journal (cluster_journal_lookup_pod())
+ *
+ * Returns: (transfer full): the pod's history in @journal (a full journal):
+ * arrival, attempts with their reasons, binding, co-tenants on shared
+ * devices, speed changes, OOM kills, evictions, completion.
+ */
+char *scenario_explain_pod(const ClusterJournal *journal, guint pod, const ClusterResNames *names);
+
+typedef struct ScenarioSampler ScenarioSampler;
 
 void scenario_result_free(ScenarioResult *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ScenarioResult, scenario_result_free)

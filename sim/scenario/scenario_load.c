@@ -61,7 +61,10 @@ scenario_free(Scenario *self)
 	g_ptr_array_unref(self->manifests);
 	g_array_unref(self->entries);
 	g_free(self->trace.path);
+	g_clear_pointer(&self->trace.gpu_models, g_ptr_array_unref);
+	g_clear_pointer(&self->trace.gpu_model_pos, g_array_unref);
 	g_array_unref(self->modes);
+	g_array_unref(self->events);
 	k8s_object_set_free(self->objects);
 	g_string_chunk_free(self->strings);
 	g_free(self);
@@ -84,6 +87,8 @@ scenario_new(const char *path)
 	g_array_set_clear_func(self->entries, entry_clear);
 	self->modes = g_array_new(FALSE, TRUE, sizeof(ScenarioMode));
 	g_array_set_clear_func(self->modes, mode_clear);
+	self->events = g_array_new(FALSE, TRUE, sizeof(ScenarioEvent));
+	g_array_set_clear_func(self->events, scenario_event__clear);
 	self->default_duration = SIM_TIME_HOUR;
 	self->default_compute = 1.0;
 	self->objects = k8s_object_set_new();
@@ -205,8 +210,8 @@ decode_cluster(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
 static void
 decode_spec(Scenario *self, ScenarioDec *dec, const K8sYamlNode *spec)
 {
-	static const char *const known[] = { "seed",     "horizon", "sampling", "cluster",
-		                             "workload", "modes",   "run",      NULL };
+	static const char *const known[] = { "seed",  "horizon", "sampling", "cluster", "workload",
+		                             "modes", "run",     "events",   NULL };
 
 	if (!scenario_dec__map(dec, spec, "spec"))
 		return;
@@ -237,6 +242,11 @@ decode_spec(Scenario *self, ScenarioDec *dec, const K8sYamlNode *spec)
 		scenario_dec__error(dec, spec, "spec.cluster", "expected a cluster");
 	if (k8s_yaml_map_lookup(spec, "modes") == NULL)
 		scenario_spec__modes(self, dec, NULL);
+	/* After the cluster: events name its pools and nodes. */
+	if (k8s_yaml_map_lookup(spec, "events") != NULL)
+		scenario_events__decode(self, dec, k8s_yaml_map_lookup(spec, "events"));
+	/* After the cluster: gpuModels name catalog GPUs, spec.cluster.catalog included. */
+	scenario_spec__check_gpu_models(self, dec);
 }
 
 static void

@@ -2,12 +2,15 @@
  * scenario_rpt.c: ScenarioResult -> RptReport, so `drasim run|compare` get
  * every report form (text, JSON, CSV, HTML) and `drasim diff` from reports/.
  * Written by helper "reports" against scenario.h; seed and horizon are the
- * ones the runs used (command-line overrides included).
+ * ones the runs used (command-line overrides included). Fragmentation, the
+ * heat map, the GPU pictures and pod devices come from the run's sampler
+ * (scenario_sample.c).
  */
 #include "drasim-config.h"
 
 #include "rpt.h"
 #include "scenario.h"
+#include "scenario_sample.h"
 
 static char *
 scenario_hash(const Scenario *scenario)
@@ -66,10 +69,10 @@ fill_pods(RptMode *mode, const ScenarioResult *r)
 			.start_us = rec->start >= 0 ? rec->start : RPT_TIME_NONE,
 			.end_us = rec->end >= 0 ? rec->end : RPT_TIME_NONE,
 			.node = rec->node,
-			.devices = NULL, /* the simulation keeps no per-pod device list */
+			.devices = scenario_sample__get_pod_devices(r->sampler, i),
 			.slowdown = rec->slowdown,
 			.outcome = pod_outcome(rec),
-			.attempts = 0, /* not kept per pod */
+			.attempts = rec->attempts,
 			.oom_kills = rec->restarts,
 		};
 
@@ -80,12 +83,23 @@ fill_pods(RptMode *mode, const ScenarioResult *r)
 static void
 fill_series(RptMode *mode, const ScenarioResult *r)
 {
+	const GArray *occupancy = scenario_sample__get_occupancy(r->sampler);
+
 	rpt_mode_set_sampling(mode, 0, r->sampling);
 	if (r->alloc_series != NULL && r->alloc_series->len > 0) {
 		RptSeries *alloc = rpt_mode_add_series(mode, RPT_S_GPU_ALLOC_RATIO, "ratio");
 
 		for (guint i = 0; i < r->alloc_series->len; i++)
 			rpt_series_append(alloc, g_array_index(r->alloc_series, double, i));
+	} else if (occupancy != NULL && occupancy->len > 0) {
+		/* DynamicMIG: published devices overlap, so a device count means nothing;
+		 * the series is the occupied fraction of the physical GPUs instead. */
+		RptSeries *alloc = rpt_mode_add_series(mode, RPT_S_GPU_ALLOC_RATIO, "ratio");
+
+		rpt_mode_set_info(mode, "gpu_allocation_ratio_series",
+		                  "occupied fraction of the physical GPUs (DynamicMIG)");
+		for (guint i = 0; i < occupancy->len; i++)
+			rpt_series_append(alloc, g_array_index(occupancy, double, i));
 	}
 	if (r->pending_series != NULL) {
 		RptSeries *pending = rpt_mode_add_series(mode, RPT_S_PENDING_PODS, "pods");
@@ -119,6 +133,8 @@ fill_mode(RptMode *mode, const ScenarioResult *r)
 	rpt_mode_set_metric(mode, RPT_M_GPU_ALLOC_RATIO_FINAL, r->alloc_ratio_final, "ratio");
 	rpt_mode_set_metric(mode, RPT_M_GPU_COMPUTE_UTILISATION, r->compute_util_mean, "ratio");
 	rpt_mode_set_metric(mode, RPT_M_GPU_MEMORY_ALLOCATED, r->memory_alloc_mean, "ratio");
+	rpt_mode_set_metric(mode, RPT_M_FRAGMENTATION,
+	                    scenario_sample__get_fragmentation_mean(r->sampler), "ratio");
 	set_quantiles(mode, RPT_M_SCHED_LATENCY, r->latency, "s");
 	set_quantiles(mode, RPT_M_JCT, r->jct, "s");
 	set_quantiles(mode, RPT_M_SLOWDOWN, r->slowdown, "x");
@@ -138,7 +154,14 @@ fill_mode(RptMode *mode, const ScenarioResult *r)
 		                           r->pending_never_tried);
 	}
 	fill_series(mode, r);
+	scenario_sample__fill_report(r->sampler, mode);
 	fill_pods(mode, r);
+	/* why pods waited or never ran (scenario_reasons.c), in pod order */
+	for (guint i = 0; r->reasons != NULL && i < r->reasons->len; i++) {
+		const ScenarioReason *why = g_ptr_array_index(r->reasons, i);
+
+		rpt_mode_add_pod_reason(mode, why->pod, why->at, why->message, why->detail);
+	}
 	for (guint i = 0; r->notes != NULL && i < r->notes->len; i++) {
 		const ScenarioNote *note = g_ptr_array_index(r->notes, i);
 

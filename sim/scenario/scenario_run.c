@@ -13,6 +13,7 @@
 #include "cluster_k8s.h"
 #include "hw_api.h"
 #include "scenario-private.h"
+#include "scenario_sample.h"
 #include "xr_api.h"
 
 typedef struct {
@@ -20,8 +21,9 @@ typedef struct {
 	const ScenarioMode *mode;
 	SimLoop *loop;
 	ClusterSim *sim;
-	ClusterDra *dra;      /* dra world only */
-	ScenarioPlace *place; /* extended world only */
+	ClusterDra *dra;          /* dra world only */
+	ScenarioPlace *place;     /* extended world only */
+	ScenarioGpuSpec *gpuspec; /* the trace's gpu_spec in this world */
 	ClusterResNames *names;
 	K8sObjectSet *published;
 	GPtrArray *nodes; /* HwNode* */
@@ -35,6 +37,8 @@ typedef struct {
 	gint64 physical_mem;
 	ScenarioResult *result;
 	K8sDiagList *diags;
+	ScenarioEvents *events;   /* spec.events of this run */
+	ScenarioSampler *sampler; /* per-node occupancy, fragmentation (scenario_sample.c) */
 } Run;
 
 static const char *
@@ -98,6 +102,19 @@ node_devices(const Run *run,
 				g_ptr_array_add(resources, g_strdup("nvidia.com/gpu"));
 		}
 	}
+}
+
+void
+scenario_run__node_devices(const ScenarioMode *mode,
+                           const HwNode *node,
+                           const HwPublishOptions *opts,
+                           GArray *devices,
+                           GPtrArray *names,
+                           GPtrArray *resources)
+{
+	Run run = { .mode = mode };
+
+	node_devices(&run, node, opts, devices, names, resources);
 }
 
 /* The last Node object of @set: the one a publish call just appended. */
@@ -165,6 +182,7 @@ add_node(Run *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, 
 	if (run->place != NULL)
 		scenario_place__add_node(run->place, name, resources, run->mode->xr.replicas > 1);
 	cluster_sim_add_node(run->sim, cnode, (ClusterDevice *)devices->data, devices->len);
+	scenario_sample__add_node(run->sampler, node, &opts);
 	if (run->dra != NULL)
 		cluster_dra_set_node_devices(run->dra, name, (const char *const *)names->pdata,
 		                             names->len);
@@ -282,6 +300,7 @@ add_dra_claims(Run *run)
 		cluster_dra_add_template(
 		        run->dra, k8s_object_as_resource_claim_template(k8s_object_set_get_kind(
 		                          m, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, i)));
+	scenario_gpuspec__add_templates(run->gpuspec, run->dra);
 }
 
 static void
@@ -335,6 +354,34 @@ trace_pod(Run *run, const ScenarioPod *pod, guint64 uid)
 	return cpod;
 }
 
+/* A trace pod whose gpu_spec the DRA world writes as a claim (scenario_gpuspec.c). */
+static ClusterPod *
+trace_claim_pod(Run *run,
+                const ScenarioPod *pod,
+                const K8sPodSpec *spec,
+                guint64 uid,
+                GStrv *claims,
+                GStrv *templates,
+                ClusterSimWork *w)
+{
+	ClusterPod *cpod =
+	        cluster_k8s_pod_new(spec, pod->name, uid, run->names, run->diags, "spec.");
+
+	if (cpod == NULL)
+		return NULL;
+	cluster_pod_set_request(cpod, CLUSTER_RES_CPU, pod->cpu_milli);
+	cluster_pod_set_request(cpod, CLUSTER_RES_MEMORY, pod->memory_mib << 20);
+	cluster_dra_pod_claim_refs(spec, claims, templates);
+	w->claims = (const char *const *)*claims;
+	w->templates = (const char *const *)*templates;
+	w->n_devices = pod->num_gpu;
+	if (pod->compute < 1.0)
+		scenario_note__add(run->result->notes, "trace", "gpu_milli < 1000",
+		                   "no fractional DRA request: a whole GPU (demand kept for the "
+		                   "run model)");
+	return cpod;
+}
+
 /* The GPU resource a pod asks the device plugin for (its first nvidia.com/ request). */
 static const char *
 pod_gpu_resource(const Run *run, const ClusterPod *cpod)
@@ -362,9 +409,15 @@ add_pod(Run *run, const ScenarioPod *pod, guint64 uid)
 	ClusterPod *cpod;
 	const char *resource;
 	guint index;
+	const K8sPodSpec *gpuspec = scenario_gpuspec__pod_spec(run->gpuspec, pod);
 
-	if (pod->spec == NULL) {
+	if (gpuspec != NULL) {
+		cpod = trace_claim_pod(run, pod, gpuspec, uid, &claims, &templates, &w);
+		if (cpod == NULL)
+			return FALSE;
+	} else if (pod->spec == NULL) {
 		cpod = trace_pod(run, pod, uid);
+		scenario_gpuspec__select(run->gpuspec, pod, cpod);
 		w.n_devices = pod->num_gpu;
 		if (pod->compute < 1.0 && pod->num_gpu > 0)
 			scenario_note__add(run->result->notes, "trace", "gpu_milli < 1000",
@@ -384,7 +437,8 @@ add_pod(Run *run, const ScenarioPod *pod, guint64 uid)
 			w.templates = (const char *const *)templates;
 			w.n_devices = dra_pod_devices(run, pod, cpod);
 			w.set_sharing =
-			        scenario_xlate__sharing(run->sc, pod, &w.sharing, &w.interval);
+			        scenario_xlate__sharing(run->sc, pod, &w.sharing, &w.interval,
+			                                &w.mps_threads, &w.mem_limit);
 		} else {
 			ScenarioXlate x;
 			gint slot = cluster_res_names_lookup(run->names, "nvidia.com/gpu");
@@ -403,13 +457,18 @@ add_pod(Run *run, const ScenarioPod *pod, guint64 uid)
 		}
 	}
 	resource = pod_gpu_resource(run, cpod);
+	if (run->mode->world == SCENARIO_WORLD_EXTENDED)
+		scenario_xlate__plugin_mps(run->sc, run->mode, resource, &w.mps_threads,
+		                           &w.mem_limit);
 	index = cluster_sim_add_pod(run->sim, cpod, &w);
 	if (run->place != NULL && resource != NULL)
 		scenario_place__set_pod(run->place, index, resource);
 	/* Trace pods have no spec: an empty one lets KEP-5004 mark nvidia.com/gpu. */
 	if (run->dra != NULL)
 		cluster_dra_add_pod(run->dra, index, pod->namespace_,
-		                    pod->spec != NULL ? pod->spec : &empty_spec);
+		                    pod->spec != NULL ? pod->spec
+		                    : gpuspec != NULL ? gpuspec
+		                                      : &empty_spec);
 	return TRUE;
 }
 
@@ -440,6 +499,7 @@ on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 
 	g_array_append_val(run->pending, pending);
 	append_alloc_sample(run);
+	scenario_sample__tick(run->sampler, now);
 	/* With a horizon, sample up to it (the last sample closes the run there, so
 	 * time-weighted figures cover the whole horizon); without one, while the
 	 * cluster still has events. */
@@ -507,6 +567,8 @@ collect_pods(Run *run)
 			.slowdown = -1.0,
 			.phase = cluster_sim_get_pod_phase(run->sim, i),
 			.restarts = cluster_sim_get_pod_restarts(run->sim, i),
+			.attempts =
+			        cluster_journal_get_attempts(cluster_sim_get_journal(run->sim), i),
 		};
 
 		if (jct >= 0 && pod->work > 0 && pod->work != SIM_TIME_NEVER)
@@ -534,6 +596,7 @@ collect(Run *run)
 	r->running = st->running;
 	r->oom_kills = st->oom_kills;
 	r->evictions = st->evictions;
+	r->events_applied = run->events != NULL ? scenario_events__get_applied(run->events) : 0;
 	r->pending_never_tried = cluster_sim_count_pending_by_plugin(run->sim, r->unschedulable);
 	cluster_sim_get_capacity(run->sim, &r->n_gpus, &r->gpu_compute_capacity,
 	                         &r->gpu_memory_capacity);
@@ -570,6 +633,8 @@ collect(Run *run)
 	r->pending_series = g_array_ref(run->pending);
 	r->alloc_series = g_array_ref(run->alloc);
 	r->pod_records = collect_pods(run);
+	scenario_sample__finish(run->sampler);
+	r->sampler = g_steal_pointer(&run->sampler);
 	r->sampling = run->sc->sampling;
 }
 
@@ -585,7 +650,12 @@ scenario_result_free(ScenarioResult *self)
 		g_array_unref(self->alloc_series);
 	if (self->pod_records != NULL)
 		g_array_unref(self->pod_records);
+	scenario_sample__free(self->sampler);
 	g_ptr_array_unref(self->notes);
+	if (self->reasons != NULL)
+		g_ptr_array_unref(self->reasons);
+	cluster_journal_free(self->journal);
+	cluster_res_names_free(self->names);
 	g_free(self);
 }
 
@@ -623,6 +693,7 @@ run_clear(Run *run)
 	g_clear_pointer(&run->pods, g_array_unref);
 	g_clear_pointer(&run->sim, cluster_sim_free);
 	g_clear_pointer(&run->dra, cluster_dra_free);
+	g_clear_pointer(&run->gpuspec, scenario_gpuspec__free); /* after dra: it borrowed them */
 	g_clear_pointer(&run->place, scenario_place__free);
 	g_clear_pointer(&run->loop, sim_loop_free);
 	g_clear_pointer(&run->names, cluster_res_names_free);
@@ -630,6 +701,9 @@ run_clear(Run *run)
 	g_clear_pointer(&run->nodes, g_ptr_array_unref);
 	g_clear_pointer(&run->pending, g_array_unref);
 	g_clear_pointer(&run->alloc, g_array_unref);
+	g_clear_pointer(&run->sampler, scenario_sample__free);
+	/* last: the allocator borrowed the DeviceTaintRules the events own */
+	g_clear_pointer(&run->events, scenario_events__free);
 }
 
 ScenarioResult *
@@ -672,10 +746,13 @@ scenario_run(const Scenario *self,
 	run.nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_free);
 	run.pending = g_array_new(FALSE, TRUE, sizeof(guint64));
 	run.alloc = g_array_new(FALSE, TRUE, sizeof(double));
+	run.gpuspec = scenario_gpuspec__new(self, mode, trace, run.pods, result->notes, diags);
 	configure(&run, &config, seed);
 	if (mode->world == SCENARIO_WORLD_DRA) {
 		/* DynamicMIG devices share counters: the allocator must honour them. */
 		features.partitionable_devices = TRUE;
+		/* DeviceTaintRules and device taints count only with the alpha gate on. */
+		features.device_taints = mode->device_taints_gate;
 		run.dra = cluster_dra_new(&features);
 		cluster_dra_configure(run.dra, &config);
 		add_dra_inventory(&run);
@@ -685,6 +762,7 @@ scenario_run(const Scenario *self,
 		config.place_data = run.place;
 	}
 	run.sim = cluster_sim_new(run.loop, &config);
+	run.sampler = scenario_sample__new(self, mode, run.sim, run.names, run.pods);
 	add_score_plugins(&run);
 	if (run.dra != NULL) {
 		cluster_dra_attach(run.dra, run.sim);
@@ -692,6 +770,7 @@ scenario_run(const Scenario *self,
 		if (mode->extended_resource_gate)
 			cluster_dra_enable_extended_resources(run.dra, run.names);
 	}
+	scenario_reasons__begin(self, run.sim, run.dra);
 	ok = add_nodes(&run, error);
 	if (ok && run.dra != NULL)
 		add_dra_slices(&run);
@@ -706,6 +785,12 @@ scenario_run(const Scenario *self,
 		run_clear(&run);
 		return NULL;
 	}
+	{
+		ScenarioEventsEnv env = { self,      mode,      run.loop,  run.sim,       run.dra,
+			                  run.place, run.names, run.nodes, result->notes, diags };
+
+		run.events = scenario_events__new(&env);
+	}
 	run.kind_sample = sim_loop_add_kind(run.loop, "scenario-sample", on_sample, &run);
 	sim_loop_schedule(run.loop, 0, run.kind_sample, 255, 0, NULL);
 	if (progress != NULL)
@@ -714,6 +799,12 @@ scenario_run(const Scenario *self,
 	sim_loop_set_horizon(run.loop, horizon);
 	sim_loop_run(run.loop);
 	collect(&run);
+	/* after collect(): the diagnosis must not touch the metrics */
+	scenario_reasons__collect(result, run.sim, run.dra, run.names, run.pods);
+	if (self->journal) {
+		result->journal = cluster_sim_steal_journal(run.sim);
+		result->names = g_steal_pointer(&run.names);
+	}
 	run_clear(&run);
 	return g_steal_pointer(&result);
 }

@@ -231,10 +231,54 @@ resolve(const Scenario *self, const char *path)
 	return g_build_filename(self->dir, path, NULL);
 }
 
+/* gpuModels: {T4: t4-16gb, G2: h100-sxm5-80gb}: trace code -> catalog GPU id. */
+static void
+decode_gpu_models(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
+{
+	const char *path = "spec.workload.trace.gpuModels";
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	g_clear_pointer(&self->trace.gpu_models, g_ptr_array_unref);
+	g_clear_pointer(&self->trace.gpu_model_pos, g_array_unref);
+	self->trace.gpu_models = g_ptr_array_new_with_free_func(g_free);
+	self->trace.gpu_model_pos = g_array_new(FALSE, FALSE, sizeof(K8sPos));
+	FOREACH_PAIR(node, key, v)
+	{
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+		char *id = scenario_dec__string(dec, v, field);
+		K8sPos pos = scenario_dec__pos(dec, v);
+
+		if (id == NULL)
+			continue;
+		g_ptr_array_add(self->trace.gpu_models, g_strdup(key));
+		g_ptr_array_add(self->trace.gpu_models, id);
+		g_array_append_val(self->trace.gpu_model_pos, pos);
+	}
+}
+
+void
+scenario_spec__check_gpu_models(Scenario *self, ScenarioDec *dec)
+{
+	GPtrArray *m = self->trace.gpu_models;
+
+	for (guint i = 0; m != NULL && i + 1 < m->len; i += 2) {
+		if (hw_catalog_lookup_gpu(self->catalog, m->pdata[i + 1]) != NULL)
+			continue;
+		g_autofree char *field =
+		        g_strdup_printf("spec.workload.trace.gpuModels.%s", (char *)m->pdata[i]);
+		k8s_diag_list_error(dec->diags,
+		                    &g_array_index(self->trace.gpu_model_pos, K8sPos, i / 2), field,
+		                    "expected a GPU model of the catalog (built-in or "
+		                    "spec.cluster.catalog), got \"%s\"",
+		                    (char *)m->pdata[i + 1]);
+	}
+}
+
 static void
 decode_trace(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
 {
-	static const char *const known[] = { "path", "limit", NULL };
+	static const char *const known[] = { "path", "limit", "gpuModels", NULL };
 	const char *path = "spec.workload.trace";
 
 	if (!scenario_dec__map(dec, node, path))
@@ -260,6 +304,8 @@ decode_trace(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
 		} else if (strcmp(key, "limit") == 0 &&
 		           scenario_dec__uint(dec, v, field, G_MAXUINT32, &n)) {
 			self->trace.limit = (guint)n;
+		} else if (strcmp(key, "gpuModels") == 0) {
+			decode_gpu_models(self, dec, v);
 		}
 	}
 	if (self->trace.path == NULL)
@@ -346,7 +392,8 @@ decode_sharing(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scen
 static void
 decode_gates(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioMode *m)
 {
-	static const char *const known[] = { "DRAExtendedResource", "DynamicMIG", NULL };
+	static const char *const known[] = { "DRAExtendedResource", "DynamicMIG", "DRADeviceTaints",
+		                             NULL };
 
 	if (!scenario_dec__map(dec, node, path))
 		return;
@@ -359,6 +406,8 @@ decode_gates(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scenar
 			scenario_dec__bool(dec, v, field, &m->extended_resource_gate);
 		else if (strcmp(key, "DynamicMIG") == 0)
 			scenario_dec__bool(dec, v, field, &m->dynamic_mig);
+		else if (strcmp(key, "DRADeviceTaints") == 0)
+			scenario_dec__bool(dec, v, field, &m->device_taints_gate);
 	}
 }
 

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "k8s_quantity.h"
 #include "scenario-private.h"
 
 void
@@ -44,6 +45,7 @@ scenario_xlate__clear(ScenarioXlate *x)
 {
 	g_clear_pointer(&x->resource, g_free);
 	g_clear_pointer(&x->node_selector, g_ptr_array_unref);
+	g_clear_pointer(&x->device_class, g_free);
 	x->count = 0;
 }
 
@@ -181,6 +183,8 @@ xlate_request(const Scenario *self,
 	}
 	if (out->resource == NULL)
 		out->resource = g_strdup("nvidia.com/gpu");
+	if (out->device_class == NULL)
+		out->device_class = g_strdup(x->device_class_name);
 	out->count += count;
 }
 
@@ -264,9 +268,43 @@ scenario_xlate__pod(const Scenario *self,
 	}
 }
 
+/*
+ * GpuConfig sharing.mpsConfig (k8s-dra-driver-gpu api/.../sharing.go):
+ * defaultActiveThreadPercentage caps each client's SMs; defaultPinnedDeviceMemoryLimit
+ * caps each client's device memory, which the driver passes on in whole MiB
+ * (rounded down). defaultPerDevicePinnedMemoryLimit (per device index) is not read.
+ */
+static void
+mps_limits(const K8sYamlNode *sharing, double *threads, gint64 *mem_limit)
+{
+	const K8sYamlNode *mps = k8s_yaml_map_lookup(sharing, "mpsConfig"), *v;
+	K8sQuantity q;
+	gint64 bytes;
+
+	*threads = 0.0;
+	*mem_limit = 0;
+	if (mps == NULL || mps->kind != K8S_YAML_MAPPING)
+		return;
+	v = k8s_yaml_map_lookup(mps, "defaultActiveThreadPercentage");
+	if (v != NULL && v->kind == K8S_YAML_SCALAR) {
+		gint64 pct = g_ascii_strtoll(v->scalar.text, NULL, 10);
+
+		*threads = (double)CLAMP(pct, 0, 100);
+	}
+	v = k8s_yaml_map_lookup(mps, "defaultPinnedDeviceMemoryLimit");
+	if (v != NULL && v->kind == K8S_YAML_SCALAR &&
+	    k8s_quantity_parse(v->scalar.text, -1, &q, NULL) && k8s_quantity_as_int64(&q, &bytes) &&
+	    bytes >= (1 << 20))
+		*mem_limit = bytes >> 20 << 20;
+}
+
 /* Reads sharing from one opaque GpuConfig parameters tree. */
 static gboolean
-gpu_config_sharing(const K8sRaw *raw, ClusterShareMode *mode, ClusterTimeSliceInterval *interval)
+gpu_config_sharing(const K8sRaw *raw,
+                   ClusterShareMode *mode,
+                   ClusterTimeSliceInterval *interval,
+                   double *mps_threads,
+                   gint64 *mem_limit)
 {
 	const K8sYamlNode *p = raw->node, *kind, *sharing, *strategy, *ts, *iv;
 
@@ -283,11 +321,14 @@ gpu_config_sharing(const K8sRaw *raw, ClusterShareMode *mode, ClusterTimeSliceIn
 		return FALSE;
 	if (strcmp(strategy->scalar.text, "MPS") == 0) {
 		*mode = CLUSTER_SHARE_MPS;
+		mps_limits(sharing, mps_threads, mem_limit);
 		return TRUE;
 	}
 	if (strcmp(strategy->scalar.text, "TimeSlicing") != 0)
 		return FALSE;
 	*mode = CLUSTER_SHARE_TIME_SLICE;
+	*mps_threads = 0.0;
+	*mem_limit = 0;
 	*interval = CLUSTER_INTERVAL_DEFAULT;
 	ts = k8s_yaml_map_lookup(sharing, "timeSlicingConfig");
 	iv = ts != NULL && ts->kind == K8S_YAML_MAPPING ? k8s_yaml_map_lookup(ts, "interval")
@@ -307,7 +348,9 @@ gboolean
 scenario_xlate__sharing(const Scenario *self,
                         const ScenarioPod *pod,
                         ClusterShareMode *mode,
-                        ClusterTimeSliceInterval *interval)
+                        ClusterTimeSliceInterval *interval,
+                        double *mps_threads,
+                        gint64 *mem_limit)
 {
 	gboolean found = FALSE;
 
@@ -328,12 +371,45 @@ scenario_xlate__sharing(const Scenario *self,
 				if (c->spec.config[k].has_opaque)
 					found |= gpu_config_sharing(
 					        &c->spec.config[k].opaque.parameters, mode,
-					        interval);
+					        interval, mps_threads, mem_limit);
 		}
 		for (guint k = 0; spec != NULL && k < spec->n_config; k++)
 			if (spec->config[k].has_opaque)
 				found |= gpu_config_sharing(&spec->config[k].opaque.parameters,
-				                            mode, interval);
+				                            mode, interval, mps_threads, mem_limit);
 	}
 	return found;
+}
+
+/*
+ * The device plugin's MPS (sharing.mps with N replicas, nvidia-hw.md §4): its
+ * per-node control daemon gives each replica 1/N of the GPU's SMs (active
+ * thread percentage) and 1/N of its memory (pinned limit). Full GPUs only: the
+ * plugin does not share MIG devices with MPS. With pools of different GPUs the
+ * smallest GPU memory is used (the limit is per pod here, not per node).
+ */
+void
+scenario_xlate__plugin_mps(const Scenario *self,
+                           const ScenarioMode *mode,
+                           const char *resource,
+                           double *mps_threads,
+                           gint64 *mem_limit)
+{
+	gint64 mem = 0;
+
+	if (mode->xr.sharing != XR_SHARING_MPS || mode->xr.replicas <= 1 || resource == NULL ||
+	    g_str_has_prefix(resource, "nvidia.com/mig-"))
+		return;
+	for (guint i = 0; i < self->pools->len; i++) {
+		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
+		const HwNodeShape *shape = hw_catalog_lookup_shape(self->catalog, p->shape);
+		gint64 m = shape != NULL && shape->gpu_model != NULL
+		                   ? (gint64)shape->gpu_model->memory_mib << 20
+		                   : 0;
+
+		if (m > 0 && (mem == 0 || m < mem))
+			mem = m;
+	}
+	*mps_threads = 100.0 / mode->xr.replicas;
+	*mem_limit = mem / mode->xr.replicas;
 }

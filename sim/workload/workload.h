@@ -243,4 +243,14 @@ GArray *workload_trace_to_items(const WorkloadTrace *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(WorkloadTrace, workload_trace_free)
 
+/**
+ * workload_trace_model_catalog_id:
+ * @code: a trace GPU model code (T4, P100, V100M16, V100M32, A10, G2, G3)
+ *
+ * Returns: (nullable): the model/hw catalog GPU id that stands for @code
+ *   (docs/workload.md, "gpu_spec"), or NULL for a code with no mapping (G1,
+ *   unknown codes). G2 and G3 are undisclosed: their ids are stand-ins.
+ */
+const char *workload_trace_model_catalog_id(const char *code);
+
 G_END_DECLS

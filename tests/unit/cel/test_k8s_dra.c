@@ -212,9 +212,17 @@ mixed_device(guint i)
 {
 	static const char *const drivers[] = { "gpu.nvidia.com", "gpu.example.com" };
 	static const char *const texts[] = {
-		"NVIDIA H100 80GB", "H100",   "xH100",       "H100x",     "h100", "",
-		"NVIDIA H100\nNVL", "Ü H100", "NVIDIA A100", "a-b_c:d/e", "H10",  "H100 H100"
+		"NVIDIA H100 80GB", "H100", "xH100", "H100x", "h100", "", "NVIDIA H100\nNVL",
+		"Ü H100", "NVIDIA A100", "a-b_c:d/e", "H10", "H100 H100",
+		/* the longest string a record slot holds, and one byte more */
+		"abcdefgH100klmn", "abcdefgH100klmno", "abcdefgH100klm",
+		/* a newline and a non-ASCII letter inside the first and second 8-byte words */
+		"NVIDIA\nH100 80GB HBM3", "H100 NVIDIA Ü 80GB", "H100 NVIDIA 80GB\n"
 	};
+	/* small versions sit in the slot; these do not (2^32, build metadata, prerelease) */
+	static const char *const versions[] = { "1.2.3", "2.0.0-rc.1", "4294967296.0.0",
+		                                "1.2.3+build.7", "1.10.0" };
+	static const char *const quantities[] = { "0", "1Gi", "2Gi", "3Gi", "1500m", "1e40" };
 	CelDraDevice *dev = cel_dra_device_new(drivers[i % 2]);
 	K8sQuantity q;
 	char buf[32];
@@ -233,17 +241,27 @@ mixed_device(guint i)
 	cel_dra_device_add_int(dev, "x.example.com/n", (gint64)(i % 9) - 4);
 	cel_dra_device_add_bool(dev, "x.example.com/b", i % 3 == 0);
 	assert_true(cel_dra_device_add_version(dev, "x.example.com/v",
-	                                       i % 2 ? "1.2.3" : "2.0.0-rc.1", -1, NULL));
-	g_snprintf(buf, sizeof buf, "%uGi", i % 4);
-	assert_true(k8s_quantity_parse(buf, -1, &q, NULL));
+	                                       versions[i % G_N_ELEMENTS(versions)], -1, NULL));
+	assert_true(k8s_quantity_parse(quantities[i % G_N_ELEMENTS(quantities)], -1, &q, NULL));
 	if (i % 11 != 10) {
 		cel_dra_device_add_capacity(dev, "x.example.com/mem", &q);
+	}
+	if (i % 4 == 1) { /* the same name in both tables: two different record keys */
+		cel_dra_device_add_capacity(dev, "x.example.com/n", &q);
+	}
+	if (i % 3 != 0) {
+		cel_dra_device_set_allow_multiple_allocations(dev, i % 3 == 1);
 	}
 	if (i % 2) {
 		cel_dra_device_seal(dev);
 	}
+	if (i % 6 == 5) { /* allowMultipleAllocations may change after sealing */
+		cel_dra_device_set_allow_multiple_allocations(dev, TRUE);
+	}
 	return dev;
 }
+
+#define N_IS(k) "device.attributes['x.example.com'].n == " #k " || "
 
 static void
 test_fast_vs_generic(void **state)
@@ -291,11 +309,31 @@ test_fast_vs_generic(void **state)
 		"device.capacity['x.example.com'].mem.isLessThan(quantity('1Gi'))",
 		"device.attributes['x.example.com'].s == 'H100' && "
 		"device.attributes['x.example.com'].n > -2 && device.attributes['x.example.com'].b",
+		"device.attributes['x.example.com'].s == 'abcdefgH100klmn' || "
+		"device.attributes['x.example.com'].s.endsWith('klmno')",
+		"device.attributes['x.example.com'].s.matches('H100klm')",
+		"device.attributes['x.example.com'].v.compareTo(semver('1.2.3')) > 0",
+		"device.attributes['x.example.com'].v.isGreaterThan(semver('4294967295.9.9'))",
+		"device.capacity['x.example.com'].mem.compareTo(quantity('1')) > 0",
+		"device.capacity['x.example.com'].mem.isLessThan(quantity('2'))",
+		"device.capacity['x.example.com'].n.compareTo(quantity('1Gi')) >= 0",
+		"device.capacity['x.example.com'].n.isGreaterThan(quantity('1Gi')) || "
+		"device.attributes['x.example.com'].n > 0",
+		"device.allowMultipleAllocations",
+		"!device.allowMultipleAllocations || device.attributes['x.example.com'].b",
+		/* the 17th leaf shares a lookup hint with the 1st: hints must not mix them up */
+		N_IS(9) "device.attributes['x.example.com'].b == false || "
+		        "device.attributes['x.example.com'].pad0 == 7 || " N_IS(8) N_IS(7) N_IS(6)
+		                N_IS(5) N_IS(9) N_IS(9) N_IS(9) N_IS(9) N_IS(9) N_IS(9) N_IS(9)
+		                        N_IS(9) N_IS(9) "device.attributes['x.example.com'].s."
+		                                        "startsWith('NVIDIA')",
 	};
 	CelDraOptions o = CEL_DRA_OPTIONS_INIT;
 	g_autoptr(CelDraEnv) env = cel_dra_env_new(&o);
 	g_autoptr(CelDraEval) ev = cel_dra_eval_new(env);
 	CelDraDevice *devs[77];
+	CelDraSelector *sels[G_N_ELEMENTS(exprs)];
+	CelDraResult want[G_N_ELEMENTS(exprs)][G_N_ELEMENTS(devs)];
 	guint failures = 0;
 
 	(void)state;
@@ -303,7 +341,7 @@ test_fast_vs_generic(void **state)
 		devs[i] = mixed_device(i);
 	}
 	for (guint e = 0; e < G_N_ELEMENTS(exprs); e++) {
-		g_autoptr(CelDraSelector) sel = cel_dra_selector_compile(env, exprs[e], NULL);
+		CelDraSelector *sel = sels[e] = cel_dra_selector_compile(env, exprs[e], NULL);
 		g_autofree char *wrapped = g_strdup_printf("[%s][0]", exprs[e]);
 		g_autoptr(CelDraSelector) slow = cel_dra_selector_compile(env, wrapped, NULL);
 		assert_non_null(sel);
@@ -321,7 +359,22 @@ test_fast_vs_generic(void **state)
 				            slow_msg ? slow_msg : "");
 				failures++;
 			}
+			want[e][i] = rs;
 		}
+	}
+	/* All selectors in turn on each device, sharing one CelDraEval and so its hints. */
+	for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
+		for (guint e = 0; e < G_N_ELEMENTS(exprs); e++) {
+			CelDraResult r = cel_dra_selector_eval(sels[e], ev, devs[i], NULL);
+			if (r != want[e][i]) {
+				print_error("%s on device %u, interleaved: %d, want %d\n", exprs[e],
+				            i, r, want[e][i]);
+				failures++;
+			}
+		}
+	}
+	for (guint e = 0; e < G_N_ELEMENTS(exprs); e++) {
+		cel_dra_selector_free(sels[e]);
 	}
 	for (guint i = 0; i < G_N_ELEMENTS(devs); i++) {
 		cel_dra_device_free(devs[i]);

@@ -5,10 +5,14 @@ Loads the fake report's page from a file: URL with networking off, dumps the
 DOM after its scripts ran and reads what the page's own check wrote on
 <body>: data-check="ok" (every chart parsed and has data, no script error)
 and the chart count. A page with an empty mode must report "fail" naming
-its empty charts, which shows the check can fail. A screenshot is kept in
-the build directory as a test artifact (html-report.png).
+its empty charts, which shows the check can fail. With DRASIM and a
+SCENARIO, the same check runs on a real run's page (`drasim compare
+--format html`): every mode must show its seven charts (six, plus the GPU
+slice picture for modes with MIG or shared GPUs), all with data, and no
+script error. Screenshots are kept in the build directory as test artifacts
+(html-report.png, html-scenario.png).
 Exits 77 (skipped) with a reason when chromium is not installed.
-Usage: check_html.py FAKE_REPORT_EXE ARTIFACT_DIR
+Usage: check_html.py FAKE_REPORT_EXE ARTIFACT_DIR [DRASIM SCENARIO MIN_CHARTS]
 """
 import os
 import re
@@ -40,6 +44,36 @@ def body_attrs(dom):
     return dict(re.findall(r'([\w-]+)="([^"]*)"', match.group(1))) if match else {}
 
 
+def screenshot(browser, tmp, url, shot):
+    run(browser, os.path.join(tmp, "profile-shot-" + os.path.basename(shot)),
+        "--screenshot=" + shot, "--window-size=1280,2400", url)
+    good = os.path.exists(shot) and os.path.getsize(shot) > 1000
+    print("%s: screenshot %s" % ("ok" if good else "FAIL", shot))
+    return good
+
+
+def check_scenario(browser, tmp, artifacts, drasim, scenario, min_charts):
+    """A real run's page: every chart drawn with data, no script error."""
+    out = os.path.join(tmp, "scenario")
+    subprocess.run([drasim, "compare", "--format", "html", "-o", out, scenario], check=True,
+                   stdout=subprocess.DEVNULL)
+    url = "file://" + os.path.join(out, "report.html")
+    dom = run(browser, os.path.join(tmp, "profile-scenario"), "--dump-dom", url).stdout
+    attrs = body_attrs(dom)
+    ids = re.findall(r'<svg class="chart" id="([^"]+)" data-points="(\d+)"', dom)
+    empty = [i for i, n in ids if int(n) == 0]
+    ok = (attrs.get("data-check") == "ok" and attrs.get("data-errors") == "0" and
+          int(attrs.get("data-charts", "0")) >= min_charts and not empty and
+          any(i.endswith("-slices") for i, _ in ids) and
+          any(i.endswith("-fragmentation") for i, _ in ids) and
+          any(i.endswith("-heatmap") for i, _ in ids))
+    print("%s: scenario %s (%s; empty: %s)" % ("ok" if ok else "FAIL",
+                                              os.path.basename(os.path.dirname(scenario)),
+                                              attrs, empty))
+    os.makedirs(artifacts, exist_ok=True)
+    return ok, screenshot(browser, tmp, url, os.path.join(artifacts, "html-scenario.png"))
+
+
 def main():
     exe, artifacts = sys.argv[1:3]
     browser = chromium()
@@ -64,11 +98,12 @@ def main():
             failed += not ok
             if label == "full":
                 os.makedirs(artifacts, exist_ok=True)
-                shot = os.path.join(artifacts, "html-report.png")
-                run(browser, os.path.join(tmp, "profile-shot"), "--screenshot=" + shot,
-                    "--window-size=1280,2400", url)
-                good = os.path.exists(shot) and os.path.getsize(shot) > 1000
-                print("%s: screenshot %s" % ("ok" if good else "FAIL", shot))
+                good = screenshot(browser, tmp, url, os.path.join(artifacts, "html-report.png"))
+                passed += good
+                failed += not good
+        if len(sys.argv) >= 6:
+            for good in check_scenario(browser, tmp, artifacts, sys.argv[3], sys.argv[4],
+                                       int(sys.argv[5])):
                 passed += good
                 failed += not good
     print("%d passed, %d failed, 0 skipped" % (passed, failed))

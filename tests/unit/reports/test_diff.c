@@ -147,23 +147,55 @@ test_diff__tolerance_file(void **state)
 	g_unlink(bad);
 }
 
+/* A bench file in scheduler_perf's DataItem shape (labels, unit, data). */
+#define BENCH_ITEM(name, metric, unit, data)                                                       \
+	"{\"labels\":{\"Name\":\"" name "\",\"Metric\":\"" metric "\"},\"unit\":\"" unit           \
+	"\",\"data\":{" data "}}"
+#define BENCH_FILE(items)                                                                          \
+	"{\"schema\":\"drasim.io/bench/v2\",\"version\":\"v1\",\"dataItems\":[" items "]}"
+
 static void
 test_diff__bench_files(void **state)
 {
 	g_autofree char *old_path = write_temp(
 	        "rpt-bench-old.json",
-	        "{\"schema\":\"drasim.io/bench/v1\",\"records\":["
-	        "{\"name\":\"cel_eval\",\"unit\":\"ns\",\"value\":100,\"p50\":90,\"p90\":120,"
-	        "\"p99\":150,\"instructions\":1000000},"
-	        "{\"name\":\"phold_1k\",\"unit\":\"events/"
-	        "s\",\"value\":1e7,\"instructions\":5e8}]}");
+	        BENCH_FILE(BENCH_ITEM("cel_eval", "wall_time", "ns", "\"Value\":100,\"Perc50\":90,\"Perc90\":120,\"Perc99\":150") "," BENCH_ITEM(
+	                "cel_eval", "instructions", "instructions",
+	                "\"Value\":1000000") "," BENCH_ITEM("phold_1k", "throughput", "events/s",
+	                                                    "\"Value\":1e7") "," BENCH_ITEM("phold_"
+	                                                                                    "1k",
+	                                                                                    "instru"
+	                                                                                    "ction"
+	                                                                                    "s",
+	                                                                                    "instru"
+	                                                                                    "ction"
+	                                                                                    "s",
+	                                                                                    "\"Valu"
+	                                                                                    "e\":"
+	                                                                                    "5e"
+	                                                                                    "8")));
 	g_autofree char *new_path = write_temp(
 	        "rpt-bench-new.json",
-	        "{\"schema\":\"drasim.io/bench/v1\",\"records\":["
-	        "{\"name\":\"cel_eval\",\"unit\":\"ns\",\"value\":110,\"p50\":95,\"p90\":125,"
-	        "\"p99\":160,\"instructions\":1060000},"
-	        "{\"name\":\"phold_1k\",\"unit\":\"events/"
-	        "s\",\"value\":1.1e7,\"instructions\":5.1e8}]}");
+	        BENCH_FILE(BENCH_ITEM("cel_eval", "wall_time", "ns", "\"Value\":110,\"Perc50\":95,\"Perc90\":125,\"Perc99\":160") "," BENCH_ITEM(
+	                "cel_eval", "instructions", "instructions",
+	                "\"Value\":1060000") "," BENCH_ITEM("phold_1k", "throughput", "events/s",
+	                                                    "\"Value\":1.1e7") "," BENCH_ITEM("phol"
+	                                                                                      "d_"
+	                                                                                      "1k",
+	                                                                                      "inst"
+	                                                                                      "ruct"
+	                                                                                      "ion"
+	                                                                                      "s",
+	                                                                                      "inst"
+	                                                                                      "ruct"
+	                                                                                      "ion"
+	                                                                                      "s",
+	                                                                                      "\"Va"
+	                                                                                      "lue"
+	                                                                                      "\":"
+	                                                                                      "5."
+	                                                                                      "1e"
+	                                                                                      "8")));
 	g_autoptr(GError) error = NULL;
 	g_autoptr(RptReport) old_report = rpt_diff_load(old_path, &error);
 	g_autoptr(RptReport) new_report = rpt_diff_load(new_path, &error);
@@ -176,9 +208,55 @@ test_diff__bench_files(void **state)
 	text = rpt_diff_to_string(diff, FALSE);
 	/* 6% more instructions for cel_eval is the one regression; wall time moved within 25% */
 	assert_int_equal(rpt_diff_count(diff, RPT_CHANGE_BEYOND), 1);
-	assert_non_null(strstr(text, "cel_eval_instructions"));
+	assert_non_null(strstr(text, "cel_eval/instructions"));
+	assert_non_null(strstr(text, "cel_eval/wall_time/Perc99"));
+	/* four wall-time buckets, phold throughput and phold's 2% more instructions are within */
+	assert_int_equal(rpt_diff_count(diff, RPT_CHANGE_WITHIN), 6);
 	g_unlink(old_path);
 	g_unlink(new_path);
+}
+
+static void
+test_diff__bench_added_removed_and_bad(void **state)
+{
+	g_autofree char *old_path = write_temp(
+	        "rpt-bench-old2.json",
+	        BENCH_FILE(BENCH_ITEM("alloc_hard", "instructions", "instructions",
+	                              "\"Value\":100") "," BENCH_ITEM("e2e_10", "instructions",
+	                                                              "instructions",
+	                                                              "\"Value\":100")));
+	g_autofree char *new_path =
+	        write_temp("rpt-bench-new2.json",
+	                   BENCH_FILE(BENCH_ITEM(
+	                           "alloc_hard", "instructions", "instructions",
+	                           "\"Value\":100") "," BENCH_ITEM("cel_x", "instructions",
+	                                                           "instructions", "\"Value\":7")));
+	g_autofree char *v1_path = write_temp("rpt-bench-v1.json",
+	                                      "{\"schema\":\"drasim.io/bench/v1\",\"records\":[]}");
+	g_autofree char *bad_path = write_temp(
+	        "rpt-bench-bad.json",
+	        BENCH_FILE(BENCH_ITEM("x", "instructions", "instructions", "\"Value\":\"many\"")));
+	g_autoptr(GError) error = NULL;
+	g_autoptr(RptReport) old_report = rpt_diff_load(old_path, &error);
+	g_autoptr(RptReport) new_report = rpt_diff_load(new_path, &error);
+	g_autoptr(RptDiff) diff = NULL;
+
+	assert_non_null(old_report);
+	assert_non_null(new_report);
+	diff = rpt_diff_new(old_report, new_report, NULL);
+	/* a benchmark that disappeared fails the gate; a new one does not */
+	assert_int_equal(rpt_diff_count(diff, RPT_CHANGE_REMOVED), 1);
+	assert_int_equal(rpt_diff_count(diff, RPT_CHANGE_ADDED), 1);
+	assert_true(rpt_diff_count_failures(diff, FALSE) > 0);
+	assert_null(rpt_diff_load(v1_path, &error));
+	assert_non_null(strstr(error->message, "re-record"));
+	g_clear_error(&error);
+	assert_null(rpt_diff_load(bad_path, &error));
+	assert_non_null(strstr(error->message, "dataItems[0].data.Value: expected a number"));
+	g_unlink(old_path);
+	g_unlink(new_path);
+	g_unlink(v1_path);
+	g_unlink(bad_path);
 }
 
 int
@@ -193,6 +271,7 @@ main(void)
 		cmocka_unit_test(test_diff__unschedulable_reason),
 		cmocka_unit_test(test_diff__tolerance_file),
 		cmocka_unit_test(test_diff__bench_files),
+		cmocka_unit_test(test_diff__bench_added_removed_and_bad),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -133,6 +133,37 @@ test_trace__nodes_and_gpu_spec(void **state)
 	assert_int_equal(v100_pair, 141); /* README: V100M16|V100M32 141 */
 }
 
+/* Every model code of the node list and of gpuspec33 maps to a catalog GPU,
+ * distinct codes to distinct GPUs (a gpu_spec selector must tell them apart);
+ * G1 (legend only) and unknown codes map to nothing. */
+static void
+test_trace__model_catalog_ids(void **state)
+{
+	g_autoptr(WorkloadTrace) t = workload_trace_new();
+	g_autoptr(GHashTable) ids = g_hash_table_new(g_str_hash, g_str_equal);
+
+	(void)state;
+	load_ok(t, "openb_node_list_gpu_node.csv", TRUE);
+	load_ok(t, "openb_pod_list_gpuspec33.csv", FALSE);
+	for (guint m = 0; m < workload_trace_get_n_models(t); m++) {
+		const char *code = workload_trace_get_model(t, m);
+		const char *id = workload_trace_model_catalog_id(code);
+
+		if (id == NULL) {
+			fail_msg("trace model %s has no catalog GPU", code);
+		}
+		assert_false(g_hash_table_contains(ids, id));
+		g_hash_table_add(ids, (gpointer)id);
+	}
+	assert_int_equal(g_hash_table_size(ids), 7);
+	assert_string_equal(workload_trace_model_catalog_id("T4"), "t4-16gb");
+	assert_string_equal(workload_trace_model_catalog_id("V100M16"), "v100-sxm2-16gb");
+	assert_string_equal(workload_trace_model_catalog_id("V100M32"), "v100-sxm2-32gb");
+	assert_null(workload_trace_model_catalog_id("G1"));
+	assert_null(workload_trace_model_catalog_id("t4")); /* codes are case-sensitive */
+	assert_null(workload_trace_model_catalog_id(""));
+}
+
 static void
 test_trace__every_file_and_speed(void **state)
 {
@@ -335,6 +366,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace__default_matches_readme),
 		cmocka_unit_test(test_trace__nodes_and_gpu_spec),
+		cmocka_unit_test(test_trace__model_catalog_ids),
 		cmocka_unit_test(test_trace__every_file_and_speed),
 		cmocka_unit_test(test_trace__multigpu_schema),
 		cmocka_unit_test(test_trace__positioned_errors),

@@ -69,14 +69,18 @@ for (const [engine, compile, inputs] of engines) {
     const fn = compile(expr);
     let matched = 0;
     for (const input of inputs) matched += fn(input) === true ? 1 : 0; // warm-up (JIT)
-    let passes = 0;
+    // at least 7 passes and 300 ms; the median pass, as bench_cel.c
+    const passNs = [];
     const start = process.hrtime.bigint();
     let elapsed;
     do {
+      const t0 = process.hrtime.bigint();
       for (const input of inputs) fn(input);
-      passes++;
+      passNs.push(Number(process.hrtime.bigint() - t0) / N);
       elapsed = Number(process.hrtime.bigint() - start);
-    } while (passes < 3 || elapsed < 300e6);
-    console.log(`${engine}\t${name}\t${(elapsed / (passes * N)).toFixed(1)}\t${matched}`);
+    } while (passNs.length < 1024 && (passNs.length < 7 || elapsed < 300e6));
+    passNs.sort((a, b) => a - b);
+    const median = passNs[Math.floor(passNs.length / 2)];
+    console.log(`${engine}\t${name}\t${median.toFixed(1)}\t${matched}`);
   }
 }

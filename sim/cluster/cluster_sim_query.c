@@ -1,0 +1,79 @@
+/*
+ * cluster_sim_query.c: read-only accessors over a ClusterSim's nodes,
+ * devices and pod placements, for samplers and reports (sim/scenario's
+ * scenario_sample.c). Nothing here changes the simulation or allocates, so
+ * a sampler may call them at every sampling tick. Declared in cluster.h
+ * ("Read-only queries").
+ */
+#include "cluster-private.h"
+
+guint
+cluster_sim_get_n_nodes(const ClusterSim *self)
+{
+	return self->nodes->len;
+}
+
+static const ClusterSimNode *
+sim_node(const ClusterSim *self, guint node)
+{
+	g_assert(node < self->nodes->len);
+	return self->nodes->pdata[node];
+}
+
+ClusterNode *
+cluster_sim_get_node(const ClusterSim *self, guint node)
+{
+	return sim_node(self, node)->node;
+}
+
+guint
+cluster_sim_get_node_n_devices(const ClusterSim *self, guint node)
+{
+	return sim_node(self, node)->n_devices;
+}
+
+const ClusterDevice *
+cluster_sim_get_device(const ClusterSim *self, guint node, guint device)
+{
+	const ClusterSimNode *sn = sim_node(self, node);
+
+	g_assert(device < sn->n_devices);
+	return &sn->devices[device].dev;
+}
+
+const guint *
+cluster_sim_get_device_tenants(const ClusterSim *self, guint node, guint device, guint *n_out)
+{
+	const ClusterSimNode *sn = sim_node(self, node);
+
+	g_assert(device < sn->n_devices);
+	*n_out = sn->devices[device].tenants->len;
+	return (const guint *)(gpointer)sn->devices[device].tenants->data;
+}
+
+const guint *
+cluster_sim_get_pod_devices(const ClusterSim *self, guint pod, guint *n_out)
+{
+	const ClusterSimPod *sp;
+
+	g_assert(pod < self->pods->len);
+	sp = self->pods->pdata[pod];
+	/* sp->devices is rewritten by every placement attempt; it is the last
+	 * bind's only while the pod still has a node (bound, or ended there). */
+	if (sp->node == NULL || sp->bound_at < 0) {
+		*n_out = 0;
+		return NULL;
+	}
+	*n_out = sp->work.n_devices;
+	return sp->devices;
+}
+
+guint
+cluster_sim_get_pod_node_index(const ClusterSim *self, guint pod)
+{
+	const ClusterSimPod *sp;
+
+	g_assert(pod < self->pods->len);
+	sp = self->pods->pdata[pod];
+	return sp->node != NULL ? sp->node->index : G_MAXUINT;
+}

@@ -1,0 +1,833 @@
+/*
+ * scenario_events.c: spec.events, the timed node and device events of a
+ * scenario, decoded strictly and replayed in every mode at the same times:
+ * node failure and restore, drain, cordon and uncordon, node taints, DRA
+ * device taints (DeviceTaintRules, only with DRADeviceTaints on) and the
+ * NVIDIA mig-manager's reconfiguration (nvidia.com/mig.config changes:
+ * cordon, evict GPU pods, reconfigure for a while, relabel, the device
+ * plugin advertises the new MIG devices). The mechanics live in sim/cluster;
+ * this file resolves targets and builds what each world needs.
+ */
+#include <string.h>
+
+#include "cluster_dra.h"
+#include "cluster_k8s.h"
+#include "hw_api.h"
+#include "scenario-private.h"
+#include "xr_api.h"
+
+#define PRIO_EVENT 1 /* with sim/cluster's node events, before arrivals (5) */
+#define GPU_DRIVER "gpu.nvidia.com"
+/* mig-manager stops and restarts the GPU clients (device plugin, GFD, DCGM)
+ * around mig-parted; nvidia-hw.md 2.3: "1-5 min, client teardown/restart
+ * dominates" (UNCONFIRMED). The per-GPU mig-parted work comes on top. */
+#define MIG_CLIENT_RESTART (60 * SIM_TIME_S)
+
+static const char *const action_names[] = {
+	"fail",    "restore",      "drain",          "cordon",          "uncordon", "taint",
+	"untaint", "device-taint", "device-untaint", "mig-reconfigure", NULL,
+};
+
+G_STATIC_ASSERT(G_N_ELEMENTS(action_names) == SCENARIO_N_EVENT_ACTIONS + 1);
+
+const char *
+scenario_event_action_get_name(ScenarioEventAction action)
+{
+	g_return_val_if_fail(action < SCENARIO_N_EVENT_ACTIONS, "?");
+	return action_names[action];
+}
+
+void
+scenario_event__clear(gpointer data)
+{
+	ScenarioEvent *e = data;
+
+	g_free(e->node);
+	g_free(e->pool);
+	g_free(e->taint_key);
+	g_free(e->taint_value);
+	g_strfreev(e->devices);
+	g_free(e->mig_config);
+}
+
+/* ============================================================ decoding */
+
+static gboolean
+is_taint_action(ScenarioEventAction a)
+{
+	return a == SCENARIO_EVENT_TAINT || a == SCENARIO_EVENT_UNTAINT ||
+	       a == SCENARIO_EVENT_DEVICE_TAINT || a == SCENARIO_EVENT_DEVICE_UNTAINT;
+}
+
+static gboolean
+is_device_action(ScenarioEventAction a)
+{
+	return a == SCENARIO_EVENT_DEVICE_TAINT || a == SCENARIO_EVENT_DEVICE_UNTAINT;
+}
+
+static const ScenarioPool *
+find_pool(const Scenario *self, const char *name)
+{
+	for (guint i = 0; i < self->pools->len; i++) {
+		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
+
+		if (g_strcmp0(p->name, name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/* The pool of a node named "<pool>-<k>" (scenario_run.c names them so). */
+static const ScenarioPool *
+node_pool(const Scenario *self, const char *node)
+{
+	for (guint i = 0; i < self->pools->len; i++) {
+		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
+		gsize len = strlen(p->name);
+		char *end = NULL;
+		guint64 k;
+
+		if (strncmp(node, p->name, len) != 0 || node[len] != '-' ||
+		    !g_ascii_isdigit(node[len + 1]))
+			continue;
+		k = g_ascii_strtoull(node + len + 1, &end, 10);
+		if (*end == '\0' && k < p->count && (k == 0 || node[len + 1] != '0'))
+			return p;
+	}
+	return NULL;
+}
+
+static void
+decode_taint(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEvent *e)
+{
+	static const char *const known[] = { "key", "value", "effect", NULL };
+	gboolean device = is_device_action(e->action);
+	const K8sYamlNode *v;
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	scenario_dec__check_keys(dec, node, path, known);
+	if ((v = k8s_yaml_map_lookup(node, "value")) != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.value", path);
+
+		e->taint_value = scenario_dec__string(dec, v, field);
+	}
+	if ((v = k8s_yaml_map_lookup(node, "key")) != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.key", path);
+
+		e->taint_key = scenario_dec__string(dec, v, field);
+		if (e->taint_key != NULL && e->taint_key[0] == '\0')
+			scenario_dec__error(dec, v, field, "expected a non-empty taint key");
+	} else {
+		g_autofree char *field = g_strdup_printf("%s.key", path);
+
+		scenario_dec__error(dec, node, field, "expected the taint's key");
+	}
+	v = k8s_yaml_map_lookup(node, "effect");
+	if (v == NULL) {
+		g_autofree char *field = g_strdup_printf("%s.effect", path);
+
+		scenario_dec__error(dec, node, field, "expected the taint's effect");
+	} else {
+		g_autofree char *field = g_strdup_printf("%s.effect", path);
+		g_autofree char *s = scenario_dec__string(dec, v, field);
+
+		if (g_strcmp0(s, "NoSchedule") == 0)
+			e->taint_effect = CLUSTER_EFFECT_NO_SCHEDULE;
+		else if (g_strcmp0(s, "NoExecute") == 0)
+			e->taint_effect = CLUSTER_EFFECT_NO_EXECUTE;
+		else if (!device && g_strcmp0(s, "PreferNoSchedule") == 0)
+			e->taint_effect = CLUSTER_EFFECT_PREFER_NO_SCHEDULE;
+		else if (s != NULL)
+			/* DeviceTaint effects in resource.k8s.io 1.34: NoSchedule, NoExecute */
+			scenario_dec__error(dec, v, field, "expected %s, got \"%s\"",
+			                    device ? "NoSchedule or NoExecute"
+			                           : "NoSchedule, PreferNoSchedule or NoExecute",
+			                    s);
+	}
+}
+
+static void
+decode_devices(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEvent *e)
+{
+	g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func(g_free);
+
+	if (!scenario_dec__seq(dec, node, path))
+		return;
+	if (node->seq.n == 0)
+		scenario_dec__error(dec, node, path,
+		                    "expected at least one device name (leave the field out for "
+		                    "every device of the node)");
+	for (guint i = 0; i < node->seq.n; i++) {
+		g_autofree char *field = g_strdup_printf("%s[%u]", path, i);
+		char *s = scenario_dec__string(dec, node->seq.items[i], field);
+
+		if (s != NULL)
+			g_ptr_array_add(list, s);
+	}
+	g_ptr_array_add(list, NULL);
+	e->devices = (char **)g_ptr_array_steal(list, NULL);
+}
+
+static void
+decode_action(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEvent *e)
+{
+	g_autofree char *field = g_strdup_printf("%s.action", path);
+	const K8sYamlNode *v = k8s_yaml_map_lookup(node, "action");
+	g_autofree char *s = NULL;
+
+	e->action = SCENARIO_N_EVENT_ACTIONS;
+	if (v == NULL) {
+		scenario_dec__error(dec, node, field,
+		                    "expected an action: fail, restore, drain, cordon, uncordon, "
+		                    "taint, untaint, device-taint, device-untaint or "
+		                    "mig-reconfigure");
+		return;
+	}
+	s = scenario_dec__string(dec, v, field);
+	for (guint i = 0; s != NULL && action_names[i] != NULL; i++)
+		if (strcmp(s, action_names[i]) == 0)
+			e->action = (ScenarioEventAction)i;
+	if (s != NULL && e->action == SCENARIO_N_EVENT_ACTIONS)
+		scenario_dec__error(dec, v, field,
+		                    "expected fail, restore, drain, cordon, uncordon, taint, "
+		                    "untaint, device-taint, device-untaint or mig-reconfigure, got "
+		                    "\"%s\"",
+		                    s);
+}
+
+/* A field that only some actions take. */
+static void
+reject_field(ScenarioDec *dec,
+             const K8sYamlNode *node,
+             const char *path,
+             const char *key,
+             const ScenarioEvent *e,
+             const char *who)
+{
+	const K8sYamlNode *v = k8s_yaml_map_lookup(node, key);
+
+	if (v != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+
+		scenario_dec__error(dec, v, field, "%s applies to %s only, not to %s", key, who,
+		                    action_names[e->action]);
+	}
+}
+
+/* node, or nodePool with index and count. */
+static void
+decode_target(Scenario *self,
+              ScenarioDec *dec,
+              const K8sYamlNode *node,
+              const char *path,
+              ScenarioEvent *e)
+{
+	const K8sYamlNode *n = k8s_yaml_map_lookup(node, "node");
+	const K8sYamlNode *p = k8s_yaml_map_lookup(node, "nodePool");
+	const K8sYamlNode *idx = k8s_yaml_map_lookup(node, "index");
+	const K8sYamlNode *cnt = k8s_yaml_map_lookup(node, "count");
+	const ScenarioPool *pool = NULL;
+	guint64 v;
+
+	if ((n == NULL) == (p == NULL)) {
+		g_autofree char *field = g_strdup_printf("%s.node", path);
+
+		scenario_dec__error(dec, n != NULL ? n : node, field,
+		                    "expected exactly one of node and nodePool");
+		return;
+	}
+	if (n != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.node", path);
+
+		e->node = scenario_dec__string(dec, n, field);
+		if (e->node != NULL && node_pool(self, e->node) == NULL)
+			scenario_dec__error(
+			        dec, n, field,
+			        "no node \"%s\": nodes are named <pool>-<k>, k from 0 to "
+			        "the pool's count - 1",
+			        e->node);
+		if (idx != NULL || cnt != NULL) {
+			g_autofree char *f2 =
+			        g_strdup_printf("%s.%s", path, idx != NULL ? "index" : "count");
+
+			scenario_dec__error(
+			        dec, idx != NULL ? idx : cnt, f2,
+			        "index and count select nodes of a nodePool, not of node");
+		}
+		return;
+	}
+	{
+		g_autofree char *field = g_strdup_printf("%s.nodePool", path);
+
+		e->pool = scenario_dec__string(dec, p, field);
+		pool = e->pool != NULL ? find_pool(self, e->pool) : NULL;
+		if (e->pool != NULL && pool == NULL)
+			scenario_dec__error(dec, p, field, "no node pool \"%s\" in spec.cluster",
+			                    e->pool);
+	}
+	if (idx != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.index", path);
+
+		if (scenario_dec__uint(dec, idx, field, 100000, &v)) {
+			e->index = (guint)v;
+			if (pool != NULL && e->index >= pool->count)
+				scenario_dec__error(dec, idx, field,
+				                    "expected an index below the pool's count %u",
+				                    pool->count);
+		}
+	}
+	if (cnt != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.count", path);
+
+		if (scenario_dec__uint(dec, cnt, field, 100000, &v)) {
+			e->count = (guint)v;
+			if (v == 0)
+				scenario_dec__error(dec, cnt, field, "expected count >= 1");
+			else if (pool != NULL && (guint64)e->index + v > pool->count)
+				scenario_dec__error(
+				        dec, cnt, field,
+				        "index %u + count %u is past the pool's %u nodes", e->index,
+				        e->count, pool->count);
+		}
+	}
+}
+
+/* migConfig must apply to the GPU model of every pool the event reaches. */
+static void
+check_mig_config(Scenario *self,
+                 ScenarioDec *dec,
+                 const K8sYamlNode *v,
+                 const char *field,
+                 const ScenarioEvent *e)
+{
+	const ScenarioPool *pool = e->pool != NULL
+	                                   ? find_pool(self, e->pool)
+	                                   : (e->node != NULL ? node_pool(self, e->node) : NULL);
+	const HwNodeShape *shape = pool != NULL && pool->shape != NULL
+	                                   ? hw_catalog_lookup_shape(self->catalog, pool->shape)
+	                                   : NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GArray) inst = NULL;
+	gboolean on = FALSE;
+
+	if (strcmp(e->mig_config, "dynamic") == 0) {
+		scenario_dec__error(dec, v, field,
+		                    "expected a MIG layout; \"dynamic\" is a pool setting "
+		                    "(spec.cluster.nodePools[].mig), not a mig-manager config");
+		return;
+	}
+	if (shape == NULL)
+		return;
+	inst = hw_mig_layout_parse(shape->gpu_model, e->mig_config, &on, &error);
+	if (inst == NULL)
+		scenario_dec__error(dec, v, field, "%s", error->message);
+}
+
+static void
+decode_event(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
+{
+	static const char *const known[] = { "at",        "action",   "node",  "nodePool",
+		                             "index",     "count",    "taint", "devices",
+		                             "migConfig", "duration", NULL };
+	ScenarioEvent e = { .duration = -1 };
+	const K8sYamlNode *v;
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	e.pos = scenario_dec__pos(dec, node);
+	scenario_dec__check_keys(dec, node, path, known);
+	if ((v = k8s_yaml_map_lookup(node, "at")) != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.at", path);
+
+		if (scenario_dec__duration(dec, v, field, &e.at) && e.at < 0)
+			scenario_dec__error(dec, v, field, "expected a time >= 0");
+	} else {
+		g_autofree char *field = g_strdup_printf("%s.at", path);
+
+		scenario_dec__error(dec, node, field,
+		                    "expected the time of the event (a duration from the start)");
+	}
+	decode_action(dec, node, path, &e);
+	decode_target(self, dec, node, path, &e);
+	if (e.action == SCENARIO_N_EVENT_ACTIONS) {
+		scenario_event__clear(&e);
+		return;
+	}
+	if (is_taint_action(e.action)) {
+		g_autofree char *field = g_strdup_printf("%s.taint", path);
+
+		if ((v = k8s_yaml_map_lookup(node, "taint")) != NULL)
+			decode_taint(dec, v, field, &e);
+		else
+			scenario_dec__error(dec, node, field, "expected the taint: key, effect");
+	} else {
+		reject_field(dec, node, path, "taint", &e, "taint actions");
+	}
+	if (is_device_action(e.action)) {
+		g_autofree char *field = g_strdup_printf("%s.devices", path);
+
+		if ((v = k8s_yaml_map_lookup(node, "devices")) != NULL)
+			decode_devices(dec, v, field, &e);
+	} else {
+		reject_field(dec, node, path, "devices", &e, "device-taint and device-untaint");
+	}
+	if (e.action == SCENARIO_EVENT_MIG_RECONFIGURE) {
+		g_autofree char *field = g_strdup_printf("%s.migConfig", path);
+
+		if ((v = k8s_yaml_map_lookup(node, "migConfig")) == NULL)
+			scenario_dec__error(dec, node, field,
+			                    "expected the MIG layout to install (the value of "
+			                    "nvidia.com/mig.config), e.g. all-1g.10gb");
+		else if ((e.mig_config = scenario_dec__string(dec, v, field)) != NULL)
+			check_mig_config(self, dec, v, field, &e);
+		if ((v = k8s_yaml_map_lookup(node, "duration")) != NULL) {
+			g_autofree char *f2 = g_strdup_printf("%s.duration", path);
+
+			if (scenario_dec__duration(dec, v, f2, &e.duration) && e.duration < 0)
+				scenario_dec__error(dec, v, f2, "expected a duration >= 0");
+		}
+	} else {
+		reject_field(dec, node, path, "migConfig", &e, "mig-reconfigure");
+		reject_field(dec, node, path, "duration", &e, "mig-reconfigure");
+	}
+	g_array_append_val(self->events, e);
+}
+
+void
+scenario_events__decode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
+{
+	if (!scenario_dec__seq(dec, node, "spec.events"))
+		return;
+	/* Spec order is kept: events at the same time apply in that order. */
+	for (guint i = 0; i < node->seq.n; i++) {
+		g_autofree char *path = g_strdup_printf("spec.events[%u]", i);
+
+		decode_event(self, dec, node->seq.items[i], path);
+	}
+}
+
+/* ============================================================= runtime */
+
+/* A DeviceTaintRule drasim created: the rule and the strings it borrows. */
+typedef struct {
+	DraTaintRule rule;
+	char *pool;
+	char *device;
+	guint event; /* the device-taint event that made it */
+	gboolean active;
+} TaintRec;
+
+struct ScenarioEvents {
+	ScenarioEventsEnv env;
+	guint32 kind;
+	guint64 applied;
+	GHashTable *cnodes;      /* name -> ClusterNode *, lookups only */
+	GHashTable *hwnodes;     /* name -> HwNode *, lookups only */
+	GPtrArray *rules;        /* TaintRec *, in creation order */
+	K8sObjectSet *published; /* slices republished after a MIG change (dra world) */
+	gint64 generations;      /* republications so far: each bumps the pool generation */
+};
+
+static void
+taint_rec_free(gpointer data)
+{
+	TaintRec *t = data;
+
+	g_free(t->pool);
+	g_free(t->device);
+	g_free(t);
+}
+
+static const char *
+effect_name(ClusterTaintEffect effect)
+{
+	switch (effect) {
+	case CLUSTER_EFFECT_NO_SCHEDULE:
+		return "NoSchedule";
+	case CLUSTER_EFFECT_PREFER_NO_SCHEDULE:
+		return "PreferNoSchedule";
+	case CLUSTER_EFFECT_NO_EXECUTE:
+		return "NoExecute";
+	case CLUSTER_EFFECT_ALL:
+		break;
+	}
+	return "";
+}
+
+static void
+note(ScenarioEvents *self, guint index, const char *approx)
+{
+	const ScenarioEvent *e = &g_array_index(self->env.sc->events, ScenarioEvent, index);
+	g_autofree char *object = g_strdup_printf("spec.events[%u]", index);
+
+	scenario_note__add(self->env.notes, object, action_names[e->action], approx);
+}
+
+/* ---- device taints (dra world) ---- */
+
+static gboolean
+device_taint(ScenarioEvents *self, guint index, const ScenarioEvent *e, const char *node)
+{
+	guint n = e->devices != NULL ? g_strv_length(e->devices) : 1;
+
+	for (guint i = 0; i < n; i++) {
+		TaintRec *t = g_new0(TaintRec, 1);
+
+		t->pool = g_strdup(node); /* the NVIDIA driver's pool is its node */
+		t->device = e->devices != NULL ? g_strdup(e->devices[i]) : NULL;
+		t->event = index;
+		t->active = TRUE;
+		t->rule.driver = GPU_DRIVER;
+		t->rule.pool = t->pool;
+		t->rule.device = t->device;
+		t->rule.taint.key = e->taint_key;
+		t->rule.taint.value = e->taint_value != NULL ? e->taint_value : "";
+		t->rule.taint.effect = effect_name(e->taint_effect);
+		g_ptr_array_add(self->rules, t);
+		cluster_dra_add_taint_rule(self->env.dra, &t->rule);
+	}
+	return TRUE;
+}
+
+/* Deletes the active rules of this node with the event's key and effect (and devices). */
+static gboolean
+device_untaint(ScenarioEvents *self, const ScenarioEvent *e, const char *node)
+{
+	gboolean any = FALSE;
+
+	for (guint i = 0; i < self->rules->len; i++) {
+		TaintRec *t = self->rules->pdata[i];
+
+		if (!t->active || g_strcmp0(t->pool, node) != 0 ||
+		    g_strcmp0(t->rule.taint.key, e->taint_key) != 0 ||
+		    strcmp(t->rule.taint.effect, effect_name(e->taint_effect)) != 0)
+			continue;
+		if (e->devices != NULL &&
+		    (t->device == NULL ||
+		     !g_strv_contains((const char *const *)e->devices, t->device)))
+			continue;
+		t->active = FALSE;
+		cluster_dra_remove_taint_rule(self->env.dra, &t->rule);
+		any = TRUE;
+	}
+	return any;
+}
+
+/* ---- mig-manager (extended world; dra world with a static layout) ---- */
+
+/* mig-parted on every GPU of @hw, once its pods are gone; returns the time it takes. */
+static SimTime
+apply_layout(HwNode *hw, const char *config, gboolean *ok)
+{
+	const HwGpuModel *model = hw->shape->gpu_model;
+	g_autoptr(GArray) inst = NULL;
+	HwReconfigTimes times;
+	SimTime total = 0;
+	gboolean on = FALSE;
+
+	*ok = FALSE;
+	inst = hw_mig_layout_parse(model, config, &on, NULL);
+	if (inst == NULL)
+		return 0;
+	hw_reconfig_times_default(&times);
+	for (guint g = 0; g < hw->gpus->len; g++) {
+		HwGpu *gpu = hw->gpus->pdata[g];
+		HwReconfigPlan plan;
+
+		hw_gpu_plan_reconfigure(gpu, FALSE, on, (const HwMigInstance *)(void *)inst->data,
+		                        inst->len, &times, &plan);
+		if (plan.verdict != HW_RECONFIG_OK) {
+			g_free(plan.reason);
+			return 0;
+		}
+		/* mig-parted walks the GPUs one after the other */
+		total += plan.duration_us;
+		hw_gpu_apply_reconfigure(gpu, on, (const HwMigInstance *)(void *)inst->data,
+		                         inst->len);
+	}
+	*ok = TRUE;
+	return total;
+}
+
+/* The device plugin's allocatable and GFD's nvidia.com/ labels for @hw now. */
+static gboolean
+extended_node_state(ScenarioEvents *self,
+                    const HwNode *hw,
+                    const char *config,
+                    ClusterResources *alloc,
+                    GPtrArray *labels)
+{
+	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ClusterNode) tmp = NULL;
+	K8sObject *obj;
+
+	if (!xr_publish_objects(hw, &self->env.mode->xr, set, self->env.diags, &error) ||
+	    k8s_object_set_count_kind(set, K8S_KIND_NODE) == 0)
+		return FALSE;
+	obj = k8s_object_set_get_kind(set, K8S_KIND_NODE, 0);
+	tmp = cluster_k8s_node_new(k8s_object_as_node(obj), self->env.names, self->env.diags);
+	if (tmp == NULL)
+		return FALSE;
+	*alloc = tmp->allocatable;
+	for (guint i = 0; i < tmp->labels->len; i++) {
+		const ClusterLabel *l = &g_array_index(tmp->labels, ClusterLabel, i);
+
+		if (g_str_has_prefix(l->key, "nvidia.com/")) {
+			g_ptr_array_add(labels, g_strdup(l->key));
+			g_ptr_array_add(labels, g_strdup(l->value));
+		}
+	}
+	/* mig-manager's own labels last: the requested config, applied */
+	g_ptr_array_add(labels, g_strdup("nvidia.com/mig.config"));
+	g_ptr_array_add(labels, g_strdup(config));
+	g_ptr_array_add(labels, g_strdup("nvidia.com/mig.config.state"));
+	g_ptr_array_add(labels, g_strdup("success"));
+	g_ptr_array_add(labels, NULL);
+	return TRUE;
+}
+
+/* The node pool's layout in this mode is "dynamic" (DynamicMIG). */
+static gboolean
+pool_is_dynamic(ScenarioEvents *self, const char *node)
+{
+	const ScenarioPool *pool = node_pool(self->env.sc, node);
+	const GArray *layouts = self->env.mode->layouts;
+
+	if (pool == NULL)
+		return FALSE;
+	for (guint i = 0; i < layouts->len; i++) {
+		const ScenarioPoolLayout *l = &g_array_index(layouts, ScenarioPoolLayout, i);
+
+		if (strcmp(l->pool, pool->name) == 0)
+			return g_strcmp0(l->mig, "dynamic") == 0;
+	}
+	return g_strcmp0(pool->mig, "dynamic") == 0;
+}
+
+/*
+ * DRA world, static MIG: the NVIDIA DRA driver publishes the MIG devices
+ * that exist, so after mig-parted it republishes the node's gpu.nvidia.com
+ * pool with a higher generation; the allocator drops the older generation.
+ * The node stays cordoned until the reconfiguration ends, so nothing is
+ * allocated on the new devices before the simulation installs them.
+ */
+static gboolean
+dra_republish(ScenarioEvents *self, const HwNode *hw, const HwPublishOptions *opts)
+{
+	guint n_before = k8s_object_set_count_kind(self->published, K8S_KIND_RESOURCE_SLICE);
+	guint n_after;
+
+	if (!hw_publish_objects(hw, opts, FALSE, self->published, self->env.diags))
+		return FALSE;
+	self->generations++;
+	n_after = k8s_object_set_count_kind(self->published, K8S_KIND_RESOURCE_SLICE);
+	for (guint i = n_before; i < n_after; i++) {
+		K8sResourceSlice *slice = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind(self->published, K8S_KIND_RESOURCE_SLICE, i));
+
+		if (g_strcmp0(slice->spec.driver, GPU_DRIVER) != 0)
+			continue; /* the NICs (dra.net) did not change */
+		slice->spec.pool.has_generation = TRUE;
+		slice->spec.pool.generation += self->generations;
+		cluster_dra_add_slice(self->env.dra, slice);
+	}
+	cluster_sim_notify(self->env.sim, CLUSTER_EVENT_SLICE_CHANGED);
+	return TRUE;
+}
+
+static gboolean
+mig_reconfigure(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNode *cn)
+{
+	HwNode *hw = g_hash_table_lookup(self->hwnodes, cn->name);
+	g_autoptr(GArray) devices = g_array_new(FALSE, TRUE, sizeof(ClusterDevice));
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) resources = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func(g_free);
+	ClusterResources alloc;
+	HwPublishOptions opts;
+	SimTime duration;
+	gboolean ok;
+
+	gboolean dra = self->env.mode->world == SCENARIO_WORLD_DRA;
+
+	if (dra && pool_is_dynamic(self, cn->name)) {
+		note(self, index,
+		     "DynamicMIG: the DRA driver creates MIG partitions at allocation and "
+		     "publishes every placement, so there is no mig-manager step: no effect");
+		return FALSE;
+	}
+	if (hw == NULL)
+		return FALSE;
+	duration = apply_layout(hw, e->mig_config, &ok);
+	if (!ok) {
+		note(self, index, "the layout does not apply to this node's GPUs: no effect");
+		return FALSE;
+	}
+	duration = e->duration >= 0 ? e->duration : duration + MIG_CLIENT_RESTART;
+	hw_publish_options_init(&opts);
+	scenario_run__node_devices(self->env.mode, hw, &opts, devices, names, resources);
+	if (dra) {
+		/* Node allocatable does not change; the relabel is mig-manager's. */
+		alloc = cn->allocatable;
+		g_ptr_array_add(labels, g_strdup("nvidia.com/mig.config"));
+		g_ptr_array_add(labels, g_strdup(e->mig_config));
+		g_ptr_array_add(labels, g_strdup("nvidia.com/mig.config.state"));
+		g_ptr_array_add(labels, g_strdup("success"));
+		g_ptr_array_add(labels, NULL);
+	} else if (!extended_node_state(self, hw, e->mig_config, &alloc, labels)) {
+		return FALSE;
+	}
+	if (self->env.place != NULL)
+		scenario_place__add_node(self->env.place, cn->name, resources,
+		                         self->env.mode->xr.replicas > 1);
+	/* The label change that starts mig-manager, then its flow in sim/cluster. */
+	cluster_node_set_label(cn, "nvidia.com/mig.config", e->mig_config);
+	cluster_node_set_label(cn, "nvidia.com/mig.config.state", "pending");
+	cluster_sim_reconfigure_node(self->env.sim, cn, duration,
+	                             (const ClusterDevice *)(void *)devices->data, devices->len,
+	                             &alloc, (const char *const *)labels->pdata);
+	/* After the evictions above: their claims gave the old devices back. */
+	if (dra) {
+		if (!dra_republish(self, hw, &opts))
+			return FALSE;
+		cluster_dra_set_node_devices(self->env.dra, cn->name,
+		                             (const char *const *)names->pdata, names->len);
+	}
+	return TRUE;
+}
+
+/* ---- dispatch ---- */
+
+static gboolean
+apply_node(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNode *cn)
+{
+	SimTime now = sim_loop_get_now(self->env.loop);
+	ClusterSim *sim = self->env.sim;
+
+	switch (e->action) {
+	case SCENARIO_EVENT_FAIL:
+		cluster_sim_node_event(sim, now, cn, CLUSTER_NODE_FAIL);
+		return TRUE;
+	case SCENARIO_EVENT_RESTORE:
+		cluster_sim_node_event(sim, now, cn, CLUSTER_NODE_RESTORE);
+		return TRUE;
+	case SCENARIO_EVENT_DRAIN:
+		cluster_sim_node_event(sim, now, cn, CLUSTER_NODE_DRAIN);
+		return TRUE;
+	case SCENARIO_EVENT_CORDON:
+		cn->unschedulable = TRUE;
+		return TRUE;
+	case SCENARIO_EVENT_UNCORDON:
+		cn->unschedulable = FALSE;
+		cluster_sim_notify(sim, CLUSTER_EVENT_NODE_UPDATED);
+		return TRUE;
+	case SCENARIO_EVENT_TAINT:
+		cluster_sim_taint_node(sim, cn, e->taint_key, e->taint_value, e->taint_effect);
+		return TRUE;
+	case SCENARIO_EVENT_UNTAINT:
+		cluster_sim_untaint_node(sim, cn, e->taint_key, e->taint_effect);
+		return TRUE;
+	case SCENARIO_EVENT_DEVICE_TAINT:
+		return device_taint(self, index, e, cn->name);
+	case SCENARIO_EVENT_DEVICE_UNTAINT:
+		return device_untaint(self, e, cn->name);
+	case SCENARIO_EVENT_MIG_RECONFIGURE:
+		return mig_reconfigure(self, index, e, cn);
+	case SCENARIO_N_EVENT_ACTIONS:
+		break;
+	}
+	return FALSE;
+}
+
+/* Device taints exist only in the DRA world, and only with the alpha gate. */
+static gboolean
+device_world_ok(ScenarioEvents *self, guint index, const ScenarioEvent *e)
+{
+	if (!is_device_action(e->action))
+		return TRUE;
+	if (self->env.dra == NULL) {
+		note(self, index,
+		     "the device plugin has no device taints (a DeviceTaintRule is DRA API): "
+		     "no effect");
+		return FALSE;
+	}
+	if (!self->env.mode->device_taints_gate) {
+		note(self, index,
+		     "DRADeviceTaints is off (alpha in 1.34): DeviceTaintRules are not served "
+		     "and the allocator ignores device taints: no effect");
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static void
+on_event(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ScenarioEvents *self = data;
+	const ScenarioEvent *e = &g_array_index(self->env.sc->events, ScenarioEvent, ev->target);
+	gboolean any = FALSE;
+	guint first = e->node != NULL ? 0 : e->index;
+	const ScenarioPool *pool = e->pool != NULL ? find_pool(self->env.sc, e->pool) : NULL;
+	guint last = e->node != NULL ? 1 : (e->count > 0 ? e->index + e->count : pool->count);
+
+	if (!device_world_ok(self, ev->target, e))
+		return;
+	for (guint k = first; k < last; k++) {
+		g_autofree char *name =
+		        e->node != NULL ? g_strdup(e->node) : g_strdup_printf("%s-%u", e->pool, k);
+		ClusterNode *cn = g_hash_table_lookup(self->cnodes, name);
+
+		if (cn != NULL)
+			any |= apply_node(self, ev->target, e, cn);
+	}
+	if (any)
+		self->applied++;
+}
+
+ScenarioEvents *
+scenario_events__new(const ScenarioEventsEnv *env)
+{
+	ScenarioEvents *self = g_new0(ScenarioEvents, 1);
+	ClusterSched *sched = cluster_sim_get_sched(env->sim);
+
+	self->env = *env;
+	self->cnodes = g_hash_table_new(g_str_hash, g_str_equal);
+	self->hwnodes = g_hash_table_new(g_str_hash, g_str_equal);
+	self->rules = g_ptr_array_new_with_free_func(taint_rec_free);
+	self->published = k8s_object_set_new();
+	for (guint i = 0; i < cluster_sched_get_n_nodes(sched); i++) {
+		ClusterNode *n = cluster_sched_get_node(sched, i);
+
+		g_hash_table_insert(self->cnodes, n->name, n);
+	}
+	for (guint i = 0; i < env->nodes->len; i++) {
+		HwNode *n = env->nodes->pdata[i];
+
+		g_hash_table_insert(self->hwnodes, n->name, n);
+	}
+	self->kind = sim_loop_add_kind(env->loop, "scenario-event", on_event, self);
+	for (guint i = 0; i < env->sc->events->len; i++)
+		sim_loop_schedule(env->loop, g_array_index(env->sc->events, ScenarioEvent, i).at,
+		                  self->kind, PRIO_EVENT, i, NULL);
+	return self;
+}
+
+void
+scenario_events__free(ScenarioEvents *self)
+{
+	if (self == NULL)
+		return;
+	g_hash_table_unref(self->cnodes);
+	g_hash_table_unref(self->hwnodes);
+	g_ptr_array_unref(self->rules);
+	k8s_object_set_free(self->published);
+	g_free(self);
+}
+
+guint64
+scenario_events__get_applied(const ScenarioEvents *self)
+{
+	return self->applied;
+}

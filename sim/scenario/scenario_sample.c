@@ -1,0 +1,665 @@
+/*
+ * scenario_sample.c: what one run samples at each sampling tick besides the
+ * pending pods: per physical GPU, the fraction occupied (a MIG instance
+ * counts its compute slices, a device-plugin replica 1/replicas); per node,
+ * the busy GPUs (the heat map, first SCENARIO_SAMPLE_MAX_NODES nodes); the
+ * cluster's FGD fragmentation (scenario_frag.c); and, at the sample where
+ * occupancy peaks, pictures of the most-shared MIG or shared GPUs. At the
+ * end it names each pod's devices. Each tick walks every device once and
+ * allocates nothing except on a new occupancy peak (the pictures).
+ *
+ * The device table of a node mirrors node_devices() in scenario_run.c: the
+ * same hw_publish_nvidia() output in the same order, so a device index of
+ * the simulation is an index here. A node whose devices change under the
+ * simulation (a MIG reconfiguration) is re-read from its HwNode.
+ */
+#include "scenario_sample.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+	guint gpu;           /* node-local GPU index */
+	gboolean mig;        /* a MIG instance */
+	const char *profile; /* interned; NULL for a full GPU */
+	guint start, size;   /* memory slices (MIG) */
+	guint compute;       /* compute slices (MIG) */
+	const char *name;    /* the DRA device name (interned) */
+	const char *id;  /* the device plugin's ID: the UUID (interned), NULL under DynamicMIG */
+	double capacity; /* as the simulation has it: a change means a reconfiguration */
+} SampleDev;
+
+typedef struct {
+	const char *name;
+	const HwNode *hw; /* borrowed until finish */
+	HwPublishOptions opts;
+	GArray *devs; /* SampleDev */
+	ScenarioGpuState *gpus;
+	guint n_gpus;
+	GArray *busy; /* double per sample (heat-map rows only) */
+} SampleNode;
+
+typedef struct {
+	char *profile;
+	guint start, size;
+	char *pod;
+} PicSlice;
+
+typedef struct {
+	char *node, *device, *model, *sharing;
+	guint units;
+	SimTime at;
+	GArray *slices; /* PicSlice */
+} Picture;
+
+typedef struct {
+	guint node, gpu, pods;
+} Candidate;
+
+struct ScenarioSampler {
+	const Scenario *sc;
+	const ScenarioMode *mode;
+	ClusterSim *sim;
+	const ClusterResNames *names;
+	const GArray *pods;
+	GStringChunk *strings;
+	GPtrArray *nodes; /* SampleNode* */
+	GArray *tasks;    /* ScenarioTask; NULL until the first tick */
+	guint total_gpus;
+	guint replicas;    /* device-plugin replicas of full GPUs (extended world), 1 = none */
+	GArray *frag;      /* double per sample */
+	GArray *occupancy; /* double per sample: occupied fraction of all physical GPUs */
+	double peak;
+	GPtrArray *pictures; /* Picture* */
+	GPtrArray *pod_devices;
+};
+
+static void
+sample_node_free(gpointer data)
+{
+	SampleNode *n = data;
+
+	g_array_unref(n->devs);
+	g_free(n->gpus);
+	if (n->busy != NULL)
+		g_array_unref(n->busy);
+	g_free(n);
+}
+
+static void
+pic_slice_clear(gpointer data)
+{
+	PicSlice *s = data;
+
+	g_free(s->profile);
+	g_free(s->pod);
+}
+
+static void
+picture_free(gpointer data)
+{
+	Picture *p = data;
+
+	g_free(p->node);
+	g_free(p->device);
+	g_free(p->model);
+	g_free(p->sharing);
+	g_array_unref(p->slices);
+	g_free(p);
+}
+
+ScenarioSampler *
+scenario_sample__new(const Scenario *sc,
+                     const ScenarioMode *mode,
+                     ClusterSim *sim,
+                     const ClusterResNames *names,
+                     const GArray *pods)
+{
+	ScenarioSampler *self = g_new0(ScenarioSampler, 1);
+
+	self->sc = sc;
+	self->mode = mode;
+	self->sim = sim;
+	self->names = names;
+	self->pods = pods;
+	self->strings = g_string_chunk_new(4096);
+	self->nodes = g_ptr_array_new_with_free_func(sample_node_free);
+	self->frag = g_array_new(FALSE, FALSE, sizeof(double));
+	self->occupancy = g_array_new(FALSE, FALSE, sizeof(double));
+	self->pictures = g_ptr_array_new_with_free_func(picture_free);
+	self->replicas = 1;
+	if (mode->world == SCENARIO_WORLD_EXTENDED && mode->xr.replicas > 1)
+		self->replicas = mode->xr.replicas;
+	self->peak = 0.0;
+	return self;
+}
+
+void
+scenario_sample__free(ScenarioSampler *self)
+{
+	if (self == NULL)
+		return;
+	g_ptr_array_unref(self->nodes);
+	if (self->tasks != NULL)
+		g_array_unref(self->tasks);
+	g_array_unref(self->frag);
+	g_array_unref(self->occupancy);
+	g_ptr_array_unref(self->pictures);
+	if (self->pod_devices != NULL)
+		g_ptr_array_unref(self->pod_devices);
+	g_string_chunk_free(self->strings);
+	g_free(self);
+}
+
+/* ------------------------------------------------------------ device table */
+
+/* The first memory slice a MIG device occupies: memorySliceN capacities (static) or
+ * memory-slice-N counters it consumes (DynamicMIG). */
+static guint
+mig_start(const HwDevice *dev)
+{
+	guint start = G_MAXUINT;
+
+	for (guint i = 0; i < dev->capacity->len; i++) {
+		const HwQty *q = &g_array_index(dev->capacity, HwQty, i);
+
+		if (g_str_has_prefix(q->name, "memorySlice"))
+			start = MIN(start, (guint)g_ascii_strtoull(q->name + 11, NULL, 10));
+	}
+	for (guint c = 0; c < dev->consumes->len; c++) {
+		const HwConsumption *cons = &g_array_index(dev->consumes, HwConsumption, c);
+
+		for (guint i = 0; i < cons->counters->len; i++) {
+			const HwQty *q = &g_array_index(cons->counters, HwQty, i);
+
+			if (g_str_has_prefix(q->name, "memory-slice-"))
+				start = MIN(start, (guint)g_ascii_strtoull(q->name + 13, NULL, 10));
+		}
+	}
+	return start == G_MAXUINT ? 0 : start;
+}
+
+static guint
+gpu_of(const HwNode *hw, const char *uuid)
+{
+	for (guint g = 0; uuid != NULL && g < hw->gpus->len; g++) {
+		if (strcmp(((const HwGpu *)hw->gpus->pdata[g])->uuid, uuid) == 0)
+			return g;
+	}
+	return 0;
+}
+
+static const HwMigProfile *
+find_profile(const HwGpuModel *model, const char *name)
+{
+	for (guint i = 0; model->mig != NULL && name != NULL && i < model->mig->profiles->len;
+	     i++) {
+		const HwMigProfile *p = model->mig->profiles->pdata[i];
+
+		if (strcmp(p->name, name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+static void
+add_device(ScenarioSampler *self, SampleNode *n, const HwDevice *dev)
+{
+	const HwAttr *type = hw_device_lookup_attr(dev, "type");
+	const HwAttr *uuid = hw_device_lookup_attr(dev, "uuid");
+	const HwAttr *parent = hw_device_lookup_attr(dev, "parentUUID");
+	const HwAttr *profile = hw_device_lookup_attr(dev, "profile");
+	SampleDev d = { 0 };
+
+	d.mig = type != NULL && g_strcmp0(type->str, "mig") == 0;
+	d.gpu = gpu_of(n->hw, d.mig ? (parent ? parent->str : NULL) : (uuid ? uuid->str : NULL));
+	d.name = g_string_chunk_insert_const(self->strings, dev->name);
+	d.id = uuid != NULL ? g_string_chunk_insert_const(self->strings, uuid->str) : NULL;
+	d.capacity = 1.0;
+	if (d.mig && profile != NULL) {
+		const HwGpu *gpu = n->hw->gpus->pdata[d.gpu];
+		const HwMigProfile *p = find_profile(gpu->model, profile->str);
+
+		d.profile = g_string_chunk_insert_const(self->strings, profile->str);
+		d.start = mig_start(dev);
+		d.size = p != NULL ? p->size : 1;
+		d.compute = p != NULL ? p->compute_slices : 1;
+	}
+	g_array_append_val(n->devs, d);
+}
+
+/* (Re)reads the node's devices from its hardware, as node_devices() publishes them. */
+static void
+read_devices(ScenarioSampler *self, SampleNode *n, guint index)
+{
+	g_autoptr(GPtrArray) slices = hw_publish_nvidia(n->hw, &n->opts);
+	guint n_sim = cluster_sim_get_node_n_devices(self->sim, index);
+
+	g_array_set_size(n->devs, 0);
+	for (guint s = 0; s < slices->len; s++) {
+		const HwSlice *slice = slices->pdata[s];
+
+		for (guint i = 0; i < slice->devices->len; i++)
+			add_device(self, n, slice->devices->pdata[i]);
+	}
+	for (guint d = 0; d < MIN(n_sim, n->devs->len); d++)
+		g_array_index(n->devs, SampleDev, d).capacity =
+		        cluster_sim_get_device(self->sim, index, d)->capacity;
+}
+
+void
+scenario_sample__add_node(ScenarioSampler *self, const HwNode *node, const HwPublishOptions *opts)
+{
+	SampleNode *n = g_new0(SampleNode, 1);
+
+	n->name = g_string_chunk_insert_const(self->strings, node->name);
+	n->hw = node;
+	n->opts = *opts;
+	n->devs = g_array_new(FALSE, TRUE, sizeof(SampleDev));
+	n->n_gpus = node->gpus->len;
+	n->gpus = g_new0(ScenarioGpuState, MAX(n->n_gpus, 1));
+	if (self->nodes->len < SCENARIO_SAMPLE_MAX_NODES)
+		n->busy = g_array_new(FALSE, FALSE, sizeof(double));
+	g_ptr_array_add(self->nodes, n);
+	self->total_gpus += n->n_gpus;
+	read_devices(self, n, self->nodes->len - 1);
+}
+
+/* A reconfiguration installed other devices: the counts or capacities differ. */
+static gboolean
+devices_changed(const ScenarioSampler *self, const SampleNode *n, guint index)
+{
+	guint n_sim = cluster_sim_get_node_n_devices(self->sim, index);
+
+	if (n_sim != n->devs->len)
+		return TRUE;
+	for (guint d = 0; d < n_sim; d++) {
+		if (fabs(cluster_sim_get_device(self->sim, index, d)->capacity -
+		         g_array_index(n->devs, SampleDev, d).capacity) > 1e-9)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* ------------------------------------------------------------ one tick */
+
+static void
+reset_gpus(const ScenarioSampler *self, SampleNode *n, gboolean cordoned)
+{
+	for (guint g = 0; g < n->n_gpus; g++) {
+		const HwGpu *gpu = n->hw->gpus->pdata[g];
+		ScenarioGpuState *s = &n->gpus[g];
+
+		*s = (ScenarioGpuState){ .model = gpu->model, .unusable = cordoned };
+		s->dynamic = n->opts.dynamic_mig && gpu->model->mig != NULL;
+		s->mig = !s->dynamic && gpu->mig_mode == HW_MIG_MODE_ON;
+		s->replicas = s->mig ? 1 : self->replicas;
+	}
+}
+
+static void
+account_device(ScenarioGpuState *s, const SampleDev *d, const ClusterDevice *cd, guint tenants)
+{
+	s->pods += tenants;
+	if (d->mig) {
+		if (tenants > 0) {
+			s->used_compute += d->compute;
+			s->used_mask |= ((1u << d->size) - 1u) << d->start;
+		} else if (!s->dynamic && s->n_free < G_N_ELEMENTS(s->free_profiles)) {
+			s->free_profiles[s->n_free++] = d->profile;
+		}
+		return;
+	}
+	if (tenants > 0) {
+		s->full_busy = TRUE;
+		s->tenants = tenants;
+		s->shared = cd->mode != CLUSTER_SHARE_EXCLUSIVE;
+	}
+}
+
+static double
+gpu_used(const ScenarioGpuState *s)
+{
+	guint slices = s->model->mig != NULL ? s->model->mig->compute_slices : 1;
+
+	if (s->full_busy)
+		return s->replicas > 1 ? MIN(1.0, (double)s->tenants / s->replicas) : 1.0;
+	if (s->mig || s->dynamic)
+		return MIN(1.0, (double)s->used_compute / slices);
+	return 0.0;
+}
+
+/* Fills the node's GPU states from the simulation; returns its busy GPUs. */
+static double
+read_node(ScenarioSampler *self, SampleNode *n, guint index)
+{
+	const ClusterNode *cn = cluster_sim_get_node(self->sim, index);
+	double busy = 0.0;
+	guint n_dev;
+
+	if (devices_changed(self, n, index))
+		read_devices(self, n, index);
+	reset_gpus(self, n, cn->unschedulable);
+	n_dev = MIN(n->devs->len, cluster_sim_get_node_n_devices(self->sim, index));
+	for (guint d = 0; d < n_dev; d++) {
+		const SampleDev *sd = &g_array_index(n->devs, SampleDev, d);
+		guint tenants = 0;
+
+		cluster_sim_get_device_tenants(self->sim, index, d, &tenants);
+		if (sd->gpu < n->n_gpus)
+			account_device(&n->gpus[sd->gpu], sd,
+			               cluster_sim_get_device(self->sim, index, d), tenants);
+	}
+	for (guint g = 0; g < n->n_gpus; g++) {
+		n->gpus[g].used = gpu_used(&n->gpus[g]);
+		busy += n->gpus[g].used;
+	}
+	return busy;
+}
+
+static void take_pictures(ScenarioSampler *self, SimTime now);
+
+void
+scenario_sample__tick(ScenarioSampler *self, SimTime now)
+{
+	double frag = 0.0, busy_total = 0.0;
+
+	if (self->tasks == NULL)
+		self->tasks = scenario_frag__task_mix(self->sc, self->mode, self->sim, self->names,
+		                                      self->pods, self->strings);
+	for (guint i = 0; i < self->nodes->len; i++) {
+		SampleNode *n = self->nodes->pdata[i];
+		double busy = read_node(self, n, i);
+
+		busy_total += busy;
+		frag += scenario_frag__node(n->gpus, n->n_gpus, self->tasks);
+		if (n->busy != NULL)
+			g_array_append_val(n->busy, busy);
+	}
+	frag = self->total_gpus > 0 && self->tasks->len > 0 ? frag / self->total_gpus : (double)NAN;
+	g_array_append_val(self->frag, frag);
+	busy_total = self->total_gpus > 0 ? busy_total / self->total_gpus : 0.0;
+	g_array_append_val(self->occupancy, busy_total);
+	if (busy_total > self->peak) {
+		self->peak = busy_total;
+		take_pictures(self, now);
+	}
+}
+
+/* ------------------------------------------------------------ pictures */
+
+static gboolean
+pictured(const ScenarioGpuState *s)
+{
+	return s->pods > 0 && (s->mig || s->dynamic || s->replicas > 1 || s->shared);
+}
+
+/* The most-shared GPUs now (most pods, then node and GPU order), best first. */
+static guint
+choose(const ScenarioSampler *self, Candidate *best)
+{
+	guint n_best = 0;
+
+	for (guint i = 0; i < self->nodes->len; i++) {
+		const SampleNode *n = self->nodes->pdata[i];
+
+		for (guint g = 0; g < n->n_gpus; g++) {
+			Candidate c = { i, g, n->gpus[g].pods };
+			guint at = n_best;
+
+			if (!pictured(&n->gpus[g]))
+				continue;
+			while (at > 0 && best[at - 1].pods < c.pods)
+				at--;
+			if (at >= SCENARIO_SAMPLE_MAX_PICTURES)
+				continue;
+			n_best = MIN(n_best + 1, SCENARIO_SAMPLE_MAX_PICTURES);
+			memmove(&best[at + 1], &best[at], (n_best - 1 - at) * sizeof(Candidate));
+			best[at] = c;
+		}
+	}
+	return n_best;
+}
+
+static void
+add_slice(Picture *p, const char *profile, guint start, guint size, const char *pod)
+{
+	PicSlice s = { g_strdup(profile), start, size, g_strdup(pod) };
+
+	g_array_append_val(p->slices, s);
+}
+
+static const char *
+pod_name(const ScenarioSampler *self, guint pod)
+{
+	return pod < self->pods->len ? g_array_index(self->pods, ScenarioPod, pod).name : "?";
+}
+
+/* Instances in use (and free ones) on a MIG GPU; free memory slices under DynamicMIG. */
+static void
+picture_mig(const ScenarioSampler *self, Picture *p, const SampleNode *n, guint index, guint g)
+{
+	const ScenarioGpuState *s = &n->gpus[g];
+	guint n_dev = MIN(n->devs->len, cluster_sim_get_node_n_devices(self->sim, index));
+	guint slices = s->model->mig->memory_slices;
+
+	p->sharing = g_strdup("mig");
+	p->units = slices;
+	for (guint d = 0; d < n_dev; d++) {
+		const SampleDev *sd = &g_array_index(n->devs, SampleDev, d);
+		guint k = 0;
+		const guint *t = cluster_sim_get_device_tenants(self->sim, index, d, &k);
+
+		if (sd->gpu != g)
+			continue;
+		for (guint i = 0; i < k; i++)
+			add_slice(p, sd->mig ? sd->profile : "gpu", sd->mig ? sd->start : 0,
+			          sd->mig ? sd->size : slices, pod_name(self, t[i]));
+		if (k == 0 && sd->mig && !s->dynamic)
+			add_slice(p, sd->profile, sd->start, sd->size, NULL);
+	}
+	for (guint a = 0; s->dynamic && !s->full_busy && a < slices;) {
+		guint b = a;
+
+		while (b < slices && !(s->used_mask & (1u << b)))
+			b++;
+		if (b > a)
+			add_slice(p, "free", a, b - a, NULL);
+		a = b + 1;
+	}
+}
+
+/* Tenants of a shared full GPU: a replica each (device plugin), or overlapping time slices. */
+static void
+picture_shared(const ScenarioSampler *self, Picture *p, const SampleNode *n, guint index, guint g)
+{
+	const ScenarioGpuState *s = &n->gpus[g];
+	guint n_dev = MIN(n->devs->len, cluster_sim_get_node_n_devices(self->sim, index));
+
+	for (guint d = 0; d < n_dev; d++) {
+		const SampleDev *sd = &g_array_index(n->devs, SampleDev, d);
+		const ClusterDevice *cd = cluster_sim_get_device(self->sim, index, d);
+		guint k = 0;
+		const guint *t = cluster_sim_get_device_tenants(self->sim, index, d, &k);
+
+		if (sd->gpu != g || sd->mig)
+			continue;
+		p->sharing = g_strdup(cd->mode == CLUSTER_SHARE_MPS          ? "mps"
+		                      : cd->mode == CLUSTER_SHARE_TIME_SLICE ? "time-slicing"
+		                                                             : "exclusive");
+		p->units = 100;
+		for (guint i = 0; i < MAX(k, s->replicas); i++) {
+			g_autofree char *label = g_strdup_printf("replica %u", i);
+
+			if (s->replicas <= 1)
+				add_slice(p, p->sharing, 0, 100, pod_name(self, t[i]));
+			else if (i < s->replicas)
+				add_slice(p, label, i * 100 / s->replicas, 100 / s->replicas,
+				          i < k ? pod_name(self, t[i]) : NULL);
+		}
+		return;
+	}
+}
+
+static void
+take_pictures(ScenarioSampler *self, SimTime now)
+{
+	Candidate best[SCENARIO_SAMPLE_MAX_PICTURES];
+	guint n_best = choose(self, best);
+
+	g_ptr_array_set_size(self->pictures, 0);
+	for (guint i = 0; i < n_best; i++) {
+		const SampleNode *n = self->nodes->pdata[best[i].node];
+		const HwGpu *gpu = n->hw->gpus->pdata[best[i].gpu];
+		Picture *p = g_new0(Picture, 1);
+
+		p->node = g_strdup(n->name);
+		p->device = g_strdup_printf("gpu-%u", gpu->minor);
+		p->model = g_strdup(gpu->model->product_name);
+		p->at = now;
+		p->slices = g_array_new(FALSE, TRUE, sizeof(PicSlice));
+		g_array_set_clear_func(p->slices, pic_slice_clear);
+		if (n->gpus[best[i].gpu].mig || n->gpus[best[i].gpu].dynamic)
+			picture_mig(self, p, n, best[i].node, best[i].gpu);
+		else
+			picture_shared(self, p, n, best[i].node, best[i].gpu);
+		if (p->sharing == NULL)
+			p->sharing = g_strdup("exclusive");
+		g_ptr_array_add(self->pictures, p);
+	}
+}
+
+/* ------------------------------------------------------------ the end */
+
+/* "driver/pool/device" in the DRA world; the device plugin's ID (the UUID) in the extended one. */
+static char *
+pod_devices(const ScenarioSampler *self, guint pod)
+{
+	guint n = 0;
+	const guint *devs = cluster_sim_get_pod_devices(self->sim, pod, &n);
+	guint node = cluster_sim_get_pod_node_index(self->sim, pod);
+	const SampleNode *sn = node < self->nodes->len ? self->nodes->pdata[node] : NULL;
+	GString *out;
+
+	if (n == 0 || sn == NULL)
+		return NULL;
+	out = g_string_new(NULL);
+	for (guint i = 0; i < n; i++) {
+		const SampleDev *d;
+
+		if (devs[i] >= sn->devs->len)
+			continue;
+		d = &g_array_index(sn->devs, SampleDev, devs[i]);
+		if (out->len > 0)
+			g_string_append_c(out, ',');
+		if (self->mode->world == SCENARIO_WORLD_DRA || d->id == NULL)
+			g_string_append_printf(out, "gpu.nvidia.com/%s/%s", sn->name, d->name);
+		else
+			g_string_append(out, d->id);
+	}
+	return g_string_free(out, out->len == 0);
+}
+
+void
+scenario_sample__finish(ScenarioSampler *self)
+{
+	guint n = MIN(cluster_sim_get_n_pods(self->sim), self->pods->len);
+
+	self->pod_devices = g_ptr_array_new_full(n, g_free);
+	for (guint i = 0; i < n; i++)
+		g_ptr_array_add(self->pod_devices, pod_devices(self, i));
+	for (guint i = 0; i < self->nodes->len; i++)
+		((SampleNode *)self->nodes->pdata[i])->hw = NULL;
+	self->sim = NULL;
+	self->names = NULL;
+	self->pods = NULL;
+}
+
+/* ------------------------------------------------------------ the report */
+
+const char *
+scenario_sample__get_pod_devices(const ScenarioSampler *self, guint pod)
+{
+	if (self == NULL || self->pod_devices == NULL || pod >= self->pod_devices->len)
+		return NULL;
+	return self->pod_devices->pdata[pod];
+}
+
+double
+scenario_sample__get_fragmentation_mean(const ScenarioSampler *self)
+{
+	double sum = 0.0;
+	guint n = 0;
+
+	for (guint i = 0; self != NULL && i < self->frag->len; i++) {
+		double v = g_array_index(self->frag, double, i);
+
+		if (isfinite(v)) {
+			sum += v;
+			n++;
+		}
+	}
+	return n > 0 ? sum / n : (double)NAN;
+}
+
+const GArray *
+scenario_sample__get_occupancy(const ScenarioSampler *self)
+{
+	return self != NULL ? self->occupancy : NULL;
+}
+
+static void
+fill_fragmentation(const ScenarioSampler *self, RptMode *mode)
+{
+	RptSeries *series = rpt_mode_add_series(mode, RPT_S_FRAGMENTATION, "ratio");
+
+	for (guint i = 0; i < self->frag->len; i++)
+		rpt_series_append(series, g_array_index(self->frag, double, i));
+}
+
+static void
+fill_heatmap(const ScenarioSampler *self, RptMode *mode)
+{
+	guint rows = MIN(self->nodes->len, SCENARIO_SAMPLE_MAX_NODES);
+	g_autofree char *what = rows < self->nodes->len
+	                                ? g_strdup_printf("first %u of %u nodes (pool order)", rows,
+	                                                  self->nodes->len)
+	                                : g_strdup_printf("all %u nodes", rows);
+
+	rpt_mode_set_info(mode, "heatmap_nodes", what);
+	for (guint i = 0; i < rows; i++) {
+		const SampleNode *n = self->nodes->pdata[i];
+		RptSeries *row = rpt_mode_add_node(mode, n->name, n->n_gpus);
+
+		for (guint s = 0; s < n->busy->len; s++)
+			rpt_series_append(row, g_array_index(n->busy, double, s));
+	}
+}
+
+static void
+fill_pictures(const ScenarioSampler *self, RptMode *mode)
+{
+	for (guint i = 0; i < self->pictures->len; i++) {
+		const Picture *p = self->pictures->pdata[i];
+		RptGpu *gpu = rpt_mode_add_gpu(mode, p->node, p->device, p->model, p->sharing,
+		                               p->units, p->at);
+
+		for (guint s = 0; s < p->slices->len; s++) {
+			const PicSlice *slice = &g_array_index(p->slices, PicSlice, s);
+
+			rpt_gpu_add_slice(gpu, slice->profile, slice->start, slice->size,
+			                  slice->pod);
+		}
+	}
+}
+
+/* The fragmentation series, the heat map and the pictures. */
+void
+scenario_sample__fill_report(const ScenarioSampler *self, RptMode *mode)
+{
+	if (self == NULL)
+		return;
+	fill_fragmentation(self, mode);
+	fill_heatmap(self, mode);
+	fill_pictures(self, mode);
+}

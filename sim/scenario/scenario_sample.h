@@ -1,0 +1,96 @@
+/*
+ * scenario_sample.h: what a run samples besides the pending pods and the
+ * allocation ratio (scenario_sample.c, scenario_frag.c): per physical GPU
+ * occupancy, FGD fragmentation, pictures of shared and MIG GPUs at the peak
+ * of occupancy, and each pod's devices at the end. docs/reports.md defines
+ * every figure.
+ */
+#pragma once
+
+#include "hw.h"
+#include "scenario-private.h"
+
+G_BEGIN_DECLS
+
+/* Heat-map rows kept per mode: the first nodes in pool order (docs/reports.md). */
+#define SCENARIO_SAMPLE_MAX_NODES 64
+/* GPUs pictured per mode, at the sample of peak occupancy. */
+#define SCENARIO_SAMPLE_MAX_PICTURES 4
+
+/*
+ * @sim, @names and @pods are borrowed for the run; the sampler keeps what
+ * the report needs, so it outlives them (ScenarioResult owns it).
+ */
+ScenarioSampler *scenario_sample__new(const Scenario *sc,
+                                      const ScenarioMode *mode,
+                                      ClusterSim *sim,
+                                      const ClusterResNames *names,
+                                      const GArray *pods);
+void scenario_sample__free(ScenarioSampler *self);
+/* After cluster_sim_add_node(): the node's hardware, published with @opts. */
+void
+scenario_sample__add_node(ScenarioSampler *self, const HwNode *node, const HwPublishOptions *opts);
+/* One sample at @now (the run's sampling tick). */
+void scenario_sample__tick(ScenarioSampler *self, SimTime now);
+/* At the end of the run: each pod's devices; drops the borrowed pointers. */
+void scenario_sample__finish(ScenarioSampler *self);
+
+/* The report side (scenario_rpt.c): the fragmentation series, heat map and pictures. */
+void scenario_sample__fill_report(const ScenarioSampler *self, RptMode *mode);
+/* double per sample: the occupied fraction of all physical GPUs (the heat map's measure). */
+const GArray *scenario_sample__get_occupancy(const ScenarioSampler *self);
+/* The mean of the fragmentation samples (NaN: none defined). */
+double scenario_sample__get_fragmentation_mean(const ScenarioSampler *self);
+/* (nullable) the pod's devices, comma-separated. */
+const char *scenario_sample__get_pod_devices(const ScenarioSampler *self, guint pod);
+
+/* ---- FGD fragmentation (scenario_frag.c) ---- */
+
+typedef enum {
+	SCENARIO_TASK_WHOLE,   /* whole GPUs (nvidia.com/gpu, a DRA GPU claim) */
+	SCENARIO_TASK_REPLICA, /* device-plugin replicas of a shared GPU (1/replicas each) */
+	SCENARIO_TASK_MIG,     /* MIG instances of one profile */
+	SCENARIO_TASK_MIG_ANY, /* DRA: a class of MIG devices, any profile */
+	SCENARIO_TASK_ANY,     /* DRA: a class of every GPU device, full GPU or MIG instance */
+} ScenarioTaskKind;
+
+typedef struct {
+	ScenarioTaskKind kind;
+	const char *profile; /* MIG profile name (interned), else NULL */
+	guint count;         /* devices per pod */
+	double weight;       /* share of the mode's GPU pods */
+} ScenarioTask;
+
+/* What one physical GPU looks like now (filled by scenario_sample.c each tick). */
+typedef struct {
+	const HwGpuModel *model;
+	gboolean mig;       /* static MIG instances */
+	gboolean dynamic;   /* DynamicMIG: instances placed on demand */
+	gboolean unusable;  /* on a cordoned node */
+	double used;        /* occupied fraction, 0..1 */
+	guint replicas;     /* > 1: shared by device-plugin replicas */
+	guint tenants;      /* pods on the full-GPU device */
+	guint used_compute; /* MIG compute slices in use */
+	guint32 used_mask;  /* MIG memory slices in use */
+	gboolean full_busy; /* the full-GPU device has a tenant */
+	gboolean shared;    /* the full-GPU device is time-sliced or MPS */
+	guint pods;         /* tenants over all its devices */
+	/* static MIG: free instances, by profile name (interned pointers) */
+	const char *free_profiles[8];
+	guint n_free;
+} ScenarioGpuState;
+
+/* The mode's task mix: one entry per distinct (kind, profile, count); GArray of ScenarioTask. */
+GArray *scenario_frag__task_mix(const Scenario *sc,
+                                const ScenarioMode *mode,
+                                const ClusterSim *sim,
+                                const ClusterResNames *names,
+                                const GArray *pods,
+                                GStringChunk *strings);
+/*
+ * The fragmentation of one node's GPUs @gpus[@n] (in GPUs): Σ over tasks of
+ * weight × the free capacity the task cannot use (docs/reports.md).
+ */
+double scenario_frag__node(const ScenarioGpuState *gpus, guint n, const GArray *tasks);
+
+G_END_DECLS
