@@ -39,7 +39,7 @@ typedef struct RptGpu RptGpu;
  * Standard metric names. A metric is any (name, value, unit); these are the
  * ones the writers and the diff know by name (text grouping, default
  * tolerances). Units: "pods", "ratio" (0..1), "s", "GiB", "calls", "x" (a
- * slowdown factor). Set them in this order for a familiar table.
+ * slowdown factor), "events". Set them in this order for a familiar table.
  */
 #define RPT_M_PODS_SUBMITTED          "pods_submitted"
 #define RPT_M_PODS_SCHEDULED          "pods_scheduled"
@@ -59,6 +59,7 @@ typedef struct RptGpu RptGpu;
 #define RPT_M_ALLOCATOR_CALLS         "allocator_calls"
 #define RPT_M_CEL_EVALUATIONS         "cel_evaluations"
 #define RPT_M_BACKTRACKS              "backtracks"
+#define RPT_M_EVENTS_APPLIED          "events_applied" /* spec.events that took effect */
 
 /* Standard time series names (sampled at the mode's fixed interval). */
 #define RPT_S_GPU_ALLOC_RATIO "gpu_allocation_ratio"

@@ -169,7 +169,7 @@ void cel_dra_rec_free(CelDraRec *rec, gboolean stored);
 gint cel_dra_shape_find(const CelDraShape *shape, CelDraAtom atom);
 
 /*
- * The device store: sequential allocation from 256 KiB chunks, freed when their last object
+ * The device store: sequential allocation from 2 MiB chunks, freed when their last object
  * is, so objects allocated one after another are neighbours in memory. NULL for sizes the
  * store does not take (then use g_malloc). Thread-safe; build time only.
  */

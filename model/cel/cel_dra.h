@@ -23,7 +23,7 @@
  *	cel_dra_device_add_string(dev, "productName", "NVIDIA H100 80GB HBM3", -1);
  *	cel_dra_device_add_version(dev, "driverVersion", "550.54.15", -1, NULL);
  *	cel_dra_device_add_capacity(dev, "memory", &mem_quantity);
- *	cel_dra_device_seal(dev);       // recommended: one packed block; immutable from now on
+ *	cel_dra_device_seal(dev);       // recommended: compact and in order; immutable from now on
  *
  *	// per evaluation (one CelDraEval per thread, reused):
  *	g_autoptr(CelDraEval) ev = cel_dra_eval_new(env);
@@ -148,10 +148,12 @@ gboolean cel_dra_device_add_versions(
 void cel_dra_device_add_capacity(CelDraDevice *self, const char *name, const K8sQuantity *value);
 /*
  * cel_dra_device_seal:
- * Optional, after the last add: copies the whole view (names, values, strings) into one
- * contiguous block and frees the build-time copies, so evaluating a selector touches one
- * small piece of memory per device. A sealed device is immutable: adding to it is a
- * programming error (only the allowMultipleAllocations flag may still change).
+ * Recommended, after the last add: builds the device's compact record (16 bytes per attribute
+ * and capacity, what the fast path reads) right after the device in a sequential device store,
+ * packs the generic evaluator's view into one block and frees the build-time copies. Devices
+ * sealed one after another then lie one after another in memory, so evaluating a selector over
+ * them in that order reads memory sequentially. A sealed device is immutable: adding to it is
+ * a programming error (only the allowMultipleAllocations flag may still change).
  */
 void cel_dra_device_seal(CelDraDevice *self);
 

@@ -91,7 +91,7 @@ typedef struct {
  * reads it for hundreds of nodes per pod.
  */
 typedef struct {
-	char *node_name; /* points into this allocation */
+	char *node_name;  /* points into this allocation */
 	gboolean memo_ok; /* no per-device node selection: answers depend on state only */
 	gboolean shared;  /* some slice has no nodeName: DraAllocator.shared_gen counts */
 	guint64 gen;      /* allocated-state changes in the node's own slices */
@@ -249,8 +249,8 @@ struct DraAllocator {
 	GHashTable *pools_by_node; /* node name ("" for none) -> DraNodePools* */
 	DraPtrSlot pools_cache[1u << DRA_NODE_CACHE_BITS]; /* node name pointer -> DraNodePools* */
 	guint pools_epoch; /* bumped when every DraNodePools is dropped (DraNodeRef) */
-	DraPtrSlot class_cache[DRA_PTR_CACHE];             /* request pointer -> DraClassRec* */
-	GHashTable *subreq_names; /* const DraExactRequest* -> "parent/sub" */
+	DraPtrSlot class_cache[DRA_PTR_CACHE]; /* request pointer -> DraClassRec* */
+	GHashTable *subreq_names;              /* const DraExactRequest* -> "parent/sub" */
 
 	/* allocated state (persistent) */
 	GHashTable *allocated_keys; /* id keys of dedicated devices in use */
@@ -311,8 +311,9 @@ struct DraAllocator {
 	GString *shape_text;   /* scratch */
 	gboolean memo_pending; /* the last answer came from the memo: no search state */
 	DraOutcome memo_outcome;
-	guint64 shared_gen;  /* allocated-state changes in slices without nodeName */
-	GArray *memo_deltas; /* DraStats, distinct values (few: one per kind of answer) */
+	guint64 shared_gen;           /* allocated-state changes in slices without nodeName */
+	GArray *memo_deltas;          /* DraStats, distinct values (few: one per kind of answer) */
+	GArray *memo_uses;            /* guint64 per delta: hits not yet added to stats */
 	GHashTable *memo_delta_index; /* DraStats bytes -> index + 1 */
 	DraNodeLabelsFunc labels_func;
 	gpointer labels_data;
@@ -383,6 +384,8 @@ void dra_memo__free(DraAllocator *self);
 #define DRA_MEMO_OFF  (-2)
 int dra_memo__lookup(DraAllocator *self, guint64 *gen_out);
 void dra_memo__store(DraAllocator *self, guint64 gen, DraOutcome outcome, const DraStats *before);
+/* Adds the memo hits' skipped searches to self->stats (before anyone reads them). */
+void dra_memo__fold_stats(DraAllocator *self);
 /* A device of slice @slice changed its allocated state: its nodes' answers expire. */
 void dra_memo__slice_changed(DraAllocator *self, guint slice);
 

@@ -930,6 +930,29 @@ dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRe
 
 	g_return_val_if_fail(self != NULL, DRA_OUTCOME_ERROR);
 
+	/*
+	 * The memo first: a hit needs no per-call reset (memo_replay resets
+	 * before it searches), only claims validated for any node and the pools.
+	 */
+	int memo = DRA_MEMO_OFF;
+	guint64 gen = 0;
+	if (self->prepared && self->validated && self->memo_on) {
+		DraNodePools *np = pools_for(self, node, ref);
+		if (np->error == NULL) {
+			self->pools = np;
+			memo = dra_memo__lookup(self, &gen);
+			if (memo >= 0) {
+				self->stats.allocate_calls++;
+				g_clear_pointer(&self->error, g_free);
+				self->result_pending = FALSE;
+				dra_array_clear(self->out_alloc);
+				/* results, reason: searched for when read (memo_replay) */
+				self->memo_pending = TRUE;
+				self->memo_outcome = (DraOutcome)memo;
+				return self->memo_outcome;
+			}
+		}
+	}
 	if (!self->prepared) {
 		self->validated = FALSE;
 		dra_alloc__prepare(self);
@@ -964,8 +987,9 @@ dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRe
 		}
 		self->validated = validation_is_node_independent(self);
 	}
-	guint64 gen = 0;
-	int memo = dra_memo__lookup(self, &gen);
+	if (memo == DRA_MEMO_OFF) {
+		memo = dra_memo__lookup(self, &gen);
+	}
 	if (memo >= 0) {
 		/* results, reason: searched for when read (memo_replay) */
 		self->memo_pending = TRUE;
@@ -1069,11 +1093,13 @@ dra_allocator_commit(DraAllocator *self, guint claim_index)
 const DraStats *
 dra_allocator_get_stats(DraAllocator *self)
 {
+	dra_memo__fold_stats(self);
 	return &self->stats;
 }
 
 void
 dra_allocator_reset_stats(DraAllocator *self)
 {
+	dra_memo__fold_stats(self);
 	memset(&self->stats, 0, sizeof(self->stats));
 }

@@ -35,6 +35,7 @@ dra_memo__init(DraAllocator *self)
 	self->shapes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->shape_text = g_string_new(NULL);
 	self->memo_deltas = g_array_new(FALSE, TRUE, sizeof(DraStats));
+	self->memo_uses = g_array_new(FALSE, TRUE, sizeof(guint64));
 	self->memo_delta_index = g_hash_table_new_full(stats_hash, stats_equal, g_free, NULL);
 }
 
@@ -44,6 +45,7 @@ dra_memo__free(DraAllocator *self)
 	g_hash_table_unref(self->shapes);
 	g_string_free(self->shape_text, TRUE);
 	g_array_unref(self->memo_deltas);
+	g_array_unref(self->memo_uses);
 	g_hash_table_unref(self->memo_delta_index);
 }
 
@@ -223,14 +225,22 @@ dra_memo__slice_changed(DraAllocator *self, guint slice)
 	}
 }
 
-static void
-stats_add(DraStats *to, const DraStats *delta)
+void
+dra_memo__fold_stats(DraAllocator *self)
 {
-	guint64 *t = (guint64 *)(void *)to;
-	const guint64 *d = (const guint64 *)(const void *)delta;
+	guint64 *t = (guint64 *)(void *)&self->stats;
 
-	for (guint k = 0; k < sizeof(DraStats) / sizeof(guint64); k++) {
-		t[k] += d[k];
+	for (guint i = 0; i < self->memo_uses->len; i++) {
+		guint64 *uses = &g_array_index(self->memo_uses, guint64, i);
+		const guint64 *d = (const guint64 *)(const void *)&g_array_index(self->memo_deltas,
+		                                                                 DraStats, i);
+		if (*uses == 0) {
+			continue;
+		}
+		for (guint k = 0; k < sizeof(DraStats) / sizeof(guint64); k++) {
+			t[k] += d[k] * *uses;
+		}
+		*uses = 0;
 	}
 }
 
@@ -251,8 +261,8 @@ dra_memo__lookup(DraAllocator *self, guint64 *gen_out)
 		if (e->shape != shape || e->gen != gen || e->epoch != self->memo_epoch) {
 			continue;
 		}
-		/* the skipped search's counts, as if it had run */
-		stats_add(&self->stats, &g_array_index(self->memo_deltas, DraStats, e->delta));
+		/* the skipped search's counts, as if it had run (dra_memo__fold_stats) */
+		g_array_index(self->memo_uses, guint64, e->delta)++;
 		self->stats.memo_hits++;
 		return (int)e->outcome;
 	}
@@ -286,7 +296,9 @@ intern_delta(DraAllocator *self, const DraStats *delta)
 	if (v != NULL) {
 		return GPOINTER_TO_UINT(v) - 1;
 	}
+	guint64 zero = 0;
 	g_array_append_val(self->memo_deltas, *delta);
+	g_array_append_val(self->memo_uses, zero);
 	g_hash_table_insert(self->memo_delta_index, g_memdup2(delta, sizeof(*delta)),
 	                    GUINT_TO_POINTER(self->memo_deltas->len));
 	return self->memo_deltas->len - 1;

@@ -30,11 +30,22 @@ label_printf(XrNodeView *self, const char *prefix, const char *suffix, const cha
 	xr_view__set_label(self, key, value);
 }
 
-/* resource.go getArchFamily: by compute capability major. */
+/* resource.go getArchFamily: by compute capability major (Pascal for the
+ * trace's P100 nodes, and the older families upstream names too). */
 static const char *
 arch_family(guint major, guint minor)
 {
 	switch (major) {
+	case 1:
+		return "tesla";
+	case 2:
+		return "fermi";
+	case 3:
+		return "kepler";
+	case 5:
+		return "maxwell";
+	case 6:
+		return "pascal";
 	case 7:
 		return minor < 5 ? "volta" : "turing";
 	case 8:

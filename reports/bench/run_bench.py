@@ -16,8 +16,10 @@ times are not, so the regression gate (`--check`) is on instructions only.
 
 The five families: CEL evaluation (tools/bench/celeval), allocator fill and
 hard cases (bench-alloc), engine PHOLD (tools/bench/phold), end to end
-(`drasim run` on tools/bench/e2e and tests/scenario/bench scenarios), and the
-API/lint loaders. A program that is not built is skipped with the reason.
+(`drasim run` on tools/bench/e2e and tests/scenario/bench scenarios); besides,
+the API/lint loaders and, in the full suite, the Node.js CEL peers of
+tools/bench/cel (wall time only). A program that is not built, or peers that
+are not installed, are skipped with the reason.
 
 Usage: run_bench.py --build DIR [--quick] [-o FILE] [--check BASELINE]
                     [--runs N] [--no-callgrind] [--all-instructions]
@@ -68,7 +70,7 @@ def e2e(name, scenario, sets="full", runs=None, callgrind=True):
 # uses the sizes of the issues (CEL: 100,000 devices; PHOLD: N = 1k, 100k, 1M;
 # end to end: 100 and 1,000 DGX nodes over a simulated week).
 BENCHMARKS = [
-    bench("cel_1k", "cel", CELEVAL, ["--devices", "1000", "--passes", "3"], sets="quick",
+    bench("cel_10k", "cel", CELEVAL, ["--devices", "10000", "--passes", "3"], sets="quick",
           kind="cel"),
     bench("cel_100k", "cel", CELEVAL, ["--devices", "100000", "--passes", "5"], kind="cel"),
     bench("alloc_hard", "alloc", ALLOC, ["hard"], sets="both"),
@@ -82,6 +84,10 @@ BENCHMARKS = [
     e2e("e2e_100nodes", "tests/scenario/bench/e2e-100.yaml"),
     # About 50 CPU seconds natively, so 40+ minutes under callgrind.
     e2e("e2e_1000nodes", "tests/scenario/bench/e2e-1000.yaml", runs=1, callgrind=False),
+    # The Node.js CEL peers of issue 3 (tools/bench/cel, helper "cel"), same selectors and
+    # devices: wall time only (a JIT's instruction count says nothing stable).
+    bench("cel_peer", "cel_peers", "node", ["peers.mjs", "100000"], callgrind=False, runs=1,
+          kind="cel_peers"),
     bench("lint_1k_slices", "api", "tests/unit/api/bench-lint", ["--slices", "1000", "--runs", "1"]),
     bench("api_load_10k_slices", "api", "tests/unit/api/bench-api-load", []),
 ]
@@ -217,27 +223,69 @@ def build_info(build):
     return info
 
 
+PEERS_DIR = os.path.join(ROOT, "tools", "bench", "cel")
+
+
+def peers_missing():
+    """None when the CEL peers can run, else why not (drasim bench installs nothing)."""
+    if shutil.which("node") is None:
+        return "node is not installed"
+    for package in ("@bufbuild/cel", "@marcbachmann/cel-js"):
+        if not os.path.isdir(os.path.join(PEERS_DIR, "node_modules", package)):
+            return ("%s is not installed in %s/node_modules (tools/bench/cel/run.sh installs "
+                    "the peers)" % (package, PEERS_DIR))
+    return None
+
+
+def slug(text):
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def peer_items(spec):
+    """peers.mjs prints `engine<TAB>selector<TAB>median ns per evaluation<TAB>matched`."""
+    size = "%dk" % (int(spec["args"][1]) // 1000)
+    done = subprocess.run(["node"] + spec["args"], cwd=PEERS_DIR, check=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          env=CHILD_ENV)
+    items = []
+    for line in done.stdout.splitlines():
+        engine, selector, ns = line.split("\t")[:3]
+        if ns != "n/a":  # the peer has no quantity()/semver()
+            name = "cel_peer_%s_%s_%s" % (slug(engine), slug(selector), size)
+            items.append(item(name, "cel_peers", "wall_time", "ns", {"Value": float(ns)}))
+    return items
+
+
 def run_suite(args, instructions):
     items, skipped, failed = [], 0, 0
     for spec in BENCHMARKS:
         if spec["sets"] != "both" and spec["sets"] != ("quick" if args.quick else "full"):
             continue
-        if not os.access(os.path.join(args.build, spec["exe"]), os.X_OK):
+        if spec["kind"] == "cel_peers":
+            reason = peers_missing()
+            if reason:
+                print("SKIP %s: %s" % (spec["name"], reason), file=sys.stderr)
+                skipped += 1
+                continue
+        elif not os.access(os.path.join(args.build, spec["exe"]), os.X_OK):
             print("SKIP %s: %s is not built" % (spec["name"], spec["exe"]), file=sys.stderr)
             skipped += 1
             continue
         counted = instructions and (spec["callgrind"] or args.all_instructions)
-        if instructions and not counted:
+        if instructions and not counted and spec["kind"] != "cel_peers":
             print("note %s: no instruction count (40+ min under callgrind; "
                   "--all-instructions counts it)" % spec["name"], file=sys.stderr)
         try:
-            new = measure(spec, args.build, args.runs or 3, counted)
+            if spec["kind"] == "cel_peers":
+                new = peer_items(spec)
+            else:
+                new = measure(spec, args.build, args.runs or 3, counted)
         except (subprocess.CalledProcessError, OSError, ValueError, KeyError) as error:
             print("FAIL %s: %s" % (spec["name"], error), file=sys.stderr)
             failed += 1
             continue
         for it in new:
-            print("%-34s %-13s %16s %s" % (it["labels"]["Name"], it["labels"]["Metric"],
+            print("%-46s %-13s %16s %s" % (it["labels"]["Name"], it["labels"]["Metric"],
                                            it["data"]["Value"], it["unit"]), file=sys.stderr)
         items += new
     return items, skipped, failed

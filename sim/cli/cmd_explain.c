@@ -107,6 +107,45 @@ unknown_pod(const ClusterJournal *j, const char *name, const char *mode)
 	return CLI_EXIT_USAGE;
 }
 
+static const char *
+phase_text(ClusterPodPhase phase)
+{
+	switch (phase) {
+	case CLUSTER_POD_PENDING:
+		return "pending";
+	case CLUSTER_POD_RUNNING:
+		return "running";
+	case CLUSTER_POD_RESTARTING:
+		return "in crash-loop backoff after an OOM kill";
+	case CLUSTER_POD_SUCCEEDED:
+		return "completed";
+	case CLUSTER_POD_DELETED:
+		return "deleted";
+	case CLUSTER_POD_LOST:
+		return "on a failed node, eviction pending";
+	default:
+		return "unknown";
+	}
+}
+
+/* Where the pod stood when the run ended, from the per-pod records. */
+static void
+print_end(const ScenarioResult *r, guint pod)
+{
+	const ScenarioPodRecord *rec;
+
+	if (r->pod_records == NULL || pod >= r->pod_records->len)
+		return;
+	rec = &g_array_index(r->pod_records, ScenarioPodRecord, pod);
+	printf("  at the end of the run (%.3fs): %s", sim_time_to_seconds(r->end),
+	       phase_text(rec->phase));
+	if (rec->end >= 0)
+		printf(", JCT %.3fs", sim_time_to_seconds(rec->end - rec->arrival));
+	if (rec->slowdown >= 0)
+		printf(", slowdown %.3f", rec->slowdown);
+	putchar('\n');
+}
+
 static int
 explain_mode(Scenario *sc, const ScenarioMode *m, ExplainArgs *a, SimTime horizon, K8sDiagList *d)
 {
@@ -127,6 +166,7 @@ explain_mode(Scenario *sc, const ScenarioMode *m, ExplainArgs *a, SimTime horizo
 		return unknown_pod(r->journal, a->pod, m->name);
 	text = scenario_explain_pod(r->journal, (guint)pod, r->names);
 	printf("mode %s, seed %" G_GUINT64_FORMAT ": %s", m->name, r->seed, text);
+	print_end(r, (guint)pod);
 	return CLI_EXIT_OK;
 }
 

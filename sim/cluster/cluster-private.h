@@ -14,6 +14,14 @@ ClusterPlugin cluster_filter__run(const ClusterPod *pod,
                                   const ClusterNode *node,
                                   guint64 *plugin_calls,
                                   const char **reason);
+/* The resource slots NodeResourcesFit checks for @pod (one bit each, pods excluded). */
+guint32 cluster_filter__fit_mask(const ClusterPod *pod);
+/* cluster_filter__run with the pod's fit mask computed once per cycle. */
+ClusterPlugin cluster_filter__run_mask(const ClusterPod *pod,
+                                       guint32 fit_mask,
+                                       const ClusterNode *node,
+                                       guint64 *plugin_calls,
+                                       const char **reason);
 
 /* cluster_nodetree.c: the snapshot's node order (zones round robin). */
 typedef struct ClusterNodeTree ClusterNodeTree;
@@ -52,6 +60,9 @@ typedef struct {
 	char **next_labels; /* key, value pairs */
 	ClusterSimDevice *devices;
 	guint n_devices;
+	/* bumped whenever a device's tenants (or the devices) change: lets a
+	 * sampler reuse what it read last (cluster_sim_get_node_generation) */
+	guint64 generation;
 } ClusterSimNode;
 
 typedef struct {

@@ -68,20 +68,26 @@ tolerated(const ClusterPod *pod, const ClusterTaint *taint)
 }
 
 /* nodeunschedulable.go: a cordoned node admits pods tolerating its taint. */
-gboolean
-cluster_filter_node_unschedulable(const ClusterPod *pod, const ClusterNode *node)
+static inline gboolean
+node_unschedulable(const ClusterPod *pod, const ClusterNode *node)
 {
 	ClusterTaint taint = { (char *)"node.kubernetes.io/unschedulable", (char *)"",
 		               CLUSTER_EFFECT_NO_SCHEDULE };
 
-	if (!node->unschedulable)
+	if (G_LIKELY(!node->unschedulable))
 		return TRUE;
 	return tolerated(pod, &taint);
 }
 
-/* tainttoleration.go Filter: only NoSchedule and NoExecute taints count. */
 gboolean
-cluster_filter_taint_toleration(const ClusterPod *pod, const ClusterNode *node, const char **reason)
+cluster_filter_node_unschedulable(const ClusterPod *pod, const ClusterNode *node)
+{
+	return node_unschedulable(pod, node);
+}
+
+/* tainttoleration.go Filter: only NoSchedule and NoExecute taints count. */
+static inline gboolean
+taint_toleration(const ClusterPod *pod, const ClusterNode *node, const char **reason)
 {
 	for (guint i = 0; i < node->taints->len; i++) {
 		const ClusterTaint *taint = &g_array_index(node->taints, ClusterTaint, i);
@@ -97,6 +103,12 @@ cluster_filter_taint_toleration(const ClusterPod *pod, const ClusterNode *node, 
 		}
 	}
 	return TRUE;
+}
+
+gboolean
+cluster_filter_taint_toleration(const ClusterPod *pod, const ClusterNode *node, const char **reason)
+{
+	return taint_toleration(pod, node, reason);
 }
 
 static gboolean
@@ -170,8 +182,8 @@ term_matches(const ClusterSelectorTerm *term, const ClusterNode *node)
 }
 
 /* nodeaffinity.go Filter: spec.nodeSelector AND (any required term). */
-gboolean
-cluster_filter_node_affinity(const ClusterPod *pod, const ClusterNode *node)
+static inline gboolean
+node_affinity(const ClusterPod *pod, const ClusterNode *node)
 {
 	for (guint i = 0; i < pod->node_selector->len; i++) {
 		const ClusterLabel *sel = &g_array_index(pod->node_selector, ClusterLabel, i);
@@ -189,12 +201,31 @@ cluster_filter_node_affinity(const ClusterPod *pod, const ClusterNode *node)
 	return FALSE;
 }
 
+gboolean
+cluster_filter_node_affinity(const ClusterPod *pod, const ClusterNode *node)
+{
+	return node_affinity(pod, node);
+}
+
 /*
  * fit.go fitsRequest: the pod count always; other resources only when the pod
  * requests them, against allocatable minus what is already requested.
  */
-gboolean
-cluster_filter_resources_fit(const ClusterPod *pod, const ClusterNode *node, gint *insufficient)
+guint32
+cluster_filter__fit_mask(const ClusterPod *pod)
+{
+	guint32 mask = 0;
+
+	for (gint slot = 0; slot < CLUSTER_RES_MAX; slot++) {
+		if (slot != CLUSTER_RES_PODS && pod->requests.v[slot] > 0)
+			mask |= 1u << slot;
+	}
+	return mask;
+}
+
+/* fitsRequest over the slots of @mask, in slot order (the first failure is reported). */
+static inline gboolean
+resources_fit_mask(const ClusterPod *pod, guint32 mask, const ClusterNode *node, gint *insufficient)
 {
 	const ClusterResources *alloc = &node->allocatable;
 	const ClusterResources *used = &node->requested;
@@ -204,11 +235,11 @@ cluster_filter_resources_fit(const ClusterPod *pod, const ClusterNode *node, gin
 			*insufficient = CLUSTER_RES_PODS;
 		return FALSE;
 	}
-	for (gint slot = 0; slot < CLUSTER_RES_MAX; slot++) {
+	while (mask != 0) {
+		gint slot = __builtin_ctz(mask);
 		gint64 want = pod->requests.v[slot];
 
-		if (slot == CLUSTER_RES_PODS || want <= 0)
-			continue;
+		mask &= mask - 1;
 		/* KEP-5004: a DRA-backed extended resource the node does not
 		 * advertise is left to DynamicResources. */
 		if ((pod->dra_extended & (1u << slot)) && alloc->v[slot] == 0)
@@ -222,6 +253,12 @@ cluster_filter_resources_fit(const ClusterPod *pod, const ClusterNode *node, gin
 	return TRUE;
 }
 
+gboolean
+cluster_filter_resources_fit(const ClusterPod *pod, const ClusterNode *node, gint *insufficient)
+{
+	return resources_fit_mask(pod, cluster_filter__fit_mask(pod), node, insufficient);
+}
+
 /*
  * RunFilterPlugins stops at the first plugin that does not succeed
  * (frameworkruntime framework.go), so plugin order decides which one a node
@@ -233,21 +270,32 @@ cluster_filter__run(const ClusterPod *pod,
                     guint64 *plugin_calls,
                     const char **reason)
 {
+	return cluster_filter__run_mask(pod, cluster_filter__fit_mask(pod), node, plugin_calls,
+	                                reason);
+}
+
+ClusterPlugin
+cluster_filter__run_mask(const ClusterPod *pod,
+                         guint32 fit_mask,
+                         const ClusterNode *node,
+                         guint64 *plugin_calls,
+                         const char **reason)
+{
 	plugin_calls[CLUSTER_PLUGIN_NODE_UNSCHEDULABLE]++;
-	if (!cluster_filter_node_unschedulable(pod, node)) {
+	if (!node_unschedulable(pod, node)) {
 		*reason = "node(s) were unschedulable";
 		return CLUSTER_PLUGIN_NODE_UNSCHEDULABLE;
 	}
 	plugin_calls[CLUSTER_PLUGIN_TAINT_TOLERATION]++;
-	if (!cluster_filter_taint_toleration(pod, node, reason))
+	if (!taint_toleration(pod, node, reason))
 		return CLUSTER_PLUGIN_TAINT_TOLERATION;
 	plugin_calls[CLUSTER_PLUGIN_NODE_AFFINITY]++;
-	if (!cluster_filter_node_affinity(pod, node)) {
+	if (!node_affinity(pod, node)) {
 		*reason = "node(s) didn't match Pod's node affinity/selector";
 		return CLUSTER_PLUGIN_NODE_AFFINITY;
 	}
 	plugin_calls[CLUSTER_PLUGIN_NODE_RESOURCES_FIT]++;
-	if (!cluster_filter_resources_fit(pod, node, NULL)) {
+	if (!resources_fit_mask(pod, fit_mask, node, NULL)) {
 		*reason = "Insufficient resources";
 		return CLUSTER_PLUGIN_NODE_RESOURCES_FIT;
 	}

@@ -197,6 +197,7 @@ recompute(ClusterSim *sim, ClusterSimNode *node, guint d)
 static void
 leave_devices(ClusterSim *sim, ClusterSimPod *sp)
 {
+	sp->node->generation++;
 	for (guint k = 0; k < sp->work.n_devices; k++)
 		leave(sim, &sp->node->devices[sp->devices[k]], sp->index);
 }
@@ -255,6 +256,7 @@ run(ClusterSim *sim, ClusterSimPod *sp)
 	sp->phase = CLUSTER_POD_RUNNING;
 	cluster_journal__event(sim, sp, CLUSTER_JOURNAL_STARTED);
 	sim->stats.running++;
+	sp->node->generation++;
 	for (guint k = 0; k < sp->work.n_devices; k++) {
 		sp->rates[k] = 1.0;
 		join(sim, &sp->node->devices[sp->devices[k]], sp->index);

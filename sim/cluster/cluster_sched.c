@@ -168,6 +168,7 @@ cluster_sched_release(ClusterSched *self, const ClusterPod *pod, ClusterNode *no
 static ClusterStatus
 filter_node(ClusterSched *self,
             const ClusterPod *pod,
+            guint32 fit_mask,
             const ClusterNode *node,
             ClusterPlugin *rejector,
             const char **reason)
@@ -176,7 +177,8 @@ filter_node(ClusterSched *self,
 	gboolean called = FALSE;
 
 	self->stats.node_filter_calls++;
-	*rejector = cluster_filter__run(pod, node, self->stats.plugin_filter_calls, reason);
+	*rejector = cluster_filter__run_mask(pod, fit_mask, node, self->stats.plugin_filter_calls,
+	                                     reason);
 	if (*rejector != CLUSTER_N_PLUGINS)
 		return CLUSTER_STATUS_UNSCHEDULABLE;
 	if (!pod->has_dra)
@@ -203,23 +205,44 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 	guint n = self->nodes->len;
 	guint to_find = cluster_sched_num_feasible_nodes_to_find(
 	        self->config.percentage_of_nodes_to_score, n);
-	guint processed = 0;
+	guint processed = 0, found = 0;
+	guint32 fit_mask = cluster_filter__fit_mask(pod);
+	gpointer *feasible;
 
-	g_ptr_array_set_size(self->feasible, 0);
-	for (guint i = 0; i < n && self->feasible->len < to_find; i++) {
+	/* room for every answer up front: plain stores in the loop */
+	if (self->feasible->len < to_find)
+		g_ptr_array_set_size(self->feasible, to_find);
+	feasible = self->feasible->pdata;
+	for (guint i = 0; i < n && found < to_find; i++) {
 		ClusterNode *node = self->nodes->pdata[(self->next_start + i) % n];
 		ClusterPlugin rejector = CLUSTER_N_PLUGINS;
 		const char *reason = NULL;
-		ClusterStatus status = filter_node(self, pod, node, &rejector, &reason);
+		const ClusterNode *next, *after;
+		ClusterStatus status;
+
+		/*
+		 * The filters are memory-bound (a few scattered cache lines per node):
+		 * start loading the node two ahead and the taints and requests of the
+		 * next one. No effect on results. Written in the loop: GCC 12 dropped
+		 * these prefetches from a static inline helper.
+		 */
+		next = self->nodes->pdata[(self->next_start + i + 1) % n];
+		after = self->nodes->pdata[(self->next_start + i + 2) % n];
+		__builtin_prefetch(after);
+		__builtin_prefetch((const char *)after + 64);
+		__builtin_prefetch(next->taints);
+		__builtin_prefetch(&next->requested);
+		status = filter_node(self, pod, fit_mask, node, &rejector, &reason);
 
 		processed++;
 		if (status == CLUSTER_STATUS_ERROR) {
+			self->feasible->len = 0;
 			out->reason = reason != NULL ? reason : "filter error";
 			out->evaluated = processed;
 			return CLUSTER_STATUS_ERROR;
 		}
 		if (status == CLUSTER_STATUS_SUCCESS) {
-			g_ptr_array_add(self->feasible, node);
+			feasible[found++] = node;
 			continue;
 		}
 		out->rejected[rejector]++;
@@ -229,6 +252,8 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 		if (out->reason == NULL)
 			out->reason = reason;
 	}
+	/* GPtrArray.len is public: the entries past it are kept for the next cycle */
+	self->feasible->len = found;
 	self->next_start = (self->next_start + processed) % n;
 	self->stats.nodes_evaluated += processed;
 	out->evaluated = processed;

@@ -87,13 +87,13 @@ cluster_score_default_normalize(gint64 max_priority, gboolean reverse, gint64 *s
  * BalancedAllocation with the real ones. An extended resource the pod does
  * not request is left out: (0, 0).
  */
-void
-cluster_score__alloc_request(const ClusterPod *pod,
-                             const ClusterNode *node,
-                             gint slot,
-                             gboolean use_requested,
-                             gint64 *allocatable,
-                             gint64 *requested)
+static inline void
+alloc_request(const ClusterPod *pod,
+              const ClusterNode *node,
+              gint slot,
+              gboolean use_requested,
+              gint64 *allocatable,
+              gint64 *requested)
 {
 	gboolean fixed = slot == CLUSTER_RES_CPU || slot == CLUSTER_RES_MEMORY;
 	const ClusterResources *node_req = &node->requested;
@@ -110,6 +110,18 @@ cluster_score__alloc_request(const ClusterPod *pod,
 	}
 	*allocatable = node->allocatable.v[slot];
 	*requested = node_req->v[slot] + pod_req;
+}
+
+/* Out of line for other files; the score plugins below inline it (hot: every feasible node). */
+void
+cluster_score__alloc_request(const ClusterPod *pod,
+                             const ClusterNode *node,
+                             gint slot,
+                             gboolean use_requested,
+                             gint64 *allocatable,
+                             gint64 *requested)
+{
+	alloc_request(pod, node, slot, use_requested, allocatable, requested);
 }
 
 void
@@ -153,7 +165,7 @@ fit_score(ClusterScorePlugin *base, const ClusterPod *pod, const ClusterNode *no
 		const ClusterResourceWeight *rw = &fit->args.resources[i];
 		gint64 alloc, req, score;
 
-		cluster_score__alloc_request(pod, node, rw->slot, FALSE, &alloc, &req);
+		alloc_request(pod, node, rw->slot, FALSE, &alloc, &req);
 		if (alloc == 0)
 			continue;
 		switch (fit->args.type) {
@@ -244,7 +256,7 @@ balanced_score(ClusterScorePlugin *base, const ClusterPod *pod, const ClusterNod
 		gint64 alloc, req;
 		double fraction;
 
-		cluster_score__alloc_request(pod, node, ba->resources[i].slot, TRUE, &alloc, &req);
+		alloc_request(pod, node, ba->resources[i].slot, TRUE, &alloc, &req);
 		if (alloc == 0)
 			continue;
 		fraction = MIN((double)req / (double)alloc, 1.0);

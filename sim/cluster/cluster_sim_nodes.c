@@ -187,6 +187,7 @@ cluster_sim_reconfigure_node(ClusterSim *self,
 {
 	ClusterSimNode *sn = node->user_data;
 
+	sn->generation++; /* the caller may have changed the node's hardware */
 	node->unschedulable = TRUE;
 	evict_node_pods(self, sn, TRUE);
 	g_free(sn->next_devices);
@@ -207,6 +208,7 @@ on_reconfigured(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSimNode *sn = self->nodes->pdata[ev->target];
 
 	sn->reconfigure = SIM_EVENT_ID_NONE;
+	sn->generation++;
 	for (guint d = 0; d < sn->n_devices; d++) {
 		g_assert(sn->devices[d].tenants->len == 0);
 		g_array_unref(sn->devices[d].tenants);

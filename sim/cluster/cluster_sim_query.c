@@ -32,6 +32,12 @@ cluster_sim_get_node_n_devices(const ClusterSim *self, guint node)
 	return sim_node(self, node)->n_devices;
 }
 
+guint64
+cluster_sim_get_node_generation(const ClusterSim *self, guint node)
+{
+	return sim_node(self, node)->generation;
+}
+
 const ClusterDevice *
 cluster_sim_get_device(const ClusterSim *self, guint node, guint device)
 {

@@ -143,6 +143,7 @@ fill_mode(RptMode *mode, const ScenarioResult *r)
 	rpt_mode_set_metric(mode, RPT_M_ALLOCATOR_CALLS, (double)r->allocator_calls, "calls");
 	rpt_mode_set_metric(mode, RPT_M_CEL_EVALUATIONS, (double)r->cel_evaluations, "calls");
 	rpt_mode_set_metric(mode, RPT_M_BACKTRACKS, (double)r->backtracks, "calls");
+	rpt_mode_set_metric(mode, RPT_M_EVENTS_APPLIED, (double)r->events_applied, "events");
 	for (guint p = 0; p < CLUSTER_N_PLUGINS; p++) {
 		if (r->unschedulable[p] > 0) {
 			rpt_mode_add_unschedulable(mode, cluster_plugin_get_name((ClusterPlugin)p),

@@ -54,17 +54,17 @@ pool_layout(const Run *run, const ScenarioPool *pool)
 	return pool->mig != NULL ? pool->mig : "all-disabled";
 }
 
-/* Compute devices of a node, named as the DRA driver publishes them. */
+/* Compute devices of a node, named as the DRA driver publishes them
+ * (@slices: hw_publish_nvidia() of the node). */
 static void
 node_devices(const Run *run,
              const HwNode *node,
-             const HwPublishOptions *opts,
+             const GPtrArray *slices,
              GArray *devices,
              GPtrArray *names,
              GPtrArray *resources)
 {
 	const XrConfig *xr = &run->mode->xr;
-	g_autoptr(GPtrArray) slices = hw_publish_nvidia(node, opts);
 	const HwGpuModel *model = node->shape->gpu_model;
 	ClusterShareMode shared = CLUSTER_SHARE_EXCLUSIVE;
 
@@ -113,8 +113,9 @@ scenario_run__node_devices(const ScenarioMode *mode,
                            GPtrArray *resources)
 {
 	Run run = { .mode = mode };
+	g_autoptr(GPtrArray) slices = hw_publish_nvidia(node, opts);
 
-	node_devices(&run, node, opts, devices, names, resources);
+	node_devices(&run, node, slices, devices, names, resources);
 }
 
 /* The last Node object of @set: the one a publish call just appended. */
@@ -143,6 +144,7 @@ add_node(Run *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, 
 	g_autoptr(GArray) devices = g_array_new(FALSE, TRUE, sizeof(ClusterDevice));
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) resources = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) slices = NULL;
 	HwPublishOptions opts;
 	ClusterNode *cnode;
 	const K8sNode *knode;
@@ -178,11 +180,13 @@ add_node(Run *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, 
 		            name);
 		return FALSE;
 	}
-	node_devices(run, node, &opts, devices, names, resources);
+	/* one publish for the simulation's devices and the sampler's table */
+	slices = hw_publish_nvidia(node, &opts);
+	node_devices(run, node, slices, devices, names, resources);
 	if (run->place != NULL)
 		scenario_place__add_node(run->place, name, resources, run->mode->xr.replicas > 1);
 	cluster_sim_add_node(run->sim, cnode, (ClusterDevice *)devices->data, devices->len);
-	scenario_sample__add_node(run->sampler, node, &opts);
+	scenario_sample__add_node(run->sampler, node, &opts, slices);
 	if (run->dra != NULL)
 		cluster_dra_set_node_devices(run->dra, name, (const char *const *)names->pdata,
 		                             names->len);

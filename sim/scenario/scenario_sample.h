@@ -27,9 +27,12 @@ ScenarioSampler *scenario_sample__new(const Scenario *sc,
                                       const ClusterResNames *names,
                                       const GArray *pods);
 void scenario_sample__free(ScenarioSampler *self);
-/* After cluster_sim_add_node(): the node's hardware, published with @opts. */
-void
-scenario_sample__add_node(ScenarioSampler *self, const HwNode *node, const HwPublishOptions *opts);
+/* After cluster_sim_add_node(): the node's hardware, published with @opts
+ * (@slices: its hw_publish_nvidia() output, the simulation's device order). */
+void scenario_sample__add_node(ScenarioSampler *self,
+                               const HwNode *node,
+                               const HwPublishOptions *opts,
+                               const GPtrArray *slices);
 /* One sample at @now (the run's sampling tick). */
 void scenario_sample__tick(ScenarioSampler *self, SimTime now);
 /* At the end of the run: each pod's devices; drops the borrowed pointers. */

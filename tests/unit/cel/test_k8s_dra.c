@@ -382,14 +382,74 @@ test_fast_vs_generic(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/*
+ * The device store (cel_dra_store.c) over several 2 MiB chunks: devices freed in an odd order,
+ * chunks emptied and given back while others stay, new devices after that. Under ASan a chunk
+ * given back too early shows up as a use after free.
+ */
+static void
+test_store_chunks(void **state)
+{
+	enum { N = 24000, M = 6000 };
+	CelDraOptions o = CEL_DRA_OPTIONS_INIT;
+	g_autoptr(CelDraEnv) env = cel_dra_env_new(&o);
+	g_autoptr(CelDraEval) ev = cel_dra_eval_new(env);
+	g_autoptr(CelDraSelector) sel = cel_dra_selector_compile(
+	        env, "device.attributes['x.example.com'].n % 3 == 0", NULL);
+	g_autoptr(CelDraSelector) fast = cel_dra_selector_compile(/* on the record */
+	                                                          env,
+	                                                          "device.attributes['x.example."
+	                                                          "com'].s.startsWith('a long')",
+	                                                          NULL);
+	CelDraDevice **devs = g_new0(CelDraDevice *, N + M);
+	char buf[64];
+
+	(void)state;
+	assert_non_null(sel);
+	assert_non_null(fast);
+	for (guint i = 0; i < N + M; i++) {
+		if (i == N) { /* free the first half and every third of the rest, then add more */
+			for (guint j = 0; j < N; j++) {
+				if (j < N / 2 || j % 3 == 0) {
+					g_clear_pointer(&devs[j], cel_dra_device_free);
+				}
+			}
+		}
+		devs[i] = cel_dra_device_new("x.example.com");
+		cel_dra_device_add_int(devs[i], "n", i);
+		g_snprintf(buf, sizeof buf, "a long enough string to leave the slot %u", i);
+		cel_dra_device_add_string(devs[i], "s", buf, -1);
+		cel_dra_device_seal(devs[i]);
+	}
+	guint matched = 0, live = 0, fast_matched = 0;
+	for (guint i = 0; i < N + M; i++) {
+		if (devs[i] != NULL) {
+			live++;
+			matched += cel_dra_selector_eval(sel, ev, devs[i], NULL) == CEL_DRA_TRUE;
+			fast_matched +=
+			        cel_dra_selector_eval(fast, ev, devs[i], NULL) == CEL_DRA_TRUE;
+		}
+	}
+	assert_int_equal(fast_matched, live);
+	guint want = 0;
+	for (guint i = 0; i < N + M; i++) {
+		want += devs[i] != NULL && i % 3 == 0;
+	}
+	assert_int_equal(live, N / 2 - N / 6 + M);
+	assert_int_equal(matched, want);
+	for (guint i = N + M; i-- > 0;) {
+		cel_dra_device_free(devs[i]);
+	}
+	g_free(devs);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rows_stored),
-		cmocka_unit_test(test_diagnostics),
-		cmocka_unit_test(test_costs),
-		cmocka_unit_test(test_fast_vs_generic),
+		cmocka_unit_test(test_rows_stored),  cmocka_unit_test(test_diagnostics),
+		cmocka_unit_test(test_costs),        cmocka_unit_test(test_fast_vs_generic),
+		cmocka_unit_test(test_store_chunks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

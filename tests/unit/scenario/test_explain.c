@@ -234,6 +234,28 @@ test_explain_history(void **state)
 	assert_non_null(strstr(h200, "DRA: request gpu: selector"));
 }
 
+/* Recording the journal (and diagnosing at each failed attempt) changes nothing. */
+static void
+test_journal_changes_nothing(void **state)
+{
+	g_autoptr(ScenarioResult) off = run_explain(FALSE);
+	g_autoptr(ScenarioResult) on = run_explain(TRUE);
+
+	assert_int_equal(off->end, on->end);
+	assert_int_equal(off->events, on->events);
+	assert_int_equal(off->oom_kills, on->oom_kills);
+	assert_int_equal(off->cycles, on->cycles);
+	assert_int_equal(off->cel_evaluations, on->cel_evaluations);
+	assert_int_equal(off->reasons->len, on->reasons->len);
+	for (guint i = 0; i < off->reasons->len; i++) {
+		const ScenarioReason *a = g_ptr_array_index(off->reasons, i);
+		const ScenarioReason *b = g_ptr_array_index(on->reasons, i);
+
+		assert_string_equal(a->message, b->message);
+		assert_int_equal(a->at, b->at);
+	}
+}
+
 int
 main(void)
 {
@@ -244,6 +266,7 @@ main(void)
 		cmocka_unit_test(test_reason_codes),
 		cmocka_unit_test(test_unschedulable_detail),
 		cmocka_unit_test(test_explain_history),
+		cmocka_unit_test(test_journal_changes_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

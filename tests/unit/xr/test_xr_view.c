@@ -250,10 +250,52 @@ test_xr__node_object(void **state)
 	assert_string_equal(obj->resource_values->pdata[2], "8");
 }
 
+/* GFD on the older GPUs of the Alibaba trace (test shapes loaded in setup): family by compute
+ * capability major (resource.go getArchFamily), and "-SHARED" appended to the product label
+ * under time-slicing without renameByDefault, which a gpu.product node selector must match. */
+static void
+test_xr__families_and_shared_product(void **state)
+{
+	g_autoptr(HwNode) t4 = node_of("test-xr-t4x2", "all-disabled");
+	g_autoptr(HwNode) p100 = node_of("test-xr-p100x1", "all-disabled");
+	g_autoptr(XrNodeView) plain = view_of(t4, XR_MIG_NONE, XR_SHARING_NONE, 1, FALSE);
+	g_autoptr(XrNodeView) shared = view_of(t4, XR_MIG_NONE, XR_SHARING_TIME_SLICING, 4, FALSE);
+	g_autoptr(XrNodeView) renamed = view_of(t4, XR_MIG_NONE, XR_SHARING_TIME_SLICING, 4, TRUE);
+	g_autoptr(XrNodeView) pascal = view_of(p100, XR_MIG_NONE, XR_SHARING_NONE, 1, FALSE);
+
+	(void)state;
+	assert_label(plain, "nvidia.com/gpu.product", "Tesla-T4");
+	assert_label(plain, "nvidia.com/gpu.family", "turing");
+	assert_label(shared, "nvidia.com/gpu.product", "Tesla-T4-SHARED");
+	assert_int_equal(xr_node_view_count(shared, "nvidia.com/gpu"), 8);
+	assert_label(renamed, "nvidia.com/gpu.product", "Tesla-T4");
+	assert_int_equal(xr_node_view_count(renamed, "nvidia.com/gpu.shared"), 8);
+	assert_label(pascal, "nvidia.com/gpu.product", "Tesla-P100-PCIE-16GB");
+	assert_label(pascal, "nvidia.com/gpu.family", "pascal");
+	assert_label(pascal, "nvidia.com/gpu.compute.major", "6");
+}
+
+static const char test_shapes[] =
+        "schema: drasim.hw/v1\n"
+        "gpu_models:\n"
+        "  - { id: test-xr-p100, product_name: Tesla P100-PCIE-16GB, brand: Nvidia,"
+        " architecture: Pascal, compute_capability: \"6.0\", memory_mib: 16280, sms: 56,"
+        " confidence: unconfirmed }\n"
+        "node_shapes:\n"
+        "  - { id: test-xr-t4x2, gpu_model: t4-16gb, cpus: 8, memory_gib: 64, numa_nodes: 1,"
+        " confidence: inferred, generated_topology: { roots: 1, gpus_per_root: 2,"
+        " nics_per_root: 0, numa: [0] } }\n"
+        "  - { id: test-xr-p100x1, gpu_model: test-xr-p100, cpus: 8, memory_gib: 64,"
+        " numa_nodes: 1, confidence: inferred, generated_topology: { roots: 1,"
+        " gpus_per_root: 1, nics_per_root: 0, numa: [0] } }\n";
+
 static int
 setup(void **state)
 {
 	catalog = hw_catalog_new_builtin(NULL);
+	if (catalog == NULL || !hw_catalog_load_data(catalog, "<test shapes>", test_shapes,
+	                                             sizeof test_shapes - 1, NULL))
+		return -1;
 	return catalog == NULL;
 }
 
@@ -278,6 +320,7 @@ main(void)
 		cmocka_unit_test(test_xr__fail_requests_greater_than_one),
 		cmocka_unit_test(test_xr__mps),
 		cmocka_unit_test(test_xr__node_object),
+		cmocka_unit_test(test_xr__families_and_shared_product),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -2,8 +2,8 @@
  * celeval.c: the CEL family of `drasim bench`: DRA selector evaluation over N
  * synthetic devices, a fixed number of passes per selector.
  *
- * Unlike tools/bench/cel/bench_cel.c (the peer comparison, which runs each
- * selector until 300 ms have passed), the work here is fixed: one warm-up pass,
+ * Unlike tools/bench/cel/bench_cel.c (the peer comparison, which by default runs
+ * each selector for at least 300 ms), the work here is fixed: one warm-up pass,
  * then exactly --passes timed passes, so the instruction count is the same on
  * every run. Under callgrind the counters are zeroed before the timed passes
  * and dumped after them (client requests; no-ops outside valgrind), one dump

@@ -1,0 +1,194 @@
+/*
+ * test_sim_query.c: the read-only queries samplers use (cluster_sim_query.c),
+ * above all the node generation that lets scenario_sample.c reuse a node's
+ * figures: it must move on every change of a device's tenants (start,
+ * completion, node failure and restore) and on both ends of a MIG
+ * reconfiguration, and stay put while nothing on the node changes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "cluster.h"
+
+#define S   SIM_TIME_S
+#define GB  ((gint64)1000 * 1000 * 1000)
+#define GPU CLUSTER_RES_FIRST_SCALAR
+
+static const ClusterDevice whole_gpu = { CLUSTER_SHARE_EXCLUSIVE, CLUSTER_INTERVAL_DEFAULT, 1.0,
+	                                 80 * GB, FALSE };
+
+typedef struct {
+	SimLoop *loop;
+	ClusterSim *sim;
+	ClusterNode *node;
+} Fixture;
+
+/* One node "n0" with @n exclusive GPUs. */
+static void
+fixture_init(Fixture *f, guint n)
+{
+	ClusterSimConfig config;
+	ClusterDevice devices[8];
+
+	cluster_sim_config_init(&config);
+	config.run.context_switch = 0;
+	f->loop = sim_loop_new();
+	f->sim = cluster_sim_new(f->loop, &config);
+	f->node = cluster_node_new("n0");
+	f->node->allocatable.v[CLUSTER_RES_CPU] = 64000;
+	f->node->allocatable.v[CLUSTER_RES_MEMORY] = 512 * GB;
+	f->node->allocatable.v[CLUSTER_RES_PODS] = 110;
+	f->node->allocatable.v[GPU] = n;
+	for (guint i = 0; i < n; i++)
+		devices[i] = whole_gpu;
+	cluster_sim_add_node(f->sim, f->node, devices, n);
+}
+
+static void
+fixture_clear(Fixture *f)
+{
+	cluster_sim_free(f->sim);
+	sim_loop_free(f->loop);
+}
+
+static void
+add_gpu_pod(Fixture *f, const char *name, SimTime arrival, SimTime work)
+{
+	ClusterPod *pod = cluster_pod_new(name, 0);
+	ClusterSimWork w = { .arrival = arrival,
+		             .work = work,
+		             .lifetime = SIM_TIME_NEVER,
+		             .n_devices = 1,
+		             .demand = 1.0,
+		             .gpu_mem = GB };
+
+	cluster_pod_set_request(pod, GPU, 1);
+	cluster_sim_add_pod(f->sim, pod, &w);
+}
+
+static void
+run_until(Fixture *f, SimTime t)
+{
+	sim_loop_set_horizon(f->loop, t);
+	sim_loop_run(f->loop);
+}
+
+static guint64
+gen(const Fixture *f)
+{
+	return cluster_sim_get_node_generation(f->sim, 0);
+}
+
+static guint
+tenants(const Fixture *f, guint device)
+{
+	guint n = 0;
+
+	cluster_sim_get_device_tenants(f->sim, 0, device, &n);
+	return n;
+}
+
+static void
+test_sim_query__generation_follows_starts_and_completions(void **state)
+{
+	Fixture f;
+	guint64 g;
+
+	fixture_init(&f, 2);
+	add_gpu_pod(&f, "a", 10 * S, 100 * S);
+	run_until(&f, 5 * S);
+	g = gen(&f);
+	run_until(&f, 9 * S); /* nothing happened on the node */
+	assert_true(gen(&f) == g);
+	run_until(&f, 20 * S);
+	assert_int_equal(tenants(&f, 0), 1);
+	assert_true(gen(&f) != g);
+	g = gen(&f);
+	run_until(&f, 100 * S); /* still running: no change */
+	assert_true(gen(&f) == g);
+	run_until(&f, 200 * S); /* completed at 110 s */
+	assert_int_equal(tenants(&f, 0), 0);
+	assert_true(gen(&f) != g);
+	fixture_clear(&f);
+}
+
+static void
+test_sim_query__cordon_leaves_generation_alone(void **state)
+{
+	Fixture f;
+	guint64 g;
+
+	fixture_init(&f, 1);
+	run_until(&f, 1 * S);
+	g = gen(&f);
+	/* a cordon changes no tenant: samplers compare unschedulable themselves */
+	f.node->unschedulable = TRUE;
+	assert_true(gen(&f) == g);
+	assert_true(cluster_sim_get_node(f.sim, 0)->unschedulable);
+	fixture_clear(&f);
+}
+
+static void
+test_sim_query__generation_follows_fail_and_restore(void **state)
+{
+	Fixture f;
+	guint64 g;
+
+	fixture_init(&f, 1);
+	add_gpu_pod(&f, "a", 0, 1000 * S);
+	cluster_sim_node_event(f.sim, 10 * S, f.node, CLUSTER_NODE_FAIL);
+	cluster_sim_node_event(f.sim, 100 * S, f.node, CLUSTER_NODE_RESTORE);
+	run_until(&f, 5 * S);
+	g = gen(&f);
+	run_until(&f, 50 * S); /* the containers died with the node */
+	assert_int_equal(tenants(&f, 0), 0);
+	assert_true(gen(&f) != g);
+	g = gen(&f);
+	run_until(&f, 150 * S); /* restored: the kubelet restarted the pod */
+	assert_int_equal(tenants(&f, 0), 1);
+	assert_true(gen(&f) != g);
+	fixture_clear(&f);
+}
+
+static void
+test_sim_query__generation_follows_reconfiguration(void **state)
+{
+	Fixture f;
+	ClusterDevice slices[7];
+	ClusterResources alloc = { { 0 } };
+	const char *labels[] = { "nvidia.com/mig.config", "all-1g.10gb", NULL };
+	guint64 g;
+
+	fixture_init(&f, 1);
+	run_until(&f, 1 * S);
+	for (guint i = 0; i < 7; i++)
+		slices[i] = (ClusterDevice){ CLUSTER_SHARE_EXCLUSIVE, CLUSTER_INTERVAL_DEFAULT,
+			                     1.0 / 7.0, 10 * GB, TRUE };
+	alloc.v[GPU + 1] = 7;
+	g = gen(&f);
+	/* no tenant to evict, but the caller has changed the node's hardware */
+	cluster_sim_reconfigure_node(f.sim, f.node, 60 * S, slices, 7, &alloc, labels);
+	assert_true(gen(&f) != g);
+	assert_int_equal(cluster_sim_get_node_n_devices(f.sim, 0), 1);
+	g = gen(&f);
+	run_until(&f, 100 * S);
+	assert_int_equal(cluster_sim_get_node_n_devices(f.sim, 0), 7);
+	assert_true(gen(&f) != g);
+	fixture_clear(&f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sim_query__generation_follows_starts_and_completions),
+		cmocka_unit_test(test_sim_query__cordon_leaves_generation_alone),
+		cmocka_unit_test(test_sim_query__generation_follows_fail_and_restore),
+		cmocka_unit_test(test_sim_query__generation_follows_reconfiguration),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
