@@ -20,35 +20,12 @@
 
 #include <cmocka.h>
 
-#include "scenario.h"
-
-static ScenarioResult *
-run_file_mode(const char *file, const char *mode_name)
-{
-	g_autofree char *path = g_build_filename(DRASIM_TEST_DATA, file, NULL);
-	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_autoptr(Scenario) sc = scenario_load(path, diags);
-	g_autoptr(GError) error = NULL;
-	const ScenarioMode *mode;
-	ScenarioResult *r;
-
-	if (sc == NULL)
-		k8s_diag_list_print(diags, stderr);
-	assert_non_null(sc);
-	mode = scenario_lookup_mode(sc, mode_name);
-	assert_non_null(mode);
-	r = scenario_run(sc, mode, 0, 0, NULL, NULL, diags, &error);
-	if (r == NULL) {
-		k8s_diag_list_print(diags, stderr);
-		fail_msg("%s", error->message);
-	}
-	return r;
-}
+#include "scenario_test_util.h"
 
 static ScenarioResult *
 run_mode(const char *mode_name)
 {
-	return run_file_mode("gpuspec.yaml", mode_name);
+	return scenario_test_run_mode("gpuspec.yaml", mode_name);
 }
 
 static const ScenarioPodRecord *
@@ -147,7 +124,8 @@ test_gpuspec_override(void **state)
 
 	(void)state;
 	for (guint i = 0; i < G_N_ELEMENTS(modes); i++) {
-		g_autoptr(ScenarioResult) r = run_file_mode("gpuspec-override.yaml", modes[i]);
+		g_autoptr(ScenarioResult) r =
+		        scenario_test_run_mode("gpuspec-override.yaml", modes[i]);
 
 		assert_on(r, "p-multi", "a100-0", 10 * SIM_TIME_S);
 		assert_on(r, "p-p100", "a100-0", (i == 2 ? 20 : 110) * SIM_TIME_S);

@@ -13,36 +13,7 @@
 #include <cmocka.h>
 #include <glib/gstdio.h>
 
-#include "scenario.h"
-
-static char *
-data_path(const char *name)
-{
-	return g_build_filename(DRASIM_TEST_DATA, name, NULL);
-}
-
-static ScenarioResult *
-run_mode(const char *file, const char *mode_name)
-{
-	g_autofree char *path = data_path(file);
-	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_autoptr(Scenario) sc = scenario_load(path, diags);
-	g_autoptr(GError) error = NULL;
-	const ScenarioMode *mode;
-	ScenarioResult *r;
-
-	if (sc == NULL)
-		k8s_diag_list_print(diags, stderr);
-	assert_non_null(sc);
-	mode = scenario_lookup_mode(sc, mode_name);
-	assert_non_null(mode);
-	r = scenario_run(sc, mode, 0, 0, NULL, NULL, diags, &error);
-	if (r == NULL) {
-		k8s_diag_list_print(diags, stderr);
-		fail_msg("%s", error->message);
-	}
-	return r;
-}
+#include "scenario_test_util.h"
 
 /* Two pods of demand 1.0 time-sliced on one GPU (shared claim, GpuConfig
  * TimeSlicing, no switch cost): each gets half the GPU, so 1 h of work takes
@@ -50,7 +21,7 @@ run_mode(const char *file, const char *mode_name)
 static void
 test_timeslice_twice(void **state)
 {
-	g_autoptr(ScenarioResult) r = run_mode("timeslice.yaml", "dra");
+	g_autoptr(ScenarioResult) r = scenario_test_run_mode("timeslice.yaml", "dra");
 
 	assert_int_equal(r->submitted, 2);
 	assert_int_equal(r->completed, 2);
@@ -68,8 +39,8 @@ test_timeslice_twice(void **state)
 static void
 test_mig_seven_fit(void **state)
 {
-	g_autoptr(ScenarioResult) dra = run_mode("mig7.yaml", "dra");
-	g_autoptr(ScenarioResult) ext = run_mode("mig7.yaml", "extended");
+	g_autoptr(ScenarioResult) dra = scenario_test_run_mode("mig7.yaml", "dra");
+	g_autoptr(ScenarioResult) ext = scenario_test_run_mode("mig7.yaml", "extended");
 
 	assert_int_equal(dra->n_gpus, 7);
 	assert_int_equal(dra->scheduled, 7);
@@ -89,8 +60,8 @@ test_mig_seven_fit(void **state)
 static void
 test_mig_extended_to_dra(void **state)
 {
-	g_autoptr(ScenarioResult) dra = run_mode("mig7-extended.yaml", "dra");
-	g_autoptr(ScenarioResult) ext = run_mode("mig7-extended.yaml", "extended");
+	g_autoptr(ScenarioResult) dra = scenario_test_run_mode("mig7-extended.yaml", "dra");
+	g_autoptr(ScenarioResult) ext = scenario_test_run_mode("mig7-extended.yaml", "extended");
 
 	assert_int_equal(dra->scheduled, 7);
 	assert_int_equal(dra->pending, 1);
@@ -104,9 +75,9 @@ test_mig_extended_to_dra(void **state)
 static void
 test_json_deterministic(void **state)
 {
-	g_autoptr(ScenarioResult) a = run_mode("mig7.yaml", "dra");
-	g_autoptr(ScenarioResult) b = run_mode("mig7.yaml", "dra");
-	g_autofree char *path = data_path("mig7.yaml");
+	g_autoptr(ScenarioResult) a = scenario_test_run_mode("mig7.yaml", "dra");
+	g_autoptr(ScenarioResult) b = scenario_test_run_mode("mig7.yaml", "dra");
+	g_autofree char *path = scenario_test_data_path("mig7.yaml");
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	g_autoptr(Scenario) sc = scenario_load(path, diags);
 	g_autoptr(RptReport) ra = scenario_report_build(sc, &a, 1);

@@ -12,36 +12,7 @@
 
 #include <cmocka.h>
 
-#include "scenario.h"
-
-static char *
-data_path(const char *name)
-{
-	return g_build_filename(DRASIM_TEST_DATA, name, NULL);
-}
-
-static ScenarioResult *
-run_mode(const char *file, const char *mode_name)
-{
-	g_autofree char *path = data_path(file);
-	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_autoptr(Scenario) sc = scenario_load(path, diags);
-	g_autoptr(GError) error = NULL;
-	const ScenarioMode *mode;
-	ScenarioResult *r;
-
-	if (sc == NULL)
-		k8s_diag_list_print(diags, stderr);
-	assert_non_null(sc);
-	mode = scenario_lookup_mode(sc, mode_name);
-	assert_non_null(mode);
-	r = scenario_run(sc, mode, 0, 0, NULL, NULL, diags, &error);
-	if (r == NULL) {
-		k8s_diag_list_print(diags, stderr);
-		fail_msg("%s", error->message);
-	}
-	return r;
-}
+#include "scenario_test_util.h"
 
 static gint
 cmp_time(gconstpointer a, gconstpointer b)
@@ -84,7 +55,7 @@ test_node_failure(void **state)
 	const char *const modes[] = { "dra", "extended" };
 
 	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
-		g_autoptr(ScenarioResult) r = run_mode("events-fail.yaml", modes[m]);
+		g_autoptr(ScenarioResult) r = scenario_test_run_mode("events-fail.yaml", modes[m]);
 
 		assert_int_equal(r->submitted, 3);
 		assert_int_equal(r->evictions, 1);
@@ -106,7 +77,7 @@ test_drain(void **state)
 	const char *const modes[] = { "dra", "extended" };
 
 	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
-		g_autoptr(ScenarioResult) r = run_mode("events-drain.yaml", modes[m]);
+		g_autoptr(ScenarioResult) r = scenario_test_run_mode("events-drain.yaml", modes[m]);
 
 		assert_int_equal(r->evictions, 1);
 		assert_int_equal(r->completed, 3);
@@ -130,7 +101,7 @@ test_node_taint_cordon(void **state)
 	const char *const modes[] = { "dra", "extended" };
 
 	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
-		g_autoptr(ScenarioResult) r = run_mode("events-taint.yaml", modes[m]);
+		g_autoptr(ScenarioResult) r = scenario_test_run_mode("events-taint.yaml", modes[m]);
 
 		assert_int_equal(r->evictions, 1);
 		assert_int_equal(r->events_applied, 3);
@@ -148,9 +119,11 @@ test_device_taint_no_execute(void **state)
 {
 	static const double gated[] = { 4800, 8400 };
 	static const double plain[] = { 3600, 7200 };
-	g_autoptr(ScenarioResult) on = run_mode("events-device-taint.yaml", "dra-taints");
-	g_autoptr(ScenarioResult) off = run_mode("events-device-taint.yaml", "dra");
-	g_autoptr(ScenarioResult) ext = run_mode("events-device-taint.yaml", "extended");
+	g_autoptr(ScenarioResult) on =
+	        scenario_test_run_mode("events-device-taint.yaml", "dra-taints");
+	g_autoptr(ScenarioResult) off = scenario_test_run_mode("events-device-taint.yaml", "dra");
+	g_autoptr(ScenarioResult) ext =
+	        scenario_test_run_mode("events-device-taint.yaml", "extended");
 
 	assert_int_equal(on->evictions, 1);
 	assert_int_equal(on->events_applied, 2);
@@ -169,7 +142,8 @@ static void
 test_device_taint_no_schedule(void **state)
 {
 	static const double ends[] = { 3600, 10800 };
-	g_autoptr(ScenarioResult) r = run_mode("events-device-noschedule.yaml", "dra");
+	g_autoptr(ScenarioResult) r =
+	        scenario_test_run_mode("events-device-noschedule.yaml", "dra");
 
 	assert_int_equal(r->evictions, 0);
 	assert_ends(r, ends, 2);
@@ -180,7 +154,7 @@ static void
 test_device_taint_tolerated(void **state)
 {
 	static const double ends[] = { 3600 };
-	g_autoptr(ScenarioResult) r = run_mode("events-device-tolerated.yaml", "dra");
+	g_autoptr(ScenarioResult) r = scenario_test_run_mode("events-device-tolerated.yaml", "dra");
 
 	assert_int_equal(r->evictions, 0);
 	assert_ends(r, ends, 1);
@@ -198,7 +172,7 @@ test_mig_reconfigure(void **state)
 	const char *const modes[] = { "extended", "dra" };
 
 	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
-		g_autoptr(ScenarioResult) r = run_mode("events-mig.yaml", modes[m]);
+		g_autoptr(ScenarioResult) r = scenario_test_run_mode("events-mig.yaml", modes[m]);
 
 		assert_int_equal(r->evictions, 1);
 		assert_int_equal(r->completed, 7);
@@ -223,7 +197,7 @@ static void
 test_mps_thread_cap(void **state)
 {
 	static const double ends[] = { 7200 };
-	g_autoptr(ScenarioResult) r = run_mode("events-mps.yaml", "dra");
+	g_autoptr(ScenarioResult) r = scenario_test_run_mode("events-mps.yaml", "dra");
 
 	assert_ends(r, ends, 1);
 	assert_true(fabs(r->slowdown[0] - 2.0) < 1e-9);
@@ -234,7 +208,7 @@ test_mps_thread_cap(void **state)
 static void
 test_mps_memory_limit(void **state)
 {
-	g_autoptr(ScenarioResult) r = run_mode("events-mps-oom.yaml", "dra");
+	g_autoptr(ScenarioResult) r = scenario_test_run_mode("events-mps-oom.yaml", "dra");
 
 	assert_int_equal(r->completed, 0);
 	assert_true(r->oom_kills >= 5);
@@ -248,8 +222,10 @@ test_plugin_mps(void **state)
 {
 	static const double capped[] = { 7200 };
 	static const double free_[] = { 3600 };
-	g_autoptr(ScenarioResult) mps = run_mode("events-plugin-mps.yaml", "extended");
-	g_autoptr(ScenarioResult) ts = run_mode("events-plugin-mps.yaml", "extended-ts");
+	g_autoptr(ScenarioResult) mps =
+	        scenario_test_run_mode("events-plugin-mps.yaml", "extended");
+	g_autoptr(ScenarioResult) ts =
+	        scenario_test_run_mode("events-plugin-mps.yaml", "extended-ts");
 
 	assert_ends(mps, capped, 1);
 	assert_ends(ts, free_, 1);
@@ -259,8 +235,8 @@ test_plugin_mps(void **state)
 static void
 test_deterministic(void **state)
 {
-	g_autoptr(ScenarioResult) a = run_mode("events-fail.yaml", "dra");
-	g_autoptr(ScenarioResult) b = run_mode("events-fail.yaml", "dra");
+	g_autoptr(ScenarioResult) a = scenario_test_run_mode("events-fail.yaml", "dra");
+	g_autoptr(ScenarioResult) b = scenario_test_run_mode("events-fail.yaml", "dra");
 
 	assert_int_equal(a->events, b->events);
 	assert_int_equal(a->pod_records->len, b->pod_records->len);
@@ -297,7 +273,7 @@ test_decode_errors(void **state)
 		"events-bad.yaml:15:37: error: unknown field 'nodes'; did you mean 'node'? "
 		"[spec.events[6].nodes]",
 	};
-	g_autofree char *path = data_path("events-bad.yaml");
+	g_autofree char *path = scenario_test_data_path("events-bad.yaml");
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	g_autoptr(Scenario) sc = scenario_load(path, diags);
 	GString *buf = g_string_new(NULL);

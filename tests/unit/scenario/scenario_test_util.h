@@ -1,0 +1,14 @@
+/*
+ * scenario_test_util.h: what the scenario unit tests share: the path of a file
+ * in tests/unit/scenario/data and running one mode of a scenario file there.
+ */
+#pragma once
+
+#include "scenario.h"
+
+/* Returns: (transfer full): DRASIM_TEST_DATA/@name. */
+char *scenario_test_data_path(const char *name);
+
+/* Loads data/@file and runs @mode_name with the scenario's seed and horizon;
+ * fails the test (printing the diagnostics) when either step fails. */
+ScenarioResult *scenario_test_run_mode(const char *file, const char *mode_name);
