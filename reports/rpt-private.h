@@ -96,6 +96,10 @@ RptTime rpt_mode__sample_time(const RptMode *mode, guint i);
 guint rpt_mode__n_samples(const RptMode *mode);
 /* Formats @value with the report's fixed precision into @buf ("null" for NaN/inf). */
 void rpt__format_number(char *buf, gsize size, double value);
+
+/* The JSON array of @pods (RptPod) as cJSON_Print would print it with the
+ * array at @depth; free with g_free(). */
+char *rpt_json__pods_text(const GArray *pods, guint depth);
 /* Returns: (transfer none) the pattern of the rule for @name in @unit: the last one that matches.
  */
 const char *rpt_tolerances__lookup(const RptTolerances *self,

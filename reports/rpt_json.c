@@ -158,31 +158,12 @@ gpu_pictures(const RptMode *mode)
 }
 
 static cJSON *
-pod_object(const RptPod *pod)
-{
-	cJSON *item = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(item, "name", pod->name);
-	cJSON_AddItemToObject(item, "arrival_us", time_value(pod->arrival_us));
-	cJSON_AddItemToObject(item, "start_us", time_value(pod->start_us));
-	cJSON_AddItemToObject(item, "end_us", time_value(pod->end_us));
-	cJSON_AddItemToObject(item, "node", string_or_null(pod->node));
-	cJSON_AddItemToObject(item, "devices", string_or_null(pod->devices));
-	cJSON_AddItemToObject(item, "slowdown",
-	                      pod->slowdown < 0 ? cJSON_CreateNull() : number(pod->slowdown));
-	cJSON_AddStringToObject(item, "outcome", rpt_outcome_to_string(pod->outcome));
-	cJSON_AddItemToObject(item, "attempts", number(pod->attempts));
-	cJSON_AddItemToObject(item, "oom_kills", number(pod->oom_kills));
-	return item;
-}
-
-static cJSON *
 mode_object(const RptMode *mode)
 {
 	cJSON *object = cJSON_CreateObject();
 	cJSON *info = cJSON_CreateObject();
 	cJSON *unsched = cJSON_CreateObject();
-	cJSON *pods = cJSON_CreateArray();
+	g_autofree char *pods_text = NULL;
 
 	cJSON_AddStringToObject(object, "name", mode->name);
 	for (guint i = 0; i < mode->info->len; i++) {
@@ -202,10 +183,9 @@ mode_object(const RptMode *mode)
 	cJSON_AddItemToObject(object, "translation", translations(mode));
 	cJSON_AddItemToObject(object, "timeseries", timeseries(mode));
 	cJSON_AddItemToObject(object, "gpu_slices", gpu_pictures(mode));
-	for (guint i = 0; i < mode->pods->len; i++) {
-		cJSON_AddItemToArray(pods, pod_object(&g_array_index(mode->pods, RptPod, i)));
-	}
-	cJSON_AddItemToObject(object, "pods", pods);
+	/* depth 4: root object, "modes" array, this object, "pods" array */
+	pods_text = rpt_json__pods_text(mode->pods, 4);
+	cJSON_AddItemToObject(object, "pods", cJSON_CreateRaw(pods_text));
 	return object;
 }
 

@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 
 #include "k8s-private.h"
+#include "k8s_yaml_feed.h"
 
 #define MAX_FILE_SIZE ((gsize)1 << 30)
 #define MAX_DIR_DEPTH 32
@@ -282,6 +283,20 @@ on_streamed_item(const K8sYamlNode *item, guint doc_index, guint index, gpointer
 	k8s_dec__pop(dec, mark);
 }
 
+/* Decode the documents of @file (their List items went to the callback already). */
+static gboolean
+decode_documents(K8sDec *dec, const K8sYamlFile *file, gboolean parsed)
+{
+	gboolean ok;
+
+	for (guint i = 0; i < file->n_docs; i++) {
+		decode_document(dec, file->docs[i].root);
+	}
+	ok = parsed && !dec->failed;
+	k8s_dec__clear(dec);
+	return ok;
+}
+
 gboolean
 k8s_load_data(const char *name,
               const char *data,
@@ -294,17 +309,34 @@ k8s_load_data(const char *name,
 	GStringChunk *strings = k8s_object_set_get_strings(set);
 	K8sYamlFile file;
 	K8sDec dec;
-	gboolean ok;
+	gboolean parsed;
 
 	k8s_dec__init(&dec, set, g_string_chunk_insert_const(strings, name), diags, flags);
-	ok = k8s_yaml_parse_stream(name, data, len, tree, strings, on_streamed_item, &dec, &file,
-	                           diags);
-	for (guint i = 0; i < file.n_docs; i++) {
-		decode_document(&dec, file.docs[i].root);
-	}
-	ok = ok && !dec.failed;
-	k8s_dec__clear(&dec);
-	return ok;
+	parsed = k8s_yaml_parse_stream(name, data, len, tree, strings, on_streamed_item, &dec,
+	                               &file, diags);
+	return decode_documents(&dec, &file, parsed);
+}
+
+gboolean
+k8s_load_events(const char *name,
+                K8sYamlProducer produce,
+                gpointer data,
+                K8sLoadFlags flags,
+                K8sObjectSet *set,
+                K8sDiagList *diags)
+{
+	g_autoptr(K8sArena) tree = k8s_arena_new();
+	GStringChunk *strings = k8s_object_set_get_strings(set);
+	K8sYamlFeed *feed;
+	K8sYamlFile file;
+	K8sDec dec;
+	gboolean parsed;
+
+	k8s_dec__init(&dec, set, g_string_chunk_insert_const(strings, name), diags, flags);
+	feed = k8s_yaml_feed_new(name, tree, strings, on_streamed_item, &dec, diags);
+	produce(feed, data);
+	parsed = k8s_yaml_feed_finish(feed, &file);
+	return decode_documents(&dec, &file, parsed);
 }
 
 static gboolean

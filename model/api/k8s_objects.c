@@ -60,10 +60,38 @@ k8s_object_namespace(const K8sObject *obj)
 	               : "default";
 }
 
-static char *
-index_key(K8sKind kind, const char *namespace_, const char *name)
+/*
+ * "<kind>/<namespace>/<name>" into @buf when it fits, else into a new string
+ * left in *@heap for the caller to free. Lookups run for every pod's claims
+ * and classes, so the common case formats without printf or malloc.
+ */
+static const char *
+index_key(
+        char *buf, gsize size, K8sKind kind, const char *namespace_, const char *name, char **heap)
 {
-	return g_strdup_printf("%u/%s/%s", (guint)kind, namespace_ != NULL ? namespace_ : "", name);
+	gsize ns_len = namespace_ != NULL ? strlen(namespace_) : 0;
+	gsize name_len = strlen(name);
+	char kind_digits[12];
+	gsize kind_len = sizeof(kind_digits);
+	gsize total;
+	char *out = buf;
+
+	/* the kind's decimal digits, filled from the right */
+	for (guint k = (guint)kind; kind_len == sizeof(kind_digits) || k != 0; k /= 10)
+		kind_digits[--kind_len] = (char)('0' + k % 10);
+	memmove(kind_digits, kind_digits + kind_len, sizeof(kind_digits) - kind_len);
+	kind_len = sizeof(kind_digits) - kind_len;
+	total = kind_len + 1 + ns_len + 1 + name_len + 1;
+	*heap = NULL;
+	if (total > size)
+		out = *heap = g_malloc(total);
+	memcpy(out, kind_digits, kind_len);
+	out[kind_len] = '/';
+	if (ns_len > 0)
+		memcpy(out + kind_len + 1, namespace_, ns_len);
+	out[kind_len + 1 + ns_len] = '/';
+	memcpy(out + kind_len + 2 + ns_len, name, name_len + 1);
+	return out;
 }
 
 void
@@ -73,8 +101,10 @@ k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags)
 	g_ptr_array_add(set->objects, obj);
 	g_ptr_array_add(set->by_kind[obj->kind], obj);
 	if (obj->metadata.name != NULL) {
-		g_autofree char *key =
-		        index_key(obj->kind, k8s_object_namespace(obj), obj->metadata.name);
+		char buf[256];
+		g_autofree char *heap = NULL;
+		const char *key = index_key(buf, sizeof(buf), obj->kind, k8s_object_namespace(obj),
+		                            obj->metadata.name, &heap);
 		K8sObject *first = g_hash_table_lookup(set->index, key);
 
 		if (first == NULL) {
@@ -133,7 +163,8 @@ k8s_object_set_lookup(const K8sObjectSet *self,
                       const char *namespace_,
                       const char *name)
 {
-	g_autofree char *key = NULL;
+	char buf[256];
+	g_autofree char *heap = NULL;
 
 	g_return_val_if_fail(kind < K8S_KIND_COUNT_, NULL);
 	if (name == NULL) {
@@ -144,8 +175,8 @@ k8s_object_set_lookup(const K8sObjectSet *self,
 	} else if (namespace_ == NULL || namespace_[0] == '\0') {
 		namespace_ = "default";
 	}
-	key = index_key(kind, namespace_, name);
-	return g_hash_table_lookup(self->index, key);
+	return g_hash_table_lookup(self->index,
+	                           index_key(buf, sizeof(buf), kind, namespace_, name, &heap));
 }
 
 gpointer

@@ -14,6 +14,8 @@
 
 #include <yaml.h>
 
+#include "k8s_yaml_feed.h"
+
 #define INTERN_MAX_LEN   128
 #define FLAG_OPEN        K8S_YAML_FLAG_OPEN
 #define MAX_ALIAS_FACTOR 10
@@ -703,6 +705,43 @@ check_json_document(Builder *b, const yaml_event_t *event)
 	}
 }
 
+/* One event into the tree; *@done at the end of the stream. */
+static void
+dispatch(Builder *b, const yaml_event_t *event, gboolean *done)
+{
+	switch (event->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		check_json_document(b, event);
+		b->root = NULL;
+		b->doc_real_nodes = 0;
+		break;
+	case YAML_DOCUMENT_END_EVENT:
+		on_document_end(b, event);
+		break;
+	case YAML_SCALAR_EVENT:
+		on_scalar(b, event);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		on_start(b, event, K8S_YAML_SEQUENCE);
+		break;
+	case YAML_MAPPING_START_EVENT:
+		on_start(b, event, K8S_YAML_MAPPING);
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		on_end(b, event);
+		break;
+	case YAML_ALIAS_EVENT:
+		on_alias(b, event);
+		break;
+	case YAML_STREAM_END_EVENT:
+		*done = TRUE;
+		break;
+	default:
+		break;
+	}
+}
+
 static void
 run_parser(Builder *b)
 {
@@ -719,37 +758,7 @@ run_parser(Builder *b)
 			report_parser_error(b, &parser);
 			break;
 		}
-		switch (event.type) {
-		case YAML_DOCUMENT_START_EVENT:
-			check_json_document(b, &event);
-			b->root = NULL;
-			b->doc_real_nodes = 0;
-			break;
-		case YAML_DOCUMENT_END_EVENT:
-			on_document_end(b, &event);
-			break;
-		case YAML_SCALAR_EVENT:
-			on_scalar(b, &event);
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-			on_start(b, &event, K8S_YAML_SEQUENCE);
-			break;
-		case YAML_MAPPING_START_EVENT:
-			on_start(b, &event, K8S_YAML_MAPPING);
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			on_end(b, &event);
-			break;
-		case YAML_ALIAS_EVENT:
-			on_alias(b, &event);
-			break;
-		case YAML_STREAM_END_EVENT:
-			done = TRUE;
-			break;
-		default:
-			break;
-		}
+		dispatch(b, &event, &done);
 		yaml_event_delete(&event);
 	}
 	yaml_parser_delete(&parser);
@@ -790,6 +799,69 @@ k8s_yaml_parse(const char *file,
 	return k8s_yaml_parse_stream(file, data, len, arena, strings, NULL, NULL, out, diags);
 }
 
+/* Set up @b to build into @arena; text of the input (if any) is @data. */
+static void
+builder_init(Builder *b,
+             const char *file,
+             const char *data,
+             gsize len,
+             K8sArena *arena,
+             K8sArena *item_arena,
+             GStringChunk *strings,
+             K8sYamlItemFn item_fn,
+             gpointer user_data,
+             K8sDiagList *diags)
+{
+	*b = (Builder){
+		.file = g_string_chunk_insert_const(strings, file),
+		.data = data,
+		.len = len,
+		.arena = arena,
+		.main_arena = arena,
+		.item_arena = item_arena,
+		.item_fn = item_fn,
+		.user_data = user_data,
+		.strings = strings,
+		.diags = diags,
+	};
+	b->placeholder = k8s_arena_new0(arena, K8sYamlNode, 1);
+	b->placeholder->kind = K8S_YAML_MAPPING;
+	b->placeholder->flags = K8S_YAML_FLAG_STREAMED;
+	b->placeholder->size = 1;
+	b->json = looks_like_json(file, data, len);
+	b->frames = g_array_new(FALSE, FALSE, sizeof(Frame));
+	b->scratch = g_ptr_array_new();
+	b->anchors = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	b->docs = g_array_new(FALSE, FALSE, sizeof(K8sYamlDoc));
+}
+
+/* The documents into @out, the builder's scratch freed. */
+static gboolean
+builder_finish(Builder *b, K8sYamlFile *out)
+{
+	yaml_mark_t origin = { 0, 0, 0 };
+
+	if (!b->failed && b->docs->len == 0) {
+		static const char *const why[] = {
+			[CONTENT_NOTHING] = "empty file: no Kubernetes object",
+			[CONTENT_COMMENTS] = "no Kubernetes object in file (only comments)",
+			[CONTENT_MARKERS] = "no Kubernetes object in file (only empty documents)",
+		};
+
+		fail(b, origin, "%s", why[what_is_there(b->data, b->len)]);
+	}
+	memset(out, 0, sizeof(*out));
+	out->file = b->file;
+	out->json = b->json;
+	out->n_docs = b->docs->len;
+	out->docs = k8s_arena_dup(b->main_arena, b->docs->data, b->docs->len * sizeof(K8sYamlDoc));
+	g_array_free(b->docs, TRUE);
+	g_array_free(b->frames, TRUE);
+	g_ptr_array_free(b->scratch, TRUE);
+	g_hash_table_destroy(b->anchors);
+	return !b->failed;
+}
+
 gboolean
 k8s_yaml_parse_stream(const char *file,
                       const char *data,
@@ -802,51 +874,55 @@ k8s_yaml_parse_stream(const char *file,
                       K8sDiagList *diags)
 {
 	g_autoptr(K8sArena) item_arena = item_fn != NULL ? k8s_arena_new() : NULL;
-	Builder b = {
-		.file = g_string_chunk_insert_const(strings, file),
-		.data = data,
-		.len = len,
-		.arena = arena,
-		.main_arena = arena,
-		.item_arena = item_arena,
-		.item_fn = item_fn,
-		.user_data = user_data,
-		.strings = strings,
-		.diags = diags,
-	};
-	yaml_mark_t origin = { 0, 0, 0 };
+	Builder b;
 
-	memset(out, 0, sizeof(*out));
-	out->file = b.file;
-	b.placeholder = k8s_arena_new0(arena, K8sYamlNode, 1);
-	b.placeholder->kind = K8S_YAML_MAPPING;
-	b.placeholder->flags = K8S_YAML_FLAG_STREAMED;
-	b.placeholder->size = 1;
-	b.json = looks_like_json(file, data, len);
-	out->json = b.json;
-	b.frames = g_array_new(FALSE, FALSE, sizeof(Frame));
-	b.scratch = g_ptr_array_new();
-	b.anchors = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	b.docs = g_array_new(FALSE, FALSE, sizeof(K8sYamlDoc));
+	builder_init(&b, file, data, len, arena, item_arena, strings, item_fn, user_data, diags);
 	if (check_utf8(&b)) {
 		run_parser(&b);
 	}
-	if (!b.failed && b.docs->len == 0) {
-		static const char *const why[] = {
-			[CONTENT_NOTHING] = "empty file: no Kubernetes object",
-			[CONTENT_COMMENTS] = "no Kubernetes object in file (only comments)",
-			[CONTENT_MARKERS] = "no Kubernetes object in file (only empty documents)",
-		};
+	return builder_finish(&b, out);
+}
 
-		fail(&b, origin, "%s", why[what_is_there(data, len)]);
-	}
-	out->n_docs = b.docs->len;
-	out->docs = k8s_arena_dup(arena, b.docs->data, b.docs->len * sizeof(K8sYamlDoc));
-	g_array_free(b.docs, TRUE);
-	g_array_free(b.frames, TRUE);
-	g_ptr_array_free(b.scratch, TRUE);
-	g_hash_table_destroy(b.anchors);
-	return !b.failed;
+/* ---- events from a program instead of a parser (k8s_yaml_feed.h) ---- */
+
+struct K8sYamlFeed {
+	Builder b;
+	K8sArena *item_arena;
+	gboolean done;
+};
+
+K8sYamlFeed *
+k8s_yaml_feed_new(const char *file,
+                  K8sArena *arena,
+                  GStringChunk *strings,
+                  K8sYamlItemFn item_fn,
+                  gpointer user_data,
+                  K8sDiagList *diags)
+{
+	K8sYamlFeed *feed = g_new0(K8sYamlFeed, 1);
+
+	feed->item_arena = item_fn != NULL ? k8s_arena_new() : NULL;
+	builder_init(&feed->b, file, "", 0, arena, feed->item_arena, strings, item_fn, user_data,
+	             diags);
+	return feed;
+}
+
+void
+k8s_yaml_feed_event(K8sYamlFeed *feed, const yaml_event_t *event)
+{
+	/* as the parser loop: nothing more once the tree is unusable or the stream ended */
+	if (!feed->done && !feed->b.fatal)
+		dispatch(&feed->b, event, &feed->done);
+}
+
+gboolean
+k8s_yaml_feed_finish(K8sYamlFeed *feed, K8sYamlFile *out)
+{
+	gboolean ok = builder_finish(&feed->b, out);
+
+	g_clear_pointer(&feed->item_arena, k8s_arena_free);
+	g_free(feed);
+	return ok;
 }
 
 K8sPos

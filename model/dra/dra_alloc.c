@@ -346,15 +346,50 @@ dra_allocator_remove_taint_rule(DraAllocator *self, const DraTaintRule *rule)
 static char *
 id_key(const char *driver, const char *pool, const char *device)
 {
-	return g_strdup_printf("%s\x1f%s\x1f%s", driver, pool, device);
+	return g_strconcat(driver, "\x1f", pool, "\x1f", device, NULL);
+}
+
+/*
+ * id_key() into @buf when it fits (else a new string left in *@heap): every
+ * allocation and release looks its devices up, and printf plus malloc cost
+ * more than the lookup.
+ */
+static const char *
+id_key_into(char *buf,
+            gsize size,
+            const char *driver,
+            const char *pool,
+            const char *device,
+            char **heap)
+{
+	gsize lens[3] = { strlen(driver), strlen(pool), strlen(device) };
+	char *out = buf;
+
+	*heap = NULL;
+	if (lens[0] + lens[1] + lens[2] + 3 > size)
+		return *heap = id_key(driver, pool, device);
+	memcpy(out, driver, lens[0]);
+	out[lens[0]] = '\x1f';
+	memcpy(out + lens[0] + 1, pool, lens[1]);
+	out[lens[0] + 1 + lens[1]] = '\x1f';
+	memcpy(out + lens[0] + lens[1] + 2, device, lens[2] + 1);
+	return out;
+}
+
+static guint
+lookup_key(DraAllocator *self, const char *key)
+{
+	gpointer v = g_hash_table_lookup(self->id_by_key, key);
+	return v == NULL ? G_MAXUINT : GPOINTER_TO_UINT(v) - 1;
 }
 
 guint
 dra_alloc__lookup_id(DraAllocator *self, const char *driver, const char *pool, const char *device)
 {
-	g_autofree char *key = id_key(driver, pool, device);
-	gpointer v = g_hash_table_lookup(self->id_by_key, key);
-	return v == NULL ? G_MAXUINT : GPOINTER_TO_UINT(v) - 1;
+	char buf[256];
+	g_autofree char *heap = NULL;
+
+	return lookup_key(self, id_key_into(buf, sizeof(buf), driver, pool, device, &heap));
 }
 
 static guint
@@ -662,17 +697,17 @@ dra_allocator_mark_allocated(DraAllocator *self,
                              const char *device,
                              gboolean allocated)
 {
-	char *key = id_key(driver, pool, device);
+	char buf[256];
+	g_autofree char *heap = NULL;
+	const char *key = id_key_into(buf, sizeof(buf), driver, pool, device, &heap);
 
 	memo_replay(self); /* a pending memo answer needs the state before */
-	if (allocated) {
-		g_hash_table_add(self->allocated_keys, key);
-	} else {
+	if (!allocated)
 		g_hash_table_remove(self->allocated_keys, key);
-		g_free(key);
-	}
+	else if (!g_hash_table_contains(self->allocated_keys, key))
+		g_hash_table_add(self->allocated_keys, g_strdup(key));
 	if (self->prepared) {
-		guint id = dra_alloc__lookup_id(self, driver, pool, device);
+		guint id = lookup_key(self, key);
 		if (id != G_MAXUINT && self->allocated->data[id] != (allocated ? 1 : 0)) {
 			self->allocated->data[id] = allocated ? 1 : 0;
 			guint dev = g_array_index(self->id_recs, DraIdRec, id).first_dev;

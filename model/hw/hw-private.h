@@ -32,6 +32,18 @@ struct HwCatalog {
 	GPtrArray *retired;
 };
 
+/* ---- the published document as libyaml events (hw_yaml_write.c) ---- */
+
+/* Takes @event (the receiver must yaml_event_delete() or emit it). */
+typedef void (*HwYamlEventFn)(yaml_event_t *event, gpointer data);
+
+/* The events of hw_yaml_write_list()'s document, in order, to @fn. */
+void hw_yaml__write_events(const GPtrArray *nodes,
+                           const HwDeviceClass *classes,
+                           const GPtrArray *slices,
+                           HwYamlEventFn fn,
+                           gpointer data);
+
 /* ---- positioned YAML reading (hw_yaml_read.c) ---- */
 
 typedef struct {

@@ -24,6 +24,22 @@ gboolean hw_publish_objects(const HwNode *node,
                             K8sObjectSet *set,
                             K8sDiagList *diags);
 
+/**
+ * hw_load_published:
+ * Appends to @set what api decodes from hw_yaml_write_list(@nodes, @classes,
+ * @slices), with @name as the file of positions. The writer's events go
+ * straight to api's tree builder, without text; only when that gives any
+ * diagnostic is the text written and parsed, so that every message @diags
+ * receives points at a real line and column of it.
+ * Returns: TRUE when api decoded everything without errors.
+ */
+gboolean hw_load_published(const char *name,
+                           const GPtrArray *nodes,
+                           const HwDeviceClass *classes,
+                           const GPtrArray *slices,
+                           K8sObjectSet *set,
+                           K8sDiagList *diags);
+
 /* ---- lint: selectors against what the drivers publish ---- */
 
 /* The published devices selectors are checked against (`drasim lint --shape/--cluster`). */

@@ -10,25 +10,16 @@
 
 #include "hw-private.h"
 
+/* The document is a stream of libyaml events; where they go is the caller's. */
 typedef struct {
-	yaml_emitter_t emitter;
-	GString *out;
+	HwYamlEventFn fn;
+	gpointer data;
 } Writer;
-
-static int
-write_handler(void *data, unsigned char *buffer, size_t size)
-{
-	g_string_append_len(((Writer *)data)->out, (const char *)buffer, (gssize)size);
-	return 1;
-}
 
 static void
 emit(Writer *w, yaml_event_t *event)
 {
-	/* The emitter fails only on misuse of the event API, a programming error. */
-	if (!yaml_emitter_emit(&w->emitter, event)) {
-		g_error("hw_yaml_write: emitter: %s", w->emitter.problem);
-	}
+	w->fn(event, w->data);
 }
 
 /* Would a plain scalar @text read back as something other than a string? */
@@ -331,16 +322,16 @@ write_node(Writer *w, const HwNodeObject *n)
 	map_end(w);
 }
 
-char *
-hw_yaml_write_list(const GPtrArray *nodes, const HwDeviceClass *classes, const GPtrArray *slices)
+void
+hw_yaml__write_events(const GPtrArray *nodes,
+                      const HwDeviceClass *classes,
+                      const GPtrArray *slices,
+                      HwYamlEventFn fn,
+                      gpointer data)
 {
-	Writer w = { .out = g_string_new(NULL) };
+	Writer w = { .fn = fn, .data = data };
 	yaml_event_t event;
 
-	yaml_emitter_initialize(&w.emitter);
-	yaml_emitter_set_output(&w.emitter, write_handler, &w);
-	yaml_emitter_set_unicode(&w.emitter, 1);
-	yaml_emitter_set_width(&w.emitter, -1);
 	yaml_stream_start_event_initialize(&event, YAML_UTF8_ENCODING);
 	emit(&w, &event);
 	yaml_document_start_event_initialize(&event, NULL, NULL, NULL, 1);
@@ -369,6 +360,41 @@ hw_yaml_write_list(const GPtrArray *nodes, const HwDeviceClass *classes, const G
 	emit(&w, &event);
 	yaml_stream_end_event_initialize(&event);
 	emit(&w, &event);
-	yaml_emitter_delete(&w.emitter);
-	return g_string_free(w.out, FALSE);
+}
+
+typedef struct {
+	yaml_emitter_t emitter;
+	GString *out;
+} TextSink;
+
+static int
+write_handler(void *data, unsigned char *buffer, size_t size)
+{
+	g_string_append_len(((TextSink *)data)->out, (const char *)buffer, (gssize)size);
+	return 1;
+}
+
+static void
+emit_text(yaml_event_t *event, gpointer data)
+{
+	TextSink *sink = data;
+
+	/* The emitter fails only on misuse of the event API, a programming error. */
+	if (!yaml_emitter_emit(&sink->emitter, event)) {
+		g_error("hw_yaml_write: emitter: %s", sink->emitter.problem);
+	}
+}
+
+char *
+hw_yaml_write_list(const GPtrArray *nodes, const HwDeviceClass *classes, const GPtrArray *slices)
+{
+	TextSink sink = { .out = g_string_new(NULL) };
+
+	yaml_emitter_initialize(&sink.emitter);
+	yaml_emitter_set_output(&sink.emitter, write_handler, &sink);
+	yaml_emitter_set_unicode(&sink.emitter, 1);
+	yaml_emitter_set_width(&sink.emitter, -1);
+	hw_yaml__write_events(nodes, classes, slices, emit_text, &sink);
+	yaml_emitter_delete(&sink.emitter);
+	return g_string_free(sink.out, FALSE);
 }

@@ -1,10 +1,12 @@
 /*
  * xr_api.c: the bridge from the device plugin's view to model/api Node objects, through
- * the published YAML (the same path hw_publish_objects() takes for DRA).
+ * the published document (hw_load_published(), the path hw_publish_objects() takes for DRA).
  */
 #include "xr_api.h"
 
 #include <string.h>
+
+#include "hw_api.h"
 
 gboolean
 xr_publish_objects(const HwNode *node,
@@ -15,7 +17,6 @@ xr_publish_objects(const HwNode *node,
 {
 	g_autoptr(XrNodeView) view = xr_node_view_new(node, config, error);
 	g_autoptr(GPtrArray) nodes = NULL;
-	g_autofree char *yaml = NULL;
 	g_autofree char *name = NULL;
 	HwNodeObject *object;
 
@@ -26,9 +27,8 @@ xr_publish_objects(const HwNode *node,
 	object = hw_node_object_new(node);
 	xr_node_view_apply(view, object);
 	g_ptr_array_add(nodes, object);
-	yaml = hw_yaml_write_list(nodes, NULL, NULL);
 	name = g_strdup_printf("<published %s>", node->name);
-	if (!k8s_load_data(name, yaml, strlen(yaml), K8S_LOAD_DEFAULT, set, diags)) {
+	if (!hw_load_published(name, nodes, NULL, NULL, set, diags)) {
 		g_set_error(error, XR_ERROR, XR_ERROR_CONFIG, "%s: model/api rejected the Node",
 		            node->name);
 		return FALSE;

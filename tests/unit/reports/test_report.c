@@ -13,10 +13,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
 #include <cmocka.h>
 #include <glib/gstdio.h>
 
 #include "fake-report.h"
+#include "rpt-private.h"
 
 static void
 test_report__metric_order(void **state)
@@ -199,6 +201,100 @@ test_report__write_formats(void **state)
 	g_rmdir(dir);
 }
 
+/* The integer fast path must print what "%.0f" printed before it, and other
+ * values keep "%.9g": the baselines depend on every digit. */
+static void
+test_report__number_format(void **state)
+{
+	static const double values[] = { 0.0,
+		                         -0.0,
+		                         1.0,
+		                         -1.0,
+		                         9.0,
+		                         10.0,
+		                         99.0,
+		                         100.0,
+		                         123456789.0,
+		                         -987654321.0,
+		                         604800000000.0,
+		                         9007199254740991.0,
+		                         -9007199254740991.0,
+		                         9007199254740992.0,
+		                         1e300,
+		                         0.5,
+		                         -2.25,
+		                         1.0 / 3.0,
+		                         123456.7891234,
+		                         1e-7 };
+	char got[64];
+	char want[64];
+
+	(void)state;
+	for (guint i = 0; i < G_N_ELEMENTS(values); i++) {
+		double v = values[i];
+
+		rpt__format_number(got, sizeof(got), v);
+		if (!(v > floor(v)) && fabs(v) < 9007199254740992.0)
+			snprintf(want, sizeof(want), "%.0f", v + 0.0);
+		else
+			snprintf(want, sizeof(want), "%.9g", v);
+		assert_string_equal(got, want);
+	}
+	rpt__format_number(got, sizeof(got), (double)NAN);
+	assert_string_equal(got, "null");
+	rpt__format_number(got, 3, 12345.0); /* too small: empty, never truncated digits */
+	assert_string_equal(got, "");
+}
+
+/*
+ * The per-pod records are written as text, not through cJSON: the JSON must
+ * still be exactly what cJSON prints for the same tree. Parsing it and
+ * printing it again with cJSON must give the same bytes, for strings that
+ * need every kind of escape and for pods with and without their optional
+ * fields.
+ */
+static void
+test_report__json_pods_as_cjson(void **state)
+{
+	g_autoptr(RptReport) report = rpt_report_new("escapes", NULL, 7, "test");
+	RptMode *mode = rpt_mode_add(report, "dra");
+	RptMode *empty = rpt_mode_add(report, "extended");
+	RptPod done = { .name = "q\"b\\s\b\f\n\r\t\001\037 é/€",
+		        .arrival_us = 1,
+		        .start_us = 2,
+		        .end_us = 604800000000,
+		        .node = "node-0",
+		        .devices = "gpu-0,gpu-1",
+		        .slowdown = 1.234567891234,
+		        .outcome = RPT_OUTCOME_COMPLETED,
+		        .attempts = 3,
+		        .oom_kills = 1 };
+	RptPod waiting = { .name = "p",
+		           .arrival_us = 5,
+		           .start_us = RPT_TIME_NONE,
+		           .end_us = RPT_TIME_NONE,
+		           .slowdown = -1,
+		           .outcome = RPT_OUTCOME_PENDING };
+	g_autofree char *text = NULL;
+	cJSON *tree;
+	char *again;
+
+	(void)state;
+	(void)empty;
+	rpt_mode_add_pod(mode, &done);
+	rpt_mode_add_pod(mode, &waiting);
+	text = rpt_json_to_string(report);
+	tree = cJSON_Parse(text);
+	assert_non_null(tree);
+	again = cJSON_Print(tree);
+	assert_true(g_str_has_suffix(text, "\n"));
+	text[strlen(text) - 1] = '\0';
+	assert_string_equal(again, text);
+	assert_non_null(strstr(text, "\"q\\\"b\\\\s\\b\\f\\n\\r\\t\\u0001\\u001f é/€\""));
+	cJSON_free(again);
+	cJSON_Delete(tree);
+}
+
 int
 main(void)
 {
@@ -212,6 +308,8 @@ main(void)
 		cmocka_unit_test(test_report__text_tables),
 		cmocka_unit_test(test_report__csv_shape),
 		cmocka_unit_test(test_report__write_formats),
+		cmocka_unit_test(test_report__number_format),
+		cmocka_unit_test(test_report__json_pods_as_cjson),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
