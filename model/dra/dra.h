@@ -119,6 +119,9 @@ typedef struct {
 	const char *op; /* "", Equal, Exists */
 	const char *value;
 	const char *effect;
+	/* tolerationSeconds: only the device taint eviction controller reads it */
+	gboolean has_seconds;
+	gint64 seconds;
 } DraToleration;
 
 typedef struct {

@@ -472,7 +472,10 @@ prepare_counters(DraAllocator *self, DraSliceRec *sr, DraDevRec *dr)
 static gboolean
 prepare_eval(DraAllocator *self, const char *expression, DraDevRec *dr, const char *driver)
 {
-	DraProgRec *p = g_ptr_array_index(self->progs, dra_alloc__prog(self, expression));
+	/* the index first: dra_alloc__prog may grow (move) progs->pdata, and the
+	 * macro could read pdata before the call */
+	guint index = dra_alloc__prog(self, expression);
+	DraProgRec *p = g_ptr_array_index(self->progs, index);
 	const char *message = NULL;
 
 	if (p->compile_error != NULL) {

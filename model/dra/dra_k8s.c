@@ -297,6 +297,8 @@ convert_exact(DraInput *self, const K8sExactDeviceRequest *in, DraExactRequest *
 		tol[i].op = in->tolerations[i].operator_;
 		tol[i].value = in->tolerations[i].value;
 		tol[i].effect = in->tolerations[i].effect;
+		tol[i].has_seconds = in->tolerations[i].has_toleration_seconds;
+		tol[i].seconds = in->tolerations[i].toleration_seconds;
 	}
 	out->tolerations = tol;
 	out->n_tolerations = in->n_tolerations;

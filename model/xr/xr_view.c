@@ -318,7 +318,11 @@ xr_node_view_admit(const XrNodeView *self, const char *resource, gint64 count, c
 		if (strcmp(r->name, resource) != 0 || r->replicas <= 1) {
 			continue;
 		}
-		if (self->config.fail_requests_greater_than_one && count > 1) {
+		/* the plugin forces the option under MPS (NVIDIA/k8s-device-plugin
+		 * api/config/v1/config.go, v0.15.0 and later) */
+		if ((self->config.fail_requests_greater_than_one ||
+		     self->config.sharing == XR_SHARING_MPS) &&
+		    count > 1) {
 			if (reason_out != NULL) {
 				*reason_out = g_strdup_printf(
 				        "UnexpectedAdmissionError: request for %" G_GINT64_FORMAT

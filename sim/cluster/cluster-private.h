@@ -53,11 +53,13 @@ typedef struct {
 	guint index;
 	ClusterNode *node; /* owned */
 	gboolean failed;
+	SimEventId unreachable; /* a failed node's NoExecute taint, due after the grace period */
 	SimEventId reconfigure;
 	ClusterDevice *next_devices; /* the layout a reconfiguration installs */
 	guint n_next_devices;
 	ClusterResources next_allocatable;
-	char **next_labels; /* key, value pairs */
+	char **next_labels;   /* key, value pairs */
+	char **next_unlabels; /* keys the relabel removes */
 	ClusterSimDevice *devices;
 	guint n_devices;
 	/* bumped whenever a device's tenants (or the devices) change: lets a
@@ -72,8 +74,11 @@ typedef struct {
 	ClusterPodPhase phase;
 	ClusterQueuedPod *qp;
 	ClusterSimNode *node;
-	guint *devices; /* work.n_devices indexes into node->devices */
-	double *rates;  /* speed on each of those devices */
+	/* work.n_devices indexes into node->devices, one per device-plugin unit:
+	 * a pod holding several time-slicing replicas of one GPU names it again */
+	guint *devices;
+	double *rates;    /* speed on each of those devices */
+	gboolean repeats; /* some index appears twice in devices (set at placement) */
 	ClusterProgress progress;
 	gboolean started_once;
 	SimEventId completion;
@@ -86,8 +91,13 @@ typedef struct {
 	guint restarts;
 	GPtrArray *claims; /* claim names (char *): the user's first, then generated ones */
 	guint n_user_claims;
-	SimEventId eviction; /* pending eviction from a failed node */
-	char **templates;    /* pod claim names backed by templates */
+	/* the taint eviction controller's scheduled work (cluster_taint_evict.c)
+	 * and its CreatedAt; the device taint eviction controller's timer */
+	SimEventId eviction;
+	SimTime eviction_created;
+	SimEventId device_eviction;
+	SimTime device_eviction_at;
+	char **templates; /* pod claim names backed by templates */
 } ClusterSimPod;
 
 struct ClusterSim {
@@ -103,16 +113,19 @@ struct ClusterSim {
 	guint32 kind_arrival, kind_schedule, kind_backoff, kind_unsched;
 	guint32 kind_complete, kind_restart, kind_delete;
 	guint32 kind_node_fail, kind_node_drain, kind_node_restore, kind_evict, kind_reconfigured;
+	guint32 kind_unreachable, kind_device_evict;
 	SimEventId schedule_ev, backoff_ev, unsched_ev;
 	ClusterSimStats stats;
 	SimSamples *latencies, *jcts, *slowdowns;
 	SimGauge busy, pending, compute, memory;
 	guint64 run_seq;
-	GArray *tenants;         /* scratch: ClusterTenant */
+	GArray *tenants;         /* scratch: ClusterTenant, one per distinct pod */
+	GArray *tenant_pods;     /* scratch: guint pod index of each of those */
 	GArray *rates;           /* scratch: double */
 	GArray *kill;            /* scratch: gboolean */
 	GArray *victims;         /* scratch: guint pod indexes */
 	ClusterJournal *journal; /* cluster_journal.c */
+	gboolean in_bind;        /* cluster_sim__evict_on_bind is asking the DRA side */
 };
 
 /* cluster_kubelet.c */
@@ -129,6 +142,16 @@ void cluster_sim__pending_add(ClusterSim *self, gint delta);
 
 /* cluster_sim_nodes.c */
 void cluster_sim__register_node_kinds(ClusterSim *self);
+gboolean cluster_sim__is_bound(const ClusterSimPod *sp);
+
+/* cluster_taint_evict.c: the taint eviction controllers' timers */
+void cluster_sim__register_evict_kinds(ClusterSim *self);
+/* The NoExecute taints of @sn changed: every pod bound there, in index order. */
+void cluster_sim__noexec_changed(ClusterSim *self, ClusterSimNode *sn);
+/* A pod just bound: a tainted node's controller and the DRA one look at it. */
+void cluster_sim__evict_on_bind(ClusterSim *self, ClusterSimPod *sp);
+/* A bound pod ends (completion, deletion, eviction): its timers go. */
+void cluster_sim__evict_on_end(ClusterSim *self, ClusterSimPod *sp);
 
 /* cluster_journal.c: the recording hooks (a branch and nothing else unless full) */
 ClusterJournal *cluster_journal__new(void);

@@ -88,6 +88,9 @@ typedef struct {
 	ClusterTolerationOp op;
 	char *value;
 	ClusterTaintEffect effect; /* CLUSTER_EFFECT_ALL: every effect */
+	/* tolerationSeconds (NoExecute): FALSE = tolerate forever; <= 0 = evict at once */
+	gboolean has_seconds;
+	gint64 seconds;
 } ClusterToleration;
 
 /**
@@ -117,6 +120,8 @@ void cluster_node_free(ClusterNode *self);
 void cluster_node_set_label(ClusterNode *self, const char *key, const char *value);
 /* Returns: (transfer none) (nullable): the label's value. */
 const char *cluster_node_get_label(const ClusterNode *self, const char *key);
+/* Returns: TRUE if the label was there (the others keep their order). */
+gboolean cluster_node_remove_label(ClusterNode *self, const char *key);
 void cluster_node_add_taint(ClusterNode *self,
                             const char *key,
                             const char *value,
@@ -188,6 +193,13 @@ void cluster_pod_add_toleration(ClusterPod *self,
                                 ClusterTolerationOp op,
                                 const char *value,
                                 ClusterTaintEffect effect);
+/* The same with tolerationSeconds (only the taint eviction controllers read it). */
+void cluster_pod_add_toleration_seconds(ClusterPod *self,
+                                        const char *key,
+                                        ClusterTolerationOp op,
+                                        const char *value,
+                                        ClusterTaintEffect effect,
+                                        gint64 seconds);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterPod, cluster_pod_free)
 
@@ -283,6 +295,8 @@ typedef struct {
 	gboolean (*reserve)(gpointer data, const ClusterPod *pod, const ClusterNode *node);
 	void (*unreserve)(gpointer data, const ClusterPod *pod, const ClusterNode *node);
 	void (*postfilter)(gpointer data, const ClusterPod *pod);
+	/* (nullable) the pod was bound: the device taint eviction controller looks at it */
+	void (*bound)(gpointer data, const ClusterPod *pod);
 } ClusterDraOps;
 
 /* ------------------------------------------------------------- scoring */
@@ -805,7 +819,12 @@ typedef struct {
 	/* claims.rand is replaced by the "claims" stream; the rest is passed on */
 	ClusterClaimsConfig claims;
 	gboolean default_score_plugins; /* add the default profile's score plugins */
-	SimTime node_eviction_delay;    /* failure to eviction of its pods: 340 s */
+	/* A failed node gets node.kubernetes.io/unreachable:NoExecute after
+	 * node-monitor-grace-period (40 s); pods that do not tolerate it
+	 * themselves get DefaultTolerationSeconds' toleration (300 s): their
+	 * eviction comes 340 s after the failure. */
+	SimTime node_monitor_grace_period;
+	gint64 default_toleration_seconds;
 } ClusterSimConfig;
 
 /* Defaults of every part; default_score_plugins on, cycle_time 0, seed 1. */
@@ -831,7 +850,7 @@ typedef enum {
 	CLUSTER_POD_RESTARTING, /* OOM-killed, in crash-loop backoff */
 	CLUSTER_POD_SUCCEEDED,
 	CLUSTER_POD_DELETED,
-	CLUSTER_POD_LOST, /* its node failed; evicted after node_eviction_delay */
+	CLUSTER_POD_LOST, /* its node failed; evicted when its unreachable toleration runs out */
 } ClusterPodPhase;
 
 /* Registers its event kinds on @loop, which must outlive the simulation. */
@@ -897,8 +916,10 @@ cluster_sim_node_event(ClusterSim *self, SimTime when, ClusterNode *node, Cluste
  *
  * The mig-manager flow, starting now: cordon, evict the pods that use
  * devices, wait @duration, then install @devices and the GPU slots of
- * @allocatable (slots >= CLUSTER_RES_FIRST_SCALAR), set @labels
- * (NULL-terminated key, value pairs), uncordon and announce NODE_UPDATED.
+ * @allocatable (slots >= CLUSTER_RES_FIRST_SCALAR), remove the labels
+ * @unlabels (nullable, NULL-terminated keys: what GFD no longer publishes),
+ * set @labels (NULL-terminated key, value pairs), uncordon and announce
+ * NODE_UPDATED.
  */
 void cluster_sim_reconfigure_node(ClusterSim *self,
                                   ClusterNode *node,
@@ -906,21 +927,50 @@ void cluster_sim_reconfigure_node(ClusterSim *self,
                                   const ClusterDevice *devices,
                                   guint n_devices,
                                   const ClusterResources *allocatable,
-                                  const char *const *labels);
+                                  const char *const *labels,
+                                  const char *const *unlabels);
 /* Evicts one running or lost pod now (recreated pending). */
 void cluster_sim_evict_pod(ClusterSim *self, guint index);
 /**
+ * cluster_sim_set_device_eviction:
+ *
+ * The device taint eviction controller's timer for a bound pod
+ * (cluster_dra_taint.c): evicts it at @when, or at once when @when <= now;
+ * replaces the pod's earlier timer. A pod that just bound is evicted no
+ * sooner than CLUSTER_EVICTION_REBIND_DELAY after its bind.
+ */
+void cluster_sim_set_device_eviction(ClusterSim *self, guint index, SimTime when);
+/* The simulated time now. */
+SimTime cluster_sim_get_now(const ClusterSim *self);
+/* Cancels that timer (no eviction is due any more). */
+void cluster_sim_clear_device_eviction(ClusterSim *self, guint index);
+/* The time of that timer, SIM_TIME_NEVER when none is set. */
+SimTime cluster_sim_get_device_eviction(const ClusterSim *self, guint index);
+/*
+ * A pod that tolerates a NoExecute taint only for a time already over when it
+ * binds (tolerationSeconds <= 0, or a device taint older than its
+ * tolerationSeconds) is scheduled there again and again: the scheduler ignores
+ * tolerationSeconds, and so does the allocator. Production loops as fast as
+ * its controllers go; drasim puts this delay between the bind and such an
+ * eviction so that simulated time moves on.
+ */
+#define CLUSTER_EVICTION_REBIND_DELAY (1 * SIM_TIME_S)
+/**
  * cluster_sim_taint_node:
  *
- * Adds a taint now. A NoExecute taint evicts the bound pods that do not
- * tolerate it (the taint manager; tolerationSeconds is not modelled: at once).
+ * Adds a taint now. For a NoExecute taint the taint eviction controller
+ * (cluster_taint_evict.c) looks at every pod bound to the node: a pod that
+ * does not tolerate all its NoExecute taints is evicted at once; one whose
+ * matching tolerations carry tolerationSeconds is evicted after the smallest
+ * of them; tolerations without it tolerate forever.
  */
 void cluster_sim_taint_node(ClusterSim *self,
                             ClusterNode *node,
                             const char *key,
                             const char *value,
                             ClusterTaintEffect effect);
-/* Removes a taint now and announces NODE_UPDATED. */
+/* Removes a taint now and announces NODE_UPDATED; a NoExecute taint going
+ * away cancels the evictions it scheduled when no NoExecute taint is left. */
 void cluster_sim_untaint_node(ClusterSim *self,
                               ClusterNode *node,
                               const char *key,

@@ -60,7 +60,12 @@ struct ClusterDra {
 	DraRequest special_requests[CLUSTER_RES_MAX];
 	char special_names[CLUSTER_RES_MAX][24];
 	ClusterClaim *special_claim; /* made real at Reserve */
+	/* cluster_dra_taint.c: EvictingRule, the NoExecute rules now (NULL until one) */
+	GArray *evicting;
 };
+
+/* cluster_dra_taint.c: a pod was bound (ClusterDraOps.bound) */
+void cluster_dra__taint_bound(gpointer data, const ClusterPod *pod);
 
 /* cluster_dra_ext.c: extended resources backed by a DeviceClass (KEP-5004) */
 void cluster_dra__ext_add_class(ClusterDra *self, const K8sDeviceClass *klass);

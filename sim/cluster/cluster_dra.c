@@ -87,6 +87,7 @@ cluster_dra_free(ClusterDra *self)
 	g_ptr_array_unref(self->label_values);
 	g_array_unref(self->node_refs);
 	g_hash_table_unref(self->ext_classes);
+	g_clear_pointer(&self->evicting, g_array_unref);
 	g_free(self);
 }
 
@@ -529,6 +530,7 @@ static const ClusterDraOps dra_ops = {
 	.reserve = dra_reserve,
 	.unreserve = dra_unreserve,
 	.postfilter = dra_postfilter,
+	.bound = cluster_dra__taint_bound,
 };
 
 /* The claim controller cleared an allocation: its devices are free again. */

@@ -84,10 +84,17 @@ char *cluster_dra_describe_pod(ClusterDra *self, guint index);
  * NoExecute rule also evicts, as the device taint eviction controller does,
  * every bound pod with a claim allocated on a device the rule names by
  * driver, pool and device (its CEL selectors and class are not evaluated here)
- * whose request does not tolerate the taint. Returns the pods evicted.
+ * whose request does not tolerate the taint: at once, or when the smallest
+ * tolerationSeconds of the request's matching NoExecute tolerations has
+ * passed since the rule was added (a matching one without it tolerates
+ * forever). Returns the pods evicted at once.
  */
 guint cluster_dra_add_taint_rule(ClusterDra *self, const DraTaintRule *rule);
-/* The DeviceTaintRule was deleted: its devices may be allocated again. */
+/* The same for a DeviceTaintRule manifest (scenario_run.c passes only rules
+ * without NoExecute). The converted rule lives as long as @self. */
+guint cluster_dra_add_taint_rule_object(ClusterDra *self, const K8sDeviceTaintRule *rule);
+/* The DeviceTaintRule was deleted: its devices may be allocated again and the
+ * evictions it scheduled are recomputed (cancelled when nothing else is due). */
 void cluster_dra_remove_taint_rule(ClusterDra *self, const DraTaintRule *rule);
 
 G_END_DECLS

@@ -204,11 +204,17 @@ cluster_k8s_pod_new(const K8sPodSpec *spec,
 	for (guint i = 0; i < spec->n_tolerations; i++) {
 		const K8sToleration *t = &spec->tolerations[i];
 
-		cluster_pod_add_toleration(pod, t->key,
-		                           g_strcmp0(t->operator_, "Exists") == 0
-		                                   ? CLUSTER_TOLERATION_EXISTS
-		                                   : CLUSTER_TOLERATION_EQUAL,
-		                           t->value, effect_from(t->effect));
+		ClusterTolerationOp op = g_strcmp0(t->operator_, "Exists") == 0
+		                                 ? CLUSTER_TOLERATION_EXISTS
+		                                 : CLUSTER_TOLERATION_EQUAL;
+
+		if (t->has_toleration_seconds)
+			cluster_pod_add_toleration_seconds(pod, t->key, op, t->value,
+			                                   effect_from(t->effect),
+			                                   t->toleration_seconds);
+		else
+			cluster_pod_add_toleration(pod, t->key, op, t->value,
+			                           effect_from(t->effect));
 	}
 	pod->has_dra = spec->n_resource_claims > 0;
 	return g_steal_pointer(&pod);

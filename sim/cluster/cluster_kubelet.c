@@ -8,6 +8,12 @@
  *
  * A pod on several devices runs at the speed of its slowest one (the ranks of
  * a data-parallel job wait for each other).
+ *
+ * Under the device plugin's time-slicing a pod can hold several replicas of
+ * one GPU (scenario_place.c): it joins the device's tenant list once per
+ * replica, so replica counts stay exact, but the run model sees it once per
+ * device, as one process carrying the work of all its replicas there
+ * (fill_tenants; docs/cluster.md, "Several replicas of one GPU").
  */
 #include "cluster-private.h"
 
@@ -84,26 +90,43 @@ place_default(ClusterSimNode *node, guint *out, guint n)
 	return TRUE;
 }
 
+/*
+ * The hook may name a device more than once (time-slicing replicas of one
+ * GPU), so a pod may ask more devices than the node has; the default
+ * placement wants distinct devices.
+ */
 gboolean
 cluster_kubelet__place(ClusterSim *sim, ClusterSimPod *sp, ClusterSimNode *node)
 {
 	guint n = sp->work.n_devices;
+	gboolean repeats = FALSE;
 
+	sp->repeats = FALSE;
 	if (n == 0)
 		return TRUE;
-	if (n > node->n_devices)
+	if (sim->config.place == NULL)
+		return n <= node->n_devices && place_default(node, sp->devices, n);
+	if (!sim->config.place(sim->config.place_data, sim, sp->pod, node->node, sp->devices, n))
 		return FALSE;
-	if (sim->config.place != NULL) {
-		if (!sim->config.place(sim->config.place_data, sim, sp->pod, node->node,
-		                       sp->devices, n))
+	for (guint i = 0; i < n; i++) {
+		if (sp->devices[i] >= node->n_devices)
 			return FALSE;
-		for (guint i = 0; i < n; i++) {
-			if (sp->devices[i] >= node->n_devices)
-				return FALSE;
-		}
-		return TRUE;
+		for (guint j = 0; j < i; j++)
+			repeats = repeats || sp->devices[j] == sp->devices[i];
 	}
-	return place_default(node, sp->devices, n);
+	sp->repeats = repeats;
+	return TRUE;
+}
+
+/* Is devices[k] the first mention of its device? (joined per replica, run per device) */
+static gboolean
+first_mention(const ClusterSimPod *sp, guint k)
+{
+	for (guint j = 0; sp->repeats && j < k; j++) {
+		if (sp->devices[j] == sp->devices[k])
+			return FALSE;
+	}
+	return TRUE;
 }
 
 static void
@@ -132,16 +155,33 @@ update_pod_rate(ClusterSim *sim, ClusterSimPod *sp)
 	update_completion(sim, sp);
 }
 
-static void
+/*
+ * The run model's tenants of @dev, one per distinct pod (in joining order),
+ * with their pod indexes in sim->tenant_pods; returns how many. A pod holding
+ * r replicas of the device is one CUDA process there (its container sees the
+ * GPU once) doing the work of r: demand r × its demand, its memory once.
+ */
+static guint
 fill_tenants(ClusterSim *sim, ClusterSimDevice *dev)
 {
-	g_array_set_size(sim->tenants, dev->tenants->len);
-	g_array_set_size(sim->rates, dev->tenants->len);
-	g_array_set_size(sim->kill, dev->tenants->len);
-	for (guint i = 0; i < dev->tenants->len; i++) {
-		ClusterSimPod *sp = pod_at(sim, g_array_index(dev->tenants, guint, i));
-		ClusterTenant *t = &g_array_index(sim->tenants, ClusterTenant, i);
+	guint m = 0;
 
+	g_array_set_size(sim->tenants, dev->tenants->len);
+	g_array_set_size(sim->tenant_pods, dev->tenants->len);
+	for (guint i = 0; i < dev->tenants->len; i++) {
+		guint pod = g_array_index(dev->tenants, guint, i);
+		ClusterSimPod *sp = pod_at(sim, pod);
+		ClusterTenant *t;
+		guint s = 0;
+
+		while (sp->repeats && s < m && g_array_index(sim->tenant_pods, guint, s) != pod)
+			s++;
+		if (sp->repeats && s < m) {
+			g_array_index(sim->tenants, ClusterTenant, s).demand += sp->work.demand;
+			continue;
+		}
+		g_array_index(sim->tenant_pods, guint, m) = pod;
+		t = &g_array_index(sim->tenants, ClusterTenant, m++);
 		t->demand = sp->work.demand;
 		t->mem_bytes = sp->work.gpu_mem;
 		t->mps_threads = sp->work.mps_threads;
@@ -149,17 +189,22 @@ fill_tenants(ClusterSim *sim, ClusterSimDevice *dev)
 		t->start = sp->started;
 		t->seq = sp->run_seq;
 	}
+	g_array_set_size(sim->tenants, m);
+	g_array_set_size(sim->tenant_pods, m);
+	g_array_set_size(sim->rates, m);
+	g_array_set_size(sim->kill, m);
+	return m;
 }
 
 /* The utilisation gauges follow the device's tenants and speeds. */
 static void
-account(ClusterSim *sim, ClusterSimDevice *dev)
+account(ClusterSim *sim, ClusterSimDevice *dev, guint m)
 {
 	SimTime now = sim_loop_get_now(sim->loop);
 	double used = 0.0;
 	gint64 mem = 0;
 
-	for (guint i = 0; i < dev->tenants->len; i++) {
+	for (guint i = 0; i < m; i++) {
 		const ClusterTenant *t = &g_array_index(sim->tenants, ClusterTenant, i);
 
 		used += g_array_index(sim->rates, double, i) * MAX(t->demand, 0.0);
@@ -176,22 +221,32 @@ static void
 recompute(ClusterSim *sim, ClusterSimNode *node, guint d)
 {
 	ClusterSimDevice *dev = &node->devices[d];
+	guint m = fill_tenants(sim, dev);
 
-	fill_tenants(sim, dev);
 	cluster_run_rates(&sim->config.run, &dev->dev,
-	                  (const ClusterTenant *)(const void *)sim->tenants->data,
-	                  dev->tenants->len, (double *)(void *)sim->rates->data);
-	for (guint i = 0; i < dev->tenants->len; i++) {
-		ClusterSimPod *sp = pod_at(sim, g_array_index(dev->tenants, guint, i));
+	                  (const ClusterTenant *)(const void *)sim->tenants->data, m,
+	                  (double *)(void *)sim->rates->data);
+	for (guint i = 0; i < m; i++) {
+		ClusterSimPod *sp = pod_at(sim, g_array_index(sim->tenant_pods, guint, i));
 
 		for (guint k = 0; k < sp->work.n_devices; k++) {
 			if (sp->devices[k] == d)
 				sp->rates[k] = g_array_index(sim->rates, double, i);
 		}
 	}
-	for (guint i = 0; i < dev->tenants->len; i++)
-		update_pod_rate(sim, pod_at(sim, g_array_index(dev->tenants, guint, i)));
-	account(sim, dev);
+	for (guint i = 0; i < m; i++)
+		update_pod_rate(sim, pod_at(sim, g_array_index(sim->tenant_pods, guint, i)));
+	account(sim, dev, m);
+}
+
+/* Recomputes each device of @sp once. */
+static void
+recompute_pod(ClusterSim *sim, ClusterSimPod *sp)
+{
+	for (guint k = 0; k < sp->work.n_devices; k++) {
+		if (first_mention(sp, k))
+			recompute(sim, sp->node, sp->devices[k]);
+	}
 }
 
 static void
@@ -220,8 +275,7 @@ oom_kill(ClusterSim *sim, ClusterSimPod *sp)
 	sp->restart = sim_loop_schedule(
 	        sim->loop, now + cluster_run_restart_backoff(&sim->config.run, sp->restarts),
 	        sim->kind_restart, 2, sp->index, NULL);
-	for (guint k = 0; k < sp->work.n_devices; k++)
-		recompute(sim, sp->node, sp->devices[k]);
+	recompute_pod(sim, sp);
 }
 
 /* Kills the run model's victims on device @d; returns how many died. */
@@ -230,16 +284,15 @@ check_memory(ClusterSim *sim, ClusterSimNode *node, guint d)
 {
 	ClusterSimDevice *dev = &node->devices[d];
 	GArray *victims = sim->victims;
-	guint killed;
+	guint m = fill_tenants(sim, dev);
+	guint killed = cluster_run_oom_victims(
+	        &dev->dev, (const ClusterTenant *)(const void *)sim->tenants->data, m,
+	        (gboolean *)(void *)sim->kill->data);
 
-	fill_tenants(sim, dev);
-	killed = cluster_run_oom_victims(&dev->dev,
-	                                 (const ClusterTenant *)(const void *)sim->tenants->data,
-	                                 dev->tenants->len, (gboolean *)(void *)sim->kill->data);
 	g_array_set_size(victims, 0);
-	for (guint i = 0; i < dev->tenants->len && killed > 0; i++) {
+	for (guint i = 0; i < m && killed > 0; i++) {
 		if (g_array_index(sim->kill, gboolean, i))
-			g_array_append_val(victims, g_array_index(dev->tenants, guint, i));
+			g_array_append_val(victims, g_array_index(sim->tenant_pods, guint, i));
 	}
 	/* collected first: oom_kill refills the tenant scratch arrays */
 	for (guint i = 0; i < victims->len; i++)
@@ -262,12 +315,12 @@ run(ClusterSim *sim, ClusterSimPod *sp)
 		join(sim, &sp->node->devices[sp->devices[k]], sp->index);
 	}
 	for (guint k = 0; k < sp->work.n_devices; k++) {
-		check_memory(sim, sp->node, sp->devices[k]);
+		if (first_mention(sp, k))
+			check_memory(sim, sp->node, sp->devices[k]);
 		if (sp->phase != CLUSTER_POD_RUNNING)
 			return; /* the newcomer itself died (oom_kill recomputed) */
 	}
-	for (guint k = 0; k < sp->work.n_devices; k++)
-		recompute(sim, sp->node, sp->devices[k]);
+	recompute_pod(sim, sp);
 	if (sp->work.n_devices == 0)
 		update_pod_rate(sim, sp);
 }
@@ -304,6 +357,5 @@ cluster_kubelet__stop(ClusterSim *sim, ClusterSimPod *sp)
 	cluster_journal__event(sim, sp, CLUSTER_JOURNAL_STOPPED);
 	sim->stats.running--;
 	leave_devices(sim, sp);
-	for (guint k = 0; k < sp->work.n_devices; k++)
-		recompute(sim, sp->node, sp->devices[k]);
+	recompute_pod(sim, sp);
 }

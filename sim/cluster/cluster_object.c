@@ -176,6 +176,18 @@ cluster_node_get_label(const ClusterNode *self, const char *key)
 	return label != NULL ? label->value : NULL;
 }
 
+gboolean
+cluster_node_remove_label(ClusterNode *self, const char *key)
+{
+	ClusterLabel *label = find_label(self->labels, key);
+
+	if (label == NULL)
+		return FALSE;
+	g_array_remove_index(self->labels,
+	                     (guint)(label - (ClusterLabel *)(void *)self->labels->data));
+	return TRUE;
+}
+
 void
 cluster_node_add_taint(ClusterNode *self,
                        const char *key,
@@ -336,7 +348,25 @@ cluster_pod_add_toleration(ClusterPod *self,
                            const char *value,
                            ClusterTaintEffect effect)
 {
-	ClusterToleration toleration = { g_strdup(key), op, g_strdup(value), effect };
+	ClusterToleration toleration = {
+		.key = g_strdup(key), .op = op, .value = g_strdup(value), .effect = effect
+	};
 
 	g_array_append_val(self->tolerations, toleration);
+}
+
+void
+cluster_pod_add_toleration_seconds(ClusterPod *self,
+                                   const char *key,
+                                   ClusterTolerationOp op,
+                                   const char *value,
+                                   ClusterTaintEffect effect,
+                                   gint64 seconds)
+{
+	ClusterToleration *t;
+
+	cluster_pod_add_toleration(self, key, op, value, effect);
+	t = &g_array_index(self->tolerations, ClusterToleration, self->tolerations->len - 1);
+	t->has_seconds = TRUE;
+	t->seconds = seconds;
 }

@@ -38,8 +38,10 @@ cluster_sim_config_init(ClusterSimConfig *config)
 	cluster_run_params_init(&config->run);
 	config->seed = 1;
 	config->default_score_plugins = TRUE;
-	/* node-monitor-grace-period 40 s + default tolerationSeconds 300 s */
-	config->node_eviction_delay = 340 * SIM_TIME_S;
+	/* kube-controller-manager's node-monitor-grace-period; kube-apiserver's
+	 * default-{not-ready,unreachable}-toleration-seconds */
+	config->node_monitor_grace_period = 40 * SIM_TIME_S;
+	config->default_toleration_seconds = 300;
 }
 
 static guint32
@@ -58,6 +60,7 @@ sim_node_free(gpointer data)
 	g_free(node->devices);
 	g_free(node->next_devices);
 	g_strfreev(node->next_labels);
+	g_strfreev(node->next_unlabels);
 	cluster_node_free(node->node);
 	g_free(node);
 }
@@ -123,6 +126,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	sim_gauge_init(&self->compute, sim_loop_get_now(loop), 0.0);
 	sim_gauge_init(&self->memory, sim_loop_get_now(loop), 0.0);
 	self->tenants = g_array_new(FALSE, TRUE, sizeof(ClusterTenant));
+	self->tenant_pods = g_array_new(FALSE, TRUE, sizeof(guint));
 	self->rates = g_array_new(FALSE, TRUE, sizeof(double));
 	self->kill = g_array_new(FALSE, TRUE, sizeof(gboolean));
 	self->victims = g_array_new(FALSE, TRUE, sizeof(guint));
@@ -147,6 +151,7 @@ cluster_sim_free(ClusterSim *self)
 	sim_samples_free(self->jcts);
 	sim_samples_free(self->slowdowns);
 	g_array_unref(self->tenants);
+	g_array_unref(self->tenant_pods);
 	g_array_unref(self->rates);
 	g_array_unref(self->kill);
 	g_array_unref(self->victims);
@@ -366,6 +371,7 @@ bind(ClusterSim *self, ClusterSimPod *sp, ClusterNode *node)
 		                sim_time_to_seconds(sp->bound_at - sp->work.arrival));
 	}
 	cluster_kubelet__start(self, sp);
+	cluster_sim__evict_on_bind(self, sp);
 }
 
 /* Reserve succeeded but the devices cannot be placed: undo, retry as an error. */
@@ -447,6 +453,7 @@ cluster_sim__end_pod(ClusterSim *self, ClusterSimPod *sp)
 {
 	gboolean deallocated;
 
+	cluster_sim__evict_on_end(self, sp);
 	cluster_kubelet__stop(self, sp);
 	cluster_sched_release(self->sched, sp->pod, sp->node->node);
 	deallocated = release_claims(self, sp);

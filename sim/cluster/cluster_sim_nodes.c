@@ -1,9 +1,11 @@
 /*
  * cluster_sim_nodes.c: node and device events on the simulated cluster:
  * drain (cordon, evict), failure (the node lifecycle controller taints an
- * unreachable node and evicts its pods once their default toleration of
- * 300 s runs out), restore, and the mig-manager's reconfiguration flow
- * (cordon, evict GPU pods, wait, install the new layout, relabel, uncordon).
+ * unreachable node NoExecute after node-monitor-grace-period; the taint
+ * eviction controller, cluster_taint_evict.c, evicts its pods when their
+ * toleration of it runs out: 300 s by default), restore, node taints, and
+ * the mig-manager's reconfiguration flow (cordon, evict GPU pods, wait,
+ * install the new layout, relabel, uncordon).
  *
  * An evicted pod is recreated by its controller: drasim puts the same pod
  * back in the queue as new, with fresh generated claims, starting its work
@@ -17,7 +19,7 @@
 static void on_node_fail(SimLoop *loop, const SimEvent *ev, gpointer data);
 static void on_node_drain(SimLoop *loop, const SimEvent *ev, gpointer data);
 static void on_node_restore(SimLoop *loop, const SimEvent *ev, gpointer data);
-static void on_evict(SimLoop *loop, const SimEvent *ev, gpointer data);
+static void on_unreachable(SimLoop *loop, const SimEvent *ev, gpointer data);
 static void on_reconfigured(SimLoop *loop, const SimEvent *ev, gpointer data);
 
 void
@@ -27,9 +29,11 @@ cluster_sim__register_node_kinds(ClusterSim *self)
 	self->kind_node_drain = sim_loop_add_kind(self->loop, "node-drain", on_node_drain, self);
 	self->kind_node_restore =
 	        sim_loop_add_kind(self->loop, "node-restore", on_node_restore, self);
-	self->kind_evict = sim_loop_add_kind(self->loop, "pod-evict", on_evict, self);
+	cluster_sim__register_evict_kinds(self);
 	self->kind_reconfigured =
 	        sim_loop_add_kind(self->loop, "node-reconfigured", on_reconfigured, self);
+	self->kind_unreachable =
+	        sim_loop_add_kind(self->loop, "node-unreachable", on_unreachable, self);
 }
 
 void
@@ -52,8 +56,8 @@ cluster_sim_node_event(ClusterSim *self, SimTime when, ClusterNode *node, Cluste
 	sim_loop_schedule(self->loop, when, kind, PRIO_NODE, sn->index, NULL);
 }
 
-static gboolean
-is_bound(const ClusterSimPod *sp)
+gboolean
+cluster_sim__is_bound(const ClusterSimPod *sp)
 {
 	return sp->phase == CLUSTER_POD_RUNNING || sp->phase == CLUSTER_POD_RESTARTING ||
 	       sp->phase == CLUSTER_POD_LOST;
@@ -80,11 +84,9 @@ cluster_sim_evict_pod(ClusterSim *self, guint index)
 
 	g_return_if_fail(index < self->pods->len);
 	sp = self->pods->pdata[index];
-	if (!is_bound(sp))
+	if (!cluster_sim__is_bound(sp))
 		return;
-	sim_loop_cancel(self->loop, sp->eviction);
-	sp->eviction = SIM_EVENT_ID_NONE;
-	cluster_sim__end_pod(self, sp);
+	cluster_sim__end_pod(self, sp); /* cancels its eviction timers */
 	recreate(self, sp);
 	cluster_sim__after_queue_change(self);
 }
@@ -96,7 +98,7 @@ evict_node_pods(ClusterSim *self, ClusterSimNode *sn, gboolean gpu_only)
 	for (guint i = 0; i < self->pods->len; i++) {
 		ClusterSimPod *sp = self->pods->pdata[i];
 
-		if (sp->node != sn || !is_bound(sp))
+		if (sp->node != sn || !cluster_sim__is_bound(sp))
 			continue;
 		if (gpu_only && sp->work.n_devices == 0)
 			continue;
@@ -114,41 +116,46 @@ on_node_drain(SimLoop *loop, const SimEvent *ev, gpointer data)
 	evict_node_pods(self, sn, FALSE);
 }
 
-/* The containers die with the node; the API still binds the pods until eviction. */
+/*
+ * The containers die with the node; the API still binds the pods until
+ * eviction. Upstream's node lifecycle controller adds both unreachable taints
+ * once node-monitor-grace-period has passed; drasim adds NoSchedule at once
+ * (the scheduler stops using the node) and NoExecute, which starts the
+ * eviction clocks, after the grace period.
+ */
 static void
 on_node_fail(SimLoop *loop, const SimEvent *ev, gpointer data)
 {
 	ClusterSim *self = data;
 	ClusterSimNode *sn = self->nodes->pdata[ev->target];
-	SimTime evict_at = sim_loop_get_now(loop) + self->config.node_eviction_delay;
 
 	if (sn->failed)
 		return;
 	sn->failed = TRUE;
 	cluster_node_add_taint(sn->node, TAINT_UNREACHABLE, "", CLUSTER_EFFECT_NO_SCHEDULE);
-	cluster_node_add_taint(sn->node, TAINT_UNREACHABLE, "", CLUSTER_EFFECT_NO_EXECUTE);
 	for (guint i = 0; i < self->pods->len; i++) {
 		ClusterSimPod *sp = self->pods->pdata[i];
 
-		if (sp->node != sn || !is_bound(sp) || sp->phase == CLUSTER_POD_LOST)
+		if (sp->node != sn || !cluster_sim__is_bound(sp) || sp->phase == CLUSTER_POD_LOST)
 			continue;
 		cluster_kubelet__stop(self, sp);
 		sp->phase = CLUSTER_POD_LOST;
 		cluster_journal__event(self, sp, CLUSTER_JOURNAL_LOST);
-		sp->eviction =
-		        sim_loop_schedule(loop, evict_at, self->kind_evict, PRIO_NODE, i, NULL);
 	}
+	sn->unreachable = sim_loop_schedule(
+	        loop, sim_loop_get_now(loop) + self->config.node_monitor_grace_period,
+	        self->kind_unreachable, PRIO_NODE, sn->index, NULL);
 }
 
 static void
-on_evict(SimLoop *loop, const SimEvent *ev, gpointer data)
+on_unreachable(SimLoop *loop, const SimEvent *ev, gpointer data)
 {
 	ClusterSim *self = data;
-	ClusterSimPod *sp = self->pods->pdata[ev->target];
+	ClusterSimNode *sn = self->nodes->pdata[ev->target];
 
-	sp->eviction = SIM_EVENT_ID_NONE;
-	if (sp->phase == CLUSTER_POD_LOST)
-		cluster_sim_evict_pod(self, ev->target);
+	sn->unreachable = SIM_EVENT_ID_NONE;
+	cluster_node_add_taint(sn->node, TAINT_UNREACHABLE, "", CLUSTER_EFFECT_NO_EXECUTE);
+	cluster_sim__noexec_changed(self, sn);
 }
 
 /* Back before the eviction: the kubelet restarts the pods' containers. */
@@ -160,16 +167,18 @@ on_node_restore(SimLoop *loop, const SimEvent *ev, gpointer data)
 
 	if (sn->failed) {
 		sn->failed = FALSE;
+		sim_loop_cancel(loop, sn->unreachable);
+		sn->unreachable = SIM_EVENT_ID_NONE;
 		cluster_node_remove_taint(sn->node, TAINT_UNREACHABLE, CLUSTER_EFFECT_NO_SCHEDULE);
-		cluster_node_remove_taint(sn->node, TAINT_UNREACHABLE, CLUSTER_EFFECT_NO_EXECUTE);
+		/* no NoExecute taint left: the scheduled evictions are cancelled */
+		if (cluster_node_remove_taint(sn->node, TAINT_UNREACHABLE,
+		                              CLUSTER_EFFECT_NO_EXECUTE))
+			cluster_sim__noexec_changed(self, sn);
 		for (guint i = 0; i < self->pods->len; i++) {
 			ClusterSimPod *sp = self->pods->pdata[i];
 
-			if (sp->node != sn || sp->phase != CLUSTER_POD_LOST)
-				continue;
-			sim_loop_cancel(loop, sp->eviction);
-			sp->eviction = SIM_EVENT_ID_NONE;
-			cluster_kubelet__restart(self, sp);
+			if (sp->node == sn && sp->phase == CLUSTER_POD_LOST)
+				cluster_kubelet__restart(self, sp);
 		}
 	}
 	sn->node->unschedulable = FALSE;
@@ -183,7 +192,8 @@ cluster_sim_reconfigure_node(ClusterSim *self,
                              const ClusterDevice *devices,
                              guint n_devices,
                              const ClusterResources *allocatable,
-                             const char *const *labels)
+                             const char *const *labels,
+                             const char *const *unlabels)
 {
 	ClusterSimNode *sn = node->user_data;
 
@@ -196,6 +206,8 @@ cluster_sim_reconfigure_node(ClusterSim *self,
 	sn->next_allocatable = *allocatable;
 	g_strfreev(sn->next_labels);
 	sn->next_labels = g_strdupv((char **)labels);
+	g_strfreev(sn->next_unlabels);
+	sn->next_unlabels = g_strdupv((char **)unlabels);
 	sim_loop_cancel(self->loop, sn->reconfigure);
 	sn->reconfigure = sim_loop_schedule(self->loop, sim_loop_get_now(self->loop) + duration,
 	                                    self->kind_reconfigured, PRIO_NODE, sn->index, NULL);
@@ -223,7 +235,16 @@ on_reconfigured(SimLoop *loop, const SimEvent *ev, gpointer data)
 	g_clear_pointer(&sn->next_devices, g_free);
 	for (guint slot = CLUSTER_RES_FIRST_SCALAR; slot < CLUSTER_RES_MAX; slot++)
 		sn->node->allocatable.v[slot] = sn->next_allocatable.v[slot];
-	/* the relabel comes last, as mig-manager's mig.config.state=success */
+	/*
+	 * The relabel comes last, as mig-manager's mig.config.state=success. GFD
+	 * rewrites its whole feature file and NFD deletes the labels it set
+	 * before that the file no longer has (nfd-master keeps their names in
+	 * the node's nfd.node.kubernetes.io/feature-labels annotation): the
+	 * labels of profiles the new layout lacks go.
+	 */
+	for (guint i = 0; sn->next_unlabels != NULL && sn->next_unlabels[i] != NULL; i++)
+		cluster_node_remove_label(sn->node, sn->next_unlabels[i]);
+	g_clear_pointer(&sn->next_unlabels, g_strfreev);
 	for (guint i = 0; sn->next_labels != NULL && sn->next_labels[i] != NULL &&
 	                  sn->next_labels[i + 1] != NULL;
 	     i += 2)
@@ -240,24 +261,9 @@ cluster_sim_taint_node(ClusterSim *self,
                        const char *value,
                        ClusterTaintEffect effect)
 {
-	ClusterSimNode *sn = node->user_data;
-	ClusterTaint taint = { (char *)key, (char *)(value != NULL ? value : ""), effect };
-
 	cluster_node_add_taint(node, key, value, effect);
-	if (effect != CLUSTER_EFFECT_NO_EXECUTE)
-		return;
-	for (guint i = 0; i < self->pods->len; i++) {
-		ClusterSimPod *sp = self->pods->pdata[i];
-		gboolean ok = FALSE;
-
-		if (sp->node != sn || !is_bound(sp))
-			continue;
-		for (guint t = 0; t < sp->pod->tolerations->len && !ok; t++)
-			ok = cluster_toleration_tolerates(
-			        &g_array_index(sp->pod->tolerations, ClusterToleration, t), &taint);
-		if (!ok)
-			cluster_sim_evict_pod(self, i);
-	}
+	if (effect == CLUSTER_EFFECT_NO_EXECUTE)
+		cluster_sim__noexec_changed(self, node->user_data);
 }
 
 void
@@ -266,6 +272,9 @@ cluster_sim_untaint_node(ClusterSim *self,
                          const char *key,
                          ClusterTaintEffect effect)
 {
-	if (cluster_node_remove_taint(node, key, effect))
-		cluster_sim_notify(self, CLUSTER_EVENT_NODE_UPDATED);
+	if (!cluster_node_remove_taint(node, key, effect))
+		return;
+	if (effect == CLUSTER_EFFECT_NO_EXECUTE)
+		cluster_sim__noexec_changed(self, node->user_data);
+	cluster_sim_notify(self, CLUSTER_EVENT_NODE_UPDATED);
 }

@@ -139,6 +139,8 @@ void scenario_place__add_node(ScenarioPlace *self,
                               const char *node,
                               GPtrArray *resources,
                               gboolean shared);
+/* The device plugin's sharing (replicas per shared device, failRequestsGreaterThanOne). */
+void scenario_place__configure(ScenarioPlace *self, const XrConfig *xr);
 void scenario_place__set_pod(ScenarioPlace *self, guint index, const char *resource);
 gboolean scenario_place__func(gpointer data,
                               ClusterSim *sim,

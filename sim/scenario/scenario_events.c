@@ -427,6 +427,9 @@ struct ScenarioEvents {
 	GPtrArray *rules;        /* TaintRec *, in creation order */
 	K8sObjectSet *published; /* slices republished after a MIG change (dra world) */
 	gint64 generations;      /* republications so far: each bumps the pool generation */
+	/* node name -> GPtrArray of the label keys GFD has published there
+	 * (extended world; what NFD lists in nfd.node.kubernetes.io/feature-labels) */
+	GHashTable *gfd_keys;
 };
 
 static void
@@ -588,6 +591,65 @@ extended_node_state(ScenarioEvents *self,
 	return TRUE;
 }
 
+static gboolean
+pairs_have_key(const GPtrArray *pairs, const char *key)
+{
+	for (guint i = 0; i + 1 < pairs->len; i += 2)
+		if (g_strcmp0(pairs->pdata[i], key) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/*
+ * The label keys GFD has published on the node so far: the first time those
+ * of its hardware as it is now (the node was built from the same model/xr
+ * labels), later also every key a relabel set.
+ */
+static GPtrArray *
+gfd_keys(ScenarioEvents *self, const HwNode *hw, const char *node)
+{
+	GPtrArray *keys = g_hash_table_lookup(self->gfd_keys, node);
+	g_autoptr(GPtrArray) labels = NULL;
+	ClusterResources alloc;
+
+	if (keys != NULL)
+		return keys;
+	keys = g_ptr_array_new_with_free_func(g_free);
+	g_hash_table_insert(self->gfd_keys, g_strdup(node), keys);
+	labels = g_ptr_array_new_with_free_func(g_free);
+	if (extended_node_state(self, hw, "", &alloc, labels))
+		for (guint i = 0; i + 1 < labels->len; i += 2)
+			g_ptr_array_add(keys, g_strdup(labels->pdata[i]));
+	return keys;
+}
+
+/*
+ * GFD rewrites its feature file after the reconfiguration and NFD removes the
+ * labels the file no longer has: returns (NULL-terminated, strings borrowed
+ * from @keys) the keys of @keys that @labels (pairs) lacks, and adds the new
+ * keys of @labels to @keys.
+ */
+static GPtrArray *
+stale_gfd_keys(GPtrArray *keys, const GPtrArray *labels)
+{
+	GPtrArray *stale = g_ptr_array_new();
+	guint n_old = keys->len;
+
+	for (guint i = 0; i < n_old; i++)
+		if (!pairs_have_key(labels, keys->pdata[i]))
+			g_ptr_array_add(stale, keys->pdata[i]);
+	g_ptr_array_add(stale, NULL);
+	for (guint i = 0; i + 1 < labels->len; i += 2) {
+		gboolean known = FALSE;
+
+		for (guint k = 0; k < n_old && !known; k++)
+			known = strcmp(keys->pdata[k], labels->pdata[i]) == 0;
+		if (!known)
+			g_ptr_array_add(keys, g_strdup(labels->pdata[i]));
+	}
+	return stale;
+}
+
 /* The node pool's layout in this mode is "dynamic" (DynamicMIG). */
 static gboolean
 pool_is_dynamic(ScenarioEvents *self, const char *node)
@@ -645,6 +707,8 @@ mig_reconfigure(ScenarioEvents *self, guint index, const ScenarioEvent *e, Clust
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) resources = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) stale = NULL;
+	GPtrArray *keys = NULL;
 	ClusterResources alloc;
 	HwPublishOptions opts;
 	SimTime duration;
@@ -660,6 +724,8 @@ mig_reconfigure(ScenarioEvents *self, guint index, const ScenarioEvent *e, Clust
 	}
 	if (hw == NULL)
 		return FALSE;
+	if (!dra)
+		keys = gfd_keys(self, hw, cn->name); /* before the layout changes */
 	duration = apply_layout(hw, e->mig_config, &ok);
 	if (!ok) {
 		note(self, index, "the layout does not apply to this node's GPUs: no effect");
@@ -678,6 +744,8 @@ mig_reconfigure(ScenarioEvents *self, guint index, const ScenarioEvent *e, Clust
 		g_ptr_array_add(labels, NULL);
 	} else if (!extended_node_state(self, hw, e->mig_config, &alloc, labels)) {
 		return FALSE;
+	} else {
+		stale = stale_gfd_keys(keys, labels);
 	}
 	if (self->env.place != NULL)
 		scenario_place__add_node(self->env.place, cn->name, resources,
@@ -687,7 +755,8 @@ mig_reconfigure(ScenarioEvents *self, guint index, const ScenarioEvent *e, Clust
 	cluster_node_set_label(cn, "nvidia.com/mig.config.state", "pending");
 	cluster_sim_reconfigure_node(self->env.sim, cn, duration,
 	                             (const ClusterDevice *)(void *)devices->data, devices->len,
-	                             &alloc, (const char *const *)labels->pdata);
+	                             &alloc, (const char *const *)labels->pdata,
+	                             stale != NULL ? (const char *const *)stale->pdata : NULL);
 	/* After the evictions above: their claims gave the old devices back. */
 	if (dra) {
 		if (!dra_republish(self, hw, &opts))
@@ -797,6 +866,8 @@ scenario_events__new(const ScenarioEventsEnv *env)
 	self->hwnodes = g_hash_table_new(g_str_hash, g_str_equal);
 	self->rules = g_ptr_array_new_with_free_func(taint_rec_free);
 	self->published = k8s_object_set_new();
+	self->gfd_keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	                                       (GDestroyNotify)g_ptr_array_unref);
 	for (guint i = 0; i < cluster_sched_get_n_nodes(sched); i++) {
 		ClusterNode *n = cluster_sched_get_node(sched, i);
 
@@ -823,6 +894,7 @@ scenario_events__free(ScenarioEvents *self)
 	g_hash_table_unref(self->hwnodes);
 	g_ptr_array_unref(self->rules);
 	k8s_object_set_free(self->published);
+	g_hash_table_unref(self->gfd_keys);
 	g_free(self);
 }
 

@@ -139,6 +139,22 @@ append_cotenants(GString *out, const ClusterJournal *j, const GArray *stays, con
 	}
 }
 
+/* Devices named in @dev (time-slicing replicas name a GPU once per replica). */
+static guint
+distinct_devices(const guint *dev, guint n)
+{
+	guint distinct = 0;
+
+	for (guint k = 0; k < n; k++) {
+		guint j = 0;
+
+		while (j < k && dev[j] != dev[k])
+			j++;
+		distinct += j == k;
+	}
+	return distinct;
+}
+
 static void
 append_started(GString *out,
                const ClusterJournal *j,
@@ -153,6 +169,12 @@ append_started(GString *out,
 		g_string_append_printf(out, "%s#%u", k ? "," : "", dev[k]);
 	if (e->n == 0)
 		g_string_append(out, "none");
+	else if (distinct_devices(dev, e->n) < e->n)
+		g_string_append_printf(out,
+		                       INDENT
+		                       "%u device-plugin replicas on %u GPUs: one process per "
+		                       "GPU does the work of its replicas there",
+		                       e->n, distinct_devices(dev, e->n));
 	for (guint i = 0; i < stays->len; i++) {
 		const Stay *s = &g_array_index(stays, Stay, i);
 

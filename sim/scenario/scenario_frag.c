@@ -250,8 +250,9 @@ any_mig(const ScenarioGpuState *s, double *usable)
 
 /*
  * Devices of @t that GPU @s offers now (a multi-device pod needs that many
- * distinct devices), and in *@usable the part of its free capacity (GPUs)
- * that tasks of that shape could fill.
+ * distinct devices, except replicas: the device plugin may give one pod
+ * several replicas of one GPU, so each free replica counts), and in *@usable
+ * the part of its free capacity (GPUs) that tasks of that shape could fill.
  */
 static guint
 units(const ScenarioGpuState *s, const ScenarioTask *t, double *usable)
@@ -272,7 +273,7 @@ units(const ScenarioGpuState *s, const ScenarioTask *t, double *usable)
 		if (s->mig || s->dynamic || s->replicas <= 1 || s->tenants >= s->replicas)
 			return 0;
 		*usable = 1.0 - s->used;
-		return 1;
+		return s->replicas - s->tenants;
 	case SCENARIO_TASK_MIG:
 		p = profile_of(s->model, t->profile);
 		if (p == NULL || !(s->mig || s->dynamic) || s->full_busy)

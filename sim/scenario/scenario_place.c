@@ -1,10 +1,13 @@
 /*
  * scenario_place.c: device placement in the extended world. The device
  * plugin hands a pod devices of the resource it asked for: a pod asking
- * nvidia.com/mig-3g.40gb gets a 3g.40gb instance, never a 1g.10gb one, and a
- * time-sliced or MPS GPU takes tenants up to its replicas while an exclusive
- * device takes one. Occupancy is read back from the simulation (pods still
- * running or restarting on the node), so no release hook is needed.
+ * nvidia.com/mig-3g.40gb gets a 3g.40gb instance, never a 1g.10gb one. An
+ * exclusive device takes one pod. A time-sliced or MPS device is advertised
+ * as `replicas` units and takes up to that many; the kubelet picks a pod's
+ * replicas with the plugin's distributed policy, which may give one pod
+ * several replicas of one GPU (then devices[] names it several times).
+ * Occupancy is read back from the simulation (pods still running or
+ * restarting on the node), so no release hook is needed.
  */
 #include <string.h>
 
@@ -18,13 +21,15 @@ typedef struct {
 typedef struct {
 	GPtrArray *resources; /* char* per device */
 	gboolean shared;
-	GArray *records; /* PlaceRecord */
-	GArray *tenants; /* guint per device, scratch */
+	GArray *records; /* PlaceRecord, one per replica held */
+	GArray *tenants; /* guint per device: replicas held, scratch */
 } PlaceNode;
 
 struct ScenarioPlace {
 	GHashTable *nodes;       /* node name -> PlaceNode (lookups only) */
 	GPtrArray *pod_resource; /* char* per pod index */
+	guint replicas;          /* units per shared device */
+	gboolean fail_greater_than_one;
 };
 
 static void
@@ -45,7 +50,22 @@ scenario_place__new(void)
 
 	self->nodes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, place_node_free);
 	self->pod_resource = g_ptr_array_new_with_free_func(g_free);
+	self->replicas = G_MAXUINT;
 	return self;
+}
+
+/*
+ * The plugin's sharing settings. MPS refuses a request above one replica
+ * whatever the config says: the plugin sets sharing.mps.failRequestsGreaterThanOne
+ * itself (NVIDIA/k8s-device-plugin api/config/v1/config.go, v0.15.0 and later).
+ */
+void
+scenario_place__configure(ScenarioPlace *self, const XrConfig *xr)
+{
+	self->replicas = xr->sharing == XR_SHARING_NONE ? 1 : MAX(xr->replicas, 1);
+	self->fail_greater_than_one =
+	        xr->sharing == XR_SHARING_MPS ||
+	        (xr->sharing == XR_SHARING_TIME_SLICING && xr->fail_requests_greater_than_one);
 }
 
 void
@@ -104,6 +124,66 @@ count_tenants(PlaceNode *n, ClusterSim *sim, const ClusterNode *node)
 	g_array_set_size(n->records, kept);
 }
 
+/*
+ * The kubelet asks the plugin for its preferred replicas (GetPreferredAllocation);
+ * for replicated devices the plugin's distributed policy (NVIDIA/k8s-device-plugin
+ * internal/rm/allocate.go, distributedAlloc; the "distributed" comparator of
+ * greedyAlloc in later versions) takes them one at a time from the device with
+ * the fewest replicas allocated, this request's picks included, then the one
+ * this request took fewest from. Upstream leaves the remaining ties to Go map
+ * order; drasim takes the lowest index. Several replicas of one GPU may go to
+ * one pod, so @n may exceed the node's GPUs.
+ */
+static gboolean
+place_replicas(const ScenarioPlace *self, PlaceNode *pn, const char *want, guint *devices, guint n)
+{
+	for (guint k = 0; k < n; k++) {
+		guint best = G_MAXUINT, best_mine = 0;
+
+		for (guint d = 0; d < pn->resources->len; d++) {
+			guint t = g_array_index(pn->tenants, guint, d), mine = 0;
+
+			if (t >= self->replicas || strcmp(pn->resources->pdata[d], want) != 0)
+				continue;
+			for (guint j = 0; j < k; j++)
+				mine += devices[j] == d;
+			if (best == G_MAXUINT || t < g_array_index(pn->tenants, guint, best) ||
+			    (t == g_array_index(pn->tenants, guint, best) && mine < best_mine)) {
+				best = d;
+				best_mine = mine;
+			}
+		}
+		if (best == G_MAXUINT)
+			return FALSE;
+		devices[k] = best;
+		g_array_index(pn->tenants, guint, best)++;
+	}
+	return TRUE;
+}
+
+/* Exclusive devices: free ones, in index order. */
+static gboolean
+place_whole(PlaceNode *pn, const char *want, guint *devices, guint n)
+{
+	for (guint k = 0; k < n; k++) {
+		guint best = G_MAXUINT;
+
+		for (guint d = 0; d < pn->resources->len && best == G_MAXUINT; d++) {
+			gboolean taken = g_array_index(pn->tenants, guint, d) > 0 ||
+			                 strcmp(pn->resources->pdata[d], want) != 0;
+
+			for (guint j = 0; j < k; j++)
+				taken |= devices[j] == d;
+			if (!taken)
+				best = d;
+		}
+		if (best == G_MAXUINT)
+			return FALSE;
+		devices[k] = best;
+	}
+	return TRUE;
+}
+
 gboolean
 scenario_place__func(gpointer data,
                      ClusterSim *sim,
@@ -120,27 +200,15 @@ scenario_place__func(gpointer data,
 
 	if (pn == NULL || want == NULL)
 		return FALSE;
+	/* The plugin's Allocate refuses it (internal/plugin/server.go: "maximum
+	 * request size for shared resources is 1"); the kubelet fails the pod with
+	 * UnexpectedAdmissionError. drasim retries it as a placement failure. */
+	if (pn->shared && n > 1 && self->fail_greater_than_one)
+		return FALSE;
 	count_tenants(pn, sim, node);
-	for (guint k = 0; k < n; k++) {
-		guint best = G_MAXUINT;
-
-		for (guint d = 0; d < pn->resources->len; d++) {
-			guint t = g_array_index(pn->tenants, guint, d);
-			gboolean taken = FALSE;
-
-			if (strcmp(pn->resources->pdata[d], want) != 0 || (!pn->shared && t > 0))
-				continue;
-			for (guint j = 0; j < k; j++)
-				taken |= devices[j] == d;
-			if (taken)
-				continue;
-			if (best == G_MAXUINT || t < g_array_index(pn->tenants, guint, best))
-				best = d;
-		}
-		if (best == G_MAXUINT)
-			return FALSE;
-		devices[k] = best;
-	}
+	if (!(pn->shared ? place_replicas(self, pn, want, devices, n)
+	                 : place_whole(pn, want, devices, n)))
+		return FALSE;
 	for (guint k = 0; k < n; k++) {
 		PlaceRecord r = { index, devices[k] };
 

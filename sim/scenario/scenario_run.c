@@ -307,6 +307,46 @@ add_dra_claims(Run *run)
 	scenario_gpuspec__add_templates(run->gpuspec, run->dra);
 }
 
+/*
+ * DeviceTaintRule manifests (resource.k8s.io/v1alpha3, KEP-5055): in force
+ * from the start in the dra world when the mode turns DRADeviceTaints on. The
+ * gate is alpha and off by default in 1.34, and then the API is not served
+ * (a kubectl apply of the rule fails), so the rule has no effect; the
+ * extended world has no device taints. Either way the report says so.
+ */
+static void
+add_taint_rules(Run *run)
+{
+	const K8sObjectSet *m = run->sc->objects;
+
+	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_DEVICE_TAINT_RULE); i++) {
+		K8sObject *obj = k8s_object_set_get_kind(m, K8S_KIND_DEVICE_TAINT_RULE, i);
+		g_autofree char *object = g_strdup_printf("DeviceTaintRule %s", obj->metadata.name);
+
+		const K8sDeviceTaintRule *rule = k8s_object_as_device_taint_rule(obj);
+
+		if (run->dra != NULL && run->mode->device_taints_gate &&
+		    g_strcmp0(rule->spec.taint.effect, "NoExecute") == 0)
+			/* eviction matching by class and CEL is not modelled for manifests */
+			scenario_note__add(
+			        run->result->notes, object, "device taint",
+			        "NoExecute DeviceTaintRule manifests are not simulated: no "
+			        "effect (use a device-taint event)");
+		else if (run->dra != NULL && run->mode->device_taints_gate)
+			cluster_dra_add_taint_rule_object(run->dra, rule);
+		else if (run->dra != NULL)
+			scenario_note__add(
+			        run->result->notes, object, "device taint",
+			        "DRADeviceTaints is off (alpha in 1.34): DeviceTaintRules are "
+			        "not served and the allocator ignores device taints: no effect");
+		else
+			scenario_note__add(
+			        run->result->notes, object, "device taint",
+			        "the device plugin has no device taints (a DeviceTaintRule is "
+			        "DRA API): no effect");
+	}
+}
+
 static void
 add_dra_slices(Run *run)
 {
@@ -762,6 +802,7 @@ scenario_run(const Scenario *self,
 		add_dra_inventory(&run);
 	} else {
 		run.place = scenario_place__new();
+		scenario_place__configure(run.place, &mode->xr);
 		config.place = scenario_place__func;
 		config.place_data = run.place;
 	}
@@ -778,6 +819,8 @@ scenario_run(const Scenario *self,
 	ok = add_nodes(&run, error);
 	if (ok && run.dra != NULL)
 		add_dra_slices(&run);
+	if (ok)
+		add_taint_rules(&run);
 	for (guint i = 0; ok && i < run.pods->len; i++)
 		ok = add_pod(&run, &g_array_index(run.pods, ScenarioPod, i), i);
 	if (ok && k8s_diag_list_count_errors(diags) > before) {

@@ -477,7 +477,7 @@ test_sim__mig_reconfiguration_flow(void **state)
 		slices[i] = (ClusterDevice){ CLUSTER_SHARE_EXCLUSIVE, CLUSTER_INTERVAL_DEFAULT,
 			                     1.0 / 7.0, 10 * GB, TRUE };
 	alloc.v[mig] = 7;
-	cluster_sim_reconfigure_node(f.sim, node, 60 * S, slices, 7, &alloc, labels);
+	cluster_sim_reconfigure_node(f.sim, node, 60 * S, slices, 7, &alloc, labels, NULL);
 	assert_true(node->unschedulable);
 	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 0), CLUSTER_POD_PENDING);
 	assert_null(cluster_node_get_label(node, "nvidia.com/mig.config"));
@@ -651,6 +651,75 @@ test_sim__same_seed_same_choices(void **state)
 	assert_string_equal(a->str, b->str);
 }
 
+/* A device plugin's kubelet handing out replicas round robin: device k % node devices. */
+static gboolean
+place_round_robin(gpointer data,
+                  ClusterSim *sim,
+                  const ClusterPod *pod,
+                  const ClusterNode *node,
+                  guint *devices,
+                  guint n)
+{
+	for (guint k = 0; k < n; k++)
+		devices[k] = k % GPOINTER_TO_UINT(data);
+	return TRUE;
+}
+
+static guint
+add_replica_pod(Fixture *f, const char *name, guint replicas)
+{
+	ClusterPod *pod = cluster_pod_new(name, 0);
+	ClusterSimWork w = { .arrival = 0,
+		             .work = 10 * S,
+		             .lifetime = SIM_TIME_NEVER,
+		             .n_devices = replicas,
+		             .demand = 1.0,
+		             .gpu_mem = 50 * GB };
+
+	cluster_pod_set_request(pod, GPU, replicas);
+	return cluster_sim_add_pod(f->sim, pod, &w);
+}
+
+/*
+ * Two time-sliced GPUs advertised as 4 replicas each; a pod holds 2 replicas
+ * of each (devices 0, 1, 0, 1). Per GPU it is one process of demand 2.0: speed
+ * 0.5, so 10 s of work take 20 s; it uses each GPU fully (compute 2.0 in all)
+ * and its 50 GB count once per GPU (100 GB; per replica, 200 GB and an OOM
+ * kill). Without a placement hook the default placement wants 4 distinct
+ * devices and refuses the pod.
+ */
+static void
+test_sim__replicas_of_one_gpu_run_as_one_process(void **state)
+{
+	ClusterSimConfig config;
+	Fixture f;
+
+	cluster_sim_config_init(&config);
+	config.run.context_switch = 0;
+	config.place = place_round_robin;
+	config.place_data = GUINT_TO_POINTER(2);
+	fixture_init(&f, &config);
+	add_gpu_node(&f, "n0", 2, &shared_gpu, 4);
+	add_replica_pod(&f, "a", 4);
+	assert_int_equal(sim_loop_run(f.loop), SIM_STOP_EMPTY);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 0), 20 * S);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->oom_kills, 0);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->placement_failures, 0);
+	assert_true(fabs(sim_gauge_mean(cluster_sim_get_compute_gauge(f.sim), 20 * S) - 2.0) <
+	            1e-9);
+	assert_true(fabs(sim_gauge_mean(cluster_sim_get_memory_gauge(f.sim), 20 * S) - 100.0 * GB) <
+	            1.0);
+	fixture_clear(&f);
+
+	fixture_init(&f, NULL);
+	add_gpu_node(&f, "n0", 2, &shared_gpu, 4);
+	add_replica_pod(&f, "a", 4);
+	sim_loop_run(f.loop);
+	assert_true(cluster_sim_get_stats(f.sim)->placement_failures > 0);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->completed, 0);
+	fixture_clear(&f);
+}
+
 int
 main(void)
 {
@@ -672,6 +741,7 @@ main(void)
 		cmocka_unit_test(test_sim__seven_mig_notebooks_fill_an_h100),
 		cmocka_unit_test(test_sim__claim_sharing_config_sets_the_device_mode),
 		cmocka_unit_test(test_sim__same_seed_same_choices),
+		cmocka_unit_test(test_sim__replicas_of_one_gpu_run_as_one_process),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

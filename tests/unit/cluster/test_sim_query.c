@@ -170,7 +170,7 @@ test_sim_query__generation_follows_reconfiguration(void **state)
 	alloc.v[GPU + 1] = 7;
 	g = gen(&f);
 	/* no tenant to evict, but the caller has changed the node's hardware */
-	cluster_sim_reconfigure_node(f.sim, f.node, 60 * S, slices, 7, &alloc, labels);
+	cluster_sim_reconfigure_node(f.sim, f.node, 60 * S, slices, 7, &alloc, labels, NULL);
 	assert_true(gen(&f) != g);
 	assert_int_equal(cluster_sim_get_node_n_devices(f.sim, 0), 1);
 	g = gen(&f);

@@ -269,7 +269,7 @@ static void
 test_taints(void **state)
 {
 	DraTaint taint = { "example.com/broken", "yes", "NoSchedule" };
-	DraToleration tol = { NULL, "Exists", NULL, NULL };
+	DraToleration tol = { .op = "Exists" };
 	DraDevice devs[1] = { { 0 } };
 	devs[0].name = "device-1";
 	devs[0].taints = &taint;

@@ -84,6 +84,22 @@ test_whole_and_replica(void **state)
 	assert_near(scenario_frag__node(shared, 4, two), 0.125);
 }
 
+/* A task of 4 replicas fits 0 + 1 + 4 + 4 free replicas on three GPUs (the
+ * device plugin may give it several of one GPU): nothing wasted; one of 10
+ * does not fit and wastes the 2.25 free GPUs. */
+static void
+test_replicas_of_one_gpu(void **state)
+{
+	ScenarioGpuState shared[4] = { plain(4, 4), plain(3, 4), plain(0, 4), plain(0, 4) };
+	ScenarioTask four = { SCENARIO_TASK_REPLICA, NULL, 4, 1.0 };
+	ScenarioTask ten = { SCENARIO_TASK_REPLICA, NULL, 10, 1.0 };
+	g_autoptr(GArray) a = tasks_of(&four, 1);
+	g_autoptr(GArray) b = tasks_of(&ten, 1);
+
+	assert_near(scenario_frag__node(shared, 4, a), 0.0);
+	assert_near(scenario_frag__node(shared, 4, b), 2.25);
+}
+
 static void
 test_not_hostable(void **state)
 {
@@ -172,8 +188,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_whole_and_replica), cmocka_unit_test(test_not_hostable),
-		cmocka_unit_test(test_static_mig),        cmocka_unit_test(test_dynamic_mig),
+		cmocka_unit_test(test_whole_and_replica),
+		cmocka_unit_test(test_replicas_of_one_gpu),
+		cmocka_unit_test(test_not_hostable),
+		cmocka_unit_test(test_static_mig),
+		cmocka_unit_test(test_dynamic_mig),
 		cmocka_unit_test(test_cordoned),
 	};
 

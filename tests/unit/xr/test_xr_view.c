@@ -200,6 +200,7 @@ test_xr__fail_requests_greater_than_one(void **state)
 	g_autoptr(HwNode) node = node_of("dgx-h100", "all-disabled");
 	XrConfig config;
 	g_autoptr(XrNodeView) strict = NULL;
+	g_autoptr(XrNodeView) mps = NULL;
 	g_autoptr(XrNodeView) lax = view_of(node, XR_MIG_NONE, XR_SHARING_TIME_SLICING, 4, FALSE);
 	g_autofree char *reason = NULL;
 
@@ -213,6 +214,13 @@ test_xr__fail_requests_greater_than_one(void **state)
 	                 XR_ADMIT_REJECTED);
 	assert_non_null(strstr(reason, "UnexpectedAdmissionError"));
 	assert_int_equal(xr_node_view_admit(lax, "nvidia.com/gpu", 2, NULL), XR_ADMIT_OK);
+	/* MPS: the plugin sets the option itself */
+	config.sharing = XR_SHARING_MPS;
+	config.fail_requests_greater_than_one = FALSE;
+	mps = xr_node_view_new(node, &config, NULL);
+	assert_non_null(mps);
+	assert_int_equal(xr_node_view_admit(mps, "nvidia.com/gpu", 1, NULL), XR_ADMIT_OK);
+	assert_int_equal(xr_node_view_admit(mps, "nvidia.com/gpu", 2, NULL), XR_ADMIT_REJECTED);
 }
 
 static void
