@@ -12,3 +12,5 @@ char *scenario_test_data_path(const char *name);
 /* Loads data/@file and runs @mode_name with the scenario's seed and horizon;
  * fails the test (printing the diagnostics) when either step fails. */
 ScenarioResult *scenario_test_run_mode(const char *file, const char *mode_name);
+/* The same with the run's full journal on. */
+ScenarioResult *scenario_test_run_journal(const char *file, const char *mode_name);

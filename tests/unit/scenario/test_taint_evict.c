@@ -17,32 +17,6 @@
 
 #include "scenario_test_util.h"
 
-/* Runs @mode of data/@file with the full journal on. */
-static ScenarioResult *
-run_journal(const char *file, const char *mode_name)
-{
-	g_autofree char *path = scenario_test_data_path(file);
-	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_autoptr(Scenario) sc = scenario_load(path, diags);
-	g_autoptr(GError) error = NULL;
-	const ScenarioMode *mode;
-	ScenarioResult *r;
-
-	if (sc == NULL)
-		k8s_diag_list_print(diags, stderr);
-	assert_non_null(sc);
-	sc->journal = TRUE;
-	mode = scenario_lookup_mode(sc, mode_name);
-	assert_non_null(mode);
-	r = scenario_run(sc, mode, 0, 0, NULL, NULL, diags, &error);
-	if (r == NULL) {
-		k8s_diag_list_print(diags, stderr);
-		fail_msg("%s", error->message);
-	}
-	assert_non_null(r->journal);
-	return r;
-}
-
 /* "name@seconds" of every eviction in time order, comma-separated. */
 static char *
 evictions(const ScenarioResult *r)
@@ -91,7 +65,8 @@ test_node_toleration_seconds(void **state)
 	const char *const modes[] = { "dra", "extended" };
 
 	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
-		g_autoptr(ScenarioResult) r = run_journal("events-toleration.yaml", modes[m]);
+		g_autoptr(ScenarioResult) r =
+		        scenario_test_run_journal("events-toleration.yaml", modes[m]);
 		g_autofree char *ev = evictions(r);
 
 		assert_string_equal(ev, "none@10,two@40,sixty@70,later@70,arrives@160");
@@ -114,7 +89,8 @@ test_unreachable_toleration(void **state)
 	const char *const modes[] = { "dra", "extended" };
 
 	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
-		g_autoptr(ScenarioResult) r = run_journal("events-unreachable.yaml", modes[m]);
+		g_autoptr(ScenarioResult) r =
+		        scenario_test_run_journal("events-unreachable.yaml", modes[m]);
 		g_autofree char *ev = evictions(r);
 
 		assert_string_equal(ev, "mismatch@640,own@700,default@940");
@@ -132,7 +108,8 @@ test_unreachable_toleration(void **state)
 static void
 test_device_toleration_seconds(void **state)
 {
-	g_autoptr(ScenarioResult) r = run_journal("events-device-toleration.yaml", "dra");
+	g_autoptr(ScenarioResult) r =
+	        scenario_test_run_journal("events-device-toleration.yaml", "dra");
 	g_autofree char *ev = evictions(r);
 
 	assert_string_equal(ev, "any-effect@10,two@40,sixty@70");
@@ -147,7 +124,7 @@ test_device_toleration_seconds(void **state)
 static void
 test_expired_toleration_rebind(void **state)
 {
-	g_autoptr(ScenarioResult) r = run_journal("events-expired.yaml", "dra");
+	g_autoptr(ScenarioResult) r = scenario_test_run_journal("events-expired.yaml", "dra");
 	g_autofree char *ev = evictions(r);
 
 	assert_string_equal(ev, "zero@21,short@21,zero@22,short@22,zero@23,short@23,"
@@ -160,7 +137,7 @@ test_expired_toleration_rebind(void **state)
 static void
 test_relabel_removes_stale_labels(void **state)
 {
-	g_autoptr(ScenarioResult) r = run_journal("events-relabel.yaml", "extended");
+	g_autoptr(ScenarioResult) r = scenario_test_run_journal("events-relabel.yaml", "extended");
 	const ScenarioPodRecord *stale = record(r, "stale");
 	const ScenarioPodRecord *fresh = record(r, "fresh");
 
@@ -188,9 +165,12 @@ has_note(const ScenarioResult *r, const char *object)
 static void
 test_taint_rule_manifest(void **state)
 {
-	g_autoptr(ScenarioResult) on = run_journal("taint-rule-manifest.yaml", "dra-taints");
-	g_autoptr(ScenarioResult) off = run_journal("taint-rule-manifest.yaml", "dra");
-	g_autoptr(ScenarioResult) ext = run_journal("taint-rule-manifest.yaml", "extended");
+	g_autoptr(ScenarioResult) on =
+	        scenario_test_run_journal("taint-rule-manifest.yaml", "dra-taints");
+	g_autoptr(ScenarioResult) off =
+	        scenario_test_run_journal("taint-rule-manifest.yaml", "dra");
+	g_autoptr(ScenarioResult) ext =
+	        scenario_test_run_journal("taint-rule-manifest.yaml", "extended");
 
 	assert_end(on, "a", 3600);
 	assert_end(on, "b", 7200);
