@@ -463,9 +463,16 @@ add_pod(Run *run, const ScenarioPod *pod, guint64 uid)
 			w.templates = (const char *const *)templates;
 			/* n_devices stays 0: the pod runs on every device its claims
 			 * were allocated, whatever their number (cluster_dra.c place) */
-			w.set_sharing =
-			        scenario_xlate__sharing(run->sc, pod, &w.sharing, &w.interval,
-			                                &w.mps_threads, &w.mem_limit);
+			/* The driver prepares every claim with its config or, without
+			 * one, its default (time-slicing, Default, once the device has
+			 * two tenants: cluster_run.c), so a device's mode never outlives
+			 * the claim that set it. */
+			if (!scenario_xlate__sharing(run->sc, pod, &w.sharing, &w.interval,
+			                             &w.mps_threads, &w.mem_limit)) {
+				w.sharing = CLUSTER_SHARE_EXCLUSIVE;
+				w.interval = CLUSTER_INTERVAL_DEFAULT;
+			}
+			w.set_sharing = TRUE;
 		} else {
 			ScenarioXlate x;
 			gint slot = cluster_res_names_lookup(run->names, "nvidia.com/gpu");
