@@ -133,6 +133,25 @@ test_shared_mig_claim_time_slices(void **state)
 }
 
 /*
+ * A device's mode does not outlive the claim that set it. `capped` (MPS,
+ * clients at 50 % of the SMs, demand 1.0) runs alone at 0.5: its 30 min of
+ * work end at 1 h. Then `a` and `b` share a claim without config on the same
+ * GPU: the driver's default, time-slicing Default, 1 h of work each ends
+ * 7380 s later (as in test_shared_claim_time_slices), at 10980 s. Before, the
+ * GPU stayed in MPS (uncapped clients, no switch cost): 7200 s, ending at
+ * 10800 s.
+ */
+static void
+test_claim_without_config_resets_the_device(void **state)
+{
+	g_autoptr(ScenarioResult) r = scenario_test_run_mode("claims-reset.yaml", "dra");
+
+	assert_int_equal(pod_record(r, "capped", NULL)->end, 3600 * S);
+	assert_int_equal(pod_record(r, "a", NULL)->end, 10980 * S);
+	assert_int_equal(pod_record(r, "b", NULL)->end, 10980 * S);
+}
+
+/*
  * One pod with three claims (1 GPU, 2 GPUs, 1 dra.net NIC) on a DGX H100:
  * it runs on the three GPUs (1 h of 2 h on 3 of 8 GPUs: ratio 3/16 = 0.1875)
  * and lists the NIC after them with its kind. Main did not list the NIC.
@@ -176,6 +195,7 @@ main(void)
 		cmocka_unit_test(test_first_available_fallback_starts_at_once),
 		cmocka_unit_test(test_shared_claim_time_slices),
 		cmocka_unit_test(test_shared_mig_claim_time_slices),
+		cmocka_unit_test(test_claim_without_config_resets_the_device),
 		cmocka_unit_test(test_several_claims_and_a_nic),
 		cmocka_unit_test(test_device_ids_join_across_modes),
 	};
