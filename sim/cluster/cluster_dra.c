@@ -79,10 +79,10 @@ cluster_dra_free(ClusterDra *self)
 	g_hash_table_unref(self->classes);
 	g_hash_table_unref(self->templates);
 	g_hash_table_unref(self->node_devices);
-	g_array_unref(self->pods);
 	for (guint i = 0; i < self->pods->len; i++)
 		g_clear_pointer(&g_array_index(self->pods, PodRef, i).other_devices,
 		                g_ptr_array_unref);
+	g_array_unref(self->pods);
 	g_ptr_array_unref(self->pending);
 	g_ptr_array_unref(self->pending_claims);
 	g_ptr_array_unref(self->allocated);
