@@ -74,11 +74,14 @@ typedef struct {
 	ClusterPodPhase phase;
 	ClusterQueuedPod *qp;
 	ClusterSimNode *node;
-	/* work.n_devices indexes into node->devices, one per device-plugin unit:
-	 * a pod holding several time-slicing replicas of one GPU names it again */
+	/* n_devices indexes into node->devices, set by the last placement: one
+	 * per device-plugin unit (a pod holding several time-slicing replicas of
+	 * one GPU names it again), or every compute device of the pod's claims */
 	guint *devices;
-	double *rates;    /* speed on each of those devices */
-	gboolean repeats; /* some index appears twice in devices (set at placement) */
+	guint n_devices;
+	guint devices_size; /* allocated length of devices and rates */
+	double *rates;      /* speed on each of those devices */
+	gboolean repeats;   /* some index appears twice in devices (set at placement) */
 	ClusterProgress progress;
 	gboolean started_once;
 	SimEventId completion;
@@ -124,6 +127,7 @@ struct ClusterSim {
 	GArray *rates;           /* scratch: double */
 	GArray *kill;            /* scratch: gboolean */
 	GArray *victims;         /* scratch: guint pod indexes */
+	GArray *placed;          /* scratch: guint device indexes from the placement hook */
 	ClusterJournal *journal; /* cluster_journal.c */
 	gboolean in_bind;        /* cluster_sim__evict_on_bind is asking the DRA side */
 };

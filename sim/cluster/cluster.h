@@ -721,15 +721,20 @@ double cluster_run_switch_overhead(const ClusterRunParams *params,
  * cluster_run_rates:
  * @rates: (out caller-allocates): @n speeds in [0, 1], work seconds per second
  *
- * Exclusive: min(1, capacity / demand) (the MIG rule). Time-slicing: max-min
- * fair sharing of capacity × (1 − overhead) by demand. MPS: max-min fair
- * sharing of capacity with each tenant capped at its thread percentage.
+ * Exclusive: min(1, capacity / demand) (the MIG rule); two or more tenants
+ * on an exclusive device (a shared claim without sharing config) are
+ * time-sliced with the Default interval, as NVIDIA's DRA driver configures
+ * it then. Time-slicing: max-min fair sharing of capacity × (1 − overhead)
+ * by demand. MPS: max-min fair sharing of capacity with each tenant capped at
+ * its thread percentage.
  */
 void cluster_run_rates(const ClusterRunParams *params,
                        const ClusterDevice *device,
                        const ClusterTenant *tenants,
                        guint n,
                        double *rates);
+/* Aborts when @delivered (Σ speed × demand) exceeds the device's capacity. */
+void cluster_run_check_delivered(const ClusterDevice *device, double delivered);
 /**
  * cluster_run_oom_victims:
  * @kill: (out caller-allocates): TRUE for each tenant to kill
@@ -772,9 +777,11 @@ SimTime cluster_progress_finish_time(const ClusterProgress *self);
  *
  * What a pod does once bound. @work: µs of work at full speed
  * (SIM_TIME_NEVER: runs until deleted); @lifetime: deleted this long after
- * arrival (SIM_TIME_NEVER: never). @n_devices: GPUs or MIG devices it runs
- * on, placed by the placement hook (default: whole free devices on
- * exclusive devices, the least-loaded ones on shared devices). @claims /
+ * arrival (SIM_TIME_NEVER: never). @n_devices: GPUs or MIG devices it asks
+ * for, placed by the placement hook (default: whole free devices on
+ * exclusive devices, the least-loaded ones on shared devices); a hook may
+ * place a different number (the DRA world runs a pod on every device its
+ * claims were allocated). @claims /
  * @templates: NULL-terminated resourceClaimName references and pod claim
  * names backed by templates (the controller generates those at arrival).
  * @set_sharing: the sharing strategy of the pod's claim config (GpuConfig
@@ -800,13 +807,20 @@ typedef struct {
 
 typedef struct ClusterSim ClusterSim;
 
-/* Chooses @n device indexes of @node for @pod; returns FALSE if it cannot. */
+/*
+ * Chooses the device indexes of @node that @pod runs on and appends them to
+ * @devices (guint, emptied by the caller); returns FALSE if it cannot. @n is
+ * what the pod's work asks for (ClusterSimWork.n_devices): a device plugin's
+ * kubelet hands out that many units (a device may be named once per replica),
+ * while the DRA world appends every compute device its claims were allocated,
+ * however many that is (cluster_dra.c).
+ */
 typedef gboolean (*ClusterSimPlaceFunc)(gpointer data,
                                         ClusterSim *sim,
                                         const ClusterPod *pod,
                                         const ClusterNode *node,
-                                        guint *devices,
-                                        guint n);
+                                        guint n,
+                                        GArray *devices);
 
 typedef struct {
 	ClusterSchedConfig sched; /* sched.rand: NULL = the "scheduler" stream */

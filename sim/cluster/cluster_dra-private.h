@@ -23,6 +23,9 @@ typedef struct {
 typedef struct {
 	const char *namespace_;
 	const K8sPodSpec *spec;
+	/* "driver/pool/device" of the allocated devices of its last placement
+	 * that are not compute devices (NICs, ...); NULL until it has one */
+	GPtrArray *other_devices;
 } PodRef;
 
 /* ClusterNodes live until the simulation ends: node and name pointers identify one. */

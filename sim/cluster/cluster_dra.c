@@ -79,6 +79,9 @@ cluster_dra_free(ClusterDra *self)
 	g_hash_table_unref(self->classes);
 	g_hash_table_unref(self->templates);
 	g_hash_table_unref(self->node_devices);
+	for (guint i = 0; i < self->pods->len; i++)
+		g_clear_pointer(&g_array_index(self->pods, PodRef, i).other_devices,
+		                g_ptr_array_unref);
 	g_array_unref(self->pods);
 	g_ptr_array_unref(self->pending);
 	g_ptr_array_unref(self->pending_claims);
@@ -150,7 +153,7 @@ cluster_dra_set_node_devices(ClusterDra *self,
 void
 cluster_dra_add_pod(ClusterDra *self, guint index, const char *namespace_, const K8sPodSpec *spec)
 {
-	PodRef ref = { namespace_, spec };
+	PodRef ref = { namespace_, spec, NULL };
 
 	if (index >= self->pods->len)
 		g_array_set_size(self->pods, index + 1);
@@ -549,35 +552,68 @@ on_deallocated(gpointer data, ClusterClaim *claim)
 
 /* ------------------------------------------------------------ placement */
 
+/* Remembers a device of the pod's allocation that the run model does not run on. */
+static void
+note_other_device(ClusterDra *self, guint pod, const DevRef *d)
+{
+	PodRef *ref;
+
+	if (pod >= self->pods->len)
+		return;
+	ref = &g_array_index(self->pods, PodRef, pod);
+	if (ref->other_devices == NULL)
+		ref->other_devices = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(ref->other_devices,
+	                g_strdup_printf("%s/%s/%s", d->driver, d->pool, d->device));
+}
+
+/*
+ * The kubelet runs the pod on what its claims were allocated: every device
+ * of every claim (each request and subrequest, every device of a count or of
+ * allocationMode All), in the order of the pod's claims and of each
+ * allocation. Compute devices (GPUs, MIG devices) become the pod's devices;
+ * the others (NICs, ...) are remembered for the report. @n, the count the
+ * work asked for, plays no part: the allocation decides.
+ */
 static gboolean
 place(gpointer data,
       ClusterSim *sim,
       const ClusterPod *pod,
       const ClusterNode *node,
-      guint *devices,
-      guint n)
+      guint n,
+      GArray *devices)
 {
 	ClusterDra *self = data;
 	GPtrArray *table = g_hash_table_lookup(self->node_devices, node->name);
 	GPtrArray *names = cluster_sim_get_pod_claims(sim, (guint)pod->uid);
-	guint found = 0;
+	guint index = (guint)pod->uid;
 
-	for (guint i = 0; table != NULL && i < names->len && found < n; i++) {
+	if (index < self->pods->len)
+		g_clear_pointer(&g_array_index(self->pods, PodRef, index).other_devices,
+		                g_ptr_array_unref);
+	for (guint i = 0; i < names->len; i++) {
 		ClusterClaim *c =
 		        cluster_claims_lookup(cluster_sim_get_claims(sim), names->pdata[i]);
 		const ClaimAlloc *a = c != NULL ? c->allocation : NULL;
 
-		for (guint k = 0; a != NULL && k < a->devices->len && found < n; k++) {
-			guint index;
+		for (guint k = 0; a != NULL && k < a->devices->len; k++) {
+			const DevRef *d = &g_array_index(a->devices, DevRef, k);
+			guint dev;
 
-			if (!g_ptr_array_find_with_equal_func(
-			            table, g_array_index(a->devices, DevRef, k).device, g_str_equal,
-			            &index))
-				continue;
-			devices[found++] = index;
+			if (table != NULL &&
+			    g_ptr_array_find_with_equal_func(table, d->device, g_str_equal, &dev))
+				g_array_append_val(devices, dev);
+			else
+				note_other_device(self, index, d);
 		}
 	}
-	return found == n;
+	return TRUE;
+}
+
+const GPtrArray *
+cluster_dra_get_pod_other_devices(const ClusterDra *self, guint pod)
+{
+	return pod < self->pods->len ? g_array_index(self->pods, PodRef, pod).other_devices : NULL;
 }
 
 void

@@ -44,6 +44,12 @@ void cluster_dra_set_node_devices(ClusterDra *self,
                                   const char *node,
                                   const char *const *names,
                                   guint n_names);
+/*
+ * The devices of the pod's last placement that are not compute devices (not
+ * in the node's cluster_dra_set_node_devices() table: NICs, ...), each as
+ * "driver/pool/device"; NULL when there are none.
+ */
+const GPtrArray *cluster_dra_get_pod_other_devices(const ClusterDra *self, guint pod);
 /* The pod's claim references (@spec borrowed); @index from cluster_sim_add_pod(). */
 void
 cluster_dra_add_pod(ClusterDra *self, guint index, const char *namespace_, const K8sPodSpec *spec);

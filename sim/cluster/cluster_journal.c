@@ -219,8 +219,8 @@ cluster_journal__event(ClusterSim *sim, ClusterSimPod *sp, ClusterJournalKind ki
 	}
 	if (kind == CLUSTER_JOURNAL_STARTED) {
 		e->first = self->devices->len;
-		e->n = sp->work.n_devices;
-		g_array_append_vals(self->devices, sp->devices, sp->work.n_devices);
+		e->n = sp->n_devices;
+		g_array_append_vals(self->devices, sp->devices, sp->n_devices);
 	}
 }
 

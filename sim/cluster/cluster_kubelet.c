@@ -90,30 +90,50 @@ place_default(ClusterSimNode *node, guint *out, guint n)
 	return TRUE;
 }
 
+/* Room for @n devices (a placement may name more than the work asked for). */
+static void
+reserve_devices(ClusterSimPod *sp, guint n)
+{
+	if (n <= sp->devices_size)
+		return;
+	sp->devices_size = MAX(n, 2 * sp->devices_size);
+	sp->devices = g_renew(guint, sp->devices, sp->devices_size);
+	sp->rates = g_renew(double, sp->rates, sp->devices_size);
+}
+
 /*
  * The hook may name a device more than once (time-slicing replicas of one
  * GPU), so a pod may ask more devices than the node has; the default
- * placement wants distinct devices.
+ * placement wants distinct devices. The hook decides how many devices the pod
+ * runs on (in the DRA world, all that its claims were allocated).
  */
 gboolean
 cluster_kubelet__place(ClusterSim *sim, ClusterSimPod *sp, ClusterSimNode *node)
 {
 	guint n = sp->work.n_devices;
+	GArray *placed = sim->placed;
 	gboolean repeats = FALSE;
 
 	sp->repeats = FALSE;
-	if (n == 0)
+	sp->n_devices = 0;
+	if (sim->config.place == NULL) {
+		if (n > node->n_devices || !place_default(node, sp->devices, n))
+			return FALSE;
+		sp->n_devices = n;
 		return TRUE;
-	if (sim->config.place == NULL)
-		return n <= node->n_devices && place_default(node, sp->devices, n);
-	if (!sim->config.place(sim->config.place_data, sim, sp->pod, node->node, sp->devices, n))
+	}
+	g_array_set_size(placed, 0);
+	if (!sim->config.place(sim->config.place_data, sim, sp->pod, node->node, n, placed))
 		return FALSE;
-	for (guint i = 0; i < n; i++) {
+	reserve_devices(sp, placed->len);
+	for (guint i = 0; i < placed->len; i++) {
+		sp->devices[i] = g_array_index(placed, guint, i);
 		if (sp->devices[i] >= node->n_devices)
 			return FALSE;
 		for (guint j = 0; j < i; j++)
 			repeats = repeats || sp->devices[j] == sp->devices[i];
 	}
+	sp->n_devices = placed->len;
 	sp->repeats = repeats;
 	return TRUE;
 }
@@ -148,7 +168,7 @@ update_pod_rate(ClusterSim *sim, ClusterSimPod *sp)
 {
 	double rate = 1.0, old = sp->progress.rate;
 
-	for (guint i = 0; i < sp->work.n_devices; i++)
+	for (guint i = 0; i < sp->n_devices; i++)
 		rate = MIN(rate, sp->rates[i]);
 	cluster_progress_set_rate(&sp->progress, sim_loop_get_now(sim->loop), rate);
 	cluster_journal__rate(sim, sp, old);
@@ -210,6 +230,7 @@ account(ClusterSim *sim, ClusterSimDevice *dev, guint m)
 		used += g_array_index(sim->rates, double, i) * MAX(t->demand, 0.0);
 		mem += t->mem_bytes;
 	}
+	cluster_run_check_delivered(&dev->dev, used);
 	sim_gauge_add(&sim->compute, now, used - dev->used);
 	sim_gauge_add(&sim->memory, now, (double)(mem - dev->mem_used));
 	dev->used = used;
@@ -229,7 +250,7 @@ recompute(ClusterSim *sim, ClusterSimNode *node, guint d)
 	for (guint i = 0; i < m; i++) {
 		ClusterSimPod *sp = pod_at(sim, g_array_index(sim->tenant_pods, guint, i));
 
-		for (guint k = 0; k < sp->work.n_devices; k++) {
+		for (guint k = 0; k < sp->n_devices; k++) {
 			if (sp->devices[k] == d)
 				sp->rates[k] = g_array_index(sim->rates, double, i);
 		}
@@ -243,7 +264,7 @@ recompute(ClusterSim *sim, ClusterSimNode *node, guint d)
 static void
 recompute_pod(ClusterSim *sim, ClusterSimPod *sp)
 {
-	for (guint k = 0; k < sp->work.n_devices; k++) {
+	for (guint k = 0; k < sp->n_devices; k++) {
 		if (first_mention(sp, k))
 			recompute(sim, sp->node, sp->devices[k]);
 	}
@@ -253,7 +274,7 @@ static void
 leave_devices(ClusterSim *sim, ClusterSimPod *sp)
 {
 	sp->node->generation++;
-	for (guint k = 0; k < sp->work.n_devices; k++)
+	for (guint k = 0; k < sp->n_devices; k++)
 		leave(sim, &sp->node->devices[sp->devices[k]], sp->index);
 }
 
@@ -310,18 +331,18 @@ run(ClusterSim *sim, ClusterSimPod *sp)
 	cluster_journal__event(sim, sp, CLUSTER_JOURNAL_STARTED);
 	sim->stats.running++;
 	sp->node->generation++;
-	for (guint k = 0; k < sp->work.n_devices; k++) {
+	for (guint k = 0; k < sp->n_devices; k++) {
 		sp->rates[k] = 1.0;
 		join(sim, &sp->node->devices[sp->devices[k]], sp->index);
 	}
-	for (guint k = 0; k < sp->work.n_devices; k++) {
+	for (guint k = 0; k < sp->n_devices; k++) {
 		if (first_mention(sp, k))
 			check_memory(sim, sp->node, sp->devices[k]);
 		if (sp->phase != CLUSTER_POD_RUNNING)
 			return; /* the newcomer itself died (oom_kill recomputed) */
 	}
 	recompute_pod(sim, sp);
-	if (sp->work.n_devices == 0)
+	if (sp->n_devices == 0)
 		update_pod_rate(sim, sp);
 }
 

@@ -121,20 +121,38 @@ cluster_run_rates(const ClusterRunParams *params,
                   guint n,
                   double *rates)
 {
+	ClusterTimeSliceInterval interval = device->interval;
+
 	switch (device->mode) {
 	case CLUSTER_SHARE_EXCLUSIVE:
-		/* MIG: min(1, profile SMs / SMs the pod needs) */
-		for (guint i = 0; i < n; i++)
-			rates[i] = alone_speed(device->capacity, tenants[i].demand);
-		return;
+		if (n < 2) {
+			/* MIG: min(1, profile SMs / SMs the pod needs) */
+			for (guint i = 0; i < n; i++)
+				rates[i] = alone_speed(device->capacity, tenants[i].demand);
+			return;
+		}
+		/*
+		 * A device given to one consumer gets more tenants only through a
+		 * ResourceClaim shared by several pods (resourceClaimName) whose
+		 * config sets no sharing. NVIDIA's DRA driver then applies its
+		 * default: for a GPU, DefaultGpuConfig (TimeSlicing, interval
+		 * Default: api/nvidia.com/resource/v1beta1/gpuconfig.go); for a MIG
+		 * device, DefaultMigDeviceConfig (TimeSlicing when the
+		 * TimeSlicingSettings gate is on, otherwise no setting at all:
+		 * migconfig.go), and a MIG device takes no interval. Either way the
+		 * device stays in the default compute mode, where CUDA time-slices
+		 * the contexts with the default slice: time-slicing, Default.
+		 */
+		interval = CLUSTER_INTERVAL_DEFAULT;
+		/* fall through */
 	case CLUSTER_SHARE_TIME_SLICE:
 		if (n == 1) {
 			rates[0] = alone_speed(device->capacity, tenants[0].demand);
 			return;
 		}
 		shared_rates(tenants, n,
-		             device->capacity * (1.0 - cluster_run_switch_overhead(
-		                                               params, device->interval, n)),
+		             device->capacity *
+		                     (1.0 - cluster_run_switch_overhead(params, interval, n)),
 		             FALSE, rates);
 		return;
 	case CLUSTER_SHARE_MPS:
@@ -142,6 +160,21 @@ cluster_run_rates(const ClusterRunParams *params,
 		return;
 	}
 	g_assert_not_reached();
+}
+
+/*
+ * The run model's invariant: the compute a device delivers (the sum of its
+ * tenants' speed × demand, full-GPU units) never exceeds its capacity, or one
+ * GPU would do the work of two. Checked at every rate change in every build
+ * (one comparison); a breach is a bug in drasim, so it aborts.
+ */
+void
+cluster_run_check_delivered(const ClusterDevice *device, double delivered)
+{
+	if (G_UNLIKELY(delivered > device->capacity * (1.0 + 1e-9) + 1e-12))
+		g_error("run model: a device delivers %.9g full GPUs of compute, its "
+		        "capacity is %.9g",
+		        delivered, device->capacity);
 }
 
 /* Newest first: the latest start, then the latest seq. */

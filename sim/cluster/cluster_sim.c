@@ -130,6 +130,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	self->rates = g_array_new(FALSE, TRUE, sizeof(double));
 	self->kill = g_array_new(FALSE, TRUE, sizeof(gboolean));
 	self->victims = g_array_new(FALSE, TRUE, sizeof(guint));
+	self->placed = g_array_new(FALSE, TRUE, sizeof(guint));
 	self->journal = cluster_journal__new();
 	register_kinds(self);
 	return self;
@@ -155,6 +156,7 @@ cluster_sim_free(ClusterSim *self)
 	g_array_unref(self->rates);
 	g_array_unref(self->kill);
 	g_array_unref(self->victims);
+	g_array_unref(self->placed);
 	cluster_journal_free(self->journal);
 	g_free(self);
 }
@@ -192,8 +194,9 @@ cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *wor
 	sp->work = *work;
 	sp->work.claims = NULL;
 	sp->work.templates = NULL;
-	sp->devices = g_new0(guint, MAX(work->n_devices, 1));
-	sp->rates = g_new0(double, MAX(work->n_devices, 1));
+	sp->devices_size = MAX(work->n_devices, 1);
+	sp->devices = g_new0(guint, sp->devices_size);
+	sp->rates = g_new0(double, sp->devices_size);
 	sp->bound_at = -1;
 	sp->finished_at = -1;
 	sp->claims = g_ptr_array_new_with_free_func(g_free);

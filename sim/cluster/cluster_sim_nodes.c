@@ -100,7 +100,7 @@ evict_node_pods(ClusterSim *self, ClusterSimNode *sn, gboolean gpu_only)
 
 		if (sp->node != sn || !cluster_sim__is_bound(sp))
 			continue;
-		if (gpu_only && sp->work.n_devices == 0)
+		if (gpu_only && sp->n_devices == 0)
 			continue;
 		cluster_sim_evict_pod(self, i);
 	}

@@ -70,7 +70,7 @@ cluster_sim_get_pod_devices(const ClusterSim *self, guint pod, guint *n_out)
 		*n_out = 0;
 		return NULL;
 	}
-	*n_out = sp->work.n_devices;
+	*n_out = sp->n_devices;
 	return sp->devices;
 }
 

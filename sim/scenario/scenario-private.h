@@ -146,8 +146,8 @@ gboolean scenario_place__func(gpointer data,
                               ClusterSim *sim,
                               const ClusterPod *pod,
                               const ClusterNode *node,
-                              guint *devices,
-                              guint n);
+                              guint n,
+                              GArray *devices);
 
 /* ---- node and device events (scenario_events.c) ---- */
 

@@ -189,17 +189,22 @@ scenario_place__func(gpointer data,
                      ClusterSim *sim,
                      const ClusterPod *pod,
                      const ClusterNode *node,
-                     guint *devices,
-                     guint n)
+                     guint n,
+                     GArray *placed)
 {
 	ScenarioPlace *self = data;
+	guint *devices;
 	PlaceNode *pn = g_hash_table_lookup(self->nodes, node->name);
 	guint index = (guint)pod->uid;
 	const char *want =
 	        index < self->pod_resource->len ? self->pod_resource->pdata[index] : NULL;
 
+	if (n == 0)
+		return TRUE; /* no GPU asked for: nothing to hand out */
 	if (pn == NULL || want == NULL)
 		return FALSE;
+	g_array_set_size(placed, n);
+	devices = &g_array_index(placed, guint, 0);
 	/* The plugin's Allocate refuses it (internal/plugin/server.go: "maximum
 	 * request size for shared resources is 1"); the kubelet fails the pod with
 	 * UnexpectedAdmissionError. drasim retries it as a placement failure. */

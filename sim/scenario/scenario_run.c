@@ -357,24 +357,6 @@ add_dra_slices(Run *run)
 		                              run->published, K8S_KIND_RESOURCE_SLICE, i)));
 }
 
-/* GPU devices a DRA pod's claims ask for (what placement must find). */
-static guint
-dra_pod_devices(const Run *run, const ScenarioPod *pod, ClusterPod *cpod)
-{
-	g_autoptr(GPtrArray) scratch = g_ptr_array_new_with_free_func(scenario_note__free);
-	ScenarioXlate x;
-	guint n;
-	gint slot = cluster_res_names_lookup(run->names, "nvidia.com/gpu");
-
-	scenario_xlate__pod(run->sc, pod, &x, scratch);
-	n = (guint)CLAMP(x.count, 0, 64);
-	scenario_xlate__clear(&x);
-	/* KEP-5004: nvidia.com/gpu served by DRA counts too. */
-	if (slot >= 0)
-		n += (guint)CLAMP(cpod->requests.v[slot], 0, 64);
-	return n;
-}
-
 static const K8sPodSpec empty_spec;
 
 static void
@@ -479,10 +461,18 @@ add_pod(Run *run, const ScenarioPod *pod, guint64 uid)
 			cluster_dra_pod_claim_refs(pod->spec, &claims, &templates);
 			w.claims = (const char *const *)claims;
 			w.templates = (const char *const *)templates;
-			w.n_devices = dra_pod_devices(run, pod, cpod);
-			w.set_sharing =
-			        scenario_xlate__sharing(run->sc, pod, &w.sharing, &w.interval,
-			                                &w.mps_threads, &w.mem_limit);
+			/* n_devices stays 0: the pod runs on every device its claims
+			 * were allocated, whatever their number (cluster_dra.c place) */
+			/* The driver prepares every claim with its config or, without
+			 * one, its default (time-slicing, Default, once the device has
+			 * two tenants: cluster_run.c), so a device's mode never outlives
+			 * the claim that set it. */
+			if (!scenario_xlate__sharing(run->sc, pod, &w.sharing, &w.interval,
+			                             &w.mps_threads, &w.mem_limit)) {
+				w.sharing = CLUSTER_SHARE_EXCLUSIVE;
+				w.interval = CLUSTER_INTERVAL_DEFAULT;
+			}
+			w.set_sharing = TRUE;
 		} else {
 			ScenarioXlate x;
 			gint slot = cluster_res_names_lookup(run->names, "nvidia.com/gpu");
@@ -622,6 +612,35 @@ collect_pods(Run *run)
 	return out;
 }
 
+/*
+ * DRA world: the devices of each pod's claims that it does not compute on
+ * (NICs from dra.net, ...) join its device list, kind "nic" for dra.net and
+ * the driver's name otherwise, id "<pool>/<device>" (the pool is the node).
+ */
+static void
+add_other_devices(Run *run)
+{
+	guint n = MIN(cluster_sim_get_n_pods(run->sim), run->pods->len);
+
+	for (guint i = 0; run->dra != NULL && i < n; i++) {
+		const GPtrArray *others = cluster_sim_get_pod_node_index(run->sim, i) != G_MAXUINT
+		                                  ? cluster_dra_get_pod_other_devices(run->dra, i)
+		                                  : NULL;
+
+		for (guint k = 0; others != NULL && k < others->len; k++) {
+			const char *ref = others->pdata[k];
+			const char *slash = strchr(ref, '/');
+			g_autofree char *driver = slash != NULL
+			                                  ? g_strndup(ref, (gsize)(slash - ref))
+			                                  : g_strdup(ref);
+
+			scenario_sample__add_pod_device(
+			        run->sampler, i, strcmp(driver, "dra.net") == 0 ? "nic" : driver,
+			        slash != NULL ? slash + 1 : ref);
+		}
+	}
+}
+
 static void
 collect(Run *run)
 {
@@ -678,6 +697,7 @@ collect(Run *run)
 	r->alloc_series = g_array_ref(run->alloc);
 	r->pod_records = collect_pods(run);
 	scenario_sample__finish(run->sampler);
+	add_other_devices(run);
 	r->sampler = g_steal_pointer(&run->sampler);
 	r->sampling = run->sc->sampling;
 }

@@ -39,9 +39,7 @@ typedef struct {
 	const char *profile; /* interned; NULL for a full GPU */
 	guint start, size;   /* memory slices (MIG) */
 	guint compute;       /* compute slices (MIG) */
-	const char *name;    /* the DRA device name (interned) */
-	const char *id;  /* the device plugin's ID: the UUID (interned), NULL under DynamicMIG */
-	double capacity; /* as the simulation has it: a change means a reconfiguration */
+	double capacity;     /* as the simulation has it: a change means a reconfiguration */
 } SampleDev;
 
 typedef struct {
@@ -234,8 +232,6 @@ add_device(ScenarioSampler *self, SampleNode *n, const HwDevice *dev)
 
 	d.mig = type != NULL && g_strcmp0(type->str, "mig") == 0;
 	d.gpu = gpu_of(n->hw, d.mig ? (parent ? parent->str : NULL) : (uuid ? uuid->str : NULL));
-	d.name = g_string_chunk_insert_const(self->strings, dev->name);
-	d.id = uuid != NULL ? g_string_chunk_insert_const(self->strings, uuid->str) : NULL;
 	d.capacity = 1.0;
 	if (d.mig && profile != NULL) {
 		const HwGpu *gpu = n->hw->gpus->pdata[d.gpu];
@@ -348,7 +344,8 @@ account_device(ScenarioGpuState *s, const SampleDev *d, const ClusterDevice *cd,
 	if (tenants > 0) {
 		s->full_busy = TRUE;
 		s->tenants = tenants;
-		s->shared = cd->mode != CLUSTER_SHARE_EXCLUSIVE;
+		/* several tenants of an exclusive device: a shared claim, time-sliced */
+		s->shared = cd->mode != CLUSTER_SHARE_EXCLUSIVE || tenants > 1;
 	}
 }
 
@@ -555,9 +552,11 @@ picture_shared(const ScenarioSampler *self, Picture *p, const SampleNode *n, gui
 
 		if (sd->gpu != g || sd->mig)
 			continue;
-		p->sharing = g_strdup(cd->mode == CLUSTER_SHARE_MPS          ? "mps"
-		                      : cd->mode == CLUSTER_SHARE_TIME_SLICE ? "time-slicing"
-		                                                             : "exclusive");
+		/* the run model time-slices an exclusive device's several tenants */
+		p->sharing =
+		        g_strdup(cd->mode == CLUSTER_SHARE_MPS                   ? "mps"
+		                 : cd->mode == CLUSTER_SHARE_TIME_SLICE || k > 1 ? "time-slicing"
+		                                                                 : "exclusive");
 		p->units = 100;
 		for (guint i = 0; i < MAX(k, s->replicas); i++) {
 			g_autofree char *label = g_strdup_printf("replica %u", i);
@@ -602,7 +601,30 @@ take_pictures(ScenarioSampler *self, SimTime now)
 
 /* ------------------------------------------------------------ the end */
 
-/* "driver/pool/device" in the DRA world; the device plugin's ID (the UUID) in the extended one. */
+/*
+ * One stable id per physical device, the same in every mode so placements
+ * join across modes (docs/reports.md): "gpu:<node>/gpu-<minor>" for a full
+ * GPU, "mig:<node>/gpu-<minor>/mig-<profile>-<start>" for a MIG instance
+ * (its profile and placement start), whatever the DRA device name or the
+ * device plugin's UUID.
+ */
+static void
+append_device_id(GString *out, const SampleNode *sn, const SampleDev *d)
+{
+	guint minor = d->gpu < sn->hw->gpus->len
+	                      ? ((const HwGpu *)sn->hw->gpus->pdata[d->gpu])->minor
+	                      : d->gpu;
+
+	if (out->len > 0)
+		g_string_append_c(out, ',');
+	if (d->mig)
+		g_string_append_printf(out, "mig:%s/gpu-%u/mig-%s-%u", sn->name, minor,
+		                       d->profile != NULL ? d->profile : "unknown", d->start);
+	else
+		g_string_append_printf(out, "gpu:%s/gpu-%u", sn->name, minor);
+}
+
+/* The compute devices of the pod's last bind (a device-plugin replica once per replica held). */
 static char *
 pod_devices(const ScenarioSampler *self, guint pod)
 {
@@ -616,19 +638,23 @@ pod_devices(const ScenarioSampler *self, guint pod)
 		return NULL;
 	out = g_string_new(NULL);
 	for (guint i = 0; i < n; i++) {
-		const SampleDev *d;
-
-		if (devs[i] >= sn->devs->len)
-			continue;
-		d = &g_array_index(sn->devs, SampleDev, devs[i]);
-		if (out->len > 0)
-			g_string_append_c(out, ',');
-		if (self->mode->world == SCENARIO_WORLD_DRA || d->id == NULL)
-			g_string_append_printf(out, "gpu.nvidia.com/%s/%s", sn->name, d->name);
-		else
-			g_string_append(out, d->id);
+		if (devs[i] < sn->devs->len)
+			append_device_id(out, sn, &g_array_index(sn->devs, SampleDev, devs[i]));
 	}
 	return g_string_free(out, out->len == 0);
+}
+
+void
+scenario_sample__add_pod_device(ScenarioSampler *self, guint pod, const char *kind, const char *id)
+{
+	char *old;
+
+	if (self->pod_devices == NULL || pod >= self->pod_devices->len)
+		return;
+	old = self->pod_devices->pdata[pod];
+	self->pod_devices->pdata[pod] = old != NULL ? g_strdup_printf("%s,%s:%s", old, kind, id)
+	                                            : g_strdup_printf("%s:%s", kind, id);
+	g_free(old);
 }
 
 void

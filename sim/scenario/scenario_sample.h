@@ -37,6 +37,9 @@ void scenario_sample__add_node(ScenarioSampler *self,
 void scenario_sample__tick(ScenarioSampler *self, SimTime now);
 /* At the end of the run: each pod's devices; drops the borrowed pointers. */
 void scenario_sample__finish(ScenarioSampler *self);
+/* After finish: adds a device the simulation does not run on (a NIC) to the pod's list. */
+void
+scenario_sample__add_pod_device(ScenarioSampler *self, guint pod, const char *kind, const char *id);
 
 /* The report side (scenario_rpt.c): the fragmentation series, heat map and pictures. */
 void scenario_sample__fill_report(const ScenarioSampler *self, RptMode *mode);

@@ -169,6 +169,32 @@ test_run__mig_speed(void **state)
 	assert_close(rate, 1.0);
 }
 
+/*
+ * Two tenants on an exclusive device (a claim shared by two pods without
+ * sharing config) are time-sliced with the Default interval, as NVIDIA's
+ * driver configures them, even when the device was set up with another
+ * interval: overhead 50 / (2000 + 50), each of demand 1.0 gets (1 -
+ * 50/2050) / 2 = 1000/2050 of the GPU. Before, both ran at 1.0 and the GPU
+ * delivered 2.0. The compute delivered (0.9756) stays within capacity.
+ */
+static void
+test_run__exclusive_device_with_two_tenants_is_time_sliced(void **state)
+{
+	ClusterRunParams params;
+	ClusterDevice gpu = { CLUSTER_SHARE_EXCLUSIVE, CLUSTER_INTERVAL_LONG, 1.0, 80 * GB, FALSE };
+	ClusterTenant t[2] = { { .demand = 1.0 }, { .demand = 1.0 } };
+	double rates[2];
+
+	cluster_run_params_init(&params);
+	cluster_run_rates(&params, &gpu, t, 2, rates);
+	assert_close(rates[0], 1000.0 / 2050.0);
+	assert_close(rates[1], 1000.0 / 2050.0);
+	cluster_run_check_delivered(&gpu, rates[0] + rates[1]);
+	/* alone it keeps the whole device */
+	cluster_run_rates(&params, &gpu, t, 1, rates);
+	assert_close(rates[0], 1.0);
+}
+
 static void
 test_run__oom_kills_newest_without_isolation(void **state)
 {
@@ -257,6 +283,7 @@ main(void)
 		cmocka_unit_test(test_run__oom_kills_newest_without_isolation),
 		cmocka_unit_test(test_run__isolated_memory_kills_only_the_offender),
 		cmocka_unit_test(test_run__restart_backoff),
+		cmocka_unit_test(test_run__exclusive_device_with_two_tenants_is_time_sliced),
 		cmocka_unit_test(test_run__progress_rounds_up_to_whole_us),
 	};
 

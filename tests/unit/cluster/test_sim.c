@@ -657,11 +657,14 @@ place_round_robin(gpointer data,
                   ClusterSim *sim,
                   const ClusterPod *pod,
                   const ClusterNode *node,
-                  guint *devices,
-                  guint n)
+                  guint n,
+                  GArray *devices)
 {
-	for (guint k = 0; k < n; k++)
-		devices[k] = k % GPOINTER_TO_UINT(data);
+	for (guint k = 0; k < n; k++) {
+		guint d = k % GPOINTER_TO_UINT(data);
+
+		g_array_append_val(devices, d);
+	}
 	return TRUE;
 }
 

@@ -6,8 +6,8 @@ json` and, in every mode,
     null, and the fragmentation metric is the mean of the defined values;
   - the heat map has one row per node (at most 64), one value per sample,
     each between 0 and the node's GPUs;
-  - every pod that is running or completed has devices, and in the dra world
-    they name its node (driver/pool/device, the pool being the node);
+  - every pod that is running or completed has devices, and in every world
+    they name its node (kind:node/device, the same id in every mode);
   - GPU pictures, when present, name pods of the run, and MIG slices held by
     pods do not overlap.
 With EXPECT_PICTURES, every mode of that scenario must have pictures.
@@ -44,13 +44,12 @@ def check_mode(mode, pictures):
     for row in rows:
         if len(row["busy"]) != samples or any(v < 0 or v > row["gpus"] + 1e-9 for v in row["busy"]):
             errors.append("%s: heat-map row %s out of shape or range" % (name, row["node"]))
-    world = mode["info"].get("world")
     pods = {p["name"]: p for p in mode["pods"]}
     held = [p for p in mode["pods"] if p["outcome"] in ("running", "completed")]
     for p in held:
         if not p["devices"]:
             errors.append("%s: pod %s (%s) has no devices" % (name, p["name"], p["outcome"]))
-        elif world == "dra" and any(d.split("/")[1] != p["node"] for d in p["devices"].split(",")):
+        elif any(d.split(":", 1)[1].split("/")[0] != p["node"] for d in p["devices"].split(",")):
             errors.append("%s: pod %s devices %s not on %s" % (name, p["name"], p["devices"], p["node"]))
     if pictures and not mode["gpu_slices"]:
         errors.append("%s: no GPU pictures" % name)
