@@ -51,8 +51,6 @@ int cli_dispatch(const CliCommand *table, const char *prog, int argc, char **arg
  * first thing in main() (cli_output.c).
  */
 void cli_install_output_checks(void);
-/* The exit handler cli_install_output_checks() registers (exits 1 on a write error). */
-void cli_close_stdout(void);
 
 /* Handlers, one per row of the tables. */
 int cli_version_main(int argc, char **argv);

@@ -19,7 +19,6 @@
 #include "cli.h"
 
 static int first_error; /* errno of the first failed write to stdout, 0 if none */
-static gboolean wrote;  /* whether anything reached write(2) */
 
 static ssize_t
 stdout_write(void *cookie, const char *buf, size_t size)
@@ -27,7 +26,6 @@ stdout_write(void *cookie, const char *buf, size_t size)
 	size_t done = 0;
 
 	(void)cookie;
-	wrote = TRUE;
 	while (done < size) {
 		ssize_t n = write(STDOUT_FILENO, buf + done, size - done);
 
@@ -44,18 +42,19 @@ stdout_write(void *cookie, const char *buf, size_t size)
 	return (ssize_t)done;
 }
 
-void
-cli_close_stdout(void)
+/* The exit handler: exits 1 on a write error, else lets exit() go on. */
+static void
+close_stdout(void)
 {
-	gboolean failed = fclose(stdout) != 0 || first_error != 0;
+	gboolean flush_failed = fclose(stdout) != 0;
+	int close_errno = close(STDOUT_FILENO) == 0 ? 0 : errno;
+	gboolean failed;
 
-	/* close(2) can report a deferred write error (NFS); a stdout closed before we started
-	 * and never written to is not an error */
-	if (close(STDOUT_FILENO) != 0 && !(errno == EBADF && !wrote)) {
-		if (first_error == 0 && errno != EBADF)
-			first_error = errno;
-		failed = failed || errno != EBADF;
-	}
+	/* close(2) can report a deferred write error (NFS). EBADF: stdout was closed before
+	 * drasim started, an error only if something was written, and then that write failed */
+	if (close_errno != 0 && close_errno != EBADF && first_error == 0)
+		first_error = close_errno;
+	failed = flush_failed || first_error != 0;
 	if (failed) {
 		if (first_error != 0)
 			fprintf(stderr, "drasim: error writing standard output: %s\n",
@@ -82,5 +81,5 @@ cli_install_output_checks(void)
 	/* glibc's stdout is an ordinary variable that may be set (glibc manual, "Standard
 	 * Streams"); code that needs the descriptor uses STDOUT_FILENO, never fileno(stdout) */
 	stdout = checked;
-	atexit(cli_close_stdout);
+	atexit(close_stdout);
 }

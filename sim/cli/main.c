@@ -1,7 +1,7 @@
 /*
  * main.c: the entry point of the drasim command. It only dispatches to a
  * subcommand of cli_commands[]; each subcommand lives in its own file. A
- * write error on stdout makes any command exit 1 (cli_close_stdout).
+ * write error on stdout makes any command exit 1 (cli_output.c).
  */
 #include <locale.h>
 
