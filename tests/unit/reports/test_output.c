@@ -52,6 +52,7 @@ static int
 teardown_tmp(void **state)
 {
 	g_unsetenv("DRASIM_TEST_WRITE_FAIL");
+	g_unsetenv("DRASIM_TEST_NO_EXCHANGE");
 	remove_tree(*state);
 	g_free(*state);
 	return 0;
@@ -172,6 +173,27 @@ test_output__dir_replaced_whole(void **state)
 	assert_string_equal(siblings, "out"); /* no out.tmp-* or out.old-* left */
 }
 
+/* The same where the file system has no RENAME_EXCHANGE: two renames, no DIR.old-* left. */
+static void
+test_output__dir_replaced_by_two_renames(void **state)
+{
+	g_autoptr(RptReport) report = fake_report_new(1.0);
+	g_autofree char *dir = g_build_filename(*state, "out", NULL);
+	g_autofree char *listing = NULL;
+	g_autofree char *siblings = NULL;
+	gboolean ok;
+
+	assert_true(rpt_write_formats(report, "json,html", dir, NULL));
+	g_setenv("DRASIM_TEST_NO_EXCHANGE", "1", TRUE);
+	ok = rpt_write_formats(report, "text", dir, NULL);
+	g_unsetenv("DRASIM_TEST_NO_EXCHANGE");
+	assert_true(ok);
+	listing = entries(dir);
+	assert_string_equal(listing, ".drasim-output report.txt");
+	siblings = entries(*state);
+	assert_string_equal(siblings, "out");
+}
+
 static void
 test_output__foreign_dir_refused(void **state)
 {
@@ -263,6 +285,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_output__external_writer, setup_tmp,
 		                                teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_output__dir_replaced_whole, setup_tmp,
+		                                teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_output__dir_replaced_by_two_renames, setup_tmp,
 		                                teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_output__foreign_dir_refused, setup_tmp,
 		                                teardown_tmp),
