@@ -18,10 +18,11 @@
 
 #define RPT_ERROR (rpt_error_quark())
 typedef enum {
-	RPT_ERROR_IO,      /* a file could not be read or written */
-	RPT_ERROR_PARSE,   /* a report or tolerance file is malformed */
-	RPT_ERROR_FORMAT,  /* an unknown output format was asked for */
-	RPT_ERROR_VERSION, /* a report of another schema version */
+	RPT_ERROR_IO,         /* a file could not be read or written */
+	RPT_ERROR_PARSE,      /* a report or tolerance file is malformed */
+	RPT_ERROR_FORMAT,     /* an unknown output format was asked for */
+	RPT_ERROR_VERSION,    /* a report of another schema version */
+	RPT_ERROR_OUTPUT_DIR, /* -o names a directory drasim may not write (not its own output) */
 } RptErrorCode;
 
 GQuark rpt_error_quark(void);
@@ -319,14 +320,83 @@ char *rpt_csv_pods_to_string(const RptReport *report);
 /* HTML: one self-contained page with inline SVG charts. */
 char *rpt_html_to_string(const RptReport *report);
 
+/* --- Output files and directories (rpt_output.c) ----------------------------------------- */
+
+/*
+ * Every file drasim writes goes through these: a file is replaced atomically
+ * (a temporary file beside it, fsync, rename), and an output directory is
+ * replaced as a whole (docs/reports.md, "Output directories").
+ */
+
+/* The file in a drasim output directory that lists what drasim wrote there. */
+#define RPT_OUTPUT_MARKER ".drasim-output"
+
+typedef struct RptOutputFile RptOutputFile;
+
+/**
+ * rpt_output_file_new:
+ * Starts writing @path: the bytes go to a temporary file beside it
+ * (@path.tmp-XXXXXX), and @path is untouched until rpt_output_file_commit().
+ * Returns: (transfer full) the file, or NULL with @error set.
+ */
+RptOutputFile *rpt_output_file_new(const char *path, GError **error);
+/* The temporary file, for a writer in another process; commit then fsyncs and renames it. */
+const char *rpt_output_file_get_temp_path(const RptOutputFile *self);
+/* Appends @length bytes. Returns: FALSE with @error ("PATH: cannot write: REASON"). */
+gboolean rpt_output_file_write(RptOutputFile *self, const void *data, gsize length, GError **error);
+/**
+ * rpt_output_file_commit:
+ * Flushes the temporary file to disk, closes it and renames it over the
+ * path. On failure the previous file is intact; free @self either way.
+ */
+gboolean rpt_output_file_commit(RptOutputFile *self, GError **error);
+/* Frees @self; uncommitted, the temporary file is removed and the previous file stays. */
+void rpt_output_file_free(RptOutputFile *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RptOutputFile, rpt_output_file_free)
+
+/* new + write + commit: @path holds @length bytes of @contents, or is as it was. */
+gboolean
+rpt_output_write_file(const char *path, const char *contents, gsize length, GError **error);
+
+typedef struct RptOutputDir RptOutputDir;
+
+/**
+ * rpt_output_dir_check:
+ * Whether drasim may write the output directory @dir: it does not exist, is
+ * empty, or is an earlier drasim output (its RPT_OUTPUT_MARKER lists every
+ * file in it). Returns: FALSE with @error (RPT_ERROR_OUTPUT_DIR naming the
+ * directory, what it holds and how to proceed) otherwise.
+ */
+gboolean rpt_output_dir_check(const char *dir, GError **error);
+/**
+ * rpt_output_dir_new:
+ * Starts a new output for @dir (checked as above; missing parents are
+ * created): files added go to a sibling @dir.tmp-XXXXXX.
+ * Returns: (transfer full) the output, or NULL with @error set.
+ */
+RptOutputDir *rpt_output_dir_new(const char *dir, GError **error);
+/* Writes the file @name (no '/') of the new output atomically. */
+gboolean
+rpt_output_dir_add(RptOutputDir *self, const char *name, const char *contents, GError **error);
+/**
+ * rpt_output_dir_commit:
+ * Writes the marker listing the files added, then puts the new output in
+ * @dir's place and removes the previous one. On failure before the swap
+ * @dir is as it was; free @self either way.
+ */
+gboolean rpt_output_dir_commit(RptOutputDir *self, GError **error);
+/* Frees @self; uncommitted, the new output is removed and @dir is untouched. */
+void rpt_output_dir_free(RptOutputDir *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RptOutputDir, rpt_output_dir_free)
+
 /**
  * rpt_write_formats:
  * Writes @report in each of @formats, a comma-separated list of "text",
  * "json", "csv", "html" (NULL or "" means "text"). With @dir NULL, text and
  * JSON are printed on stdout (text in colour when stdout is a terminal and
- * NO_COLOR is unset) and csv/html are an error; with @dir, it is created if
- * needed and gets report.txt, report.json, timeseries.csv + pods.csv,
- * report.html.
+ * NO_COLOR is unset) and csv/html are an error; with @dir, it gets
+ * report.txt, report.json, timeseries.csv + pods.csv, report.html, and
+ * nothing else: the directory is replaced as a whole (rpt_output_dir_new()).
  * Returns: FALSE with @error set on an unknown format or an I/O error.
  */
 gboolean

@@ -3,10 +3,12 @@
  * to render a report in the forms asked for with --format and -o.
  *
  * Text and JSON may go to stdout; CSV (two files) and HTML need a
- * directory. Every format is checked before anything is written, so a typo
- * in --format leaves no half-written output.
+ * directory, which is written through rpt_output.c: replaced as a whole, so
+ * it never mixes this run's files with an earlier run's. Every format is
+ * checked before anything is written, so a typo in --format leaves no
+ * half-written output. A write error on stdout is caught once, at exit, by
+ * the drasim command (sim/cli/cli_output.c).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,18 +49,13 @@ parse_formats(const char *formats, guint *mask_out, GError **error)
 	return TRUE;
 }
 
+/* Adds @name with @text (owned) to @out; FALSE with @error on a write error. */
 static gboolean
-write_file(const char *dir, const char *name, char *text, GError **error)
+add_file(RptOutputDir *out, const char *name, char *text, GError **error)
 {
 	g_autofree char *owned = text;
-	g_autofree char *path = g_build_filename(dir, name, NULL);
-	g_autoptr(GError) local = NULL;
 
-	if (!g_file_set_contents(path, owned, -1, &local)) {
-		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s", local->message);
-		return FALSE;
-	}
-	return TRUE;
+	return rpt_output_dir_add(out, name, owned, error);
 }
 
 static gboolean
@@ -91,6 +88,29 @@ write_stdout(const RptReport *report, guint mask, GError **error)
 	return TRUE;
 }
 
+static gboolean
+write_dir(const RptReport *report, guint mask, const char *dir, GError **error)
+{
+	g_autoptr(RptOutputDir) out = rpt_output_dir_new(dir, error);
+
+	if (out == NULL)
+		return FALSE;
+	if ((mask & FORMAT_TEXT) &&
+	    !add_file(out, "report.txt", rpt_text_to_string(report, FALSE), error))
+		return FALSE;
+	if ((mask & FORMAT_JSON) &&
+	    !add_file(out, "report.json", rpt_json_to_string(report), error))
+		return FALSE;
+	if ((mask & FORMAT_CSV) &&
+	    (!add_file(out, "timeseries.csv", rpt_csv_series_to_string(report), error) ||
+	     !add_file(out, "pods.csv", rpt_csv_pods_to_string(report), error)))
+		return FALSE;
+	if ((mask & FORMAT_HTML) &&
+	    !add_file(out, "report.html", rpt_html_to_string(report), error))
+		return FALSE;
+	return rpt_output_dir_commit(out, error);
+}
+
 gboolean
 rpt_write_formats(const RptReport *report, const char *formats, const char *dir, GError **error)
 {
@@ -102,27 +122,5 @@ rpt_write_formats(const RptReport *report, const char *formats, const char *dir,
 	if (dir == NULL) {
 		return write_stdout(report, mask, error);
 	}
-	if (g_mkdir_with_parents(dir, 0755) != 0) {
-		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s: cannot create: %s", dir,
-		            g_strerror(errno));
-		return FALSE;
-	}
-	if ((mask & FORMAT_TEXT) &&
-	    !write_file(dir, "report.txt", rpt_text_to_string(report, FALSE), error)) {
-		return FALSE;
-	}
-	if ((mask & FORMAT_JSON) &&
-	    !write_file(dir, "report.json", rpt_json_to_string(report), error)) {
-		return FALSE;
-	}
-	if ((mask & FORMAT_CSV) &&
-	    (!write_file(dir, "timeseries.csv", rpt_csv_series_to_string(report), error) ||
-	     !write_file(dir, "pods.csv", rpt_csv_pods_to_string(report), error))) {
-		return FALSE;
-	}
-	if ((mask & FORMAT_HTML) &&
-	    !write_file(dir, "report.html", rpt_html_to_string(report), error)) {
-		return FALSE;
-	}
-	return TRUE;
+	return write_dir(report, mask, dir, error);
 }

@@ -42,6 +42,16 @@ int cli_parse_options(GOptionContext *context, int *argc, char ***argv);
  */
 int cli_dispatch(const CliCommand *table, const char *prog, int argc, char **argv);
 
+/**
+ * cli_install_output_checks:
+ * Makes a lost write to stdout an error: at exit, stdout is flushed and
+ * closed, and any write error since the start (a full disk, a closed pipe
+ * with SIGPIPE ignored) prints "drasim: error writing standard output:
+ * REASON" and turns the exit status into CLI_EXIT_INPUT_ERROR. Call once,
+ * first thing in main() (cli_output.c).
+ */
+void cli_install_output_checks(void);
+
 /* Handlers, one per row of the tables. */
 int cli_version_main(int argc, char **argv);
 int cli_explain_main(int argc, char **argv);

@@ -11,13 +11,23 @@
  * 0, 1 (a benchmark failed, or --check found a regression), 77 (--check
  * cannot compare: no valgrind, or a build unlike the baseline's; meson's
  * "skipped").
+ *
+ * The harness writes its records into a temporary file that drasim then
+ * owns: with -o FILE it is rpt_output's temporary file beside FILE, renamed
+ * over FILE only once the harness has written it (an interrupted or failed
+ * run leaves the previous FILE); without, its contents go to drasim's
+ * checked stdout (cli_output.c).
  */
 #include "drasim-config.h"
 
 #include <stdio.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "cli.h"
+#include "rpt.h"
 
 int cli_bench_main(int argc, char **argv);
 
@@ -30,6 +40,100 @@ build_dir(void)
 	g_autofree char *sim = cli ? g_path_get_dirname(cli) : NULL;
 
 	return sim ? g_path_get_dirname(sim) : NULL;
+}
+
+/* Whether the harness wrote its records into @path (it leaves the file empty when it does not). */
+static gboolean
+harness_wrote(const char *path)
+{
+	GStatBuf st;
+
+	return g_stat(path, &st) == 0 && st.st_size > 0;
+}
+
+/* Prints the records the harness wrote into @path on stdout. */
+static gboolean
+copy_to_stdout(const char *path)
+{
+	g_autofree char *text = NULL;
+	gsize length = 0;
+	g_autoptr(GError) error = NULL;
+
+	if (!g_file_get_contents(path, &text, &length, &error)) {
+		fprintf(stderr, "drasim bench: error: %s\n", error->message);
+		return FALSE;
+	}
+	fwrite(text, 1, length, stdout); /* a write error is caught at exit (cli_output.c) */
+	return TRUE;
+}
+
+/* The harness's exit status, or CLI_EXIT_INPUT_ERROR when it could not run. */
+static int
+spawn_harness(GPtrArray *args)
+{
+	g_autoptr(GError) error = NULL;
+	int wait_status = 0;
+
+	if (!g_spawn_sync(NULL, (char **)args->pdata, NULL,
+	                  G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL,
+	                  NULL, &wait_status, &error)) {
+		fprintf(stderr, "drasim bench: error: %s\n", error->message);
+		return CLI_EXIT_INPUT_ERROR;
+	}
+	if (WIFEXITED(wait_status)) {
+		return WEXITSTATUS(wait_status);
+	}
+	fprintf(stderr, "drasim bench: error: the harness was killed by a signal\n");
+	return CLI_EXIT_INPUT_ERROR;
+}
+
+/*
+ * Runs the harness (@args, NULL-terminated but for -o) with its records
+ * going to @output, or to stdout unless only --check (@check_only) was
+ * asked for. Returns: the exit status.
+ */
+static int
+run_harness(GPtrArray *args, const char *output, gboolean check_only)
+{
+	g_autoptr(RptOutputFile) file = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autofree char *scratch = NULL;
+	const char *records = NULL;
+	int status;
+
+	if (output != NULL) {
+		if ((file = rpt_output_file_new(output, &error)) == NULL) {
+			fprintf(stderr, "drasim bench: error: %s\n", error->message);
+			return CLI_EXIT_INPUT_ERROR;
+		}
+		records = rpt_output_file_get_temp_path(file);
+	} else if (!check_only) {
+		int fd = g_file_open_tmp("drasim-bench-XXXXXX.json", &scratch, &error);
+
+		if (fd < 0) {
+			fprintf(stderr, "drasim bench: error: %s\n", error->message);
+			return CLI_EXIT_INPUT_ERROR;
+		}
+		close(fd);
+		records = scratch;
+	}
+	if (records != NULL) {
+		g_ptr_array_insert(args, (gint)args->len - 1, (gpointer) "-o");
+		g_ptr_array_insert(args, (gint)args->len - 1, (gpointer)records);
+	}
+	status = spawn_harness(args);
+	/* the harness writes its records even when a benchmark fails (status 1) */
+	if (records != NULL && (status == 0 || status == 1) && harness_wrote(records)) {
+		if (file != NULL && !rpt_output_file_commit(file, &error)) {
+			fprintf(stderr, "drasim bench: error: %s\n", error->message);
+			status = CLI_EXIT_INPUT_ERROR;
+		} else if (file == NULL && !copy_to_stdout(records)) {
+			status = CLI_EXIT_INPUT_ERROR;
+		}
+	}
+	if (scratch != NULL)
+		g_unlink(scratch);
+	return status;
 }
 
 int
@@ -59,9 +163,7 @@ cli_bench_main(int argc, char **argv)
 	        g_build_filename(DRASIM_SOURCE_ROOT, "reports", "bench", "run_bench.py", NULL);
 	g_autofree char *build = build_dir();
 	g_autoptr(GPtrArray) args = g_ptr_array_new();
-	g_autoptr(GError) error = NULL;
 	g_autofree char *runs_text = NULL;
-	int wait_status = 0;
 	int status;
 
 	g_option_context_add_main_entries(context, entries, NULL);
@@ -88,10 +190,6 @@ cli_bench_main(int argc, char **argv)
 	if (quick) {
 		g_ptr_array_add(args, (gpointer) "--quick");
 	}
-	if (output) {
-		g_ptr_array_add(args, (gpointer) "-o");
-		g_ptr_array_add(args, output);
-	}
 	if (check) {
 		g_ptr_array_add(args, (gpointer) "--check");
 		g_ptr_array_add(args, check);
@@ -105,15 +203,5 @@ cli_bench_main(int argc, char **argv)
 		g_ptr_array_add(args, (gpointer) "--all-instructions");
 	}
 	g_ptr_array_add(args, NULL);
-	if (!g_spawn_sync(NULL, (char **)args->pdata, NULL,
-	                  G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL,
-	                  NULL, &wait_status, &error)) {
-		fprintf(stderr, "drasim bench: error: %s\n", error->message);
-		return CLI_EXIT_INPUT_ERROR;
-	}
-	if (WIFEXITED(wait_status)) {
-		return WEXITSTATUS(wait_status);
-	}
-	fprintf(stderr, "drasim bench: error: the harness was killed by a signal\n");
-	return CLI_EXIT_INPUT_ERROR;
+	return run_harness(args, output, check != NULL);
 }

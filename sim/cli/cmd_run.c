@@ -1,7 +1,8 @@
 /*
  * cmd_run.c: `drasim run SCENARIO` replays one mode of a scenario (or, with
  * `drasim compare`, every mode) and writes the report through reports/
- * (text or JSON on stdout; with -o DIR also CSV and HTML). On a terminal a
+ * (text or JSON on stdout; with -o DIR also CSV and HTML, the directory
+ * replaced as a whole: reports/rpt_output.c). On a terminal a
  * progress line on stderr shows simulated time, pods bound and events/s.
  */
 #include "cmd_run.h"
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "rpt.h"
 #include "scenario.h"
 
 typedef struct {
@@ -114,6 +116,18 @@ run_modes(Scenario *sc, RunArgs *a, gboolean compare, SimTime horizon, K8sDiagLi
 	return CLI_EXIT_OK;
 }
 
+/* Checked before the run: a directory drasim may not write is refused at once, not after it. */
+static gboolean
+output_dir_usable(const char *dir)
+{
+	g_autoptr(GError) error = NULL;
+
+	if (rpt_output_dir_check(dir, &error))
+		return TRUE;
+	fprintf(stderr, "drasim: %s\n", error->message);
+	return FALSE;
+}
+
 int
 cli_run_common(int argc, char **argv, gboolean compare)
 {
@@ -155,6 +169,8 @@ cli_run_common(int argc, char **argv, gboolean compare)
 		if (!sim_time_parse(a.horizon, &horizon, &error) || horizon <= 0)
 			return usage(compare, "--horizon expects a duration > 0 like 2h or 7d");
 	}
+	if (a.output != NULL && !output_dir_usable(a.output))
+		return CLI_EXIT_INPUT_ERROR;
 	sc = scenario_load(argv[1], diags);
 	if (sc == NULL) {
 		k8s_diag_list_sort(diags);

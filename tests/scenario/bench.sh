@@ -3,11 +3,13 @@
 # per second of CPU time and the peak resident memory (GNU time, if present).
 set -u
 drasim=$1 scenario=$2
-out=$(mktemp -d)
+tmp=$(mktemp -d)
+# the report directory is drasim's alone (-o replaces it as a whole): time's log goes beside it
+out=$tmp/report
 if [ -x /usr/bin/time ]; then
-	/usr/bin/time -v "$drasim" run --format json -o "$out" "$scenario" 2>"$out/time" >/dev/null || exit 1
-	user=$(sed -n 's/.*User time (seconds): //p' "$out/time")
-	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$out/time")
+	/usr/bin/time -v "$drasim" run --format json -o "$out" "$scenario" 2>"$tmp/time" >/dev/null || exit 1
+	user=$(sed -n 's/.*User time (seconds): //p' "$tmp/time")
+	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time")
 else
 	"$drasim" run --format json -o "$out" "$scenario" >/dev/null || exit 1
 	user="" rss=""
@@ -15,4 +17,4 @@ fi
 pods=$(grep -A1 '"pods_submitted"' "$out/report.json" | grep -o '[0-9][0-9]*' | head -1)
 echo "$(basename "$scenario"): pods $pods, user ${user:-?} s, peak RSS ${rss:-?} kB" \
      "($(awk -v p="${pods:-0}" -v u="${user:-0}" 'BEGIN { if (u > 0) printf "%.0f", p / u; else print "?" }') pods/s)"
-rm -rf "$out"
+rm -rf "$tmp"
