@@ -459,6 +459,7 @@ decode_string_map(K8sDec *dec, const K8sYamlNode *node, K8sStringMap *out)
 		return;
 	}
 	out->items = k8s_arena_new0(dec->arena, K8sStringPair, node->map.n);
+	out->n = 0; /* a value replaces, never extends, an earlier one: items holds map.n */
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];
 		gsize mark = push_key(dec, p->key->scalar.text);
@@ -482,6 +483,7 @@ decode_qty_map(K8sDec *dec, const K8sYamlNode *node, K8sQtyMap *out)
 		return;
 	}
 	out->items = k8s_arena_new0(dec->arena, K8sQtyPair, node->map.n);
+	out->n = 0;
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];
 		gsize mark = push_key(dec, p->key->scalar.text);
@@ -503,6 +505,7 @@ decode_string_list(K8sDec *dec, const K8sYamlNode *node, K8sStringList *out)
 	}
 	out->items = k8s_arena_new0(dec->arena, const char *, node->seq.n);
 	out->item_pos = k8s_arena_new0(dec->arena, K8sPos, node->seq.n);
+	out->n = 0;
 	for (guint i = 0; i < node->seq.n; i++) {
 		gsize mark = k8s_dec__push_index(dec, i);
 		const char *s = k8s_dec__string(dec, node->seq.items[i]);
