@@ -153,6 +153,31 @@ decode_arrival(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scen
 	}
 }
 
+/* A second entry for one object used to replace the first silently: it is an error. */
+static void
+check_entry_unique(Scenario *self,
+                   ScenarioDec *dec,
+                   const K8sYamlNode *node,
+                   const char *path,
+                   const ScenarioEntry *e)
+{
+	for (guint i = 0; i < self->entries->len; i++) {
+		const ScenarioEntry *first = &g_array_index(self->entries, ScenarioEntry, i);
+		const K8sYamlNode *name;
+		g_autofree char *field = NULL;
+
+		if (g_strcmp0(first->kind, e->kind) != 0 || g_strcmp0(first->name, e->name) != 0)
+			continue;
+		name = k8s_yaml_map_lookup(node, "name");
+		field = g_strdup_printf("%s.name", path);
+		scenario_dec__error(dec, name != NULL ? name : node, field,
+		                    "a second entry for %s %s (first at line %u): one entry per "
+		                    "object; use count for copies",
+		                    e->kind, e->name, first->pos.line);
+		return;
+	}
+}
+
 static void
 decode_entry(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
@@ -197,6 +222,8 @@ decode_entry(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const ch
 		scenario_dec__error(dec, node, field,
 		                    "expected the kind and name of a Pod, "
 		                    "Deployment, StatefulSet, ReplicaSet or Job of the manifests");
+	} else {
+		check_entry_unique(self, dec, node, path, &e);
 	}
 	g_array_append_val(self->entries, e);
 }
