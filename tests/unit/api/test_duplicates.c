@@ -11,6 +11,8 @@
  * never decoded. Before the fix the second value was decoded again into storage sized
  * for the first (a heap overflow for the map kinds, which ASan reports) or replaced it.
  */
+#include <glib/gstdio.h>
+
 #include "api-test-util.h"
 
 typedef struct {
@@ -336,6 +338,60 @@ test_duplicates__many_keys(void **state)
 	g_string_free(text, TRUE);
 }
 
+/*
+ * Two objects of one kind with one name in one namespace, across the files given
+ * together: an error at the second's name pointing at the first (it was a warning and
+ * lookups silently used the first). Another namespace or another kind is no clash.
+ */
+static void
+test_duplicates__objects_across_files(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("dup-XXXXXX", NULL);
+	g_autofree char *a = g_build_filename(dir, "a.yaml", NULL);
+	g_autofree char *b = g_build_filename(dir, "b.yaml", NULL);
+	const char *paths[] = { a, b, NULL };
+	K8sObjectSet *set = k8s_object_set_new();
+	K8sDiagList *diags = k8s_diag_list_new();
+	g_autofree char *want_claim = NULL;
+	g_autofree char *want_class = NULL;
+
+	/* a.yaml: claim c (team-a), its name at 3:37; class gpu, its name at 7:18 */
+	assert_true(g_file_set_contents(
+	        a,
+	        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	        "metadata: {namespace: team-a, name: c}\n---\n"
+	        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n",
+	        -1, NULL));
+	/* b.yaml: claim c in team-b (fine, lines 1-3), Pod c (fine, 5-8), claim c in team-a
+	 * again (10-14, "  name: c" at 13:9), class gpu again in v1beta1 (16-18, name at
+	 * 18:18) */
+	assert_true(g_file_set_contents(
+	        b,
+	        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	        "metadata: {namespace: team-b, name: c}\n---\n"
+	        "apiVersion: v1\nkind: Pod\nmetadata: {namespace: team-a, name: c}\n"
+	        "spec: {containers: [{name: x, image: i}]}\n---\n"
+	        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n"
+	        "  name: c\n  namespace: team-a\n---\n"
+	        "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata: {name: gpu}\n",
+	        -1, NULL));
+	assert_false(k8s_load_paths(paths, K8S_LOAD_DEFAULT, set, diags));
+	want_claim = g_strdup_printf("ResourceClaim team-a/c is defined twice (first at %s:3:37): "
+	                             "one object per kind, namespace and name",
+	                             a);
+	want_class = g_strdup_printf("DeviceClass gpu is defined twice (first at %s:7:18): one "
+	                             "object per kind and name",
+	                             a);
+	assert_string_equal(expect_diag(diags, want_claim, 13, 9)->pos.file, b);
+	assert_string_equal(expect_diag(diags, want_class, 18, 18)->pos.file, b);
+	assert_int_equal(k8s_diag_list_count_errors(diags), 2);
+	k8s_object_set_free(set);
+	k8s_diag_list_free(diags);
+	g_unlink(a);
+	g_unlink(b);
+	g_rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -343,6 +399,7 @@ main(void)
 		cmocka_unit_test(test_duplicates__yaml),
 		cmocka_unit_test(test_duplicates__json),
 		cmocka_unit_test(test_duplicates__many_keys),
+		cmocka_unit_test(test_duplicates__objects_across_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
