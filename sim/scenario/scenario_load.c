@@ -267,6 +267,8 @@ decode_spec(Scenario *self, ScenarioDec *dec, const K8sYamlNode *spec)
 		scenario_events__decode(self, dec, k8s_yaml_map_lookup(spec, "events"));
 	/* After the cluster: gpuModels name catalog GPUs, spec.cluster.catalog included. */
 	scenario_spec__check_gpu_models(self, dec);
+	/* After the cluster: mode layouts name its pools and use their GPUs. */
+	scenario_spec__check_mode_layouts(self, dec);
 }
 
 static void

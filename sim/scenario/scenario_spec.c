@@ -302,6 +302,61 @@ scenario_spec__check_gpu_models(Scenario *self, ScenarioDec *dec)
 	}
 }
 
+/* The pool named @name, or NULL. */
+static const ScenarioPool *
+lookup_pool(const Scenario *self, const char *name)
+{
+	for (guint i = 0; i < self->pools->len; i++) {
+		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
+
+		if (strcmp(p->name, name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * spec.modes[].mig: {POOL: LAYOUT} overrides a pool's layout in one mode. Checked after
+ * the cluster, with the pool's GPU: an unknown pool was ignored and a bad layout only
+ * failed when the mode ran, without a position.
+ */
+void
+scenario_spec__check_mode_layouts(Scenario *self, ScenarioDec *dec)
+{
+	for (guint m = 0; m < self->modes->len; m++) {
+		const ScenarioMode *mode = &g_array_index(self->modes, ScenarioMode, m);
+
+		for (guint i = 0; i < mode->layouts->len; i++) {
+			const ScenarioPoolLayout *l =
+			        &g_array_index(mode->layouts, ScenarioPoolLayout, i);
+			const ScenarioPool *pool = lookup_pool(self, l->pool);
+			const HwNodeShape *shape =
+			        pool != NULL && pool->shape != NULL
+			                ? hw_catalog_lookup_shape(self->catalog, pool->shape)
+			                : NULL;
+			g_autofree char *field =
+			        g_strdup_printf("spec.modes[%u].mig.%s", m, l->pool);
+			g_autoptr(GError) error = NULL;
+			g_autoptr(GArray) inst = NULL;
+			gboolean on = FALSE;
+
+			if (pool == NULL) {
+				k8s_diag_list_error(dec->diags, &l->pos, field,
+				                    "expected the name of a pool of "
+				                    "spec.cluster.nodePools, got \"%s\"",
+				                    l->pool);
+				continue;
+			}
+			if (shape == NULL || l->mig == NULL || strcmp(l->mig, "dynamic") == 0)
+				continue;
+			inst = hw_mig_layout_parse(shape->gpu_model, l->mig, &on, &error);
+			if (inst == NULL)
+				k8s_diag_list_error(dec->diags, &l->pos, field, "%s",
+				                    error->message);
+		}
+	}
+}
+
 static void
 decode_trace(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
 {
@@ -484,7 +539,8 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 		} else if (strcmp(key, "mig") == 0 && scenario_dec__map(dec, v, field)) {
 			FOREACH_PAIR_I(v, layout_i, pool, layout)
 			{
-				ScenarioPoolLayout l = { g_strdup(pool), NULL };
+				ScenarioPoolLayout l = { g_strdup(pool), NULL,
+					                 scenario_dec__pos(dec, layout) };
 				g_autofree char *f2 = g_strdup_printf("%s.%s", field, pool);
 
 				l.mig = scenario_dec__string(dec, layout, f2);

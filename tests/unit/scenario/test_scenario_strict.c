@@ -99,6 +99,22 @@ test_strict__mig_profile_is_not_a_layout(void **state)
 	        "or a list like 2x1g.10gb [spec.cluster.nodePools[0].mig]");
 }
 
+/* spec.modes[].mig overrides: a bad layout failed only when the mode ran (no position),
+ * a pool that does not exist was ignored. Checked at load now, after the cluster. */
+static void
+test_strict__mode_layouts(void **state)
+{
+	static const char text[] = HEAD ONE_POOL "  modes:\n"
+	                                         "  - {name: dra, mig: {p: 1g.10gb}}\n"
+	                                         "  - {name: other, mig: {q: all-1g.10gb}}\n";
+
+	/* line 8: the layout at column 26; line 9: the layout of pool q at column 28 */
+	scenario_test_expect_error(text, "s.yaml:8:26: error: MIG layout \"1g.10gb\": a MIG "
+	                                 "profile, not a layout: write all-1g.10gb");
+	scenario_test_expect_error(text, "s.yaml:9:28: error: expected the name of a pool of "
+	                                 "spec.cluster.nodePools, got \"q\" [spec.modes[1].mig.q]");
+}
+
 /* The scenario reads model/api's tree, where a repeated key is reported and dropped. */
 static void
 test_strict__duplicate_key(void **state)
@@ -116,6 +132,7 @@ main(void)
 		cmocka_unit_test(test_strict__duplicate_entries),
 		cmocka_unit_test(test_strict__duplicate_pools),
 		cmocka_unit_test(test_strict__mig_profile_is_not_a_layout),
+		cmocka_unit_test(test_strict__mode_layouts),
 		cmocka_unit_test(test_strict__duplicate_key),
 	};
 
