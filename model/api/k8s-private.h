@@ -139,7 +139,7 @@ void k8s_encode__struct(GString *out, const K8sStructDesc *desc, const void *val
 gboolean k8s_equal__struct(const K8sStructDesc *desc, const void *a, const void *b);
 
 /* k8s_objects.c */
-void k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags);
+gboolean k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags);
 K8sObject *k8s_object_set__new_object(K8sObjectSet *set, K8sKind kind);
 
 G_END_DECLS

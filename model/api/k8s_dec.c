@@ -162,57 +162,6 @@ k8s_dec__string(K8sDec *dec, const K8sYamlNode *node)
 	return node->scalar.text;
 }
 
-/* go-yaml v2 integers: optional sign, '_' separators, 0x / 0o / 0b / leading-0 octal. */
-static gboolean
-parse_yaml_int(const char *text, gint64 *out)
-{
-	g_autofree char *clean = g_new(char, strlen(text) + 1);
-	const char *p = text;
-	char *w = clean;
-	gboolean neg = FALSE;
-	guint base = 10;
-	guint64 magnitude;
-
-	if (*p == '+' || *p == '-') {
-		neg = *p == '-';
-		p++;
-	}
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	} else if (p[0] == '0' && p[1] == 'o') {
-		base = 8;
-		p += 2;
-	} else if (p[0] == '0' && p[1] == 'b') {
-		base = 2;
-		p += 2;
-	} else if (p[0] == '0' && p[1] != '\0') {
-		base = 8;
-		p++;
-	}
-	for (; *p != '\0'; p++) {
-		if (*p != '_') {
-			*w++ = *p;
-		}
-	}
-	*w = '\0';
-	if (!g_ascii_string_to_unsigned(clean, base, 0, G_MAXUINT64, &magnitude, NULL)) {
-		return FALSE;
-	}
-	if (neg) {
-		if (magnitude > (guint64)G_MAXINT64 + 1) {
-			return FALSE;
-		}
-		*out = magnitude == (guint64)G_MAXINT64 + 1 ? G_MININT64 : -(gint64)magnitude;
-		return TRUE;
-	}
-	if (magnitude > (guint64)G_MAXINT64) {
-		return FALSE;
-	}
-	*out = (gint64)magnitude;
-	return TRUE;
-}
-
 gboolean
 k8s_dec__int64(K8sDec *dec, const K8sYamlNode *node, gint64 min, gint64 max, gint64 *out)
 {
@@ -226,7 +175,7 @@ k8s_dec__int64(K8sDec *dec, const K8sYamlNode *node, gint64 min, gint64 max, gin
 	}
 	type = k8s_yaml_scalar_type(node);
 	if (type == K8S_YAML_TYPE_INT) {
-		if (!parse_yaml_int(node->scalar.text, &value)) {
+		if (!k8s_yaml_parse_int64(node->scalar.text, &value)) {
 			k8s_dec__error(dec, node,
 			               "integer %s is out of range [%" G_GINT64_FORMAT
 			               ", %" G_GINT64_FORMAT "]",
@@ -234,9 +183,24 @@ k8s_dec__int64(K8sDec *dec, const K8sYamlNode *node, gint64 min, gint64 max, gin
 			return FALSE;
 		}
 	} else if (type == K8S_YAML_TYPE_FLOAT) {
-		double d = g_ascii_strtod(node->scalar.text, NULL);
+		double d = 0;
 
-		/* kubectl turns YAML 1.0 into JSON 1; a fraction or a huge value fails */
+		if (!k8s_yaml_parse_double(node->scalar.text, &d)) {
+			k8s_dec__error(dec, node, "expected an integer, got '%s'",
+			               node->scalar.text);
+			return FALSE;
+		}
+		/* kubectl fails too: JSON has no infinity or NaN (json: unsupported value) */
+		if (isnan(d) || (isinf(d) && strchr(node->scalar.text, 'e') == NULL &&
+		                 strchr(node->scalar.text, 'E') == NULL)) {
+			k8s_dec__error(dec, node,
+			               "expected an integer in [%" G_GINT64_FORMAT
+			               ", %" G_GINT64_FORMAT "], got %s (%s)",
+			               min, max, node->scalar.text,
+			               isnan(d) ? "not a number" : "infinite");
+			return FALSE;
+		}
+		/* kubectl turns YAML 1.0 into JSON 1; a fraction or a huge value (1e400) fails */
 		if (!isfinite(d) || fabs(d) >= 9.2233720368547758e18) {
 			k8s_dec__error(
 			        dec, node,
@@ -459,6 +423,7 @@ decode_string_map(K8sDec *dec, const K8sYamlNode *node, K8sStringMap *out)
 		return;
 	}
 	out->items = k8s_arena_new0(dec->arena, K8sStringPair, node->map.n);
+	out->n = 0; /* a value replaces, never extends, an earlier one: items holds map.n */
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];
 		gsize mark = push_key(dec, p->key->scalar.text);
@@ -482,6 +447,7 @@ decode_qty_map(K8sDec *dec, const K8sYamlNode *node, K8sQtyMap *out)
 		return;
 	}
 	out->items = k8s_arena_new0(dec->arena, K8sQtyPair, node->map.n);
+	out->n = 0;
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];
 		gsize mark = push_key(dec, p->key->scalar.text);
@@ -503,6 +469,7 @@ decode_string_list(K8sDec *dec, const K8sYamlNode *node, K8sStringList *out)
 	}
 	out->items = k8s_arena_new0(dec->arena, const char *, node->seq.n);
 	out->item_pos = k8s_arena_new0(dec->arena, K8sPos, node->seq.n);
+	out->n = 0;
 	for (guint i = 0; i < node->seq.n; i++) {
 		gsize mark = k8s_dec__push_index(dec, i);
 		const char *s = k8s_dec__string(dec, node->seq.items[i]);

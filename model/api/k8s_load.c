@@ -176,7 +176,9 @@ decode_object(K8sDec *dec, const K8sYamlNode *node)
 	}
 	dec->version = parsed;
 	k8s_dec__struct(dec, node, k8s_fields__object(kind, parsed), obj);
-	k8s_object_set__add(dec->set, obj, dec->diags);
+	if (!k8s_object_set__add(dec->set, obj, dec->diags)) {
+		dec->failed = TRUE;
+	}
 }
 
 static gboolean

@@ -94,7 +94,20 @@ index_key(
 	return out;
 }
 
-void
+/* The position of @obj's name, else of the object. */
+static const K8sPos *
+name_pos(const K8sObject *obj)
+{
+	return obj->metadata.name_pos.line != 0 ? &obj->metadata.name_pos : &obj->pos;
+}
+
+/*
+ * Two objects of one kind with one name (in one namespace) cannot both exist in a
+ * cluster (kubectl create answers AlreadyExists, apply keeps the last), so a second
+ * one from the input is an error at its name that points at the first. Objects made
+ * by drasim itself (@diags NULL) are only indexed.
+ */
+gboolean
 k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags)
 {
 	obj->index = set->objects->len;
@@ -103,30 +116,31 @@ k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags)
 	if (obj->metadata.name != NULL) {
 		char buf[256];
 		g_autofree char *heap = NULL;
-		const char *key = index_key(buf, sizeof(buf), obj->kind, k8s_object_namespace(obj),
-		                            obj->metadata.name, &heap);
+		const char *ns = k8s_object_namespace(obj);
+		const char *key =
+		        index_key(buf, sizeof(buf), obj->kind, ns, obj->metadata.name, &heap);
 		K8sObject *first = g_hash_table_lookup(set->index, key);
 
 		if (first == NULL) {
 			g_hash_table_insert(set->index, g_string_chunk_insert(set->strings, key),
 			                    obj);
 		} else if (diags != NULL) {
-			K8sPos pos = obj->metadata.name_pos.line != 0 ? obj->metadata.name_pos
-			                                              : obj->pos;
+			const K8sPos *at = name_pos(first);
 			g_autofree char *path =
 			        g_strconcat(obj->path_prefix != NULL ? obj->path_prefix : "",
 			                    "metadata.name", NULL);
 
-			k8s_diag_list_warning(
-			        diags, &pos, path,
-			        "%s %s%s%s is defined again (first at %s:%u:%u); "
-			        "lookups use the first one",
-			        obj->kind_name,
-			        k8s_object_namespace(obj) != NULL ? k8s_object_namespace(obj) : "",
-			        k8s_object_namespace(obj) != NULL ? "/" : "", obj->metadata.name,
-			        first->pos.file, first->pos.line, first->pos.col);
+			k8s_diag_list_error(
+			        diags, name_pos(obj), path,
+			        "%s %s%s%s is defined twice (first at %s:%u:%u): one object "
+			        "per kind%s and name",
+			        obj->kind_name, ns != NULL ? ns : "", ns != NULL ? "/" : "",
+			        obj->metadata.name, at->file, at->line, at->col,
+			        ns != NULL ? ", namespace" : "");
+			return FALSE;
 		}
 	}
+	return TRUE;
 }
 
 guint

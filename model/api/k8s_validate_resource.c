@@ -559,6 +559,32 @@ v_request_policy(VCtx *ctx, const K8sDeviceCapacity *cap)
 	vpath_pop(ctx, m);
 }
 
+/*
+ * A device capacity or a counter is an amount drasim accounts (GPU memory, MIG slices,
+ * counters consumed by partitions): a negative one would give memory back or let
+ * partitions overlap. Kubernetes 1.34 checks no sign here (validateDeviceCounter
+ * accepts "any parsed quantity", validateSingleAllocatableDeviceCapacity only looks at
+ * requestPolicy; pkg/apis/resource/validation/validation.go), so this is drasim's own
+ * rule, and the message says so.
+ */
+static void
+v_non_negative(VCtx *ctx, const K8sQty *qty, const K8sPos *at, const char *key)
+{
+	K8sQuantity v;
+	gsize m;
+	g_autofree char *q = NULL;
+
+	if (!v_quantity(ctx, qty, NULL, &v) || k8s_quantity_sign(&v) >= 0) {
+		return;
+	}
+	m = vpath_key(ctx, key != NULL ? key : "");
+	q = k8s_field_quote(qty->text);
+	verror(ctx, qty->pos.line != 0 ? &qty->pos : at, "value", K8S_FIELD_INVALID, q,
+	       "must be greater than or equal to zero (drasim's rule: a capacity or counter is "
+	       "an amount; Kubernetes 1.34 does not check the sign)");
+	vpath_pop(ctx, m);
+}
+
 static void
 v_capacity(VCtx *ctx, const K8sDevice *d)
 {
@@ -568,6 +594,7 @@ v_capacity(VCtx *ctx, const K8sDevice *d)
 	for (guint i = 0; i < d->n_capacity; i++) {
 		const K8sDeviceCapacity *c = &d->capacity[i];
 		v_qualified_name(ctx, c->name, &c->pos, FALSE);
+		v_non_negative(ctx, &c->value, &c->pos, c->name);
 		if (c->request_policy == NULL) {
 			continue;
 		}
@@ -662,6 +689,7 @@ v_counter_names(VCtx *ctx, const K8sCounter *counters, guint n, const K8sPos *po
 	for (guint i = 0; i < n; i++) {
 		const char *name = counters[i].name != NULL ? counters[i].name : "";
 		vinvalid_msgs(ctx, &counters[i].pos, NULL, name, k8s_names_dns1123_label(name));
+		v_non_negative(ctx, &counters[i].value, &counters[i].pos, name);
 	}
 	vpath_pop(ctx, mark);
 }

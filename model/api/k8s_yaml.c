@@ -247,6 +247,21 @@ kind_is_not_list(const Builder *b, const Frame *root)
 	return FALSE;
 }
 
+/* TRUE when the open root mapping has a complete pair with key @key: a second `items`
+ * is a duplicate key, reported and dropped when the root closes, so not streamed. */
+static gboolean
+root_has_key(const Builder *b, const Frame *root, const char *key)
+{
+	for (guint i = root->first_child; i + 1 < b->scratch->len; i += 2) {
+		const K8sYamlNode *k = g_ptr_array_index(b->scratch, i);
+
+		if (k->kind == K8S_YAML_SCALAR && strcmp(k->scalar.text, key) == 0) {
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
 static void
 on_start(Builder *b, const yaml_event_t *event, K8sYamlKind kind)
 {
@@ -282,7 +297,7 @@ on_start(Builder *b, const yaml_event_t *event, K8sYamlKind kind)
 		        strcmp(((K8sYamlNode *)g_ptr_array_index(b->scratch, b->scratch->len - 1))
 		                       ->scalar.text,
 		               "items") == 0 &&
-		        !kind_is_not_list(b, root);
+		        !kind_is_not_list(b, root) && !root_has_key(b, root, "items");
 	} else if (b->in_items && kind == K8S_YAML_MAPPING && b->frames->len == 2) {
 		b->in_item = TRUE;
 		b->arena = b->item_arena;
@@ -299,48 +314,58 @@ on_start(Builder *b, const yaml_event_t *event, K8sYamlKind kind)
 	g_array_append_val(b->frames, frame);
 }
 
-/* Duplicate keys are an error, as in Kubernetes' strict decoding. */
+/* The pair among the first @n of @pairs whose key is @key's text, or NULL. */
+static const K8sYamlPair *
+find_earlier_key(const K8sYamlPair *pairs, guint n, const K8sYamlNode *key, GHashTable *seen)
+{
+	if (seen != NULL) {
+		return g_hash_table_lookup(seen, key->scalar.text);
+	}
+	for (guint j = 0; j < n; j++) {
+		if (pairs[j].key->scalar.text == key->scalar.text ||
+		    strcmp(pairs[j].key->scalar.text, key->scalar.text) == 0) {
+			return &pairs[j];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Duplicate keys are an error, as in Kubernetes' strict decoding. The later pair is
+ * reported and then dropped from the mapping, so that no reader of the tree (the field
+ * decoder, the scenario decoder, map lookups) ever sees one key twice: decoding a field
+ * a second time into storage sized for the first value is how a duplicate `labels:`
+ * overflowed the heap. The first value stays, as the message points at it.
+ */
 static void
 check_duplicates(Builder *b, K8sYamlNode *map)
 {
 	K8sYamlPair *pairs = map->map.pairs;
 	guint n = map->map.n;
+	guint kept = 0;
+	g_autoptr(GHashTable) seen =
+	        n > 16 ? g_hash_table_new(g_str_hash, g_str_equal) : NULL; /* else: scan */
 
-	if (n <= 16) {
-		for (guint i = 1; i < n; i++) {
-			for (guint j = 0; j < i; j++) {
-				if (pairs[i].key->scalar.text == pairs[j].key->scalar.text ||
-				    strcmp(pairs[i].key->scalar.text, pairs[j].key->scalar.text) ==
-				            0) {
-					K8sPos pos = k8s_yaml_node_pos(pairs[i].key, b->file);
-
-					k8s_diag_list_error(b->diags, &pos, NULL,
-					                    "duplicate key '%s' (first at line %u)",
-					                    pairs[i].key->scalar.text,
-					                    pairs[j].key->line);
-					b->failed = TRUE;
-					break;
-				}
-			}
-		}
-		return;
-	}
-	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
 	for (guint i = 0; i < n; i++) {
-		K8sYamlNode *first = g_hash_table_lookup(seen, pairs[i].key->scalar.text);
+		K8sYamlPair pair = pairs[i];
+		const K8sYamlPair *first = find_earlier_key(pairs, kept, pair.key, seen);
 
 		if (first != NULL) {
-			K8sPos pos = k8s_yaml_node_pos(pairs[i].key, b->file);
+			K8sPos pos = k8s_yaml_node_pos(pair.key, b->file);
 
 			k8s_diag_list_error(b->diags, &pos, NULL,
 			                    "duplicate key '%s' (first at line %u)",
-			                    pairs[i].key->scalar.text, first->line);
+			                    pair.key->scalar.text, first->key->line);
 			b->failed = TRUE;
-		} else {
-			g_hash_table_insert(seen, (gpointer)pairs[i].key->scalar.text,
-			                    pairs[i].key);
+			continue;
 		}
+		pairs[kept] = pair;
+		if (seen != NULL) {
+			g_hash_table_insert(seen, (gpointer)pair.key->scalar.text, &pairs[kept]);
+		}
+		kept++;
 	}
+	map->map.n = kept;
 }
 
 static gboolean

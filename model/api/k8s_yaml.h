@@ -141,6 +141,23 @@ K8sPos k8s_yaml_node_pos(const K8sYamlNode *node, const char *file);
 /** k8s_yaml_scalar_type: what a scalar means (plain scalars resolve like go-yaml v2). */
 K8sYamlType k8s_yaml_scalar_type(const K8sYamlNode *node);
 
+/**
+ * k8s_yaml_parse_integer:
+ * An integer scalar's text as go-yaml v2 reads it (sign, '_' separators, 0x, 0o, 0b,
+ * leading-0 octal) into sign and magnitude; FALSE when it is not one or the magnitude
+ * exceeds 64 bits. k8s_yaml_parse_int64: the same, FALSE beyond int64.
+ */
+gboolean k8s_yaml_parse_integer(const char *text, gboolean *negative, guint64 *magnitude);
+gboolean k8s_yaml_parse_int64(const char *text, gint64 *out);
+
+/**
+ * k8s_yaml_parse_double:
+ * A float scalar's text (digits with '_' separators, exponent; .inf, -.inf, .nan);
+ * FALSE when the whole text is not such a number. Non-finite values are returned:
+ * callers decide (an integer or a duration field rejects them).
+ */
+gboolean k8s_yaml_parse_double(const char *text, double *out);
+
 /** k8s_yaml_type_name: "null", "bool", "integer", "number", "string", "mapping", "list". */
 const char *k8s_yaml_node_type_name(const K8sYamlNode *node);
 

@@ -13,6 +13,7 @@
  *
  * "{index}" in a name or value is replaced by the device's index within its group.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "hw-private.h"
@@ -67,9 +68,11 @@ parse_quantity(const char *text, gint64 *value_out, HwQtyFormat *format_out)
 		         { "Pi", 2, 50 }, { "Ei", 2, 60 }, { "k", 10, 3 },  { "M", 10, 6 },
 		         { "G", 10, 9 },  { "T", 10, 12 }, { "P", 10, 15 }, { "E", 10, 18 } };
 	char *end = NULL;
-	gint64 value = g_ascii_strtoll(text, &end, 10);
+	gint64 value;
 
-	if (end == text || value < 0) {
+	errno = 0;
+	value = g_ascii_strtoll(text, &end, 10);
+	if (end == text || value < 0 || errno == ERANGE) { /* beyond int64: not saturated */
 		return FALSE;
 	}
 	*format_out = HW_QTY_DECIMAL;

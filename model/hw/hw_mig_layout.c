@@ -195,6 +195,55 @@ parse_list(const HwGpuModel *model, const char *layout, GArray *out, GError **er
 	return TRUE;
 }
 
+/* The layout names @model accepts, for messages: "all-disabled, ..., all-7g.80gb". */
+static char *
+known_layouts(const HwGpuModel *model)
+{
+	GString *text = g_string_new("all-disabled, all-enabled");
+
+	if (model->mig->balanced->len > 0) {
+		g_string_append(text, ", all-balanced");
+	}
+	for (guint i = 0; i < model->mig->profiles->len; i++) {
+		const HwMigProfile *p = g_ptr_array_index(model->mig->profiles, i);
+
+		g_string_append_printf(text, ", all-%s", p->name);
+	}
+	return g_string_free(text, FALSE);
+}
+
+/*
+ * A bare name ("1g.10gb", "balanced") where a layout is expected: no list separator,
+ * no pinned start, no count prefix. Read as a list of one it made one instance per GPU,
+ * which is never what "mig: 1g.10gb" meant; so it is refused with the names that are
+ * valid for this GPU. One instance is written 1x1g.10gb (or pinned, 1g.10gb@0).
+ */
+static gboolean
+is_bare_name(const char *layout)
+{
+	const char *x = strchr(layout, 'x');
+
+	return strchr(layout, ',') == NULL && strchr(layout, '@') == NULL &&
+	       !(x != NULL && x != layout && (g_ascii_isdigit(layout[0]) || layout[0] == '-'));
+}
+
+static gboolean
+fail_bare_name(const HwGpuModel *model, const char *layout, GError **error)
+{
+	g_autofree char *layouts = known_layouts(model);
+
+	if (hw_gpu_model_lookup_profile(model, layout) != NULL) {
+		return fail(error, layout,
+		            "a MIG profile, not a layout: write all-%s (as many as fit) or 1x%s "
+		            "(one instance); layouts for %s: %s, or a list like 2x%s",
+		            layout, layout, model->id, layouts, layout);
+	}
+	return fail(error, layout,
+	            "unknown layout for %s (valid: %s, or a list of profiles like "
+	            "2x1g.10gb,3g.40gb)",
+	            model->id, layouts);
+}
+
 GArray *
 hw_mig_layout_parse(const HwGpuModel *model,
                     const char *layout,
@@ -224,6 +273,8 @@ hw_mig_layout_parse(const HwGpuModel *model,
 		ok = place_into(model, layout, model->mig->balanced, out, error);
 	} else if (g_str_has_prefix(layout, "all-")) {
 		ok = parse_fill(model, layout, layout + 4, out, error);
+	} else if (is_bare_name(layout)) {
+		ok = fail_bare_name(model, layout, error);
 	} else {
 		ok = parse_list(model, layout, out, error);
 	}

@@ -57,6 +57,42 @@ hw_reader__node(HwReader *reader, int id)
 	return yaml_document_get_node(reader->doc, id);
 }
 
+/*
+ * A key given twice is an error, as in the manifest reader: libyaml keeps both pairs,
+ * hw_reader__get() would take the first and the walks over a map (placement tables,
+ * attributes, capacity) both, so the file would mean two things. Hashed, so that a
+ * huge mapping costs linear time.
+ */
+static gboolean
+check_unique_keys(HwReader *reader, yaml_node_t *map, const char *path)
+{
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = hw_reader__node(reader, pair->key);
+		const char *text;
+		yaml_node_t *first;
+
+		if (key->type != YAML_SCALAR_NODE) {
+			return hw_reader__fail(reader, key, path, "expected a scalar key");
+		}
+		text = (const char *)key->data.scalar.value;
+		first = g_hash_table_lookup(seen, text);
+		if (first != NULL) {
+			g_autofree char *sub = strcmp(path, "<document>") == 0
+			                               ? g_strdup(text)
+			                               : g_strdup_printf("%s.%s", path, text);
+
+			return hw_reader__fail(reader, key, sub,
+			                       "duplicate key \"%s\" (first at line %zu)", text,
+			                       first->start_mark.line + 1);
+		}
+		g_hash_table_insert(seen, (gpointer)text, key);
+	}
+	return TRUE;
+}
+
 gboolean
 hw_reader__mapping(HwReader *reader,
                    yaml_node_t *node,
@@ -66,17 +102,17 @@ hw_reader__mapping(HwReader *reader,
 	if (node == NULL || node->type != YAML_MAPPING_NODE) {
 		return hw_reader__fail(reader, node, path, "expected a mapping");
 	}
+	if (!check_unique_keys(reader, node, path)) {
+		return FALSE;
+	}
+	if (allowed == NULL) {
+		return TRUE;
+	}
 	for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
-		yaml_node_t *key = hw_reader__node(reader, pair->key);
+		yaml_node_t *key = hw_reader__node(reader, pair->key); /* a scalar: checked */
 		gboolean known = FALSE;
 
-		if (key->type != YAML_SCALAR_NODE) {
-			return hw_reader__fail(reader, key, path, "expected a scalar key");
-		}
-		if (allowed == NULL) {
-			continue;
-		}
 		for (guint i = 0; allowed[i] != NULL; i++) {
 			known = known ||
 			        g_strcmp0((const char *)key->data.scalar.value, allowed[i]) == 0;

@@ -49,6 +49,7 @@ void scenario_spec__modes(Scenario *self, ScenarioDec *dec, const K8sYamlNode *n
 void scenario_spec__run(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
 /* spec.workload.trace.gpuModels against the catalog (after spec.cluster). */
 void scenario_spec__check_gpu_models(Scenario *self, ScenarioDec *dec);
+void scenario_spec__check_mode_layouts(Scenario *self, ScenarioDec *dec);
 
 /* ---- pod instances (scenario_pods.c) ---- */
 

@@ -88,6 +88,7 @@ typedef enum {
 typedef struct {
 	char *pool;
 	char *mig;
+	K8sPos pos; /* of the layout in spec.modes[].mig */
 } ScenarioPoolLayout;
 
 /* What a node or device event does (docs/scenario.md, "Events"). */

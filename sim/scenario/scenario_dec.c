@@ -137,25 +137,29 @@ scenario_dec__string(ScenarioDec *dec, const K8sYamlNode *node, const char *path
 	return NULL;
 }
 
+/*
+ * A YAML integer as kubectl would read it (model/api's reader: '_' separators, 0x, 0o,
+ * 0b), in [0, max]. Floats (.inf, .nan, 1e30, 2.0), strings and anything beyond 64 bits
+ * are refused, never rounded, saturated or wrapped.
+ */
 gboolean
 scenario_dec__uint(
         ScenarioDec *dec, const K8sYamlNode *node, const char *path, guint64 max, guint64 *out)
 {
-	guint64 v;
-	char *end = NULL;
+	gboolean negative = FALSE;
+	guint64 v = 0;
 
-	if (node->kind != K8S_YAML_SCALAR || k8s_yaml_scalar_type(node) != K8S_YAML_TYPE_INT ||
-	    node->scalar.text[0] == '-') {
-		scenario_dec__error(dec, node, path, "expected a non-negative integer, got %s",
+	/* go-yaml v2 reads a decimal beyond int64 as uint64; the tree types it a number */
+	if (node->kind != K8S_YAML_SCALAR ||
+	    (k8s_yaml_scalar_type(node) != K8S_YAML_TYPE_INT &&
+	     k8s_yaml_scalar_type(node) != K8S_YAML_TYPE_FLOAT) ||
+	    !k8s_yaml_parse_integer(node->scalar.text, &negative, &v) || (negative && v != 0) ||
+	    v > max) {
+		scenario_dec__error(dec, node, path,
+		                    "expected an integer in [0, %" G_GUINT64_FORMAT "], got %s",
+		                    max,
 		                    node->kind == K8S_YAML_SCALAR ? node->scalar.text
 		                                                  : k8s_yaml_node_type_name(node));
-		return FALSE;
-	}
-	v = g_ascii_strtoull(node->scalar.text, &end, 0);
-	if (end == NULL || *end != '\0' || v > max) {
-		scenario_dec__error(dec, node, path,
-		                    "expected an integer at most %" G_GUINT64_FORMAT ", got %s",
-		                    max, node->scalar.text);
 		return FALSE;
 	}
 	*out = v;
@@ -167,16 +171,25 @@ scenario_dec__double(ScenarioDec *dec, const K8sYamlNode *node, const char *path
 {
 	K8sYamlType t =
 	        node->kind == K8S_YAML_SCALAR ? k8s_yaml_scalar_type(node) : K8S_YAML_TYPE_NULL;
-	char *end = NULL;
-	double v;
+	double v = 0;
 
 	if (t != K8S_YAML_TYPE_INT && t != K8S_YAML_TYPE_FLOAT) {
 		scenario_dec__error(dec, node, path, "expected a number, got %s",
 		                    k8s_yaml_node_type_name(node));
 		return FALSE;
 	}
-	v = g_ascii_strtod(node->scalar.text, &end);
-	if (end == NULL || *end != '\0' || !isfinite(v) || v < 0) {
+	if (t == K8S_YAML_TYPE_INT) {
+		gboolean negative;
+		guint64 magnitude;
+
+		if (k8s_yaml_parse_integer(node->scalar.text, &negative, &magnitude))
+			v = negative ? -(double)magnitude : (double)magnitude;
+		else
+			v = NAN;
+	} else if (!k8s_yaml_parse_double(node->scalar.text, &v)) {
+		v = NAN;
+	}
+	if (!isfinite(v) || v < 0) {
 		scenario_dec__error(dec, node, path, "expected a finite number >= 0, got %s",
 		                    node->scalar.text);
 		return FALSE;

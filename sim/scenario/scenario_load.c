@@ -134,6 +134,21 @@ decode_pool(Scenario *self,
 	}
 	if (pool.name == NULL)
 		pool.name = g_strdup_printf("pool-%u", self->pools->len);
+	for (guint i = 0; i < self->pools->len; i++) {
+		const ScenarioPool *first = &g_array_index(self->pools, ScenarioPool, i);
+
+		/* nodes are <pool>-<k>: a second pool of one name would repeat node names */
+		if (strcmp(first->name, pool.name) == 0) {
+			const K8sYamlNode *name = k8s_yaml_map_lookup(node, "name");
+			g_autofree char *field = g_strdup_printf("%s.name", path);
+
+			scenario_dec__error(dec, name != NULL ? name : node, field,
+			                    "duplicate node pool \"%s\" (first at line %u): pool "
+			                    "names must be distinct",
+			                    pool.name, first->pos.line);
+			break;
+		}
+	}
 	if (pool.shape == NULL) {
 		g_autofree char *field = g_strdup_printf("%s.shape", path);
 
@@ -200,6 +215,11 @@ decode_cluster(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
 	}
 	if (!scenario_dec__seq(dec, pools, "spec.cluster.nodePools"))
 		return;
+	if (pools->seq.n == 0) {
+		scenario_dec__error(dec, pools, "spec.cluster.nodePools",
+		                    "expected at least one node pool, got an empty list");
+		return;
+	}
 	for (guint i = 0; i < pools->seq.n; i++) {
 		g_autofree char *path = g_strdup_printf("spec.cluster.nodePools[%u]", i);
 
@@ -247,6 +267,8 @@ decode_spec(Scenario *self, ScenarioDec *dec, const K8sYamlNode *spec)
 		scenario_events__decode(self, dec, k8s_yaml_map_lookup(spec, "events"));
 	/* After the cluster: gpuModels name catalog GPUs, spec.cluster.catalog included. */
 	scenario_spec__check_gpu_models(self, dec);
+	/* After the cluster: mode layouts name its pools and use their GPUs. */
+	scenario_spec__check_mode_layouts(self, dec);
 }
 
 static void

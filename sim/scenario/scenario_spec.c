@@ -153,6 +153,31 @@ decode_arrival(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scen
 	}
 }
 
+/* A second entry for one object used to replace the first silently: it is an error. */
+static void
+check_entry_unique(Scenario *self,
+                   ScenarioDec *dec,
+                   const K8sYamlNode *node,
+                   const char *path,
+                   const ScenarioEntry *e)
+{
+	for (guint i = 0; i < self->entries->len; i++) {
+		const ScenarioEntry *first = &g_array_index(self->entries, ScenarioEntry, i);
+		const K8sYamlNode *name;
+		g_autofree char *field = NULL;
+
+		if (g_strcmp0(first->kind, e->kind) != 0 || g_strcmp0(first->name, e->name) != 0)
+			continue;
+		name = k8s_yaml_map_lookup(node, "name");
+		field = g_strdup_printf("%s.name", path);
+		scenario_dec__error(dec, name != NULL ? name : node, field,
+		                    "a second entry for %s %s (first at line %u): one entry per "
+		                    "object; use count for copies",
+		                    e->kind, e->name, first->pos.line);
+		return;
+	}
+}
+
 static void
 decode_entry(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
@@ -197,6 +222,8 @@ decode_entry(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const ch
 		scenario_dec__error(dec, node, field,
 		                    "expected the kind and name of a Pod, "
 		                    "Deployment, StatefulSet, ReplicaSet or Job of the manifests");
+	} else {
+		check_entry_unique(self, dec, node, path, &e);
 	}
 	g_array_append_val(self->entries, e);
 }
@@ -272,6 +299,61 @@ scenario_spec__check_gpu_models(Scenario *self, ScenarioDec *dec)
 		                    "expected a GPU model of the catalog (built-in or "
 		                    "spec.cluster.catalog), got \"%s\"",
 		                    (char *)m->pdata[i + 1]);
+	}
+}
+
+/* The pool named @name, or NULL. */
+static const ScenarioPool *
+lookup_pool(const Scenario *self, const char *name)
+{
+	for (guint i = 0; i < self->pools->len; i++) {
+		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
+
+		if (strcmp(p->name, name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * spec.modes[].mig: {POOL: LAYOUT} overrides a pool's layout in one mode. Checked after
+ * the cluster, with the pool's GPU: an unknown pool was ignored and a bad layout only
+ * failed when the mode ran, without a position.
+ */
+void
+scenario_spec__check_mode_layouts(Scenario *self, ScenarioDec *dec)
+{
+	for (guint m = 0; m < self->modes->len; m++) {
+		const ScenarioMode *mode = &g_array_index(self->modes, ScenarioMode, m);
+
+		for (guint i = 0; i < mode->layouts->len; i++) {
+			const ScenarioPoolLayout *l =
+			        &g_array_index(mode->layouts, ScenarioPoolLayout, i);
+			const ScenarioPool *pool = lookup_pool(self, l->pool);
+			const HwNodeShape *shape =
+			        pool != NULL && pool->shape != NULL
+			                ? hw_catalog_lookup_shape(self->catalog, pool->shape)
+			                : NULL;
+			g_autofree char *field =
+			        g_strdup_printf("spec.modes[%u].mig.%s", m, l->pool);
+			g_autoptr(GError) error = NULL;
+			g_autoptr(GArray) inst = NULL;
+			gboolean on = FALSE;
+
+			if (pool == NULL) {
+				k8s_diag_list_error(dec->diags, &l->pos, field,
+				                    "expected the name of a pool of "
+				                    "spec.cluster.nodePools, got \"%s\"",
+				                    l->pool);
+				continue;
+			}
+			if (shape == NULL || l->mig == NULL || strcmp(l->mig, "dynamic") == 0)
+				continue;
+			inst = hw_mig_layout_parse(shape->gpu_model, l->mig, &on, &error);
+			if (inst == NULL)
+				k8s_diag_list_error(dec->diags, &l->pos, field, "%s",
+				                    error->message);
+		}
 	}
 }
 
@@ -457,7 +539,8 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 		} else if (strcmp(key, "mig") == 0 && scenario_dec__map(dec, v, field)) {
 			FOREACH_PAIR_I(v, layout_i, pool, layout)
 			{
-				ScenarioPoolLayout l = { g_strdup(pool), NULL };
+				ScenarioPoolLayout l = { g_strdup(pool), NULL,
+					                 scenario_dec__pos(dec, layout) };
 				g_autofree char *f2 = g_strdup_printf("%s.%s", field, pool);
 
 				l.mig = scenario_dec__string(dec, layout, f2);

@@ -385,8 +385,14 @@ test_load__duplicate_object(void **state)
 	g_autofree char *text = g_strdup_printf("%s---\n%s", pod, pod);
 	Loaded l = load_text("d.yaml", text, 0);
 
-	assert_true(l.ok);
-	expect_diag(l.diags, "Pod default/p is defined again (first at d.yaml:1:1)", 9, 9);
+	/* the two names sit at line 4 and line 9, column 9 ("  name: p") */
+	assert_false(l.ok);
+	assert_int_equal(expect_diag(l.diags,
+	                             "Pod default/p is defined twice (first at d.yaml:4:9): one "
+	                             "object per kind, namespace and name",
+	                             9, 9)
+	                         ->severity,
+	                 K8S_SEVERITY_ERROR);
 	assert_ptr_equal(k8s_object_set_lookup(l.set, K8S_KIND_POD, NULL, "p"),
 	                 k8s_object_set_get(l.set, 0));
 	loaded_clear(&l);

@@ -216,8 +216,12 @@ static const Case cases[] = {
 	  "  driver: gpu.example.com\n  allNodes: true\n  pool:\n    name: p\n",
 	  "Invalid value: 0: must be greater than zero", "spec.pool.resourceSliceCount",
 	  K8S_SEVERITY_ERROR },
-	{ "slice driver", SLICE_HEAD "  allNodes: true\n  driver: -x\n", "a lowercase RFC 1123",
-	  "spec.driver", K8S_SEVERITY_ERROR },
+	/* the driver written once: a second `driver:` is a duplicate key, never decoded */
+	{ "slice driver",
+	  "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: s\n"
+	  "spec:\n  driver: -x\n  pool:\n    name: node-1\n    resourceSliceCount: 1\n"
+	  "  allNodes: true\n",
+	  "a lowercase RFC 1123", "spec.driver", K8S_SEVERITY_ERROR },
 	{ "device name", SLICE_HEAD "  allNodes: true\n  devices:\n  - name: gpu_0\n",
 	  "Invalid value: \"gpu_0\"", "spec.devices[0].name", K8S_SEVERITY_ERROR },
 	{ "duplicate device",

@@ -230,6 +230,40 @@ test_mig__layout_errors(void **state)
 	                    "every instance at a valid start without overlapping memory slices");
 }
 
+/*
+ * A bare profile name where a layout is expected was a list of one: "mig: 1g.10gb" gave
+ * one instance per GPU. It is refused with the layouts valid for the GPU (H100 in the
+ * catalog: a balanced mix and seven profiles, so all-disabled, all-enabled, all-balanced
+ * and all-<profile> for each, in catalog order). One instance stays expressible.
+ */
+static void
+test_mig__bare_name_is_not_a_layout(void **state)
+{
+	static const char h100_layouts[] =
+	        "all-disabled, all-enabled, all-balanced, all-1g.10gb, all-1g.10gb+me, "
+	        "all-1g.20gb, all-2g.20gb, all-3g.40gb, all-4g.40gb, all-7g.80gb";
+	g_autofree char *want_profile = g_strdup_printf(
+	        "MIG layout \"1g.10gb\": a MIG profile, not a layout: write all-1g.10gb (as many "
+	        "as fit) or 1x1g.10gb (one instance); layouts for h100-sxm5-80gb: %s, or a list "
+	        "like 2x1g.10gb",
+	        h100_layouts);
+	g_autofree char *want_unknown =
+	        g_strdup_printf("MIG layout \"balanced\": unknown layout for h100-sxm5-80gb "
+	                        "(valid: %s, or a list of profiles like 2x1g.10gb,3g.40gb)",
+	                        h100_layouts);
+
+	expect_layout_error("h100-sxm5-80gb", "1g.10gb", want_profile);
+	expect_layout_error("h100-sxm5-80gb", "balanced", want_unknown);
+	/* A30 has no 1g.10gb and a shorter list: the message is the GPU's own. */
+	expect_layout_error("a30-24gb", "1g.6gb",
+	                    "MIG layout \"1g.6gb\": a MIG profile, not a layout: write all-1g.6gb "
+	                    "(as many as fit) or 1x1g.6gb (one instance); layouts for a30-24gb: "
+	                    "all-disabled, all-enabled, all-balanced, all-1g.6gb, all-1g.6gb+me, "
+	                    "all-2g.12gb, all-2g.12gb+me, all-4g.24gb, or a list like 2x1g.6gb");
+	expect_layout("h100-sxm5-80gb", "1x1g.10gb", "1g.10gb@0");
+	expect_layout("h100-sxm5-80gb", "3g.40gb@4", "3g.40gb@4");
+}
+
 /* ---- the counter model (DynamicMIG) against the rules ---- */
 
 typedef struct {
@@ -433,6 +467,7 @@ main(void)
 		cmocka_unit_test(test_mig__not_capable),
 		cmocka_unit_test(test_mig__named_layouts),
 		cmocka_unit_test(test_mig__layout_errors),
+		cmocka_unit_test(test_mig__bare_name_is_not_a_layout),
 		cmocka_unit_test(test_mig__counter_model_matches_rules),
 		cmocka_unit_test(test_mig__reconfigure),
 	};

@@ -9,8 +9,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
+#include <glib/gstdio.h>
 
 char *
 scenario_test_data_path(const char *name)
@@ -55,4 +57,28 @@ scenario_test_run_journal(const char *file, const char *mode_name)
 
 	assert_non_null(r->journal);
 	return r;
+}
+
+void
+scenario_test_expect_error(const char *text, const char *needle)
+{
+	g_autofree char *dir = g_dir_make_tmp("scenario-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "s.yaml", NULL);
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = NULL;
+	g_autofree char *all = NULL;
+	GString *buf = g_string_new(NULL);
+
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	sc = scenario_load(path, diags);
+	g_unlink(path);
+	g_rmdir(dir);
+	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
+		g_autofree char *line = k8s_diag_format(k8s_diag_list_get(diags, i));
+
+		g_string_append_printf(buf, "%s\n", line);
+	}
+	all = g_string_free(buf, FALSE);
+	if (sc != NULL || strstr(all, needle) == NULL)
+		fail_msg("expected \"%s\" in:\n%s", needle, all);
 }

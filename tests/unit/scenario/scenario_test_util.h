@@ -14,3 +14,8 @@ char *scenario_test_data_path(const char *name);
 ScenarioResult *scenario_test_run_mode(const char *file, const char *mode_name);
 /* The same with the run's full journal on. */
 ScenarioResult *scenario_test_run_journal(const char *file, const char *mode_name);
+
+/* Writes @text to a scenario file "s.yaml" in a temporary folder, loads it and fails
+ * the test unless loading fails with a diagnostic whose formatted line contains
+ * @needle ("s.yaml:LINE:COL: error: MESSAGE [path]"). */
+void scenario_test_expect_error(const char *text, const char *needle);

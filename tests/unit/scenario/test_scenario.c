@@ -92,26 +92,7 @@ test_json_deterministic(void **state)
 static void
 expect_error(const char *text, const char *needle)
 {
-	g_autofree char *dir = g_dir_make_tmp("scenario-XXXXXX", NULL);
-	g_autofree char *path = g_build_filename(dir, "s.yaml", NULL);
-	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_autoptr(Scenario) sc = NULL;
-	g_autofree char *all = NULL;
-	GString *buf = g_string_new(NULL);
-
-	assert_true(g_file_set_contents(path, text, -1, NULL));
-	sc = scenario_load(path, diags);
-	assert_null(sc);
-	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
-		g_autofree char *line = k8s_diag_format(k8s_diag_list_get(diags, i));
-
-		g_string_append_printf(buf, "%s\n", line);
-	}
-	all = g_string_free(buf, FALSE);
-	if (strstr(all, needle) == NULL)
-		fail_msg("expected \"%s\" in:\n%s", needle, all);
-	g_unlink(path);
-	g_rmdir(dir);
+	scenario_test_expect_error(text, needle);
 }
 
 static void
