@@ -186,6 +186,9 @@ const ScenarioMode *scenario_lookup_mode(const Scenario *self, const char *name)
 
 /* ---- a mode's world besides the manifests (scenario_world.c; run and lint) ---- */
 
+/* The "file" the DeviceClasses below are read from (their positions point into it). */
+#define SCENARIO_CLASSES_FILE "<nvidia device classes>"
+
 /* The MIG layout @pool has in @mode: the mode's override, the pool's, else "all-disabled". */
 const char *scenario_mode_pool_layout(const ScenarioMode *mode, const ScenarioPool *pool);
 /**

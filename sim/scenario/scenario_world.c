@@ -94,8 +94,8 @@ static void
 load_classes(const GString *yaml, K8sObjectSet *set, K8sDiagList *diags)
 {
 	if (yaml->len > 0)
-		k8s_load_data("<nvidia device classes>", yaml->str, yaml->len, K8S_LOAD_DEFAULT,
-		              set, diags);
+		k8s_load_data(SCENARIO_CLASSES_FILE, yaml->str, yaml->len, K8S_LOAD_DEFAULT, set,
+		              diags);
 }
 
 void
