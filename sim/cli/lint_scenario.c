@@ -9,8 +9,9 @@
  *    mode's MIG layout, as the drivers publish it: requests no device can match
  *    (dra_lint_requests) and selectors against published names (hw_lint).
  *    A finding that not every DRA mode has names its modes.
- * Extended modes translate claims to device-plugin counts; the translation reads
- * only what the mode-independent checks already validated.
+ * Extended modes get the mode-independent checks only: whether the pods their
+ * translation makes (device-plugin counts, GFD node selectors) fit the mode's
+ * nodes is not checked yet.
  */
 #include <string.h>
 
@@ -96,8 +97,8 @@ add_mode_cluster(const Scenario *sc,
 		g_autoptr(GError) error = NULL;
 		HwPublishOptions opts;
 
-		if (node == NULL)
-			continue; /* scenario_load() reported it */
+		if (node == NULL || pool->count == 0)
+			continue; /* an unknown shape: scenario_load() reported it */
 		if ((!dynamic && !hw_node_apply_layout(node, layout, &error)) ||
 		    !hw_lint_target_add_shape(target, shape, dynamic ? NULL : layout, &error)) {
 			/* the run fails to build this mode with the same message */
