@@ -39,9 +39,10 @@ gboolean lint_is_scenario(const char *path);
 /**
  * lint_scenario:
  * Lints the scenario @path as `drasim run` reads it (the same errors), then its manifests:
- * validation and cross-checks with the DRA world's classes, CEL, and in each DRA mode
- * the checks against the devices its node pools publish. A finding of some modes only
- * names them. Returns: the number of manifest objects (for the summary).
+ * validation and cross-checks with the DRA world's classes, CEL, and in each mode the
+ * checks against the cluster it builds (devices for DRA, device-plugin nodes for
+ * extended). A finding of some modes only names them. Returns: the number of manifest objects (for
+ * the summary).
  */
 guint lint_scenario(const char *path, K8sDiagList *diags);
 /* Prints a note when the directory @path holds a scenario.yaml (lint DIR skips it). */

@@ -7,11 +7,10 @@
  *    scenario_dra_classes_load(), the run's own source), and CEL compilation;
  *  - in each DRA mode: the cluster that mode builds, one node per pool with the
  *    mode's MIG layout, as the drivers publish it: requests no device can match
- *    (dra_lint_requests) and selectors against published names (hw_lint).
- *    A finding that not every DRA mode has names its modes.
- * Extended modes get the mode-independent checks only: whether the pods their
- * translation makes (device-plugin counts, GFD node selectors) fit the mode's
- * nodes is not checked yet.
+ *    (dra_lint_requests) and selectors against published names (hw_lint);
+ *  - in each extended mode: the pods as the run translates them, against the
+ *    mode's device-plugin nodes (scenario_lint_extended()).
+ * A finding that not every mode has names its modes.
  */
 #include <string.h>
 
@@ -195,19 +194,20 @@ merge_modes(GPtrArray *lists, GPtrArray *names, K8sDiagList *diags)
 	}
 }
 
-/* The checks in each DRA mode, each mode's findings in @lists, its name in @names. */
+/* The checks of each mode, each mode's findings in @lists, its name in @names. */
 static void
-lint_dra_modes(const Scenario *sc, GPtrArray *lists, GPtrArray *names)
+lint_modes(const Scenario *sc, GPtrArray *lists, GPtrArray *names)
 {
 	for (guint i = 0; i < sc->modes->len; i++) {
 		const ScenarioMode *mode = &g_array_index(sc->modes, ScenarioMode, i);
 		g_autoptr(K8sDiagList) found = NULL;
 		K8sDiagList *list;
 
-		if (mode->world != SCENARIO_WORLD_DRA)
-			continue;
 		found = k8s_diag_list_new();
-		lint_dra_mode(sc, mode, found);
+		if (mode->world == SCENARIO_WORLD_DRA)
+			lint_dra_mode(sc, mode, found);
+		else
+			scenario_lint_extended(sc, mode, found);
 		list = k8s_diag_list_new();
 		lint_classes_append_user(list, found);
 		g_ptr_array_add(lists, list);
@@ -229,7 +229,7 @@ lint_scenario(const char *path, K8sDiagList *diags)
 		return 0;
 	n_objects = k8s_object_set_count(sc->objects);
 	/* Modes first: they read which classes the manifests define in sc->objects. */
-	lint_dra_modes(sc, lists, names);
+	lint_modes(sc, lists, names);
 	merge_modes(lists, names, diags);
 	/* Then the mode-independent checks, with the DRA world's classes beside the
 	 * manifests (the cross-checks look classes up in the one set). */

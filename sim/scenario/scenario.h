@@ -205,6 +205,12 @@ scenario_chart_classes_load(const K8sObjectSet *manifests, K8sObjectSet *set, K8
  * the pools' GPUs, except those the manifests define.
  */
 void scenario_dra_classes_load(const Scenario *sc, K8sObjectSet *set, K8sDiagList *diags);
+/**
+ * scenario_lint_extended:
+ * For `drasim lint`: warns at each workload entry whose pod, as @mode (an extended
+ * world) translates it, no node of the mode's cluster can take (scenario_lint.c).
+ */
+void scenario_lint_extended(const Scenario *sc, const ScenarioMode *mode, K8sDiagList *diags);
 
 /* One line of the translation report. */
 typedef struct {

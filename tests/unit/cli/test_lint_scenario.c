@@ -232,39 +232,59 @@ test_scenario_error_as_run(void **state)
 
 /*
  * tests/data/lint/nomatch: pools "full" (MIG off) and "mig" (all-1g.10gb, or MIG off
- * in mode dra-nomig), both DGX H100.
- *  - a100 asks productName "NVIDIA A100-SXM4-80GB": every device is an H100, in both
- *    DRA modes, so the allocator pass (line 10, the request) and the published-names
- *    pass (line 12, the expression) warn with no mode named;
+ * in mode dra-nomig), both DGX H100; extended modes with the mixed strategy and none.
+ *  - a100 asks productName "NVIDIA A100-SXM4-80GB": every device is an H100, so in
+ *    both DRA modes the allocator pass (line 10, the request) and the published-names
+ *    pass (line 12, the expression) warn, naming the two DRA modes; translated, the
+ *    pod asks nvidia.com/gpu: 1 on nodes labelled nvidia.com/gpu.product=
+ *    NVIDIA-A100-SXM4-80GB, which no H100 node has: a warning at its entry (line 28)
+ *    naming both extended modes;
  *  - small asks type mig, profile 1g.10gb: dra-mig has 7 x 8 = 56 such devices on
- *    pool "mig"; dra-nomig has none, so both passes warn (lines 23 and 25) naming
- *    dra-nomig only. The extended mode adds nothing. 4 objects, 4 warnings, exit 0.
+ *    pool "mig", dra-nomig none: both passes warn (lines 23 and 25) naming dra-nomig
+ *    only; translated it asks nvidia.com/mig-1g.10gb: 1, which the mixed strategy
+ *    advertises (56 on pool "mig") and strategy none does not (every GPU is
+ *    nvidia.com/gpu): a warning at its entry (line 29) naming extended-none.
+ * 4 objects, 6 warnings, exit 0. (drasim run agrees: 1 pod pending in dra-mig and
+ * extended, 2 in dra-nomig and extended-none.)
  */
 static void
 test_scenario_modes(void **state)
 {
 	const char *args[] = { "lint", "tests/data/lint/nomatch/scenario.yaml", NULL };
 	const char *m = "tests/data/lint/nomatch/manifests.yaml";
+	const char *sc = "tests/data/lint/nomatch/scenario.yaml";
 	g_autofree char *err = NULL;
 	g_autofree char *p10 = g_strdup_printf("%s:10:11: warning: ", m);
 	g_autofree char *p12 = g_strdup_printf("%s:12:31: warning: ", m);
 	g_autofree char *p23 = g_strdup_printf("%s:23:11: warning: ", m);
 	g_autofree char *p25 = g_strdup_printf("%s:25:31: warning: ", m);
-	g_autofree char *l10 = NULL, *l12 = NULL, *l23 = NULL, *l25 = NULL;
+	g_autofree char *p28 = g_strdup_printf("%s:28:7: warning: ", sc);
+	g_autofree char *p29 = g_strdup_printf("%s:29:7: warning: ", sc);
+	g_autofree char *l10 = NULL, *l12 = NULL, *l23 = NULL, *l25 = NULL, *l28 = NULL,
+	                *l29 = NULL;
 
 	assert_int_equal(run_drasim(args, &err), 0);
 	l10 = find_line(err, p10, TRUE);
 	l12 = find_line(err, p12, TRUE);
 	l23 = find_line(err, p23, TRUE);
 	l25 = find_line(err, p25, TRUE);
+	l28 = find_line(err, p28, TRUE);
+	l29 = find_line(err, p29, TRUE);
 	assert_contains(l10, "request gpu can match no device");
-	assert_null(strstr(l10, "(in mode"));
+	assert_contains(l10, "(in modes dra-mig, dra-nomig)");
 	assert_contains(l12, "productName == \"NVIDIA A100-SXM4-80GB\"");
-	assert_null(strstr(l12, "(in mode"));
+	assert_contains(l12, "(in modes dra-mig, dra-nomig)");
 	assert_contains(l23, "request mig can match no device");
 	assert_contains(l23, "(in mode dra-nomig)");
 	assert_contains(l25, "(in mode dra-nomig)");
-	assert_contains(err, "drasim lint: 4 objects, 0 errors, 4 warnings\n");
+	assert_contains(l28,
+	                "Pod on-a100: translated for the device plugin it asks nvidia.com/gpu: "
+	                "1 on nodes labelled nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB");
+	assert_contains(l28, "(in modes extended, extended-none)");
+	assert_contains(l29, "Pod on-mig: translated for the device plugin it asks "
+	                     "nvidia.com/mig-1g.10gb: 1;");
+	assert_contains(l29, "(in mode extended-none)");
+	assert_contains(err, "drasim lint: 4 objects, 0 errors, 6 warnings\n");
 }
 
 /* --cluster takes a hardware catalog: a scenario there is a usage error saying so. */
