@@ -101,6 +101,24 @@ lint_manifests(const char *const *paths,
 	return n_objects;
 }
 
+/* The notes (chart classes when no driver is implied, scenario.yaml in a DIR), the summary. */
+static void
+print_notes_and_summary(const K8sDiagList *diags, char **files, gboolean driver, guint n_objects)
+{
+	guint errors = k8s_diag_list_count_errors(diags);
+	guint warnings = k8s_diag_list_count_warnings(diags);
+
+	if (!driver) {
+		lint_classes_print_hints(diags, stderr);
+	}
+	for (guint i = 0; files[i] != NULL; i++) {
+		lint_print_dir_hint(files[i], stderr);
+	}
+	fprintf(stderr, "drasim lint: %u object%s, %u error%s, %u warning%s\n", n_objects,
+	        n_objects == 1 ? "" : "s", errors, errors == 1 ? "" : "s", warnings,
+	        warnings == 1 ? "" : "s");
+}
+
 int
 cli_lint_main(int argc, char **argv)
 {
@@ -129,7 +147,7 @@ cli_lint_main(int argc, char **argv)
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	g_autoptr(GPtrArray) scenarios = g_ptr_array_new();
 	g_autoptr(GPtrArray) manifests = NULL;
-	guint errors, warnings, n_objects = 0;
+	guint n_objects = 0;
 	int status;
 
 	g_option_context_add_main_entries(context, entries, NULL);
@@ -172,18 +190,9 @@ cli_lint_main(int argc, char **argv)
 	}
 	k8s_diag_list_sort(diags);
 	k8s_diag_list_print(diags, stderr);
-	errors = k8s_diag_list_count_errors(diags);
-	warnings = k8s_diag_list_count_warnings(diags);
 	if (!quiet) {
-		if (shapes == NULL && clusters == NULL) {
-			lint_classes_print_hints(diags, stderr);
-		}
-		for (guint i = 0; files[i] != NULL; i++) {
-			lint_print_dir_hint(files[i], stderr);
-		}
-		fprintf(stderr, "drasim lint: %u object%s, %u error%s, %u warning%s\n", n_objects,
-		        n_objects == 1 ? "" : "s", errors, errors == 1 ? "" : "s", warnings,
-		        warnings == 1 ? "" : "s");
+		print_notes_and_summary(diags, files, shapes != NULL || clusters != NULL,
+		                        n_objects);
 	}
-	return errors > 0 ? CLI_EXIT_INPUT_ERROR : CLI_EXIT_OK;
+	return k8s_diag_list_count_errors(diags) > 0 ? CLI_EXIT_INPUT_ERROR : CLI_EXIT_OK;
 }
