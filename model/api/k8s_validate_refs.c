@@ -175,6 +175,25 @@ check_pod_spec(RefCtx *rc, const K8sObject *owner, const K8sPodSpec *spec, const
 	                         spec->n_init_containers, "initContainers", targets);
 }
 
+/* "known DeviceClasses: a, b" (in set order), or that there is none. */
+static char *
+known_classes(const K8sObjectSet *set)
+{
+	guint n = k8s_object_set_count_kind(set, K8S_KIND_DEVICE_CLASS);
+	GString *text;
+
+	if (n == 0) {
+		return g_strdup("no DeviceClass is known: these manifests define none");
+	}
+	text = g_string_new("known DeviceClasses: ");
+	for (guint i = 0; i < n; i++) {
+		const K8sObject *o = k8s_object_set_get_kind(set, K8S_KIND_DEVICE_CLASS, i);
+
+		g_string_append_printf(text, "%s%s", i > 0 ? ", " : "", o->metadata.name);
+	}
+	return g_string_free(text, FALSE);
+}
+
 static void
 check_class(RefCtx *rc,
             const K8sObject *owner,
@@ -192,12 +211,12 @@ check_class(RefCtx *rc,
 	}
 	g_autofree char *full =
 	        g_strconcat(object_path_prefix(owner), path, ".deviceClassName", NULL);
+	g_autofree char *known = known_classes(rc->set);
 	/* the allocator's words: "request %s: could not retrieve device class %s: ..." */
 	k8s_diag_list_error(rc->diags, pos, full,
 	                    "request %s: could not retrieve device class %s: "
-	                    "deviceclass.resource.k8s.io \"%s\" not found (no DeviceClass of "
-	                    "that name in these manifests)",
-	                    request, r->device_class_name, r->device_class_name);
+	                    "deviceclass.resource.k8s.io \"%s\" not found (%s)",
+	                    request, r->device_class_name, r->device_class_name, known);
 }
 
 static void

@@ -410,9 +410,15 @@ typedef struct {
 	const char *name;
 	const char *expression;
 	const char *extended_resource_name; /* NULL if none */
+	const char *chart_template;         /* the chart file that installs it (for messages) */
 } HwDeviceClass;
 
-/** hw_nvidia_device_classes: the driver's classes, terminated by a NULL name. */
+/**
+ * hw_nvidia_device_classes: the classes the NVIDIA DRA driver's chart installs,
+ * terminated by a NULL name. The one list of them: `drasim publish`, the DRA
+ * world of a run and `drasim lint` all read it. (dranet's chart and install.yaml
+ * install no DeviceClass: users write their own for dra.net.)
+ */
 const HwDeviceClass *hw_nvidia_device_classes(void);
 
 /* ---- generic drivers ------------------------------------------------------------ */

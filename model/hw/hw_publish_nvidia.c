@@ -25,14 +25,35 @@ hw_publish_options_init(HwPublishOptions *out)
 	*out = (HwPublishOptions){ FALSE, FALSE, HW_NAMING_V25_12, "580.126.9", "13.0.0" };
 }
 
+/*
+ * The DeviceClasses the driver's Helm chart installs with its default values
+ * (resources.gpus.enabled and resources.computeDomains.enabled both true), as of
+ * v25.12.0: deployments/helm/nvidia-dra-driver-gpu/templates/deviceclass-*.yaml.
+ * With resource.k8s.io/v1 served, gpu.nvidia.com also maps nvidia.com/gpu
+ * (KEP-5004). drasim models no vfio or ComputeDomain devices, so the last three
+ * select nothing here, but they exist and claims may name them.
+ */
+#define CHART_TEMPLATES "deployments/helm/nvidia-dra-driver-gpu/templates/"
 static const HwDeviceClass nvidia_classes[] = {
 	{ "gpu.nvidia.com",
 	  "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'",
-	  "nvidia.com/gpu" },
+	  "nvidia.com/gpu", CHART_TEMPLATES "deviceclass-gpu.yaml" },
 	{ "mig.nvidia.com",
 	  "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'mig'",
-	  NULL },
-	{ NULL, NULL, NULL },
+	  NULL, CHART_TEMPLATES "deviceclass-mig.yaml" },
+	{ "vfio.gpu.nvidia.com",
+	  "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'vfio'",
+	  NULL, CHART_TEMPLATES "deviceclass-vfio-gpu.yaml" },
+	{ "compute-domain-daemon.nvidia.com",
+	  "device.driver == 'compute-domain.nvidia.com' && "
+	  "device.attributes['compute-domain.nvidia.com'].type == 'daemon'",
+	  NULL, CHART_TEMPLATES "deviceclass-compute-domain-daemon.yaml" },
+	{ "compute-domain-default-channel.nvidia.com",
+	  "device.driver == 'compute-domain.nvidia.com' && "
+	  "device.attributes['compute-domain.nvidia.com'].type == 'channel' && "
+	  "device.attributes['compute-domain.nvidia.com'].id == 0",
+	  NULL, CHART_TEMPLATES "deviceclass-compute-domain-default-channel.yaml" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 const HwDeviceClass *

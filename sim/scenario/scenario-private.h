@@ -75,6 +75,9 @@ GArray *scenario_pods__expand(const Scenario *self,
                               WorkloadTrace **trace_out,
                               K8sDiagList *diags);
 void scenario_pods__clear(gpointer pod);
+/* The manifest object of workload entry @e (NULL: none), and the pod spec it makes. */
+const K8sObject *scenario_pods__find_object(const Scenario *self, const ScenarioEntry *e);
+const K8sPodSpec *scenario_pods__object_spec(const K8sObject *obj);
 
 /* ---- DRA -> extended (scenario_xlate.c) ---- */
 

@@ -185,6 +185,34 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
 
 const ScenarioMode *scenario_lookup_mode(const Scenario *self, const char *name);
 
+/* ---- a mode's world besides the manifests (scenario_world.c; run and lint) ---- */
+
+/* The "file" the DeviceClasses below are read from (their positions point into it). */
+#define SCENARIO_CLASSES_FILE "<nvidia device classes>"
+
+/* The MIG layout @pool has in @mode: the mode's override, the pool's, else "all-disabled". */
+const char *scenario_mode_pool_layout(const ScenarioMode *mode, const ScenarioPool *pool);
+/**
+ * scenario_chart_classes_load:
+ * Appends to @set the DeviceClasses the NVIDIA DRA driver's chart installs
+ * (hw_nvidia_device_classes()), except those @manifests define (theirs win).
+ */
+void
+scenario_chart_classes_load(const K8sObjectSet *manifests, K8sObjectSet *set, K8sDiagList *diags);
+/**
+ * scenario_dra_classes_load:
+ * Appends to @set the DeviceClasses a DRA world of @sc has besides the manifests':
+ * the chart's and one KEP-5004 class mig-<profile>.nvidia.com per MIG profile of
+ * the pools' GPUs, except those the manifests define.
+ */
+void scenario_dra_classes_load(const Scenario *sc, K8sObjectSet *set, K8sDiagList *diags);
+/**
+ * scenario_lint_extended:
+ * For `drasim lint`: warns at each workload entry whose pod, as @mode (an extended
+ * world) translates it, no node of the mode's cluster can take (scenario_lint.c).
+ */
+void scenario_lint_extended(const Scenario *sc, const ScenarioMode *mode, K8sDiagList *diags);
+
 /* One line of the translation report. */
 typedef struct {
 	char *object; /* "Pod ml-team/ml-training" */

@@ -39,8 +39,8 @@ pods_per_object(const K8sObject *obj)
 	return w->has_replicas ? (guint)MAX(w->replicas, 0) : 1;
 }
 
-static const K8sPodSpec *
-object_pod_spec(const K8sObject *obj)
+const K8sPodSpec *
+scenario_pods__object_spec(const K8sObject *obj)
 {
 	if (obj->kind == K8S_KIND_POD)
 		return &k8s_object_as_pod((K8sObject *)obj)->spec;
@@ -55,8 +55,8 @@ is_workload_kind(K8sKind kind)
 	       kind == K8S_KIND_JOB;
 }
 
-static const K8sObject *
-find_object(const Scenario *self, const ScenarioEntry *e)
+const K8sObject *
+scenario_pods__find_object(const Scenario *self, const ScenarioEntry *e)
 {
 	for (guint i = 0; i < k8s_object_set_count(self->objects); i++) {
 		const K8sObject *obj = k8s_object_set_get(self->objects, i);
@@ -130,7 +130,7 @@ expand_object(const Scenario *self,
 		                      ? g_strdup(obj->metadata.name)
 		                      : g_strdup_printf("%s-%u", obj->metadata.name, k);
 		kp.pod.namespace_ = k8s_object_namespace(obj);
-		kp.pod.spec = object_pod_spec(obj);
+		kp.pod.spec = scenario_pods__object_spec(obj);
 		kp.pod.obj = obj;
 		kp.pod.arrival = item.arrival;
 		kp.pod.work = e->service ? SIM_TIME_NEVER : MAX(item.duration, 1);
@@ -202,7 +202,7 @@ scenario_pods__expand(const Scenario *self,
 	for (guint i = 0; i < self->entries->len; i++) {
 		const ScenarioEntry *e = &g_array_index(self->entries, ScenarioEntry, i);
 
-		if (find_object(self, e) == NULL) {
+		if (scenario_pods__find_object(self, e) == NULL) {
 			g_autofree char *field = g_strdup_printf("spec.workload.entries[%u]", i);
 
 			k8s_diag_list_error(diags, &e->pos, field,

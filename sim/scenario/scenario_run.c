@@ -41,19 +41,6 @@ typedef struct {
 	ScenarioSampler *sampler; /* per-node occupancy, fragmentation (scenario_sample.c) */
 } Run;
 
-static const char *
-pool_layout(const Run *run, const ScenarioPool *pool)
-{
-	for (guint i = 0; i < run->mode->layouts->len; i++) {
-		const ScenarioPoolLayout *l =
-		        &g_array_index(run->mode->layouts, ScenarioPoolLayout, i);
-
-		if (strcmp(l->pool, pool->name) == 0)
-			return l->mig;
-	}
-	return pool->mig != NULL ? pool->mig : "all-disabled";
-}
-
 /* Compute devices of a node, named as the DRA driver publishes them
  * (@slices: hw_publish_nvidia() of the node). */
 static void
@@ -129,17 +116,11 @@ last_node(K8sObjectSet *set)
 }
 
 static gboolean
-has_manifest_class(const Run *run, const char *name)
-{
-	return k8s_object_set_lookup(run->sc->objects, K8S_KIND_DEVICE_CLASS, NULL, name) != NULL;
-}
-
-static gboolean
 add_node(Run *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, GError **error)
 {
 	g_autofree char *name = g_strdup_printf("%s-%u", pool->name, k);
 	HwNode *node = hw_node_new(shape, name);
-	const char *layout = pool_layout(run, pool);
+	const char *layout = scenario_mode_pool_layout(run->mode, pool);
 	gboolean dynamic = strcmp(layout, "dynamic") == 0;
 	g_autoptr(GArray) devices = g_array_new(FALSE, TRUE, sizeof(ClusterDevice));
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
@@ -213,81 +194,21 @@ add_nodes(Run *run, GError **error)
 	return TRUE;
 }
 
-/*
- * KEP-5004 for MIG: one class per profile of the pools' GPUs, mapping the
- * device plugin's nvidia.com/mig-<profile>, so pods written for the mixed
- * strategy run unchanged in the DRA world. NVIDIA's chart installs no such
- * classes; drasim adds them as an operator would (named mig-<profile>.nvidia.com).
- */
-static void
-add_mig_classes(Run *run, GString *yaml)
-{
-	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
-
-	for (guint p = 0; p < run->sc->pools->len; p++) {
-		const ScenarioPool *pool = &g_array_index(run->sc->pools, ScenarioPool, p);
-		const HwNodeShape *shape = hw_catalog_lookup_shape(run->sc->catalog, pool->shape);
-		const HwMigGeometry *mig = shape ? shape->gpu_model->mig : NULL;
-
-		for (guint i = 0; mig != NULL && i < mig->profiles->len; i++) {
-			const HwMigProfile *prof = mig->profiles->pdata[i];
-			g_autofree char *cls = g_strdup_printf("mig-%s.nvidia.com", prof->name);
-
-			/* @seen only filters repeats; the order comes from the pools. */
-			if (g_hash_table_contains(seen, prof->name) ||
-			    has_manifest_class(run, cls) || strchr(prof->name, '+') != NULL)
-				continue;
-			g_hash_table_add(seen, prof->name);
-			g_string_append_printf(
-			        yaml,
-			        "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
-			        "metadata: {name: %s}\nspec:\n  selectors:\n  - cel:\n"
-			        "      expression: |\n        device.driver == \"gpu.nvidia.com\" "
-			        "&& "
-			        "device.attributes[\"gpu.nvidia.com\"].type == \"mig\" && "
-			        "device.attributes[\"gpu.nvidia.com\"].profile == \"%s\"\n"
-			        "  extendedResourceName: nvidia.com/mig-%s\n",
-			        cls, prof->name, prof->name);
-		}
-	}
-}
-
-/* DRA world: the manifests' classes, claims and templates, then the slices. */
+/* DRA world: the manifests' classes, then the driver's and drasim's (scenario_world.c). */
 static void
 add_dra_inventory(Run *run)
 {
 	const K8sObjectSet *m = run->sc->objects;
-	const HwDeviceClass *hw = hw_nvidia_device_classes();
-	g_autoptr(GString) yaml = g_string_new(NULL);
+	guint before = k8s_object_set_count_kind(run->published, K8S_KIND_DEVICE_CLASS);
 
 	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_DEVICE_CLASS); i++)
 		cluster_dra_add_class(run->dra, k8s_object_as_device_class(k8s_object_set_get_kind(
 		                                        m, K8S_KIND_DEVICE_CLASS, i)));
-	/* The driver's own classes, unless the manifests define one of that name. */
-	for (guint i = 0; hw[i].name != NULL; i++) {
-		if (has_manifest_class(run, hw[i].name))
-			continue;
-		g_string_append_printf(yaml,
-		                       "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
-		                       "metadata: {name: %s}\nspec:\n  selectors:\n"
-		                       "  - cel:\n      expression: |\n        %s\n",
-		                       hw[i].name, hw[i].expression);
-		if (hw[i].extended_resource_name != NULL)
-			g_string_append_printf(yaml, "  extendedResourceName: %s\n",
-			                       hw[i].extended_resource_name);
-	}
-	add_mig_classes(run, yaml);
-	if (yaml->len > 0) {
-		guint before = k8s_object_set_count_kind(run->published, K8S_KIND_DEVICE_CLASS);
-
-		k8s_load_data("<nvidia device classes>", yaml->str, yaml->len, K8S_LOAD_DEFAULT,
-		              run->published, run->diags);
-		for (guint i = before;
-		     i < k8s_object_set_count_kind(run->published, K8S_KIND_DEVICE_CLASS); i++)
-			cluster_dra_add_class(run->dra,
-			                      k8s_object_as_device_class(k8s_object_set_get_kind(
-			                              run->published, K8S_KIND_DEVICE_CLASS, i)));
-	}
+	scenario_dra_classes_load(run->sc, run->published, run->diags);
+	for (guint i = before; i < k8s_object_set_count_kind(run->published, K8S_KIND_DEVICE_CLASS);
+	     i++)
+		cluster_dra_add_class(run->dra, k8s_object_as_device_class(k8s_object_set_get_kind(
+		                                        run->published, K8S_KIND_DEVICE_CLASS, i)));
 }
 
 /* After cluster_dra_attach(): claims join the simulation's claim controller. */

@@ -1,0 +1,118 @@
+/*
+ * scenario_world.c: what a mode's world holds besides the manifests, in one
+ * place for the run (scenario_run.c) and for `drasim lint` (sim/cli): the MIG
+ * layout each node pool has in a mode, and the DeviceClasses of the DRA world,
+ * i.e. those the NVIDIA DRA driver's chart installs (hw_nvidia_device_classes())
+ * and the KEP-5004 classes drasim adds per MIG profile.
+ *
+ * A manifest DeviceClass of the same name wins: in a cluster, `kubectl apply`
+ * of a DeviceClass the chart installed replaces the chart's object (the object
+ * is one: same kind, same name), so the manifests' spec is the one in force.
+ */
+#include <string.h>
+
+#include "scenario-private.h"
+
+const char *
+scenario_mode_pool_layout(const ScenarioMode *mode, const ScenarioPool *pool)
+{
+	for (guint i = 0; mode->layouts != NULL && i < mode->layouts->len; i++) {
+		const ScenarioPoolLayout *l = &g_array_index(mode->layouts, ScenarioPoolLayout, i);
+
+		if (strcmp(l->pool, pool->name) == 0)
+			return l->mig;
+	}
+	return pool->mig != NULL ? pool->mig : "all-disabled";
+}
+
+static gboolean
+has_class(const K8sObjectSet *manifests, const char *name)
+{
+	return k8s_object_set_lookup(manifests, K8S_KIND_DEVICE_CLASS, NULL, name) != NULL;
+}
+
+/* The chart's classes the manifests do not define, as YAML documents. */
+static void
+append_chart_classes(const K8sObjectSet *manifests, GString *yaml)
+{
+	const HwDeviceClass *hw = hw_nvidia_device_classes();
+
+	for (guint i = 0; hw[i].name != NULL; i++) {
+		if (has_class(manifests, hw[i].name))
+			continue;
+		g_string_append_printf(yaml,
+		                       "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+		                       "metadata: {name: %s}\nspec:\n  selectors:\n"
+		                       "  - cel:\n      expression: |\n        %s\n",
+		                       hw[i].name, hw[i].expression);
+		if (hw[i].extended_resource_name != NULL)
+			g_string_append_printf(yaml, "  extendedResourceName: %s\n",
+			                       hw[i].extended_resource_name);
+	}
+}
+
+/*
+ * KEP-5004 for MIG: one class per profile of the pools' GPUs, mapping the
+ * device plugin's nvidia.com/mig-<profile>, so pods written for the mixed
+ * strategy run unchanged in the DRA world. NVIDIA's chart installs no such
+ * classes; drasim adds them as an operator would (named mig-<profile>.nvidia.com).
+ */
+static void
+append_mig_classes(const Scenario *sc, GString *yaml)
+{
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint p = 0; p < sc->pools->len; p++) {
+		const ScenarioPool *pool = &g_array_index(sc->pools, ScenarioPool, p);
+		const HwNodeShape *shape = hw_catalog_lookup_shape(sc->catalog, pool->shape);
+		const HwMigGeometry *mig = shape ? shape->gpu_model->mig : NULL;
+
+		for (guint i = 0; mig != NULL && i < mig->profiles->len; i++) {
+			const HwMigProfile *prof = mig->profiles->pdata[i];
+			g_autofree char *cls = g_strdup_printf("mig-%s.nvidia.com", prof->name);
+
+			/* @seen only filters repeats; the order comes from the pools. */
+			if (g_hash_table_contains(seen, prof->name) ||
+			    has_class(sc->objects, cls) || strchr(prof->name, '+') != NULL)
+				continue;
+			g_hash_table_add(seen, prof->name);
+			g_string_append_printf(
+			        yaml,
+			        "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+			        "metadata: {name: %s}\nspec:\n  selectors:\n  - cel:\n"
+			        "      expression: |\n        device.driver == \"gpu.nvidia.com\" "
+			        "&& "
+			        "device.attributes[\"gpu.nvidia.com\"].type == \"mig\" && "
+			        "device.attributes[\"gpu.nvidia.com\"].profile == \"%s\"\n"
+			        "  extendedResourceName: nvidia.com/mig-%s\n",
+			        cls, prof->name, prof->name);
+		}
+	}
+}
+
+static void
+load_classes(const GString *yaml, K8sObjectSet *set, K8sDiagList *diags)
+{
+	if (yaml->len > 0)
+		k8s_load_data(SCENARIO_CLASSES_FILE, yaml->str, yaml->len, K8S_LOAD_DEFAULT, set,
+		              diags);
+}
+
+void
+scenario_chart_classes_load(const K8sObjectSet *manifests, K8sObjectSet *set, K8sDiagList *diags)
+{
+	g_autoptr(GString) yaml = g_string_new(NULL);
+
+	append_chart_classes(manifests, yaml);
+	load_classes(yaml, set, diags);
+}
+
+void
+scenario_dra_classes_load(const Scenario *sc, K8sObjectSet *set, K8sDiagList *diags)
+{
+	g_autoptr(GString) yaml = g_string_new(NULL);
+
+	append_chart_classes(sc->objects, yaml);
+	append_mig_classes(sc, yaml);
+	load_classes(yaml, set, diags);
+}
