@@ -31,6 +31,7 @@ typedef struct {
 	GArray *pending;  /* guint64 samples */
 	GArray *alloc;    /* double samples: busy devices / devices */
 	uint32_t kind_sample;
+	SimTime last_sample; /* time of the last sample, -1 before the first */
 	SimTime horizon;
 	gboolean dynamic;    /* some pool publishes DynamicMIG devices (they overlap) */
 	guint physical_gpus; /* physical GPUs, for capacity under DynamicMIG */
@@ -532,18 +533,26 @@ append_alloc_sample(Run *run)
 	g_array_append_val(run->alloc, ratio);
 }
 
+static void
+take_sample(Run *run, SimTime now)
+{
+	guint64 pending = cluster_sim_get_stats(run->sim)->pending;
+
+	g_array_append_val(run->pending, pending);
+	append_alloc_sample(run);
+	scenario_sample__tick(run->sampler, now);
+	run->last_sample = now;
+}
+
 /* Samples the pending pods every interval while anything else is scheduled. */
 static void
 on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 {
 	Run *run = data;
-	guint64 pending = cluster_sim_get_stats(run->sim)->pending;
 	SimTime now = sim_loop_get_now(loop);
 	SimTime next = now + run->sc->sampling;
 
-	g_array_append_val(run->pending, pending);
-	append_alloc_sample(run);
-	scenario_sample__tick(run->sampler, now);
+	take_sample(run, now);
 	/* With a horizon, sample up to it (the last sample closes the run there, so
 	 * time-weighted figures cover the whole horizon); without one, while the
 	 * cluster still has events. */
@@ -554,6 +563,25 @@ on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 	} else if (sim_queue_get_length(sim_loop_get_queue(loop)) > 0) {
 		sim_loop_schedule(loop, next, run->kind_sample, 255, 0, NULL);
 	}
+}
+
+/*
+ * Why the loop stopped. At quiescence (no horizon, pods that can never run)
+ * the series close with a sample at the stop time, as a horizon closes them
+ * at the horizon.
+ */
+static ScenarioEnd
+end_of_run(Run *run, SimStopReason stop)
+{
+	SimTime now = sim_loop_get_now(run->loop);
+
+	if (stop == SIM_STOP_QUIESCENT) {
+		if (run->last_sample < now)
+			take_sample(run, now);
+		return SCENARIO_END_QUIESCENT;
+	}
+	return run->horizon != SIM_TIME_NEVER && now >= run->horizon ? SCENARIO_END_HORIZON
+	                                                             : SCENARIO_END_DONE;
 }
 
 typedef struct {
@@ -614,6 +642,12 @@ collect_pods(Run *run)
 			.attempts =
 			        cluster_journal_get_attempts(cluster_sim_get_journal(run->sim), i),
 		};
+
+		rec.never_runs = run->result->end_reason == SCENARIO_END_QUIESCENT ||
+		                 (run->result->horizon != SIM_TIME_NEVER &&
+		                  sim_loop_is_quiescent(run->loop));
+		rec.never_runs &= rec.phase == CLUSTER_POD_PENDING;
+		run->result->never_runs += rec.never_runs;
 
 		if (jct >= 0 && pod->work > 0 && pod->work != SIM_TIME_NEVER)
 			rec.slowdown = (double)jct / (double)pod->work;
@@ -839,12 +873,15 @@ scenario_run(const Scenario *self,
 		run.events = scenario_events__new(&env);
 	}
 	run.kind_sample = sim_loop_add_kind(run.loop, "scenario-sample", on_sample, &run);
+	/* a sample only observes: it cannot keep a quiescent run going */
+	sim_loop_set_kind_passive(run.loop, run.kind_sample);
 	sim_loop_schedule(run.loop, 0, run.kind_sample, 255, 0, NULL);
 	if (progress != NULL)
 		sim_loop_set_progress(run.loop, 200000, on_progress, &prog);
 	run.horizon = horizon;
+	run.last_sample = -1;
 	sim_loop_set_horizon(run.loop, horizon);
-	sim_loop_run(run.loop);
+	result->end_reason = end_of_run(&run, sim_loop_run(run.loop));
 	collect(&run);
 	/* after collect(): the diagnosis must not touch the metrics */
 	scenario_reasons__collect(result, run.sim, run.dra, run.names, run.pods);
