@@ -8,6 +8,7 @@
  */
 #include "drasim-config.h"
 
+#include "base.h"
 #include "rpt.h"
 #include "scenario.h"
 #include "scenario_sample.h"
@@ -19,7 +20,7 @@ scenario_hash(const Scenario *scenario)
 	gsize length = 0;
 
 	/* the scenario file's bytes; manifests it names are not folded in yet */
-	if (scenario->file == NULL || !g_file_get_contents(scenario->file, &text, &length, NULL)) {
+	if (scenario->file == NULL || !base_read_file(scenario->file, &text, &length, NULL)) {
 		return NULL;
 	}
 	return g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, length);
