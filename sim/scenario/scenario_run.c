@@ -32,6 +32,7 @@ typedef struct {
 	GArray *alloc;    /* double samples: busy devices / devices */
 	uint32_t kind_sample;
 	SimTime last_sample; /* time of the last sample, -1 before the first */
+	guint64 max_samples; /* the sampled values limit over the series */
 	SimTime horizon;
 	gboolean dynamic;    /* some pool publishes DynamicMIG devices (they overlap) */
 	guint physical_gpus; /* physical GPUs, for capacity under DynamicMIG */
@@ -552,6 +553,11 @@ on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 	SimTime now = sim_loop_get_now(loop);
 	SimTime next = now + run->sc->sampling;
 
+	/* without a horizon nothing else bounds the series: stop at the limit */
+	if (run->pending->len >= run->max_samples) {
+		sim_loop_stop(loop);
+		return;
+	}
 	take_sample(run, now);
 	/* With a horizon, sample up to it (the last sample closes the run there, so
 	 * time-weighted figures cover the whole horizon); without one, while the
@@ -566,22 +572,28 @@ on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 }
 
 /*
- * Why the loop stopped. At quiescence (no horizon, pods that can never run)
- * the series close with a sample at the stop time, as a horizon closes them
- * at the horizon.
+ * Why the loop stopped (FALSE: the samples ran out). At quiescence (no horizon, pods that can never
+ * run) the series close with a sample at the stop time, as a horizon closes them at the horizon.
  */
-static ScenarioEnd
-end_of_run(Run *run, SimStopReason stop)
+static gboolean
+end_of_run(Run *run, SimStopReason stop, ScenarioEnd *end, GError **error)
 {
 	SimTime now = sim_loop_get_now(run->loop);
 
+	gboolean closing = stop == SIM_STOP_QUIESCENT && run->last_sample < now;
+
+	/* on_sample stopped the loop, or the closing sample is one too many */
+	if (stop == SIM_STOP_REQUESTED || (closing && run->pending->len >= run->max_samples))
+		return scenario_limits__samples_ran_out(run->sc, now, error);
 	if (stop == SIM_STOP_QUIESCENT) {
-		if (run->last_sample < now)
+		if (closing)
 			take_sample(run, now);
-		return SCENARIO_END_QUIESCENT;
+		*end = SCENARIO_END_QUIESCENT;
+	} else {
+		*end = run->horizon != SIM_TIME_NEVER && now >= run->horizon ? SCENARIO_END_HORIZON
+		                                                             : SCENARIO_END_DONE;
 	}
-	return run->horizon != SIM_TIME_NEVER && now >= run->horizon ? SCENARIO_END_HORIZON
-	                                                             : SCENARIO_END_DONE;
+	return TRUE;
 }
 
 typedef struct {
@@ -812,6 +824,8 @@ scenario_run(const Scenario *self,
 	result->horizon = horizon;
 	result->notes = g_ptr_array_new_with_free_func(scenario_note__free);
 	run.result = result;
+	if (!scenario_limits__samples(self, horizon, error))
+		return NULL;
 	rngs = sim_rng_set_new(seed);
 	run.pods = scenario_pods__expand(self, rngs, &trace, diags);
 	if (run.pods == NULL) {
@@ -880,8 +894,12 @@ scenario_run(const Scenario *self,
 		sim_loop_set_progress(run.loop, 200000, on_progress, &prog);
 	run.horizon = horizon;
 	run.last_sample = -1;
+	run.max_samples = scenario_limits__max_samples(self);
 	sim_loop_set_horizon(run.loop, horizon);
-	result->end_reason = end_of_run(&run, sim_loop_run(run.loop));
+	if (!end_of_run(&run, sim_loop_run(run.loop), &result->end_reason, error)) {
+		run_clear(&run);
+		return NULL;
+	}
 	collect(&run);
 	/* after collect(): the diagnosis must not touch the metrics */
 	scenario_reasons__collect(result, run.sim, run.dra, run.names, run.pods);

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "base.h"
 #include "rpt.h"
 #include "scenario_test_util.h"
 
@@ -145,6 +146,88 @@ test_horizon_run_reports_never_running_pods(void **state)
 	assert_true(pod_record(r, "notebook")->never_runs);
 }
 
+/* Loads and runs data/@file's dra mode; returns the error text, NULL on
+ * success. Diagnostics (pod limit errors) are joined into the text. */
+static char *
+run_error(const char *file)
+{
+	g_autofree char *path = scenario_test_data_path(file);
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = scenario_load(path, diags);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ScenarioResult) r = NULL;
+	GString *text = g_string_new(NULL);
+
+	assert_non_null(sc);
+	r = scenario_run(sc, scenario_lookup_mode(sc, "dra"), 0, 0, NULL, NULL, diags, &error);
+	if (r != NULL)
+		return g_string_free(text, TRUE);
+	for (guint i = 0; i < k8s_diag_list_count(diags); i++)
+		g_string_append_printf(text, "%s\n", k8s_diag_list_get(diags, i)->message);
+	g_string_append(text, error->message);
+	return g_string_free(text, FALSE);
+}
+
+/* 1 node: 4 + 1 = 5 series. A 1 h horizon sampled every minute takes 61
+ * samples (0, 1, ..., 60 min): 305 values fit a limit of 305, not of 304,
+ * and the run fails before it starts. */
+static void
+test_sample_limit_with_horizon(void **state)
+{
+	g_autofree char *ok = NULL, *over = NULL;
+
+	base_limit_set(BASE_LIMIT_SAMPLES, 305);
+	ok = run_error("runend-stuck-horizon.yaml");
+	base_limit_set(BASE_LIMIT_SAMPLES, 304);
+	over = run_error("runend-stuck-horizon.yaml");
+	base_limit_set(BASE_LIMIT_SAMPLES, 0);
+	assert_null(ok);
+	assert_non_null(over);
+	assert_string_equal(over, "horizon 1h / sampling 1m: 61 samples x 5 series: the sampled "
+	                          "values limit is 304 (set DRASIM_MAX_SAMPLES to raise it); "
+	                          "raise spec.sampling or shorten the horizon");
+}
+
+/* No horizon: the wait run samples 0, 1, ..., 120 min (it is quiescent at
+ * 7200 s): 121 samples x 5 series = 605 values. At 604 (120 samples) the
+ * 121st is one too many. */
+static void
+test_sample_limit_without_horizon(void **state)
+{
+	g_autofree char *ok = NULL, *over = NULL;
+
+	base_limit_set(BASE_LIMIT_SAMPLES, 605);
+	ok = run_error("runend-wait.yaml");
+	base_limit_set(BASE_LIMIT_SAMPLES, 604);
+	over = run_error("runend-wait.yaml");
+	base_limit_set(BASE_LIMIT_SAMPLES, 0);
+	assert_null(ok);
+	assert_non_null(over);
+	assert_string_equal(over, "no horizon: at 2h the run needs more than 120 samples "
+	                          "(sampling 1m) x 5 series: the sampled values limit is 604 "
+	                          "(set DRASIM_MAX_SAMPLES to raise it); set spec.horizon or "
+	                          "raise spec.sampling");
+}
+
+/* The wait run makes 3 pods (train x 2, wide): a limit of 3 passes, 2 fails
+ * at the third, before any run is built. */
+static void
+test_pod_limit(void **state)
+{
+	g_autofree char *ok = NULL, *over = NULL;
+
+	base_limit_set(BASE_LIMIT_PODS, 3);
+	ok = run_error("runend-wait.yaml");
+	base_limit_set(BASE_LIMIT_PODS, 2);
+	over = run_error("runend-wait.yaml");
+	base_limit_set(BASE_LIMIT_PODS, 0);
+	assert_null(ok);
+	assert_non_null(over);
+	assert_non_null(strstr(over, "the workload makes more than 2 pods (2 so far, 1 more "
+	                             "here): the pods limit is 2 (set DRASIM_MAX_PODS to raise "
+	                             "it)"));
+}
+
 int
 main(void)
 {
@@ -153,6 +236,9 @@ main(void)
 		cmocka_unit_test(test_waiting_pod_is_not_stuck),
 		cmocka_unit_test(test_pending_restore_keeps_the_run_going),
 		cmocka_unit_test(test_horizon_run_reports_never_running_pods),
+		cmocka_unit_test(test_sample_limit_with_horizon),
+		cmocka_unit_test(test_sample_limit_without_horizon),
+		cmocka_unit_test(test_pod_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
