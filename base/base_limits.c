@@ -4,8 +4,9 @@
  *
  * The defaults keep a run of a laptop-sized machine's memory: a 256 MiB input
  * file, 20 million sampled values (160 MB of doubles), a million pods (about
- * 2.5 KB each through the run), YAML 64 levels deep and 10 million nodes per
- * file. Every limit is a process-wide setting read when it is checked.
+ * 2.5 KB each through the run), YAML 100 levels deep (also the most the
+ * tree's recursive consumers allow, K8S_YAML_MAX_DEPTH) and 10 million nodes
+ * per file. Every limit is a process-wide setting read when it is checked.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ static const LimitInfo limits[BASE_N_LIMITS] = {
 	[BASE_LIMIT_INPUT_BYTES] = { "DRASIM_MAX_INPUT_BYTES", 256u << 20, "bytes", "input size" },
 	[BASE_LIMIT_SAMPLES] = { "DRASIM_MAX_SAMPLES", 20000000, NULL, "sampled values" },
 	[BASE_LIMIT_PODS] = { "DRASIM_MAX_PODS", 1000000, NULL, "pods" },
-	[BASE_LIMIT_YAML_DEPTH] = { "DRASIM_MAX_YAML_DEPTH", 64, NULL, "YAML nesting depth" },
+	[BASE_LIMIT_YAML_DEPTH] = { "DRASIM_MAX_YAML_DEPTH", 100, NULL, "YAML nesting depth" },
 	[BASE_LIMIT_YAML_NODES] = { "DRASIM_MAX_YAML_NODES", 10000000, NULL, "YAML nodes" },
 };
 
