@@ -30,6 +30,7 @@ static const LimitInfo limits[BASE_N_LIMITS] = {
 };
 
 static guint64 overrides[BASE_N_LIMITS];
+static gboolean warned[BASE_N_LIMITS]; /* a bad value is reported once */
 
 G_DEFINE_QUARK(drasim - base - error - quark, base_error)
 
@@ -70,10 +71,12 @@ base_limit_get(BaseLimit limit)
 		return overrides[limit];
 	env = g_getenv(limits[limit].env);
 	value = parse_amount(env);
-	if (env != NULL && value == 0)
+	if (env != NULL && value == 0 && !warned[limit]) {
+		warned[limit] = TRUE;
 		g_printerr("drasim: ignoring %s=%s: expected a positive integer, optionally "
 		           "followed by Ki, Mi, Gi or Ti\n",
 		           limits[limit].env, env);
+	}
 	return value > 0 ? value : limits[limit].fallback;
 }
 

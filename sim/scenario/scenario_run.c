@@ -579,7 +579,6 @@ static gboolean
 end_of_run(Run *run, SimStopReason stop, ScenarioEnd *end, GError **error)
 {
 	SimTime now = sim_loop_get_now(run->loop);
-
 	gboolean closing = stop == SIM_STOP_QUIESCENT && run->last_sample < now;
 
 	/* on_sample stopped the loop, or the closing sample is one too many */
@@ -635,6 +634,11 @@ collect_pods(Run *run)
 {
 	guint n = MIN(cluster_sim_get_n_pods(run->sim), run->pods->len);
 	GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(ScenarioPodRecord), n);
+	/* pending pods can never run: the run stopped quiescent, or reached its
+	 * horizon with nothing active beyond it and every pending pod settled */
+	gboolean quiescent =
+	        run->result->end_reason == SCENARIO_END_QUIESCENT ||
+	        (run->result->horizon != SIM_TIME_NEVER && sim_loop_is_quiescent(run->loop));
 
 	g_array_set_clear_func(out, pod_record_clear);
 	for (guint i = 0; i < n; i++) {
@@ -655,10 +659,7 @@ collect_pods(Run *run)
 			        cluster_journal_get_attempts(cluster_sim_get_journal(run->sim), i),
 		};
 
-		rec.never_runs = run->result->end_reason == SCENARIO_END_QUIESCENT ||
-		                 (run->result->horizon != SIM_TIME_NEVER &&
-		                  sim_loop_is_quiescent(run->loop));
-		rec.never_runs &= rec.phase == CLUSTER_POD_PENDING;
+		rec.never_runs = quiescent && rec.phase == CLUSTER_POD_PENDING;
 		run->result->never_runs += rec.never_runs;
 
 		if (jct >= 0 && pod->work > 0 && pod->work != SIM_TIME_NEVER)
