@@ -30,6 +30,7 @@ typedef struct {
 	RptTime at_us;
 	char *message;
 	char *detail;
+	gboolean never_runs;
 } RptReason;
 
 typedef struct {

@@ -76,6 +76,7 @@ typedef enum {
 	RPT_OUTCOME_OOM_KILLED, /* last attempt ended in an OOM kill */
 	RPT_OUTCOME_EVICTED,    /* last attempt ended in an eviction */
 	RPT_OUTCOME_DELETED,    /* deleted by its workload (trace deletion) */
+	RPT_OUTCOME_UNRUNNABLE, /* never bound, and no pending event could change that */
 } RptOutcome;
 
 /* "completed", "running", ... (static string). */
@@ -148,6 +149,16 @@ void rpt_mode_set_info(RptMode *self, const char *key, const char *value);
 guint rpt_mode_get_n_info(const RptMode *self);
 void
 rpt_mode_get_info(const RptMode *self, guint index, const char **key_out, const char **value_out);
+/* (nullable) the value of info @key. */
+const char *rpt_mode_lookup_info(const RptMode *self, const char *key);
+/**
+ * rpt_mode_describe_end:
+ * How the run ended, from the infos "end" and "simulated_end_s" and the
+ * never-runs reasons: "quiescent at 12.000 s: 1 pod can never run",
+ * "horizon at 3600.000 s", "done at 7200.000 s (no pod waiting)".
+ * Returns: (transfer full) (nullable): NULL when the mode has no "end" info.
+ */
+char *rpt_mode_describe_end(const RptMode *self);
 
 /**
  * rpt_mode_set_metric:
@@ -201,6 +212,10 @@ void rpt_mode_get_unschedulable(const RptMode *self,
  * nodes), and @at_us when the attempt happened.
  */
 void rpt_mode_add_pod_reason(
+        RptMode *self, const char *pod, RptTime at_us, const char *message, const char *detail);
+/* The same for a pod that can never run: the run ended quiescent (no pending
+ * event could change anything) with it pending; @message is its last failure. */
+void rpt_mode_add_never_runs_reason(
         RptMode *self, const char *pod, RptTime at_us, const char *message, const char *detail);
 
 /**

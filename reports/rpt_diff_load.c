@@ -11,6 +11,7 @@
  */
 #include <cjson/cJSON.h>
 
+#include "base.h"
 #include "rpt-private.h"
 
 static const char *
@@ -98,8 +99,8 @@ rpt_diff_load(const char *path, GError **error)
 	cJSON *root;
 	RptReport *report;
 
-	if (!g_file_get_contents(path, &text, NULL, &local)) {
-		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s", local->message);
+	if (!base_read_file(path, &text, NULL, &local)) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s: %s", path, local->message);
 		return NULL;
 	}
 	root = cJSON_Parse(text);

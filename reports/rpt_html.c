@@ -105,20 +105,6 @@ find_series(const RptMode *mode, const char *name)
 	return NULL;
 }
 
-/* (nullable) the mode's info value for @key. */
-static const char *
-mode_info(const RptMode *mode, const char *key)
-{
-	for (guint i = 0; i < rpt_mode_get_n_info(mode); i++) {
-		const char *k, *v;
-
-		rpt_mode_get_info(mode, i, &k, &v);
-		if (strcmp(k, key) == 0)
-			return v;
-	}
-	return NULL;
-}
-
 /* Scheduling latency (first start - arrival) and slowdown of the pods that have them. */
 static void
 pod_samples(const RptMode *mode, GArray *latency, GArray *slowdown)
@@ -163,6 +149,8 @@ mode_tables(GString *out, const RptMode *mode)
 
 			g_string_append(out, "<tr><td>");
 			escaped(out, reason->pod);
+			if (reason->never_runs)
+				g_string_append(out, " (never runs)");
 			g_string_append_printf(out, "</td><td class=\"num\">%.3f</td><td>",
 			                       (double)reason->at_us / 1e6);
 			escaped(out, reason->message);
@@ -198,7 +186,8 @@ mode_section(GString *out, const RptMode *mode, guint index)
 {
 	g_autoptr(GArray) latency = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) slowdown = g_array_new(FALSE, FALSE, sizeof(double));
-	const char *rows = mode_info(mode, "heatmap_nodes");
+	const char *rows = rpt_mode_lookup_info(mode, "heatmap_nodes");
+	g_autofree char *end = rpt_mode_describe_end(mode);
 	g_autofree char *heat_title =
 	        rows != NULL ? g_strdup_printf("GPU occupancy per node over time (%s)", rows)
 	                     : g_strdup("GPU occupancy per node over time");
@@ -207,7 +196,13 @@ mode_section(GString *out, const RptMode *mode, guint index)
 	pod_samples(mode, latency, slowdown);
 	g_string_append(out, "<h2>Mode ");
 	escaped(out, mode->name);
-	g_string_append(out, "</h2><div class=\"charts\">\n");
+	g_string_append(out, "</h2>");
+	if (end != NULL) {
+		g_string_append(out, "\n<p>Run ended: ");
+		escaped(out, end);
+		g_string_append(out, "</p>\n");
+	}
+	g_string_append(out, "<div class=\"charts\">\n");
 	g_snprintf(id, sizeof(id), "m%u-allocation", index);
 	rpt_svg__line_chart(out, id, "GPU allocation ratio over time", "ratio", mode,
 	                    find_series(mode, RPT_S_GPU_ALLOC_RATIO));

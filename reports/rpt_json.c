@@ -71,6 +71,8 @@ explanations(const RptMode *mode)
 		cJSON_AddItemToObject(item, "time_us", time_value(reason->at_us));
 		cJSON_AddStringToObject(item, "message", reason->message);
 		cJSON_AddItemToObject(item, "detail", string_or_null(reason->detail));
+		if (reason->never_runs)
+			cJSON_AddTrueToObject(item, "never_runs");
 		cJSON_AddItemToArray(array, item);
 	}
 	return array;

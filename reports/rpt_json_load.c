@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base.h"
 #include "rpt-private.h"
 
 static double
@@ -112,8 +113,8 @@ rpt_json_load(const char *path, GError **error)
 	cJSON *root;
 	RptReport *report;
 
-	if (!g_file_get_contents(path, &text, &length, &local)) {
-		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s", local->message);
+	if (!base_read_file(path, &text, &length, &local)) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s: %s", path, local->message);
 		return NULL;
 	}
 	root = cJSON_ParseWithLength(text, length);

@@ -162,6 +162,36 @@ rpt_mode_get_info(const RptMode *self, guint index, const char **key_out, const 
 	*value_out = info->value;
 }
 
+const char *
+rpt_mode_lookup_info(const RptMode *self, const char *key)
+{
+	for (guint i = 0; i < self->info->len; i++) {
+		const RptInfo *info = g_ptr_array_index(self->info, i);
+
+		if (strcmp(info->key, key) == 0)
+			return info->value;
+	}
+	return NULL;
+}
+
+char *
+rpt_mode_describe_end(const RptMode *self)
+{
+	const char *end = rpt_mode_lookup_info(self, "end");
+	const char *at = rpt_mode_lookup_info(self, "simulated_end_s");
+	guint never = 0;
+
+	if (end == NULL)
+		return NULL;
+	for (guint i = 0; i < self->reasons->len; i++)
+		never += ((const RptReason *)g_ptr_array_index(self->reasons, i))->never_runs;
+	if (never > 0)
+		return g_strdup_printf("%s at %s s: %u pod%s can never run", end, at ? at : "?",
+		                       never, never == 1 ? "" : "s");
+	return g_strdup_printf("%s at %s s%s", end, at ? at : "?",
+	                       strcmp(end, "done") == 0 ? " (no pod waiting)" : "");
+}
+
 void
 rpt_mode_set_metric(RptMode *self, const char *name, double value, const char *unit)
 {
@@ -267,9 +297,13 @@ rpt_mode_get_unschedulable(const RptMode *self,
 	*pods_out = entry->pods;
 }
 
-void
-rpt_mode_add_pod_reason(
-        RptMode *self, const char *pod, RptTime at_us, const char *message, const char *detail)
+static void
+add_reason(RptMode *self,
+           const char *pod,
+           RptTime at_us,
+           const char *message,
+           const char *detail,
+           gboolean never_runs)
 {
 	RptReason *reason = g_new0(RptReason, 1);
 
@@ -277,7 +311,22 @@ rpt_mode_add_pod_reason(
 	reason->at_us = at_us;
 	reason->message = g_strdup(message ? message : "");
 	reason->detail = g_strdup(detail);
+	reason->never_runs = never_runs;
 	g_ptr_array_add(self->reasons, reason);
+}
+
+void
+rpt_mode_add_pod_reason(
+        RptMode *self, const char *pod, RptTime at_us, const char *message, const char *detail)
+{
+	add_reason(self, pod, at_us, message, detail, FALSE);
+}
+
+void
+rpt_mode_add_never_runs_reason(
+        RptMode *self, const char *pod, RptTime at_us, const char *message, const char *detail)
+{
+	add_reason(self, pod, at_us, message, detail, TRUE);
 }
 
 void

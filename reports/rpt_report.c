@@ -102,9 +102,10 @@ rpt_report_lookup_mode(const RptReport *self, const char *name)
 }
 
 static const char *const outcome_names[] = {
-	[RPT_OUTCOME_COMPLETED] = "completed", [RPT_OUTCOME_RUNNING] = "running",
-	[RPT_OUTCOME_PENDING] = "pending",     [RPT_OUTCOME_OOM_KILLED] = "oom-killed",
-	[RPT_OUTCOME_EVICTED] = "evicted",     [RPT_OUTCOME_DELETED] = "deleted",
+	[RPT_OUTCOME_COMPLETED] = "completed",   [RPT_OUTCOME_RUNNING] = "running",
+	[RPT_OUTCOME_PENDING] = "pending",       [RPT_OUTCOME_OOM_KILLED] = "oom-killed",
+	[RPT_OUTCOME_EVICTED] = "evicted",       [RPT_OUTCOME_DELETED] = "deleted",
+	[RPT_OUTCOME_UNRUNNABLE] = "unrunnable",
 };
 
 const char *

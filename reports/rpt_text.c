@@ -217,6 +217,31 @@ reasons_list(TextOut *self, const RptMode *mode)
 	}
 }
 
+/* How the run ended; the pods that can never run, each with its last failure. */
+static void
+end_list(TextOut *self, const RptMode *mode)
+{
+	g_autofree char *end = rpt_mode_describe_end(mode);
+	guint shown = 0;
+
+	if (end == NULL)
+		return;
+	g_autofree char *title = g_strdup_printf("Run end (%s): %s", mode->name, end);
+	heading(self, title);
+	for (guint i = 0; i < mode->reasons->len; i++) {
+		const RptReason *r = g_ptr_array_index(mode->reasons, i);
+
+		if (!r->never_runs)
+			continue;
+		if (shown++ == MAX_REASONS_SHOWN) {
+			g_string_append(self->out, "... and more (see the JSON report)\n");
+			break;
+		}
+		g_string_append_printf(self->out, "%s never runs (last tried at %.3f s): %s\n",
+		                       r->pod, (double)r->at_us / 1e6, r->message);
+	}
+}
+
 static void
 translation_list(TextOut *self, const RptMode *mode)
 {
@@ -248,6 +273,7 @@ rpt_text_to_string(const RptReport *report, gboolean colour)
 	for (guint m = 0; m < report->modes->len; m++) {
 		const RptMode *mode = g_ptr_array_index(report->modes, m);
 
+		end_list(&self, mode);
 		unschedulable_table(&self, mode);
 		reasons_list(&self, mode);
 		translation_list(&self, mode);

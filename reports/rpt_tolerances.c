@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "rpt-private.h"
 
 typedef struct {
@@ -146,8 +147,8 @@ rpt_tolerances_load(RptTolerances *self, const char *path, GError **error)
 	g_autoptr(GError) local = NULL;
 	g_auto(GStrv) lines = NULL;
 
-	if (!g_file_get_contents(path, &text, NULL, &local)) {
-		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s", local->message);
+	if (!base_read_file(path, &text, NULL, &local)) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s: %s", path, local->message);
 		return FALSE;
 	}
 	lines = g_strsplit(text, "\n", -1);

@@ -10,13 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
+#include "base.h"
 #include "k8s-private.h"
 #include "k8s_yaml_feed.h"
 
-#define MAX_FILE_SIZE ((gsize)1 << 30)
 #define MAX_DIR_DEPTH 32
 
 static const char *
@@ -378,11 +379,7 @@ k8s_load_file(const char *path, K8sLoadFlags flags, K8sObjectSet *set, K8sDiagLi
 		file_error(diags, path, "is a directory, expected a YAML or JSON file");
 		return FALSE;
 	}
-	if ((gsize)st.st_size > MAX_FILE_SIZE) {
-		file_error(diags, path, "file is larger than 1 GiB");
-		return FALSE;
-	}
-	if (!g_file_get_contents(path, &data, &len, &error)) {
+	if (!base_read_file(path, &data, &len, &error)) {
 		file_error(diags, path, "cannot read: %s", error->message);
 		return FALSE;
 	}
@@ -438,18 +435,15 @@ collect_dir(const char *dir, guint depth, GPtrArray *files, K8sDiagList *diags)
 static gboolean
 load_stdin(K8sLoadFlags flags, K8sObjectSet *set, K8sDiagList *diags)
 {
-	g_autoptr(GString) data = g_string_new(NULL);
-	char buf[65536];
-	size_t n;
+	g_autofree char *data = NULL;
+	g_autoptr(GError) error = NULL;
+	gsize len = 0;
 
-	while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
-		g_string_append_len(data, buf, (gssize)n);
-		if (data->len > MAX_FILE_SIZE) {
-			file_error(diags, "<stdin>", "input is larger than 1 GiB");
-			return FALSE;
-		}
+	if (!base_read_fd(STDIN_FILENO, &data, &len, &error)) {
+		file_error(diags, "<stdin>", "cannot read: %s", error->message);
+		return FALSE;
 	}
-	return k8s_load_data("<stdin>", data->str, data->len, flags, set, diags);
+	return k8s_load_data("<stdin>", data, len, flags, set, diags);
 }
 
 gboolean

@@ -14,6 +14,7 @@
 
 #include <yaml.h>
 
+#include "base.h"
 #include "k8s_yaml_feed.h"
 
 #define INTERN_MAX_LEN   128
@@ -52,6 +53,9 @@ typedef struct {
 	gboolean first_root_flow;
 	gboolean failed; /* any error */
 	gboolean fatal;  /* the tree is unusable from here on: stop */
+	/* base.h limits, read once per file: nodes of the file, nesting */
+	guint64 n_nodes, max_nodes;
+	guint max_depth;
 } Builder;
 
 static K8sPos
@@ -279,8 +283,11 @@ on_start(Builder *b, const yaml_event_t *event, K8sYamlKind kind)
 		anchor = event->data.sequence_start.anchor;
 		tag = event->data.sequence_start.tag;
 	}
-	if (b->frames->len >= K8S_YAML_MAX_DEPTH) {
-		fail(b, event->start_mark, "nesting deeper than %d levels", K8S_YAML_MAX_DEPTH);
+	if (b->frames->len >= b->max_depth) {
+		fail(b, event->start_mark,
+		     "nesting deeper than %u levels (the YAML nesting depth limit; %s sets it, "
+		     "up to %d)",
+		     b->max_depth, base_limit_env(BASE_LIMIT_YAML_DEPTH), K8S_YAML_MAX_DEPTH);
 		return;
 	}
 	if (b->json && !flow) {
@@ -730,10 +737,29 @@ check_json_document(Builder *b, const yaml_event_t *event)
 	}
 }
 
+/* FALSE (and a fatal error) once the file has more nodes than the limit:
+ * a small file of empty collections could otherwise fill memory. */
+static gboolean
+count_node(Builder *b, const yaml_event_t *event)
+{
+	g_autofree char *limit = NULL;
+
+	if (++b->n_nodes <= b->max_nodes)
+		return TRUE;
+	limit = base_limit_describe(BASE_LIMIT_YAML_NODES);
+	fail(b, event->start_mark, "more than %" G_GUINT64_FORMAT " YAML nodes in the file: %s",
+	     b->max_nodes, limit);
+	return FALSE;
+}
+
 /* One event into the tree; *@done at the end of the stream. */
 static void
 dispatch(Builder *b, const yaml_event_t *event, gboolean *done)
 {
+	if ((event->type == YAML_SCALAR_EVENT || event->type == YAML_SEQUENCE_START_EVENT ||
+	     event->type == YAML_MAPPING_START_EVENT || event->type == YAML_ALIAS_EVENT) &&
+	    !count_node(b, event))
+		return;
 	switch (event->type) {
 	case YAML_DOCUMENT_START_EVENT:
 		check_json_document(b, event);
@@ -848,6 +874,9 @@ builder_init(Builder *b,
 		.user_data = user_data,
 		.strings = strings,
 		.diags = diags,
+		.max_nodes = base_limit_get(BASE_LIMIT_YAML_NODES),
+		/* recursive consumers of the tree rely on K8S_YAML_MAX_DEPTH */
+		.max_depth = (guint)MIN(base_limit_get(BASE_LIMIT_YAML_DEPTH), K8S_YAML_MAX_DEPTH),
 	};
 	b->placeholder = k8s_arena_new0(arena, K8sYamlNode, 1);
 	b->placeholder->kind = K8S_YAML_MAPPING;

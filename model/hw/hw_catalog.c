@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "base.h"
 #include "hw-private.h"
 
 const char *
@@ -205,7 +206,7 @@ hw_catalog_load_file(HwCatalog *self, const char *path, GError **error)
 	gsize len = 0;
 	GError *local = NULL;
 
-	if (!g_file_get_contents(path, &data, &len, &local)) {
+	if (!base_read_file(path, &data, &len, &local)) {
 		g_set_error(error, HW_ERROR, HW_ERROR_IO, "%s:1:1: error: %s [<file>]", path,
 		            local->message);
 		g_error_free(local);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base.h"
 #include "cli.h"
 #include "hw.h"
 #include "xr.h"
@@ -106,7 +107,7 @@ load_drivers(const PublishArgs *a, GPtrArray *drivers)
 		gsize len = 0;
 		HwGenericDriver *driver = NULL;
 
-		if (!g_file_get_contents(a->drivers[i], &data, &len, &error)) {
+		if (!base_read_file(a->drivers[i], &data, &len, &error)) {
 			fprintf(stderr, "%s:1:1: error: %s [<file>]\n", a->drivers[i],
 			        error->message);
 			return FALSE;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base.h"
 #include "cli.h"
 #include "dra.h"
 #include "dra_k8s.h"
@@ -413,7 +414,7 @@ run_case(const char *path, Tally *tally, GString *why)
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	int verdict = 0;
 
-	if (!g_file_get_contents(path, &data, &len, &error)) {
+	if (!base_read_file(path, &data, &len, &error)) {
 		g_string_append_printf(why, "    cannot read: %s\n", error->message);
 		return 0;
 	}

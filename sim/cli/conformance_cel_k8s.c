@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base.h"
 #include "cel_dra.h"
 #include "cel_k8s.h"
 #include "cli.h"
@@ -340,7 +341,7 @@ run_file(Tally *t, const char *path)
 	g_autofree char *text = NULL;
 	g_autoptr(GError) error = NULL;
 
-	if (!g_file_get_contents(path, &text, NULL, &error)) {
+	if (!base_read_file(path, &text, NULL, &error)) {
 		fprintf(stderr, "%s: error: %s\n", path, error->message);
 		return FALSE;
 	}

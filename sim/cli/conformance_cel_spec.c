@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base.h"
 #include "cel-private.h"
 #include "cli.h"
 
@@ -569,7 +570,7 @@ run_file(Stats *st, const char *path)
 {
 	g_autofree char *text = NULL;
 	g_autoptr(GError) error = NULL;
-	if (!g_file_get_contents(path, &text, NULL, &error)) {
+	if (!base_read_file(path, &text, NULL, &error)) {
 		fprintf(stderr, "%s:1:1: error: %s\n", path, error->message);
 		return FALSE;
 	}

@@ -100,7 +100,8 @@ typedef struct {
 	SimTime eviction_created;
 	SimEventId device_eviction;
 	SimTime device_eviction_at;
-	char **templates; /* pod claim names backed by templates */
+	char **templates;    /* pod claim names backed by templates */
+	guint64 tried_epoch; /* cluster_sim__epoch() of its last failed attempt, +1 */
 } ClusterSimPod;
 
 struct ClusterSim {
@@ -130,6 +131,9 @@ struct ClusterSim {
 	GArray *placed;          /* scratch: guint device indexes from the placement hook */
 	ClusterJournal *journal; /* cluster_journal.c */
 	gboolean in_bind;        /* cluster_sim__evict_on_bind is asking the DRA side */
+	/* quiescence (cluster_sim.c): binds so far, and how many pending pods
+	 * failed an attempt at epoch settled_epoch */
+	guint64 binds, settled_epoch, n_settled;
 };
 
 /* cluster_kubelet.c */

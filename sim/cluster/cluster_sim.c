@@ -7,6 +7,12 @@
  * release claims and tell the queue, which requeues the pods that the event
  * may help. The kubelet side (devices, speeds, OOM) is in cluster_kubelet.c.
  *
+ * Quiescence: the scheduling and flush events are passive (they retry pods)
+ * and the rest active. A pending pod is settled once it failed an attempt
+ * after the last change (an active event or a bind); when no active event is
+ * pending and every pending pod is settled, every retry would fail again, so
+ * a run without a horizon stops there (sim_loop_set_settled_func).
+ *
  * Same-time events run in a fixed order (the priority column below), so the
  * freeing of resources is seen before the arrivals and attempts of that µs.
  */
@@ -89,6 +95,48 @@ register_kinds(ClusterSim *self)
 	self->kind_restart = sim_loop_add_kind(self->loop, "pod-restart", on_restart, self);
 	self->kind_delete = sim_loop_add_kind(self->loop, "pod-delete", on_delete, self);
 	cluster_sim__register_node_kinds(self);
+	/* they only retry pods already tried: quiescence (top of the file) */
+	sim_loop_set_kind_passive(self->loop, self->kind_schedule);
+	sim_loop_set_kind_passive(self->loop, self->kind_backoff);
+	sim_loop_set_kind_passive(self->loop, self->kind_unsched);
+}
+
+/*
+ * The cluster's state changes only in active events and at binds: their
+ * count names the state a failed attempt saw (+1, so 0 is "never tried").
+ */
+static guint64
+epoch_of(const ClusterSim *self)
+{
+	return sim_loop_get_active_dispatched(self->loop) + self->binds + 1;
+}
+
+/* @sp failed an attempt against the current state: retrying it before the
+ * next change would fail the same way (filters are deterministic). */
+static void
+mark_settled(ClusterSim *self, ClusterSimPod *sp)
+{
+	guint64 epoch = epoch_of(self);
+
+	if (self->settled_epoch != epoch) {
+		self->settled_epoch = epoch;
+		self->n_settled = 0;
+	}
+	if (sp->tried_epoch != epoch) {
+		sp->tried_epoch = epoch;
+		self->n_settled++;
+	}
+}
+
+/* Pods wait and every one already failed against today's state. Pending pods
+ * come and go only at active events and binds, which open a new epoch. */
+static gboolean
+is_settled(gpointer data)
+{
+	ClusterSim *self = data;
+
+	return self->stats.pending > 0 && self->settled_epoch == epoch_of(self) &&
+	       self->n_settled >= self->stats.pending;
 }
 
 ClusterSim *
@@ -133,6 +181,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	self->placed = g_array_new(FALSE, TRUE, sizeof(guint));
 	self->journal = cluster_journal__new();
 	register_kinds(self);
+	sim_loop_set_settled_func(loop, is_settled, self);
 	return self;
 }
 
@@ -241,11 +290,6 @@ arm_backoff(ClusterSim *self)
 
 	if (t == SIM_TIME_NEVER)
 		return;
-	/* Quiescence again: pods that failed on an error fail the same way. */
-	if (cluster_queue_get_n_backoff(self->queue) ==
-	            cluster_queue_get_n_error_backoff(self->queue) &&
-	    sim_queue_get_length(queue) == 0)
-		return;
 	t = MAX(t, now_of(self));
 	if (sim_queue_is_pending(queue, self->backoff_ev)) {
 		if (sim_queue_get_event_time(queue, self->backoff_ev) > t)
@@ -263,11 +307,8 @@ arm_unsched(ClusterSim *self)
 	SimTime period = self->config.queue.flush_unschedulable_period;
 	SimTime t;
 
+	/* Upstream ticks for ever; the loop stops at quiescence (top of the file). */
 	if (cluster_queue_get_n_unschedulable(self->queue) == 0 || period <= 0)
-		return;
-	/* Quiescence: with no other event pending the cluster cannot change, and
-	 * a retry would repeat its last result; upstream would tick for ever. */
-	if (sim_queue_get_length(sim_loop_get_queue(self->loop)) == 0)
 		return;
 	if (sim_queue_is_pending(sim_loop_get_queue(self->loop), self->unsched_ev))
 		return;
@@ -367,6 +408,7 @@ bind(ClusterSim *self, ClusterSimPod *sp, ClusterNode *node)
 	reserve_claims(self, sp);
 	cluster_journal__event(self, sp, CLUSTER_JOURNAL_BOUND);
 	self->stats.bound++;
+	self->binds++;
 	cluster_sim__pending_add(self, -1);
 	if (sp->bound_at < 0) {
 		sp->bound_at = now_of(self);
@@ -420,9 +462,11 @@ on_schedule(SimLoop *loop, const SimEvent *ev, gpointer data)
 	if (r.status != CLUSTER_STATUS_SUCCESS) {
 		count_failure(self, &r);
 		cluster_queue_done_failed(self->queue, qp, r.rejectors, now_of(self));
+		mark_settled(self, sp);
 	} else if (!cluster_kubelet__place(self, sp, r.node->user_data)) {
 		cluster_journal__placement_failed(self, sp);
 		unreserve(self, sp, r.node);
+		mark_settled(self, sp);
 	} else {
 		cluster_queue_done_scheduled(self->queue, qp);
 		bind(self, sp, r.node);

@@ -170,6 +170,8 @@ gboolean sim_queue_cancel(SimQueue *self, SimEventId id);
 gboolean sim_queue_reschedule(SimQueue *self, SimEventId id, SimTime time);
 
 gboolean sim_queue_is_pending(const SimQueue *self, SimEventId id);
+/* Kind of a pending event, UINT32_MAX if @id is not pending. */
+uint32_t sim_queue_get_event_kind(const SimQueue *self, SimEventId id);
 /* Time of a pending event, SIM_TIME_NEVER if @id is not pending. */
 SimTime sim_queue_get_event_time(const SimQueue *self, SimEventId id);
 guint sim_queue_get_length(const SimQueue *self); /* pending events */
@@ -193,6 +195,7 @@ typedef enum {
 	SIM_STOP_HORIZON,    /* next event lies beyond the horizon; clock set to it */
 	SIM_STOP_MAX_EVENTS, /* the dispatch budget ran out */
 	SIM_STOP_REQUESTED,  /* a handler called sim_loop_stop() */
+	SIM_STOP_QUIESCENT,  /* only passive events left and the model is settled */
 } SimStopReason;
 
 SimLoop *sim_loop_new(void);
@@ -221,6 +224,42 @@ gboolean sim_loop_reschedule(SimLoop *self, SimEventId id, SimTime time);
 
 /* Events after @horizon are not run. Default SIM_TIME_NEVER. */
 void sim_loop_set_horizon(SimLoop *self, SimTime horizon);
+/**
+ * sim_loop_set_kind_passive:
+ *
+ * Marks @kind passive: its events only observe (a sampler) or retry work the
+ * model already tried (a retry timer); by themselves they start nothing new.
+ * Every other kind is active: an arrival, a completion, an external change.
+ * The loop counts pending active events to detect quiescence, so mark a
+ * kind before scheduling any event of it.
+ */
+void sim_loop_set_kind_passive(SimLoop *self, uint32_t kind);
+
+/*
+ * The model's half of quiescence: TRUE when every passive event still
+ * pending would repeat a result the model already has (e.g. every waiting
+ * job was retried since the last change). Called only while no active event
+ * is pending.
+ */
+typedef gboolean (*SimSettledFunc)(gpointer user_data);
+
+/**
+ * sim_loop_set_settled_func:
+ *
+ * Without a horizon, sim_loop_run() stops with SIM_STOP_QUIESCENT as soon as
+ * no active event is pending and @func says the model is settled: nothing
+ * that could still happen can change the state, so running the passive
+ * events (which could go on for ever) would only repeat themselves. With a
+ * horizon the loop runs to it as asked (sim_loop_is_quiescent() tells).
+ */
+void sim_loop_set_settled_func(SimLoop *self, SimSettledFunc func, gpointer user_data);
+/* No active event pending and the settled func (if any) says TRUE. */
+gboolean sim_loop_is_quiescent(SimLoop *self);
+/* Active events pending (scheduled, not yet run or cancelled). */
+uint64_t sim_loop_get_n_active_pending(const SimLoop *self);
+/* Active events dispatched so far: a change counter for the model. */
+uint64_t sim_loop_get_active_dispatched(const SimLoop *self);
+
 /* At most @max_events dispatches per sim_loop_run(); 0 = no limit. */
 void sim_loop_set_max_events(SimLoop *self, uint64_t max_events);
 void sim_loop_set_progress(SimLoop *self, uint64_t every, SimProgressFunc func, gpointer user_data);

@@ -1,7 +1,9 @@
 /*
  * sim_loop.c: the dispatch loop. Pops the earliest event and calls the handler
  * registered for its kind, until the queue empties, the horizon is reached, a
- * dispatch budget runs out or a handler asks to stop.
+ * dispatch budget runs out, a handler asks to stop, or (without a horizon)
+ * the run is quiescent: only passive events are left (samples, retries) and
+ * the model says they would repeat what it already knows.
  *
  * The handler table is the only coupling between engine and model (ROSS's
  * tw_lptype): the engine never interprets kinds, targets or payloads.
@@ -12,6 +14,7 @@ typedef struct {
 	const char *name;
 	SimHandlerFunc handler;
 	gpointer user_data;
+	gboolean passive;
 } KindEntry;
 
 struct SimLoop {
@@ -24,6 +27,10 @@ struct SimLoop {
 	SimProgressFunc progress;
 	gpointer progress_data;
 	gboolean stop_requested;
+	uint64_t active_pending;    /* active events in the queue */
+	uint64_t active_dispatched; /* active events run so far */
+	SimSettledFunc settled;
+	gpointer settled_data;
 };
 
 SimLoop *
@@ -51,7 +58,7 @@ sim_loop_free(SimLoop *self)
 uint32_t
 sim_loop_add_kind(SimLoop *self, const char *name, SimHandlerFunc handler, gpointer user_data)
 {
-	KindEntry entry = { name, handler, user_data };
+	KindEntry entry = { name, handler, user_data, FALSE };
 
 	g_return_val_if_fail(handler != NULL, UINT32_MAX);
 	g_array_append_val(self->kinds, entry);
@@ -65,6 +72,19 @@ sim_loop_get_kind_name(const SimLoop *self, uint32_t kind)
 	return g_array_index(self->kinds, KindEntry, kind).name;
 }
 
+void
+sim_loop_set_kind_passive(SimLoop *self, uint32_t kind)
+{
+	g_return_if_fail(kind < self->kinds->len);
+	g_array_index(self->kinds, KindEntry, kind).passive = TRUE;
+}
+
+static inline gboolean
+kind_is_active(const SimLoop *self, uint32_t kind)
+{
+	return !g_array_index(self->kinds, KindEntry, kind).passive;
+}
+
 SimEventId
 sim_loop_schedule(SimLoop *self,
                   SimTime time,
@@ -74,13 +94,21 @@ sim_loop_schedule(SimLoop *self,
                   const SimPayload *data)
 {
 	g_return_val_if_fail(kind < self->kinds->len, SIM_EVENT_ID_NONE);
+	if (kind_is_active(self, kind))
+		self->active_pending++;
 	return sim_queue_push(self->queue, time, priority, kind, target, data);
 }
 
 gboolean
 sim_loop_cancel(SimLoop *self, SimEventId id)
 {
-	return sim_queue_cancel(self->queue, id);
+	uint32_t kind = sim_queue_get_event_kind(self->queue, id);
+
+	if (!sim_queue_cancel(self->queue, id))
+		return FALSE;
+	if (kind_is_active(self, kind))
+		self->active_pending--;
+	return TRUE;
 }
 
 gboolean
@@ -110,6 +138,32 @@ sim_loop_set_progress(SimLoop *self, uint64_t every, SimProgressFunc func, gpoin
 }
 
 void
+sim_loop_set_settled_func(SimLoop *self, SimSettledFunc func, gpointer user_data)
+{
+	self->settled = func;
+	self->settled_data = user_data;
+}
+
+gboolean
+sim_loop_is_quiescent(SimLoop *self)
+{
+	return self->active_pending == 0 &&
+	       (self->settled == NULL || self->settled(self->settled_data));
+}
+
+uint64_t
+sim_loop_get_n_active_pending(const SimLoop *self)
+{
+	return self->active_pending;
+}
+
+uint64_t
+sim_loop_get_active_dispatched(const SimLoop *self)
+{
+	return self->active_dispatched;
+}
+
+void
 sim_loop_stop(SimLoop *self)
 {
 	self->stop_requested = TRUE;
@@ -124,6 +178,12 @@ blocked_reason(SimLoop *self, uint64_t budget_end)
 	}
 	if (self->dispatched >= budget_end) {
 		return SIM_STOP_MAX_EVENTS;
+	}
+	/* Only passive events left and nothing they could change: with no horizon
+	 * they would repeat for ever (a retry timer for a job that never fits). */
+	if (self->horizon == SIM_TIME_NEVER && self->active_pending == 0 && self->settled != NULL &&
+	    sim_queue_get_length(self->queue) > 0 && self->settled(self->settled_data)) {
+		return SIM_STOP_QUIESCENT;
 	}
 	return -1;
 }
@@ -155,6 +215,10 @@ sim_loop_run(SimLoop *self)
 			break;
 		}
 		const KindEntry *k = &g_array_index(self->kinds, KindEntry, ev.kind);
+		if (!k->passive) {
+			self->active_pending--;
+			self->active_dispatched++;
+		}
 		k->handler(self, &ev, k->user_data);
 		self->dispatched++;
 		if (G_UNLIKELY(self->dispatched == next_progress)) {

@@ -399,6 +399,14 @@ sim_queue_get_event_time(const SimQueue *self, SimEventId id)
 	return ev != NULL ? ev->time : SIM_TIME_NEVER;
 }
 
+uint32_t
+sim_queue_get_event_kind(const SimQueue *self, SimEventId id)
+{
+	const SimEvent *ev = lookup(self, id);
+
+	return ev != NULL ? ev->kind : UINT32_MAX;
+}
+
 guint
 sim_queue_get_length(const SimQueue *self)
 {

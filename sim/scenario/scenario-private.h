@@ -79,6 +79,18 @@ void scenario_pods__clear(gpointer pod);
 const K8sObject *scenario_pods__find_object(const Scenario *self, const ScenarioEntry *e);
 const K8sPodSpec *scenario_pods__object_spec(const K8sObject *obj);
 
+/* ---- run-size limits (scenario_limits.c, base.h) ---- */
+
+/* FALSE (an error at @pos, @field) when @have + @adding pods pass the pods limit. */
+gboolean scenario_limits__pods(
+        guint64 have, guint64 adding, const K8sPos *pos, const char *field, K8sDiagList *diags);
+guint64 scenario_limits__series(const Scenario *sc);
+guint64 scenario_limits__max_samples(const Scenario *sc);
+/* Before a run to @horizon: FALSE with an error naming horizon, sampling and the limit. */
+gboolean scenario_limits__samples(const Scenario *sc, SimTime horizon, GError **error);
+/* Without a horizon the samples ran out at @now: sets the error, returns FALSE. */
+gboolean scenario_limits__samples_ran_out(const Scenario *sc, SimTime now, GError **error);
+
 /* ---- DRA -> extended (scenario_xlate.c) ---- */
 
 /* What a pod's claims become in the extended world. */

@@ -232,8 +232,19 @@ typedef struct {
 	double slowdown; /* jct / work, < 0 when not completed */
 	ClusterPodPhase phase;
 	guint restarts;
-	guint attempts; /* scheduling attempts */
+	guint attempts;      /* scheduling attempts */
+	gboolean never_runs; /* pending, and no pending event can change that (quiescent) */
 } ScenarioPodRecord;
+
+/* Why a run ended (docs/scenario.md, "How a run ends"). */
+typedef enum {
+	SCENARIO_END_DONE,      /* no horizon: nothing left to happen, no pod waiting */
+	SCENARIO_END_QUIESCENT, /* no horizon: pods wait that can never run */
+	SCENARIO_END_HORIZON,   /* the clock reached the horizon */
+} ScenarioEnd;
+
+/* "done", "quiescent", "horizon" (static). */
+const char *scenario_end_to_string(ScenarioEnd end);
 
 /* The metrics of one mode (docs/scenario.md, "Metrics"). */
 typedef struct {
@@ -242,6 +253,8 @@ typedef struct {
 	guint64 seed; /* the seed and horizon the run used */
 	SimTime horizon;
 	SimTime end; /* simulated time at the end of the run */
+	ScenarioEnd end_reason;
+	guint64 never_runs; /* pending pods that can never run (quiescent at the end) */
 	guint64 events;
 	guint64 submitted, scheduled, completed, pending, running;
 	guint64 oom_kills, evictions;
@@ -275,8 +288,9 @@ typedef struct {
 typedef struct {
 	char *pod;
 	SimTime at;
-	char *message; /* kube-scheduler's FitError text */
-	char *detail;  /* the DRA allocator's diagnosis, or NULL */
+	char *message;       /* kube-scheduler's FitError text */
+	char *detail;        /* the DRA allocator's diagnosis, or NULL */
+	gboolean never_runs; /* the run ended quiescent with this pod pending */
 } ScenarioReason;
 
 /* (transfer full): kube-scheduler's message for a failed attempt (FitError + PostFilter). */

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "base.h"
 #include "hw.h"
 #include "scenario-private.h"
 
@@ -333,7 +334,7 @@ scenario_load(const char *path, K8sDiagList *diags)
 	guint before = k8s_diag_list_count_errors(diags);
 	gsize len;
 
-	if (!g_file_get_contents(path, &data, &len, &error)) {
+	if (!base_read_file(path, &data, &len, &error)) {
 		K8sPos pos = { path, 0, 0 };
 
 		k8s_diag_list_error(diags, &pos, "", "cannot read the scenario: %s",

@@ -89,8 +89,8 @@ expand_object(const Scenario *self,
               GArray *out,
               K8sDiagList *diags)
 {
-	guint per = pods_per_object(obj);
-	guint total = per * e->count;
+	guint64 per = pods_per_object(obj);
+	guint64 total = per * e->count;
 	g_autofree char *source = g_strdup_printf("%s/%s/%s", k8s_kind_name(obj->kind),
 	                                          k8s_object_namespace(obj), obj->metadata.name);
 	g_autoptr(WorkloadSynth) synth = NULL;
@@ -105,11 +105,15 @@ expand_object(const Scenario *self,
 
 	if (total == 0)
 		return TRUE;
+	/* every pod arrives at `at`: the count is exact, check it before making any */
+	if (e->arrival_kind == SCENARIO_ARRIVAL_AT &&
+	    !scenario_limits__pods(out->len, total, &e->pos, "spec.workload.entries", diags))
+		return FALSE;
 	spec.demand.kind = WORKLOAD_DIST_FIXED;
 	spec.demand.value = e->compute;
 	if (e->arrival_kind == SCENARIO_ARRIVAL_AT) {
 		spec.arrival.kind = WORKLOAD_ARRIVAL_BURST;
-		spec.arrival.burst_size = total;
+		spec.arrival.burst_size = (guint)MIN(total, G_MAXUINT);
 		spec.arrival.burst_period = SIM_TIME_DAY;
 		spec.start = e->at;
 		spec.end = SIM_TIME_NEVER;
@@ -126,6 +130,9 @@ expand_object(const Scenario *self,
 	while (workload_synth_next(synth, &item)) {
 		Keyed kp = { .seq = out->len };
 
+		/* a process: its arrivals within the window are known only as drawn */
+		if (!scenario_limits__pods(out->len, 1, &e->pos, "spec.workload.entries", diags))
+			return FALSE;
 		kp.pod.name = total == 1 && obj->kind == K8S_KIND_POD
 		                      ? g_strdup(obj->metadata.name)
 		                      : g_strdup_printf("%s-%u", obj->metadata.name, k);
@@ -157,6 +164,8 @@ expand_trace(const Scenario *self, GArray *out, WorkloadTrace **trace_out, K8sDi
 	}
 	items = workload_trace_to_items(trace);
 	n = self->trace.limit > 0 ? MIN(self->trace.limit, items->len) : items->len;
+	if (!scenario_limits__pods(out->len, n, &self->trace.pos, "spec.workload.trace", diags))
+		return FALSE;
 	for (guint i = 0; i < n; i++) {
 		const WorkloadItem *it = &g_array_index(items, WorkloadItem, i);
 		const WorkloadTracePod *tp = workload_trace_get_pod(trace, it->template_index);

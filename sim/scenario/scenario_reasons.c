@@ -173,6 +173,14 @@ end_detail(ClusterDra *dra, guint pod, const GArray *pods, GHashTable *memo, gui
 	return text;
 }
 
+const char *
+scenario_end_to_string(ScenarioEnd end)
+{
+	static const char *const names[] = { "done", "quiescent", "horizon" };
+
+	return (guint)end < G_N_ELEMENTS(names) ? names[end] : "unknown";
+}
+
 void
 scenario_reasons__collect(ScenarioResult *result,
                           ClusterSim *sim,
@@ -196,6 +204,8 @@ scenario_reasons__collect(ScenarioResult *result,
 		r->pod = g_strdup(cluster_sim_get_pod(sim, i)->name);
 		r->at = a->at;
 		r->message = scenario_reason_message(a, names);
+		r->never_runs = result->pod_records != NULL && i < result->pod_records->len &&
+		                g_array_index(result->pod_records, ScenarioPodRecord, i).never_runs;
 		if (a->detail != NULL)
 			r->detail = g_strdup(a->detail);
 		else if (dra != NULL && wants_detail(a, sim, i))

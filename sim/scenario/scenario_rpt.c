@@ -8,6 +8,7 @@
  */
 #include "drasim-config.h"
 
+#include "base.h"
 #include "rpt.h"
 #include "scenario.h"
 #include "scenario_sample.h"
@@ -19,7 +20,7 @@ scenario_hash(const Scenario *scenario)
 	gsize length = 0;
 
 	/* the scenario file's bytes; manifests it names are not folded in yet */
-	if (scenario->file == NULL || !g_file_get_contents(scenario->file, &text, &length, NULL)) {
+	if (scenario->file == NULL || !base_read_file(scenario->file, &text, &length, NULL)) {
 		return NULL;
 	}
 	return g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, length);
@@ -53,7 +54,7 @@ pod_outcome(const ScenarioPodRecord *rec)
 		return RPT_OUTCOME_EVICTED;
 	case CLUSTER_POD_PENDING:
 	default:
-		return RPT_OUTCOME_PENDING;
+		return rec->never_runs ? RPT_OUTCOME_UNRUNNABLE : RPT_OUTCOME_PENDING;
 	}
 }
 
@@ -121,6 +122,7 @@ fill_mode(RptMode *mode, const ScenarioResult *r)
 	rpt_mode_set_info(mode, "world", r->world == SCENARIO_WORLD_DRA ? "dra" : "extended");
 	rpt_mode_set_info(mode, "gpu_devices", gpus);
 	rpt_mode_set_info(mode, "simulated_end_s", end);
+	rpt_mode_set_info(mode, "end", scenario_end_to_string(r->end_reason));
 	rpt_mode_set_info(mode, "events", events);
 	rpt_mode_set_metric(mode, RPT_M_PODS_SUBMITTED, (double)r->submitted, "pods");
 	rpt_mode_set_metric(mode, RPT_M_PODS_SCHEDULED, (double)r->scheduled, "pods");
@@ -161,7 +163,11 @@ fill_mode(RptMode *mode, const ScenarioResult *r)
 	for (guint i = 0; r->reasons != NULL && i < r->reasons->len; i++) {
 		const ScenarioReason *why = g_ptr_array_index(r->reasons, i);
 
-		rpt_mode_add_pod_reason(mode, why->pod, why->at, why->message, why->detail);
+		if (why->never_runs)
+			rpt_mode_add_never_runs_reason(mode, why->pod, why->at, why->message,
+			                               why->detail);
+		else
+			rpt_mode_add_pod_reason(mode, why->pod, why->at, why->message, why->detail);
 	}
 	for (guint i = 0; r->notes != NULL && i < r->notes->len; i++) {
 		const ScenarioNote *note = g_ptr_array_index(r->notes, i);

@@ -31,6 +31,8 @@ typedef struct {
 	GArray *pending;  /* guint64 samples */
 	GArray *alloc;    /* double samples: busy devices / devices */
 	uint32_t kind_sample;
+	SimTime last_sample; /* time of the last sample, -1 before the first */
+	guint64 max_samples; /* the sampled values limit over the series */
 	SimTime horizon;
 	gboolean dynamic;    /* some pool publishes DynamicMIG devices (they overlap) */
 	guint physical_gpus; /* physical GPUs, for capacity under DynamicMIG */
@@ -443,18 +445,31 @@ append_alloc_sample(Run *run)
 	g_array_append_val(run->alloc, ratio);
 }
 
+static void
+take_sample(Run *run, SimTime now)
+{
+	guint64 pending = cluster_sim_get_stats(run->sim)->pending;
+
+	g_array_append_val(run->pending, pending);
+	append_alloc_sample(run);
+	scenario_sample__tick(run->sampler, now);
+	run->last_sample = now;
+}
+
 /* Samples the pending pods every interval while anything else is scheduled. */
 static void
 on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 {
 	Run *run = data;
-	guint64 pending = cluster_sim_get_stats(run->sim)->pending;
 	SimTime now = sim_loop_get_now(loop);
 	SimTime next = now + run->sc->sampling;
 
-	g_array_append_val(run->pending, pending);
-	append_alloc_sample(run);
-	scenario_sample__tick(run->sampler, now);
+	/* without a horizon nothing else bounds the series: stop at the limit */
+	if (run->pending->len >= run->max_samples) {
+		sim_loop_stop(loop);
+		return;
+	}
+	take_sample(run, now);
 	/* With a horizon, sample up to it (the last sample closes the run there, so
 	 * time-weighted figures cover the whole horizon); without one, while the
 	 * cluster still has events. */
@@ -465,6 +480,30 @@ on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 	} else if (sim_queue_get_length(sim_loop_get_queue(loop)) > 0) {
 		sim_loop_schedule(loop, next, run->kind_sample, 255, 0, NULL);
 	}
+}
+
+/*
+ * Why the loop stopped (FALSE: the samples ran out). At quiescence (no horizon, pods that can never
+ * run) the series close with a sample at the stop time, as a horizon closes them at the horizon.
+ */
+static gboolean
+end_of_run(Run *run, SimStopReason stop, ScenarioEnd *end, GError **error)
+{
+	SimTime now = sim_loop_get_now(run->loop);
+	gboolean closing = stop == SIM_STOP_QUIESCENT && run->last_sample < now;
+
+	/* on_sample stopped the loop, or the closing sample is one too many */
+	if (stop == SIM_STOP_REQUESTED || (closing && run->pending->len >= run->max_samples))
+		return scenario_limits__samples_ran_out(run->sc, now, error);
+	if (stop == SIM_STOP_QUIESCENT) {
+		if (closing)
+			take_sample(run, now);
+		*end = SCENARIO_END_QUIESCENT;
+	} else {
+		*end = run->horizon != SIM_TIME_NEVER && now >= run->horizon ? SCENARIO_END_HORIZON
+		                                                             : SCENARIO_END_DONE;
+	}
+	return TRUE;
 }
 
 typedef struct {
@@ -506,6 +545,11 @@ collect_pods(Run *run)
 {
 	guint n = MIN(cluster_sim_get_n_pods(run->sim), run->pods->len);
 	GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(ScenarioPodRecord), n);
+	/* pending pods can never run: the run stopped quiescent, or reached its
+	 * horizon with nothing active beyond it and every pending pod settled */
+	gboolean quiescent =
+	        run->result->end_reason == SCENARIO_END_QUIESCENT ||
+	        (run->result->horizon != SIM_TIME_NEVER && sim_loop_is_quiescent(run->loop));
 
 	g_array_set_clear_func(out, pod_record_clear);
 	for (guint i = 0; i < n; i++) {
@@ -525,6 +569,9 @@ collect_pods(Run *run)
 			.attempts =
 			        cluster_journal_get_attempts(cluster_sim_get_journal(run->sim), i),
 		};
+
+		rec.never_runs = quiescent && rec.phase == CLUSTER_POD_PENDING;
+		run->result->never_runs += rec.never_runs;
 
 		if (jct >= 0 && pod->work > 0 && pod->work != SIM_TIME_NEVER)
 			rec.slowdown = (double)jct / (double)pod->work;
@@ -719,6 +766,8 @@ scenario_run(const Scenario *self,
 	result->horizon = horizon;
 	result->notes = g_ptr_array_new_with_free_func(scenario_note__free);
 	run.result = result;
+	if (!scenario_limits__samples(self, horizon, error))
+		return NULL;
 	rngs = sim_rng_set_new(seed);
 	run.pods = scenario_pods__expand(self, rngs, &trace, diags);
 	if (run.pods == NULL) {
@@ -780,12 +829,19 @@ scenario_run(const Scenario *self,
 		run.events = scenario_events__new(&env);
 	}
 	run.kind_sample = sim_loop_add_kind(run.loop, "scenario-sample", on_sample, &run);
+	/* a sample only observes: it cannot keep a quiescent run going */
+	sim_loop_set_kind_passive(run.loop, run.kind_sample);
 	sim_loop_schedule(run.loop, 0, run.kind_sample, 255, 0, NULL);
 	if (progress != NULL)
 		sim_loop_set_progress(run.loop, 200000, on_progress, &prog);
 	run.horizon = horizon;
+	run.last_sample = -1;
+	run.max_samples = scenario_limits__max_samples(self);
 	sim_loop_set_horizon(run.loop, horizon);
-	sim_loop_run(run.loop);
+	if (!end_of_run(&run, sim_loop_run(run.loop), &result->end_reason, error)) {
+		run_clear(&run);
+		return NULL;
+	}
 	collect(&run);
 	/* after collect(): the diagnosis must not touch the metrics */
 	scenario_reasons__collect(result, run.sim, run.dra, run.names, run.pods);

@@ -23,7 +23,7 @@ double workload_dist__draw(const WorkloadDistState *state, SimRng *rng);
  */
 typedef struct {
 	const char *path;
-	GMappedFile *map;
+	char *data; /* the whole file (base_read_file: bounded) */
 	const char *p;
 	const char *end;
 	guint32 line;

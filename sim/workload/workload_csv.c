@@ -1,29 +1,31 @@
 /*
  * workload_csv.c: a small CSV reader for trace files, positions included.
  *
- * The file is mapped, not copied, and scanned once; each row's fields are
+ * The file is read whole within the input limit (base_read_file: a FIFO or
+ * /dev/zero cannot exhaust memory) and scanned once; each row's fields are
  * unescaped into one scratch buffer that is reused, so reading allocates
  * nothing per row. Every field keeps its line and column so the trace reader
  * can report "file:line:col" for a bad value.
  */
 #include <stdarg.h>
 
+#include "base.h"
 #include "workload-private.h"
 
 gboolean
 workload_csv__open(WorkloadCsv *csv, const char *path, GError **error)
 {
 	g_autoptr(GError) io_error = NULL;
+	gsize length = 0;
 
 	*csv = (WorkloadCsv){ .path = path, .line = 1 };
-	csv->map = g_mapped_file_new(path, FALSE, &io_error);
-	if (csv->map == NULL) {
+	if (!base_read_file(path, &csv->data, &length, &io_error)) {
 		g_set_error(error, WORKLOAD_ERROR, WORKLOAD_ERROR_IO, "%s: %s", path,
 		            io_error->message);
 		return FALSE;
 	}
-	csv->p = g_mapped_file_get_contents(csv->map);
-	csv->end = csv->p + g_mapped_file_get_length(csv->map);
+	csv->p = csv->data;
+	csv->end = csv->p + length;
 	csv->offsets = g_array_new(FALSE, FALSE, sizeof(gsize));
 	csv->cols = g_array_new(FALSE, FALSE, sizeof(guint32));
 	csv->scratch = g_string_sized_new(256);
@@ -33,7 +35,7 @@ workload_csv__open(WorkloadCsv *csv, const char *path, GError **error)
 void
 workload_csv__close(WorkloadCsv *csv)
 {
-	g_clear_pointer(&csv->map, g_mapped_file_unref);
+	g_clear_pointer(&csv->data, g_free);
 	g_clear_pointer(&csv->offsets, g_array_unref);
 	g_clear_pointer(&csv->cols, g_array_unref);
 	if (csv->scratch != NULL) {

@@ -481,9 +481,10 @@ test_sim__mig_reconfiguration_flow(void **state)
 	assert_true(node->unschedulable);
 	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 0), CLUSTER_POD_PENDING);
 	assert_null(cluster_node_get_label(node, "nvidia.com/mig.config"));
-	/* the trainer stays pending; once nothing else can happen the run ends */
+	/* the trainer stays pending; once nothing else can happen the run ends
+	 * (quiescent: its retry timer is still armed, but would fail again) */
 	sim_loop_set_horizon(f.loop, SIM_TIME_NEVER);
-	assert_int_equal(sim_loop_run(f.loop), SIM_STOP_EMPTY);
+	assert_int_equal(sim_loop_run(f.loop), SIM_STOP_QUIESCENT);
 	assert_false(node->unschedulable);
 	assert_string_equal(cluster_node_get_label(node, "nvidia.com/mig.config"), "all-1g.10gb");
 	/* the notebook waited for the new layout; the trainer has no GPU left */
@@ -548,7 +549,10 @@ test_sim__frozen_cluster_ends_the_run(void **state)
 	add_gpu_node(&f, "n0", 1, &whole_gpu, 1);
 	cluster_pod_set_request(pod, GPU, 2);
 	cluster_sim_add_pod(f.sim, pod, &w);
-	assert_int_equal(sim_loop_run(f.loop), SIM_STOP_EMPTY);
+	/* quiescent after the one failed attempt at its arrival: the flush timer
+	 * is armed, but no active event is left to change the node */
+	assert_int_equal(sim_loop_run(f.loop), SIM_STOP_QUIESCENT);
+	assert_true(sim_loop_is_quiescent(f.loop));
 	assert_int_equal(sim_loop_get_now(f.loop), 3 * S);
 	assert_int_equal(cluster_sim_get_stats(f.sim)->pending, 1);
 	assert_int_equal(

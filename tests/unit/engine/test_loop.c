@@ -179,6 +179,71 @@ test_loop__sampler(void **state)
 	g_array_unref(ctx.seen);
 }
 
+/* A retry kind re-arms itself every 10 s for ever (passive); one active event
+ * at 25 s. The model says "settled" once the retry at or after the active
+ * event has run. Without a horizon the loop must stop at 30 s (the first retry
+ * after 25 s), quiescent; a cancelled active event must not count. With a
+ * horizon it runs to the horizon instead (60 s) and reports quiescence. */
+typedef struct {
+	uint32_t retry, active;
+	SimTime changed, retried;
+} Retry;
+
+static void
+on_retry(SimLoop *loop, const SimEvent *event, gpointer user_data)
+{
+	Retry *r = user_data;
+
+	r->retried = event->time;
+	sim_loop_schedule(loop, event->time + 10 * SIM_TIME_S, r->retry, 0, 0, NULL);
+}
+
+static void
+on_active(SimLoop *loop, const SimEvent *event, gpointer user_data)
+{
+	((Retry *)user_data)->changed = event->time;
+}
+
+static gboolean
+retry_settled(gpointer user_data)
+{
+	Retry *r = user_data;
+
+	return r->retried >= r->changed;
+}
+
+static void
+run_retries(SimTime horizon, SimTime expect_end, SimStopReason expect_reason)
+{
+	g_autoptr(SimLoop) loop = sim_loop_new();
+	Retry r = { 0, 0, -1, -1 };
+	SimEventId cancelled;
+
+	r.retry = sim_loop_add_kind(loop, "retry", on_retry, &r);
+	r.active = sim_loop_add_kind(loop, "change", on_active, &r);
+	sim_loop_set_kind_passive(loop, r.retry);
+	sim_loop_set_settled_func(loop, retry_settled, &r);
+	sim_loop_set_horizon(loop, horizon);
+	sim_loop_schedule(loop, 0, r.retry, 0, 0, NULL);
+	sim_loop_schedule(loop, 25 * SIM_TIME_S, r.active, 0, 0, NULL);
+	cancelled = sim_loop_schedule(loop, 45 * SIM_TIME_S, r.active, 0, 0, NULL);
+	assert_int_equal(sim_loop_get_n_active_pending(loop), 2);
+	assert_true(sim_loop_cancel(loop, cancelled));
+	assert_false(sim_loop_cancel(loop, cancelled));
+	assert_int_equal(sim_loop_get_n_active_pending(loop), 1);
+	assert_int_equal(sim_loop_run(loop), expect_reason);
+	assert_int_equal(sim_loop_get_now(loop), expect_end);
+	assert_int_equal(sim_loop_get_active_dispatched(loop), 1);
+	assert_true(sim_loop_is_quiescent(loop));
+}
+
+static void
+test_loop__quiescence(void **state)
+{
+	run_retries(SIM_TIME_NEVER, 30 * SIM_TIME_S, SIM_STOP_QUIESCENT);
+	run_retries(60 * SIM_TIME_S, 60 * SIM_TIME_S, SIM_STOP_HORIZON);
+}
+
 int
 main(void)
 {
@@ -187,6 +252,7 @@ main(void)
 		cmocka_unit_test(test_loop__horizon),
 		cmocka_unit_test(test_loop__max_events_stop_progress),
 		cmocka_unit_test(test_loop__sampler),
+		cmocka_unit_test(test_loop__quiescence),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,110 @@
+/*
+ * base_limits.c: the table of drasim's resource limits, their defaults and
+ * environment overrides, and the sentence errors end with.
+ *
+ * The defaults keep a run of a laptop-sized machine's memory: a 256 MiB input
+ * file, 20 million sampled values (160 MB of doubles), a million pods (about
+ * 2.5 KB each through the run), YAML 100 levels deep (also the most the
+ * tree's recursive consumers allow, K8S_YAML_MAX_DEPTH) and 10 million nodes
+ * per file. Every limit is a process-wide setting read when it is checked.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+
+typedef struct {
+	const char *env;
+	guint64 fallback;
+	const char *unit; /* NULL: a count */
+	const char *what;
+} LimitInfo;
+
+static const LimitInfo limits[BASE_N_LIMITS] = {
+	[BASE_LIMIT_INPUT_BYTES] = { "DRASIM_MAX_INPUT_BYTES", 256u << 20, "bytes", "input size" },
+	[BASE_LIMIT_SAMPLES] = { "DRASIM_MAX_SAMPLES", 20000000, NULL, "sampled values" },
+	[BASE_LIMIT_PODS] = { "DRASIM_MAX_PODS", 1000000, NULL, "pods" },
+	[BASE_LIMIT_YAML_DEPTH] = { "DRASIM_MAX_YAML_DEPTH", 100, NULL, "YAML nesting depth" },
+	[BASE_LIMIT_YAML_NODES] = { "DRASIM_MAX_YAML_NODES", 10000000, NULL, "YAML nodes" },
+};
+
+static guint64 overrides[BASE_N_LIMITS];
+static gboolean warned[BASE_N_LIMITS]; /* a bad value is reported once */
+
+G_DEFINE_QUARK(drasim - base - error - quark, base_error)
+
+/* "123", "64Ki", "256Mi", "2Gi", "1Ti"; 0 when not a positive integer. */
+static guint64
+parse_amount(const char *text)
+{
+	static const struct {
+		const char *suffix;
+		guint shift;
+	} suffixes[] = { { "", 0 }, { "Ki", 10 }, { "Mi", 20 }, { "Gi", 30 }, { "Ti", 40 } };
+	char *end = NULL;
+	guint64 value;
+
+	if (text == NULL || !g_ascii_isdigit(*text))
+		return 0;
+	errno = 0;
+	value = g_ascii_strtoull(text, &end, 10);
+	if (errno != 0 || value == 0)
+		return 0;
+	for (guint i = 0; i < G_N_ELEMENTS(suffixes); i++) {
+		if (strcmp(end, suffixes[i].suffix) == 0)
+			return value <= (G_MAXUINT64 >> suffixes[i].shift)
+			               ? value << suffixes[i].shift
+			               : 0;
+	}
+	return 0;
+}
+
+guint64
+base_limit_get(BaseLimit limit)
+{
+	const char *env;
+	guint64 value;
+
+	g_return_val_if_fail(limit < BASE_N_LIMITS, 0);
+	if (overrides[limit] > 0)
+		return overrides[limit];
+	env = g_getenv(limits[limit].env);
+	value = parse_amount(env);
+	if (env != NULL && value == 0 && !warned[limit]) {
+		warned[limit] = TRUE;
+		g_printerr("drasim: ignoring %s=%s: expected a positive integer, optionally "
+		           "followed by Ki, Mi, Gi or Ti\n",
+		           limits[limit].env, env);
+	}
+	return value > 0 ? value : limits[limit].fallback;
+}
+
+const char *
+base_limit_env(BaseLimit limit)
+{
+	g_return_val_if_fail(limit < BASE_N_LIMITS, NULL);
+	return limits[limit].env;
+}
+
+void
+base_limit_set(BaseLimit limit, guint64 value)
+{
+	g_return_if_fail(limit < BASE_N_LIMITS);
+	overrides[limit] = value;
+}
+
+char *
+base_limit_describe(BaseLimit limit)
+{
+	guint64 value = base_limit_get(limit);
+	const LimitInfo *info = &limits[limit];
+
+	if (info->unit != NULL && value >= (1u << 20) && value % (1u << 20) == 0)
+		return g_strdup_printf("the %s limit is %" G_GUINT64_FORMAT " MiB (set %s to "
+		                       "raise it)",
+		                       info->what, value >> 20, info->env);
+	return g_strdup_printf("the %s limit is %" G_GUINT64_FORMAT "%s%s (set %s to raise it)",
+	                       info->what, value, info->unit ? " " : "",
+	                       info->unit ? info->unit : "", info->env);
+}
