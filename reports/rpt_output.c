@@ -27,6 +27,7 @@
 
 #include <glib/gstdio.h>
 
+#include "base.h"
 #include "rpt-private.h"
 
 /* The marker's first line; the lines after it name the files drasim wrote. */
@@ -239,7 +240,7 @@ read_marker(const char *dir)
 	GPtrArray *names;
 
 	if (!g_file_test(path, G_FILE_TEST_IS_REGULAR) ||
-	    !g_file_get_contents(path, &text, NULL, NULL) || !g_str_has_prefix(text, MARKER_HEADER))
+	    !base_read_file(path, &text, NULL, NULL) || !g_str_has_prefix(text, MARKER_HEADER))
 		return NULL;
 	names = g_ptr_array_new_with_free_func(g_free);
 	lines = g_strsplit(text, "\n", -1);

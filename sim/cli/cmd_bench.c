@@ -26,6 +26,7 @@
 
 #include <glib/gstdio.h>
 
+#include "base.h"
 #include "cli.h"
 #include "rpt.h"
 
@@ -59,8 +60,8 @@ copy_to_stdout(const char *path)
 	gsize length = 0;
 	g_autoptr(GError) error = NULL;
 
-	if (!g_file_get_contents(path, &text, &length, &error)) {
-		fprintf(stderr, "drasim bench: error: %s\n", error->message);
+	if (!base_read_file(path, &text, &length, &error)) {
+		fprintf(stderr, "drasim bench: error: %s: %s\n", path, error->message);
 		return FALSE;
 	}
 	fwrite(text, 1, length, stdout); /* a write error is caught at exit (cli_output.c) */
