@@ -307,6 +307,27 @@ dra_allocator_set_prune(DraAllocator *self, gboolean on)
 	self->memo_epoch++;
 }
 
+guint64
+dra_filter_timeout_steps(gint64 timeout_us)
+{
+	if (timeout_us <= 0) {
+		return 0;
+	}
+	if ((guint64)timeout_us > G_MAXUINT64 / DRA_FILTER_STEPS_PER_SECOND) {
+		return G_MAXUINT64;
+	}
+	/* at least one step: a positive timeout is a bound, never "no bound" */
+	return MAX((guint64)timeout_us * DRA_FILTER_STEPS_PER_SECOND / G_USEC_PER_SEC, 1);
+}
+
+void
+dra_allocator_set_step_budget(DraAllocator *self, guint64 steps)
+{
+	memo_replay(self); /* a pending memo answer is searched with the old budget */
+	self->step_budget = steps;
+	self->memo_epoch++; /* answers depend on the budget */
+}
+
 void
 dra_allocator_set_result_tolerations(DraAllocator *self, gboolean on)
 {
@@ -845,6 +866,7 @@ reset_call(DraAllocator *self)
 	g_clear_pointer(&self->error, g_free);
 	g_clear_pointer(&self->reason, g_free);
 	self->reason_pending = FALSE;
+	self->timed_out = FALSE;
 	self->stamp++;
 	if (self->stamp >= (G_MAXUINT32 >> 2)) {
 		if (self->match_cache->len > 0) {
@@ -890,6 +912,7 @@ dra_allocator_set_claims(DraAllocator *self, const DraClaim *const *claims, guin
 	/* the last answer's claims may be gone: its results end here */
 	self->result_pending = FALSE;
 	self->memo_pending = FALSE;
+	self->timed_out = FALSE;
 	dra_array_clear(self->out_alloc);
 	self->claims = claims;
 	self->n_claims = n_claims;
@@ -931,6 +954,10 @@ search_pools(DraAllocator *self)
 	if (done < 0) {
 		return DRA_OUTCOME_ERROR;
 	}
+	if (done == 2) {
+		self->timed_out = TRUE; /* the reason is DRA_TIMEOUT_REASON */
+		return DRA_OUTCOME_UNSCHEDULABLE;
+	}
 	if (done == 0) {
 		return DRA_OUTCOME_UNSCHEDULABLE;
 	}
@@ -961,6 +988,24 @@ pools_for(DraAllocator *self, const DraNode *node, DraNodeRef *ref)
 	return ref->pools;
 }
 
+/*
+ * Answers from the memo. Results and reason are searched for when read
+ * (memo_replay); an answer that ran out of steps has neither to replay.
+ */
+static DraOutcome
+memo_hit(DraAllocator *self, int memo)
+{
+	self->timed_out = memo == DRA_ANSWER_TIMEOUT;
+	if (self->timed_out) {
+		self->memo_pending = FALSE;
+		self->reason_pending = FALSE;
+		return DRA_OUTCOME_UNSCHEDULABLE;
+	}
+	self->memo_pending = TRUE;
+	self->memo_outcome = (DraOutcome)memo;
+	return self->memo_outcome;
+}
+
 DraOutcome
 dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRef *ref)
 {
@@ -984,10 +1029,7 @@ dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRe
 				g_clear_pointer(&self->error, g_free);
 				self->result_pending = FALSE;
 				dra_array_clear(self->out_alloc);
-				/* results, reason: searched for when read (memo_replay) */
-				self->memo_pending = TRUE;
-				self->memo_outcome = (DraOutcome)memo;
-				return self->memo_outcome;
+				return memo_hit(self, memo);
 			}
 		}
 	}
@@ -1029,15 +1071,13 @@ dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRe
 		memo = dra_memo__lookup(self, &gen);
 	}
 	if (memo >= 0) {
-		/* results, reason: searched for when read (memo_replay) */
-		self->memo_pending = TRUE;
-		self->memo_outcome = (DraOutcome)memo;
-		return self->memo_outcome;
+		return memo_hit(self, memo);
 	}
 	DraStats before = self->stats;
 	DraOutcome outcome = search_pools(self);
 	if (memo == DRA_MEMO_MISS && outcome != DRA_OUTCOME_ERROR) {
-		dra_memo__store(self, gen, outcome, &before);
+		/* deterministic like any answer: the budget is part of the memo epoch */
+		dra_memo__store(self, gen, self->timed_out ? DRA_ANSWER_TIMEOUT : outcome, &before);
 	}
 	return outcome;
 }
@@ -1095,9 +1135,18 @@ dra_allocator_get_error(DraAllocator *self)
 	return self->error;
 }
 
+gboolean
+dra_allocator_timed_out(DraAllocator *self)
+{
+	return self->timed_out;
+}
+
 const char *
 dra_allocator_get_reason(DraAllocator *self)
 {
+	if (self->timed_out) {
+		return DRA_TIMEOUT_REASON;
+	}
 	memo_replay(self);
 	if (self->reason_pending) {
 		self->reason_pending = FALSE;
