@@ -222,9 +222,6 @@ struct DraAllocator {
 	gpointer ops_data;
 	gboolean result_tolerations;
 	gboolean prune;
-	guint64 step_budget; /* allocateOne invocations per call; 0: no bound */
-	guint64 steps_left;  /* of this call's search (G_MAXUINT64 without a bound) */
-	gboolean timed_out;  /* the last answer ran out of steps */
 	GRand *rand;
 	DraStats stats;
 
@@ -321,6 +318,11 @@ struct DraAllocator {
 	DraNodeLabelsFunc labels_func;
 	gpointer labels_data;
 	DraNode labeled; /* the current node with its labels filled in */
+
+	/* Filter timeout (dra_allocator_set_step_budget) */
+	guint64 step_budget;  /* allocateOne invocations per call; 0: no bound */
+	guint64 steps_left;   /* of this call's search (G_MAXUINT64 without a bound) */
+	guint64 timeout_call; /* stats.allocate_calls of the last call out of steps; 0: none */
 };
 
 /*

@@ -299,8 +299,6 @@ typedef struct {
 	 * the other counters, so allocate_calls - memo_hits searches really ran.
 	 */
 	guint64 memo_hits;
-	/* calls that ran out of their step budget (dra_allocator_set_step_budget) */
-	guint64 timeouts;
 } DraStats;
 
 /* ---- selector evaluation (CEL), pluggable ---- */

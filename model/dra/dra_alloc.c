@@ -866,7 +866,6 @@ reset_call(DraAllocator *self)
 	g_clear_pointer(&self->error, g_free);
 	g_clear_pointer(&self->reason, g_free);
 	self->reason_pending = FALSE;
-	self->timed_out = FALSE;
 	self->stamp++;
 	if (self->stamp >= (G_MAXUINT32 >> 2)) {
 		if (self->match_cache->len > 0) {
@@ -912,7 +911,6 @@ dra_allocator_set_claims(DraAllocator *self, const DraClaim *const *claims, guin
 	/* the last answer's claims may be gone: its results end here */
 	self->result_pending = FALSE;
 	self->memo_pending = FALSE;
-	self->timed_out = FALSE;
 	dra_array_clear(self->out_alloc);
 	self->claims = claims;
 	self->n_claims = n_claims;
@@ -955,7 +953,8 @@ search_pools(DraAllocator *self)
 		return DRA_OUTCOME_ERROR;
 	}
 	if (done == 2) {
-		self->timed_out = TRUE; /* the reason is DRA_TIMEOUT_REASON */
+		/* a flag without a store per call: this call's number */
+		self->timeout_call = self->stats.allocate_calls;
 		return DRA_OUTCOME_UNSCHEDULABLE;
 	}
 	if (done == 0) {
@@ -995,8 +994,8 @@ pools_for(DraAllocator *self, const DraNode *node, DraNodeRef *ref)
 static DraOutcome
 memo_hit(DraAllocator *self, int memo)
 {
-	self->timed_out = memo == DRA_ANSWER_TIMEOUT;
-	if (self->timed_out) {
+	if (memo == DRA_ANSWER_TIMEOUT) {
+		self->timeout_call = self->stats.allocate_calls;
 		self->memo_pending = FALSE;
 		self->reason_pending = FALSE;
 		return DRA_OUTCOME_UNSCHEDULABLE;
@@ -1077,7 +1076,9 @@ dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRe
 	DraOutcome outcome = search_pools(self);
 	if (memo == DRA_MEMO_MISS && outcome != DRA_OUTCOME_ERROR) {
 		/* deterministic like any answer: the budget is part of the memo epoch */
-		dra_memo__store(self, gen, self->timed_out ? DRA_ANSWER_TIMEOUT : outcome, &before);
+		dra_memo__store(self, gen,
+		                dra_allocator_timed_out(self) ? DRA_ANSWER_TIMEOUT : outcome,
+		                &before);
 	}
 	return outcome;
 }
@@ -1138,13 +1139,13 @@ dra_allocator_get_error(DraAllocator *self)
 gboolean
 dra_allocator_timed_out(DraAllocator *self)
 {
-	return self->timed_out;
+	return self->timeout_call != 0 && self->timeout_call == self->stats.allocate_calls;
 }
 
 const char *
 dra_allocator_get_reason(DraAllocator *self)
 {
-	if (self->timed_out) {
+	if (dra_allocator_timed_out(self)) {
 		return DRA_TIMEOUT_REASON;
 	}
 	memo_replay(self);
@@ -1189,4 +1190,5 @@ dra_allocator_reset_stats(DraAllocator *self)
 {
 	dra_memo__fold_stats(self);
 	memset(&self->stats, 0, sizeof(self->stats));
+	self->timeout_call = 0;
 }

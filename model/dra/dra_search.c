@@ -660,7 +660,6 @@ dra_search__run(DraAllocator *self)
 	}
 	if (r == SEARCH_TIMEOUT) {
 		/* upstream: "filter operation aborted: context deadline exceeded" */
-		self->stats.timeouts++;
 		return 2;
 	}
 	if (r == SEARCH_MAX_SIZE) {

@@ -129,7 +129,6 @@ test_exact_budget(void **state)
 	assert_int_equal(r->n_results, 2);
 	assert_string_equal(r->results[0].device, "d2");
 	assert_string_equal(r->results[1].device, "d3");
-	assert_int_equal(dra_allocator_get_stats(a)->timeouts, 0);
 
 	/* budget k - 1 = 5: the 6th invocation is counted, then stops the search */
 	g_autoptr(DraAllocator) b = new_alloc(&f, &m.slice);
@@ -139,7 +138,6 @@ test_exact_budget(void **state)
 	assert_string_equal(dra_allocator_get_reason(b), "timed out trying to allocate devices");
 	assert_null(dra_allocator_get_allocation(b, 0));
 	assert_int_equal(dra_allocator_get_stats(b)->allocate_one_calls, 6);
-	assert_int_equal(dra_allocator_get_stats(b)->timeouts, 1);
 
 	/* the budget is per call: budget 0 again means no bound */
 	dra_allocator_set_step_budget(b, 0);
@@ -216,7 +214,7 @@ test_first_available_budget(void **state)
  * The Filter memo remembers a timed-out answer like any other (the search is
  * deterministic and the budget is part of the memo's epoch): a repeated call
  * answers "timed out" again without searching, with the same statistics as a
- * search (6 more steps, one more timeout), and a new budget asks again.
+ * search (6 more steps each time), and a new budget asks again.
  */
 static void
 test_memo_keeps_timeout(void **state)
@@ -245,7 +243,6 @@ test_memo_keeps_timeout(void **state)
 	assert_int_equal(sa->memo_hits, 2);
 	assert_int_equal(sa->allocate_one_calls, 18);
 	assert_int_equal(sa->allocate_one_calls, sp->allocate_one_calls);
-	assert_int_equal(sa->timeouts, 3);
 	assert_int_equal(sa->backtracks, sp->backtracks);
 
 	/* the allocated state changing after a remembered timeout replays nothing */
