@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "dra.h"
 #include "scenario-private.h"
 
 /* Iterates a mapping's pairs as (KEY, VAL); IDX names the index so loops can nest. */
@@ -439,7 +440,7 @@ scenario_mode_filter_timeout(const ScenarioMode *m)
 {
 	if (m->filter_timeout_gate_off)
 		return 0;
-	return m->filter_timeout_set ? m->filter_timeout : 10 * SIM_TIME_S;
+	return m->filter_timeout_set ? m->filter_timeout : DRA_FILTER_TIMEOUT_DEFAULT;
 }
 
 static void
