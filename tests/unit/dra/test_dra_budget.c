@@ -259,6 +259,25 @@ test_memo_keeps_timeout(void **state)
 	assert_int_equal(dra_allocator_get_stats(a)->memo_hits, 3);
 }
 
+/* The diagnosis of a node that ran out says so instead of reading partial counters. */
+static void
+test_explain_timeout(void **state)
+{
+	MatchCase m;
+	DraFeatures f = dra_features_none();
+
+	match_case_init(&m);
+	g_autoptr(DraAllocator) a = new_alloc(&f, &m.slice);
+	dra_allocator_set_step_budget(a, 5);
+	g_autofree char *text = dra_allocator_explain(a, m.claims, 1, &node1, 1);
+	assert_non_null(text);
+	assert_string_equal(text, "timed out trying to allocate devices on 1 node");
+	/* with room for its 6 steps the node allocates: nothing to explain */
+	dra_allocator_set_step_budget(a, 6);
+	g_autofree char *none = dra_allocator_explain(a, m.claims, 1, &node1, 1);
+	assert_null(none);
+}
+
 int
 main(void)
 {
@@ -267,6 +286,7 @@ main(void)
 		cmocka_unit_test(test_exact_budget),
 		cmocka_unit_test(test_first_available_budget),
 		cmocka_unit_test(test_memo_keeps_timeout),
+		cmocka_unit_test(test_explain_timeout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
