@@ -82,7 +82,7 @@ typedef struct {
 	guint shape; /* 0: empty */
 	guint epoch;
 	guint64 gen;
-	guint outcome; /* DraOutcome */
+	guint outcome; /* DraOutcome, or DRA_ANSWER_TIMEOUT */
 	guint delta;   /* index in DraAllocator.memo_deltas: the search's statistics */
 } DraMemoEntry;
 
@@ -318,6 +318,11 @@ struct DraAllocator {
 	DraNodeLabelsFunc labels_func;
 	gpointer labels_data;
 	DraNode labeled; /* the current node with its labels filled in */
+
+	/* Filter timeout (dra_allocator_set_step_budget) */
+	guint64 step_budget;  /* allocateOne invocations per call; 0: no bound */
+	guint64 steps_left;   /* of this call's search (G_MAXUINT64 without a bound) */
+	guint64 timeout_call; /* stats.allocate_calls of the last call out of steps; 0: none */
 };
 
 /*
@@ -363,7 +368,7 @@ gboolean
 dra_constraint__add(DraAllocator *self, DraConstraintState *st, const DraReqData *rd, guint dev);
 void dra_constraint__remove(DraConstraintState *st, const DraReqData *rd);
 
-/* dra_search.c: allocateOne from the first slot; -1 error, 0 not done, 1 done */
+/* dra_search.c: allocateOne from the first slot; -1 error, 0 not done, 1 done, 2 out of steps */
 int dra_search__run(DraAllocator *self);
 void dra_search__build_reason(DraAllocator *self);
 
@@ -376,14 +381,19 @@ gboolean dra_result__build(DraAllocator *self);
 void dra_memo__init(DraAllocator *self);
 void dra_memo__free(DraAllocator *self);
 /*
- * The memo's answer (a DraOutcome) for the current claims on self->pools;
+ * The memo's answer (a DraOutcome or DRA_ANSWER_TIMEOUT) for the claims on self->pools;
  * DRA_MEMO_MISS: search, then dra_memo__store() with the statistics from
  * before the search; DRA_MEMO_OFF: the memo cannot answer this call.
  */
 #define DRA_MEMO_MISS (-1)
 #define DRA_MEMO_OFF  (-2)
+/*
+ * What the memo stores for an answer that ran out of steps: an UNSCHEDULABLE
+ * outcome with nothing to replay (no results, a fixed reason).
+ */
+#define DRA_ANSWER_TIMEOUT (DRA_OUTCOME_ERROR + 1)
 int dra_memo__lookup(DraAllocator *self, guint64 *gen_out);
-void dra_memo__store(DraAllocator *self, guint64 gen, DraOutcome outcome, const DraStats *before);
+void dra_memo__store(DraAllocator *self, guint64 gen, guint answer, const DraStats *before);
 /* Adds the memo hits' skipped searches to self->stats (before anyone reads them). */
 void dra_memo__fold_stats(DraAllocator *self);
 /* A device of slice @slice changed its allocated state: its nodes' answers expire. */

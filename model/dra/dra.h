@@ -417,6 +417,33 @@ void dra_allocator_set_result_tolerations(DraAllocator *self, gboolean on);
  * selection (labels) or "All" requests, and never for errors.
  */
 void dra_allocator_set_memo(DraAllocator *self, gboolean on);
+
+/*
+ * The DynamicResources Filter timeout (DRASchedulerFilterTimeout, beta and on
+ * in Kubernetes 1.34; DynamicResourcesArgs.filterTimeout, default 10 s per
+ * Filter call, 0 disables it). Upstream runs Allocate() under a context with
+ * that deadline, and allocateOne checks the context on every invocation
+ * (structured/internal/experimental/allocator_experimental.go, release-1.34):
+ * the search stops with "filter operation aborted: context deadline exceeded",
+ * and Filter marks the node UnschedulableAndUnresolvable with the message
+ * DRA_TIMEOUT_REASON (pkg/scheduler/framework/plugins/dynamicresources/
+ * dynamicresources.go). drasim makes the deadline deterministic: a budget of
+ * allocateOne invocations per Allocate call, DRA_FILTER_STEPS_PER_SECOND of
+ * them per second of filterTimeout (docs/allocator.md, "Filter timeout",
+ * for the calibration).
+ */
+#define DRA_TIMEOUT_REASON          "timed out trying to allocate devices"
+#define DRA_FILTER_TIMEOUT_DEFAULT  (10 * G_USEC_PER_SEC) /* microseconds */
+#define DRA_FILTER_STEPS_PER_SECOND 1000000
+/* Steps for a filterTimeout of @timeout_us microseconds (0: 0, no bound); saturates. */
+guint64 dra_filter_timeout_steps(gint64 timeout_us);
+/*
+ * At most @steps allocateOne invocations per allocate/allocate_on call; the
+ * next one ends the search: the outcome is DRA_OUTCOME_UNSCHEDULABLE,
+ * dra_allocator_timed_out() is TRUE and the reason is DRA_TIMEOUT_REASON.
+ * 0 (the default) = no bound, as with the gate off or filterTimeout: 0s.
+ */
+void dra_allocator_set_step_budget(DraAllocator *self, guint64 steps);
 /*
  * Labels on demand: for a DraNode passed with label_keys NULL, @func fills a
  * copy's three label fields (valid until the allocator's call returns) when
@@ -485,6 +512,8 @@ const DraAllocation *dra_allocator_get_allocation(DraAllocator *self, guint clai
 const char *dra_allocator_get_error(DraAllocator *self);
 /* Why the last call was unschedulable, naming a request (NULL if unknown). */
 const char *dra_allocator_get_reason(DraAllocator *self);
+/* The last call ran out of its step budget (an UNSCHEDULABLE answer). */
+gboolean dra_allocator_timed_out(DraAllocator *self);
 /*
  * Marks the devices of the last successful call's claim @claim_index as in use
  * (dedicated devices) or adds their shares (multi-allocatable devices). To undo,

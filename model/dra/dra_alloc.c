@@ -307,6 +307,27 @@ dra_allocator_set_prune(DraAllocator *self, gboolean on)
 	self->memo_epoch++;
 }
 
+guint64
+dra_filter_timeout_steps(gint64 timeout_us)
+{
+	if (timeout_us <= 0) {
+		return 0;
+	}
+	if ((guint64)timeout_us > G_MAXUINT64 / DRA_FILTER_STEPS_PER_SECOND) {
+		return G_MAXUINT64;
+	}
+	/* at least one step: a positive timeout is a bound, never "no bound" */
+	return MAX((guint64)timeout_us * DRA_FILTER_STEPS_PER_SECOND / G_USEC_PER_SEC, 1);
+}
+
+void
+dra_allocator_set_step_budget(DraAllocator *self, guint64 steps)
+{
+	memo_replay(self); /* a pending memo answer is searched with the old budget */
+	self->step_budget = steps;
+	self->memo_epoch++; /* answers depend on the budget */
+}
+
 void
 dra_allocator_set_result_tolerations(DraAllocator *self, gboolean on)
 {
@@ -931,6 +952,11 @@ search_pools(DraAllocator *self)
 	if (done < 0) {
 		return DRA_OUTCOME_ERROR;
 	}
+	if (done == 2) {
+		/* a flag without a store per call: this call's number */
+		self->timeout_call = self->stats.allocate_calls;
+		return DRA_OUTCOME_UNSCHEDULABLE;
+	}
 	if (done == 0) {
 		return DRA_OUTCOME_UNSCHEDULABLE;
 	}
@@ -961,6 +987,24 @@ pools_for(DraAllocator *self, const DraNode *node, DraNodeRef *ref)
 	return ref->pools;
 }
 
+/*
+ * Answers from the memo. Results and reason are searched for when read
+ * (memo_replay); an answer that ran out of steps has neither to replay.
+ */
+static DraOutcome
+memo_hit(DraAllocator *self, int memo)
+{
+	if (memo == DRA_ANSWER_TIMEOUT) {
+		self->timeout_call = self->stats.allocate_calls;
+		self->memo_pending = FALSE;
+		self->reason_pending = FALSE;
+		return DRA_OUTCOME_UNSCHEDULABLE;
+	}
+	self->memo_pending = TRUE;
+	self->memo_outcome = (DraOutcome)memo;
+	return self->memo_outcome;
+}
+
 DraOutcome
 dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRef *ref)
 {
@@ -984,10 +1028,7 @@ dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRe
 				g_clear_pointer(&self->error, g_free);
 				self->result_pending = FALSE;
 				dra_array_clear(self->out_alloc);
-				/* results, reason: searched for when read (memo_replay) */
-				self->memo_pending = TRUE;
-				self->memo_outcome = (DraOutcome)memo;
-				return self->memo_outcome;
+				return memo_hit(self, memo);
 			}
 		}
 	}
@@ -1029,15 +1070,15 @@ dra_allocator_allocate_on_ref(DraAllocator *self, const DraNode *node, DraNodeRe
 		memo = dra_memo__lookup(self, &gen);
 	}
 	if (memo >= 0) {
-		/* results, reason: searched for when read (memo_replay) */
-		self->memo_pending = TRUE;
-		self->memo_outcome = (DraOutcome)memo;
-		return self->memo_outcome;
+		return memo_hit(self, memo);
 	}
 	DraStats before = self->stats;
 	DraOutcome outcome = search_pools(self);
 	if (memo == DRA_MEMO_MISS && outcome != DRA_OUTCOME_ERROR) {
-		dra_memo__store(self, gen, outcome, &before);
+		/* deterministic like any answer: the budget is part of the memo epoch */
+		dra_memo__store(self, gen,
+		                dra_allocator_timed_out(self) ? DRA_ANSWER_TIMEOUT : outcome,
+		                &before);
 	}
 	return outcome;
 }
@@ -1095,9 +1136,18 @@ dra_allocator_get_error(DraAllocator *self)
 	return self->error;
 }
 
+gboolean
+dra_allocator_timed_out(DraAllocator *self)
+{
+	return self->timeout_call != 0 && self->timeout_call == self->stats.allocate_calls;
+}
+
 const char *
 dra_allocator_get_reason(DraAllocator *self)
 {
+	if (dra_allocator_timed_out(self)) {
+		return DRA_TIMEOUT_REASON;
+	}
 	memo_replay(self);
 	if (self->reason_pending) {
 		self->reason_pending = FALSE;
@@ -1140,4 +1190,5 @@ dra_allocator_reset_stats(DraAllocator *self)
 {
 	dra_memo__fold_stats(self);
 	memset(&self->stats, 0, sizeof(self->stats));
+	self->timeout_call = 0;
 }

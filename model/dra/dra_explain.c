@@ -29,6 +29,7 @@ typedef enum {
 	FIND_CAPACITY,
 	FIND_TOGETHER,
 	FIND_ERROR,
+	FIND_TIMEOUT, /* the search ran out of its step budget (filterTimeout) */
 } FindKind;
 
 typedef struct {
@@ -240,6 +241,12 @@ explain_node(DraAllocator *self, const DraNode *node, GArray *findings)
 
 	if (outcome == DRA_OUTCOME_ALLOCATED)
 		return;
+	if (dra_allocator_timed_out(self)) {
+		/* the search's counters are partial: say only that it ran out */
+		f = (Finding){ .rd = G_MAXUINT, .kind = FIND_TIMEOUT };
+		add_finding(findings, &f);
+		return;
+	}
 	if (outcome == DRA_OUTCOME_ERROR) {
 		f = (Finding){ .rd = G_MAXUINT, .kind = FIND_ERROR };
 		/* the message is per call: keep one finding per distinct text */
@@ -314,6 +321,9 @@ phrase(GString *out, const Finding *f)
 		g_string_append_printf(out, "allocator error on %u %s: %s", n, nodes_word(n),
 		                       f->text != NULL ? f->text : "unknown");
 		break;
+	case FIND_TIMEOUT:
+		g_string_append_printf(out, "%s on %u %s", DRA_TIMEOUT_REASON, n, nodes_word(n));
+		break;
 	}
 }
 
@@ -330,7 +340,8 @@ render(DraAllocator *self, GArray *findings)
 			const Finding *f = &g_array_index(findings, Finding, i);
 			const DraReqData *rd;
 
-			if (f->rd != r || (r == self->rd->len && f->kind != FIND_ERROR))
+			if (f->rd != r || (r == self->rd->len && f->kind != FIND_ERROR &&
+			                   f->kind != FIND_TIMEOUT))
 				continue;
 			if (!first) {
 				g_string_append(out, ", ");
@@ -382,7 +393,7 @@ dra_allocator_explain(DraAllocator *self,
 	for (guint i = 0; i < findings->len; i++) {
 		Finding *f = &g_array_index(findings, Finding, i);
 
-		if (f->kind == FIND_ERROR && f->rd >= self->rd->len)
+		if ((f->kind == FIND_ERROR || f->kind == FIND_TIMEOUT) && f->rd >= self->rd->len)
 			f->rd = self->rd->len;
 	}
 	text = render(self, findings);

@@ -305,7 +305,7 @@ intern_delta(DraAllocator *self, const DraStats *delta)
 }
 
 void
-dra_memo__store(DraAllocator *self, guint64 gen, DraOutcome outcome, const DraStats *before)
+dra_memo__store(DraAllocator *self, guint64 gen, guint answer, const DraStats *before)
 {
 	DraNodePools *np = self->pools;
 	DraMemoEntry *e = NULL;
@@ -333,6 +333,6 @@ dra_memo__store(DraAllocator *self, guint64 gen, DraOutcome outcome, const DraSt
 	e->shape = self->shape;
 	e->epoch = self->memo_epoch;
 	e->gen = gen;
-	e->outcome = outcome;
+	e->outcome = answer;
 	e->delta = intern_delta(self, &delta);
 }

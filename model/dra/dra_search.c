@@ -9,6 +9,8 @@
  * DraStats: counters not released after a later failed check, devices left
  * marked when the capacity re-check fails, the re-check reading the device at
  * the request's device index, and "All" recursion dropping the sub-request index.
+ * The filter timeout is a budget of allocateOne invocations, checked where
+ * upstream checks its context: first thing in every invocation.
  */
 #include <string.h>
 
@@ -19,6 +21,7 @@ enum {
 	SEARCH_NOT_DONE = 0,
 	SEARCH_DONE = 1,
 	SEARCH_MAX_SIZE = 2, /* errAllocationResultMaxSizeExceeded */
+	SEARCH_TIMEOUT = 3,  /* out of steps: "filter operation aborted" */
 };
 
 typedef struct {
@@ -393,7 +396,7 @@ allocate_subrequests(DraAllocator *self, guint claim, guint request, guint devid
 			continue; /* a later sub-request may need fewer devices */
 		}
 		all_exceeded = FALSE;
-		if (r == SEARCH_ERROR) {
+		if (r == SEARCH_ERROR || r == SEARCH_TIMEOUT) {
 			return r;
 		}
 		if (r == SEARCH_DONE) {
@@ -427,7 +430,7 @@ allocate_all(DraAllocator *self,
 	int r = allocate_one(self, claim, request, 0, devidx + 1, allocate_sub);
 	if (r != SEARCH_DONE) {
 		deallocate(self, &undo);
-		return r == SEARCH_ERROR ? r : (r == SEARCH_MAX_SIZE ? r : SEARCH_NOT_DONE);
+		return r; /* NOT_DONE, or ERROR, MAX_SIZE, TIMEOUT: give up here */
 	}
 	return r;
 }
@@ -486,7 +489,7 @@ try_candidate(DraAllocator *self,
 		return r;
 	}
 	deallocate(self, &undo);
-	return r; /* NOT_DONE: next candidate; ERROR or MAX_SIZE: give up here */
+	return r; /* NOT_DONE: next candidate; ERROR, MAX_SIZE or TIMEOUT: give up here */
 }
 
 static int
@@ -498,6 +501,14 @@ allocate_one(DraAllocator *self,
              gboolean allocate_sub)
 {
 	self->stats.allocate_one_calls++;
+	/*
+	 * upstream: numAllocateOneInvocations.Add(1), then ctx.Err() != nil ends
+	 * the search. A compare and a decrement; no bound is G_MAXUINT64 steps.
+	 */
+	if (G_UNLIKELY(self->steps_left == 0)) {
+		return SEARCH_TIMEOUT;
+	}
+	self->steps_left--;
 	if (claim >= self->n_claims) {
 		return SEARCH_DONE;
 	}
@@ -641,10 +652,15 @@ dra_search__build_reason(DraAllocator *self)
 int
 dra_search__run(DraAllocator *self)
 {
+	self->steps_left = self->step_budget > 0 ? self->step_budget : G_MAXUINT64;
 	int r = allocate_one(self, 0, 0, 0, 0, FALSE);
 
 	if (r == SEARCH_ERROR) {
 		return -1;
+	}
+	if (r == SEARCH_TIMEOUT) {
+		/* upstream: "filter operation aborted: context deadline exceeded" */
+		return 2;
 	}
 	if (r == SEARCH_MAX_SIZE) {
 		/* upstream returns errAllocationResultMaxSizeExceeded as the error */

@@ -1,5 +1,6 @@
 /*
- * cmd_allocate.c: `drasim allocate FILE... [--node NAME] [--feature G=B] [-o yaml|json]`.
+ * cmd_allocate.c: `drasim allocate FILE... [--node NAME] [--feature G=B]
+ * [--filter-timeout D] [-o yaml|json]`.
  *
  * Loads manifests, builds one DraAllocator over every ResourceSlice, DeviceClass
  * and DeviceTaintRule (claims that are already allocated mark their devices in
@@ -18,6 +19,7 @@
 #include "dra.h"
 #include "dra_k8s.h"
 #include "k8s_objects.h"
+#include "sim.h"
 
 int cli_allocate_main(int argc, char **argv);
 
@@ -424,12 +426,46 @@ print_claims(Run *run, gboolean json)
 	return CLI_EXIT_OK;
 }
 
+/*
+ * The step budget of DynamicResources' filterTimeout (model/dra/dra.h): 10 s
+ * by default, 0 = none, and no timeout with DRASchedulerFilterTimeout off,
+ * where upstream's ValidateDynamicResourcesArgs forbids setting it.
+ */
+static int
+filter_budget(const char *timeout, gboolean gate, guint64 *steps)
+{
+	g_autoptr(GError) error = NULL;
+	SimTime t = DRA_FILTER_TIMEOUT_DEFAULT;
+
+	if (timeout != NULL && !gate) {
+		g_printerr("drasim allocate: --filter-timeout: Forbidden: the "
+		           "DRASchedulerFilterTimeout feature gate is disabled\n");
+		return CLI_EXIT_USAGE;
+	}
+	if (timeout != NULL && !sim_time_parse(timeout, &t, &error)) {
+		g_printerr("drasim allocate: --filter-timeout %s: expected a duration like 10s, "
+		           "250ms or 0 (no timeout): %s\n",
+		           timeout, error->message);
+		return CLI_EXIT_USAGE;
+	}
+	if (t < 0) {
+		g_printerr("drasim allocate: --filter-timeout %s: must be zero or positive\n",
+		           timeout);
+		return CLI_EXIT_USAGE;
+	}
+	*steps = gate ? dra_filter_timeout_steps(t) : 0;
+	return CLI_EXIT_OK;
+}
+
 int
 cli_allocate_main(int argc, char **argv)
 {
 	g_autofree char *only_node = NULL;
 	g_auto(GStrv) gates = NULL;
 	g_autofree char *output = NULL;
+	g_autofree char *filter_timeout = NULL;
+	gboolean filter_gate = TRUE;
+	guint64 budget = 0;
 	gboolean stats = FALSE;
 	GOptionEntry entries[] = {
 		{ "stats", 0, 0, G_OPTION_ARG_NONE, &stats,
@@ -438,6 +474,8 @@ cli_allocate_main(int argc, char **argv)
 		  "NAME" },
 		{ "feature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &gates,
 		  "switch an allocator feature gate (repeatable)", "NAME=true|false" },
+		{ "filter-timeout", 0, 0, G_OPTION_ARG_STRING, &filter_timeout,
+		  "DynamicResources filterTimeout per node (default 10s; 0: none)", "DURATION" },
 		{ "output", 'o', 0, G_OPTION_ARG_STRING, &output, "output format", "yaml|json" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
@@ -451,7 +489,7 @@ cli_allocate_main(int argc, char **argv)
 	}
 	if (argc < 2) {
 		g_printerr("usage: drasim allocate FILE... [--node NAME] [--feature G=B] "
-		           "[-o yaml|json]\n");
+		           "[--filter-timeout D] [-o yaml|json]\n");
 		return CLI_EXIT_USAGE;
 	}
 	gboolean json = output != NULL && strcmp(output, "json") == 0;
@@ -463,11 +501,21 @@ cli_allocate_main(int argc, char **argv)
 	for (guint i = 0; gates != NULL && gates[i] != NULL; i++) {
 		g_auto(GStrv) kv = g_strsplit(gates[i], "=", 2);
 		gboolean on = kv[1] == NULL || g_ascii_strcasecmp(kv[1], "true") == 0;
-		if ((kv[1] != NULL && !on && g_ascii_strcasecmp(kv[1], "false") != 0) ||
-		    !dra_features_set(&features, kv[0], on)) {
+		if (kv[1] != NULL && !on && g_ascii_strcasecmp(kv[1], "false") != 0) {
 			g_printerr("drasim allocate: unknown feature setting %s\n", gates[i]);
 			return CLI_EXIT_USAGE;
 		}
+		if (strcmp(kv[0], "DRASchedulerFilterTimeout") == 0) {
+			filter_gate = on; /* the scheduler plugin's gate, not the allocator's */
+		} else if (!dra_features_set(&features, kv[0], on)) {
+			g_printerr("drasim allocate: unknown feature setting %s\n", gates[i]);
+			return CLI_EXIT_USAGE;
+		}
+	}
+
+	rc = filter_budget(filter_timeout, filter_gate, &budget);
+	if (rc != CLI_EXIT_OK) {
+		return rc;
 	}
 
 	Run run = { 0 };
@@ -481,6 +529,7 @@ cli_allocate_main(int argc, char **argv)
 	run.input = dra_input_new();
 	run.cel = dra_cel_new(&features);
 	run.alloc = dra_allocator_new(&features, dra_cel_get_ops(), run.cel);
+	dra_allocator_set_step_budget(run.alloc, budget);
 	run.nodes = g_ptr_array_new();
 	run.written = g_ptr_array_new();
 	run.converted = g_hash_table_new(NULL, NULL);

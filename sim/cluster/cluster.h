@@ -230,6 +230,7 @@ typedef enum {
 	CLUSTER_REASON_AFFINITY,          /* "node(s) didn't match Pod's node affinity/selector" */
 	CLUSTER_REASON_CLAIMS,            /* "cannot allocate all claims" */
 	CLUSTER_REASON_CLAIM_NOT_ON_NODE, /* "resourceclaim not available on the node" */
+	CLUSTER_REASON_DRA_TIMEOUT,       /* "timed out trying to allocate devices" */
 	CLUSTER_REASON_INSUFFICIENT,      /* + slot: "Insufficient <name>" ("Too many pods") */
 	CLUSTER_N_REASONS = CLUSTER_REASON_INSUFFICIENT + CLUSTER_RES_MAX
 } ClusterReason;

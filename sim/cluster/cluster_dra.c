@@ -37,6 +37,12 @@ claim_alloc_free(gpointer data)
 
 static void fill_labels(gpointer data, DraNode *out);
 
+void
+cluster_dra_set_filter_timeout(ClusterDra *self, gint64 timeout_us)
+{
+	dra_allocator_set_step_budget(self->alloc, dra_filter_timeout_steps(timeout_us));
+}
+
 ClusterDra *
 cluster_dra_new(const DraFeatures *features)
 {
@@ -52,6 +58,9 @@ cluster_dra_new(const DraFeatures *features)
 	 */
 	dra_allocator_set_memo(self->alloc, g_strcmp0(g_getenv("DRASIM_DRA_MEMO"), "0") != 0);
 	dra_allocator_set_node_labels_func(self->alloc, fill_labels, self);
+	/* DRASchedulerFilterTimeout is on in 1.34: filterTimeout 10 s per node */
+	dra_allocator_set_step_budget(self->alloc,
+	                              dra_filter_timeout_steps(DRA_FILTER_TIMEOUT_DEFAULT));
 	self->input = dra_input_new();
 	self->classes = g_hash_table_new(g_str_hash, g_str_equal);
 	self->templates = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -397,6 +406,12 @@ outcome_status(ClusterDra *self, DraOutcome outcome, const char **reason)
 		 * of the hundreds of nodes a cycle rejects.
 		 */
 		*reason = "cannot allocate all claims";
+		/*
+		 * Filter's context ran out (filterTimeout): the same status,
+		 * UnschedulableAndUnresolvable, with its own message.
+		 */
+		if (dra_allocator_timed_out(self->alloc))
+			*reason = DRA_TIMEOUT_REASON;
 		return CLUSTER_STATUS_UNSCHEDULABLE;
 	case DRA_OUTCOME_ERROR:
 		why = dra_allocator_get_error(self->alloc);

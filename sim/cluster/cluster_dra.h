@@ -26,6 +26,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterDra, cluster_dra_free)
 
 /* Sets @config's DRA ops, claim hooks and placement hook to this adapter. */
 void cluster_dra_configure(ClusterDra *self, ClusterSimConfig *config);
+/*
+ * DynamicResources' filterTimeout in microseconds (default 10 s; 0: none, as
+ * with the DRASchedulerFilterTimeout gate off): a node whose search runs out
+ * of the step budget is unschedulable for the pod, "timed out trying to
+ * allocate devices" (docs/allocator.md, "Filter timeout").
+ */
+void cluster_dra_set_filter_timeout(ClusterDra *self, gint64 timeout_us);
 /* The simulation built with that config; before any pod is added. */
 void cluster_dra_attach(ClusterDra *self, ClusterSim *sim);
 

@@ -16,6 +16,8 @@
 #include "cluster-private.h"
 
 #define CLAIM_NOT_ON_NODE "resourceclaim not available on the node"
+/* Filter's text when filterTimeout runs out (DRA_TIMEOUT_REASON of model/dra, not linked here) */
+#define FILTER_TIMED_OUT "timed out trying to allocate devices"
 
 /*
  * fit.go fitsRequest, collecting every insufficient resource instead of the
@@ -71,6 +73,8 @@ cluster_reason_count(const ClusterPod *pod,
 		 */
 		if (dra_reason != NULL && strcmp(dra_reason, CLAIM_NOT_ON_NODE) == 0)
 			counts[CLUSTER_REASON_CLAIM_NOT_ON_NODE]++;
+		else if (dra_reason != NULL && strcmp(dra_reason, FILTER_TIMED_OUT) == 0)
+			counts[CLUSTER_REASON_DRA_TIMEOUT]++; /* filterTimeout ran out */
 		else
 			counts[CLUSTER_REASON_CLAIMS]++;
 		break;
@@ -96,6 +100,8 @@ cluster_reason_to_string(ClusterReason code, const ClusterResNames *names)
 		return g_strdup("cannot allocate all claims");
 	case CLUSTER_REASON_CLAIM_NOT_ON_NODE:
 		return g_strdup(CLAIM_NOT_ON_NODE);
+	case CLUSTER_REASON_DRA_TIMEOUT:
+		return g_strdup(FILTER_TIMED_OUT);
 	default:
 		break;
 	}

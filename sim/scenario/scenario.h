@@ -144,6 +144,10 @@ typedef struct {
 	guint percentage_of_nodes_to_score;
 	gboolean extended_resource_gate; /* DRAExtendedResource (default on in dra world) */
 	gboolean device_taints_gate;     /* DRADeviceTaints (alpha, off) */
+	/* DynamicResources filterTimeout: 10 s unless set; none with the gate off */
+	gboolean filter_timeout_set;
+	SimTime filter_timeout;
+	gboolean filter_timeout_gate_off; /* DRASchedulerFilterTimeout: false */
 	K8sPos pos;
 } ScenarioMode;
 
@@ -184,6 +188,8 @@ void scenario_free(Scenario *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
 
 const ScenarioMode *scenario_lookup_mode(const Scenario *self, const char *name);
+/* The mode's DynamicResources filterTimeout in microseconds; 0: no timeout. */
+gint64 scenario_mode_filter_timeout(const ScenarioMode *mode);
 
 /* ---- a mode's world besides the manifests (scenario_world.c; run and lint) ---- */
 

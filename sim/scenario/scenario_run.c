@@ -788,6 +788,7 @@ scenario_run(const Scenario *self,
 		/* DeviceTaintRules and device taints count only with the alpha gate on. */
 		features.device_taints = mode->device_taints_gate;
 		run.dra = cluster_dra_new(&features);
+		cluster_dra_set_filter_timeout(run.dra, scenario_mode_filter_timeout(mode));
 		cluster_dra_configure(run.dra, &config);
 		add_dra_inventory(&run);
 	} else {

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "dra.h"
 #include "scenario-private.h"
 
 /* Iterates a mapping's pairs as (KEY, VAL); IDX names the index so loops can nest. */
@@ -475,7 +476,7 @@ static void
 decode_gates(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioMode *m)
 {
 	static const char *const known[] = { "DRAExtendedResource", "DynamicMIG", "DRADeviceTaints",
-		                             NULL };
+		                             "DRASchedulerFilterTimeout", NULL };
 
 	if (!scenario_dec__map(dec, node, path))
 		return;
@@ -483,6 +484,7 @@ decode_gates(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scenar
 	FOREACH_PAIR(node, key, v)
 	{
 		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+		gboolean on;
 
 		if (strcmp(key, "DRAExtendedResource") == 0)
 			scenario_dec__bool(dec, v, field, &m->extended_resource_gate);
@@ -490,7 +492,37 @@ decode_gates(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scenar
 			scenario_dec__bool(dec, v, field, &m->dynamic_mig);
 		else if (strcmp(key, "DRADeviceTaints") == 0)
 			scenario_dec__bool(dec, v, field, &m->device_taints_gate);
+		else if (strcmp(key, "DRASchedulerFilterTimeout") == 0 &&
+		         scenario_dec__bool(dec, v, field, &on))
+			m->filter_timeout_gate_off = !on;
 	}
+}
+
+/*
+ * filterTimeout (DynamicResourcesArgs): a duration >= 0, 0 = no timeout, and
+ * only with DRASchedulerFilterTimeout on (ValidateDynamicResourcesArgs).
+ */
+static void
+decode_filter_timeout(ScenarioDec *dec, const K8sYamlNode *mode, const char *path, ScenarioMode *m)
+{
+	const K8sYamlNode *v = k8s_yaml_map_lookup(mode, "filterTimeout");
+	g_autofree char *field = g_strdup_printf("%s.filterTimeout", path);
+
+	if (v == NULL || !scenario_dec__duration(dec, v, field, &m->filter_timeout))
+		return;
+	m->filter_timeout_set = TRUE;
+	if (m->filter_timeout_gate_off)
+		scenario_dec__error(dec, v, field,
+		                    "Forbidden: the DRASchedulerFilterTimeout feature gate is "
+		                    "disabled (remove filterTimeout or turn the gate on)");
+}
+
+gint64
+scenario_mode_filter_timeout(const ScenarioMode *m)
+{
+	if (m->filter_timeout_gate_off)
+		return 0;
+	return m->filter_timeout_set ? m->filter_timeout : DRA_FILTER_TIMEOUT_DEFAULT;
 }
 
 static void
@@ -504,6 +536,7 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 		                             "score",
 		                             "percentageOfNodesToScore",
 		                             "featureGates",
+		                             "filterTimeout",
 		                             NULL };
 	ScenarioMode m = { .extended_resource_gate = TRUE };
 	const K8sYamlNode *world;
@@ -561,6 +594,7 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 			decode_gates(dec, v, field, &m);
 		}
 	}
+	decode_filter_timeout(dec, node, path, &m);
 	world = k8s_yaml_map_lookup(node, "world");
 	if (world != NULL) {
 		g_autofree char *field = g_strdup_printf("%s.world", path);

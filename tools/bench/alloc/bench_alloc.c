@@ -8,6 +8,8 @@
  *   churn  the same cluster kept 90% full: free a random claim, place a new one.
  *   hard   n devices asked when n-1 fit; matchAttribute over 4 requests with no
  *          solution on 128 devices; two requests with 8 sub-requests each.
+ *   budget the first hard case unpruned under the default Filter timeout
+ *          (10,000,000 steps): how long drasim takes to time out, its steps/s.
  *
  * Times are CPU time of the process. Selectors use a trivial evaluator (driver equality) so the
  * figures measure the search, not CEL; results are cached per device either way.
@@ -316,6 +318,31 @@ bench_hard(gboolean prune)
 	return 0;
 }
 
+/* docs/allocator.md "Filter timeout": drasim's own rate behind the calibration. */
+static int
+bench_budget(void)
+{
+	Cluster c;
+	DraOutcome out;
+
+	cluster_init(&c, 1, 12, NULL);
+	DraAllocator *a = new_alloc(&c, FALSE);
+	dra_allocator_set_step_budget(a, dra_filter_timeout_steps(DRA_FILTER_TIMEOUT_DEFAULT));
+	dra_allocator_mark_allocated(a, "gpu.example.com", c.slices[0].pool, "gpu-11", TRUE);
+	DraRequest r1 = one_request("gpus", 12);
+	DraClaim c1 = { "default", "n-minus-1", &r1, 1, NULL, 0, NULL, 0 };
+	double ms = time_one(a, &c.nodes[0], &c1, &out);
+	guint64 steps = dra_allocator_get_stats(a)->allocate_one_calls;
+	printf("budget n-1 of 12, unpruned, filterTimeout 10s: %s after %" G_GUINT64_FORMAT
+	       " steps in %.1f ms (%.1f million steps/s)\n",
+	       dra_allocator_timed_out(a) ? "timed out" : outcome_name(out), steps, ms,
+	       (double)steps / (ms * 1e3));
+	int rc = dra_allocator_timed_out(a) ? 0 : 1;
+	dra_allocator_free(a);
+	cluster_clear(&c);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -331,6 +358,9 @@ main(int argc, char **argv)
 	}
 	if (strcmp(what, "hard") == 0 || strcmp(what, "all") == 0) {
 		rc |= bench_hard(prune);
+	}
+	if (strcmp(what, "budget") == 0) {
+		rc |= bench_budget();
 	}
 	return rc;
 }
