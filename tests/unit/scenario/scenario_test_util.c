@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -81,4 +82,20 @@ scenario_test_expect_error(const char *text, const char *needle)
 	all = g_string_free(buf, FALSE);
 	if (sc != NULL || strstr(all, needle) == NULL)
 		fail_msg("expected \"%s\" in:\n%s", needle, all);
+}
+
+const ScenarioPodRecord *
+scenario_test_pod_record(const ScenarioResult *r, const char *name, guint *index)
+{
+	for (guint i = 0; i < r->pod_records->len; i++) {
+		const ScenarioPodRecord *p = &g_array_index(r->pod_records, ScenarioPodRecord, i);
+
+		if (strcmp(p->name, name) == 0) {
+			if (index != NULL)
+				*index = i;
+			return p;
+		}
+	}
+	fail_msg("no pod %s", name);
+	abort(); /* fail_msg does not return; this tells the compiler (-Wnull-dereference) */
 }

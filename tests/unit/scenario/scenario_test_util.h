@@ -15,6 +15,11 @@ ScenarioResult *scenario_test_run_mode(const char *file, const char *mode_name);
 /* The same with the run's full journal on. */
 ScenarioResult *scenario_test_run_journal(const char *file, const char *mode_name);
 
+/* The record of pod @name in @r (its index in pod_records in @index, when not
+ * NULL); fails the test when there is none, so it never returns NULL. */
+const ScenarioPodRecord *
+scenario_test_pod_record(const ScenarioResult *r, const char *name, guint *index);
+
 /* Writes @text to a scenario file "s.yaml" in a temporary folder, loads it and fails
  * the test unless loading fails with a diagnostic whose formatted line contains
  * @needle ("s.yaml:LINE:COL: error: MESSAGE [path]"). */

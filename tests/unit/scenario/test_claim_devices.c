@@ -20,29 +20,13 @@
 
 #define S ((SimTime)1000000)
 
-static const ScenarioPodRecord *
-pod_record(const ScenarioResult *r, const char *name, guint *index)
-{
-	for (guint i = 0; i < r->pod_records->len; i++) {
-		const ScenarioPodRecord *p = &g_array_index(r->pod_records, ScenarioPodRecord, i);
-
-		if (strcmp(p->name, name) == 0) {
-			if (index != NULL)
-				*index = i;
-			return p;
-		}
-	}
-	fail_msg("no pod %s", name);
-	abort(); /* fail_msg does not return; this tells the compiler */
-}
-
 static const char *
 pod_devices(const ScenarioResult *r, const char *name)
 {
 	guint i = 0;
 	const char *list;
 
-	pod_record(r, name, &i);
+	scenario_test_pod_record(r, name, &i);
 	list = scenario_sample__get_pod_devices(r->sampler, i);
 	assert_non_null(list);
 	return list;
@@ -61,7 +45,7 @@ static void
 test_all_runs_on_every_device(void **state)
 {
 	g_autoptr(ScenarioResult) r = scenario_test_run_mode("claims-all.yaml", "dra");
-	const ScenarioPodRecord *every = pod_record(r, "every", NULL);
+	const ScenarioPodRecord *every = scenario_test_pod_record(r, "every", NULL);
 
 	assert_int_equal(r->completed, 2);
 	assert_int_equal(every->start, 3600 * S);
@@ -85,7 +69,7 @@ static void
 test_first_available_fallback_starts_at_once(void **state)
 {
 	g_autoptr(ScenarioResult) r = scenario_test_run_mode("claims-first.yaml", "dra");
-	const ScenarioPodRecord *flex = pod_record(r, "flex", NULL);
+	const ScenarioPodRecord *flex = scenario_test_pod_record(r, "flex", NULL);
 
 	assert_int_equal(flex->start, 0);
 	assert_int_equal(flex->attempts, 1);
@@ -109,8 +93,8 @@ test_shared_claim_time_slices(void **state)
 	g_autoptr(ScenarioResult) r = scenario_test_run_mode("claims-shared.yaml", "dra");
 
 	assert_int_equal(r->completed, 2);
-	assert_int_equal(pod_record(r, "a", NULL)->end, 7380 * S);
-	assert_int_equal(pod_record(r, "b", NULL)->end, 7380 * S);
+	assert_int_equal(scenario_test_pod_record(r, "a", NULL)->end, 7380 * S);
+	assert_int_equal(scenario_test_pod_record(r, "b", NULL)->end, 7380 * S);
 	assert_true(fabs(r->compute_util_mean - 2000.0 / 2050.0) < 1e-9);
 	assert_true(fabs(r->alloc_ratio_mean - 1.0) < 1e-9);
 	assert_string_equal(pod_devices(r, "a"), "gpu:node-0/gpu-0");
@@ -131,8 +115,10 @@ test_shared_mig_claim_time_slices(void **state)
 	g_autoptr(ScenarioResult) r = scenario_test_run_mode("claims-mig-shared.yaml", "dra");
 
 	assert_int_equal(r->completed, 2);
-	assert_true(llabs(pod_record(r, "a", NULL)->end - (SimTime)(7306.2 * S)) < S / 10);
-	assert_true(llabs(pod_record(r, "b", NULL)->end - (SimTime)(7306.2 * S)) < S / 10);
+	assert_true(llabs(scenario_test_pod_record(r, "a", NULL)->end - (SimTime)(7306.2 * S)) <
+	            S / 10);
+	assert_true(llabs(scenario_test_pod_record(r, "b", NULL)->end - (SimTime)(7306.2 * S)) <
+	            S / 10);
 	assert_string_equal(pod_devices(r, "a"), "mig:node-0/gpu-0/mig-1g.10gb-0");
 }
 
@@ -150,9 +136,9 @@ test_claim_without_config_resets_the_device(void **state)
 {
 	g_autoptr(ScenarioResult) r = scenario_test_run_mode("claims-reset.yaml", "dra");
 
-	assert_int_equal(pod_record(r, "capped", NULL)->end, 3600 * S);
-	assert_int_equal(pod_record(r, "a", NULL)->end, 10980 * S);
-	assert_int_equal(pod_record(r, "b", NULL)->end, 10980 * S);
+	assert_int_equal(scenario_test_pod_record(r, "capped", NULL)->end, 3600 * S);
+	assert_int_equal(scenario_test_pod_record(r, "a", NULL)->end, 10980 * S);
+	assert_int_equal(scenario_test_pod_record(r, "b", NULL)->end, 10980 * S);
 }
 
 /*

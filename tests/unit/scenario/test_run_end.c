@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -17,19 +18,6 @@
 #include "base.h"
 #include "rpt.h"
 #include "scenario_test_util.h"
-
-static const ScenarioPodRecord *
-pod_record(const ScenarioResult *r, const char *name)
-{
-	for (guint i = 0; i < r->pod_records->len; i++) {
-		const ScenarioPodRecord *rec = &g_array_index(r->pod_records, ScenarioPodRecord, i);
-
-		if (strcmp(rec->name, name) == 0)
-			return rec;
-	}
-	fail_msg("no pod %s", name);
-	return NULL;
-}
 
 static const ScenarioReason *
 pod_reason(const ScenarioResult *r, const char *name)
@@ -41,7 +29,7 @@ pod_reason(const ScenarioResult *r, const char *name)
 			return why;
 	}
 	fail_msg("no reason for pod %s", name);
-	return NULL;
+	abort(); /* fail_msg does not return; this tells the compiler (-Wnull-dereference) */
 }
 
 /* The text report of one result (the report object of `drasim run`). */
@@ -74,7 +62,7 @@ test_never_fitting_pod_ends_the_run(void **state)
 	assert_int_equal(r->events, 2);
 	assert_int_equal(r->pending, 1);
 	assert_int_equal(r->never_runs, 1);
-	assert_true(pod_record(r, "notebook")->never_runs);
+	assert_true(scenario_test_pod_record(r, "notebook", NULL)->never_runs);
 	assert_true(why->never_runs);
 	assert_int_equal(why->at, 0);
 	assert_non_null(strstr(why->message, "0/1 nodes are available: 1 cannot allocate all "
@@ -96,7 +84,7 @@ static void
 test_waiting_pod_is_not_stuck(void **state)
 {
 	g_autoptr(ScenarioResult) r = scenario_test_run_mode("runend-wait.yaml", "dra");
-	const ScenarioPodRecord *train1 = pod_record(r, "train-1");
+	const ScenarioPodRecord *train1 = scenario_test_pod_record(r, "train-1", NULL);
 
 	assert_int_equal(r->end_reason, SCENARIO_END_QUIESCENT);
 	assert_int_equal(r->end, 7200 * SIM_TIME_S);
@@ -106,7 +94,7 @@ test_waiting_pod_is_not_stuck(void **state)
 	assert_false(train1->never_runs);
 	assert_false(pod_reason(r, "train-1")->never_runs);
 	assert_int_equal(r->never_runs, 1);
-	assert_true(pod_record(r, "wide")->never_runs);
+	assert_true(scenario_test_pod_record(r, "wide", NULL)->never_runs);
 	assert_int_equal(pod_reason(r, "wide")->at, 7200 * SIM_TIME_S);
 }
 
@@ -125,9 +113,9 @@ test_pending_restore_keeps_the_run_going(void **state)
 	assert_int_equal(r->events_applied, 2);
 	assert_int_equal(r->completed, 2);
 	assert_int_equal(r->never_runs, 0);
-	assert_int_equal(pod_record(r, "train-0")->end, 10800 * SIM_TIME_S);
-	assert_int_equal(pod_record(r, "train-1")->start, 10800 * SIM_TIME_S);
-	assert_int_equal(pod_record(r, "train-1")->end, 14400 * SIM_TIME_S);
+	assert_int_equal(scenario_test_pod_record(r, "train-0", NULL)->end, 10800 * SIM_TIME_S);
+	assert_int_equal(scenario_test_pod_record(r, "train-1", NULL)->start, 10800 * SIM_TIME_S);
+	assert_int_equal(scenario_test_pod_record(r, "train-1", NULL)->end, 14400 * SIM_TIME_S);
 }
 
 /* With a 1 h horizon the clock goes to the horizon (samples every minute:
@@ -143,7 +131,7 @@ test_horizon_run_reports_never_running_pods(void **state)
 	assert_int_equal(r->end, 3600 * SIM_TIME_S);
 	assert_int_equal(r->pending_series->len, 61);
 	assert_int_equal(r->never_runs, 1);
-	assert_true(pod_record(r, "notebook")->never_runs);
+	assert_true(scenario_test_pod_record(r, "notebook", NULL)->never_runs);
 }
 
 /* Loads and runs data/@file's dra mode; returns the error text, NULL on
