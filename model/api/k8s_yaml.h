@@ -158,6 +158,15 @@ gboolean k8s_yaml_parse_int64(const char *text, gint64 *out);
  */
 gboolean k8s_yaml_parse_double(const char *text, double *out);
 
+/**
+ * k8s_yaml_scalar_as_int64:
+ * An integer field's value as a Go int decoded from kubectl's JSON: an integer
+ * scalar within int64, or a float scalar with an integral finite value (kubectl
+ * writes YAML 50.0 as JSON 50). FALSE for anything else (strings, quoted numbers,
+ * fractions, .inf, .nan, out of range).
+ */
+gboolean k8s_yaml_scalar_as_int64(const K8sYamlNode *node, gint64 *out);
+
 /** k8s_yaml_type_name: "null", "bool", "integer", "number", "string", "mapping", "list". */
 const char *k8s_yaml_node_type_name(const K8sYamlNode *node);
 

@@ -109,3 +109,22 @@ k8s_yaml_parse_double(const char *text, double *out)
 	*out = g_ascii_strtod(clean, &end);
 	return end != NULL && *end == '\0' && end != clean;
 }
+
+gboolean
+k8s_yaml_scalar_as_int64(const K8sYamlNode *node, gint64 *out)
+{
+	K8sYamlType type;
+	double d;
+
+	if (node == NULL || node->kind != K8S_YAML_SCALAR)
+		return FALSE;
+	type = k8s_yaml_scalar_type(node);
+	if (type == K8S_YAML_TYPE_INT)
+		return k8s_yaml_parse_int64(node->scalar.text, out);
+	/* kubectl's YAML-to-JSON writes 50.0 as 50; a fraction, .inf or .nan fails */
+	if (type != K8S_YAML_TYPE_FLOAT || !k8s_yaml_parse_double(node->scalar.text, &d) ||
+	    !isfinite(d) || fabs(d) >= 9.2233720368547758e18 || isgreater(fabs(d - floor(d)), 0.0))
+		return FALSE;
+	*out = (gint64)d;
+	return TRUE;
+}

@@ -78,13 +78,71 @@ void hw_lint_target_add_slice(HwLintTarget *self, HwSlice *slice);
  *    published name as suggestion;
  *  - an attribute read as capacity or the reverse;
  *  - a selector whose equality conditions no published device meets (a warning);
- *  - an opaque config whose apiVersion/kind the NVIDIA driver does not know.
+ *  - an opaque config whose apiVersion/kind the NVIDIA driver does not know, or whose
+ *    contents it rejects (hw_lint_configs()).
  * Candidate devices of a request are those its class and its own top-level
  * `&&` conditions (device.driver == ..., attribute == literal, has(...)) do not
  * rule out; the class comes from @set, else from the NVIDIA driver's own classes.
  * Selectors with a top-level `||` are only checked for names published nowhere.
  */
 void hw_lint_selectors(const HwLintTarget *target, const K8sObjectSet *set, K8sDiagList *diags);
+
+/**
+ * hw_lint_configs:
+ * The opaque configs of @set's DeviceClasses, ResourceClaims and templates for the
+ * NVIDIA drivers: apiVersion and kind known to the driver, and the contents of
+ * GpuConfig / MigDeviceConfig as hw_gpu_config_read() validates them. Errors to @diags.
+ * Part of hw_lint_selectors().
+ */
+void hw_lint_configs(const K8sObjectSet *set, K8sDiagList *diags);
+
+/**
+ * hw_check_gpu_configs:
+ * Only the contents of @set's GpuConfig / MigDeviceConfig (hw_gpu_config_read()),
+ * whatever their apiVersion: what scenario_load() rejects before a run. (A run
+ * reads the sharing of a config with an old apiVersion; lint reports the version.)
+ */
+void hw_check_gpu_configs(const K8sObjectSet *set, K8sDiagList *diags);
+
+typedef enum {
+	HW_SHARING_NONE, /* no sharing settings (the driver's defaults apply) */
+	HW_SHARING_TIME_SLICING,
+	HW_SHARING_MPS,
+} HwSharingStrategy;
+
+/* timeSlicingConfig.interval, in the driver's order (TimeSliceInterval.Int()). */
+typedef enum {
+	HW_TIME_SLICE_DEFAULT,
+	HW_TIME_SLICE_SHORT,
+	HW_TIME_SLICE_MEDIUM,
+	HW_TIME_SLICE_LONG,
+} HwTimeSlice;
+
+/* The sharing a GpuConfig asks for. */
+typedef struct {
+	HwSharingStrategy strategy;
+	HwTimeSlice interval;       /* TimeSlicing; Default when not set */
+	double active_threads;      /* MPS defaultActiveThreadPercentage, 0 when not set */
+	gint64 pinned_memory_limit; /* MPS default limit in bytes, whole MiB; 0 when not set */
+} HwGpuSharing;
+
+/**
+ * hw_gpu_config_read:
+ * @opaque: one opaque device config (any driver: only gpu.nvidia.com's GpuConfig
+ *   and MigDeviceConfig are read)
+ * @path: the config's field path, object prefix included ("spec.config[0].opaque")
+ * @diags: (nullable): receives each problem at its file:line:col and field path
+ * @sharing: (out) (optional): the sharing of a valid GpuConfig; strategy NONE for
+ *   anything else (another driver or kind, no sharing, a MigDeviceConfig, invalid)
+ *
+ * Validates the settings as the NVIDIA DRA driver does before it prepares a device
+ * (strict decoding, Normalize, Validate; hw_gpu_config.c cites the rules).
+ * Returns: FALSE when the driver would reject the config.
+ */
+gboolean hw_gpu_config_read(const K8sOpaqueDeviceConfig *opaque,
+                            const char *path,
+                            K8sDiagList *diags,
+                            HwGpuSharing *sharing);
 
 /**
  * hw_lint_run:

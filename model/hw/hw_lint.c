@@ -1,6 +1,7 @@
 /*
  * hw_lint.c: `drasim lint --shape/--cluster`: selectors and opaque configs checked
- * against what the modelled drivers actually publish.
+ * against what the modelled drivers actually publish; opaque configs against what
+ * the NVIDIA driver accepts (apiVersion, kind, and GpuConfig contents: hw_gpu_config.c).
  *
  * A selector that reads a key the device does not have fails at scheduling time
  * with "no such key" (cel-go map access; the allocator turns a CEL error into a
@@ -535,8 +536,25 @@ static const struct {
 
 #define NVIDIA_CONFIG_API "resource.nvidia.com/v1beta1"
 
+typedef void (*CheckOpaque)(K8sDiagList *diags,
+                            const K8sObject *obj,
+                            const K8sOpaqueDeviceConfig *opaque,
+                            const char *path);
+
+/* The contents: GpuConfig and MigDeviceConfig sharing (hw_gpu_config.c). */
 static void
-check_opaque(Lint *lint,
+check_contents(K8sDiagList *diags,
+               const K8sObject *obj,
+               const K8sOpaqueDeviceConfig *opaque,
+               const char *path)
+{
+	g_autofree char *full = g_strdup_printf("%s%s", obj->path_prefix, path);
+
+	hw_gpu_config_read(opaque, full, diags, NULL);
+}
+
+static void
+check_opaque(K8sDiagList *diags,
              const K8sObject *obj,
              const K8sOpaqueDeviceConfig *opaque,
              const char *path)
@@ -565,7 +583,7 @@ check_opaque(Lint *lint,
 		if (api != NULL && api->kind == K8S_YAML_SCALAR &&
 		    strcmp(api->scalar.text, NVIDIA_CONFIG_API) != 0) {
 			pos = k8s_yaml_node_pos(api, file);
-			k8s_diag_list_error(lint->diags, &pos, api_path,
+			k8s_diag_list_error(diags, &pos, api_path,
 			                    "%s does not know apiVersion \"%s\" for opaque config: "
 			                    "use %s (kinds %s)",
 			                    opaque->driver, api->scalar.text, NVIDIA_CONFIG_API,
@@ -579,16 +597,18 @@ check_opaque(Lint *lint,
 		}
 		if (kind != NULL && kind->kind == K8S_YAML_SCALAR && !kind_known) {
 			pos = k8s_yaml_node_pos(kind, file);
-			k8s_diag_list_error(lint->diags, &pos, kind_path,
+			k8s_diag_list_error(diags, &pos, kind_path,
 			                    "%s does not know kind \"%s\" for opaque config (it "
 			                    "knows %s)",
 			                    opaque->driver, kind->scalar.text, kinds);
 		}
 	}
+	check_contents(diags, obj, opaque, path);
 }
 
 static void
-check_claim_configs(Lint *lint,
+check_claim_configs(CheckOpaque check,
+                    K8sDiagList *diags,
                     const K8sObject *obj,
                     const K8sResourceClaimSpec *spec,
                     const char *prefix)
@@ -597,16 +617,17 @@ check_claim_configs(Lint *lint,
 		g_autofree char *path = g_strdup_printf("%sdevices.config[%u].opaque", prefix, i);
 
 		if (spec->config[i].has_opaque) {
-			check_opaque(lint, obj, &spec->config[i].opaque, path);
+			check(diags, obj, &spec->config[i].opaque, path);
 		}
 	}
 }
 
+/* @check on every opaque config of a DeviceClass, ResourceClaim or template. */
 static void
-check_configs(Lint *lint)
+walk_configs(const K8sObjectSet *set, CheckOpaque check, K8sDiagList *diags)
 {
-	for (guint i = 0; i < k8s_object_set_count(lint->set); i++) {
-		K8sObject *obj = k8s_object_set_get(lint->set, i);
+	for (guint i = 0; i < k8s_object_set_count(set); i++) {
+		K8sObject *obj = k8s_object_set_get(set, i);
 
 		if (obj->kind == K8S_KIND_DEVICE_CLASS) {
 			const K8sDeviceClass *klass = k8s_object_as_device_class(obj);
@@ -616,19 +637,30 @@ check_configs(Lint *lint)
 				        g_strdup_printf("spec.config[%u].opaque", c);
 
 				if (klass->spec.config[c].has_opaque) {
-					check_opaque(lint, obj, &klass->spec.config[c].opaque,
-					             path);
+					check(diags, obj, &klass->spec.config[c].opaque, path);
 				}
 			}
 		} else if (obj->kind == K8S_KIND_RESOURCE_CLAIM) {
-			check_claim_configs(lint, obj, &k8s_object_as_resource_claim(obj)->spec,
-			                    "spec.");
+			check_claim_configs(check, diags, obj,
+			                    &k8s_object_as_resource_claim(obj)->spec, "spec.");
 		} else if (obj->kind == K8S_KIND_RESOURCE_CLAIM_TEMPLATE) {
-			check_claim_configs(lint, obj,
+			check_claim_configs(check, diags, obj,
 			                    &k8s_object_as_resource_claim_template(obj)->spec,
 			                    "spec.spec.");
 		}
 	}
+}
+
+void
+hw_lint_configs(const K8sObjectSet *set, K8sDiagList *diags)
+{
+	walk_configs(set, check_opaque, diags);
+}
+
+void
+hw_check_gpu_configs(const K8sObjectSet *set, K8sDiagList *diags)
+{
+	walk_configs(set, check_contents, diags);
 }
 
 void
@@ -637,7 +669,7 @@ hw_lint_selectors(const HwLintTarget *target, const K8sObjectSet *set, K8sDiagLi
 	Lint lint = { target, set, diags };
 
 	k8s_foreach_cel_expression(set, check_site, &lint);
-	check_configs(&lint);
+	hw_lint_configs(set, diags);
 }
 
 gboolean

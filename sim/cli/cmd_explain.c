@@ -164,7 +164,7 @@ explain_mode(Scenario *sc, const ScenarioMode *m, ExplainArgs *a, SimTime horizo
 	pod = cluster_journal_lookup_pod(r->journal, a->pod);
 	if (pod < 0)
 		return unknown_pod(r->journal, a->pod, m->name);
-	text = scenario_explain_pod(r->journal, (guint)pod, r->names);
+	text = scenario_explain_pod(r, (guint)pod);
 	printf("mode %s, seed %" G_GUINT64_FORMAT ": %s", m->name, r->seed, text);
 	print_end(r, (guint)pod);
 	return CLI_EXIT_OK;

@@ -303,13 +303,15 @@ typedef struct {
 char *scenario_reason_message(const ClusterAttempt *attempt, const ClusterResNames *names);
 /**
  * scenario_explain_pod:
- * @pod: an index of @journal (cluster_journal_lookup_pod())
+ * @result: a run with its full journal (Scenario.journal)
+ * @pod: an index of its journal (cluster_journal_lookup_pod())
  *
- * Returns: (transfer full): the pod's history in @journal (a full journal):
- * arrival, attempts with their reasons, binding, co-tenants on shared
- * devices, speed changes, OOM kills, evictions, completion.
+ * Returns: (transfer full): the pod's history in the journal: arrival,
+ * attempts with their reasons, binding, its devices by the report's stable
+ * ids, co-tenants on shared devices, speed changes, OOM kills, evictions,
+ * completion.
  */
-char *scenario_explain_pod(const ClusterJournal *journal, guint pod, const ClusterResNames *names);
+char *scenario_explain_pod(const ScenarioResult *result, guint pod);
 
 typedef struct ScenarioSampler ScenarioSampler;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "scenario-private.h"
+#include "scenario_sample.h"
 
 /* One stay of a pod on its devices, from a start to a kill or a stop. */
 typedef struct {
@@ -155,21 +156,34 @@ distinct_devices(const guint *dev, guint n)
 	return distinct;
 }
 
+/* The devices by the report's stable ids (the sampler names them; a device it does
+ * not know keeps its node-local index, #i). */
+static void
+append_device_ids(
+        GString *out, const ScenarioSampler *sampler, const char *node, const guint *dev, guint n)
+{
+	g_autoptr(GString) ids = g_string_new(NULL);
+
+	for (guint k = 0; k < n; k++) {
+		if (!scenario_sample__append_device_id(sampler, node, dev[k], ids))
+			g_string_append_printf(ids, "%s#%u", ids->len > 0 ? "," : "", dev[k]);
+	}
+	g_string_append(out, n > 0 ? ids->str : "none");
+}
+
 static void
 append_started(GString *out,
-               const ClusterJournal *j,
+               const ScenarioResult *r,
                const GArray *stays,
                const ClusterJournalEntry *e)
 {
+	const ClusterJournal *j = r->journal;
 	const guint *dev = cluster_journal_get_devices(j, e->first);
 
 	g_string_append_printf(out, "started on %s, device%s ", e->node != NULL ? e->node : "?",
 	                       e->n == 1 ? "" : "s");
-	for (guint k = 0; k < e->n; k++)
-		g_string_append_printf(out, "%s#%u", k ? "," : "", dev[k]);
-	if (e->n == 0)
-		g_string_append(out, "none");
-	else if (distinct_devices(dev, e->n) < e->n)
+	append_device_ids(out, r->sampler, e->node, dev, e->n);
+	if (e->n > 0 && distinct_devices(dev, e->n) < e->n)
 		g_string_append_printf(out,
 		                       INDENT
 		                       "%u device-plugin replicas on %u GPUs: one process per "
@@ -201,20 +215,21 @@ append_attempt(GString *out,
 /* One line (and its continuation lines) for entry @e; FALSE to skip it. */
 static gboolean
 append_entry(GString *out,
-             const ClusterJournal *j,
+             const ScenarioResult *r,
              const GArray *stays,
              const ClusterJournalEntry *e,
              guint *attempt,
-             guint *kills,
-             const ClusterResNames *names)
+             guint *kills)
 {
+	const ClusterJournal *j = r->journal;
+
 	switch (e->kind) {
 	case CLUSTER_JOURNAL_ARRIVED:
 		g_string_append(out, "arrived");
 		break;
 	case CLUSTER_JOURNAL_FAILED:
 	case CLUSTER_JOURNAL_ERROR:
-		append_attempt(out, j, e, ++*attempt, names);
+		append_attempt(out, j, e, ++*attempt, r->names);
 		break;
 	case CLUSTER_JOURNAL_BOUND:
 		g_string_append_printf(out, "attempt %u: bound to %s", ++*attempt, e->node);
@@ -222,7 +237,7 @@ append_entry(GString *out,
 			g_string_append_printf(out, INDENT "holds: %s", e->text);
 		break;
 	case CLUSTER_JOURNAL_STARTED:
-		append_started(out, j, stays, e);
+		append_started(out, r, stays, e);
 		break;
 	case CLUSTER_JOURNAL_RATE:
 		g_string_append_printf(out, "speed %.3f of full speed%s", e->value,
@@ -272,8 +287,9 @@ superseded(const ClusterJournal *j, guint index)
 }
 
 char *
-scenario_explain_pod(const ClusterJournal *j, guint pod, const ClusterResNames *names)
+scenario_explain_pod(const ScenarioResult *r, guint pod)
 {
+	const ClusterJournal *j = r->journal;
 	g_autoptr(GArray) stays = collect_stays(j);
 	GString *out = g_string_new(NULL);
 	guint attempt = 0, kills = 0;
@@ -286,7 +302,7 @@ scenario_explain_pod(const ClusterJournal *j, guint pod, const ClusterResNames *
 		if (e->pod != pod || (e->kind == CLUSTER_JOURNAL_RATE && superseded(j, i)))
 			continue;
 		g_string_append_printf(out, "  %12.3fs  ", sim_time_to_seconds(e->at));
-		if (!append_entry(out, j, stays, e, &attempt, &kills, names))
+		if (!append_entry(out, r, stays, e, &attempt, &kills))
 			g_string_truncate(out, mark);
 		else
 			g_string_append_c(out, '\n');

@@ -35,6 +35,7 @@
 
 typedef struct {
 	guint gpu;           /* node-local GPU index */
+	guint minor;         /* its GPU's minor number (the stable id's gpu-<minor>) */
 	gboolean mig;        /* a MIG instance */
 	const char *profile; /* interned; NULL for a full GPU */
 	guint start, size;   /* memory slices (MIG) */
@@ -232,6 +233,8 @@ add_device(ScenarioSampler *self, SampleNode *n, const HwDevice *dev)
 
 	d.mig = type != NULL && g_strcmp0(type->str, "mig") == 0;
 	d.gpu = gpu_of(n->hw, d.mig ? (parent ? parent->str : NULL) : (uuid ? uuid->str : NULL));
+	d.minor = d.gpu < n->hw->gpus->len ? ((const HwGpu *)n->hw->gpus->pdata[d.gpu])->minor
+	                                   : d.gpu;
 	d.capacity = 1.0;
 	if (d.mig && profile != NULL) {
 		const HwGpu *gpu = n->hw->gpus->pdata[d.gpu];
@@ -611,17 +614,31 @@ take_pictures(ScenarioSampler *self, SimTime now)
 static void
 append_device_id(GString *out, const SampleNode *sn, const SampleDev *d)
 {
-	guint minor = d->gpu < sn->hw->gpus->len
-	                      ? ((const HwGpu *)sn->hw->gpus->pdata[d->gpu])->minor
-	                      : d->gpu;
-
 	if (out->len > 0)
 		g_string_append_c(out, ',');
 	if (d->mig)
-		g_string_append_printf(out, "mig:%s/gpu-%u/mig-%s-%u", sn->name, minor,
+		g_string_append_printf(out, "mig:%s/gpu-%u/mig-%s-%u", sn->name, d->minor,
 		                       d->profile != NULL ? d->profile : "unknown", d->start);
 	else
-		g_string_append_printf(out, "gpu:%s/gpu-%u", sn->name, minor);
+		g_string_append_printf(out, "gpu:%s/gpu-%u", sn->name, d->minor);
+}
+
+gboolean
+scenario_sample__append_device_id(const ScenarioSampler *self,
+                                  const char *node,
+                                  guint dev,
+                                  GString *out)
+{
+	/* explain only: a scan of the nodes per start is cheap beside its run */
+	for (guint i = 0; self != NULL && node != NULL && i < self->nodes->len; i++) {
+		const SampleNode *sn = self->nodes->pdata[i];
+
+		if (strcmp(sn->name, node) == 0 && dev < sn->devs->len) {
+			append_device_id(out, sn, &g_array_index(sn->devs, SampleDev, dev));
+			return TRUE;
+		}
+	}
+	return FALSE;
 }
 
 /* The compute devices of the pod's last bind (a device-plugin replica once per replica held). */

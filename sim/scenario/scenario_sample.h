@@ -49,6 +49,17 @@ const GArray *scenario_sample__get_occupancy(const ScenarioSampler *self);
 double scenario_sample__get_fragmentation_mean(const ScenarioSampler *self);
 /* (nullable) the pod's devices, comma-separated. */
 const char *scenario_sample__get_pod_devices(const ScenarioSampler *self, guint pod);
+/*
+ * Appends the stable id (docs/reports.md) of device @dev (a simulation device
+ * index) of the node named @node to @out, after a comma when @out is not empty;
+ * the one naming of devices for the report and for explain. Devices as the
+ * sampler last read them (after a MIG reconfiguration: the new ones).
+ * Returns: FALSE (nothing appended) when the node or device is unknown.
+ */
+gboolean scenario_sample__append_device_id(const ScenarioSampler *self,
+                                           const char *node,
+                                           guint dev,
+                                           GString *out);
 
 /* ---- FGD fragmentation (scenario_frag.c) ---- */
 

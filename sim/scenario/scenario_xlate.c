@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "k8s_quantity.h"
+#include "hw_api.h"
 #include "scenario-private.h"
 
 void
@@ -269,78 +269,32 @@ scenario_xlate__pod(const Scenario *self,
 }
 
 /*
- * GpuConfig sharing.mpsConfig (k8s-dra-driver-gpu api/.../sharing.go):
- * defaultActiveThreadPercentage caps each client's SMs; defaultPinnedDeviceMemoryLimit
- * caps each client's device memory, which the driver passes on in whole MiB
- * (rounded down). defaultPerDevicePinnedMemoryLimit (per device index) is not read.
+ * Applies one opaque config's sharing, when it is a GpuConfig with sharing
+ * settings (hw_gpu_config_read(): scenario_load() has already rejected invalid
+ * ones through hw_check_gpu_configs()). MPS: defaultActiveThreadPercentage caps each
+ * client's SMs, defaultPinnedDeviceMemoryLimit each client's device memory (whole
+ * MiB); defaultPerDevicePinnedMemoryLimit (per device index) is not modelled.
  */
-static void
-mps_limits(const K8sYamlNode *sharing, double *threads, gint64 *mem_limit)
-{
-	const K8sYamlNode *mps = k8s_yaml_map_lookup(sharing, "mpsConfig"), *v;
-	K8sQuantity q;
-	gint64 bytes;
-
-	*threads = 0.0;
-	*mem_limit = 0;
-	if (mps == NULL || mps->kind != K8S_YAML_MAPPING)
-		return;
-	v = k8s_yaml_map_lookup(mps, "defaultActiveThreadPercentage");
-	if (v != NULL && v->kind == K8S_YAML_SCALAR) {
-		gint64 pct = g_ascii_strtoll(v->scalar.text, NULL, 10);
-
-		*threads = (double)CLAMP(pct, 0, 100);
-	}
-	v = k8s_yaml_map_lookup(mps, "defaultPinnedDeviceMemoryLimit");
-	if (v != NULL && v->kind == K8S_YAML_SCALAR &&
-	    k8s_quantity_parse(v->scalar.text, -1, &q, NULL) && k8s_quantity_as_int64(&q, &bytes) &&
-	    bytes >= (1 << 20))
-		*mem_limit = bytes >> 20 << 20;
-}
-
-/* Reads sharing from one opaque GpuConfig parameters tree. */
 static gboolean
-gpu_config_sharing(const K8sRaw *raw,
+gpu_config_sharing(const K8sOpaqueDeviceConfig *opaque,
                    ClusterShareMode *mode,
                    ClusterTimeSliceInterval *interval,
                    double *mps_threads,
                    gint64 *mem_limit)
 {
-	const K8sYamlNode *p = raw->node, *kind, *sharing, *strategy, *ts, *iv;
+	HwGpuSharing s;
 
-	if (p == NULL || p->kind != K8S_YAML_MAPPING)
+	if (!hw_gpu_config_read(opaque, "", NULL, &s) || s.strategy == HW_SHARING_NONE)
 		return FALSE;
-	kind = k8s_yaml_map_lookup(p, "kind");
-	sharing = k8s_yaml_map_lookup(p, "sharing");
-	if (kind == NULL || kind->kind != K8S_YAML_SCALAR ||
-	    strcmp(kind->scalar.text, "GpuConfig") != 0 || sharing == NULL ||
-	    sharing->kind != K8S_YAML_MAPPING)
-		return FALSE;
-	strategy = k8s_yaml_map_lookup(sharing, "strategy");
-	if (strategy == NULL || strategy->kind != K8S_YAML_SCALAR)
-		return FALSE;
-	if (strcmp(strategy->scalar.text, "MPS") == 0) {
+	*mps_threads = s.active_threads;
+	*mem_limit = s.pinned_memory_limit;
+	if (s.strategy == HW_SHARING_MPS) {
 		*mode = CLUSTER_SHARE_MPS;
-		mps_limits(sharing, mps_threads, mem_limit);
 		return TRUE;
 	}
-	if (strcmp(strategy->scalar.text, "TimeSlicing") != 0)
-		return FALSE;
+	G_STATIC_ASSERT((int)HW_TIME_SLICE_LONG == (int)CLUSTER_INTERVAL_LONG);
 	*mode = CLUSTER_SHARE_TIME_SLICE;
-	*mps_threads = 0.0;
-	*mem_limit = 0;
-	*interval = CLUSTER_INTERVAL_DEFAULT;
-	ts = k8s_yaml_map_lookup(sharing, "timeSlicingConfig");
-	iv = ts != NULL && ts->kind == K8S_YAML_MAPPING ? k8s_yaml_map_lookup(ts, "interval")
-	                                                : NULL;
-	if (iv != NULL && iv->kind == K8S_YAML_SCALAR) {
-		if (strcmp(iv->scalar.text, "Short") == 0)
-			*interval = CLUSTER_INTERVAL_SHORT;
-		else if (strcmp(iv->scalar.text, "Medium") == 0)
-			*interval = CLUSTER_INTERVAL_MEDIUM;
-		else if (strcmp(iv->scalar.text, "Long") == 0)
-			*interval = CLUSTER_INTERVAL_LONG;
-	}
+	*interval = (ClusterTimeSliceInterval)s.interval;
 	return TRUE;
 }
 
@@ -369,14 +323,14 @@ scenario_xlate__sharing(const Scenario *self,
 
 			for (guint k = 0; c != NULL && k < c->spec.n_config; k++)
 				if (c->spec.config[k].has_opaque)
-					found |= gpu_config_sharing(
-					        &c->spec.config[k].opaque.parameters, mode,
-					        interval, mps_threads, mem_limit);
+					found |= gpu_config_sharing(&c->spec.config[k].opaque, mode,
+					                            interval, mps_threads,
+					                            mem_limit);
 		}
 		for (guint k = 0; spec != NULL && k < spec->n_config; k++)
 			if (spec->config[k].has_opaque)
-				found |= gpu_config_sharing(&spec->config[k].opaque.parameters,
-				                            mode, interval, mps_threads, mem_limit);
+				found |= gpu_config_sharing(&spec->config[k].opaque, mode, interval,
+				                            mps_threads, mem_limit);
 	}
 	return found;
 }

@@ -133,9 +133,8 @@ test_reason_codes(void **state)
 }
 
 static ScenarioResult *
-run_explain(gboolean journal)
+run_scenario(const char *path, const char *mode, gboolean journal)
 {
-	g_autofree char *path = g_build_filename(DRASIM_TEST_DATA, "explain.yaml", NULL);
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	g_autoptr(Scenario) sc = scenario_load(path, diags);
 	g_autoptr(GError) error = NULL;
@@ -145,10 +144,18 @@ run_explain(gboolean journal)
 		k8s_diag_list_print(diags, stderr);
 	assert_non_null(sc);
 	sc->journal = journal;
-	r = scenario_run(sc, scenario_lookup_mode(sc, "dra"), 0, 0, NULL, NULL, diags, &error);
+	r = scenario_run(sc, scenario_lookup_mode(sc, mode), 0, 0, NULL, NULL, diags, &error);
 	if (r == NULL)
 		fail_msg("%s", error->message);
 	return r;
+}
+
+static ScenarioResult *
+run_explain(gboolean journal)
+{
+	g_autofree char *path = g_build_filename(DRASIM_TEST_DATA, "explain.yaml", NULL);
+
+	return run_scenario(path, "dra", journal);
 }
 
 static const ScenarioReason *
@@ -204,7 +211,7 @@ history(const ScenarioResult *r, const char *pod)
 	gint index = cluster_journal_lookup_pod(r->journal, pod);
 
 	assert_true(index >= 0);
-	return scenario_explain_pod(r->journal, (guint)index, r->names);
+	return scenario_explain_pod(r, (guint)index);
 }
 
 /* a shares the GPU with b (time-sliced, half speed each); c joins at 60 s,
@@ -226,12 +233,41 @@ test_explain_history(void **state)
 	assert_non_null(strstr(a, "1 scheduling attempt, 0 OOM kills"));
 	c = history(r, "c");
 	assert_non_null(strstr(c, "60.000s  OOM-killed (kill 1)"));
-	assert_non_null(strstr(c, "70.000s  started on node-0, device #0"));
+	/* devices by the report's stable ids (docs/reports.md): node-0's GPU, minor 0 */
+	assert_non_null(strstr(c, "70.000s  started on node-0, device gpu:node-0/gpu-0\n"));
 	assert_non_null(strstr(c, "90.000s  OOM-killed (kill 3)"));
 	assert_non_null(strstr(c, "co-tenants: a (60.000s to 60.000s), b (60.000s to 60.000s)"));
 	h200 = history(r, "wants-h200");
 	assert_non_null(strstr(h200, "attempt 1: 0/2 nodes are available"));
 	assert_non_null(strstr(h200, "DRA: request gpu: selector"));
+}
+
+/*
+ * explain names devices as the report does (scenarios/dra-claims/README.md):
+ * in dra, `every` (allocationMode: All on the one DGX H100) starts at 3 h =
+ * 10,800 s on all eight GPUs, minors 0-7; in extended it asks one
+ * nvidia.com/gpu and the device plugin gives the first, gpu-0. The ids are the
+ * same strings as the report's pods[].devices.
+ */
+static void
+test_explain_names_devices_by_stable_id(void **state)
+{
+	g_autofree char *path =
+	        g_build_filename(DRASIM_SCENARIOS, "dra-claims", "scenario.yaml", NULL);
+	g_autoptr(ScenarioResult) dra = run_scenario(path, "dra", TRUE);
+	g_autoptr(ScenarioResult) ext = run_scenario(path, "extended", TRUE);
+	g_autofree char *every = NULL, *every_ext = NULL;
+
+	every = scenario_explain_pod(dra, (guint)cluster_journal_lookup_pod(dra->journal, "every"));
+	assert_non_null(strstr(every, "10800.000s  started on dgx-0, devices gpu:dgx-0/gpu-0,"
+	                              "gpu:dgx-0/gpu-1,gpu:dgx-0/gpu-2,gpu:dgx-0/gpu-3,"
+	                              "gpu:dgx-0/gpu-4,gpu:dgx-0/gpu-5,gpu:dgx-0/gpu-6,"
+	                              "gpu:dgx-0/gpu-7\n"));
+	every_ext =
+	        scenario_explain_pod(ext, (guint)cluster_journal_lookup_pod(ext->journal, "every"));
+	assert_non_null(
+	        strstr(every_ext, "10800.000s  started on dgx-0, device gpu:dgx-0/gpu-0\n"));
+	assert_null(strstr(every_ext, "#"));
 }
 
 /* Recording the journal (and diagnosing at each failed attempt) changes nothing. */
@@ -266,6 +302,7 @@ main(void)
 		cmocka_unit_test(test_reason_codes),
 		cmocka_unit_test(test_unschedulable_detail),
 		cmocka_unit_test(test_explain_history),
+		cmocka_unit_test(test_explain_names_devices_by_stable_id),
 		cmocka_unit_test(test_journal_changes_nothing),
 	};
 

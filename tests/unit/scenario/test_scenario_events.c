@@ -292,11 +292,50 @@ test_decode_errors(void **state)
 	assert_int_equal(k8s_diag_list_count_errors(diags), G_N_ELEMENTS(expected));
 }
 
+/*
+ * A GpuConfig the NVIDIA driver rejects never runs in production (prepare fails),
+ * so loading the scenario fails with each bad value at its position and field: the
+ * class's interval "Forever" (line 13: 8 + len("sharing: {strategy: TimeSlicing, ")
+ * 33 + len("timeSlicingConfig: {interval: ") 30 = 71, column 72) and the template's
+ * .inf percentage (line 34: 16 + len("defaultActiveThreadPercentage: ") 31, column 48).
+ * On main both loaded: Forever ran as Default, .inf as 0 % (no cap).
+ */
+static void
+test_mps_config_errors(void **state)
+{
+	static const char *const expected[] = {
+		"events-mps-bad-manifests.yaml:13:72: error: unknown time-slice interval "
+		"\"Forever\": valid are Default, Short, Medium, Long "
+		"[spec.config[0].opaque.parameters.sharing.timeSlicingConfig.interval]",
+		"events-mps-bad-manifests.yaml:34:48: error: expected an integer from 0 to 100 "
+		"(percent of the SMs), got \".inf\" [spec.spec.devices.config[0].opaque."
+		"parameters.sharing.mpsConfig.defaultActiveThreadPercentage]",
+	};
+	g_autofree char *path = scenario_test_data_path("events-mps-bad.yaml");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = scenario_load(path, diags);
+	GString *buf = g_string_new(NULL);
+	g_autofree char *all = NULL;
+
+	assert_null(sc);
+	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
+		g_autofree char *line = k8s_diag_format(k8s_diag_list_get(diags, i));
+
+		g_string_append_printf(buf, "%s\n", line);
+	}
+	all = g_string_free(buf, FALSE);
+	for (guint i = 0; i < G_N_ELEMENTS(expected); i++)
+		if (strstr(all, expected[i]) == NULL)
+			fail_msg("expected \"%s\" in:\n%s", expected[i], all);
+	assert_int_equal(k8s_diag_list_count_errors(diags), G_N_ELEMENTS(expected));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_node_failure),
+		cmocka_unit_test(test_mps_config_errors),
 		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_node_taint_cordon),
 		cmocka_unit_test(test_device_taint_no_execute),
