@@ -99,3 +99,27 @@ scenario_test_pod_record(const ScenarioResult *r, const char *name, guint *index
 	fail_msg("no pod %s", name);
 	abort(); /* fail_msg does not return; this tells the compiler (-Wnull-dereference) */
 }
+
+const ScenarioReason *
+scenario_test_find_reason(const ScenarioResult *r, const char *name)
+{
+	for (guint i = 0; i < r->reasons->len; i++) {
+		const ScenarioReason *why = g_ptr_array_index(r->reasons, i);
+
+		if (strcmp(why->pod, name) == 0)
+			return why;
+	}
+	return NULL;
+}
+
+const ScenarioReason *
+scenario_test_pod_reason(const ScenarioResult *r, const char *name)
+{
+	const ScenarioReason *why = scenario_test_find_reason(r, name);
+
+	if (why == NULL) {
+		fail_msg("no reason for pod %s", name);
+		abort(); /* fail_msg does not return; this tells the compiler */
+	}
+	return why;
+}

@@ -20,6 +20,12 @@ ScenarioResult *scenario_test_run_journal(const char *file, const char *mode_nam
 const ScenarioPodRecord *
 scenario_test_pod_record(const ScenarioResult *r, const char *name, guint *index);
 
+/* The pending reason of pod @name in @r, or NULL when it has none (it bound at
+ * its first attempt). */
+const ScenarioReason *scenario_test_find_reason(const ScenarioResult *r, const char *name);
+/* The same, failing the test when there is none, so it never returns NULL. */
+const ScenarioReason *scenario_test_pod_reason(const ScenarioResult *r, const char *name);
+
 /* Writes @text to a scenario file "s.yaml" in a temporary folder, loads it and fails
  * the test unless loading fails with a diagnostic whose formatted line contains
  * @needle ("s.yaml:LINE:COL: error: MESSAGE [path]"). */

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "scenario.h"
+#include "scenario_test_util.h"
 
 static ClusterAttempt
 attempt(guint n_nodes, gboolean has_claims)
@@ -158,18 +159,6 @@ run_explain(gboolean journal)
 	return run_scenario(path, "dra", journal);
 }
 
-static const ScenarioReason *
-reason_of(const ScenarioResult *r, const char *pod)
-{
-	for (guint i = 0; i < r->reasons->len; i++) {
-		const ScenarioReason *why = g_ptr_array_index(r->reasons, i);
-
-		if (strcmp(why->pod, pod) == 0)
-			return why;
-	}
-	return NULL;
-}
-
 /* A selector nothing matches: the reason names it and the node count; two
  * GPUs asked of nodes with one each: "all allocated" on node-0 (the shared
  * claim holds its GPU), "fewer than 2 free" on node-1. */
@@ -177,12 +166,12 @@ static void
 test_unschedulable_detail(void **state)
 {
 	g_autoptr(ScenarioResult) r = run_explain(FALSE);
-	const ScenarioReason *h200 = reason_of(r, "wants-h200");
-	const ScenarioReason *two = reason_of(r, "wants-two");
+	const ScenarioReason *h200 = scenario_test_find_reason(r, "wants-h200");
+	const ScenarioReason *two = scenario_test_find_reason(r, "wants-two");
 
 	assert_non_null(h200);
 	assert_non_null(two);
-	assert_null(reason_of(r, "a")); /* bound at its first attempt */
+	assert_null(scenario_test_find_reason(r, "a")); /* bound at its first attempt */
 	assert_null(r->journal);
 	assert_string_equal(h200->message,
 	                    "0/2 nodes are available: 2 cannot allocate all claims. still not "

@@ -17,30 +17,6 @@
 #include "scenario.h"
 #include "scenario_test_util.h"
 
-static const ScenarioReason *
-reason_of(const ScenarioResult *r, const char *pod)
-{
-	for (guint i = 0; i < r->reasons->len; i++) {
-		const ScenarioReason *why = g_ptr_array_index(r->reasons, i);
-
-		if (strcmp(why->pod, pod) == 0)
-			return why;
-	}
-	return NULL;
-}
-
-static const ScenarioPodRecord *
-record_of(const ScenarioResult *r, const char *pod)
-{
-	for (guint i = 0; i < r->pod_records->len; i++) {
-		const ScenarioPodRecord *rec = &g_array_index(r->pod_records, ScenarioPodRecord, i);
-
-		if (strcmp(rec->name, pod) == 0)
-			return rec;
-	}
-	return NULL;
-}
-
 /*
  * "mixed" needs far more than 1,000 steps on the only node, so every attempt
  * ends with the node UnschedulableAndUnresolvable ("timed out trying to
@@ -51,7 +27,7 @@ static void
 test_timed_out_node_is_unschedulable(void **state)
 {
 	g_autoptr(ScenarioResult) r = scenario_test_run_mode("filter-timeout.yaml", "dra");
-	const ScenarioReason *mixed = reason_of(r, "mixed");
+	const ScenarioReason *mixed = scenario_test_find_reason(r, "mixed");
 
 	assert_non_null(mixed);
 	if (mixed == NULL)
@@ -61,9 +37,9 @@ test_timed_out_node_is_unschedulable(void **state)
 	                    "still not schedulable, preemption: 0/1 nodes are available: 1 "
 	                    "Preemption is not helpful for scheduling.");
 	assert_null(mixed->detail); /* the allocator's diagnosis is for "cannot allocate" */
-	assert_null(reason_of(r, "small"));
-	const ScenarioPodRecord *small = record_of(r, "small");
-	const ScenarioPodRecord *mixed_rec = record_of(r, "mixed");
+	assert_null(scenario_test_find_reason(r, "small"));
+	const ScenarioPodRecord *small = scenario_test_pod_record(r, "small", NULL);
+	const ScenarioPodRecord *mixed_rec = scenario_test_pod_record(r, "mixed", NULL);
 	assert_non_null(small);
 	assert_non_null(mixed_rec);
 	if (small == NULL || mixed_rec == NULL)

@@ -19,19 +19,6 @@
 #include "rpt.h"
 #include "scenario_test_util.h"
 
-static const ScenarioReason *
-pod_reason(const ScenarioResult *r, const char *name)
-{
-	for (guint i = 0; i < r->reasons->len; i++) {
-		const ScenarioReason *why = g_ptr_array_index(r->reasons, i);
-
-		if (strcmp(why->pod, name) == 0)
-			return why;
-	}
-	fail_msg("no reason for pod %s", name);
-	abort(); /* fail_msg does not return; this tells the compiler (-Wnull-dereference) */
-}
-
 /* The text report of one result (the report object of `drasim run`). */
 static char *
 text_report(const char *file, ScenarioResult *r)
@@ -54,7 +41,7 @@ static void
 test_never_fitting_pod_ends_the_run(void **state)
 {
 	g_autoptr(ScenarioResult) r = scenario_test_run_mode("runend-stuck.yaml", "dra");
-	const ScenarioReason *why = pod_reason(r, "notebook");
+	const ScenarioReason *why = scenario_test_pod_reason(r, "notebook");
 	g_autofree char *text = text_report("runend-stuck.yaml", r);
 
 	assert_int_equal(r->end_reason, SCENARIO_END_QUIESCENT);
@@ -92,10 +79,10 @@ test_waiting_pod_is_not_stuck(void **state)
 	assert_int_equal(train1->start, 3600 * SIM_TIME_S);
 	assert_int_equal(train1->end, 7200 * SIM_TIME_S);
 	assert_false(train1->never_runs);
-	assert_false(pod_reason(r, "train-1")->never_runs);
+	assert_false(scenario_test_pod_reason(r, "train-1")->never_runs);
 	assert_int_equal(r->never_runs, 1);
 	assert_true(scenario_test_pod_record(r, "wide", NULL)->never_runs);
-	assert_int_equal(pod_reason(r, "wide")->at, 7200 * SIM_TIME_S);
+	assert_int_equal(scenario_test_pod_reason(r, "wide")->at, 7200 * SIM_TIME_S);
 }
 
 /* One GPU, two 1 h pods. gpu-0 fails at 600 s: train-0 is lost and evicted

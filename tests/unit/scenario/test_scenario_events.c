@@ -251,6 +251,29 @@ test_deterministic(void **state)
 	}
 }
 
+/* Loading data/@file fails with exactly @n errors, each line of @expected among them. */
+static void
+expect_load_errors(const char *file, const char *const *expected, guint n)
+{
+	g_autofree char *path = scenario_test_data_path(file);
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = scenario_load(path, diags);
+	GString *buf = g_string_new(NULL);
+	g_autofree char *all = NULL;
+
+	assert_null(sc);
+	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
+		g_autofree char *line = k8s_diag_format(k8s_diag_list_get(diags, i));
+
+		g_string_append_printf(buf, "%s\n", line);
+	}
+	all = g_string_free(buf, FALSE);
+	for (guint i = 0; i < n; i++)
+		if (strstr(all, expected[i]) == NULL)
+			fail_msg("expected \"%s\" in:\n%s", expected[i], all);
+	assert_int_equal(k8s_diag_list_count_errors(diags), n);
+}
+
 /* Every bad event is reported with its position, field path and what was expected. */
 static void
 test_decode_errors(void **state)
@@ -273,23 +296,7 @@ test_decode_errors(void **state)
 		"events-bad.yaml:15:37: error: unknown field 'nodes'; did you mean 'node'? "
 		"[spec.events[6].nodes]",
 	};
-	g_autofree char *path = scenario_test_data_path("events-bad.yaml");
-	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_autoptr(Scenario) sc = scenario_load(path, diags);
-	GString *buf = g_string_new(NULL);
-	g_autofree char *all = NULL;
-
-	assert_null(sc);
-	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
-		g_autofree char *line = k8s_diag_format(k8s_diag_list_get(diags, i));
-
-		g_string_append_printf(buf, "%s\n", line);
-	}
-	all = g_string_free(buf, FALSE);
-	for (guint i = 0; i < G_N_ELEMENTS(expected); i++)
-		if (strstr(all, expected[i]) == NULL)
-			fail_msg("expected \"%s\" in:\n%s", expected[i], all);
-	assert_int_equal(k8s_diag_list_count_errors(diags), G_N_ELEMENTS(expected));
+	expect_load_errors("events-bad.yaml", expected, G_N_ELEMENTS(expected));
 }
 
 /*
@@ -311,23 +318,7 @@ test_mps_config_errors(void **state)
 		"(percent of the SMs), got \".inf\" [spec.spec.devices.config[0].opaque."
 		"parameters.sharing.mpsConfig.defaultActiveThreadPercentage]",
 	};
-	g_autofree char *path = scenario_test_data_path("events-mps-bad.yaml");
-	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_autoptr(Scenario) sc = scenario_load(path, diags);
-	GString *buf = g_string_new(NULL);
-	g_autofree char *all = NULL;
-
-	assert_null(sc);
-	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
-		g_autofree char *line = k8s_diag_format(k8s_diag_list_get(diags, i));
-
-		g_string_append_printf(buf, "%s\n", line);
-	}
-	all = g_string_free(buf, FALSE);
-	for (guint i = 0; i < G_N_ELEMENTS(expected); i++)
-		if (strstr(all, expected[i]) == NULL)
-			fail_msg("expected \"%s\" in:\n%s", expected[i], all);
-	assert_int_equal(k8s_diag_list_count_errors(diags), G_N_ELEMENTS(expected));
+	expect_load_errors("events-mps-bad.yaml", expected, G_N_ELEMENTS(expected));
 }
 
 int
