@@ -76,6 +76,8 @@ GArray *scenario_pods__expand(const Scenario *self,
                               K8sDiagList *diags);
 void scenario_pods__clear(gpointer pod);
 /* The manifest object of workload entry @e (NULL: none), and the pod spec it makes. */
+/* The node pool named @name, or NULL (scenario_spec.c). */
+const ScenarioPool *scenario_spec__find_pool(const Scenario *self, const char *name);
 const K8sObject *scenario_pods__find_object(const Scenario *self, const ScenarioEntry *e);
 const K8sPodSpec *scenario_pods__object_spec(const K8sObject *obj);
 

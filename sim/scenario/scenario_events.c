@@ -65,18 +65,6 @@ is_device_action(ScenarioEventAction a)
 	return a == SCENARIO_EVENT_DEVICE_TAINT || a == SCENARIO_EVENT_DEVICE_UNTAINT;
 }
 
-static const ScenarioPool *
-find_pool(const Scenario *self, const char *name)
-{
-	for (guint i = 0; i < self->pools->len; i++) {
-		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
-
-		if (g_strcmp0(p->name, name) == 0)
-			return p;
-	}
-	return NULL;
-}
-
 /* The pool of a node named "<pool>-<k>" (scenario_run.c names them so). */
 static const ScenarioPool *
 node_pool(const Scenario *self, const char *node)
@@ -261,7 +249,7 @@ decode_target(Scenario *self,
 		g_autofree char *field = g_strdup_printf("%s.nodePool", path);
 
 		e->pool = scenario_dec__string(dec, p, field);
-		pool = e->pool != NULL ? find_pool(self, e->pool) : NULL;
+		pool = e->pool != NULL ? scenario_spec__find_pool(self, e->pool) : NULL;
 		if (e->pool != NULL && pool == NULL)
 			scenario_dec__error(dec, p, field, "no node pool \"%s\" in spec.cluster",
 			                    e->pool);
@@ -302,7 +290,7 @@ check_mig_config(Scenario *self,
                  const ScenarioEvent *e)
 {
 	const ScenarioPool *pool = e->pool != NULL
-	                                   ? find_pool(self, e->pool)
+	                                   ? scenario_spec__find_pool(self, e->pool)
 	                                   : (e->node != NULL ? node_pool(self, e->node) : NULL);
 	const HwNodeShape *shape = pool != NULL && pool->shape != NULL
 	                                   ? hw_catalog_lookup_shape(self->catalog, pool->shape)
@@ -838,7 +826,8 @@ on_event(SimLoop *loop, const SimEvent *ev, gpointer data)
 	const ScenarioEvent *e = &g_array_index(self->env.sc->events, ScenarioEvent, ev->target);
 	gboolean any = FALSE;
 	guint first = e->node != NULL ? 0 : e->index;
-	const ScenarioPool *pool = e->pool != NULL ? find_pool(self->env.sc, e->pool) : NULL;
+	const ScenarioPool *pool =
+	        e->pool != NULL ? scenario_spec__find_pool(self->env.sc, e->pool) : NULL;
 	guint last = e->node != NULL ? 1 : (e->count > 0 ? e->index + e->count : pool->count);
 
 	if (!device_world_ok(self, ev->target, e))
