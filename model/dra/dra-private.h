@@ -335,13 +335,36 @@ dra_array_clear(GArray *array)
 	array->len = 0;
 }
 
-/* dra_alloc.c */
+/* dra_prepare.c: the indexes over the inventory, built once after it changes */
 void dra_alloc__prepare(DraAllocator *self);
-void dra_alloc__set_error(DraAllocator *self, const char *format, ...) G_GNUC_PRINTF(2, 3);
-const char *dra_alloc__claim_name(DraAllocator *self, guint claim);
+void dra_alloc__clear_prepared(DraAllocator *self);
+guint dra_alloc__prog(DraAllocator *self, const char *expression);
+
+/* dra_state.c: the allocated state, keyed by "driver\x1fpool\x1fdevice" */
+char *dra_alloc__id_key(const char *driver, const char *pool, const char *device);
 guint
 dra_alloc__lookup_id(DraAllocator *self, const char *driver, const char *pool, const char *device);
-guint dra_alloc__prog(DraAllocator *self, const char *expression);
+/* Projects the string-keyed allocated state onto the interned ids (while preparing). */
+void dra_alloc__prepare_allocated(DraAllocator *self);
+
+/* dra_allocate.c */
+void dra_alloc__set_error(DraAllocator *self, const char *format, ...) G_GNUC_PRINTF(2, 3);
+const char *dra_alloc__claim_name(DraAllocator *self, guint claim);
+/* Runs the search a pending memo answer stands for; only through dra_alloc__memo_replay(). */
+void dra_alloc__replay(DraAllocator *self);
+
+/*
+ * The last answer came from the memo: search now, before anything it read
+ * changes or anyone reads its results or reason. Inline: every change of the
+ * allocated state checks it.
+ */
+static inline void
+dra_alloc__memo_replay(DraAllocator *self)
+{
+	if (self->memo_pending) {
+		dra_alloc__replay(self);
+	}
+}
 
 /* dra_pools.c */
 DraNodePools *dra_pools__for_node(DraAllocator *self, const DraNode *node);

@@ -24,16 +24,74 @@ static const Suffix suffixes[] = {
 
 #define LIMIT ((__int128)G_MAXINT64)
 
+/*
+ * The digits of a quantity: *@mant holds them all (integer and fraction), the
+ * last *@frac_digits of them after the point. Returns where the suffix starts,
+ * or NULL when there are no digits or the integer part overflows.
+ */
+static const char *
+parse_digits(const char *p, __int128 *mant, int *frac_digits)
+{
+	int digits = 0;
+
+	*mant = 0;
+	*frac_digits = 0;
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		if (*mant < LIMIT * 1000) {
+			*mant = *mant * 10 + (*p - '0');
+		} else {
+			return NULL;
+		}
+	}
+	if (*p == '.') {
+		p++;
+		for (; *p >= '0' && *p <= '9'; p++, digits++) {
+			if (*frac_digits < 30) {
+				*mant = *mant * 10 + (*p - '0');
+				(*frac_digits)++;
+			}
+		}
+	}
+	return digits == 0 ? NULL : p;
+}
+
+/* The suffix: a decimal exponent (e3), a binary (Ki) or decimal (k) SI suffix, or none. */
+static gboolean
+parse_suffix(const char *p, int *base, int *power)
+{
+	*base = 10;
+	*power = 0;
+	if (*p == 'e' || *p == 'E') {
+		char *end = NULL;
+		long e = strtol(p + 1, &end, 10);
+		if (end == p + 1 || *end != '\0' || e > 30 || e < -30) {
+			return FALSE;
+		}
+		*power = (int)e;
+		return TRUE;
+	}
+	if (*p == '\0') {
+		return TRUE;
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(suffixes); i++) {
+		if (strcmp(p, suffixes[i].suffix) == 0) {
+			*base = suffixes[i].base;
+			*power = suffixes[i].power;
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
 gboolean
 dra_milli_parse(const char *text, DraMilli *out)
 {
 	const char *p = text;
 	gboolean negative = FALSE;
-	__int128 mant = 0;
-	int frac_digits = 0;
-	int digits = 0;
-	int base = 10;
-	int power = 0;
+	__int128 mant;
+	int frac_digits;
+	int base;
+	int power;
 
 	if (text == NULL) {
 		return FALSE;
@@ -42,46 +100,9 @@ dra_milli_parse(const char *text, DraMilli *out)
 		negative = *p == '-';
 		p++;
 	}
-	for (; *p >= '0' && *p <= '9'; p++, digits++) {
-		if (mant < LIMIT * 1000) {
-			mant = mant * 10 + (*p - '0');
-		} else {
-			return FALSE;
-		}
-	}
-	if (*p == '.') {
-		p++;
-		for (; *p >= '0' && *p <= '9'; p++, digits++) {
-			if (frac_digits < 30) {
-				mant = mant * 10 + (*p - '0');
-				frac_digits++;
-			}
-		}
-	}
-	if (digits == 0) {
+	p = parse_digits(p, &mant, &frac_digits);
+	if (p == NULL || !parse_suffix(p, &base, &power)) {
 		return FALSE;
-	}
-	if (*p == 'e' || *p == 'E') {
-		char *end = NULL;
-		long e = strtol(p + 1, &end, 10);
-		if (end == p + 1 || *end != '\0' || e > 30 || e < -30) {
-			return FALSE;
-		}
-		power = (int)e;
-		p = end;
-	} else if (*p != '\0') {
-		gboolean found = FALSE;
-		for (guint i = 0; i < G_N_ELEMENTS(suffixes); i++) {
-			if (strcmp(p, suffixes[i].suffix) == 0) {
-				base = suffixes[i].base;
-				power = suffixes[i].power;
-				found = TRUE;
-				break;
-			}
-		}
-		if (!found) {
-			return FALSE;
-		}
 	}
 
 	/* value = mant * 10^-frac_digits * base^power * 1000 */

@@ -121,6 +121,135 @@ new_share_id(DraAllocator *self, char *out)
 }
 
 /*
+ * allocateDevice's checks before the device joins the claim: in use, counters,
+ * taints. FALSE when the device is not usable; *@counted says whether
+ * checkAvailableCounters added the device's counters (a quirk leaks them when
+ * a later check fails).
+ */
+static gboolean
+device_available(DraAllocator *self,
+                 guint claim,
+                 DraReqData *rd,
+                 guint dev,
+                 gboolean admin,
+                 gboolean multi,
+                 gboolean *counted)
+{
+	const DraDevRec *d = &g_array_index(self->dev_recs, DraDevRec, dev);
+
+	*counted = FALSE;
+	if (!multi && admin && allocating_for_claim(self, d->id, claim)) {
+		rd->in_use++;
+		return FALSE;
+	}
+	if (!admin && in_use(self, d->id)) {
+		rd->in_use++;
+		return FALSE;
+	}
+	if (!self->features.partitionable_devices && d->device->n_consumes_counters > 0) {
+		rd->no_counters++;
+		return FALSE;
+	}
+	gboolean skip_counters = multi && dra_capacity__in_use(self, d->id);
+	if (!skip_counters && d->device->n_consumes_counters > 0) {
+		if (!dra_counters__check(self, dev)) {
+			rd->no_counters++;
+			return FALSE;
+		}
+		*counted = d->n_cons > 0;
+	}
+	if (self->features.device_taints && taint_prevents(self, d, rd->req)) {
+		/* Quirk: checkAvailableCounters already added the device's counters. */
+		self->stats.quirk_counters_leaked += *counted;
+		rd->tainted++;
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/*
+ * Adds the device to every constraint of the claim. Returns 1 added, 0 one
+ * rejected it (the ones before are undone), -1 error when the device @must fit.
+ */
+static int
+add_to_constraints(
+        DraAllocator *self, guint claim, DraReqData *rd, guint dev, gboolean must, gboolean counted)
+{
+	GArray *states = g_ptr_array_index(self->constraints, claim);
+
+	for (guint i = 0; i < states->len; i++) {
+		DraConstraintState *st = &g_array_index(states, DraConstraintState, i);
+		if (dra_constraint__add(self, st, rd, dev)) {
+			continue;
+		}
+		self->stats.constraint_rejections++;
+		rd->constraint++;
+		rd->constraint_name = st->name;
+		if (must) {
+			const DraDevRec *d = &g_array_index(self->dev_recs, DraDevRec, dev);
+			const DraIdRec *id = &g_array_index(self->id_recs, DraIdRec, d->id);
+			dra_alloc__set_error(self,
+			                     "claim %s, request %s: cannot add device %s because a "
+			                     "claim constraint would not be satisfied",
+			                     dra_alloc__claim_name(self, claim),
+			                     rd->is_sub ? rd->subname : rd->name, id->text);
+			return -1;
+		}
+		for (guint e = 0; e < i; e++) {
+			dra_constraint__remove(&g_array_index(states, DraConstraintState, e), rd);
+		}
+		self->stats.quirk_counters_leaked += counted;
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Consumable capacity: re-checks that the request fits and, on a device that
+ * allows multiple allocations, consumes it under a new share ID in @res.
+ * Returns 1 fits, 0 does not, -1 error.
+ */
+static int
+take_capacity(DraAllocator *self,
+              DraReqData *rd,
+              guint devidx,
+              guint dev,
+              gboolean multi,
+              gboolean counted,
+              DraInternalResult *res)
+{
+	const DraDevRec *d = &g_array_index(self->dev_recs, DraDevRec, dev);
+	guint target = dev;
+
+	if (self->quirks.capacity_recheck_by_request_index) {
+		/* Quirk: the re-check reads slice.Spec.Devices[r.deviceIndex]. */
+		const DraSliceRec *sr = &g_array_index(self->slice_recs, DraSliceRec, d->slice);
+		if (devidx >= sr->slice->n_devices) {
+			dra_alloc__set_error(self,
+			                     "runtime error: index out of range [%u] with "
+			                     "length %u",
+			                     devidx, sr->slice->n_devices);
+			return -1;
+		}
+		target = sr->dev_base + devidx;
+		self->stats.quirk_capacity_recheck += target != dev;
+	}
+	if (!dra_capacity__fits(self, rd->req, target)) {
+		/* Quirk: the device stays marked and in the constraints. */
+		self->stats.quirk_device_marked_on_fail++;
+		self->stats.quirk_counters_leaked += counted;
+		rd->no_capacity++;
+		return 0;
+	}
+	if (multi) {
+		res->consumed_base = dra_capacity__consume(self, rd->req, dev, &res->n_consumed);
+		res->has_share_id = TRUE;
+		new_share_id(self, res->share_id);
+	}
+	return 1;
+}
+
+/*
  * allocateDevice. Returns 1 allocated (@undo filled), 0 not usable, -1 error.
  * @devidx is the position of the device within its request (r.deviceIndex).
  */
@@ -139,57 +268,14 @@ allocate_device(DraAllocator *self,
 	gboolean admin = req->has_admin_access && req->admin_access;
 	gboolean multi =
 	        self->features.consumable_capacity && d->device->allow_multiple_allocations;
+	gboolean counted;
 
-	if (!multi && admin && allocating_for_claim(self, d->id, claim)) {
-		rd->in_use++;
+	if (!device_available(self, claim, rd, dev, admin, multi, &counted)) {
 		return 0;
 	}
-	if (!admin && in_use(self, d->id)) {
-		rd->in_use++;
-		return 0;
-	}
-	if (!self->features.partitionable_devices && d->device->n_consumes_counters > 0) {
-		rd->no_counters++;
-		return 0;
-	}
-	gboolean skip_counters = multi && dra_capacity__in_use(self, d->id);
-	gboolean counted = FALSE;
-	if (!skip_counters && d->device->n_consumes_counters > 0) {
-		if (!dra_counters__check(self, dev)) {
-			rd->no_counters++;
-			return 0;
-		}
-		counted = d->n_cons > 0;
-	}
-	if (self->features.device_taints && taint_prevents(self, d, req)) {
-		/* Quirk: checkAvailableCounters already added the device's counters. */
-		self->stats.quirk_counters_leaked += counted;
-		rd->tainted++;
-		return 0;
-	}
-	GArray *states = g_ptr_array_index(self->constraints, claim);
-	for (guint i = 0; i < states->len; i++) {
-		DraConstraintState *st = &g_array_index(states, DraConstraintState, i);
-		if (dra_constraint__add(self, st, rd, dev)) {
-			continue;
-		}
-		self->stats.constraint_rejections++;
-		rd->constraint++;
-		rd->constraint_name = st->name;
-		if (must) {
-			const DraIdRec *id = &g_array_index(self->id_recs, DraIdRec, d->id);
-			dra_alloc__set_error(self,
-			                     "claim %s, request %s: cannot add device %s because a "
-			                     "claim constraint would not be satisfied",
-			                     dra_alloc__claim_name(self, claim),
-			                     rd->is_sub ? rd->subname : rd->name, id->text);
-			return -1;
-		}
-		for (guint e = 0; e < i; e++) {
-			dra_constraint__remove(&g_array_index(states, DraConstraintState, e), rd);
-		}
-		self->stats.quirk_counters_leaked += counted;
-		return 0;
+	int added = add_to_constraints(self, claim, rd, dev, must, counted);
+	if (added <= 0) {
+		return added;
 	}
 	if (!multi) {
 		touch_id(self, d->id);
@@ -201,32 +287,9 @@ allocate_device(DraAllocator *self,
 	res.rd = rdi;
 	res.admin_access = admin;
 	if (self->features.consumable_capacity) {
-		guint target = dev;
-		if (self->quirks.capacity_recheck_by_request_index) {
-			/* Quirk: the re-check reads slice.Spec.Devices[r.deviceIndex]. */
-			const DraSliceRec *sr =
-			        &g_array_index(self->slice_recs, DraSliceRec, d->slice);
-			if (devidx >= sr->slice->n_devices) {
-				dra_alloc__set_error(self,
-				                     "runtime error: index out of range [%u] with "
-				                     "length %u",
-				                     devidx, sr->slice->n_devices);
-				return -1;
-			}
-			target = sr->dev_base + devidx;
-			self->stats.quirk_capacity_recheck += target != dev;
-		}
-		if (!dra_capacity__fits(self, req, target)) {
-			/* Quirk: the device stays marked and in the constraints. */
-			self->stats.quirk_device_marked_on_fail++;
-			self->stats.quirk_counters_leaked += counted;
-			rd->no_capacity++;
-			return 0;
-		}
-		if (multi) {
-			res.consumed_base = dra_capacity__consume(self, req, dev, &res.n_consumed);
-			res.has_share_id = TRUE;
-			new_share_id(self, res.share_id);
+		int fits = take_capacity(self, rd, devidx, dev, multi, counted, &res);
+		if (fits <= 0) {
+			return fits;
 		}
 	}
 	GArray *results = claim_results(self, claim);
@@ -492,48 +555,19 @@ try_candidate(DraAllocator *self,
 	return r; /* NOT_DONE: next candidate; ERROR, MAX_SIZE or TIMEOUT: give up here */
 }
 
+/*
+ * The candidates for one slot of a request that is not "All": every device of
+ * the node's pools in search order, until one leads to a complete solution.
+ */
 static int
-allocate_one(DraAllocator *self,
-             guint claim,
-             guint request,
-             guint sub,
-             guint devidx,
-             gboolean allocate_sub)
+try_candidates(DraAllocator *self,
+               guint claim,
+               guint request,
+               guint sub,
+               guint devidx,
+               gboolean allocate_sub,
+               guint rdi)
 {
-	self->stats.allocate_one_calls++;
-	/*
-	 * upstream: numAllocateOneInvocations.Add(1), then ctx.Err() != nil ends
-	 * the search. A compare and a decrement; no bound is G_MAXUINT64 steps.
-	 */
-	if (G_UNLIKELY(self->steps_left == 0)) {
-		return SEARCH_TIMEOUT;
-	}
-	self->steps_left--;
-	if (claim >= self->n_claims) {
-		return SEARCH_DONE;
-	}
-	if (request >= self->claims[claim]->n_requests) {
-		int r = allocate_one(self, claim + 1, 0, 0, 0, FALSE);
-		/* a different allocation of earlier claims might still help */
-		return r == SEARCH_MAX_SIZE ? SEARCH_NOT_DONE : r;
-	}
-	guint rdi = rd_of(self, claim, request) + sub;
-	const DraReqData *rd = &g_array_index(self->rd, DraReqData, rdi);
-	if (!allocate_sub && rd->is_sub) {
-		return allocate_subrequests(self, claim, request, devidx);
-	}
-	if (rd->all_mode && rd->n_all == 0) {
-		return SEARCH_NOT_DONE; /* "All" needs at least one device */
-	}
-	if (devidx >= rd->num_devices) {
-		return allocate_one(self, claim, request + 1, 0, 0, FALSE);
-	}
-	if (claim_results(self, claim)->len + rd->num_devices - devidx > DRA_MAX_RESULTS) {
-		return SEARCH_MAX_SIZE;
-	}
-	if (rd->all_mode) {
-		return allocate_all(self, claim, request, rdi, devidx, allocate_sub);
-	}
 	/*
 	 * Pruning (off by default): the devices of one request are a set, so with
 	 * order-independent checks only sets in search order need trying. The
@@ -580,6 +614,51 @@ allocate_one(DraAllocator *self,
 		}
 	}
 	return SEARCH_NOT_DONE;
+}
+
+static int
+allocate_one(DraAllocator *self,
+             guint claim,
+             guint request,
+             guint sub,
+             guint devidx,
+             gboolean allocate_sub)
+{
+	self->stats.allocate_one_calls++;
+	/*
+	 * upstream: numAllocateOneInvocations.Add(1), then ctx.Err() != nil ends
+	 * the search. A compare and a decrement; no bound is G_MAXUINT64 steps.
+	 */
+	if (G_UNLIKELY(self->steps_left == 0)) {
+		return SEARCH_TIMEOUT;
+	}
+	self->steps_left--;
+	if (claim >= self->n_claims) {
+		return SEARCH_DONE;
+	}
+	if (request >= self->claims[claim]->n_requests) {
+		int r = allocate_one(self, claim + 1, 0, 0, 0, FALSE);
+		/* a different allocation of earlier claims might still help */
+		return r == SEARCH_MAX_SIZE ? SEARCH_NOT_DONE : r;
+	}
+	guint rdi = rd_of(self, claim, request) + sub;
+	const DraReqData *rd = &g_array_index(self->rd, DraReqData, rdi);
+	if (!allocate_sub && rd->is_sub) {
+		return allocate_subrequests(self, claim, request, devidx);
+	}
+	if (rd->all_mode && rd->n_all == 0) {
+		return SEARCH_NOT_DONE; /* "All" needs at least one device */
+	}
+	if (devidx >= rd->num_devices) {
+		return allocate_one(self, claim, request + 1, 0, 0, FALSE);
+	}
+	if (claim_results(self, claim)->len + rd->num_devices - devidx > DRA_MAX_RESULTS) {
+		return SEARCH_MAX_SIZE;
+	}
+	if (rd->all_mode) {
+		return allocate_all(self, claim, request, rdi, devidx, allocate_sub);
+	}
+	return try_candidates(self, claim, request, sub, devidx, allocate_sub, rdi);
 }
 
 void

@@ -111,6 +111,50 @@ void hw_node_pool__free(HwNodePool *pool);
 gboolean
 hw_catalog__parse(HwCatalog *staging, const HwCatalog *base, HwReader *reader, yaml_node_t *root);
 void hw_catalog__merge(HwCatalog *self, HwCatalog *staging);
+GPtrArray *hw_catalog__profiles_new(void);
+GPtrArray *hw_catalog__roots_new(void);
+GArray *hw_catalog__nics_new(void);
+GPtrArray *hw_catalog__classes_new(void);
+
+/* One catalog document being read (hw_catalog_load.c, hw_catalog_shape.c). */
+typedef struct {
+	HwReader *r;
+	HwCatalog *staging;    /* the records of this document */
+	const HwCatalog *base; /* the catalog it extends: references resolve here second */
+} HwCatalogCtx;
+
+/* Walks a YAML sequence / mapping node; finds a record by id in a GPtrArray (or NULL). */
+#define SEQ_FOREACH(node, item)                                                                    \
+	for (yaml_node_item_t *item = (node)->data.sequence.items.start;                           \
+	     item < (node)->data.sequence.items.top; item++)
+#define MAP_FOREACH(node, pair)                                                                    \
+	for (yaml_node_pair_t *pair = (node)->data.mapping.pairs.start;                            \
+	     pair < (node)->data.mapping.pairs.top; pair++)
+#define LIST_FIND(list, type, id)                                                                  \
+	({                                                                                         \
+		const type *found_ = NULL;                                                         \
+		for (guint i_ = 0; (list) != NULL && i_ < (list)->len && found_ == NULL; i_++) {   \
+			const type *r_ = g_ptr_array_index((list), i_);                            \
+			if (strcmp(r_->id, (id)) == 0) {                                           \
+				found_ = r_;                                                       \
+			}                                                                          \
+		}                                                                                  \
+		found_;                                                                            \
+	})
+
+gboolean hw_catalog__read_confidence(HwCatalogCtx *ctx,
+                                     yaml_node_t *map,
+                                     const char *path,
+                                     HwConfidence *out);
+gboolean hw_catalog__expect_seq(HwCatalogCtx *ctx, yaml_node_t *node, const char *path);
+/* A GPU or NIC model by id, from this document or its base; NULL when unknown. */
+const HwGpuModel *hw_catalog__find_gpu(HwCatalogCtx *ctx, const char *id);
+const HwNicModel *hw_catalog__find_nic(HwCatalogCtx *ctx, const char *id);
+/* hw_catalog_shape.c */
+gboolean
+hw_catalog__parse_shape(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape);
+gboolean
+hw_catalog__parse_pool(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodePool *pool);
 
 /* The embedded catalog files (generated at build time). */
 typedef struct {

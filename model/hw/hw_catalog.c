@@ -122,11 +122,7 @@ hw_placement_table__free(HwPlacementTable *table)
 	g_free(table);
 }
 
-/* Constructors used by the parser (hw_catalog_load.c). */
-GPtrArray *hw_catalog__profiles_new(void);
-GPtrArray *hw_catalog__roots_new(void);
-GArray *hw_catalog__nics_new(void);
-GPtrArray *hw_catalog__classes_new(void);
+/* Constructors used by the parser (hw_catalog_load.c, hw_catalog_shape.c). */
 
 GPtrArray *
 hw_catalog__profiles_new(void)

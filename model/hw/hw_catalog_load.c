@@ -5,25 +5,19 @@
  * the offending node and its field path (gpu_models[2].mig.profiles[4].max_count).
  * References (placement class, GPU model, NIC model, balanced-layout profiles) are
  * resolved against this document first and then against the catalog it extends.
+ * This file reads the document, placement tables, GPU and NIC models;
+ * hw_catalog_shape.c reads node shapes and node pools.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "hw-private.h"
 
-GPtrArray *hw_catalog__profiles_new(void);
-GPtrArray *hw_catalog__roots_new(void);
-GArray *hw_catalog__nics_new(void);
-GPtrArray *hw_catalog__classes_new(void);
-
-typedef struct {
-	HwReader *r;
-	HwCatalog *staging;
-	const HwCatalog *base;
-} Ctx;
-
-static gboolean
-read_confidence(Ctx *ctx, yaml_node_t *map, const char *path, HwConfidence *out)
+gboolean
+hw_catalog__read_confidence(HwCatalogCtx *ctx,
+                            yaml_node_t *map,
+                            const char *path,
+                            HwConfidence *out)
 {
 	g_autofree char *text = NULL;
 
@@ -46,8 +40,8 @@ read_confidence(Ctx *ctx, yaml_node_t *map, const char *path, HwConfidence *out)
 	return TRUE;
 }
 
-static gboolean
-expect_seq(Ctx *ctx, yaml_node_t *node, const char *path)
+gboolean
+hw_catalog__expect_seq(HwCatalogCtx *ctx, yaml_node_t *node, const char *path)
 {
 	if (node == NULL || node->type != YAML_SEQUENCE_NODE) {
 		return hw_reader__fail(ctx->r, node, path, "expected a list");
@@ -55,21 +49,14 @@ expect_seq(Ctx *ctx, yaml_node_t *node, const char *path)
 	return TRUE;
 }
 
-#define SEQ_FOREACH(node, item)                                                                    \
-	for (yaml_node_item_t *item = (node)->data.sequence.items.start;                           \
-	     item < (node)->data.sequence.items.top; item++)
-#define MAP_FOREACH(node, pair)                                                                    \
-	for (yaml_node_pair_t *pair = (node)->data.mapping.pairs.start;                            \
-	     pair < (node)->data.mapping.pairs.top; pair++)
-
 /* ---- placement tables ---- */
 
 static gboolean
-parse_starts(Ctx *ctx, yaml_node_t *node, const char *path, HwPlacementClass *cls)
+parse_starts(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwPlacementClass *cls)
 {
 	guint64 prev = 0;
 
-	if (!expect_seq(ctx, node, path)) {
+	if (!hw_catalog__expect_seq(ctx, node, path)) {
 		return FALSE;
 	}
 	SEQ_FOREACH(node, item)
@@ -96,7 +83,7 @@ parse_starts(Ctx *ctx, yaml_node_t *node, const char *path, HwPlacementClass *cl
 }
 
 static gboolean
-parse_tables(Ctx *ctx, yaml_node_t *node)
+parse_tables(HwCatalogCtx *ctx, yaml_node_t *node)
 {
 	static const char *const class_keys[] = { "compute_slices", "size", "starts", NULL };
 
@@ -154,7 +141,7 @@ parse_tables(Ctx *ctx, yaml_node_t *node)
 }
 
 static const HwPlacementTable *
-find_table(Ctx *ctx, const char *name)
+find_table(HwCatalogCtx *ctx, const char *name)
 {
 	const GPtrArray *lists[] = { ctx->staging->tables, ctx->base ? ctx->base->tables : NULL };
 
@@ -186,7 +173,7 @@ find_class(const HwPlacementTable *table, const char *name)
 /* ---- GPU models ---- */
 
 static gboolean
-parse_profile(Ctx *ctx,
+parse_profile(HwCatalogCtx *ctx,
               yaml_node_t *node,
               const char *path,
               const HwPlacementTable *table,
@@ -216,7 +203,7 @@ parse_profile(Ctx *ctx,
 	    !hw_reader__str(ctx->r, node, "name", path, TRUE, &p->name) ||
 	    !hw_reader__str(ctx->r, node, "class", path, TRUE, &class_name) ||
 	    !hw_reader__uint(ctx->r, node, "memory_mib", path, TRUE, G_MAXUINT32, &value) ||
-	    !read_confidence(ctx, node, path, &p->confidence)) {
+	    !hw_catalog__read_confidence(ctx, node, path, &p->confidence)) {
 		return FALSE;
 	}
 	p->memory_mib = value;
@@ -253,7 +240,7 @@ parse_profile(Ctx *ctx,
 }
 
 static gboolean
-parse_balanced(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
+parse_balanced(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 {
 	if (!hw_reader__mapping(ctx->r, node, path, NULL)) {
 		return FALSE;
@@ -291,7 +278,7 @@ parse_balanced(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 }
 
 static gboolean
-parse_mig(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
+parse_mig(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 {
 	static const char *const keys[] = { "compute_slices",
 		                            "memory_slices",
@@ -331,7 +318,7 @@ parse_mig(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 		                           "unknown placement table \"%s\"", table_name);
 	}
 	profiles = hw_reader__get(ctx->r, node, "profiles");
-	if (!expect_seq(ctx, profiles, ppath)) {
+	if (!hw_catalog__expect_seq(ctx, profiles, ppath)) {
 		return FALSE;
 	}
 	SEQ_FOREACH(profiles, item)
@@ -359,7 +346,7 @@ parse_mig(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 }
 
 static gboolean
-parse_gpu(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
+parse_gpu(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 {
 	static const char *const keys[] = {
 		"id",         "product_name", "brand",      "architecture", "compute_capability",
@@ -377,7 +364,7 @@ parse_gpu(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 	    !hw_reader__uint(ctx->r, node, "memory_mib", path, TRUE, G_MAXUINT32,
 	                     &model->memory_mib) ||
 	    !hw_reader__uint(ctx->r, node, "sms", path, TRUE, 4096, &value) ||
-	    !read_confidence(ctx, node, path, &model->confidence)) {
+	    !hw_catalog__read_confidence(ctx, node, path, &model->confidence)) {
 		return FALSE;
 	}
 	model->sms = (guint)value;
@@ -400,7 +387,7 @@ parse_gpu(Ctx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
 /* ---- NIC models ---- */
 
 static gboolean
-parse_nic(Ctx *ctx, yaml_node_t *node, const char *path, HwNicModel *nic)
+parse_nic(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNicModel *nic)
 {
 	static const char *const keys[] = { "id",         "vendor", "device",     "link", "rdma",
 		                            "speed_gbps", "mtu",    "confidence", NULL };
@@ -414,7 +401,7 @@ parse_nic(Ctx *ctx, yaml_node_t *node, const char *path, HwNicModel *nic)
 	    !hw_reader__str(ctx->r, node, "link", path, TRUE, &link) ||
 	    !hw_reader__bool(ctx->r, node, "rdma", path, TRUE, &nic->rdma) ||
 	    !hw_reader__uint(ctx->r, node, "speed_gbps", path, TRUE, 100000, &value) ||
-	    !read_confidence(ctx, node, path, &nic->confidence)) {
+	    !hw_catalog__read_confidence(ctx, node, path, &nic->confidence)) {
 		return FALSE;
 	}
 	nic->speed_gbps = (guint)value;
@@ -437,460 +424,55 @@ parse_nic(Ctx *ctx, yaml_node_t *node, const char *path, HwNicModel *nic)
 	return TRUE;
 }
 
-#define LIST_FIND(list, type, id)                                                                  \
-	({                                                                                         \
-		const type *found_ = NULL;                                                         \
-		for (guint i_ = 0; (list) != NULL && i_ < (list)->len && found_ == NULL; i_++) {   \
-			const type *r_ = g_ptr_array_index((list), i_);                            \
-			if (strcmp(r_->id, (id)) == 0) {                                           \
-				found_ = r_;                                                       \
-			}                                                                          \
-		}                                                                                  \
-		found_;                                                                            \
-	})
-
-static const HwGpuModel *
-find_gpu(Ctx *ctx, const char *id)
+const HwGpuModel *
+hw_catalog__find_gpu(HwCatalogCtx *ctx, const char *id)
 {
 	const HwGpuModel *model = LIST_FIND(ctx->staging->gpus, HwGpuModel, id);
 
 	return model ? model : LIST_FIND(ctx->base ? ctx->base->gpus : NULL, HwGpuModel, id);
 }
 
-static const HwNicModel *
-find_nic(Ctx *ctx, const char *id)
+const HwNicModel *
+hw_catalog__find_nic(HwCatalogCtx *ctx, const char *id)
 {
 	const HwNicModel *model = LIST_FIND(ctx->staging->nics, HwNicModel, id);
 
 	return model ? model : LIST_FIND(ctx->base ? ctx->base->nics : NULL, HwNicModel, id);
 }
 
-/* ---- node shapes ---- */
-
-static gboolean
-is_hex_lower(const char *text, guint from, guint to)
-{
-	for (guint i = from; i < to; i++) {
-		if (!g_ascii_isxdigit(text[i]) || g_ascii_isupper(text[i])) {
-			return FALSE;
-		}
-	}
-	return TRUE;
-}
-
-/* "pci0000:10": the first component of the sysfs path (deviceattribute helper). */
-static gboolean
-valid_root(const char *text)
-{
-	return strlen(text) == 10 && g_str_has_prefix(text, "pci") && is_hex_lower(text, 3, 7) &&
-	       text[7] == ':' && is_hex_lower(text, 8, 10);
-}
-
-/* "dddd:bb:dd.f", lowercase hex, function 0-7. */
-static gboolean
-valid_bdf(const char *text)
-{
-	return strlen(text) == 12 && is_hex_lower(text, 0, 4) && text[4] == ':' &&
-	       is_hex_lower(text, 5, 7) && text[7] == ':' && is_hex_lower(text, 8, 10) &&
-	       text[10] == '.' && text[11] >= '0' && text[11] <= '7';
-}
-
-static gboolean
-check_unique_bdf(Ctx *ctx, yaml_node_t *node, const char *path, GHashTable *seen, const char *bdf)
-{
-	if (!valid_bdf(bdf)) {
-		return hw_reader__fail(
-		        ctx->r, node, path,
-		        "expected a PCI address dddd:bb:dd.f in lowercase hex, got \"%s\"", bdf);
-	}
-	if (!g_hash_table_add(seen, (gpointer)bdf)) {
-		return hw_reader__fail(ctx->r, node, path, "PCI address %s is used twice", bdf);
-	}
-	return TRUE;
-}
-
-static gboolean
-parse_root_nics(Ctx *ctx, yaml_node_t *node, const char *path, GHashTable *seen, HwPcieRoot *root)
-{
-	static const char *const keys[] = { "model", "bdf", NULL };
-	guint index = 0;
-
-	if (!expect_seq(ctx, node, path)) {
-		return FALSE;
-	}
-	SEQ_FOREACH(node, item)
-	{
-		yaml_node_t *nic_node = hw_reader__node(ctx->r, *item);
-		g_autofree char *sub = g_strdup_printf("%s[%u]", path, index++);
-		HwShapeNic nic = { 0 };
-
-		g_array_append_val(root->nics, nic);
-		HwShapeNic *slot = &g_array_index(root->nics, HwShapeNic, root->nics->len - 1);
-		if (!hw_reader__mapping(ctx->r, nic_node, sub, keys) ||
-		    !hw_reader__str(ctx->r, nic_node, "model", sub, TRUE, &slot->model_id) ||
-		    !hw_reader__str(ctx->r, nic_node, "bdf", sub, TRUE, &slot->bdf) ||
-		    !check_unique_bdf(ctx, hw_reader__get(ctx->r, nic_node, "bdf"), sub, seen,
-		                      slot->bdf)) {
-			return FALSE;
-		}
-		slot->model = find_nic(ctx, slot->model_id);
-		if (slot->model == NULL) {
-			return hw_reader__fail_key(ctx->r, nic_node, "model", sub,
-			                           "unknown NIC model \"%s\"", slot->model_id);
-		}
-	}
-	return TRUE;
-}
-
-static gboolean
-parse_root(Ctx *ctx, yaml_node_t *node, const char *path, GHashTable *seen, HwNodeShape *shape)
-{
-	static const char *const keys[] = { "root", "numa", "gpus", "nics", NULL };
-	HwPcieRoot *root = g_new0(HwPcieRoot, 1);
-	yaml_node_t *gpus, *nics;
-	guint64 numa = 0;
-	guint index = 0;
-
-	root->gpu_bdfs = g_ptr_array_new_with_free_func(g_free);
-	root->nics = hw_catalog__nics_new();
-	g_ptr_array_add(shape->roots, root);
-	if (!hw_reader__mapping(ctx->r, node, path, keys) ||
-	    !hw_reader__str(ctx->r, node, "root", path, TRUE, &root->root) ||
-	    !hw_reader__uint(ctx->r, node, "numa", path, TRUE, 63, &numa)) {
-		return FALSE;
-	}
-	root->numa = (int)numa;
-	if (!valid_root(root->root)) {
-		return hw_reader__fail_key(
-		        ctx->r, node, "root", path,
-		        "expected a PCIe root pci<domain>:<bus> in lowercase hex, got "
-		        "\"%s\"",
-		        root->root);
-	}
-	if (numa >= shape->numa_nodes) {
-		return hw_reader__fail_key(ctx->r, node, "numa", path,
-		                           "NUMA node %u does not exist (the shape has %u)",
-		                           (guint)numa, shape->numa_nodes);
-	}
-	gpus = hw_reader__get(ctx->r, node, "gpus");
-	g_autofree char *gpath = g_strdup_printf("%s.gpus", path);
-	if (gpus != NULL) {
-		if (!expect_seq(ctx, gpus, gpath)) {
-			return FALSE;
-		}
-		SEQ_FOREACH(gpus, item)
-		{
-			g_autofree char *sub = g_strdup_printf("%s[%u]", gpath, index++);
-			const char *bdf =
-			        hw_reader__scalar(ctx->r, hw_reader__node(ctx->r, *item), sub);
-
-			if (bdf == NULL) {
-				return FALSE;
-			}
-			g_ptr_array_add(root->gpu_bdfs, g_strdup(bdf));
-			if (!check_unique_bdf(
-			            ctx, hw_reader__node(ctx->r, *item), sub, seen,
-			            g_ptr_array_index(root->gpu_bdfs, root->gpu_bdfs->len - 1))) {
-				return FALSE;
-			}
-		}
-	}
-	nics = hw_reader__get(ctx->r, node, "nics");
-	g_autofree char *npath = g_strdup_printf("%s.nics", path);
-	return nics == NULL || parse_root_nics(ctx, nics, npath, seen, root);
-}
-
-static gboolean
-hw_shape__parse_roots(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape)
-{
-	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
-	guint index = 0, gpus = 0;
-
-	if (!expect_seq(ctx, node, path)) {
-		return FALSE;
-	}
-	SEQ_FOREACH(node, item)
-	{
-		g_autofree char *sub = g_strdup_printf("%s[%u]", path, index++);
-
-		if (!parse_root(ctx, hw_reader__node(ctx->r, *item), sub, seen, shape)) {
-			return FALSE;
-		}
-		gpus += ((HwPcieRoot *)g_ptr_array_index(shape->roots, shape->roots->len - 1))
-		                ->gpu_bdfs->len;
-	}
-	if (gpus == 0) {
-		return hw_reader__fail(ctx->r, node, path, "a node shape needs at least one GPU");
-	}
-	return TRUE;
-}
-
-/* Lays out @roots root complexes evenly over bus numbers, GPUs first then NICs below
- * each root. The addresses are synthetic: only the grouping is modelled. */
-static gboolean
-hw_shape__generate(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape)
-{
-	static const char *const keys[] = { "roots",     "gpus_per_root", "nics_per_root",
-		                            "nic_model", "numa",          NULL };
-	guint64 roots = 0, gpus = 0, nics = 0;
-	g_autofree char *nic_id = NULL;
-	const HwNicModel *nic_model = NULL;
-	yaml_node_t *numa;
-	guint index = 0;
-
-	if (!hw_reader__mapping(ctx->r, node, path, keys) ||
-	    !hw_reader__uint(ctx->r, node, "roots", path, TRUE, 16, &roots) ||
-	    !hw_reader__uint(ctx->r, node, "gpus_per_root", path, TRUE, 16, &gpus) ||
-	    !hw_reader__uint(ctx->r, node, "nics_per_root", path, TRUE, 16, &nics) ||
-	    !hw_reader__str(ctx->r, node, "nic_model", path, nics > 0, &nic_id)) {
-		return FALSE;
-	}
-	if (roots == 0 || gpus == 0) {
-		return hw_reader__fail(ctx->r, node, path,
-		                       "roots and gpus_per_root must be at least 1");
-	}
-	if (nic_id != NULL && (nic_model = find_nic(ctx, nic_id)) == NULL) {
-		return hw_reader__fail_key(ctx->r, node, "nic_model", path,
-		                           "unknown NIC model \"%s\"", nic_id);
-	}
-	numa = hw_reader__get(ctx->r, node, "numa");
-	g_autofree char *numa_path = g_strdup_printf("%s.numa", path);
-	if (!expect_seq(ctx, numa, numa_path)) {
-		return FALSE;
-	}
-	if ((guint64)(numa->data.sequence.items.top - numa->data.sequence.items.start) != roots) {
-		return hw_reader__fail(ctx->r, numa, numa_path,
-		                       "expected one NUMA node per root (%u)", (guint)roots);
-	}
-	SEQ_FOREACH(numa, item)
-	{
-		guint bus = index * (256 / (guint)roots);
-		HwPcieRoot *root = g_new0(HwPcieRoot, 1);
-		guint64 numa_node = 0;
-
-		root->gpu_bdfs = g_ptr_array_new_with_free_func(g_free);
-		root->nics = hw_catalog__nics_new();
-		root->root = g_strdup_printf("pci0000:%02x", bus);
-		g_ptr_array_add(shape->roots, root);
-		if (!hw_reader__scalar_uint(ctx->r, hw_reader__node(ctx->r, *item), numa_path,
-		                            shape->numa_nodes - 1, &numa_node)) {
-			return FALSE;
-		}
-		root->numa = (int)numa_node;
-		for (guint g = 0; g < gpus; g++) {
-			g_ptr_array_add(root->gpu_bdfs,
-			                g_strdup_printf("0000:%02x:00.0", bus + 1 + g));
-		}
-		for (guint n = 0; n < nics; n++) {
-			HwShapeNic nic = { g_strdup_printf("0000:%02x:00.0",
-				                           bus + 1 + (guint)gpus + n),
-				           g_strdup(nic_id), nic_model };
-			g_array_append_val(root->nics, nic);
-		}
-		index++;
-	}
-	return TRUE;
-}
-
-static gboolean
-parse_shape(Ctx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape)
-{
-	static const char *const keys[] = { "id",         "gpu_model",          "cpus",
-		                            "memory_gib", "numa_nodes",         "confidence",
-		                            "pcie_roots", "generated_topology", NULL };
-	yaml_node_t *roots, *generated;
-	guint64 value = 0;
-
-	shape->roots = hw_catalog__roots_new();
-	if (!hw_reader__mapping(ctx->r, node, path, keys) ||
-	    !hw_reader__str(ctx->r, node, "id", path, TRUE, &shape->id) ||
-	    !hw_reader__str(ctx->r, node, "gpu_model", path, TRUE, &shape->gpu_model_id) ||
-	    !hw_reader__uint(ctx->r, node, "cpus", path, TRUE, 1 << 20, &value)) {
-		return FALSE;
-	}
-	shape->cpus = (guint)value;
-	if (!hw_reader__uint(ctx->r, node, "memory_gib", path, TRUE, 1 << 30, &shape->memory_gib) ||
-	    !hw_reader__uint(ctx->r, node, "numa_nodes", path, TRUE, 64, &value) ||
-	    !read_confidence(ctx, node, path, &shape->confidence)) {
-		return FALSE;
-	}
-	shape->numa_nodes = (guint)value;
-	shape->gpu_model = find_gpu(ctx, shape->gpu_model_id);
-	if (shape->gpu_model == NULL) {
-		return hw_reader__fail_key(ctx->r, node, "gpu_model", path,
-		                           "unknown GPU model \"%s\"", shape->gpu_model_id);
-	}
-	roots = hw_reader__get(ctx->r, node, "pcie_roots");
-	generated = hw_reader__get(ctx->r, node, "generated_topology");
-	if ((roots == NULL) == (generated == NULL)) {
-		return hw_reader__fail(ctx->r, node, path,
-		                       "expected exactly one of pcie_roots and generated_topology");
-	}
-	if (roots != NULL) {
-		g_autofree char *sub = g_strdup_printf("%s.pcie_roots", path);
-		return hw_shape__parse_roots(ctx, roots, sub, shape);
-	}
-	g_autofree char *sub = g_strdup_printf("%s.generated_topology", path);
-	shape->synthetic_topology = TRUE;
-	return hw_shape__generate(ctx, generated, sub, shape);
-}
-
-/* ---- node pools (scenario hardware) ---- */
-
-static const HwNodeShape *
-find_shape(Ctx *ctx, const char *id)
-{
-	const HwNodeShape *shape = LIST_FIND(ctx->staging->shapes, HwNodeShape, id);
-
-	return shape ? shape : LIST_FIND(ctx->base ? ctx->base->shapes : NULL, HwNodeShape, id);
-}
-
-/* mig: as a list of {profile, start} maps. Each prefix of the list is checked, so an
- * error points at the first instance that breaks a rule. */
-static gboolean
-parse_pool_instances(
-        Ctx *ctx, yaml_node_t *node, const char *path, const HwGpuModel *model, HwNodePool *pool)
-{
-	static const char *const keys[] = { "profile", "start", NULL };
-	g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GArray) placed = g_array_new(FALSE, TRUE, sizeof(HwMigInstance));
-	gboolean pinned_all = TRUE, pinned_any = FALSE;
-	guint index = 0;
-
-	SEQ_FOREACH(node, item)
-	{
-		yaml_node_t *inst_node = hw_reader__node(ctx->r, *item);
-		g_autofree char *sub = g_strdup_printf("%s[%u]", path, index++);
-		g_autofree char *name = NULL;
-		g_autofree char *reason = NULL;
-		const HwMigProfile *profile;
-		guint64 start = G_MAXUINT64;
-
-		if (!hw_reader__mapping(ctx->r, inst_node, sub, keys) ||
-		    !hw_reader__str(ctx->r, inst_node, "profile", sub, TRUE, &name) ||
-		    !hw_reader__uint(ctx->r, inst_node, "start", sub, FALSE, 7, &start)) {
-			return FALSE;
-		}
-		profile = hw_gpu_model_lookup_profile(model, name);
-		if (profile == NULL) {
-			return hw_reader__fail_key(ctx->r, inst_node, "profile", sub,
-			                           "unknown MIG profile \"%s\" for %s", name,
-			                           model->id);
-		}
-		pinned_all = pinned_all && start != G_MAXUINT64;
-		pinned_any = pinned_any || start != G_MAXUINT64;
-		if (start == G_MAXUINT64) {
-			g_ptr_array_add(items, g_strdup(name));
-			continue;
-		}
-		g_ptr_array_add(items, g_strdup_printf("%s@%u", name, (guint)start));
-		HwMigInstance inst = { profile, (guint)start };
-		g_array_append_val(placed, inst);
-		if (hw_mig_check(model, (HwMigInstance *)(void *)placed->data, placed->len,
-		                 &reason) != HW_MIG_OK) {
-			return hw_reader__fail(ctx->r, inst_node, sub, "%s", reason);
-		}
-	}
-	if (pinned_any && !pinned_all) {
-		return hw_reader__fail(ctx->r, node, path, "give every instance a start, or none");
-	}
-	g_ptr_array_add(items, NULL);
-	pool->layout = g_strjoinv(",", (char **)items->pdata);
-	return TRUE;
-}
-
-static gboolean
-parse_pool_mig(Ctx *ctx, yaml_node_t *node, const char *path, HwNodePool *pool)
-{
-	const HwGpuModel *model = pool->shape->gpu_model;
-	g_autoptr(GError) error = NULL;
-	g_autoptr(GArray) instances = NULL;
-	gboolean enabled;
-
-	if (node == NULL) {
-		pool->layout = g_strdup("all-disabled");
-		return TRUE;
-	}
-	if (node->type == YAML_SEQUENCE_NODE) {
-		if (model->mig == NULL) {
-			return hw_reader__fail(ctx->r, node, path, "%s does not support MIG",
-			                       model->product_name);
-		}
-		if (!parse_pool_instances(ctx, node, path, model, pool)) {
-			return FALSE;
-		}
-	} else {
-		const char *text = hw_reader__scalar(ctx->r, node, path);
-
-		if (text == NULL) {
-			return FALSE;
-		}
-		if (strcmp(text, "dynamic") == 0) {
-			pool->dynamic_mig = TRUE;
-			pool->layout = g_strdup("all-disabled");
-			return TRUE;
-		}
-		pool->layout = g_strdup(text);
-	}
-	instances = hw_mig_layout_parse(model, pool->layout, &enabled, &error);
-	if (instances == NULL) {
-		return hw_reader__fail(ctx->r, node, path, "%s", error->message);
-	}
-	return TRUE;
-}
-
-static gboolean
-parse_pool(Ctx *ctx, yaml_node_t *node, const char *path, HwNodePool *pool)
-{
-	static const char *const keys[] = { "name", "shape", "count", "mig", NULL };
-	g_autofree char *mig_path = g_strdup_printf("%s.mig", path);
-	guint64 count = 0;
-
-	if (!hw_reader__mapping(ctx->r, node, path, keys) ||
-	    !hw_reader__str(ctx->r, node, "name", path, TRUE, &pool->name) ||
-	    !hw_reader__str(ctx->r, node, "shape", path, TRUE, &pool->shape_id) ||
-	    !hw_reader__uint(ctx->r, node, "count", path, TRUE, 100000, &count)) {
-		return FALSE;
-	}
-	pool->count = (guint)count;
-	pool->shape = find_shape(ctx, pool->shape_id);
-	if (pool->shape == NULL) {
-		return hw_reader__fail_key(ctx->r, node, "shape", path, "unknown node shape \"%s\"",
-		                           pool->shape_id);
-	}
-	return parse_pool_mig(ctx, hw_reader__get(ctx->r, node, "mig"), mig_path, pool);
-}
-
 /* ---- document ---- */
 
-typedef gboolean (*RecordParser)(Ctx *ctx, yaml_node_t *node, const char *path, gpointer record);
+typedef gboolean (*RecordParser)(HwCatalogCtx *ctx,
+                                 yaml_node_t *node,
+                                 const char *path,
+                                 gpointer record);
 
 static gboolean
-parse_gpu_record(Ctx *ctx, yaml_node_t *node, const char *path, gpointer record)
+parse_gpu_record(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, gpointer record)
 {
 	return parse_gpu(ctx, node, path, record);
 }
 
 static gboolean
-parse_nic_record(Ctx *ctx, yaml_node_t *node, const char *path, gpointer record)
+parse_nic_record(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, gpointer record)
 {
 	return parse_nic(ctx, node, path, record);
 }
 
 static gboolean
-parse_pool_record(Ctx *ctx, yaml_node_t *node, const char *path, gpointer record)
+parse_pool_record(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, gpointer record)
 {
-	return parse_pool(ctx, node, path, record);
+	return hw_catalog__parse_pool(ctx, node, path, record);
 }
 
 static gboolean
-parse_shape_record(Ctx *ctx, yaml_node_t *node, const char *path, gpointer record)
+parse_shape_record(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, gpointer record)
 {
-	return parse_shape(ctx, node, path, record);
+	return hw_catalog__parse_shape(ctx, node, path, record);
 }
 
 static gboolean
-parse_list(Ctx *ctx,
+parse_list(HwCatalogCtx *ctx,
            yaml_node_t *node,
            const char *key,
            GPtrArray *into,
@@ -899,7 +481,7 @@ parse_list(Ctx *ctx,
 {
 	guint index = 0;
 
-	if (!expect_seq(ctx, node, key)) {
+	if (!hw_catalog__expect_seq(ctx, node, key)) {
 		return FALSE;
 	}
 	SEQ_FOREACH(node, item)
@@ -927,7 +509,7 @@ hw_catalog__parse(HwCatalog *staging, const HwCatalog *base, HwReader *reader, y
 	static const char *const keys[] = { "schema",     "placement_tables", "gpu_models",
 		                            "nic_models", "node_shapes",      "node_pools",
 		                            NULL };
-	Ctx ctx = { reader, staging, base };
+	HwCatalogCtx ctx = { reader, staging, base };
 	g_autofree char *schema = NULL;
 	yaml_node_t *node;
 
