@@ -337,10 +337,10 @@ statically_exact(CelChecker *c, const CelOverloadDecl *o, const CelType *const *
 	return TRUE;
 }
 
-static const CelType *
-check_call(CelChecker *c, CelAst *n)
+/* The declaration a call names: a namespaced global (optional.of(x)), then by container. */
+static CelFuncDecl *
+call_function(CelChecker *c, CelAst *n)
 {
-	CelFuncDecl *fd = NULL;
 	/* namespaced global function: optional.of(x), cel.@mapInsert, ... */
 	if (n->call.target != NULL) {
 		g_autofree char *q = qualified_name(c, n->call.target);
@@ -348,81 +348,92 @@ check_call(CelChecker *c, CelAst *n)
 			g_autofree char *full = g_strconcat(q, ".", n->call.function, NULL);
 			FuncLookup l = { NULL };
 			if (for_each_candidate(c, full, try_func, &l)) {
-				fd = l.decl;
-				n->call.function = fd->name;
+				n->call.function = l.decl->name;
 				n->call.target = NULL;
+				return l.decl;
 			}
 		}
 	}
-	gboolean receiver = n->call.target != NULL;
-	if (fd == NULL) {
-		FuncLookup l = { NULL };
-		if (!receiver && for_each_candidate(c, n->call.function, try_func, &l)) {
-			fd = l.decl;
-			n->call.function = fd->name;
-		} else {
-			fd = cel_env_lookup_function(c->env, n->call.function);
-		}
+	FuncLookup l = { NULL };
+	if (n->call.target == NULL && for_each_candidate(c, n->call.function, try_func, &l)) {
+		n->call.function = l.decl->name;
+		return l.decl;
 	}
-	guint nargs = n->call.nargs + (receiver ? 1 : 0);
-	const CelType *types[16];
-	CelAst *args[16];
-	if (nargs > G_N_ELEMENTS(types)) {
-		report(c, n, "too many arguments to '%s'", n->call.function);
-		return cel_type_error();
-	}
-	guint k = 0;
-	if (receiver) {
-		args[k++] = n->call.target;
-	}
-	for (guint i = 0; i < n->call.nargs; i++) {
-		args[k++] = n->call.args[i];
-	}
-	for (guint i = 0; i < nargs; i++) {
-		types[i] = check(c, args[i]);
-	}
+	return cel_env_lookup_function(c->env, n->call.function);
+}
+
+/* The evaluator's special forms: operators, and x.or(y) / x.orValue(y) on optionals. */
+static void
+mark_special(CelAst *n, gboolean receiver)
+{
 	n->call.special = special_of(n->call.function);
 	if (receiver && n->call.nargs == 1 && strcmp(n->call.function, "or") == 0) {
 		n->call.special = CEL_SPECIAL_OR_OPT;
 	} else if (receiver && n->call.nargs == 1 && strcmp(n->call.function, "orValue") == 0) {
 		n->call.special = CEL_SPECIAL_OR_VALUE;
 	}
-	if (fd == NULL) {
-		report(c, n, "undeclared reference to '%s' (in container '%s')", n->call.function,
-		       c->env->container);
-		return cel_type_error();
+}
+
+/*
+ * Does overload @o accept argument @types: its type parameters renamed afresh, each argument
+ * assignable to its parameter (the bindings rolled back when not). @res: the result type.
+ */
+static gboolean
+overload_accepts(CelChecker *c,
+                 const CelOverloadDecl *o,
+                 const CelType *const *types,
+                 guint nargs,
+                 const CelType **res)
+{
+	const CelType *from[16], *to[16];
+	guint nmap = 0;
+	const CelType *params[CEL_MAX_PARAMS];
+	*res = o->result;
+	for (guint j = 0; j < nargs; j++) {
+		params[j] = o->has_type_params
+		                    ? cel_check__instantiate(c, o->params[j], from, to, &nmap)
+		                    : o->params[j];
 	}
+	if (o->has_type_params) {
+		*res = cel_check__instantiate(c, o->result, from, to, &nmap);
+	}
+	guint mark = c->subst->len;
+	gboolean ok = TRUE;
+	for (guint j = 0; j < nargs && ok; j++) {
+		ok = cel_check__assignable_raw(c, types[j], params[j]);
+	}
+	if (!ok) {
+		g_array_set_size(c->subst, mark);
+	}
+	return ok;
+}
+
+/*
+ * Keeps the overloads of @fd that accept the arguments (all of the call's shape when not
+ * reporting: the runtime then dispatches) in n->call.overloads; returns the result type
+ * (dyn when the accepting overloads disagree), NULL when none accepts.
+ */
+static const CelType *
+keep_overloads(CelChecker *c,
+               CelAst *n,
+               const CelFuncDecl *fd,
+               const CelType *const *types,
+               guint nargs,
+               gboolean receiver)
+{
 	const CelOverloadDecl **kept =
 	        cel_arena_alloc(&c->tree->arena, sizeof(gpointer) * MAX(fd->overloads->len, 1));
 	guint nkept = 0;
 	const CelType *result = NULL;
 	for (guint i = 0; i < fd->overloads->len; i++) {
 		const CelOverloadDecl *o = g_ptr_array_index(fd->overloads, i);
+		const CelType *res;
 		if (o->nparams != nargs || (o->def->style == CEL_RECEIVER) != receiver) {
 			continue;
 		}
-		const CelType *from[16], *to[16];
-		guint nmap = 0;
-		const CelType *params[CEL_MAX_PARAMS];
-		const CelType *res = o->result;
-		for (guint j = 0; j < nargs; j++) {
-			params[j] = o->has_type_params ? cel_check__instantiate(c, o->params[j],
-			                                                        from, to, &nmap)
-			                               : o->params[j];
-		}
-		if (o->has_type_params) {
-			res = cel_check__instantiate(c, o->result, from, to, &nmap);
-		}
-		guint mark = c->subst->len;
-		gboolean ok = TRUE;
-		for (guint j = 0; j < nargs && ok; j++) {
-			ok = cel_check__assignable_raw(c, types[j], params[j]);
-		}
-		if (!ok) {
-			g_array_set_size(c->subst, mark);
-			if (c->report) {
-				continue;
-			}
+		gboolean ok = overload_accepts(c, o, types, nargs, &res);
+		if (!ok && c->report) {
+			continue;
 		}
 		kept[nkept++] = o;
 		const CelType *r = cel_check__substitute(c, res, FALSE);
@@ -442,24 +453,63 @@ check_call(CelChecker *c, CelAst *n)
 	    statically_exact(c, kept[0], types, nargs)) {
 		n->call.direct = kept[0]->def->impl;
 	}
+	return result;
+}
+
+static void
+report_no_overload(
+        CelChecker *c, const CelAst *n, const CelType *const *types, guint nargs, gboolean receiver)
+{
+	GString *s = g_string_new(NULL);
+	const CelType *shown[16] = { NULL };
+	for (guint i = 0; i < nargs; i++) {
+		shown[i] = cel_check__substitute(c, types[i], TRUE);
+	}
+	if (receiver) {
+		g_string_append_printf(s, "%s.(", cel_type_get_name(shown[0]));
+		append_type_list(s, shown + 1, nargs - 1);
+	} else {
+		g_string_append_c(s, '(');
+		append_type_list(s, shown, nargs);
+	}
+	g_string_append_c(s, ')');
+	report(c, n, "found no matching overload for '%s' applied to '%s'", n->call.function,
+	       s->str);
+	g_string_free(s, TRUE);
+}
+
+static const CelType *
+check_call(CelChecker *c, CelAst *n)
+{
+	CelFuncDecl *fd = call_function(c, n);
+	gboolean receiver = n->call.target != NULL;
+	guint nargs = n->call.nargs + (receiver ? 1 : 0);
+	const CelType *types[16];
+	CelAst *args[16];
+	if (nargs > G_N_ELEMENTS(types)) {
+		report(c, n, "too many arguments to '%s'", n->call.function);
+		return cel_type_error();
+	}
+	guint k = 0;
+	if (receiver) {
+		args[k++] = n->call.target;
+	}
+	for (guint i = 0; i < n->call.nargs; i++) {
+		args[k++] = n->call.args[i];
+	}
+	for (guint i = 0; i < nargs; i++) {
+		types[i] = check(c, args[i]);
+	}
+	mark_special(n, receiver);
+	if (fd == NULL) {
+		report(c, n, "undeclared reference to '%s' (in container '%s')", n->call.function,
+		       c->env->container);
+		return cel_type_error();
+	}
+	const CelType *result = keep_overloads(c, n, fd, types, nargs, receiver);
 	if (result == NULL) {
 		if (c->report) {
-			GString *s = g_string_new(NULL);
-			const CelType *shown[16] = { NULL };
-			for (guint i = 0; i < nargs; i++) {
-				shown[i] = cel_check__substitute(c, types[i], TRUE);
-			}
-			if (receiver) {
-				g_string_append_printf(s, "%s.(", cel_type_get_name(shown[0]));
-				append_type_list(s, shown + 1, nargs - 1);
-			} else {
-				g_string_append_c(s, '(');
-				append_type_list(s, shown, nargs);
-			}
-			g_string_append_c(s, ')');
-			report(c, n, "found no matching overload for '%s' applied to '%s'",
-			       n->call.function, s->str);
-			g_string_free(s, TRUE);
+			report_no_overload(c, n, types, nargs, receiver);
 		}
 		return cel_type_error();
 	}

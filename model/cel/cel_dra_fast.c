@@ -110,55 +110,39 @@ compile_member(const CelAst *e, CelArena *arena)
 	return NULL;
 }
 
+/* s.matches(re) with a pattern prepared at compile time (and kept when constant). */
 static const FastNode *
-compile_node(const CelAst *e, CelArena *arena)
+compile_matches(const CelAst *e,
+                const CelAst *text,
+                const CelRegex *re,
+                guint64 regex_cost,
+                CelArena *arena)
 {
-	const CelDraHost *h = cel_dra_host_of(e);
-	CelValue k;
-	guint64 kcost;
-
-	if (h != NULL) {
-		FastNode *n = node_new(arena, FAST_LOOKUP);
-		n->host = h;
-		n->cost = h->cost;
-		return h->kind == CEL_DRA_HOST_ENTRY || h->kind == CEL_DRA_HOST_DRIVER ||
-		                       h->kind == CEL_DRA_HOST_MULTI
-		               ? n
-		               : NULL;
-	}
-	if (const_value(e, &k, &kcost)) {
-		FastNode *n = node_new(arena, FAST_CONST);
-		n->k = k;
-		n->cost = kcost;
-		return n;
-	}
-	const CelAst *text;
-	const CelRegex *re;
-	guint64 regex_cost;
-	if (cel_regex_host_matches(e, &text, &re, &regex_cost)) {
-		const FastNode *a = compile_node(text, arena);
-		if (a == NULL) {
-			return NULL;
-		}
-		FastNode *n = node_new(arena, FAST_MATCHES);
-		n->a = a;
-		n->re = re;
-		n->k_chars = regex_cost; /* ceil(len(pattern) * RegexStringLengthCostFactor) */
-		const CelAst *call = e->host.original;
-		const CelAst *p = NULL;
-		if (call != NULL && call->kind == CEL_AST_CALL) {
-			p = call->call.target != NULL && call->call.nargs == 1 ? call->call.args[0]
-			    : call->call.nargs == 2                            ? call->call.args[1]
-			                                                       : NULL;
-		}
-		if (p != NULL && p->kind == CEL_AST_CONST && p->constant.kind == CEL_KIND_STRING) {
-			n->pattern = p->constant;
-		}
-		return n;
-	}
-	if (e->kind != CEL_AST_CALL) {
+	const FastNode *a = compile_node(text, arena);
+	if (a == NULL) {
 		return NULL;
 	}
+	FastNode *n = node_new(arena, FAST_MATCHES);
+	n->a = a;
+	n->re = re;
+	n->k_chars = regex_cost; /* ceil(len(pattern) * RegexStringLengthCostFactor) */
+	const CelAst *call = e->host.original;
+	const CelAst *p = NULL;
+	if (call != NULL && call->kind == CEL_AST_CALL) {
+		p = call->call.target != NULL && call->call.nargs == 1 ? call->call.args[0]
+		    : call->call.nargs == 2                            ? call->call.args[1]
+		                                                       : NULL;
+	}
+	if (p != NULL && p->kind == CEL_AST_CONST && p->constant.kind == CEL_KIND_STRING) {
+		n->pattern = p->constant;
+	}
+	return n;
+}
+
+/* Logic, equality and order operators; member functions (compile_member). */
+static const FastNode *
+compile_call(const CelAst *e, CelArena *arena)
+{
 	switch (e->call.special) {
 	case CEL_SPECIAL_AND:
 		return compile_binary(e, FAST_AND, arena);
@@ -197,6 +181,40 @@ compile_node(const CelAst *e, CelArena *arena)
 		return compile_binary(e, FAST_GE, arena);
 	}
 	return compile_member(e, arena);
+}
+
+static const FastNode *
+compile_node(const CelAst *e, CelArena *arena)
+{
+	const CelDraHost *h = cel_dra_host_of(e);
+	CelValue k;
+	guint64 kcost;
+
+	if (h != NULL) {
+		FastNode *n = node_new(arena, FAST_LOOKUP);
+		n->host = h;
+		n->cost = h->cost;
+		return h->kind == CEL_DRA_HOST_ENTRY || h->kind == CEL_DRA_HOST_DRIVER ||
+		                       h->kind == CEL_DRA_HOST_MULTI
+		               ? n
+		               : NULL;
+	}
+	if (const_value(e, &k, &kcost)) {
+		FastNode *n = node_new(arena, FAST_CONST);
+		n->k = k;
+		n->cost = kcost;
+		return n;
+	}
+	const CelAst *text;
+	const CelRegex *re;
+	guint64 regex_cost;
+	if (cel_regex_host_matches(e, &text, &re, &regex_cost)) {
+		return compile_matches(e, text, re, regex_cost, arena);
+	}
+	if (e->kind != CEL_AST_CALL) {
+		return NULL;
+	}
+	return compile_call(e, arena);
 }
 
 CelDraFast *
@@ -299,11 +317,94 @@ eval_compare(const FastNode *n, const CelDraView *view, CelValue *out, guint64 *
 	return TRUE;
 }
 
-gboolean
-cel_dra_fast__eval_node(const FastNode *n, const CelDraView *view, CelValue *out, guint64 *cost)
+/* &&, || (short-circuiting, as cel-go) and !. */
+static gboolean
+eval_logic(const FastNode *n, const CelDraView *view, CelValue *out, guint64 *cost)
 {
 	CelValue a, b;
 
+	if (!cel_dra_fast__eval_node(n->a, view, &a, cost) || a.kind != CEL_KIND_BOOL) {
+		return FALSE;
+	}
+	if (n->op == FAST_NOT) {
+		*out = cel_value_bool(!a.b);
+		return TRUE;
+	}
+	if (a.b == (n->op == FAST_OR)) {
+		*out = a; /* short circuit, as cel-go */
+		return TRUE;
+	}
+	if (!cel_dra_fast__eval_node(n->b, view, &b, cost) || b.kind != CEL_KIND_BOOL) {
+		return FALSE;
+	}
+	*out = b;
+	return TRUE;
+}
+
+/* startsWith, endsWith, contains and matches on a string operand and a constant. */
+static gboolean
+eval_string(const FastNode *n, const CelDraView *view, CelValue *out, guint64 *cost)
+{
+	CelValue a;
+
+	if (!cel_dra_fast__eval_node(n->a, view, &a, cost) || a.kind != CEL_KIND_STRING) {
+		return FALSE;
+	}
+	switch (n->op) {
+	case FAST_STARTS:
+	case FAST_ENDS:
+		*out = cel_value_bool(a.aux >= n->k.aux &&
+		                      memcmp(a.str + (n->op == FAST_STARTS ? 0 : a.aux - n->k.aux),
+		                             n->k.str, n->k.aux) == 0);
+		return TRUE;
+	case FAST_CONTAINS:
+		if (cost != NULL) {
+			*cost += cel_cost_ceil(chars(a), 0.1) * cel_cost_ceil(n->k_chars, 0.1);
+		}
+		*out = cel_value_bool(n->k.aux == 0 ||
+		                      g_strstr_len(a.str, a.aux, n->k.str) != NULL);
+		return TRUE;
+	case FAST_MATCHES:
+	default:
+		if (cost != NULL) {
+			*cost += cel_cost_ceil(1 + chars(a), 0.1) * n->k_chars;
+		}
+		*out = cel_value_bool(cel_regex_match(n->re, a.str, a.aux));
+		return TRUE;
+	}
+}
+
+/* compareTo, isGreaterThan, isLessThan of a quantity or a semver against a constant. */
+static gboolean
+eval_order(const FastNode *n, const CelDraView *view, CelValue *out, guint64 *cost)
+{
+	CelValue a;
+	int c;
+
+	if (!cel_dra_fast__eval_node(n->a, view, &a, cost) || a.kind != CEL_KIND_OBJECT) {
+		return FALSE;
+	}
+	if (n->op == FAST_QTY_CMP) {
+		const K8sQuantity *q = cel_quantity_of(a);
+		if (q == NULL) {
+			return FALSE;
+		}
+		c = k8s_quantity_cmp(q, cel_quantity_of(n->k));
+	} else {
+		const CelSemver *v = cel_semver_of(a);
+		if (v == NULL) {
+			return FALSE;
+		}
+		c = cel_semver_compare(v, cel_semver_of(n->k));
+	}
+	*out = n->mode == CMP_VALUE ? cel_value_int(c)
+	                            : cel_value_bool(c == (n->mode == CMP_GT ? 1 : -1));
+	return TRUE;
+}
+
+gboolean
+cel_dra_fast__eval_node(const FastNode *n, const CelDraView *view, CelValue *out, guint64 *cost)
+{
 	if (cost != NULL) {
 		*cost += n->cost;
 	}
@@ -315,24 +416,8 @@ cel_dra_fast__eval_node(const FastNode *n, const CelDraView *view, CelValue *out
 		return lookup(n, view, out);
 	case FAST_AND:
 	case FAST_OR:
-		if (!cel_dra_fast__eval_node(n->a, view, &a, cost) || a.kind != CEL_KIND_BOOL) {
-			return FALSE;
-		}
-		if (a.b == (n->op == FAST_OR)) {
-			*out = a; /* short circuit, as cel-go */
-			return TRUE;
-		}
-		if (!cel_dra_fast__eval_node(n->b, view, &b, cost) || b.kind != CEL_KIND_BOOL) {
-			return FALSE;
-		}
-		*out = b;
-		return TRUE;
 	case FAST_NOT:
-		if (!cel_dra_fast__eval_node(n->a, view, &a, cost) || a.kind != CEL_KIND_BOOL) {
-			return FALSE;
-		}
-		*out = cel_value_bool(!a.b);
-		return TRUE;
+		return eval_logic(n, view, out, cost);
 	case FAST_EQ:
 	case FAST_NE:
 	case FAST_LT:
@@ -342,55 +427,12 @@ cel_dra_fast__eval_node(const FastNode *n, const CelDraView *view, CelValue *out
 		return eval_compare(n, view, out, cost);
 	case FAST_STARTS:
 	case FAST_ENDS:
-		if (!cel_dra_fast__eval_node(n->a, view, &a, cost) || a.kind != CEL_KIND_STRING) {
-			return FALSE;
-		}
-		*out = cel_value_bool(a.aux >= n->k.aux &&
-		                      memcmp(a.str + (n->op == FAST_STARTS ? 0 : a.aux - n->k.aux),
-		                             n->k.str, n->k.aux) == 0);
-		return TRUE;
 	case FAST_CONTAINS:
-		if (!cel_dra_fast__eval_node(n->a, view, &a, cost) || a.kind != CEL_KIND_STRING) {
-			return FALSE;
-		}
-		if (cost != NULL) {
-			*cost += cel_cost_ceil(chars(a), 0.1) * cel_cost_ceil(n->k_chars, 0.1);
-		}
-		*out = cel_value_bool(n->k.aux == 0 ||
-		                      g_strstr_len(a.str, a.aux, n->k.str) != NULL);
-		return TRUE;
 	case FAST_MATCHES:
-		if (!cel_dra_fast__eval_node(n->a, view, &a, cost) || a.kind != CEL_KIND_STRING) {
-			return FALSE;
-		}
-		if (cost != NULL) {
-			*cost += cel_cost_ceil(1 + chars(a), 0.1) * n->k_chars;
-		}
-		*out = cel_value_bool(cel_regex_match(n->re, a.str, a.aux));
-		return TRUE;
+		return eval_string(n, view, out, cost);
 	case FAST_QTY_CMP:
-	case FAST_SEMVER_CMP: {
-		if (!cel_dra_fast__eval_node(n->a, view, &a, cost) || a.kind != CEL_KIND_OBJECT) {
-			return FALSE;
-		}
-		int c;
-		if (n->op == FAST_QTY_CMP) {
-			const K8sQuantity *q = cel_quantity_of(a);
-			if (q == NULL) {
-				return FALSE;
-			}
-			c = k8s_quantity_cmp(q, cel_quantity_of(n->k));
-		} else {
-			const CelSemver *v = cel_semver_of(a);
-			if (v == NULL) {
-				return FALSE;
-			}
-			c = cel_semver_compare(v, cel_semver_of(n->k));
-		}
-		*out = n->mode == CMP_VALUE ? cel_value_int(c)
-		                            : cel_value_bool(c == (n->mode == CMP_GT ? 1 : -1));
-		return TRUE;
-	}
+	case FAST_SEMVER_CMP:
+		return eval_order(n, view, out, cost);
 	default:
 		return FALSE;
 	}
