@@ -500,16 +500,38 @@ static const CostLayer layers[] = {
 	{ builtin_rules, G_N_ELEMENTS(builtin_rules), TRUE, cel_cost__computed_size },
 };
 
-static const CostRule *
-layer_rule(const CostLayer *layer, const CelCostCall *call)
+/*
+ * The tables indexed by name, built once: the estimator looks up every call of every
+ * selector, and a scan of the rows (string compares) would cost more than the estimate.
+ */
+static GHashTable *layer_index[G_N_ELEMENTS(layers)];
+static GHashTable *overload_index; /* function -> 1 + its first row in overload_ids */
+
+static void build_overload_index(void);
+
+static void
+index_init(void)
 {
-	const char *key = layer->by_overload ? call->overload : call->function;
-	for (guint i = 0; i < layer->n; i++) {
-		if (strcmp(layer->rules[i].name, key) == 0) {
-			return &layer->rules[i];
+	static gsize done;
+	if (!g_once_init_enter(&done)) {
+		return;
+	}
+	for (guint l = 0; l < G_N_ELEMENTS(layers); l++) {
+		layer_index[l] = g_hash_table_new(g_str_hash, g_str_equal);
+		for (guint i = 0; i < layers[l].n; i++) {
+			g_hash_table_insert(layer_index[l], (gpointer)layers[l].rules[i].name,
+			                    (gpointer)&layers[l].rules[i]);
 		}
 	}
-	return NULL;
+	build_overload_index();
+	g_once_init_leave(&done, 1);
+}
+
+static const CostRule *
+layer_rule(guint l, const CelCostCall *call)
+{
+	return g_hash_table_lookup(layer_index[l],
+	                           layers[l].by_overload ? call->overload : call->function);
 }
 
 static gboolean
@@ -524,11 +546,12 @@ cel_cost__call_rule(CelCoster *c, const CelCostCall *call)
 {
 	CelCostEstimate est = { 0 };
 	CelCostRange argsum = { 0, 0 };
+	index_init();
 	for (guint i = 0; i < call->nargs; i++) {
 		argsum = cel_cost_range_add(argsum, call->arg_costs[i]);
 	}
 	for (guint l = 0; l < G_N_ELEMENTS(layers); l++) {
-		const CostRule *rule = layer_rule(&layers[l], call);
+		const CostRule *rule = layer_rule(l, call);
 		CostCtx x = { c, call, layers[l].size };
 		if (rule != NULL && rule_fits(rule, call) && rule->estimate(&x, rule, &est)) {
 			if (!rule->own_args) {
@@ -552,7 +575,10 @@ typedef enum {
 
 #define NO_PARAM -1
 
-/* The first row whose function, call form and parameter kind match names the id. */
+/*
+ * The first row whose function, call form and parameter kind match names the id; the rows
+ * of one function are adjacent.
+ */
 static const struct {
 	const char *function;
 	CallForm form;
@@ -599,6 +625,18 @@ overload_param(const CelOverloadDecl *decl, const CelType *const *argt, guint na
 	return nargt > i ? argt[i] : NULL;
 }
 
+static void
+build_overload_index(void)
+{
+	overload_index = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < G_N_ELEMENTS(overload_ids); i++) {
+		if (!g_hash_table_contains(overload_index, overload_ids[i].function)) {
+			g_hash_table_insert(overload_index, (gpointer)overload_ids[i].function,
+			                    GUINT_TO_POINTER(i + 1));
+		}
+	}
+}
+
 const char *
 cel_cost__overload_id(const CelAst *e,
                       const CelOverloadDecl *decl,
@@ -607,9 +645,15 @@ cel_cost__overload_id(const CelAst *e,
 {
 	const char *fn = e->call.function;
 	CallForm form = e->call.target != NULL ? FORM_MEMBER : FORM_GLOBAL;
-	for (guint i = 0; i < G_N_ELEMENTS(overload_ids); i++) {
-		if (strcmp(overload_ids[i].function, fn) != 0 ||
-		    (overload_ids[i].form != FORM_ANY && overload_ids[i].form != form)) {
+	index_init();
+	/* The rows of one function are adjacent: scan from its first. */
+	guint first = GPOINTER_TO_UINT(g_hash_table_lookup(overload_index, fn));
+	if (first == 0) {
+		return decl != NULL ? decl->def->id : fn;
+	}
+	for (guint i = first - 1;
+	     i < G_N_ELEMENTS(overload_ids) && strcmp(overload_ids[i].function, fn) == 0; i++) {
+		if (overload_ids[i].form != FORM_ANY && overload_ids[i].form != form) {
 			continue;
 		}
 		if (overload_ids[i].param == NO_PARAM) {
