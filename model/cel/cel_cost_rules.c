@@ -414,19 +414,17 @@ rule_compare_text(const CostCtx *x, const CostRule *rule, CelCostEstimate *out)
 
 #define MANY G_MAXUINT /* no upper bound on the argument count */
 
-/* Row shorthands: who may call (receiver or any), how many arguments, the rule. */
-#define ROW(name, rule, target, min, max)                                                          \
-	{                                                                                          \
-		name, rule, target, min, max, FALSE, OPERAND_TARGET, 0                             \
-	}
-#define SCAN(name, target, min, max, what, factor)                                                 \
-	{                                                                                          \
-		name, rule_scan, target, min, max, FALSE, what, factor                             \
-	}
-#define OWN(name, rule, min, max)                                                                  \
-	{                                                                                          \
-		name, rule, FALSE, min, max, TRUE, OPERAND_TARGET, 0                               \
-	}
+/*
+ * Row shorthands. ROW: a rule kind; SCAN: rule_scan over operand @what at @f per size
+ * unit; OWN: a rule that charges the arguments itself. @target: the call needs a receiver;
+ * @min, @max: the argument counts the row applies to. (One line each reads better than
+ * clang-format's layout.)
+ */
+/* clang-format off */
+#define ROW(name, rule, target, min, max) { name, rule, target, min, max, FALSE, OPERAND_TARGET, 0 }
+#define SCAN(name, target, min, max, what, f) { name, rule_scan, target, min, max, FALSE, what, f }
+#define OWN(name, rule, min, max) { name, rule, FALSE, min, max, TRUE, OPERAND_TARGET, 0 }
+/* clang-format on */
 
 static const CostRule sets_rules[] = {
 	ROW("list_sets_contains_list", rule_sets, FALSE, 2, 2),
