@@ -500,12 +500,57 @@ static const CostLayer layers[] = {
 
 /*
  * The tables indexed by name, built once: the estimator looks up every call of every
- * selector, and a scan of the rows (string compares) would cost more than the estimate.
+ * selector, and a scan of the rows (string compares) would cost more than the estimate. An
+ * open-addressing array per table, filled without allocating (a GHashTable's set-up cost
+ * more than compiling a few selectors does).
  */
-static GHashTable *layer_index[G_N_ELEMENTS(layers)];
-static GHashTable *overload_index; /* function -> 1 + its first row in overload_ids */
+#define INDEX_SLOTS 64 /* a power of two, over twice the names of any table */
 
-static void build_overload_index(void);
+typedef struct {
+	const char *name; /* NULL: empty */
+	guint row;
+} IndexSlot;
+
+static IndexSlot layer_slots[G_N_ELEMENTS(layers)][INDEX_SLOTS];
+static IndexSlot overload_slots[INDEX_SLOTS]; /* a function's first row in overload_ids */
+
+static void index_overload_ids(void);
+
+/* FNV-1a: a name's first slot. */
+static guint
+slot_of(const char *name)
+{
+	guint32 h = 2166136261u;
+	for (const guchar *p = (const guchar *)name; *p != '\0'; p++) {
+		h = (h ^ *p) * 16777619u;
+	}
+	return h & (INDEX_SLOTS - 1);
+}
+
+/* Files @row under @name unless the name is there already (its first row wins). */
+static void
+index_add(IndexSlot *slots, const char *name, guint row)
+{
+	guint i = slot_of(name);
+	for (; slots[i].name != NULL; i = (i + 1) & (INDEX_SLOTS - 1)) {
+		if (strcmp(slots[i].name, name) == 0) {
+			return;
+		}
+	}
+	slots[i] = (IndexSlot){ name, row };
+}
+
+/* The row filed under @name, or -1. */
+static gint
+index_find(const IndexSlot *slots, const char *name)
+{
+	for (guint i = slot_of(name); slots[i].name != NULL; i = (i + 1) & (INDEX_SLOTS - 1)) {
+		if (strcmp(slots[i].name, name) == 0) {
+			return (gint)slots[i].row;
+		}
+	}
+	return -1;
+}
 
 static void
 index_init(void)
@@ -515,21 +560,21 @@ index_init(void)
 		return;
 	}
 	for (guint l = 0; l < G_N_ELEMENTS(layers); l++) {
-		layer_index[l] = g_hash_table_new(g_str_hash, g_str_equal);
+		g_assert(layers[l].n * 2 <= INDEX_SLOTS);
 		for (guint i = 0; i < layers[l].n; i++) {
-			g_hash_table_insert(layer_index[l], (gpointer)layers[l].rules[i].name,
-			                    (gpointer)&layers[l].rules[i]);
+			index_add(layer_slots[l], layers[l].rules[i].name, i);
 		}
 	}
-	build_overload_index();
+	index_overload_ids();
 	g_once_init_leave(&done, 1);
 }
 
 static const CostRule *
 layer_rule(guint l, const CelCostCall *call)
 {
-	return g_hash_table_lookup(layer_index[l],
-	                           layers[l].by_overload ? call->overload : call->function);
+	const char *key = layers[l].by_overload ? call->overload : call->function;
+	gint row = index_find(layer_slots[l], key);
+	return row >= 0 ? &layers[l].rules[row] : NULL;
 }
 
 static gboolean
@@ -624,14 +669,11 @@ overload_param(const CelOverloadDecl *decl, const CelType *const *argt, guint na
 }
 
 static void
-build_overload_index(void)
+index_overload_ids(void)
 {
-	overload_index = g_hash_table_new(g_str_hash, g_str_equal);
+	G_STATIC_ASSERT(G_N_ELEMENTS(overload_ids) * 2 <= INDEX_SLOTS);
 	for (guint i = 0; i < G_N_ELEMENTS(overload_ids); i++) {
-		if (!g_hash_table_contains(overload_index, overload_ids[i].function)) {
-			g_hash_table_insert(overload_index, (gpointer)overload_ids[i].function,
-			                    GUINT_TO_POINTER(i + 1));
-		}
+		index_add(overload_slots, overload_ids[i].function, i);
 	}
 }
 
@@ -645,11 +687,11 @@ cel_cost__overload_id(const CelAst *e,
 	CallForm form = e->call.target != NULL ? FORM_MEMBER : FORM_GLOBAL;
 	index_init();
 	/* The rows of one function are adjacent: scan from its first. */
-	guint first = GPOINTER_TO_UINT(g_hash_table_lookup(overload_index, fn));
-	if (first == 0) {
+	gint first = index_find(overload_slots, fn);
+	if (first < 0) {
 		return decl != NULL ? decl->def->id : fn;
 	}
-	for (guint i = first - 1;
+	for (guint i = (guint)first;
 	     i < G_N_ELEMENTS(overload_ids) && strcmp(overload_ids[i].function, fn) == 0; i++) {
 		if (overload_ids[i].form != FORM_ANY && overload_ids[i].form != form) {
 			continue;
