@@ -9,6 +9,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include "cel-private.h"
 #include "cel_dra.h"
 #include "cel_lib_k8s.h"
@@ -222,6 +224,74 @@ const CelDraHost *cel_dra_host_of(const CelAst *node);
  * always the generic ones; runtime cost is accounted by the same rules.
  */
 typedef struct CelDraFast CelDraFast;
+
+/* ---- the fast path's internals, shared by cel_dra_fast.c and cel_dra_fast_test.c ---- */
+
+typedef enum {
+	FAST_CONST,
+	FAST_LOOKUP,
+	FAST_AND,
+	FAST_OR,
+	FAST_NOT,
+	FAST_EQ,
+	FAST_NE,
+	FAST_LT,
+	FAST_LE,
+	FAST_GT,
+	FAST_GE,
+	FAST_STARTS,
+	FAST_ENDS,
+	FAST_CONTAINS,
+	FAST_MATCHES,
+	FAST_QTY_CMP, /* compareTo, isGreaterThan, isLessThan on kubernetes.Quantity */
+	FAST_SEMVER_CMP,
+} FastOp;
+
+typedef enum {
+	CMP_VALUE, /* compareTo: -1, 0, 1 */
+	CMP_GT,
+	CMP_LT,
+} CmpMode;
+
+typedef struct FastNode FastNode;
+
+struct FastNode {
+	FastOp op;
+	const FastNode *a;
+	const FastNode *b;
+	CelValue k;             /* FAST_CONST value; constant operand of string/qty/semver ops */
+	guint64 cost;           /* fixed part of this node's runtime cost */
+	const CelDraHost *host; /* FAST_LOOKUP */
+	const CelRegex *re;     /* FAST_MATCHES */
+	CmpMode mode;
+	guint64 k_chars;  /* code points of a constant string; FAST_MATCHES: regex cost */
+	CelValue pattern; /* FAST_MATCHES: the constant pattern (kind NULL when not known) */
+};
+
+typedef struct TestNode TestNode;
+
+struct CelDraFast {
+	const FastNode *root;
+	const TestNode *test; /* the same selector for evaluation without cost accounting */
+};
+
+/* Byte order of two strings: -1, 0, 1. */
+static inline int
+cel_dra_fast__cmp_strings(CelValue a, CelValue b)
+{
+	int c = memcmp(a.str, b.str, MIN(a.aux, b.aux));
+	if (c != 0) {
+		return c < 0 ? -1 : 1;
+	}
+	return a.aux == b.aux ? 0 : (a.aux < b.aux ? -1 : 1);
+}
+
+/* The tree evaluator (cel_dra_fast.c): FALSE means "use the generic evaluator". */
+gboolean
+cel_dra_fast__eval_node(const FastNode *n, const CelDraView *view, CelValue *out, guint64 *cost);
+/* The test form of tree @n (cel_dra_fast_test.c); @nleaves counts the lookup leaves. */
+const TestNode *cel_dra_fast__test_compile(const FastNode *n, CelArena *arena, guint *nleaves);
+
 CelDraFast *cel_dra_fast_compile(const CelAst *root, CelArena *arena);
 /* @cost (nullable): accumulates the cel-go runtime cost; NULL skips the accounting. */
 gboolean

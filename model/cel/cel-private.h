@@ -537,6 +537,41 @@ struct CelActivation {
 	guint depth;
 };
 
+/* One binding of the unifier's substitution: type parameter @param stands for @type. */
+typedef struct {
+	const CelType *param;
+	const CelType *type;
+} CelCheckBinding;
+
+/* The checker's state, shared by cel_check.c (names, nodes) and cel_check_unify.c (types). */
+typedef struct {
+	CelEnv *env;
+	CelAstTree *tree;
+	gboolean report;
+	GError **error;
+	GArray *subst;    /* CelCheckBinding, append-only; rollback by truncation */
+	GArray *scope;    /* comprehension locals in scope (cel_check.c) */
+	GPtrArray *nodes; /* every checked node, for the final substitution */
+	guint nlocals;
+	guint fresh;
+} CelChecker;
+
+/* cel_check_unify.c: the substitution and the type relations it decides. */
+gboolean cel_check__is_dyn(const CelType *t);
+/* @t with its bound parameters followed to their binding. */
+const CelType *cel_check__resolve(CelChecker *c, const CelType *t);
+/* Applies the substitution; free parameters become dyn when @to_dyn. */
+const CelType *cel_check__substitute(CelChecker *c, const CelType *t, gboolean to_dyn);
+/* Can a @t2 be used where @t1 is expected; binds parameters, keeps them even on failure. */
+gboolean cel_check__assignable_raw(CelChecker *c, const CelType *t1, const CelType *t2);
+/* As cel_check__assignable_raw, but rolls the bindings back on failure. */
+gboolean cel_check__assignable(CelChecker *c, const CelType *t1, const CelType *t2);
+const CelType *cel_check__most_general(CelChecker *c, const CelType *a, const CelType *b);
+const CelType *cel_check__fresh_param(CelChecker *c);
+/* Renames an overload's type parameters to fresh ones (per call site). */
+const CelType *cel_check__instantiate(
+        CelChecker *c, const CelType *t, const CelType **from, const CelType **to, guint *n);
+
 /* Checker: resolves names and types in @tree (always run; when @report is
  * FALSE type errors are not reported and unresolved names stay NONE). */
 gboolean cel_check(CelEnv *env, CelAstTree *tree, gboolean report, guint *nlocals, GError **error);

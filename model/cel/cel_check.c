@@ -8,16 +8,12 @@
  * parameters are unified through one substitution for the whole expression,
  * as cel-go does, so `[].map(x, x)` and `[[], [1]]` get precise types. When
  * checking is disabled (cel-spec disable_check) names are still resolved but
- * type errors are not reported.
+ * type errors are not reported. The unifier (the substitution and the type relations) is
+ * cel_check_unify.c.
  */
 #include <string.h>
 
 #include "cel-private.h"
-
-typedef struct {
-	const CelType *param;
-	const CelType *type;
-} Binding;
 
 typedef struct {
 	const char *name;
@@ -25,30 +21,12 @@ typedef struct {
 	const CelType *type;
 } ScopeEntry;
 
-typedef struct {
-	CelEnv *env;
-	CelAstTree *tree;
-	gboolean report;
-	GError **error;
-	GArray *subst;    /* Binding, append-only; rollback by truncation */
-	GArray *scope;    /* ScopeEntry */
-	GPtrArray *nodes; /* every checked node, for the final substitution */
-	guint nlocals;
-	guint fresh;
-} Checker;
+static const CelType *check(CelChecker *c, CelAst *n);
 
-static const CelType *check(Checker *c, CelAst *n);
-
-static gboolean
-is_dyn(const CelType *t)
-{
-	return t->kind == CEL_TYPE_DYN || t->kind == CEL_TYPE_ANY || t->kind == CEL_TYPE_ERROR;
-}
-
-static void report(Checker *c, const CelAst *n, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static void report(CelChecker *c, const CelAst *n, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
 static void
-report(Checker *c, const CelAst *n, const char *fmt, ...)
+report(CelChecker *c, const CelAst *n, const char *fmt, ...)
 {
 	if (!c->report || *c->error != NULL) {
 		return;
@@ -58,211 +36,6 @@ report(Checker *c, const CelAst *n, const char *fmt, ...)
 	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
 	cel_ast_tree_error(c->tree, n->offset, c->error, CEL_ERROR_TYPE, "%s", msg);
-}
-
-/* --- substitution ----------------------------------------------------- */
-
-static const CelType *
-lookup_binding(Checker *c, const CelType *param)
-{
-	for (guint i = c->subst->len; i-- > 0;) {
-		Binding *b = &g_array_index(c->subst, Binding, i);
-		if (b->param == param) {
-			return b->type;
-		}
-	}
-	return NULL;
-}
-
-static const CelType *
-resolve(Checker *c, const CelType *t)
-{
-	while (t->kind == CEL_TYPE_PARAM) {
-		const CelType *b = lookup_binding(c, t);
-		if (b == NULL) {
-			break;
-		}
-		t = b;
-	}
-	return t;
-}
-
-/* Applies the substitution; free parameters become dyn when @to_dyn. */
-static const CelType *
-substitute(Checker *c, const CelType *t, gboolean to_dyn)
-{
-	if (t == NULL) {
-		return NULL;
-	}
-	t = resolve(c, t);
-	if (t->kind == CEL_TYPE_PARAM) {
-		return to_dyn ? cel_type_dyn() : t;
-	}
-	if (t->nparams == 0 || t->kind == CEL_TYPE_OBJECT) {
-		return t;
-	}
-	const CelType *p[4] = { NULL };
-	gboolean changed = FALSE;
-	for (guint i = 0; i < t->nparams; i++) {
-		p[i] = t->params[i] ? substitute(c, t->params[i], to_dyn) : NULL;
-		changed |= p[i] != t->params[i];
-	}
-	return changed ? cel_type_with_params(t, p) : t;
-}
-
-static gboolean
-occurs(Checker *c, const CelType *param, const CelType *t)
-{
-	t = resolve(c, t);
-	if (t == param) {
-		return TRUE;
-	}
-	for (guint i = 0; i < t->nparams; i++) {
-		if (t->params[i] && occurs(c, param, t->params[i])) {
-			return TRUE;
-		}
-	}
-	return FALSE;
-}
-
-static void
-bind(Checker *c, const CelType *param, const CelType *t)
-{
-	Binding b = { param, t };
-	g_array_append_val(c->subst, b);
-}
-
-static gboolean
-nullable(const CelType *t)
-{
-	return t->kind == CEL_TYPE_OPTIONAL || t->kind == CEL_TYPE_OBJECT ||
-	       t->kind == CEL_TYPE_OPAQUE || t->kind == CEL_TYPE_NULL;
-}
-
-static gboolean
-assignable_raw(Checker *c, const CelType *t1, const CelType *t2)
-{
-	t1 = resolve(c, t1);
-	t2 = resolve(c, t2);
-	if (t1 == t2) {
-		return TRUE;
-	}
-	if (t1->kind == CEL_TYPE_PARAM) {
-		if (occurs(c, t1, t2)) {
-			return FALSE;
-		}
-		bind(c, t1, t2);
-		return TRUE;
-	}
-	if (t2->kind == CEL_TYPE_PARAM) {
-		if (occurs(c, t2, t1)) {
-			return FALSE;
-		}
-		bind(c, t2, t1);
-		return TRUE;
-	}
-	if (is_dyn(t1) || is_dyn(t2)) {
-		return TRUE;
-	}
-	if (t1->kind == CEL_TYPE_NULL && nullable(t2)) {
-		return TRUE;
-	}
-	if (t2->kind == CEL_TYPE_NULL && nullable(t1)) {
-		return TRUE;
-	}
-	if (t1->kind != t2->kind) {
-		return FALSE;
-	}
-	if (t1->kind == CEL_TYPE_OBJECT || (t1->kind == CEL_TYPE_OPAQUE && t1->nparams == 0)) {
-		return t1->name == t2->name;
-	}
-	if (t1->kind == CEL_TYPE_OPAQUE && t1->base != t2->base) {
-		return FALSE;
-	}
-	if (t1->kind == CEL_TYPE_TYPE) {
-		return TRUE; /* cel-go: type values compare across their parameters */
-	}
-	if (t1->nparams != t2->nparams) {
-		/* unparameterised list/map/type accept any parameterisation */
-		return t1->nparams == 0 || t2->nparams == 0;
-	}
-	for (guint i = 0; i < t1->nparams; i++) {
-		if (t1->params[i] == NULL || t2->params[i] == NULL) {
-			continue;
-		}
-		if (!assignable_raw(c, t1->params[i], t2->params[i])) {
-			return FALSE;
-		}
-	}
-	return TRUE;
-}
-
-/* Commits bindings on success, rolls back on failure. */
-static gboolean
-assignable(Checker *c, const CelType *t1, const CelType *t2)
-{
-	guint mark = c->subst->len;
-	if (assignable_raw(c, t1, t2)) {
-		return TRUE;
-	}
-	g_array_set_size(c->subst, mark);
-	return FALSE;
-}
-
-static const CelType *
-most_general(Checker *c, const CelType *a, const CelType *b)
-{
-	a = resolve(c, a);
-	b = resolve(c, b);
-	if (is_dyn(a) || b->kind == CEL_TYPE_NULL || b->kind == CEL_TYPE_PARAM) {
-		return a;
-	}
-	if (is_dyn(b) || a->kind == CEL_TYPE_NULL || a->kind == CEL_TYPE_PARAM) {
-		return b;
-	}
-	if (a->kind == b->kind && a->nparams > 0 && a->nparams == b->nparams &&
-	    a->kind != CEL_TYPE_OBJECT && a->base == b->base) {
-		const CelType *p[4] = { NULL };
-		for (guint i = 0; i < a->nparams; i++) {
-			p[i] = a->params[i] && b->params[i]
-			               ? most_general(c, a->params[i], b->params[i])
-			               : a->params[i];
-		}
-		return cel_type_with_params(a, p);
-	}
-	return a;
-}
-
-static const CelType *
-fresh_param(Checker *c)
-{
-	char name[32];
-	g_snprintf(name, sizeof name, "_var%u", c->fresh++);
-	return cel_type_param(name);
-}
-
-/* Renames an overload's type parameters to fresh ones (per call site). */
-static const CelType *
-instantiate(Checker *c, const CelType *t, const CelType **from, const CelType **to, guint *n)
-{
-	if (t->kind == CEL_TYPE_PARAM) {
-		for (guint i = 0; i < *n; i++) {
-			if (from[i] == t) {
-				return to[i];
-			}
-		}
-		from[*n] = t;
-		to[*n] = fresh_param(c);
-		return to[(*n)++];
-	}
-	if (t->nparams == 0 || t->kind == CEL_TYPE_OBJECT) {
-		return t;
-	}
-	const CelType *p[4] = { NULL };
-	for (guint i = 0; i < t->nparams; i++) {
-		p[i] = t->params[i] ? instantiate(c, t->params[i], from, to, n) : NULL;
-	}
-	return cel_type_with_params(t, p);
 }
 
 /* --- names -------------------------------------------------------------- */
@@ -294,9 +67,9 @@ type_name_lookup(const char *name)
 /* Calls @fn for each candidate spelling of @name in the container, most
  * qualified first; stops when it returns TRUE. */
 static gboolean
-for_each_candidate(Checker *c,
+for_each_candidate(CelChecker *c,
                    const char *name,
-                   gboolean (*fn)(Checker *, const char *, gpointer),
+                   gboolean (*fn)(CelChecker *, const char *, gpointer),
                    gpointer data)
 {
 	if (name[0] == '.') {
@@ -326,7 +99,7 @@ typedef struct {
 } IdentLookup;
 
 static gboolean
-try_ident(Checker *c, const char *name, gpointer data)
+try_ident(CelChecker *c, const char *name, gpointer data)
 {
 	IdentLookup *l = data;
 	const CelVarDecl *v = cel_env_lookup_var(c->env, name);
@@ -349,7 +122,7 @@ try_ident(Checker *c, const char *name, gpointer data)
 }
 
 static const ScopeEntry *
-scope_lookup(Checker *c, const char *name)
+scope_lookup(CelChecker *c, const char *name)
 {
 	for (guint i = c->scope->len; i-- > 0;) {
 		ScopeEntry *e = &g_array_index(c->scope, ScopeEntry, i);
@@ -362,7 +135,7 @@ scope_lookup(Checker *c, const char *name)
 
 /* Resolves @n (IDENT) against locals, variables and type names. */
 static gboolean
-resolve_ident(Checker *c, CelAst *n, const char *name)
+resolve_ident(CelChecker *c, CelAst *n, const char *name)
 {
 	if (name[0] != '.') {
 		const ScopeEntry *e = scope_lookup(c, g_intern_string(name));
@@ -379,7 +152,7 @@ resolve_ident(Checker *c, CelAst *n, const char *name)
 
 /* Dotted name of an ident/select chain whose root is not a local. */
 static char *
-qualified_name(Checker *c, const CelAst *n)
+qualified_name(CelChecker *c, const CelAst *n)
 {
 	if (n->kind == CEL_AST_IDENT) {
 		if (n->ident.name[0] != '.' && scope_lookup(c, n->ident.name) != NULL) {
@@ -417,7 +190,7 @@ const_type(CelValue v)
 }
 
 static const CelType *
-check_ident(Checker *c, CelAst *n)
+check_ident(CelChecker *c, CelAst *n)
 {
 	if (resolve_ident(c, n, n->ident.name)) {
 		return n->type;
@@ -429,12 +202,12 @@ check_ident(Checker *c, CelAst *n)
 }
 
 static const CelType *
-field_type(Checker *c, CelAst *n, const CelType *t, const char *field)
+field_type(CelChecker *c, CelAst *n, const CelType *t, const char *field)
 {
-	t = resolve(c, t);
+	t = cel_check__resolve(c, t);
 	switch (t->kind) {
 	case CEL_TYPE_MAP:
-		if (!assignable(c, t->params[0], cel_type_string())) {
+		if (!cel_check__assignable(c, t->params[0], cel_type_string())) {
 			report(c, n, "type '%s' does not support field selection", t->name);
 		}
 		return t->params[1];
@@ -447,10 +220,10 @@ field_type(Checker *c, CelAst *n, const CelType *t, const char *field)
 		report(c, n, "undefined field '%s'", field);
 		return cel_type_error();
 	case CEL_TYPE_PARAM:
-		assignable(c, cel_type_dyn(), t);
+		cel_check__assignable(c, cel_type_dyn(), t);
 		return cel_type_dyn();
 	default:
-		if (!is_dyn(t)) {
+		if (!cel_check__is_dyn(t)) {
 			report(c, n, "type '%s' does not support field selection",
 			       cel_type_get_name(t));
 			return cel_type_error();
@@ -460,7 +233,7 @@ field_type(Checker *c, CelAst *n, const CelType *t, const char *field)
 }
 
 static const CelType *
-check_select(Checker *c, CelAst *n)
+check_select(CelChecker *c, CelAst *n)
 {
 	if (!n->select.test_only) {
 		g_autofree char *q = qualified_name(c, n);
@@ -477,11 +250,11 @@ check_select(Checker *c, CelAst *n)
 			}
 		}
 	}
-	const CelType *t = resolve(c, check(c, n->select.operand));
+	const CelType *t = cel_check__resolve(c, check(c, n->select.operand));
 	gboolean opt = FALSE;
 	if (t->kind == CEL_TYPE_OPTIONAL) {
 		opt = TRUE;
-		t = t->params[0] ? resolve(c, t->params[0]) : cel_type_dyn();
+		t = t->params[0] ? cel_check__resolve(c, t->params[0]) : cel_type_dyn();
 	}
 	const CelType *r = field_type(c, n, t, n->select.field);
 	if (n->select.test_only) {
@@ -533,7 +306,7 @@ typedef struct {
 } FuncLookup;
 
 static gboolean
-try_func(Checker *c, const char *name, gpointer data)
+try_func(CelChecker *c, const char *name, gpointer data)
 {
 	FuncLookup *l = data;
 	l->decl = cel_env_lookup_function(c->env, name);
@@ -543,7 +316,7 @@ try_func(Checker *c, const char *name, gpointer data)
 /* Whether every argument's static type guarantees the runtime kind the
  * overload's parameter needs (so the evaluator may skip the match). */
 static gboolean
-statically_exact(Checker *c, const CelOverloadDecl *o, const CelType *const *types, guint nargs)
+statically_exact(CelChecker *c, const CelOverloadDecl *o, const CelType *const *types, guint nargs)
 {
 	for (guint j = 0; j < nargs; j++) {
 		const CelType *p = o->params[j];
@@ -556,7 +329,7 @@ statically_exact(Checker *c, const CelOverloadDecl *o, const CelType *const *typ
 		gboolean scalar = p->kind == CEL_TYPE_INT || p->kind == CEL_TYPE_UINT ||
 		                  p->kind == CEL_TYPE_DOUBLE || p->kind == CEL_TYPE_BOOL ||
 		                  p->kind == CEL_TYPE_TIMESTAMP || p->kind == CEL_TYPE_DURATION;
-		const CelType *t = substitute(c, types[j], TRUE);
+		const CelType *t = cel_check__substitute(c, types[j], TRUE);
 		if (!scalar || t == NULL || t->kind != p->kind) {
 			return FALSE;
 		}
@@ -564,10 +337,10 @@ statically_exact(Checker *c, const CelOverloadDecl *o, const CelType *const *typ
 	return TRUE;
 }
 
-static const CelType *
-check_call(Checker *c, CelAst *n)
+/* The declaration a call names: a namespaced global (optional.of(x)), then by container. */
+static CelFuncDecl *
+call_function(CelChecker *c, CelAst *n)
 {
-	CelFuncDecl *fd = NULL;
 	/* namespaced global function: optional.of(x), cel.@mapInsert, ... */
 	if (n->call.target != NULL) {
 		g_autofree char *q = qualified_name(c, n->call.target);
@@ -575,22 +348,141 @@ check_call(Checker *c, CelAst *n)
 			g_autofree char *full = g_strconcat(q, ".", n->call.function, NULL);
 			FuncLookup l = { NULL };
 			if (for_each_candidate(c, full, try_func, &l)) {
-				fd = l.decl;
-				n->call.function = fd->name;
+				n->call.function = l.decl->name;
 				n->call.target = NULL;
+				return l.decl;
 			}
 		}
 	}
-	gboolean receiver = n->call.target != NULL;
-	if (fd == NULL) {
-		FuncLookup l = { NULL };
-		if (!receiver && for_each_candidate(c, n->call.function, try_func, &l)) {
-			fd = l.decl;
-			n->call.function = fd->name;
-		} else {
-			fd = cel_env_lookup_function(c->env, n->call.function);
+	FuncLookup l = { NULL };
+	if (n->call.target == NULL && for_each_candidate(c, n->call.function, try_func, &l)) {
+		n->call.function = l.decl->name;
+		return l.decl;
+	}
+	return cel_env_lookup_function(c->env, n->call.function);
+}
+
+/* The evaluator's special forms: operators, and x.or(y) / x.orValue(y) on optionals. */
+static void
+mark_special(CelAst *n, gboolean receiver)
+{
+	n->call.special = special_of(n->call.function);
+	if (receiver && n->call.nargs == 1 && strcmp(n->call.function, "or") == 0) {
+		n->call.special = CEL_SPECIAL_OR_OPT;
+	} else if (receiver && n->call.nargs == 1 && strcmp(n->call.function, "orValue") == 0) {
+		n->call.special = CEL_SPECIAL_OR_VALUE;
+	}
+}
+
+/*
+ * Does overload @o accept argument @types: its type parameters renamed afresh, each argument
+ * assignable to its parameter (the bindings rolled back when not). @res: the result type.
+ */
+static gboolean
+overload_accepts(CelChecker *c,
+                 const CelOverloadDecl *o,
+                 const CelType *const *types,
+                 guint nargs,
+                 const CelType **res)
+{
+	const CelType *from[16], *to[16];
+	guint nmap = 0;
+	const CelType *params[CEL_MAX_PARAMS];
+	*res = o->result;
+	for (guint j = 0; j < nargs; j++) {
+		params[j] = o->has_type_params
+		                    ? cel_check__instantiate(c, o->params[j], from, to, &nmap)
+		                    : o->params[j];
+	}
+	if (o->has_type_params) {
+		*res = cel_check__instantiate(c, o->result, from, to, &nmap);
+	}
+	guint mark = c->subst->len;
+	gboolean ok = TRUE;
+	for (guint j = 0; j < nargs && ok; j++) {
+		ok = cel_check__assignable_raw(c, types[j], params[j]);
+	}
+	if (!ok) {
+		g_array_set_size(c->subst, mark);
+	}
+	return ok;
+}
+
+/*
+ * Keeps the overloads of @fd that accept the arguments (all of the call's shape when not
+ * reporting: the runtime then dispatches) in n->call.overloads; returns the result type
+ * (dyn when the accepting overloads disagree), NULL when none accepts.
+ */
+static const CelType *
+keep_overloads(CelChecker *c,
+               CelAst *n,
+               const CelFuncDecl *fd,
+               const CelType *const *types,
+               guint nargs,
+               gboolean receiver)
+{
+	const CelOverloadDecl **kept =
+	        cel_arena_alloc(&c->tree->arena, sizeof(gpointer) * MAX(fd->overloads->len, 1));
+	guint nkept = 0;
+	const CelType *result = NULL;
+	for (guint i = 0; i < fd->overloads->len; i++) {
+		const CelOverloadDecl *o = g_ptr_array_index(fd->overloads, i);
+		const CelType *res;
+		if (o->nparams != nargs || (o->def->style == CEL_RECEIVER) != receiver) {
+			continue;
+		}
+		gboolean ok = overload_accepts(c, o, types, nargs, &res);
+		if (!ok && c->report) {
+			continue;
+		}
+		kept[nkept++] = o;
+		const CelType *r = cel_check__substitute(c, res, FALSE);
+		if (!ok) {
+			continue;
+		}
+		if (result == NULL) {
+			result = r;
+		} else if (!cel_check__is_dyn(result) && result != r) {
+			result = cel_type_dyn();
 		}
 	}
+	n->call.overloads = kept;
+	n->call.noverloads = nkept;
+	n->call.direct = NULL;
+	if (c->report && nkept == 1 && result != NULL &&
+	    statically_exact(c, kept[0], types, nargs)) {
+		n->call.direct = kept[0]->def->impl;
+	}
+	return result;
+}
+
+static void
+report_no_overload(
+        CelChecker *c, const CelAst *n, const CelType *const *types, guint nargs, gboolean receiver)
+{
+	GString *s = g_string_new(NULL);
+	const CelType *shown[16] = { NULL };
+	for (guint i = 0; i < nargs; i++) {
+		shown[i] = cel_check__substitute(c, types[i], TRUE);
+	}
+	if (receiver) {
+		g_string_append_printf(s, "%s.(", cel_type_get_name(shown[0]));
+		append_type_list(s, shown + 1, nargs - 1);
+	} else {
+		g_string_append_c(s, '(');
+		append_type_list(s, shown, nargs);
+	}
+	g_string_append_c(s, ')');
+	report(c, n, "found no matching overload for '%s' applied to '%s'", n->call.function,
+	       s->str);
+	g_string_free(s, TRUE);
+}
+
+static const CelType *
+check_call(CelChecker *c, CelAst *n)
+{
+	CelFuncDecl *fd = call_function(c, n);
+	gboolean receiver = n->call.target != NULL;
 	guint nargs = n->call.nargs + (receiver ? 1 : 0);
 	const CelType *types[16];
 	CelAst *args[16];
@@ -608,85 +500,16 @@ check_call(Checker *c, CelAst *n)
 	for (guint i = 0; i < nargs; i++) {
 		types[i] = check(c, args[i]);
 	}
-	n->call.special = special_of(n->call.function);
-	if (receiver && n->call.nargs == 1 && strcmp(n->call.function, "or") == 0) {
-		n->call.special = CEL_SPECIAL_OR_OPT;
-	} else if (receiver && n->call.nargs == 1 && strcmp(n->call.function, "orValue") == 0) {
-		n->call.special = CEL_SPECIAL_OR_VALUE;
-	}
+	mark_special(n, receiver);
 	if (fd == NULL) {
 		report(c, n, "undeclared reference to '%s' (in container '%s')", n->call.function,
 		       c->env->container);
 		return cel_type_error();
 	}
-	const CelOverloadDecl **kept =
-	        cel_arena_alloc(&c->tree->arena, sizeof(gpointer) * MAX(fd->overloads->len, 1));
-	guint nkept = 0;
-	const CelType *result = NULL;
-	for (guint i = 0; i < fd->overloads->len; i++) {
-		const CelOverloadDecl *o = g_ptr_array_index(fd->overloads, i);
-		if (o->nparams != nargs || (o->def->style == CEL_RECEIVER) != receiver) {
-			continue;
-		}
-		const CelType *from[16], *to[16];
-		guint nmap = 0;
-		const CelType *params[CEL_MAX_PARAMS];
-		const CelType *res = o->result;
-		for (guint j = 0; j < nargs; j++) {
-			params[j] = o->has_type_params
-			                    ? instantiate(c, o->params[j], from, to, &nmap)
-			                    : o->params[j];
-		}
-		if (o->has_type_params) {
-			res = instantiate(c, o->result, from, to, &nmap);
-		}
-		guint mark = c->subst->len;
-		gboolean ok = TRUE;
-		for (guint j = 0; j < nargs && ok; j++) {
-			ok = assignable_raw(c, types[j], params[j]);
-		}
-		if (!ok) {
-			g_array_set_size(c->subst, mark);
-			if (c->report) {
-				continue;
-			}
-		}
-		kept[nkept++] = o;
-		const CelType *r = substitute(c, res, FALSE);
-		if (!ok) {
-			continue;
-		}
-		if (result == NULL) {
-			result = r;
-		} else if (!is_dyn(result) && result != r) {
-			result = cel_type_dyn();
-		}
-	}
-	n->call.overloads = kept;
-	n->call.noverloads = nkept;
-	n->call.direct = NULL;
-	if (c->report && nkept == 1 && result != NULL &&
-	    statically_exact(c, kept[0], types, nargs)) {
-		n->call.direct = kept[0]->def->impl;
-	}
+	const CelType *result = keep_overloads(c, n, fd, types, nargs, receiver);
 	if (result == NULL) {
 		if (c->report) {
-			GString *s = g_string_new(NULL);
-			const CelType *shown[16] = { NULL };
-			for (guint i = 0; i < nargs; i++) {
-				shown[i] = substitute(c, types[i], TRUE);
-			}
-			if (receiver) {
-				g_string_append_printf(s, "%s.(", cel_type_get_name(shown[0]));
-				append_type_list(s, shown + 1, nargs - 1);
-			} else {
-				g_string_append_c(s, '(');
-				append_type_list(s, shown, nargs);
-			}
-			g_string_append_c(s, ')');
-			report(c, n, "found no matching overload for '%s' applied to '%s'",
-			       n->call.function, s->str);
-			g_string_free(s, TRUE);
+			report_no_overload(c, n, types, nargs, receiver);
 		}
 		return cel_type_error();
 	}
@@ -694,38 +517,39 @@ check_call(Checker *c, CelAst *n)
 }
 
 static const CelType *
-join(Checker *c, CelAst *n, const CelType *prev, const CelType *cur)
+join(CelChecker *c, CelAst *n, const CelType *prev, const CelType *cur)
 {
 	if (prev == NULL) {
 		return cur;
 	}
 	if (c->env->homogeneous) {
 		/* Kubernetes ValidateHomogeneousAggregateLiterals: exact types only */
-		const CelType *a = substitute(c, prev, FALSE), *b = substitute(c, cur, FALSE);
-		if (a != b && !(is_dyn(a) && is_dyn(b)) && a->kind != CEL_TYPE_PARAM &&
-		    b->kind != CEL_TYPE_PARAM) {
+		const CelType *a = cel_check__substitute(c, prev, FALSE),
+		              *b = cel_check__substitute(c, cur, FALSE);
+		if (a != b && !(cel_check__is_dyn(a) && cel_check__is_dyn(b)) &&
+		    a->kind != CEL_TYPE_PARAM && b->kind != CEL_TYPE_PARAM) {
 			report(c, n, "expected type '%s' but found '%s'", cel_type_get_name(a),
 			       cel_type_get_name(b));
 			return cel_type_error();
 		}
 	}
-	if (assignable(c, prev, cur)) {
-		return most_general(c, prev, cur);
+	if (cel_check__assignable(c, prev, cur)) {
+		return cel_check__most_general(c, prev, cur);
 	}
 	return cel_type_dyn();
 }
 
 static const CelType *
-check_list(Checker *c, CelAst *n)
+check_list(CelChecker *c, CelAst *n)
 {
 	const CelType *elem = NULL;
 	for (guint i = 0; i < n->list.n; i++) {
 		const CelType *t = check(c, n->list.elems[i]);
 		if (n->list.optional && n->list.optional[i]) {
-			t = resolve(c, t);
+			t = cel_check__resolve(c, t);
 			if (t->kind == CEL_TYPE_OPTIONAL && t->params[0]) {
 				t = t->params[0];
-			} else if (!is_dyn(t)) {
+			} else if (!cel_check__is_dyn(t)) {
 				report(c, n->list.elems[i],
 				       "expected type 'optional_type' but found '%s'",
 				       cel_type_get_name(t));
@@ -733,18 +557,18 @@ check_list(Checker *c, CelAst *n)
 		}
 		elem = join(c, n->list.elems[i], elem, t);
 	}
-	return cel_type_list(elem ? elem : fresh_param(c));
+	return cel_type_list(elem ? elem : cel_check__fresh_param(c));
 }
 
 static const CelType *
-check_map(Checker *c, CelAst *n)
+check_map(CelChecker *c, CelAst *n)
 {
 	const CelType *kt = NULL, *vt = NULL;
 	for (guint i = 0; i < n->map.n; i++) {
 		const CelType *k = check(c, n->map.keys[i]);
 		const CelType *v = check(c, n->map.values[i]);
 		if (n->map.optional && n->map.optional[i]) {
-			v = resolve(c, v);
+			v = cel_check__resolve(c, v);
 			if (v->kind == CEL_TYPE_OPTIONAL && v->params[0]) {
 				v = v->params[0];
 			}
@@ -752,11 +576,12 @@ check_map(Checker *c, CelAst *n)
 		kt = join(c, n->map.keys[i], kt, k);
 		vt = join(c, n->map.values[i], vt, v);
 	}
-	return cel_type_map(kt ? kt : fresh_param(c), vt ? vt : fresh_param(c));
+	return cel_type_map(kt ? kt : cel_check__fresh_param(c),
+	                    vt ? vt : cel_check__fresh_param(c));
 }
 
 static guint
-push_local(Checker *c, const char *name, const CelType *type)
+push_local(CelChecker *c, const char *name, const CelType *type)
 {
 	ScopeEntry e = { name, c->nlocals++, type };
 	g_array_append_val(c->scope, e);
@@ -764,9 +589,9 @@ push_local(Checker *c, const char *name, const CelType *type)
 }
 
 static const CelType *
-check_comprehension(Checker *c, CelAst *n)
+check_comprehension(CelChecker *c, CelAst *n)
 {
-	const CelType *range = resolve(c, check(c, n->comp.iter_range));
+	const CelType *range = cel_check__resolve(c, check(c, n->comp.iter_range));
 	const CelType *v1 = cel_type_dyn(), *v2 = cel_type_dyn();
 	gboolean two = n->comp.iter_var2 != NULL;
 	switch (range->kind) {
@@ -797,15 +622,15 @@ check_comprehension(Checker *c, CelAst *n)
 		n->comp.iter2_local = push_local(c, n->comp.iter_var2, v2);
 	}
 	const CelType *cond = check(c, n->comp.loop_cond);
-	if (!assignable(c, cel_type_bool(), cond)) {
+	if (!cel_check__assignable(c, cel_type_bool(), cond)) {
 		report(c, n->comp.loop_cond, "expected type 'bool' but found '%s'",
 		       cel_type_get_name(cond));
 	}
 	const CelType *step = check(c, n->comp.loop_step);
-	if (!assignable(c, accu, step)) {
+	if (!cel_check__assignable(c, accu, step)) {
 		report(c, n->comp.loop_step, "expected type '%s' but found '%s'",
-		       cel_type_get_name(substitute(c, accu, TRUE)),
-		       cel_type_get_name(substitute(c, step, TRUE)));
+		       cel_type_get_name(cel_check__substitute(c, accu, TRUE)),
+		       cel_type_get_name(cel_check__substitute(c, step, TRUE)));
 	}
 	g_array_set_size(c->scope, mark + 1); /* iteration variables leave scope */
 	const CelType *result = check(c, n->comp.result);
@@ -814,7 +639,7 @@ check_comprehension(Checker *c, CelAst *n)
 }
 
 static const CelType *
-check(Checker *c, CelAst *n)
+check(CelChecker *c, CelAst *n)
 {
 	const CelType *t;
 	switch (n->kind) {
@@ -860,18 +685,18 @@ gboolean
 cel_check(CelEnv *env, CelAstTree *tree, gboolean report_errors, guint *nlocals, GError **error)
 {
 	GError *local_error = NULL;
-	Checker c = { 0 };
+	CelChecker c = { 0 };
 	c.env = env;
 	c.tree = tree;
 	c.report = report_errors;
 	c.error = &local_error;
-	c.subst = g_array_new(FALSE, FALSE, sizeof(Binding));
+	c.subst = g_array_new(FALSE, FALSE, sizeof(CelCheckBinding));
 	c.scope = g_array_new(FALSE, FALSE, sizeof(ScopeEntry));
 	c.nodes = g_ptr_array_new();
 	check(&c, tree->root);
 	for (guint i = 0; i < c.nodes->len; i++) {
 		CelAst *n = g_ptr_array_index(c.nodes, i);
-		n->type = substitute(&c, n->type, TRUE);
+		n->type = cel_check__substitute(&c, n->type, TRUE);
 	}
 	*nlocals = c.nlocals;
 	g_array_unref(c.subst);

@@ -1,7 +1,7 @@
 /*
- * cel_cost.c: the static cost estimator and the runtime cost tracker, ported from cel-go
- * (checker/cost.go, interpreter/runtimecost.go) with the Kubernetes library estimator
- * (k8s.io/apiserver/pkg/cel/library/cost.go) layered on top, as the apiserver configures it.
+ * cel_cost.c: the static cost estimator, ported from cel-go (checker/cost.go) as the apiserver
+ * configures it; what each function costs is the rule table in cel_cost_rules.c, and the
+ * runtime tracker is cel_cost_runtime.c.
  *
  * The estimator walks the checked tree once, keeping cel-go's side tables: a field path per
  * node (so a size estimator can name "device.attributes.@values.<id>"), computed sizes,
@@ -11,120 +11,20 @@
  */
 #include "cel_cost.h"
 
-#include <math.h>
 #include <string.h>
 
-#define STRING_TRAVERSAL 0.1  /* common.StringTraversalCostFactor */
-#define REGEX_LENGTH     0.25 /* common.RegexStringLengthCostFactor */
-#define LIST_CREATE      10
-#define MAP_CREATE       30
-#define STRUCT_CREATE    40
-#define ACCUMULATOR      "@result"
-#define DRA_MAX_LIST     48 /* ResourceSliceMaxAttributeValuesPerDevice */
+#define ACCUMULATOR "@result"
 
-/* ---- saturating arithmetic (cel-go addUint64NoOverflow and friends) ---- */
-
-static guint64
-add_sat(guint64 x, guint64 y)
-{
-	return (y > 0 && x > G_MAXUINT64 - y) ? G_MAXUINT64 : x + y;
-}
-
-static guint64
-mul_sat(guint64 x, guint64 y)
-{
-	return (y != 0 && x > G_MAXUINT64 / y) ? G_MAXUINT64 : x * y;
-}
-
-guint64
-cel_cost_ceil(guint64 n, double factor)
-{
-	double x = (double)n;
-	if (x > 0 && factor > 0 && x > 18446744073709551615.0 / factor) {
-		return G_MAXUINT64;
-	}
-	double c = ceil(x * factor);
-	if (c >= 18446744073709551616.0) {
-		return G_MAXUINT64;
-	}
-	return (guint64)c;
-}
-
-static CelCostRange
-range_fixed(guint64 v)
-{
-	return (CelCostRange){ v, v };
-}
-
-static const CelCostRange range_unknown = { 0, G_MAXUINT64 };
-
-static CelCostRange
-range_add(CelCostRange a, CelCostRange b)
-{
-	return (CelCostRange){ add_sat(a.min, b.min), add_sat(a.max, b.max) };
-}
-
-static CelCostRange
-range_mul(CelCostRange a, CelCostRange b)
-{
-	return (CelCostRange){ mul_sat(a.min, b.min), mul_sat(a.max, b.max) };
-}
-
-static CelCostRange
-range_factor(CelCostRange a, double f)
-{
-	return (CelCostRange){ cel_cost_ceil(a.min, f), cel_cost_ceil(a.max, f) };
-}
-
-static CelCostRange
-range_union(CelCostRange a, CelCostRange b)
-{
-	return (CelCostRange){ MIN(a.min, b.min), MAX(a.max, b.max) };
-}
-
-/* ---- estimator state ---- */
-
+/* A comprehension variable in scope: its path and what is known of its size. */
 typedef struct {
-	const char **elems;
-	guint n;
-} CostPath;
-
-typedef struct {
-	CelTypeKind container; /* CEL_TYPE_LIST or CEL_TYPE_MAP */
-	CelCostRange key;
-	CelCostRange val;
-} EntrySize;
-
-typedef struct {
-	CostPath path;
+	CelCostPath path;
 	gboolean has_size;
 	CelCostRange size;
 	gboolean has_entry;
-	EntrySize entry;
-} LocalVar;
+	CelCostEntry entry;
+} CostLocal;
 
-typedef struct {
-	guint max_id;
-	CostPath *paths; /* by node id */
-	gboolean *has_size;
-	CelCostRange *sizes;
-	gboolean *has_entry;
-	EntrySize *entries;
-	GHashTable *locals; /* name -> GPtrArray of LocalVar* (a stack) */
-	CelArena arena;
-	const CelCostModel *model;
-} Coster;
-
-/* A view of a node as cel-go's AstNode: path, type, expression, computed size. */
-typedef struct {
-	CostPath path;
-	const CelType *type;
-	const CelAst *expr;
-	gboolean has_size;
-	CelCostRange size;
-} CostNode;
-
-static CelCostRange cost_of(Coster *c, const CelAst *e);
+static CelCostRange cost_of(CelCoster *c, const CelAst *e);
 
 static const CelAst *
 unwrap(const CelAst *e)
@@ -136,10 +36,10 @@ unwrap(const CelAst *e)
 	return e;
 }
 
-static CostPath
-path_append(Coster *c, CostPath base, const char *elem)
+CelCostPath
+cel_cost__path_append(CelCoster *c, CelCostPath base, const char *elem)
 {
-	CostPath p;
+	CelCostPath p;
 	p.n = base.n + 1;
 	p.elems = cel_arena_alloc(&c->arena, p.n * sizeof(char *));
 	if (base.n > 0) {
@@ -149,15 +49,15 @@ path_append(Coster *c, CostPath base, const char *elem)
 	return p;
 }
 
-static LocalVar *
-local_peek(Coster *c, const char *name)
+static CostLocal *
+local_peek(CelCoster *c, const char *name)
 {
 	GPtrArray *stack = g_hash_table_lookup(c->locals, name);
 	return stack != NULL && stack->len > 0 ? g_ptr_array_index(stack, stack->len - 1) : NULL;
 }
 
 static void
-local_push(Coster *c, const char *name, LocalVar *v)
+local_push(CelCoster *c, const char *name, CostLocal *v)
 {
 	GPtrArray *stack = g_hash_table_lookup(c->locals, name);
 	if (stack == NULL) {
@@ -168,7 +68,7 @@ local_push(Coster *c, const char *name, LocalVar *v)
 }
 
 static void
-local_pop(Coster *c, const char *name)
+local_pop(CelCoster *c, const char *name)
 {
 	GPtrArray *stack = g_hash_table_lookup(c->locals, name);
 	if (stack != NULL && stack->len > 0) {
@@ -177,16 +77,16 @@ local_pop(Coster *c, const char *name)
 }
 
 static guint
-node_id(Coster *c, const CelAst *e)
+node_id(CelCoster *c, const CelAst *e)
 {
 	return MIN(e->id, c->max_id);
 }
 
-static CostPath
-get_path(Coster *c, const CelAst *e)
+static CelCostPath
+get_path(CelCoster *c, const CelAst *e)
 {
 	if (e->kind == CEL_AST_IDENT) {
-		LocalVar *v = local_peek(c, e->ident.name);
+		CostLocal *v = local_peek(c, e->ident.name);
 		if (v != NULL) {
 			return v->path;
 		}
@@ -195,13 +95,13 @@ get_path(Coster *c, const CelAst *e)
 }
 
 static void
-set_path(Coster *c, const CelAst *e, CostPath p)
+set_path(CelCoster *c, const CelAst *e, CelCostPath p)
 {
 	c->paths[node_id(c, e)] = p;
 }
 
 static void
-set_size(Coster *c, const CelAst *e, const CelCostRange *size)
+set_size(CelCoster *c, const CelAst *e, const CelCostRange *size)
 {
 	if (size != NULL) {
 		c->has_size[node_id(c, e)] = TRUE;
@@ -209,8 +109,8 @@ set_size(Coster *c, const CelAst *e, const CelCostRange *size)
 	}
 }
 
-static void
-set_entry(Coster *c, const CelAst *e, const EntrySize *entry)
+void
+cel_cost__set_entry(CelCoster *c, const CelAst *e, const CelCostEntry *entry)
 {
 	if (entry != NULL) {
 		c->has_entry[node_id(c, e)] = TRUE;
@@ -218,14 +118,14 @@ set_entry(Coster *c, const CelAst *e, const EntrySize *entry)
 	}
 }
 
-static const EntrySize *
-entry_size(Coster *c, const CelAst *e)
+const CelCostEntry *
+cel_cost__entry(CelCoster *c, const CelAst *e)
 {
 	if (c->has_entry[node_id(c, e)]) {
 		return &c->entries[node_id(c, e)];
 	}
 	if (e->kind == CEL_AST_IDENT) {
-		LocalVar *v = local_peek(c, e->ident.name);
+		CostLocal *v = local_peek(c, e->ident.name);
 		if (v != NULL && v->has_entry) {
 			return &v->entry;
 		}
@@ -241,10 +141,10 @@ expr_size(const CelAst *e, CelCostRange *out)
 	case CEL_AST_CONST:
 		switch (e->constant.kind) {
 		case CEL_KIND_STRING:
-			*out = range_fixed(cel_utf8_length(e->constant.str, e->constant.aux));
+			*out = cel_cost_fixed(cel_utf8_length(e->constant.str, e->constant.aux));
 			return TRUE;
 		case CEL_KIND_BYTES:
-			*out = range_fixed(e->constant.aux);
+			*out = cel_cost_fixed(e->constant.aux);
 			return TRUE;
 		case CEL_KIND_BOOL:
 		case CEL_KIND_DOUBLE:
@@ -253,16 +153,16 @@ expr_size(const CelAst *e, CelCostRange *out)
 		case CEL_KIND_TIMESTAMP:
 		case CEL_KIND_UINT:
 		case CEL_KIND_NULL:
-			*out = range_fixed(1);
+			*out = cel_cost_fixed(1);
 			return TRUE;
 		default:
 			return FALSE;
 		}
 	case CEL_AST_LIST:
-		*out = range_fixed(e->list.n);
+		*out = cel_cost_fixed(e->list.n);
 		return TRUE;
 	case CEL_AST_MAP:
-		*out = range_fixed(e->map.n);
+		*out = cel_cost_fixed(e->map.n);
 		return TRUE;
 	default:
 		return FALSE;
@@ -292,7 +192,7 @@ type_is_scalar(const CelType *t)
 
 /* The Kubernetes CostEstimator.EstimateSize: delegate to the environment's size estimator. */
 static gboolean
-estimate_size(Coster *c, CostPath path, CelCostRange *out)
+estimate_size(CelCoster *c, CelCostPath path, CelCostRange *out)
 {
 	if (c->model->size == NULL || path.n == 0) {
 		return FALSE;
@@ -305,7 +205,7 @@ estimate_size(Coster *c, CostPath path, CelCostRange *out)
 
 /* computeSize. */
 static gboolean
-compute_size(Coster *c, const CelAst *e, CelCostRange *out)
+compute_size(CelCoster *c, const CelAst *e, CelCostRange *out)
 {
 	guint id = node_id(c, e);
 	if (c->has_size[id]) {
@@ -321,11 +221,11 @@ compute_size(Coster *c, const CelAst *e, CelCostRange *out)
 		return TRUE;
 	}
 	if (type_is_scalar(e->type)) {
-		*out = range_fixed(1);
+		*out = cel_cost_fixed(1);
 		return TRUE;
 	}
 	if (e->kind == CEL_AST_IDENT) {
-		LocalVar *v = local_peek(c, e->ident.name);
+		CostLocal *v = local_peek(c, e->ident.name);
 		if (v != NULL && v->has_size) {
 			*out = v->size;
 			return TRUE;
@@ -335,19 +235,19 @@ compute_size(Coster *c, const CelAst *e, CelCostRange *out)
 }
 
 static CelCostRange
-size_or_unknown(Coster *c, const CelAst *e)
+size_or_unknown(CelCoster *c, const CelAst *e)
 {
 	CelCostRange r;
-	return compute_size(c, e, &r) ? r : range_unknown;
+	return compute_size(c, e, &r) ? r : CEL_COST_UNKNOWN;
 }
 
-static CostNode
-make_node(Coster *c, const CelAst *e)
+static CelCostNode
+make_node(CelCoster *c, const CelAst *e)
 {
-	CostNode n = { 0 };
+	CelCostNode n = { 0 };
 	n.path = get_path(c, e);
 	if (n.path.n > 0 && strcmp(n.path.elems[0], ACCUMULATOR) == 0) {
-		n.path = (CostPath){ 0 };
+		n.path = (CelCostPath){ 0 };
 	}
 	n.type = e->type;
 	n.expr = e;
@@ -355,15 +255,16 @@ make_node(Coster *c, const CelAst *e)
 	return n;
 }
 
-static CelCostRange
-node_size_or_unknown(const CostNode *n)
+/* cel-go's own operand size: what the checker computed, else unknown. */
+CelCostRange
+cel_cost__computed_size(CelCoster *c, const CelCostNode *n)
 {
-	return n->has_size ? n->size : range_unknown;
+	(void)c;
+	return n->has_size ? n->size : CEL_COST_UNKNOWN;
 }
 
-/* The Kubernetes estimator's sizeEstimate(): computed size, then the size estimator. */
-static CelCostRange
-k8s_size(Coster *c, const CostNode *n)
+CelCostRange
+cel_cost__estimated_size(CelCoster *c, const CelCostNode *n)
 {
 	CelCostRange r;
 	if (n->has_size) {
@@ -372,488 +273,69 @@ k8s_size(Coster *c, const CostNode *n)
 	if (estimate_size(c, n->path, &r)) {
 		return r;
 	}
-	return range_unknown;
+	return CEL_COST_UNKNOWN;
 }
 
-static gboolean
-type_kind_is(const CelType *t, CelTypeKind k)
-{
-	return t != NULL && t->kind == k;
-}
-
-/* ---- per-call estimates ---- */
-
-typedef struct {
-	CelCostRange cost;
-	gboolean has_result_size;
-	CelCostRange result_size;
-} CallEstimate;
-
-static gboolean
-k8s_call_estimate(Coster *c,
-                  const char *fn,
-                  const char *id,
-                  const CostNode *target,
-                  const CostNode *args,
-                  guint nargs,
-                  CallEstimate *out)
-{
-	memset(out, 0, sizeof *out);
-	if (c->model->dra_includes && strcmp(fn, "includes") == 0 &&
-	    strcmp(id, "dra_includes_dyn_dyn") == 0 && target != NULL) {
-		out->cost = range_mul((CelCostRange){ 0, DRA_MAX_LIST }, range_fixed(1));
-		return TRUE;
-	}
-	if (g_strv_contains((const char *const[]){ "isSorted", "sum", "max", "min", "indexOf",
-	                                           "lastIndexOf", NULL },
-	                    fn)) {
-		if (target == NULL) {
-			return FALSE;
-		}
-		const CelType *t = target->type;
-		if (t != NULL && t->nparams > 0 && t->kind == CEL_TYPE_LIST) {
-			CelCostRange el = range_fixed(1);
-			const CelType *et = t->params[0];
-			if (et != NULL &&
-			    (et->kind == CEL_TYPE_STRING || et->kind == CEL_TYPE_BYTES)) {
-				CostNode item = { 0 };
-				item.path = target->path.n > 0
-				                    ? path_append(c, target->path, "@items")
-				                    : (CostPath){ 0 };
-				item.type = et;
-				el = range_add(el,
-				               range_factor(k8s_size(c, &item), STRING_TRAVERSAL));
-			}
-			out->cost = range_mul(k8s_size(c, target), el);
-		} else {
-			out->cost = range_factor(k8s_size(c, target), STRING_TRAVERSAL);
-		}
-		return TRUE;
-	}
-	if (strcmp(fn, "url") == 0) {
-		if (nargs == 1) {
-			out->cost = range_factor(k8s_size(c, &args[0]), STRING_TRAVERSAL);
-			return TRUE;
-		}
-		return FALSE;
-	}
-	if (g_strv_contains(
-	            (const char *const[]){ "lowerAscii", "upperAscii", "substring", "trim", NULL },
-	            fn)) {
-		if (target == NULL) {
-			return FALSE;
-		}
-		CelCostRange sz = k8s_size(c, target);
-		out->cost = range_factor(sz, STRING_TRAVERSAL);
-		out->has_result_size = TRUE;
-		out->result_size = sz;
-		return TRUE;
-	}
-	if (strcmp(fn, "replace") == 0) {
-		if (target == NULL || nargs < 2) {
-			return FALSE;
-		}
-		CelCostRange sz = k8s_size(c, target);
-		CelCostRange to_replace = k8s_size(c, &args[0]);
-		CelCostRange replace_with = k8s_size(c, &args[1]);
-		CelCostRange count = { 0, 0 }, retained = { 0, 0 };
-		if (to_replace.min == 0) {
-			count.max = sz.max < G_MAXUINT64 ? sz.max + 1 : sz.max;
-			retained.max = sz.max;
-		} else if (replace_with.max <= to_replace.min) {
-			count.max = 0;
-			retained.max = sz.max;
-		} else {
-			count.max = (guint64)ceil((double)sz.max / (double)to_replace.min);
-		}
-		if (to_replace.max == 0) {
-			count.min = sz.min < G_MAXUINT64 ? sz.min + 1 : sz.min;
-			retained.min = sz.min;
-		} else if (to_replace.max <= replace_with.min) {
-			count.min = 0;
-			retained.min = sz.min;
-		} else {
-			count.min = (guint64)ceil((double)sz.min / (double)to_replace.max);
-		}
-		out->cost = range_factor(sz, 2 * STRING_TRAVERSAL);
-		out->has_result_size = TRUE;
-		out->result_size = range_add(range_mul(count, replace_with), retained);
-		return TRUE;
-	}
-	if (strcmp(fn, "split") == 0) {
-		if (target == NULL) {
-			return FALSE;
-		}
-		CelCostRange sz = k8s_size(c, target);
-		guint64 max = sz.max;
-		if (nargs > 1) {
-			const CelAst *lit = args[1].expr;
-			if (lit->kind == CEL_AST_CONST && lit->constant.kind == CEL_KIND_INT) {
-				max = (guint64)lit->constant.i;
-			} else if (lit->kind == CEL_AST_CONST &&
-			           lit->constant.kind == CEL_KIND_UINT) {
-				max = lit->constant.u;
-			}
-		}
-		out->cost = range_factor(sz, 2 * STRING_TRAVERSAL);
-		out->has_result_size = TRUE;
-		out->result_size = (CelCostRange){ 0, max };
-		return TRUE;
-	}
-	if (strcmp(fn, "join") == 0) {
-		if (target == NULL) {
-			return FALSE;
-		}
-		CelCostRange sz = { 0, 0 };
-		CelCostRange list = k8s_size(c, target);
-		const CelType *t = target->type;
-		if (t != NULL && t->kind == CEL_TYPE_LIST && t->nparams > 0) {
-			CostNode item = { 0 };
-			item.path = target->path.n > 0 ? path_append(c, target->path, "@items")
-			                               : (CostPath){ 0 };
-			item.type = t->params[0];
-			sz = range_mul(list, k8s_size(c, &item));
-		}
-		if (nargs > 0) {
-			CelCostRange sep = k8s_size(c, &args[0]);
-			CelCostRange seps = { list.min > 0 ? list.min - 1 : 0,
-				              list.max > 0 ? list.max - 1 : 0 };
-			sz = range_add(sz, range_mul(sep, seps));
-		}
-		out->cost = range_factor(sz, STRING_TRAVERSAL);
-		out->has_result_size = TRUE;
-		out->result_size = sz;
-		return TRUE;
-	}
-	if (strcmp(fn, "find") == 0 || strcmp(fn, "findAll") == 0) {
-		if (target == NULL || nargs < 1) {
-			return FALSE;
-		}
-		CelCostRange sz = k8s_size(c, target);
-		CelCostRange str = range_factor(range_add(sz, range_fixed(1)), STRING_TRAVERSAL);
-		CelCostRange re = range_factor(k8s_size(c, &args[0]), REGEX_LENGTH);
-		out->cost = range_mul(str, re);
-		out->has_result_size = TRUE;
-		out->result_size = (CelCostRange){ 0, sz.max };
-		return TRUE;
-	}
-	if (strcmp(fn, "quantity") == 0 || strcmp(fn, "isQuantity") == 0) {
-		/* Upstream tests `target != nil` for these global functions, so this never fires.
-		 */
-		if (target == NULL || nargs < 1) {
-			return FALSE;
-		}
-		out->cost = range_factor(k8s_size(c, &args[0]), STRING_TRAVERSAL);
-		return TRUE;
-	}
-	if (g_strv_contains((const char *const[]){ "sign", "asInteger", "isInteger",
-	                                           "asApproximateFloat", "isGreaterThan",
-	                                           "isLessThan", "compareTo", "add", "sub", NULL },
-	                    fn)) {
-		out->cost = range_fixed(1);
-		return TRUE;
-	}
-	return FALSE;
-}
-
-/* cel-go's overload ids for the operators whose cost is not 1, from the kept overload. */
-static const char *
-go_overload_id(const CelAst *e,
-               const CelOverloadDecl *decl,
-               const CelType *const *argt,
-               guint nargt)
-{
-	const char *fn = e->call.function;
-	const CelType *p0 =
-	        decl != NULL && decl->nparams > 0 ? decl->params[0] : (nargt > 0 ? argt[0] : NULL);
-	const CelType *p1 =
-	        decl != NULL && decl->nparams > 1 ? decl->params[1] : (nargt > 1 ? argt[1] : NULL);
-
-	if (strcmp(fn, "_==_") == 0) {
-		return "equals";
-	}
-	if (strcmp(fn, "_!=_") == 0) {
-		return "not_equals";
-	}
-	if (strcmp(fn, "_&&_") == 0) {
-		return "logical_and";
-	}
-	if (strcmp(fn, "_||_") == 0) {
-		return "logical_or";
-	}
-	if (strcmp(fn, "_?_:_") == 0) {
-		return "conditional";
-	}
-	if (strcmp(fn, "_<_") == 0 || strcmp(fn, "_>_") == 0 || strcmp(fn, "_<=_") == 0 ||
-	    strcmp(fn, "_>=_") == 0) {
-		if (type_kind_is(p0, CEL_TYPE_STRING) || type_kind_is(p0, CEL_TYPE_BYTES)) {
-			return "compare_string";
-		}
-	}
-	if (strcmp(fn, "_+_") == 0) {
-		if (type_kind_is(p0, CEL_TYPE_STRING)) {
-			return "add_string";
-		}
-		if (type_kind_is(p0, CEL_TYPE_BYTES)) {
-			return "add_bytes";
-		}
-		if (type_kind_is(p0, CEL_TYPE_LIST)) {
-			return "add_list";
-		}
-	}
-	if (strcmp(fn, "@in") == 0 && type_kind_is(p1, CEL_TYPE_LIST)) {
-		return "in_list";
-	}
-	if (strcmp(fn, "_[_]") == 0) {
-		if (type_kind_is(p0, CEL_TYPE_LIST)) {
-			return "index_list";
-		}
-		if (type_kind_is(p0, CEL_TYPE_MAP)) {
-			return "index_map";
-		}
-	}
-	if (e->call.target != NULL) {
-		if (strcmp(fn, "startsWith") == 0) {
-			return "starts_with_string";
-		}
-		if (strcmp(fn, "endsWith") == 0) {
-			return "ends_with_string";
-		}
-		if (strcmp(fn, "contains") == 0 && type_kind_is(p0, CEL_TYPE_STRING)) {
-			return "contains_string";
-		}
-		if (strcmp(fn, "matches") == 0) {
-			return "matches_string";
-		}
-		if (strcmp(fn, "format") == 0 && type_kind_is(p0, CEL_TYPE_STRING)) {
-			return "string_format";
-		}
-	} else {
-		if (strcmp(fn, "matches") == 0) {
-			return "matches_string";
-		}
-		if (strcmp(fn, "bytes") == 0 && type_kind_is(p0, CEL_TYPE_STRING)) {
-			return "string_to_bytes";
-		}
-		if (strcmp(fn, "string") == 0 && type_kind_is(p0, CEL_TYPE_BYTES)) {
-			return "bytes_to_string";
-		}
-		if (strcmp(fn, "strings.quote") == 0) {
-			return "strings_quote";
-		}
-	}
-	return decl != NULL ? decl->def->id : fn;
-}
-
-static CallEstimate
-function_cost(Coster *c,
-              const CelAst *e,
-              const char *fn,
-              const char *id,
-              const CostNode *target,
-              const CostNode *args,
-              guint nargs,
-              const CelCostRange *arg_costs)
-{
-	CallEstimate est = { 0 };
-	CelCostRange argsum = { 0, 0 };
-	for (guint i = 0; i < nargs; i++) {
-		argsum = range_add(argsum, arg_costs[i]);
-	}
-
-	/* ext.Sets registers per-overload estimators: size(a) * size(b) + 1. */
-	if (strcmp(id, "list_sets_contains_list") == 0 ||
-	    strcmp(id, "list_sets_equivalent_list") == 0 ||
-	    strcmp(id, "list_sets_intersects_list") == 0) {
-		if (nargs == 2) {
-			CelCostRange s = range_mul(k8s_size(c, &args[0]), k8s_size(c, &args[1]));
-			est.cost = range_add(range_add(range_factor(s, 1), range_fixed(1)), argsum);
-			return est;
-		}
-	}
-	if (k8s_call_estimate(c, fn, id, target, args, nargs, &est)) {
-		est.cost = range_add(est.cost, argsum);
-		return est;
-	}
-	if (strcmp(id, "string_format") == 0 && target != NULL && nargs > 0) {
-		CelCostRange t = node_size_or_unknown(target);
-		CelCostRange a = node_size_or_unknown(&args[0]);
-		est.cost = range_add(range_factor(t, STRING_TRAVERSAL), argsum);
-		est.has_result_size = TRUE;
-		est.result_size = range_add(t, a);
-		return est;
-	}
-	if (strcmp(id, "string_to_bytes") == 0 && nargs == 1) {
-		CelCostRange sz = node_size_or_unknown(&args[0]);
-		est.cost = range_add(range_factor(sz, STRING_TRAVERSAL), argsum);
-		est.has_result_size = TRUE;
-		est.result_size = (CelCostRange){ sz.min, mul_sat(sz.max, 4) };
-		return est;
-	}
-	if (strcmp(id, "bytes_to_string") == 0 && nargs == 1) {
-		CelCostRange sz = node_size_or_unknown(&args[0]);
-		est.cost = range_add(range_factor(sz, STRING_TRAVERSAL), argsum);
-		est.has_result_size = TRUE;
-		est.result_size = (CelCostRange){ sz.min / 4, sz.max };
-		return est;
-	}
-	if (strcmp(id, "strings_quote") == 0 && nargs == 1) {
-		CelCostRange sz = node_size_or_unknown(&args[0]);
-		est.cost = range_add(range_factor(sz, STRING_TRAVERSAL), argsum);
-		est.has_result_size = TRUE;
-		est.result_size = (CelCostRange){ sz.min + 2, add_sat(mul_sat(sz.max, 2), 2) };
-		return est;
-	}
-	if ((strcmp(id, "starts_with_string") == 0 || strcmp(id, "ends_with_string") == 0) &&
-	    nargs == 1) {
-		est.cost = range_add(range_factor(node_size_or_unknown(&args[0]), STRING_TRAVERSAL),
-		                     argsum);
-		return est;
-	}
-	if (strcmp(id, "in_list") == 0 && nargs == 2) {
-		est.cost = range_add(range_factor(node_size_or_unknown(&args[1]), 1), argsum);
-		return est;
-	}
-	if (strcmp(id, "matches_string") == 0 && target != NULL && nargs == 1) {
-		CelCostRange str = range_factor(
-		        range_add(node_size_or_unknown(target), range_fixed(1)), STRING_TRAVERSAL);
-		CelCostRange re = range_factor(node_size_or_unknown(&args[0]), REGEX_LENGTH);
-		est.cost = range_add(range_mul(str, re), argsum);
-		return est;
-	}
-	if (strcmp(id, "contains_string") == 0 && target != NULL && nargs == 1) {
-		CelCostRange str = range_factor(node_size_or_unknown(target), STRING_TRAVERSAL);
-		CelCostRange sub = range_factor(node_size_or_unknown(&args[0]), STRING_TRAVERSAL);
-		est.cost = range_add(range_mul(str, sub), argsum);
-		return est;
-	}
-	if (strcmp(id, "logical_and") == 0 || strcmp(id, "logical_or") == 0) {
-		est.cost = (CelCostRange){ arg_costs[0].min,
-			                   range_add(arg_costs[0], arg_costs[1]).max };
-		return est;
-	}
-	if (strcmp(id, "conditional") == 0 && nargs == 3) {
-		const EntrySize *t = entry_size(c, args[1].expr);
-		const EntrySize *f = entry_size(c, args[2].expr);
-		if (t != NULL && f != NULL) {
-			EntrySize u = { t->container, range_union(t->key, f->key),
-				        range_union(t->val, f->val) };
-			set_entry(c, e, &u);
-		}
-		est.cost = range_add(arg_costs[0], range_union(arg_costs[1], arg_costs[2]));
-		est.has_result_size = TRUE;
-		est.result_size =
-		        range_union(node_size_or_unknown(&args[1]), node_size_or_unknown(&args[2]));
-		return est;
-	}
-	if ((strcmp(id, "add_string") == 0 || strcmp(id, "add_bytes") == 0 ||
-	     strcmp(id, "add_list") == 0) &&
-	    nargs == 2) {
-		CelCostRange size =
-		        range_add(node_size_or_unknown(&args[0]), node_size_or_unknown(&args[1]));
-		const EntrySize *l = entry_size(c, args[0].expr);
-		const EntrySize *r = entry_size(c, args[1].expr);
-		if (l != NULL && r != NULL) {
-			EntrySize u = { l->container, range_union(l->key, r->key),
-				        range_union(l->val, r->val) };
-			set_entry(c, e, &u);
-		}
-		est.has_result_size = TRUE;
-		est.result_size = size;
-		if (strcmp(id, "add_list") == 0) {
-			est.cost = range_add(range_fixed(1), argsum);
-		} else {
-			est.cost = range_add(range_factor(size, STRING_TRAVERSAL), argsum);
-		}
-		return est;
-	}
-	if ((strcmp(id, "compare_string") == 0 || strcmp(id, "equals") == 0 ||
-	     strcmp(id, "not_equals") == 0) &&
-	    nargs == 2) {
-		CelCostRange l = node_size_or_unknown(&args[0]);
-		CelCostRange r = node_size_or_unknown(&args[1]);
-		guint64 smallest = MIN(l.max, r.max);
-		CelCostRange cr = { smallest > 0 ? 1 : 0, smallest };
-		est.cost = range_add(range_factor(cr, STRING_TRAVERSAL), argsum);
-		return est;
-	}
-	est.cost = range_add(range_fixed(1), argsum);
-	return est;
-}
-
+/* dyn(x) costs 1 and passes x's sizes through. */
 static CelCostRange
-cost_call(Coster *c, const CelAst *e)
+cost_dyn(CelCoster *c, const CelAst *e)
 {
-	const char *fn = e->call.function;
-	guint nargs = e->call.nargs;
-
-	if (strcmp(fn, "dyn") == 0 && nargs == 1 && e->call.target == NULL) {
-		CelCostRange ac = cost_of(c, e->call.args[0]);
-		CelCostRange sz;
-		if (compute_size(c, e->call.args[0], &sz)) {
-			set_size(c, e, &sz);
-		}
-		set_entry(c, e, entry_size(c, e->call.args[0]));
-		return range_add(range_fixed(1), ac);
+	CelCostRange ac = cost_of(c, e->call.args[0]);
+	CelCostRange sz;
+	if (compute_size(c, e->call.args[0], &sz)) {
+		set_size(c, e, &sz);
 	}
+	cel_cost__set_entry(c, e, cel_cost__entry(c, e->call.args[0]));
+	return cel_cost_range_add(cel_cost_fixed(1), ac);
+}
 
-	CostNode *args = g_newa(CostNode, MAX(nargs, 1));
-	CelCostRange *arg_costs = g_newa(CelCostRange, MAX(nargs, 1));
-	const CelType **argt = g_newa(const CelType *, MAX(nargs + 1, 1));
-	guint nargt = 0;
-	for (guint i = 0; i < nargs; i++) {
-		arg_costs[i] = cost_of(c, e->call.args[i]);
-		args[i] = make_node(c, e->call.args[i]);
+/* Indexing: the result is an element of the operand, at path "@items" or "@values". */
+static void
+index_result(
+        CelCoster *c, const CelAst *e, gboolean list, gboolean *has_result, CelCostRange *result)
+{
+	const CelCostEntry *es = cel_cost__entry(c, e->call.args[0]);
+	*has_result = es != NULL;
+	if (es != NULL) {
+		*result = es->val;
 	}
+	set_path(c, e,
+	         cel_cost__path_append(c, get_path(c, e->call.args[0]),
+	                               list ? "@items" : "@values"));
+}
 
-	/* The overloads the checker kept (or, for specials, the ones cel-go would). */
+/*
+ * The call's own cost over the overloads the checker kept (or, for specials, the ones cel-go
+ * would): the union of each overload's rule; the result size likewise.
+ */
+static CelCostRange
+cost_overloads(CelCoster *c, CelCostCall *call, const CelType *const *argt, guint nargt)
+{
+	const CelAst *e = call->expr;
 	guint n = e->call.noverloads;
-	gboolean special = e->call.special != CEL_SPECIAL_NONE;
-	if (n == 0 && !special) {
-		return (CelCostRange){ 0, 0 };
-	}
-
-	CelCostRange sum = { 0, 0 };
-	CostNode target_node;
-	const CostNode *target = NULL;
-	if (e->call.target != NULL) {
-		sum = range_add(sum, cost_of(c, e->call.target));
-		target_node = make_node(c, e->call.target);
-		target = &target_node;
-		argt[nargt++] = e->call.target->type;
-	}
-	for (guint i = 0; i < nargs; i++) {
-		argt[nargt++] = e->call.args[i]->type;
-	}
-
 	CelCostRange fn_cost = { G_MAXUINT64, 0 };
 	gboolean has_result = FALSE;
 	CelCostRange result = { 0, 0 };
 	guint rounds = MAX(n, 1);
 	for (guint k = 0; k < rounds; k++) {
 		const CelOverloadDecl *decl = n > 0 ? e->call.overloads[k] : NULL;
-		const char *id = go_overload_id(e, decl, argt, nargt);
+		call->overload = cel_cost__overload_id(e, decl, argt, nargt);
 		/* An index on a dyn operand keeps both index overloads in cel-go. */
-		if (decl == NULL && strcmp(fn, "_[_]") == 0 && strcmp(id, "_[_]") == 0) {
-			id = k == 0 ? "index_list" : "index_map";
+		if (decl == NULL && strcmp(call->function, "_[_]") == 0 &&
+		    strcmp(call->overload, "_[_]") == 0) {
+			call->overload = k == 0 ? "index_list" : "index_map";
 			rounds = 2;
 		}
-		CallEstimate est = function_cost(c, e, fn, id, target, args, nargs, arg_costs);
-		fn_cost = range_union(fn_cost, est.cost);
+		CelCostEstimate est = cel_cost__call_rule(c, call);
+		fn_cost = cel_cost_range_union(fn_cost, est.cost);
 		if (est.has_result_size) {
-			result =
-			        has_result ? range_union(result, est.result_size) : est.result_size;
+			result = has_result ? cel_cost_range_union(result, est.result_size)
+			                    : est.result_size;
 			has_result = TRUE;
 		}
-		if ((strcmp(id, "index_list") == 0 || strcmp(id, "index_map") == 0) && nargs > 0) {
-			const EntrySize *es = entry_size(c, e->call.args[0]);
-			has_result = es != NULL;
-			if (es != NULL) {
-				result = es->val;
-			}
-			set_path(c, e,
-			         path_append(c, get_path(c, e->call.args[0]),
-			                     strcmp(id, "index_list") == 0 ? "@items" : "@values"));
+		gboolean index_list = strcmp(call->overload, "index_list") == 0;
+		if ((index_list || strcmp(call->overload, "index_map") == 0) && call->nargs > 0) {
+			index_result(c, e, index_list, &has_result, &result);
 		}
 		if (!has_result) {
 			has_result = compute_size(c, e, &result);
@@ -862,11 +344,47 @@ cost_call(Coster *c, const CelAst *e)
 	if (has_result) {
 		set_size(c, e, &result);
 	}
-	return range_add(sum, fn_cost);
+	return fn_cost;
 }
 
 static CelCostRange
-cost_select(Coster *c, const CelAst *e)
+cost_call(CelCoster *c, const CelAst *e)
+{
+	guint nargs = e->call.nargs;
+
+	if (strcmp(e->call.function, "dyn") == 0 && nargs == 1 && e->call.target == NULL) {
+		return cost_dyn(c, e);
+	}
+
+	CelCostNode *args = g_newa(CelCostNode, MAX(nargs, 1));
+	CelCostRange *arg_costs = g_newa(CelCostRange, MAX(nargs, 1));
+	const CelType **argt = g_newa(const CelType *, MAX(nargs + 1, 1));
+	guint nargt = 0;
+	for (guint i = 0; i < nargs; i++) {
+		arg_costs[i] = cost_of(c, e->call.args[i]);
+		args[i] = make_node(c, e->call.args[i]);
+	}
+	if (e->call.noverloads == 0 && e->call.special == CEL_SPECIAL_NONE) {
+		return (CelCostRange){ 0, 0 };
+	}
+
+	CelCostRange sum = { 0, 0 };
+	CelCostNode target_node;
+	CelCostCall call = { e, e->call.function, NULL, NULL, args, nargs, arg_costs };
+	if (e->call.target != NULL) {
+		sum = cost_of(c, e->call.target);
+		target_node = make_node(c, e->call.target);
+		call.target = &target_node;
+		argt[nargt++] = e->call.target->type;
+	}
+	for (guint i = 0; i < nargs; i++) {
+		argt[nargt++] = e->call.args[i]->type;
+	}
+	return cel_cost_range_add(sum, cost_overloads(c, &call, argt, nargt));
+}
+
+static CelCostRange
+cost_select(CelCoster *c, const CelAst *e)
 {
 	CelCostRange sum = { 0, 0 };
 	if (e->select.test_only) {
@@ -877,26 +395,26 @@ cost_select(Coster *c, const CelAst *e)
 	const CelType *t = e->select.operand->type;
 	if (t != NULL &&
 	    (t->kind == CEL_TYPE_MAP || t->kind == CEL_TYPE_OBJECT || t->kind == CEL_TYPE_PARAM)) {
-		sum = range_add(sum, range_fixed(1));
+		sum = cel_cost_range_add(sum, cel_cost_fixed(1));
 	}
-	set_path(c, e, path_append(c, get_path(c, e->select.operand), e->select.field));
+	set_path(c, e, cel_cost__path_append(c, get_path(c, e->select.operand), e->select.field));
 	return sum;
 }
 
-static LocalVar *
-new_local(Coster *c, CostPath path)
+static CostLocal *
+new_local(CelCoster *c, CelCostPath path)
 {
-	LocalVar *v = cel_arena_alloc(&c->arena, sizeof *v);
+	CostLocal *v = cel_arena_alloc(&c->arena, sizeof *v);
 	v->path = path;
 	return v;
 }
 
 static void
-push_local_var(Coster *c, const char *name, const CelAst *init)
+push_local_var(CelCoster *c, const char *name, const CelAst *init)
 {
-	LocalVar *v = new_local(c, get_path(c, init));
+	CostLocal *v = new_local(c, get_path(c, init));
 	v->has_size = compute_size(c, init, &v->size);
-	const EntrySize *es = entry_size(c, init);
+	const CelCostEntry *es = cel_cost__entry(c, init);
 	if (es != NULL) {
 		v->has_entry = TRUE;
 		v->entry = *es;
@@ -906,12 +424,12 @@ push_local_var(Coster *c, const char *name, const CelAst *init)
 
 /* pushIterSingle / pushIterKey / pushIterValue. */
 static void
-push_iter(Coster *c,
+push_iter(CelCoster *c,
           const char *name,
           const CelAst *range,
           int which /* 0 single, 1 key, 2 value */)
 {
-	const EntrySize *es = entry_size(c, range);
+	const CelCostEntry *es = cel_cost__entry(c, range);
 	CelTypeKind container = es != NULL
 	                                ? es->container
 	                                : (range->type != NULL ? range->type->kind : CEL_TYPE_DYN);
@@ -939,7 +457,7 @@ push_iter(Coster *c,
 			size = es->val;
 		}
 	}
-	LocalVar *v = new_local(c, path_append(c, get_path(c, range), sub));
+	CostLocal *v = new_local(c, cel_cost__path_append(c, get_path(c, range), sub));
 	v->has_size = has_size;
 	v->size = size;
 	local_push(c, name, v);
@@ -956,26 +474,26 @@ is_bind(const CelAst *e)
 }
 
 static CelCostRange
-cost_comprehension(Coster *c, const CelAst *e)
+cost_comprehension(CelCoster *c, const CelAst *e)
 {
 	CelCostRange sum = { 0, 0 };
 
 	if (is_bind(e)) {
-		sum = range_add(sum, cost_of(c, e->comp.iter_range));
-		sum = range_add(sum, cost_of(c, e->comp.accu_init));
+		sum = cel_cost_range_add(sum, cost_of(c, e->comp.iter_range));
+		sum = cel_cost_range_add(sum, cost_of(c, e->comp.accu_init));
 		push_local_var(c, e->comp.accu_var, e->comp.accu_init);
-		sum = range_add(sum, cost_of(c, e->comp.result));
+		sum = cel_cost_range_add(sum, cost_of(c, e->comp.result));
 		local_pop(c, e->comp.accu_var);
 		CelCostRange sz;
 		if (compute_size(c, e->comp.result, &sz)) {
 			set_size(c, e, &sz);
 		}
-		set_entry(c, e, entry_size(c, e->comp.result));
+		cel_cost__set_entry(c, e, cel_cost__entry(c, e->comp.result));
 		return sum;
 	}
 
-	sum = range_add(sum, cost_of(c, e->comp.iter_range));
-	sum = range_add(sum, cost_of(c, e->comp.accu_init));
+	sum = cel_cost_range_add(sum, cost_of(c, e->comp.iter_range));
+	sum = cel_cost_range_add(sum, cost_of(c, e->comp.accu_init));
 	push_local_var(c, e->comp.accu_var, e->comp.accu_init);
 	if (e->comp.iter_var2 != NULL) {
 		push_iter(c, e->comp.iter_var, e->comp.iter_range, 1);
@@ -989,11 +507,11 @@ cost_comprehension(Coster *c, const CelAst *e)
 	if (e->comp.iter_var2 != NULL) {
 		local_pop(c, e->comp.iter_var2);
 	}
-	sum = range_add(sum, cost_of(c, e->comp.result));
+	sum = cel_cost_range_add(sum, cost_of(c, e->comp.result));
 	local_pop(c, e->comp.accu_var);
 
 	CelCostRange count = size_or_unknown(c, e->comp.iter_range);
-	sum = range_add(sum, range_mul(count, range_add(step, loop)));
+	sum = cel_cost_range_add(sum, cel_cost_range_mul(count, cel_cost_range_add(step, loop)));
 
 	const CelAst *init = unwrap(e->comp.accu_init);
 	if (init->kind == CEL_AST_CONST) {
@@ -1003,13 +521,13 @@ cost_comprehension(Coster *c, const CelAst *e)
 		}
 	} else if (init->kind == CEL_AST_LIST || init->kind == CEL_AST_MAP) {
 		set_size(c, e, &count);
-		set_entry(c, e, entry_size(c, e->comp.loop_step));
+		cel_cost__set_entry(c, e, cel_cost__entry(c, e->comp.loop_step));
 	}
 	return sum;
 }
 
 static CelCostRange
-cost_of(Coster *c, const CelAst *e)
+cost_of(CelCoster *c, const CelAst *e)
 {
 	CelCostRange sum = { 0, 0 };
 	if (e == NULL) {
@@ -1020,15 +538,15 @@ cost_of(Coster *c, const CelAst *e)
 	case CEL_AST_CONST:
 		return sum;
 	case CEL_AST_IDENT: {
-		LocalVar *v = local_peek(c, e->ident.name);
+		CostLocal *v = local_peek(c, e->ident.name);
 		if (v != NULL) {
 			set_path(c, e, v->path);
 		} else {
 			const char **elem = cel_arena_alloc(&c->arena, sizeof(char *));
 			elem[0] = e->ident.name;
-			set_path(c, e, (CostPath){ elem, 1 });
+			set_path(c, e, (CelCostPath){ elem, 1 });
 		}
-		return range_fixed(1);
+		return cel_cost_fixed(1);
 	}
 	case CEL_AST_SELECT:
 		return cost_select(c, e);
@@ -1037,31 +555,31 @@ cost_of(Coster *c, const CelAst *e)
 	case CEL_AST_LIST: {
 		CelCostRange item = { e->list.n == 0 ? 0 : G_MAXUINT64, 0 };
 		for (guint i = 0; i < e->list.n; i++) {
-			sum = range_add(sum, cost_of(c, e->list.elems[i]));
-			item = range_union(item, size_or_unknown(c, e->list.elems[i]));
+			sum = cel_cost_range_add(sum, cost_of(c, e->list.elems[i]));
+			item = cel_cost_range_union(item, size_or_unknown(c, e->list.elems[i]));
 		}
-		EntrySize es = { CEL_TYPE_LIST, range_fixed(1), item };
-		set_entry(c, e, &es);
-		return range_add(sum, range_fixed(LIST_CREATE));
+		CelCostEntry es = { CEL_TYPE_LIST, cel_cost_fixed(1), item };
+		cel_cost__set_entry(c, e, &es);
+		return cel_cost_range_add(sum, cel_cost_fixed(CEL_COST_LIST_CREATE));
 	}
 	case CEL_AST_MAP: {
 		CelCostRange key = { e->map.n == 0 ? 0 : G_MAXUINT64, 0 };
 		CelCostRange val = key;
 		for (guint i = 0; i < e->map.n; i++) {
-			sum = range_add(sum, cost_of(c, e->map.keys[i]));
-			sum = range_add(sum, cost_of(c, e->map.values[i]));
-			key = range_union(key, size_or_unknown(c, e->map.keys[i]));
-			val = range_union(val, size_or_unknown(c, e->map.values[i]));
+			sum = cel_cost_range_add(sum, cost_of(c, e->map.keys[i]));
+			sum = cel_cost_range_add(sum, cost_of(c, e->map.values[i]));
+			key = cel_cost_range_union(key, size_or_unknown(c, e->map.keys[i]));
+			val = cel_cost_range_union(val, size_or_unknown(c, e->map.values[i]));
 		}
-		EntrySize es = { CEL_TYPE_MAP, key, val };
-		set_entry(c, e, &es);
-		return range_add(sum, range_fixed(MAP_CREATE));
+		CelCostEntry es = { CEL_TYPE_MAP, key, val };
+		cel_cost__set_entry(c, e, &es);
+		return cel_cost_range_add(sum, cel_cost_fixed(CEL_COST_MAP_CREATE));
 	}
 	case CEL_AST_STRUCT:
 		for (guint i = 0; i < e->strukt.n; i++) {
-			sum = range_add(sum, cost_of(c, e->strukt.values[i]));
+			sum = cel_cost_range_add(sum, cost_of(c, e->strukt.values[i]));
 		}
-		return range_add(sum, range_fixed(STRUCT_CREATE));
+		return cel_cost_range_add(sum, cel_cost_fixed(CEL_COST_STRUCT_CREATE));
 	case CEL_AST_COMPREHENSION:
 		return cost_comprehension(c, e);
 	default:
@@ -1078,16 +596,16 @@ stack_free(gpointer p)
 CelCostRange
 cel_cost_estimate(const CelAst *root, guint max_id, const CelCostModel *model)
 {
-	Coster c = { 0 };
+	CelCoster c = { 0 };
 	guint n = max_id + 1;
 
 	c.max_id = max_id;
 	c.model = model;
-	c.paths = g_new0(CostPath, n);
+	c.paths = g_new0(CelCostPath, n);
 	c.has_size = g_new0(gboolean, n);
 	c.sizes = g_new0(CelCostRange, n);
 	c.has_entry = g_new0(gboolean, n);
-	c.entries = g_new0(EntrySize, n);
+	c.entries = g_new0(CelCostEntry, n);
 	c.locals = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, stack_free);
 	cel_arena_init(&c.arena, 4096);
 
@@ -1101,303 +619,4 @@ cel_cost_estimate(const CelAst *root, guint max_id, const CelCostModel *model)
 	g_free(c.has_entry);
 	g_free(c.entries);
 	return r;
-}
-
-/* ---- runtime ---- */
-
-guint64
-cel_cost_actual_size(CelValue v)
-{
-	switch (v.kind) {
-	case CEL_KIND_STRING:
-		return cel_utf8_length(v.str, v.aux);
-	case CEL_KIND_BYTES:
-		return v.aux;
-	case CEL_KIND_LIST:
-		return v.list->len;
-	case CEL_KIND_MAP:
-		return v.map->len;
-	default:
-		return 1;
-	}
-}
-
-/* library.traversalCost: truncating, not rounding up. */
-static guint64
-traversal_cost(CelValue v, CelActivation *act)
-{
-	switch (v.kind) {
-	case CEL_KIND_STRING:
-	case CEL_KIND_BYTES:
-		return (guint64)((double)v.aux * STRING_TRAVERSAL);
-	case CEL_KIND_LIST: {
-		guint64 cost = 0;
-		for (guint i = 0; i < v.list->len; i++) {
-			cost += traversal_cost(cel_list_get(v.list, i, act), act);
-		}
-		return cost;
-	}
-	case CEL_KIND_MAP: {
-		guint64 cost = 0;
-		for (guint i = 0; i < v.map->len; i++) {
-			CelValue key, val;
-			cel_map_entry(v.map, i, &key, &val, act);
-			cost += traversal_cost(key, act) + traversal_cost(val, act);
-		}
-		return cost;
-	}
-	default:
-		return 1;
-	}
-}
-
-/* How a call is charged at run time; resolved once per function name (interned pointer). */
-typedef enum {
-	RT_ONE = 0,     /* O(1): 1 */
-	RT_TRAVERSAL,   /* lists library: traversalCost(args[0]) */
-	RT_STR_ARG0,    /* ceil(size(args[0]) * 0.1) */
-	RT_STR_ARG0_X2, /* replace, split: ceil(size(args[0]) * 0.2) */
-	RT_JOIN,        /* ceil(size(result) * 0.2) */
-	RT_REGEX,       /* ceil((1 + size(text)) * 0.1) * ceil(size(pattern) * 0.25) */
-	RT_SETS,        /* 1 + size(a) * size(b) */
-	RT_CONVERT,     /* bytes(string), string(bytes), strings.quote: ceil(size(args[0]) * 0.1) */
-	RT_PREFIX,      /* startsWith, endsWith: ceil(size(args[1]) * 0.1) */
-	RT_IN,          /* x in list: size(list) */
-	RT_CONTAINS,    /* ceil(size(a) * 0.1) * ceil(size(b) * 0.1) */
-	RT_ADD,         /* string/bytes +: ceil((size(a) + size(b)) * 0.1) */
-	RT_RELATIONAL,  /* string/bytes < <= > >=: ceil(min size * 0.1) */
-	RT_EQUALITY,    /* == !=: ceil(min size * 0.1) */
-	RT_IP,          /* ip(string): ceil(size * 0.1); cidr.ip(): 1 */
-	RT_CONTAINS_IP, /* 1, plus parsing a string operand */
-	RT_CONTAINS_CIDR, /* 3, plus parsing a string operand */
-} RuntimeClass;
-
-static const struct {
-	const char *name;
-	RuntimeClass rc;
-} runtime_classes[] = {
-	{ "isSorted", RT_TRAVERSAL },
-	{ "sum", RT_TRAVERSAL },
-	{ "max", RT_TRAVERSAL },
-	{ "min", RT_TRAVERSAL },
-	{ "indexOf", RT_TRAVERSAL },
-	{ "lastIndexOf", RT_TRAVERSAL },
-	{ "url", RT_STR_ARG0 },
-	{ "lowerAscii", RT_STR_ARG0 },
-	{ "upperAscii", RT_STR_ARG0 },
-	{ "substring", RT_STR_ARG0 },
-	{ "trim", RT_STR_ARG0 },
-	{ "quantity", RT_STR_ARG0 },
-	{ "isQuantity", RT_STR_ARG0 },
-	{ "replace", RT_STR_ARG0_X2 },
-	{ "split", RT_STR_ARG0_X2 },
-	{ "join", RT_JOIN },
-	{ "find", RT_REGEX },
-	{ "findAll", RT_REGEX },
-	{ "matches", RT_REGEX },
-	{ "sets.contains", RT_SETS },
-	{ "sets.equivalent", RT_SETS },
-	{ "sets.intersects", RT_SETS },
-	{ "bytes", RT_CONVERT },
-	{ "string", RT_CONVERT },
-	{ "strings.quote", RT_CONVERT },
-	{ "startsWith", RT_PREFIX },
-	{ "endsWith", RT_PREFIX },
-	{ "@in", RT_IN },
-	{ "contains", RT_CONTAINS },
-	{ "_+_", RT_ADD },
-	{ "_<_", RT_RELATIONAL },
-	{ "_<=_", RT_RELATIONAL },
-	{ "_>_", RT_RELATIONAL },
-	{ "_>=_", RT_RELATIONAL },
-	{ "_==_", RT_EQUALITY },
-	{ "_!=_", RT_EQUALITY },
-	{ "cidr", RT_STR_ARG0 },
-	{ "isIP", RT_STR_ARG0 },
-	{ "isCIDR", RT_STR_ARG0 },
-	{ "ip", RT_IP },
-	{ "ip.isCanonical", RT_STR_ARG0_X2 },
-	{ "containsIP", RT_CONTAINS_IP },
-	{ "containsCIDR", RT_CONTAINS_CIDR },
-};
-
-#define RT_SLOTS 128 /* open addressing on the interned name pointer */
-
-static const char *rt_keys[RT_SLOTS];
-static RuntimeClass rt_values[RT_SLOTS];
-
-static guint
-rt_slot(const char *name)
-{
-	return (guint)(((guintptr)name >> 3) * 2654435761u) % RT_SLOTS;
-}
-
-static void
-rt_init(void)
-{
-	static gsize done;
-	if (!g_once_init_enter(&done)) {
-		return;
-	}
-	for (guint i = 0; i < G_N_ELEMENTS(runtime_classes); i++) {
-		const char *key = g_intern_static_string(runtime_classes[i].name);
-		guint s = rt_slot(key);
-		while (rt_keys[s] != NULL) {
-			s = (s + 1) % RT_SLOTS;
-		}
-		rt_keys[s] = key;
-		rt_values[s] = runtime_classes[i].rc;
-	}
-	g_once_init_leave(&done, 1);
-}
-
-/* The class of interned function name @fn (RT_ONE when it has none). */
-static RuntimeClass
-rt_class(const char *fn)
-{
-	for (guint s = rt_slot(fn);; s = (s + 1) % RT_SLOTS) {
-		if (rt_keys[s] == fn) {
-			return rt_values[s];
-		}
-		if (rt_keys[s] == NULL) {
-			return RT_ONE;
-		}
-	}
-}
-
-static gboolean
-is_text(CelValue v)
-{
-	return v.kind == CEL_KIND_STRING || v.kind == CEL_KIND_BYTES;
-}
-
-/* library.CostEstimator.CallCost, then cel-go's CostTracker.costCall. */
-static guint64
-call_cost(CelActivation *act, const CelAst *e, const CelValue *args, guint nargs, CelValue result)
-{
-	switch (rt_class(e->call.function)) {
-	case RT_TRAVERSAL:
-		return nargs > 0 ? traversal_cost(args[0], act) : 0;
-	case RT_STR_ARG0:
-		return nargs > 0 ? cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL)
-		                 : 1;
-	case RT_STR_ARG0_X2:
-		return nargs > 0
-		               ? cel_cost_ceil(cel_cost_actual_size(args[0]), 2 * STRING_TRAVERSAL)
-		               : 1;
-	case RT_JOIN:
-		return cel_cost_ceil(cel_cost_actual_size(result), 2 * STRING_TRAVERSAL);
-	case RT_REGEX:
-		if (nargs < 2) {
-			return 1;
-		}
-		return cel_cost_ceil(1 + cel_cost_actual_size(args[0]), STRING_TRAVERSAL) *
-		       cel_cost_ceil(cel_cost_actual_size(args[1]), REGEX_LENGTH);
-	case RT_SETS:
-		return nargs == 2
-		               ? 1 + cel_cost_actual_size(args[0]) * cel_cost_actual_size(args[1])
-		               : 1;
-	case RT_CONVERT:
-		if (nargs == 1 && is_text(args[0])) {
-			return cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL);
-		}
-		return 1;
-	case RT_PREFIX:
-		return nargs == 2 ? cel_cost_ceil(cel_cost_actual_size(args[1]), STRING_TRAVERSAL)
-		                  : 1;
-	case RT_IN:
-		return nargs == 2 && args[1].kind == CEL_KIND_LIST ? cel_cost_actual_size(args[1])
-		                                                   : 1;
-	case RT_CONTAINS:
-		if (nargs == 2 && args[0].kind == CEL_KIND_STRING) {
-			return cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL) *
-			       cel_cost_ceil(cel_cost_actual_size(args[1]), STRING_TRAVERSAL);
-		}
-		return 1;
-	case RT_ADD:
-		if (nargs == 2 && is_text(args[0])) {
-			return cel_cost_ceil(cel_cost_actual_size(args[0]) +
-			                             cel_cost_actual_size(args[1]),
-			                     STRING_TRAVERSAL);
-		}
-		return 1;
-	case RT_RELATIONAL:
-		if (nargs != 2 || !is_text(args[0])) {
-			return 1;
-		}
-		/* fall through */
-	case RT_EQUALITY:
-		if (nargs != 2) {
-			return 1;
-		}
-		return cel_cost_ceil(
-		        MIN(cel_cost_actual_size(args[0]), cel_cost_actual_size(args[1])),
-		        STRING_TRAVERSAL);
-	case RT_IP:
-		return nargs == 1 && args[0].kind == CEL_KIND_STRING
-		               ? cel_cost_ceil(cel_cost_actual_size(args[0]), STRING_TRAVERSAL)
-		               : 1;
-	case RT_CONTAINS_IP:
-	case RT_CONTAINS_CIDR: {
-		guint64 cost = rt_class(e->call.function) == RT_CONTAINS_IP ? 1 : 3;
-		if (nargs == 2 && args[1].kind == CEL_KIND_STRING) {
-			cost += cel_cost_ceil(cel_cost_actual_size(args[1]), STRING_TRAVERSAL);
-		}
-		return cost;
-	}
-	case RT_ONE:
-	default:
-		return 1;
-	}
-}
-
-void
-cel_cost_observe(CelActivation *act,
-                 const CelAst *node,
-                 const CelValue *args,
-                 guint nargs,
-                 CelValue result,
-                 gpointer data)
-{
-	switch (node->kind) {
-	case CEL_AST_IDENT:
-		act->cost += 1;
-		break;
-	case CEL_AST_SELECT:
-		/* has() costs nothing: PresenceTestHasCost(false). */
-		act->cost += node->select.test_only ? 0 : 1;
-		break;
-	case CEL_AST_CALL:
-		switch (node->call.special) {
-		case CEL_SPECIAL_AND:
-		case CEL_SPECIAL_OR:
-		case CEL_SPECIAL_COND:
-		case CEL_SPECIAL_OR_VALUE:
-		case CEL_SPECIAL_OR_OPT:
-			break;
-		case CEL_SPECIAL_INDEX:
-		case CEL_SPECIAL_OPT_SELECT:
-		case CEL_SPECIAL_OPT_INDEX:
-			act->cost += 1;
-			break;
-		default:
-			rt_init();
-			act->cost += call_cost(act, node, args, nargs, result);
-			break;
-		}
-		break;
-	case CEL_AST_LIST:
-		act->cost += LIST_CREATE;
-		break;
-	case CEL_AST_MAP:
-		act->cost += MAP_CREATE;
-		break;
-	case CEL_AST_STRUCT:
-		act->cost += STRUCT_CREATE;
-		break;
-	default:
-		/* constants, comprehensions (their parts are counted), host nodes (count
-		 * themselves) */
-		break;
-	}
 }

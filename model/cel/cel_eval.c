@@ -343,73 +343,56 @@ eval_in(CelActivation *act, CelValue e, CelValue c)
 }
 
 static CelValue
-eval_call(CelActivation *act, const CelAst *n)
+eval_conditional(CelActivation *act, const CelAst *n)
 {
-	switch (n->call.special) {
-	case CEL_SPECIAL_AND:
-		return eval_and_or(act, n, TRUE);
-	case CEL_SPECIAL_OR:
-		return eval_and_or(act, n, FALSE);
-	case CEL_SPECIAL_COND: {
-		CelValue c = eval(act, n->call.args[0]);
-		if (c.kind == CEL_KIND_BOOL) {
-			return eval(act, n->call.args[c.b ? 1 : 2]);
-		}
-		return c.kind == CEL_KIND_ERROR ? c : no_overload(act, "_?_:_");
+	CelValue c = eval(act, n->call.args[0]);
+	if (c.kind == CEL_KIND_BOOL) {
+		return eval(act, n->call.args[c.b ? 1 : 2]);
 	}
-	case CEL_SPECIAL_NOT: {
-		CelValue v = eval(act, n->call.args[0]);
-		if (v.kind == CEL_KIND_BOOL) {
-			return cel_value_bool(!v.b);
-		}
-		return v.kind == CEL_KIND_ERROR ? v : no_overload(act, "!_");
+	return c.kind == CEL_KIND_ERROR ? c : no_overload(act, "_?_:_");
+}
+
+/* ==, != and in: strict in both operands. */
+static CelValue
+eval_equality(CelActivation *act, const CelAst *n)
+{
+	CelValue a = eval(act, n->call.args[0]);
+	if (a.kind == CEL_KIND_ERROR) {
+		return a;
 	}
-	case CEL_SPECIAL_NOT_STRICTLY_FALSE: {
-		CelValue v = eval(act, n->call.args[0]);
-		return v.kind == CEL_KIND_BOOL ? v : cel_value_bool(TRUE);
+	CelValue b = eval(act, n->call.args[1]);
+	if (b.kind == CEL_KIND_ERROR) {
+		return b;
 	}
-	case CEL_SPECIAL_INDEX:
-		return eval_index(act, n, FALSE);
-	case CEL_SPECIAL_OPT_INDEX:
-		return eval_index(act, n, TRUE);
-	case CEL_SPECIAL_OPT_SELECT:
-		return eval_opt_select(act, n);
-	case CEL_SPECIAL_EQ:
-	case CEL_SPECIAL_NE:
-	case CEL_SPECIAL_IN: {
-		CelValue a = eval(act, n->call.args[0]);
-		if (a.kind == CEL_KIND_ERROR) {
-			return a;
-		}
-		CelValue b = eval(act, n->call.args[1]);
-		if (b.kind == CEL_KIND_ERROR) {
-			return b;
-		}
-		if (n->call.special == CEL_SPECIAL_IN) {
-			return eval_in(act, a, b);
-		}
-		gboolean eq = cel_value_equal(a, b, act);
-		return cel_value_bool(n->call.special == CEL_SPECIAL_EQ ? eq : !eq);
+	if (n->call.special == CEL_SPECIAL_IN) {
+		return eval_in(act, a, b);
 	}
-	case CEL_SPECIAL_OR_OPT:
-	case CEL_SPECIAL_OR_VALUE: {
-		/* cel-go decorates or/orValue to short-circuit on a present value */
-		CelValue t = eval(act, n->call.target);
-		if (t.kind == CEL_KIND_ERROR) {
-			return t;
-		}
-		if (t.kind == CEL_KIND_OPTIONAL && t.opt != NULL) {
-			return n->call.special == CEL_SPECIAL_OR_OPT ? t : *(const CelValue *)t.opt;
-		}
-		CelValue args2[2] = { t, eval(act, n->call.args[0]) };
-		if (args2[1].kind == CEL_KIND_ERROR) {
-			return args2[1];
-		}
-		return cel_eval_dispatch(act, n, args2, 2);
+	gboolean eq = cel_value_equal(a, b, act);
+	return cel_value_bool(n->call.special == CEL_SPECIAL_EQ ? eq : !eq);
+}
+
+/* opt.or(o) and opt.orValue(v): cel-go decorates them to short-circuit on a present value. */
+static CelValue
+eval_or_optional(CelActivation *act, const CelAst *n)
+{
+	CelValue t = eval(act, n->call.target);
+	if (t.kind == CEL_KIND_ERROR) {
+		return t;
 	}
-	default:
-		break;
+	if (t.kind == CEL_KIND_OPTIONAL && t.opt != NULL) {
+		return n->call.special == CEL_SPECIAL_OR_OPT ? t : *(const CelValue *)t.opt;
 	}
+	CelValue args2[2] = { t, eval(act, n->call.args[0]) };
+	if (args2[1].kind == CEL_KIND_ERROR) {
+		return args2[1];
+	}
+	return cel_eval_dispatch(act, n, args2, 2);
+}
+
+/* An ordinary call: strict in its operands, then the implementation (and the observer). */
+static CelValue
+eval_strict_call(CelActivation *act, const CelAst *n)
+{
 	CelValue args[16];
 	guint k = 0;
 	if (n->call.target != NULL) {
@@ -432,6 +415,45 @@ eval_call(CelActivation *act, const CelAst *n)
 		act->env->hooks.observe(act, n, args, k, r, act->env->hooks.data);
 	}
 	return r;
+}
+
+static CelValue
+eval_call(CelActivation *act, const CelAst *n)
+{
+	switch (n->call.special) {
+	case CEL_SPECIAL_AND:
+		return eval_and_or(act, n, TRUE);
+	case CEL_SPECIAL_OR:
+		return eval_and_or(act, n, FALSE);
+	case CEL_SPECIAL_COND:
+		return eval_conditional(act, n);
+	case CEL_SPECIAL_NOT: {
+		CelValue v = eval(act, n->call.args[0]);
+		if (v.kind == CEL_KIND_BOOL) {
+			return cel_value_bool(!v.b);
+		}
+		return v.kind == CEL_KIND_ERROR ? v : no_overload(act, "!_");
+	}
+	case CEL_SPECIAL_NOT_STRICTLY_FALSE: {
+		CelValue v = eval(act, n->call.args[0]);
+		return v.kind == CEL_KIND_BOOL ? v : cel_value_bool(TRUE);
+	}
+	case CEL_SPECIAL_INDEX:
+		return eval_index(act, n, FALSE);
+	case CEL_SPECIAL_OPT_INDEX:
+		return eval_index(act, n, TRUE);
+	case CEL_SPECIAL_OPT_SELECT:
+		return eval_opt_select(act, n);
+	case CEL_SPECIAL_EQ:
+	case CEL_SPECIAL_NE:
+	case CEL_SPECIAL_IN:
+		return eval_equality(act, n);
+	case CEL_SPECIAL_OR_OPT:
+	case CEL_SPECIAL_OR_VALUE:
+		return eval_or_optional(act, n);
+	default:
+		return eval_strict_call(act, n);
+	}
 }
 
 static CelValue

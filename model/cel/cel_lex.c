@@ -178,58 +178,13 @@ scan_string(CelLexer *lex, gsize start, gboolean raw, gboolean bytes)
 	return make(lex, bytes ? CEL_TOK_BYTES : CEL_TOK_STRING, start);
 }
 
-CelToken
-cel_lex_next(CelLexer *lex)
+/*
+ * Punctuation and operators, one or two characters starting with @c (already consumed).
+ * One switch over the first character reads better whole than split.
+ */
+static CelToken
+scan_punct(CelLexer *lex, gsize start, char c)
 {
-	skip_space(lex);
-	gsize start = lex->pos;
-	if (lex->pos >= lex->len) {
-		return make(lex, CEL_TOK_EOF, start);
-	}
-	char c = lex->source[lex->pos];
-	/* string prefixes: r, b, rb, br (any case) */
-	if (c == 'r' || c == 'R' || c == 'b' || c == 'B') {
-		gboolean raw = FALSE, bytes = FALSE;
-		gsize p = 0;
-		for (int i = 0; i < 2; i++) {
-			char d = peek(lex, p);
-			if ((d == 'r' || d == 'R') && !raw) {
-				raw = TRUE;
-				p++;
-			} else if ((d == 'b' || d == 'B') && !bytes) {
-				bytes = TRUE;
-				p++;
-			}
-		}
-		char qc = peek(lex, p);
-		if (p > 0 && (qc == '"' || qc == '\'')) {
-			lex->pos += p;
-			return scan_string(lex, start, raw, bytes);
-		}
-	}
-	if (g_ascii_isalpha(c) || c == '_') {
-		return scan_ident(lex, start);
-	}
-	if (g_ascii_isdigit(c) || (c == '.' && g_ascii_isdigit(peek(lex, 1)))) {
-		return scan_number(lex, start);
-	}
-	if (c == '"' || c == '\'') {
-		return scan_string(lex, start, FALSE, FALSE);
-	}
-	if (c == '`') {
-		/* quoted field name (ESC_IDENTIFIER): `content-type` */
-		lex->pos++;
-		while (lex->pos < lex->len && lex->source[lex->pos] != '`' &&
-		       lex->source[lex->pos] != '\n') {
-			lex->pos++;
-		}
-		if (peek(lex, 0) != '`' || lex->pos == start + 1) {
-			return error_tok(start, "invalid quoted identifier");
-		}
-		lex->pos++;
-		return make(lex, CEL_TOK_IDENT, start);
-	}
-	lex->pos++;
 	char n = peek(lex, 0);
 	switch (c) {
 	case '(':
@@ -306,6 +261,80 @@ cel_lex_next(CelLexer *lex)
 	return error_tok(start, "token recognition error");
 }
 
+/* r"...", b'...', rb"..." (any case, any order): FALSE when @c starts no prefixed string. */
+static gboolean
+scan_prefixed_string(CelLexer *lex, gsize start, char c, CelToken *out)
+{
+	if (c != 'r' && c != 'R' && c != 'b' && c != 'B') {
+		return FALSE;
+	}
+	gboolean raw = FALSE, bytes = FALSE;
+	gsize p = 0;
+	for (int i = 0; i < 2; i++) {
+		char d = peek(lex, p);
+		if ((d == 'r' || d == 'R') && !raw) {
+			raw = TRUE;
+			p++;
+		} else if ((d == 'b' || d == 'B') && !bytes) {
+			bytes = TRUE;
+			p++;
+		}
+	}
+	char qc = peek(lex, p);
+	if (p > 0 && (qc == '"' || qc == '\'')) {
+		lex->pos += p;
+		*out = scan_string(lex, start, raw, bytes);
+		return TRUE;
+	}
+	return FALSE;
+}
+
+/* A quoted field name (ESC_IDENTIFIER): `content-type`. */
+static CelToken
+scan_quoted_ident(CelLexer *lex, gsize start)
+{
+	lex->pos++;
+	while (lex->pos < lex->len && lex->source[lex->pos] != '`' &&
+	       lex->source[lex->pos] != '\n') {
+		lex->pos++;
+	}
+	if (peek(lex, 0) != '`' || lex->pos == start + 1) {
+		return error_tok(start, "invalid quoted identifier");
+	}
+	lex->pos++;
+	return make(lex, CEL_TOK_IDENT, start);
+}
+
+CelToken
+cel_lex_next(CelLexer *lex)
+{
+	CelToken tok;
+
+	skip_space(lex);
+	gsize start = lex->pos;
+	if (lex->pos >= lex->len) {
+		return make(lex, CEL_TOK_EOF, start);
+	}
+	char c = lex->source[lex->pos];
+	if (scan_prefixed_string(lex, start, c, &tok)) {
+		return tok;
+	}
+	if (g_ascii_isalpha(c) || c == '_') {
+		return scan_ident(lex, start);
+	}
+	if (g_ascii_isdigit(c) || (c == '.' && g_ascii_isdigit(peek(lex, 1)))) {
+		return scan_number(lex, start);
+	}
+	if (c == '"' || c == '\'') {
+		return scan_string(lex, start, FALSE, FALSE);
+	}
+	if (c == '`') {
+		return scan_quoted_ident(lex, start);
+	}
+	lex->pos++;
+	return scan_punct(lex, start, c);
+}
+
 static void
 append_code_point(GString *out, gunichar cp, gboolean bytes)
 {
@@ -320,6 +349,97 @@ static int
 hexval(char c)
 {
 	return g_ascii_xdigit_value(c);
+}
+
+/* \xHH, \uHHHH, \UHHHHHHHH (@e is the letter; *i is past it): a code point, or a byte. */
+static gboolean
+unescape_hex(const char *s,
+             gsize *i,
+             gsize end,
+             char e,
+             gboolean bytes,
+             GString *out,
+             const char **message)
+{
+	int digits = (e == 'x' || e == 'X') ? 2 : e == 'u' ? 4 : 8;
+	if (bytes && (e == 'u' || e == 'U')) {
+		*message = "unicode escape in bytes literal";
+		return FALSE;
+	}
+	guint32 cp = 0;
+	for (int k = 0; k < digits; k++) {
+		if (*i >= end || hexval(s[*i]) < 0) {
+			*message = "invalid escape sequence";
+			return FALSE;
+		}
+		cp = cp * 16 + (guint32)hexval(s[*i]);
+		(*i)++;
+	}
+	if (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000)) {
+		*message = "invalid unicode code point";
+		return FALSE;
+	}
+	append_code_point(out, cp, bytes);
+	return TRUE;
+}
+
+/* \ooo (@e is the first digit, 0-3; *i is past it). */
+static gboolean
+unescape_octal(const char *s,
+               gsize *i,
+               gsize end,
+               char e,
+               gboolean bytes,
+               GString *out,
+               const char **message)
+{
+	guint32 cp = (guint32)(e - '0');
+	for (int k = 0; k < 2; k++) {
+		if (*i >= end || s[*i] < '0' || s[*i] > '7') {
+			*message = "invalid octal escape";
+			return FALSE;
+		}
+		cp = cp * 8 + (guint32)(s[*i] - '0');
+		(*i)++;
+	}
+	append_code_point(out, cp, bytes);
+	return TRUE;
+}
+
+/* The escape whose letter is s[*i] (after the backslash); *i ends past it. */
+static gboolean
+unescape_one(const char *s, gsize *i, gsize end, gboolean bytes, GString *out, const char **message)
+{
+	static const char named[] = "a\ab\bf\fn\nr\rt\tv\v"; /* letter, value pairs */
+	char e = s[(*i)++];
+	for (const char *p = named; *p != '\0'; p += 2) {
+		if (e == p[0]) {
+			g_string_append_c(out, p[1]);
+			return TRUE;
+		}
+	}
+	switch (e) {
+	case '\\':
+	case '?':
+	case '"':
+	case '\'':
+	case '`':
+		g_string_append_c(out, e);
+		return TRUE;
+	case 'x':
+	case 'X':
+	case 'u':
+	case 'U':
+		return unescape_hex(s, i, end, e, bytes, out, message);
+	case '0':
+	case '1':
+	case '2':
+	case '3':
+		return unescape_octal(s, i, end, e, bytes, out, message);
+	default:
+		*message = "invalid escape sequence";
+		return FALSE;
+	}
 }
 
 gboolean
@@ -359,80 +479,8 @@ cel_lex_unescape(const CelToken *tok,
 			*message = "invalid escape sequence";
 			return FALSE;
 		}
-		char e = s[i + 1];
-		i += 2;
-		switch (e) {
-		case 'a':
-			g_string_append_c(out, '\a');
-			break;
-		case 'b':
-			g_string_append_c(out, '\b');
-			break;
-		case 'f':
-			g_string_append_c(out, '\f');
-			break;
-		case 'n':
-			g_string_append_c(out, '\n');
-			break;
-		case 'r':
-			g_string_append_c(out, '\r');
-			break;
-		case 't':
-			g_string_append_c(out, '\t');
-			break;
-		case 'v':
-			g_string_append_c(out, '\v');
-			break;
-		case '\\':
-		case '?':
-		case '"':
-		case '\'':
-		case '`':
-			g_string_append_c(out, e);
-			break;
-		case 'x':
-		case 'X':
-		case 'u':
-		case 'U': {
-			int digits = (e == 'x' || e == 'X') ? 2 : e == 'u' ? 4 : 8;
-			if (bytes && (e == 'u' || e == 'U')) {
-				*message = "unicode escape in bytes literal";
-				return FALSE;
-			}
-			guint32 cp = 0;
-			for (int k = 0; k < digits; k++) {
-				if (i >= end || hexval(s[i]) < 0) {
-					*message = "invalid escape sequence";
-					return FALSE;
-				}
-				cp = cp * 16 + (guint32)hexval(s[i]);
-				i++;
-			}
-			if (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000)) {
-				*message = "invalid unicode code point";
-				return FALSE;
-			}
-			append_code_point(out, cp, bytes);
-			break;
-		}
-		case '0':
-		case '1':
-		case '2':
-		case '3': {
-			guint32 cp = (guint32)(e - '0');
-			for (int k = 0; k < 2; k++) {
-				if (i >= end || s[i] < '0' || s[i] > '7') {
-					*message = "invalid octal escape";
-					return FALSE;
-				}
-				cp = cp * 8 + (guint32)(s[i] - '0');
-				i++;
-			}
-			append_code_point(out, cp, bytes);
-			break;
-		}
-		default:
-			*message = "invalid escape sequence";
+		i++;
+		if (!unescape_one(s, &i, end, bytes, out, message)) {
 			return FALSE;
 		}
 	}

@@ -77,6 +77,46 @@ hexval(char c)
 	return g_ascii_isxdigit(c) ? g_ascii_xdigit_value(c) : -1;
 }
 
+/* One colon-separated field of 1 to 4 hex digits at *p, which moves past it. */
+static gboolean
+hex_field(const char *s, gsize len, gsize *p, guint *val, const char **why)
+{
+	gsize start = *p;
+	*val = 0;
+	while (*p < len && hexval(s[*p]) >= 0 && *p - start < 5) {
+		*val = *val * 16 + (guint)hexval(s[*p]);
+		(*p)++;
+	}
+	if (*p - start > 4) {
+		*why = "IPv6 field has value >=2^16";
+		return FALSE;
+	}
+	if (*p == start) {
+		*why = "each colon-separated field must have at least one digit";
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* Widens the @n bytes read to 16 by the zeros "::" (at byte @ellipsis, -1 if none) stands for. */
+static gboolean
+expand_ellipsis(guint8 out[16], guint n, int ellipsis, const char **why)
+{
+	if (n < 16) {
+		if (ellipsis < 0) {
+			*why = "address string too short";
+			return FALSE;
+		}
+		guint zeros = 16 - n;
+		memmove(out + ellipsis + zeros, out + ellipsis, n - (guint)ellipsis);
+		memset(out + ellipsis, 0, zeros);
+	} else if (ellipsis >= 0) {
+		*why = "the :: must expand to at least one field of zeros";
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static gboolean
 parse_ipv6(const char *s, gsize len, guint8 out[16], const char **why)
 {
@@ -95,16 +135,7 @@ parse_ipv6(const char *s, gsize len, guint8 out[16], const char **why)
 	while (i < 16) {
 		gsize start = p;
 		guint val = 0;
-		while (p < len && hexval(s[p]) >= 0 && p - start < 5) {
-			val = val * 16 + (guint)hexval(s[p]);
-			p++;
-		}
-		if (p - start > 4) {
-			*why = "IPv6 field has value >=2^16";
-			return FALSE;
-		}
-		if (p == start) {
-			*why = "each colon-separated field must have at least one digit";
+		if (!hex_field(s, len, &p, &val, why)) {
 			return FALSE;
 		}
 		if (p < len && s[p] == '.') {
@@ -153,19 +184,7 @@ parse_ipv6(const char *s, gsize len, guint8 out[16], const char **why)
 		*why = "trailing garbage after address";
 		return FALSE;
 	}
-	if (i < 16) {
-		if (ellipsis < 0) {
-			*why = "address string too short";
-			return FALSE;
-		}
-		guint n = 16 - i;
-		memmove(out + ellipsis + n, out + ellipsis, i - (guint)ellipsis);
-		memset(out + ellipsis, 0, n);
-	} else if (ellipsis >= 0) {
-		*why = "the :: must expand to at least one field of zeros";
-		return FALSE;
-	}
-	return TRUE;
+	return expand_ellipsis(out, i, ellipsis, why);
 }
 
 static gboolean

@@ -191,6 +191,42 @@ scheme_length(const char *s, gsize len)
  * One pass of net/url parse(@s, viaRequest). Fills @out (with viaRequest FALSE, @s has no
  * fragment any more).
  */
+/*
+ * The authority after "//" at *rest ([userinfo@]host[:port]): validated, the host kept in
+ * @out, *rest moved past it to the path.
+ */
+static gboolean
+parse_authority(CelUrl *out,
+                const char **rest,
+                gsize *rest_len,
+                const char *orig,
+                gsize orig_len,
+                char *err)
+{
+	char what[CEL_K8S_ERRBUF / 2];
+	const char *auth = *rest + 2;
+	const char *slash = memchr(auth, '/', *rest_len - 2);
+	gsize auth_len = slash != NULL ? (gsize)(slash - auth) : *rest_len - 2;
+	const char *at = g_strrstr_len(auth, (gssize)auth_len, "@");
+	const char *host = auth;
+	gsize host_len = auth_len;
+	if (at != NULL) {
+		if (!userinfo_ok(auth, (gsize)(at - auth))) {
+			return fail(err, orig, orig_len, "net/url: invalid userinfo");
+		}
+		host = at + 1;
+		host_len = auth_len - (gsize)(host - auth);
+	}
+	if (!host_ok(host, host_len, what)) {
+		return fail(err, orig, orig_len, what);
+	}
+	out->host = host;
+	out->host_len = (guint32)host_len;
+	*rest = auth + auth_len;
+	*rest_len -= auth_len + 2;
+	return TRUE;
+}
+
 static gboolean
 parse_uri(CelUrl *out,
           const char *orig,
@@ -252,26 +288,9 @@ parse_uri(CelUrl *out,
 	}
 	if ((scheme_len > 0 || !via_request) && rest_len >= 2 && rest[0] == '/' && rest[1] == '/' &&
 	    !(scheme_len == 0 && rest_len >= 3 && rest[2] == '/')) {
-		const char *auth = rest + 2;
-		const char *slash = memchr(auth, '/', rest_len - 2);
-		gsize auth_len = slash != NULL ? (gsize)(slash - auth) : rest_len - 2;
-		const char *at = g_strrstr_len(auth, (gssize)auth_len, "@");
-		const char *host = auth;
-		gsize host_len = auth_len;
-		if (at != NULL) {
-			if (!userinfo_ok(auth, (gsize)(at - auth))) {
-				return fail(err, orig, orig_len, "net/url: invalid userinfo");
-			}
-			host = at + 1;
-			host_len = auth_len - (gsize)(host - auth);
+		if (!parse_authority(out, &rest, &rest_len, orig, orig_len, err)) {
+			return FALSE;
 		}
-		if (!host_ok(host, host_len, what)) {
-			return fail(err, orig, orig_len, what);
-		}
-		out->host = host;
-		out->host_len = (guint32)host_len;
-		rest = auth + auth_len;
-		rest_len -= auth_len + 2;
 	}
 	if (!escapes_ok(rest, rest_len, what)) {
 		return fail(err, orig, orig_len, what);

@@ -337,6 +337,47 @@ format_radix(GString *out, CelValue v, int radix, gboolean upper)
 	}
 }
 
+/* %e: cel-go builds "%<precision>e", a width, with Go's default precision. */
+static gboolean
+format_scientific(GString *out, int prec, gboolean has_prec, CelValue v, GString *err)
+{
+	double d;
+	if (!float_arg(v, &d)) {
+		g_string_printf(err, "scientific clause can only be used on doubles, was given %s",
+		                type_name(v));
+		return FALSE;
+	}
+	if (isnan(d) || isinf(d)) {
+		g_autoptr(GString) s = g_string_new(NULL);
+		nonfinite(s, d);
+		g_string_append_printf(out, "%*s", has_prec ? prec : 6, s->str);
+	} else {
+		g_string_append_printf(out, "%*e", has_prec ? prec : 6, d);
+	}
+	return TRUE;
+}
+
+/* %x, %X: integers in base 16, strings and bytes byte by byte. */
+static gboolean
+format_hex(GString *out, gboolean upper, CelValue v, GString *err)
+{
+	if (v.kind == CEL_KIND_STRING || v.kind == CEL_KIND_BYTES) {
+		for (guint i = 0; i < v.aux; i++) {
+			g_string_append_printf(out, upper ? "%02X" : "%02x", (guchar)v.str[i]);
+		}
+		return TRUE;
+	}
+	if (v.kind != CEL_KIND_INT && v.kind != CEL_KIND_UINT) {
+		g_string_printf(err,
+		                "only integers, byte buffers, and strings can be formatted as "
+		                "hex, was given %s",
+		                type_name(v));
+		return FALSE;
+	}
+	format_radix(out, v, 16, upper);
+	return TRUE;
+}
+
 static gboolean
 apply_clause(GString *out,
              char verb,
@@ -370,21 +411,7 @@ apply_clause(GString *out,
 		format_fixed(out, d, has_prec ? prec : 6);
 		return TRUE;
 	case 'e':
-		if (!float_arg(v, &d)) {
-			g_string_printf(
-			        err, "scientific clause can only be used on doubles, was given %s",
-			        type_name(v));
-			return FALSE;
-		}
-		/* cel-go builds "%<precision>e": a width, with Go's default precision */
-		if (isnan(d) || isinf(d)) {
-			g_autoptr(GString) s = g_string_new(NULL);
-			nonfinite(s, d);
-			g_string_append_printf(out, "%*s", has_prec ? prec : 6, s->str);
-		} else {
-			g_string_append_printf(out, "%*e", has_prec ? prec : 6, d);
-		}
-		return TRUE;
+		return format_scientific(out, prec, has_prec, v, err);
 	case 'b':
 		if (v.kind == CEL_KIND_BOOL) {
 			g_string_append_c(out, v.b ? '1' : '0');
@@ -401,23 +428,7 @@ apply_clause(GString *out,
 		return TRUE;
 	case 'x':
 	case 'X':
-		if (v.kind == CEL_KIND_STRING || v.kind == CEL_KIND_BYTES) {
-			for (guint i = 0; i < v.aux; i++) {
-				g_string_append_printf(out, verb == 'x' ? "%02x" : "%02X",
-				                       (guchar)v.str[i]);
-			}
-			return TRUE;
-		}
-		if (!is_int) {
-			g_string_printf(
-			        err,
-			        "only integers, byte buffers, and strings can be formatted as "
-			        "hex, was given %s",
-			        type_name(v));
-			return FALSE;
-		}
-		format_radix(out, v, 16, verb == 'X');
-		return TRUE;
+		return format_hex(out, verb == 'X', v, err);
 	case 'o':
 		if (!is_int) {
 			g_string_printf(err,

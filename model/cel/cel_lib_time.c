@@ -189,6 +189,31 @@ FN(timestamp_from_int)
 }
 
 /* Go's time.ParseDuration. */
+/* Nanoseconds per unit of Go's time.ParseDuration (ns, us, µs, μs, ms, s, m, h); 0 if none. */
+static gint64
+duration_unit(const char *u, gsize ul)
+{
+	static const struct {
+		const char *name;
+		gint64 ns;
+	} units[] = {
+		{ "ns", 1 },
+		{ "us", 1000 },
+		{ "\xc2\xb5s", 1000 }, /* U+00B5 micro sign */
+		{ "\xce\xbcs", 1000 }, /* U+03BC Greek mu */
+		{ "ms", 1000000 },
+		{ "s", NS_PER_S },
+		{ "m", 60 * NS_PER_S },
+		{ "h", 3600 * NS_PER_S },
+	};
+	for (guint k = 0; k < G_N_ELEMENTS(units); k++) {
+		if (strlen(units[k].name) == ul && memcmp(u, units[k].name, ul) == 0) {
+			return units[k].ns;
+		}
+	}
+	return 0;
+}
+
 static gboolean
 parse_duration(const char *s, gsize len, gint64 *out)
 {
@@ -239,24 +264,8 @@ parse_duration(const char *s, gsize len, gint64 *out)
 		while (i < len && s[i] != '.' && !g_ascii_isdigit(s[i])) {
 			i++;
 		}
-		gsize ul = i - us;
-		const char *u = s + us;
-		gint64 unit;
-		if (ul == 2 && memcmp(u, "ns", 2) == 0) {
-			unit = 1;
-		} else if ((ul == 2 && memcmp(u, "us", 2) == 0) ||
-		           (ul == 3 && memcmp(u, "\xc2\xb5s", 3) == 0) ||
-		           (ul == 3 && memcmp(u, "\xce\xbcs", 3) == 0)) {
-			unit = 1000;
-		} else if (ul == 2 && memcmp(u, "ms", 2) == 0) {
-			unit = 1000000;
-		} else if (ul == 1 && u[0] == 's') {
-			unit = NS_PER_S;
-		} else if (ul == 1 && u[0] == 'm') {
-			unit = 60 * NS_PER_S;
-		} else if (ul == 1 && u[0] == 'h') {
-			unit = 3600 * NS_PER_S;
-		} else {
+		gint64 unit = duration_unit(s + us, i - us);
+		if (unit == 0) {
 			return FALSE;
 		}
 		total += whole * unit + frac * unit / scale;

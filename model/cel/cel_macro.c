@@ -153,6 +153,79 @@ opt_map(CelAstTree *t, guint32 off, CelAst *target, const char *v, CelAst *expr,
 	return cel_ast__call(t, off, "_?_:_", NULL, args, 3);
 }
 
+/* has(a.f): the select, marked as a presence test. */
+static CelAst *
+expand_has(guint32 off, CelAst *a, const char **error_msg)
+{
+	if (a->kind != CEL_AST_SELECT || a->select.test_only) {
+		*error_msg = "invalid argument to has() macro";
+		return NULL;
+	}
+	a->select.test_only = TRUE;
+	a->offset = off;
+	return a;
+}
+
+static gboolean
+is_quantifier(const char *fn)
+{
+	return strcmp(fn, "all") == 0 || strcmp(fn, "exists") == 0 || strcmp(fn, "exists_one") == 0;
+}
+
+/* The one-variable forms: all, exists, exists_one, map, filter, optMap, optFlatMap. */
+static CelAst *
+expand_one(CelAstTree *t,
+           guint32 off,
+           const char *fn,
+           CelAst *target,
+           const char *v1,
+           CelAst **args,
+           guint nargs)
+{
+	if (strcmp(fn, "optMap") == 0 || strcmp(fn, "optFlatMap") == 0) {
+		return opt_map(t, off, target, v1, args[1], strcmp(fn, "optFlatMap") == 0);
+	}
+	if (is_quantifier(fn)) {
+		return quantifier(t, off, fn, target, v1, NULL, args[1]);
+	}
+	if (strcmp(fn, "filter") == 0) {
+		return list_builder(t, off, target, v1, NULL, args[1], cel_ast__ident(t, off, v1));
+	}
+	return list_builder(t, off, target, v1, NULL, nargs == 3 ? args[1] : NULL, args[nargs - 1]);
+}
+
+/* The two-variable forms: the quantifiers (and existsOne), transformList/Map/MapEntry. */
+static CelAst *
+expand_two(CelAstTree *t,
+           guint32 off,
+           const char *fn,
+           CelAst *target,
+           const char *v1,
+           CelAst **args,
+           guint nargs,
+           const char **error_msg)
+{
+	const char *v2 = simple_name(args[1]);
+	if (v2 == NULL) {
+		*error_msg = "argument must be a simple name";
+		return NULL;
+	}
+	if (strcmp(v1, v2) == 0) {
+		*error_msg = "duplicate variable name";
+		return NULL;
+	}
+	if (is_quantifier(fn) || strcmp(fn, "existsOne") == 0) {
+		return quantifier(t, off, strcmp(fn, "existsOne") == 0 ? "exists_one" : fn, target,
+		                  v1, v2, args[2]);
+	}
+	CelAst *filter = nargs == 4 ? args[2] : NULL;
+	if (strcmp(fn, "transformList") == 0) {
+		return list_builder(t, off, target, v1, v2, filter, args[nargs - 1]);
+	}
+	return map_builder(t, off, target, v1, v2, filter, args[nargs - 1],
+	                   strcmp(fn, "transformMapEntry") == 0);
+}
+
 CelAst *
 cel_macro__expand(CelAstTree *t,
                   guint32 off,
@@ -163,17 +236,8 @@ cel_macro__expand(CelAstTree *t,
                   const char **error_msg)
 {
 	if (target == NULL) {
-		if (strcmp(fn, "has") == 0 && nargs == 1) {
-			CelAst *a = args[0];
-			if (a->kind != CEL_AST_SELECT || a->select.test_only) {
-				*error_msg = "invalid argument to has() macro";
-				return NULL;
-			}
-			a->select.test_only = TRUE;
-			a->offset = off;
-			return a;
-		}
-		return NULL;
+		return strcmp(fn, "has") == 0 && nargs == 1 ? expand_has(off, args[0], error_msg)
+		                                            : NULL;
 	}
 	if (target->kind == CEL_AST_IDENT && strcmp(target->ident.name, "cel") == 0 &&
 	    strcmp(fn, "bind") == 0 && nargs == 3) {
@@ -184,22 +248,18 @@ cel_macro__expand(CelAstTree *t,
 		}
 		return bind(t, off, v, args[1], args[2]);
 	}
-	gboolean q1 = strcmp(fn, "all") == 0 || strcmp(fn, "exists") == 0 ||
-	              strcmp(fn, "exists_one") == 0;
+	gboolean q1 = is_quantifier(fn);
 	gboolean q2 = q1 || strcmp(fn, "existsOne") == 0;
-	gboolean lists1 = strcmp(fn, "map") == 0 || strcmp(fn, "filter") == 0;
-	gboolean tl = strcmp(fn, "transformList") == 0;
-	gboolean tm = strcmp(fn, "transformMap") == 0;
-	gboolean tme = strcmp(fn, "transformMapEntry") == 0;
+	gboolean transform = strcmp(fn, "transformList") == 0 || strcmp(fn, "transformMap") == 0 ||
+	                     strcmp(fn, "transformMapEntry") == 0;
 	gboolean opt = strcmp(fn, "optMap") == 0 || strcmp(fn, "optFlatMap") == 0;
-	gboolean two = (q2 && nargs == 3) || ((tl || tm || tme) && (nargs == 3 || nargs == 4));
+	gboolean two = (q2 && nargs == 3) || (transform && (nargs == 3 || nargs == 4));
 	gboolean one = (q1 && nargs == 2) ||
 	               (strcmp(fn, "map") == 0 && (nargs == 2 || nargs == 3)) ||
 	               (strcmp(fn, "filter") == 0 && nargs == 2) || (opt && nargs == 2);
 	if (!one && !two) {
 		return NULL;
 	}
-	(void)lists1;
 	const char *v1 = simple_name(args[0]);
 	if (v1 == NULL) {
 		*error_msg = "argument must be a simple name";
@@ -209,36 +269,6 @@ cel_macro__expand(CelAstTree *t,
 		*error_msg = "iteration variable overwrites accumulator variable";
 		return NULL;
 	}
-	if (one) {
-		if (opt) {
-			return opt_map(t, off, target, v1, args[1], strcmp(fn, "optFlatMap") == 0);
-		}
-		if (q1) {
-			return quantifier(t, off, fn, target, v1, NULL, args[1]);
-		}
-		if (strcmp(fn, "filter") == 0) {
-			return list_builder(t, off, target, v1, NULL, args[1],
-			                    cel_ast__ident(t, off, v1));
-		}
-		return list_builder(t, off, target, v1, NULL, nargs == 3 ? args[1] : NULL,
-		                    args[nargs - 1]);
-	}
-	const char *v2 = simple_name(args[1]);
-	if (v2 == NULL) {
-		*error_msg = "argument must be a simple name";
-		return NULL;
-	}
-	if (strcmp(v1, v2) == 0) {
-		*error_msg = "duplicate variable name";
-		return NULL;
-	}
-	if (q2) {
-		return quantifier(t, off, strcmp(fn, "existsOne") == 0 ? "exists_one" : fn, target,
-		                  v1, v2, args[2]);
-	}
-	CelAst *filter = nargs == 4 ? args[2] : NULL;
-	if (tl) {
-		return list_builder(t, off, target, v1, v2, filter, args[nargs - 1]);
-	}
-	return map_builder(t, off, target, v1, v2, filter, args[nargs - 1], tme);
+	return one ? expand_one(t, off, fn, target, v1, args, nargs)
+	           : expand_two(t, off, fn, target, v1, args, nargs, error_msg);
 }

@@ -526,6 +526,58 @@ print_string(GString *out, const char *s, gsize len, char quote)
 	g_string_append_c(out, quote);
 }
 
+static void
+print_list(GString *out, const CelList *list)
+{
+	g_string_append_c(out, '[');
+	for (guint i = 0; i < list->len; i++) {
+		if (i) {
+			g_string_append(out, ", ");
+		}
+		cel_value_print(out, cel_list_get(list, i, NULL));
+	}
+	g_string_append_c(out, ']');
+}
+
+static void
+print_map(GString *out, const CelMap *map)
+{
+	g_string_append_c(out, '{');
+	for (guint i = 0; i < map->len; i++) {
+		CelValue k, val;
+		cel_map_entry(map, i, &k, &val, NULL);
+		if (i) {
+			g_string_append(out, ", ");
+		}
+		cel_value_print(out, k);
+		g_string_append(out, ": ");
+		cel_value_print(out, val);
+	}
+	g_string_append_c(out, '}');
+}
+
+static void
+print_optional(GString *out, CelValue v)
+{
+	if (v.opt == NULL) {
+		g_string_append(out, "optional.none()");
+	} else {
+		g_string_append(out, "optional.of(");
+		cel_value_print(out, *(const CelValue *)v.opt);
+		g_string_append_c(out, ')');
+	}
+}
+
+static void
+print_object(GString *out, CelValue v)
+{
+	if (v.obj->klass->print != NULL) {
+		v.obj->klass->print(out, v.obj);
+	} else {
+		g_string_append_printf(out, "<%s>", v.obj->klass->type_name);
+	}
+}
+
 void
 cel_value_print(GString *out, CelValue v)
 {
@@ -556,28 +608,10 @@ cel_value_print(GString *out, CelValue v)
 		print_string(out, v.str, v.aux, '"');
 		break;
 	case CEL_KIND_LIST:
-		g_string_append_c(out, '[');
-		for (guint i = 0; i < v.list->len; i++) {
-			if (i) {
-				g_string_append(out, ", ");
-			}
-			cel_value_print(out, cel_list_get(v.list, i, NULL));
-		}
-		g_string_append_c(out, ']');
+		print_list(out, v.list);
 		break;
 	case CEL_KIND_MAP:
-		g_string_append_c(out, '{');
-		for (guint i = 0; i < v.map->len; i++) {
-			CelValue k, val;
-			cel_map_entry(v.map, i, &k, &val, NULL);
-			if (i) {
-				g_string_append(out, ", ");
-			}
-			cel_value_print(out, k);
-			g_string_append(out, ": ");
-			cel_value_print(out, val);
-		}
-		g_string_append_c(out, '}');
+		print_map(out, v.map);
 		break;
 	case CEL_KIND_TYPE:
 		g_string_append(out, cel_type_get_name(v.type));
@@ -589,20 +623,10 @@ cel_value_print(GString *out, CelValue v)
 		g_string_append_printf(out, "duration(%" G_GINT64_FORMAT "ns)", v.i);
 		break;
 	case CEL_KIND_OPTIONAL:
-		if (v.opt == NULL) {
-			g_string_append(out, "optional.none()");
-		} else {
-			g_string_append(out, "optional.of(");
-			cel_value_print(out, *(const CelValue *)v.opt);
-			g_string_append_c(out, ')');
-		}
+		print_optional(out, v);
 		break;
 	case CEL_KIND_OBJECT:
-		if (v.obj->klass->print != NULL) {
-			v.obj->klass->print(out, v.obj);
-		} else {
-			g_string_append_printf(out, "<%s>", v.obj->klass->type_name);
-		}
+		print_object(out, v);
 		break;
 	case CEL_KIND_ERROR:
 		g_string_append_printf(out, "error: %s", v.str);
