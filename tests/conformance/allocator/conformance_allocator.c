@@ -464,28 +464,7 @@ run_case(const char *path, Tally *tally, GString *why)
 		dra_allocator_set_quirks(c.alloc, &q);
 	}
 	dra_allocator_set_prune(c.alloc, tally->prune);
-	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_RESOURCE_SLICE); i++) {
-		K8sObject *o = k8s_object_set_get_kind(c.set, K8S_KIND_RESOURCE_SLICE, i);
-		dra_allocator_add_slice(c.alloc,
-		                        dra_input_slice(c.input, k8s_object_as_resource_slice(o)));
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_DEVICE_CLASS); i++) {
-		K8sObject *o = k8s_object_set_get_kind(c.set, K8S_KIND_DEVICE_CLASS, i);
-		dra_allocator_add_class(c.alloc,
-		                        dra_input_class(c.input, k8s_object_as_device_class(o)));
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_DEVICE_TAINT_RULE); i++) {
-		K8sObject *o = k8s_object_set_get_kind(c.set, K8S_KIND_DEVICE_TAINT_RULE, i);
-		dra_allocator_add_taint_rule(
-		        c.alloc, dra_input_taint_rule(c.input, k8s_object_as_device_taint_rule(o)));
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_RESOURCE_CLAIM); i++) {
-		K8sResourceClaim *rc = k8s_object_as_resource_claim(
-		        k8s_object_set_get_kind(c.set, K8S_KIND_RESOURCE_CLAIM, i));
-		if (rc->status.allocation != NULL) {
-			dra_input_mark_allocation(c.alloc, rc->status.allocation);
-		}
-	}
+	dra_input_add_objects(c.input, c.alloc, c.set);
 
 	const K8sYamlNode *names = lookup(header, "claimsToAllocate");
 	guint n_claims = seq_len(names);
