@@ -44,6 +44,22 @@ const DraTaintRule *dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRul
  */
 void dra_input_mark_allocation(DraAllocator *alloc, const K8sAllocationResult *allocation);
 
+/*
+ * dra_input_add_objects:
+ * Loads the allocator's view of @set into @alloc: every ResourceSlice,
+ * DeviceClass and DeviceTaintRule in set order, and the devices of every
+ * claim that is already allocated (dra_input_mark_allocation).
+ */
+void dra_input_add_objects(DraInput *self, DraAllocator *alloc, K8sObjectSet *set);
+
+/*
+ * dra_allocation_to_k8s:
+ * The allocator's answer for one claim as status.allocation, allocated from
+ * @set (it lives as long as the set). Opaque config is the claim's or
+ * class's own object; quantities are printed as the allocator computed them.
+ */
+K8sAllocationResult *dra_allocation_to_k8s(const DraAllocation *a, K8sObjectSet *set);
+
 /* ---- lint ---- */
 
 /**

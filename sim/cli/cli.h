@@ -25,8 +25,6 @@ typedef struct {
 
 /* The subcommands, terminated by a row with name == NULL. */
 extern const CliCommand cli_commands[];
-/* `drasim conformance <suite>`, terminated by a row with name == NULL. */
-extern const CliCommand cli_conformance_suites[];
 
 /**
  * cli_parse_options:
@@ -55,7 +53,6 @@ void cli_install_output_checks(void);
 /* Handlers, one per row of the tables. */
 int cli_version_main(int argc, char **argv);
 int cli_explain_main(int argc, char **argv);
-int cli_conformance_main(int argc, char **argv);
 int cli_convert_main(int argc, char **argv);
 int cli_lint_main(int argc, char **argv);
 int cli_publish_main(int argc, char **argv);

@@ -22,8 +22,6 @@ const CliCommand cli_commands[] = {
 	  cli_cel_main },
 	{ "compare", "run every mode of a scenario and print one side-by-side table",
 	  cli_compare_main },
-	{ "conformance", "run a conformance corpus (cel-spec, cel-k8s, allocator)",
-	  cli_conformance_main },
 	{ "convert", "print manifests as normalized v1 YAML (any served apiVersion in)",
 	  cli_convert_main },
 	{ "diff", "compare two reports (or bench files) metric by metric; exit 1 on a regression",

@@ -49,96 +49,6 @@ str(Run *run, const char *text)
 }
 
 static void
-copy_strv(Run *run, K8sStringList *out, const char *const *items, guint n)
-{
-	out->n = n;
-	out->items = zalloc(run, sizeof(char *) * MAX(n, 1));
-	out->item_pos = zalloc(run, sizeof(K8sPos) * MAX(n, 1));
-	for (guint i = 0; i < n; i++) {
-		out->items[i] = str(run, items[i]);
-	}
-}
-
-static void
-copy_requirements(Run *run,
-                  const DraNodeSelectorRequirement *in,
-                  guint n,
-                  K8sNodeSelectorRequirement **out,
-                  guint *n_out)
-{
-	K8sNodeSelectorRequirement *r = zalloc(run, sizeof(*r) * MAX(n, 1));
-	for (guint i = 0; i < n; i++) {
-		r[i].key = str(run, in[i].key);
-		r[i].operator_ = str(run, in[i].op);
-		copy_strv(run, &r[i].values, in[i].values, in[i].n_values);
-	}
-	*out = r;
-	*n_out = n;
-}
-
-/* Fills @claim's status.allocation from the allocator's answer. */
-static void
-write_allocation(Run *run, K8sResourceClaim *claim, const DraAllocation *a)
-{
-	K8sAllocationResult *res = zalloc(run, sizeof(*res));
-
-	res->n_results = a->n_results;
-	res->results = zalloc(run, sizeof(*res->results) * MAX(a->n_results, 1));
-	for (guint i = 0; i < a->n_results; i++) {
-		const DraDeviceResult *r = &a->results[i];
-		K8sDeviceRequestAllocationResult *o = &res->results[i];
-		o->request = str(run, r->request);
-		o->driver = str(run, r->driver);
-		o->pool = str(run, r->pool);
-		o->device = str(run, r->device);
-		o->has_admin_access = r->admin_access;
-		o->admin_access = r->admin_access;
-		copy_strv(run, &o->binding_conditions, r->binding_conditions,
-		          r->n_binding_conditions);
-		copy_strv(run, &o->binding_failure_conditions, r->binding_failure_conditions,
-		          r->n_binding_failure_conditions);
-		o->share_id = str(run, r->share_id);
-		o->consumed_capacity.n = r->n_consumed;
-		o->consumed_capacity.items =
-		        zalloc(run, sizeof(K8sQtyPair) * MAX(r->n_consumed, 1));
-		for (guint j = 0; j < r->n_consumed; j++) {
-			K8sQtyPair *q = &o->consumed_capacity.items[j];
-			g_autofree char *text = dra_milli_format(r->consumed[j].value);
-			q->key = str(run, r->consumed[j].name);
-			q->value.text = str(run, text);
-			q->value.valid = k8s_quantity_parse(text, -1, &q->value.value, NULL);
-		}
-	}
-	res->n_config = a->n_config;
-	res->config = zalloc(run, sizeof(*res->config) * MAX(a->n_config, 1));
-	for (guint i = 0; i < a->n_config; i++) {
-		const DraConfigResult *c = &a->config[i];
-		K8sDeviceAllocationConfig *o = &res->config[i];
-		o->source = c->from_class ? "FromClass" : "FromClaim";
-		copy_strv(run, &o->requests, c->requests, c->n_requests);
-		if (c->opaque != NULL && c->opaque->origin != NULL) {
-			o->has_opaque = TRUE;
-			o->opaque = *(const K8sOpaqueDeviceConfig *)c->opaque->origin;
-		}
-	}
-	if (a->node_selector != NULL) {
-		K8sNodeSelector *ns = zalloc(run, sizeof(*ns));
-		ns->n_terms = a->node_selector->n_terms;
-		ns->terms = zalloc(run, sizeof(*ns->terms) * MAX(ns->n_terms, 1));
-		for (guint t = 0; t < ns->n_terms; t++) {
-			const DraNodeSelectorTerm *in = &a->node_selector->terms[t];
-			copy_requirements(run, in->match_expressions, in->n_match_expressions,
-			                  &ns->terms[t].match_expressions,
-			                  &ns->terms[t].n_match_expressions);
-			copy_requirements(run, in->match_fields, in->n_match_fields,
-			                  &ns->terms[t].match_fields, &ns->terms[t].n_match_fields);
-		}
-		res->node_selector = ns;
-	}
-	claim->status.allocation = res;
-}
-
-static void
 add_reserved_for(Run *run, K8sResourceClaim *claim, const K8sPod *pod)
 {
 	guint n = claim->status.n_reserved_for;
@@ -310,7 +220,8 @@ place_pod(Run *run, K8sPod *pod, const char *only_node, K8sDiagList *diags)
 		}
 		for (guint i = 0; i < unallocated->len; i++) {
 			K8sResourceClaim *c = g_ptr_array_index(unallocated, i);
-			write_allocation(run, c, dra_allocator_get_allocation(run->alloc, i));
+			c->status.allocation = dra_allocation_to_k8s(
+			        dra_allocator_get_allocation(run->alloc, i), run->set);
 			dra_allocator_commit(run->alloc, i);
 			g_ptr_array_add(run->written, c);
 		}
@@ -533,29 +444,7 @@ cli_allocate_main(int argc, char **argv)
 	run.nodes = g_ptr_array_new();
 	run.written = g_ptr_array_new();
 	run.converted = g_hash_table_new(NULL, NULL);
-	for (guint i = 0; i < k8s_object_set_count_kind(run.set, K8S_KIND_RESOURCE_SLICE); i++) {
-		K8sObject *o = k8s_object_set_get_kind(run.set, K8S_KIND_RESOURCE_SLICE, i);
-		dra_allocator_add_slice(
-		        run.alloc, dra_input_slice(run.input, k8s_object_as_resource_slice(o)));
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(run.set, K8S_KIND_DEVICE_CLASS); i++) {
-		K8sObject *o = k8s_object_set_get_kind(run.set, K8S_KIND_DEVICE_CLASS, i);
-		dra_allocator_add_class(run.alloc,
-		                        dra_input_class(run.input, k8s_object_as_device_class(o)));
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(run.set, K8S_KIND_DEVICE_TAINT_RULE); i++) {
-		K8sObject *o = k8s_object_set_get_kind(run.set, K8S_KIND_DEVICE_TAINT_RULE, i);
-		dra_allocator_add_taint_rule(
-		        run.alloc,
-		        dra_input_taint_rule(run.input, k8s_object_as_device_taint_rule(o)));
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(run.set, K8S_KIND_RESOURCE_CLAIM); i++) {
-		K8sResourceClaim *c = k8s_object_as_resource_claim(
-		        k8s_object_set_get_kind(run.set, K8S_KIND_RESOURCE_CLAIM, i));
-		if (c->status.allocation != NULL) {
-			dra_input_mark_allocation(run.alloc, c->status.allocation);
-		}
-	}
+	dra_input_add_objects(run.input, run.alloc, run.set);
 	collect_nodes(&run, only_node);
 	guint n_pods = k8s_object_set_count_kind(run.set, K8S_KIND_POD);
 	for (guint i = 0; i < n_pods && !run.fatal; i++) {

@@ -1,5 +1,5 @@
 /*
- * conformance_cel_spec.c: `drasim conformance cel-spec PATH...` runs the
+ * conformance_cel_spec.c: the test program `conformance-cel-spec PATH...` runs the
  * cel-spec "simple" conformance files (JSON conversion in ../shared), read in
  * place. A test is skipped only when it needs something outside the
  * Kubernetes DRA CEL environment (protobuf messages, enums, wrappers,
@@ -15,9 +15,7 @@
 
 #include "base.h"
 #include "cel-private.h"
-#include "cli.h"
-
-int cli_conformance_cel_spec_main(int argc, char **argv);
+#include "conformance.h"
 
 typedef struct {
 	guint passed, failed, skipped;
@@ -606,7 +604,7 @@ cmp_str(gconstpointer a, gconstpointer b)
 }
 
 int
-cli_conformance_cel_spec_main(int argc, char **argv)
+main(int argc, char **argv)
 {
 	Stats st = { 0 };
 	char *match = NULL;
@@ -618,13 +616,13 @@ cli_conformance_cel_spec_main(int argc, char **argv)
 	g_autoptr(GOptionContext) context =
 	        g_option_context_new("PATH... - run cel-spec conformance files (JSON)");
 	g_option_context_add_main_entries(context, entries, NULL);
-	int status = cli_parse_options(context, &argc, &argv);
-	if (status != CLI_EXIT_OK) {
+	int status = conformance_parse_options(context, &argc, &argv);
+	if (status != CONFORMANCE_EXIT_OK) {
 		return status;
 	}
 	if (argc < 2) {
-		fprintf(stderr, "drasim conformance cel-spec: no PATH given\n");
-		return CLI_EXIT_USAGE;
+		fprintf(stderr, "conformance-cel-spec: no PATH given\n");
+		return CONFORMANCE_EXIT_USAGE;
 	}
 	st.match = match;
 	st.skip_reasons = g_hash_table_new(g_str_hash, g_str_equal);
@@ -658,5 +656,5 @@ cli_conformance_cel_spec_main(int argc, char **argv)
 	printf("%u passed, %u failed, %u skipped\n", st.passed, st.failed, st.skipped);
 	g_hash_table_unref(st.skip_reasons);
 	g_free(match);
-	return (st.failed == 0 && io_ok) ? CLI_EXIT_OK : CLI_EXIT_INPUT_ERROR;
+	return (st.failed == 0 && io_ok) ? CONFORMANCE_EXIT_OK : CONFORMANCE_EXIT_FAILED;
 }

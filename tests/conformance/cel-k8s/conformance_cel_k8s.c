@@ -1,6 +1,7 @@
 /*
- * conformance_cel_k8s.c: `drasim conformance cel-k8s FILE...` runs the Kubernetes CEL library
- * and DRA selector cases (../shared/conformance/cel-k8s/cases.json, or files of that shape).
+ * conformance_cel_k8s.c: the test program `conformance-cel-k8s FILE...` runs the Kubernetes CEL
+ * library and DRA selector cases (../shared/conformance/cel-k8s/cases.json, or files of that
+ * shape).
  *
  * Library suites (k8s_quantity, k8s_semver) compile and evaluate in the environment the case
  * names; DRA suites go through cel_dra.h exactly as the allocator does: compile with the
@@ -16,9 +17,7 @@
 #include "base.h"
 #include "cel_dra.h"
 #include "cel_k8s.h"
-#include "cli.h"
-
-int cli_conformance_cel_k8s_main(int argc, char **argv);
+#include "conformance.h"
 
 typedef struct {
 	guint passed;
@@ -376,7 +375,7 @@ run_file(Tally *t, const char *path)
 }
 
 int
-cli_conformance_cel_k8s_main(int argc, char **argv)
+main(int argc, char **argv)
 {
 	Tally t = { 0 };
 	GOptionEntry entries[] = {
@@ -387,18 +386,18 @@ cli_conformance_cel_k8s_main(int argc, char **argv)
 	g_autoptr(GOptionContext) context = g_option_context_new(
 	        "FILE... - run Kubernetes CEL library and DRA selector cases (cases.json)");
 	g_option_context_add_main_entries(context, entries, NULL);
-	int status = cli_parse_options(context, &argc, &argv);
-	if (status != CLI_EXIT_OK) {
+	int status = conformance_parse_options(context, &argc, &argv);
+	if (status != CONFORMANCE_EXIT_OK) {
 		return status;
 	}
 	if (argc < 2) {
-		fprintf(stderr, "drasim conformance cel-k8s: expected at least one FILE\n");
-		return CLI_EXIT_USAGE;
+		fprintf(stderr, "conformance-cel-k8s: expected at least one FILE\n");
+		return CONFORMANCE_EXIT_USAGE;
 	}
 	gboolean io_ok = TRUE;
 	for (int i = 1; i < argc; i++) {
 		io_ok &= run_file(&t, argv[i]);
 	}
 	printf("%u passed, %u failed, %u skipped\n", t.passed, t.failed, t.skipped);
-	return t.failed == 0 && io_ok ? CLI_EXIT_OK : CLI_EXIT_INPUT_ERROR;
+	return t.failed == 0 && io_ok ? CONFORMANCE_EXIT_OK : CONFORMANCE_EXIT_FAILED;
 }

@@ -1,5 +1,5 @@
 /*
- * conformance_allocator.c: `drasim conformance allocator DIR|FILE...` runs the
+ * conformance_allocator.c: the test program `conformance-allocator DIR|FILE...` runs the
  * upstream allocator test table (../shared/conformance/allocator) in place.
  *
  * Each case file is a header document (AllocatorTestCase) plus manifests. The
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base.h"
-#include "cli.h"
+#include "conformance.h"
 #include "dra.h"
 #include "dra_k8s.h"
 #include "k8s_objects.h"
@@ -464,28 +464,7 @@ run_case(const char *path, Tally *tally, GString *why)
 		dra_allocator_set_quirks(c.alloc, &q);
 	}
 	dra_allocator_set_prune(c.alloc, tally->prune);
-	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_RESOURCE_SLICE); i++) {
-		K8sObject *o = k8s_object_set_get_kind(c.set, K8S_KIND_RESOURCE_SLICE, i);
-		dra_allocator_add_slice(c.alloc,
-		                        dra_input_slice(c.input, k8s_object_as_resource_slice(o)));
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_DEVICE_CLASS); i++) {
-		K8sObject *o = k8s_object_set_get_kind(c.set, K8S_KIND_DEVICE_CLASS, i);
-		dra_allocator_add_class(c.alloc,
-		                        dra_input_class(c.input, k8s_object_as_device_class(o)));
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_DEVICE_TAINT_RULE); i++) {
-		K8sObject *o = k8s_object_set_get_kind(c.set, K8S_KIND_DEVICE_TAINT_RULE, i);
-		dra_allocator_add_taint_rule(
-		        c.alloc, dra_input_taint_rule(c.input, k8s_object_as_device_taint_rule(o)));
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(c.set, K8S_KIND_RESOURCE_CLAIM); i++) {
-		K8sResourceClaim *rc = k8s_object_as_resource_claim(
-		        k8s_object_set_get_kind(c.set, K8S_KIND_RESOURCE_CLAIM, i));
-		if (rc->status.allocation != NULL) {
-			dra_input_mark_allocation(c.alloc, rc->status.allocation);
-		}
-	}
+	dra_input_add_objects(c.input, c.alloc, c.set);
 
 	const K8sYamlNode *names = lookup(header, "claimsToAllocate");
 	guint n_claims = seq_len(names);
@@ -614,10 +593,8 @@ run_dir(const char *dir, Tally *tally)
 	}
 }
 
-int cli_conformance_allocator_main(int argc, char **argv);
-
 int
-cli_conformance_allocator_main(int argc, char **argv)
+main(int argc, char **argv)
 {
 	Tally tally = { 0 };
 	GOptionEntry entries[] = {
@@ -634,13 +611,13 @@ cli_conformance_allocator_main(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new("DIR|FILE... - run the allocator "
 	                                                     "conformance corpus");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	int rc = cli_parse_options(ctx, &argc, &argv);
-	if (rc != CLI_EXIT_OK) {
+	int rc = conformance_parse_options(ctx, &argc, &argv);
+	if (rc != CONFORMANCE_EXIT_OK) {
 		return rc;
 	}
 	if (argc < 2) {
-		g_printerr("usage: drasim conformance allocator DIR|FILE...\n");
-		return CLI_EXIT_USAGE;
+		g_printerr("usage: conformance-allocator [--prune] [--no-quirks] DIR|FILE...\n");
+		return CONFORMANCE_EXIT_USAGE;
 	}
 	for (int i = 1; i < argc; i++) {
 		if (g_file_test(argv[i], G_FILE_TEST_IS_DIR)) {
@@ -650,5 +627,5 @@ cli_conformance_allocator_main(int argc, char **argv)
 		}
 	}
 	g_print("%u passed, %u failed, %u skipped\n", tally.passed, tally.failed, tally.skipped);
-	return tally.failed > 0 ? CLI_EXIT_INPUT_ERROR : CLI_EXIT_OK;
+	return tally.failed > 0 ? CONFORMANCE_EXIT_FAILED : CONFORMANCE_EXIT_OK;
 }
