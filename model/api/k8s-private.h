@@ -134,6 +134,9 @@ extern const K8sStructDesc k8s_fields__meta_desc;
 extern const K8sStructDesc k8s_fields__node_selector_desc;
 /* k8s_fields_resource.c: the resource.k8s.io kinds. */
 const K8sStructDesc *k8s_fields__resource_object(K8sKind kind, K8sApiVersion version);
+/* k8s_fields_slice.c: ResourceSlice, and DeviceTaint (DeviceTaintRule embeds it). */
+const K8sStructDesc *k8s_fields__resource_slice(K8sApiVersion version);
+extern const K8sStructDesc k8s_fields__device_taint_desc;
 
 /* k8s_encode.c / k8s_equal.c walk the v1 tables. */
 void k8s_encode__struct(GString *out, const K8sStructDesc *desc, const void *value, guint indent);
