@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include <glib.h>
+#include <yaml.h>
 
 #include "k8s_objects.h"
 
@@ -133,6 +134,9 @@ extern const K8sStructDesc k8s_fields__meta_desc;
 extern const K8sStructDesc k8s_fields__node_selector_desc;
 /* k8s_fields_resource.c: the resource.k8s.io kinds. */
 const K8sStructDesc *k8s_fields__resource_object(K8sKind kind, K8sApiVersion version);
+/* k8s_fields_slice.c: ResourceSlice, and DeviceTaint (DeviceTaintRule embeds it). */
+const K8sStructDesc *k8s_fields__resource_slice(K8sApiVersion version);
+extern const K8sStructDesc k8s_fields__device_taint_desc;
 
 /* k8s_encode.c / k8s_equal.c walk the v1 tables. */
 void k8s_encode__struct(GString *out, const K8sStructDesc *desc, const void *value, guint indent);
@@ -141,5 +145,67 @@ gboolean k8s_equal__struct(const K8sStructDesc *desc, const void *a, const void 
 /* k8s_objects.c */
 gboolean k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags);
 K8sObject *k8s_object_set__new_object(K8sObjectSet *set, K8sKind kind);
+
+/*
+ * The YAML tree builder (k8s_yaml.c: events -> tree; k8s_yaml_keys.c: duplicate and
+ * merge keys; k8s_yaml_input.c: what the input must be and libyaml's errors said well).
+ */
+#define K8S_YAML_INTERN_MAX_LEN 128 /* longer scalars are not interned */
+
+typedef struct {
+	K8sYamlNode *node;
+	guint first_child; /* index into scratch */
+} K8sYamlFrame;
+
+typedef struct {
+	const char *file;
+	const char *data;
+	gsize len;
+	K8sArena *arena; /* where nodes go now: main_arena, or item_arena inside a List item */
+	K8sArena *main_arena;
+	K8sArena *item_arena; /* List items, reset after each one is handed to item_fn */
+	K8sYamlItemFn item_fn;
+	gpointer user_data;
+	gboolean in_items;     /* frames[1] is the top-level `items` sequence */
+	gboolean in_item;      /* frames[2] is a List item being streamed */
+	gboolean anchors_seen; /* nodes may be shared: never reset the item arena */
+	guint item_index;
+	K8sYamlNode *placeholder;
+	GStringChunk *strings;
+	K8sDiagList *diags;
+	gboolean json;
+	GArray *frames;      /* K8sYamlFrame */
+	GPtrArray *scratch;  /* children of open collections (pairs as key, value) */
+	GHashTable *anchors; /* anchor name (owned) -> K8sYamlNode* */
+	GArray *docs;        /* K8sYamlDoc */
+	K8sYamlNode *root;   /* root of the current document */
+	guint doc_index;
+	guint doc_real_nodes; /* nodes created in this document */
+	gboolean first_root_flow;
+	gboolean failed; /* any error */
+	gboolean fatal;  /* the tree is unusable from here on: stop */
+	/* base.h limits, read once per file: nodes of the file, nesting */
+	guint64 n_nodes, max_nodes;
+	guint max_depth;
+} K8sYamlBuilder;
+
+static inline K8sPos
+k8s_yaml_mark_pos(const K8sYamlBuilder *b, yaml_mark_t mark)
+{
+	K8sPos pos = { b->file, (guint32)mark.line + 1, (guint32)mark.column + 1 };
+
+	return pos;
+}
+
+/* An error at @mark; the tree is unusable from here on. */
+void k8s_yaml_fail(K8sYamlBuilder *b, yaml_mark_t mark, const char *format, ...)
+        G_GNUC_PRINTF(3, 4);
+void k8s_yaml_check_duplicates(K8sYamlBuilder *b, K8sYamlNode *map);
+void k8s_yaml_apply_merge_keys(K8sYamlBuilder *b, K8sYamlNode *map);
+void k8s_yaml_check_json_trailing_comma(K8sYamlBuilder *b, yaml_mark_t end);
+void k8s_yaml_report_parser_error(K8sYamlBuilder *b, const yaml_parser_t *parser);
+gboolean k8s_yaml_check_utf8(K8sYamlBuilder *b);
+gboolean k8s_yaml_looks_like_json(const char *file, const char *data, gsize len);
+void k8s_yaml_check_json_document(K8sYamlBuilder *b, const yaml_event_t *event);
 
 G_END_DECLS

@@ -525,23 +525,13 @@ decode_keyed(K8sDec *dec, const K8sField *f, const K8sYamlNode *node, void *out)
 	*(guint *)AT(out, f->count_at) = node->map.n;
 }
 
+/* A string, integer or boolean field: stored, and its has-flag set, only when valid. */
 static void
-decode_field(K8sDec *dec, const K8sField *f, const K8sYamlNode *value, void *out)
+decode_scalar(K8sDec *dec, const K8sField *f, const K8sYamlNode *value, void *out)
 {
 	gint64 i64;
 	gboolean b;
 
-	if (f->type == K8S_F_IGNORE) {
-		return;
-	}
-	if (f->type == K8S_F_DROPPED) {
-		k8s_dec__warning(dec, value, "%s", f->note);
-		return;
-	}
-	if (k8s_dec__is_null(value) && f->type != K8S_F_CUSTOM) {
-		return;
-	}
-	set_pos(dec, out, f->pos_at, value);
 	switch (f->type) {
 	case K8S_F_STRING: {
 		const char *s = k8s_dec__string(dec, value);
@@ -569,6 +559,32 @@ decode_field(K8sDec *dec, const K8sField *f, const K8sYamlNode *value, void *out
 			*(gboolean *)AT(out, f->at) = b;
 			set_has(out, f->has_at);
 		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+decode_field(K8sDec *dec, const K8sField *f, const K8sYamlNode *value, void *out)
+{
+	if (f->type == K8S_F_IGNORE) {
+		return;
+	}
+	if (f->type == K8S_F_DROPPED) {
+		k8s_dec__warning(dec, value, "%s", f->note);
+		return;
+	}
+	if (k8s_dec__is_null(value) && f->type != K8S_F_CUSTOM) {
+		return;
+	}
+	set_pos(dec, out, f->pos_at, value);
+	switch (f->type) {
+	case K8S_F_STRING:
+	case K8S_F_INT64:
+	case K8S_F_INT32:
+	case K8S_F_BOOL:
+		decode_scalar(dec, f, value, out);
 		break;
 	case K8S_F_QTY:
 		k8s_dec__qty(dec, value, AT(out, f->at));

@@ -215,6 +215,165 @@ has_flag(const K8sField *f, const void *base)
 	return f->has_at != 0 && *(const gboolean *)AT(base, f->has_at);
 }
 
+/* A string map as a nested mapping; nothing when empty */
+static void
+encode_string_map(
+        GString *out, const K8sField *f, const void *base, const void *value, guint indent)
+{
+	const K8sStringMap *m = value;
+
+	if (m->n == 0) {
+		return;
+	}
+	key_line(out, f->name, indent);
+	g_string_append_c(out, '\n');
+	for (guint i = 0; i < m->n; i++) {
+		key_line(out, m->items[i].key, indent + 2);
+		g_string_append_c(out, ' ');
+		append_string(out, m->items[i].value, indent + 2);
+		g_string_append_c(out, '\n');
+	}
+}
+
+/* A quantity map as a nested mapping; nothing when empty */
+static void
+encode_qty_map(GString *out, const K8sField *f, const void *base, const void *value, guint indent)
+{
+	const K8sQtyMap *m = value;
+
+	if (m->n == 0) {
+		return;
+	}
+	key_line(out, f->name, indent);
+	g_string_append_c(out, '\n');
+	for (guint i = 0; i < m->n; i++) {
+		key_line(out, m->items[i].key, indent + 2);
+		g_string_append_c(out, ' ');
+		append_qty(out, &m->items[i].value);
+		g_string_append_c(out, '\n');
+	}
+}
+
+/* A string list as a block sequence; nothing when empty */
+static void
+encode_string_list(
+        GString *out, const K8sField *f, const void *base, const void *value, guint indent)
+{
+	const K8sStringList *l = value;
+
+	if (l->n == 0) {
+		return;
+	}
+	key_line(out, f->name, indent);
+	g_string_append_c(out, '\n');
+	for (guint i = 0; i < l->n; i++) {
+		pad(out, indent);
+		g_string_append(out, "- ");
+		append_string(out, l->items[i], indent + 2);
+		g_string_append_c(out, '\n');
+	}
+}
+
+/* An embedded or pointed-to struct; `{}` when set but empty */
+static void
+encode_sub_struct(
+        GString *out, const K8sField *f, const void *base, const void *value, guint indent)
+{
+	const void *sub = f->type == K8S_F_PTR ? *(const void *const *)value : value;
+	g_autoptr(GString) inner = g_string_new(NULL);
+
+	if (sub == NULL || (f->has_at != 0 && !has_flag(f, base))) {
+		return;
+	}
+	encode_struct(inner, f->sub, sub, indent + 2);
+	if (inner->len == 0 && f->type == K8S_F_STRUCT && f->has_at == 0) {
+		return;
+	}
+	key_line(out, f->name, indent);
+	if (inner->len == 0) {
+		g_string_append(out, " {}\n");
+	} else {
+		g_string_append_c(out, '\n');
+		g_string_append_len(out, inner->str, (gssize)inner->len);
+	}
+}
+
+/* An array of structs; `[]` only when explicitly set and empty */
+static void
+encode_array(GString *out, const K8sField *f, const void *base, const void *value, guint indent)
+{
+	const char *items = *(const char *const *)value;
+	guint n = *(const guint *)AT(base, f->count_at);
+
+	if (n == 0) {
+		if (has_flag(f, base)) {
+			key_line(out, f->name, indent);
+			g_string_append(out, " []\n");
+		}
+		return;
+	}
+	key_line(out, f->name, indent);
+	g_string_append_c(out, '\n');
+	for (guint i = 0; i < n; i++) {
+		encode_struct_item(out, f->sub, items + i * f->sub->size, indent);
+	}
+}
+
+/* A keyed array as a mapping from each item's key to the item */
+static void
+encode_keyed(GString *out, const K8sField *f, const void *base, const void *value, guint indent)
+{
+	const char *items = *(const char *const *)value;
+	guint n = *(const guint *)AT(base, f->count_at);
+
+	if (n == 0) {
+		return;
+	}
+	key_line(out, f->name, indent);
+	g_string_append_c(out, '\n');
+	for (guint i = 0; i < n; i++) {
+		const char *item = items + i * f->sub->size;
+		g_autoptr(GString) inner = g_string_new(NULL);
+
+		key_line(out, *(const char *const *)AT(item, f->key_at), indent + 2);
+		encode_struct(inner, f->sub, item, indent + 4);
+		if (inner->len == 0) {
+			g_string_append(out, " {}\n");
+		} else {
+			g_string_append_c(out, '\n');
+			g_string_append_len(out, inner->str, (gssize)inner->len);
+		}
+	}
+}
+
+/* A string field; nothing when unset (NULL). */
+static void
+encode_string(GString *out, const K8sField *f, const void *value, guint indent)
+{
+	const char *s = *(const char *const *)value;
+
+	if (s != NULL) {
+		key_line(out, f->name, indent);
+		g_string_append_c(out, ' ');
+		append_string(out, s, indent);
+		g_string_append_c(out, '\n');
+	}
+}
+
+/* A quantity as written; nothing when unset. */
+static void
+encode_qty(GString *out, const K8sField *f, const void *value, guint indent)
+{
+	const K8sQty *q = value;
+
+	if (q->text != NULL) {
+		key_line(out, f->name, indent);
+		g_string_append_c(out, ' ');
+		append_qty(out, q);
+		g_string_append_c(out, '\n');
+	}
+}
+
 /* Writes "name: value" for one field, or nothing when the field is empty. */
 static void
 encode_field(GString *out, const K8sField *f, const void *base, guint indent)
@@ -225,17 +384,9 @@ encode_field(GString *out, const K8sField *f, const void *base, guint indent)
 		return;
 	}
 	switch (f->type) {
-	case K8S_F_STRING: {
-		const char *s = *(const char *const *)value;
-
-		if (s != NULL) {
-			key_line(out, f->name, indent);
-			g_string_append_c(out, ' ');
-			append_string(out, s, indent);
-			g_string_append_c(out, '\n');
-		}
+	case K8S_F_STRING:
+		encode_string(out, f, value, indent);
 		break;
-	}
 	case K8S_F_INT64:
 	case K8S_F_INT32: {
 		gint64 v = f->type == K8S_F_INT64 ? *(const gint64 *)value : *(const gint32 *)value;
@@ -255,128 +406,28 @@ encode_field(GString *out, const K8sField *f, const void *base, guint indent)
 		}
 		break;
 	}
-	case K8S_F_QTY: {
-		const K8sQty *q = value;
-
-		if (q->text != NULL) {
-			key_line(out, f->name, indent);
-			g_string_append_c(out, ' ');
-			append_qty(out, q);
-			g_string_append_c(out, '\n');
-		}
+	case K8S_F_QTY:
+		encode_qty(out, f, value, indent);
 		break;
-	}
-	case K8S_F_STRING_MAP: {
-		const K8sStringMap *m = value;
-
-		if (m->n == 0) {
-			break;
-		}
-		key_line(out, f->name, indent);
-		g_string_append_c(out, '\n');
-		for (guint i = 0; i < m->n; i++) {
-			key_line(out, m->items[i].key, indent + 2);
-			g_string_append_c(out, ' ');
-			append_string(out, m->items[i].value, indent + 2);
-			g_string_append_c(out, '\n');
-		}
+	case K8S_F_STRING_MAP:
+		encode_string_map(out, f, base, value, indent);
 		break;
-	}
-	case K8S_F_QTY_MAP: {
-		const K8sQtyMap *m = value;
-
-		if (m->n == 0) {
-			break;
-		}
-		key_line(out, f->name, indent);
-		g_string_append_c(out, '\n');
-		for (guint i = 0; i < m->n; i++) {
-			key_line(out, m->items[i].key, indent + 2);
-			g_string_append_c(out, ' ');
-			append_qty(out, &m->items[i].value);
-			g_string_append_c(out, '\n');
-		}
+	case K8S_F_QTY_MAP:
+		encode_qty_map(out, f, base, value, indent);
 		break;
-	}
-	case K8S_F_STRING_LIST: {
-		const K8sStringList *l = value;
-
-		if (l->n == 0) {
-			break;
-		}
-		key_line(out, f->name, indent);
-		g_string_append_c(out, '\n');
-		for (guint i = 0; i < l->n; i++) {
-			pad(out, indent);
-			g_string_append(out, "- ");
-			append_string(out, l->items[i], indent + 2);
-			g_string_append_c(out, '\n');
-		}
+	case K8S_F_STRING_LIST:
+		encode_string_list(out, f, base, value, indent);
 		break;
-	}
 	case K8S_F_STRUCT:
-	case K8S_F_PTR: {
-		const void *sub = f->type == K8S_F_PTR ? *(const void *const *)value : value;
-		g_autoptr(GString) inner = g_string_new(NULL);
-
-		if (sub == NULL || (f->has_at != 0 && !has_flag(f, base))) {
-			break;
-		}
-		encode_struct(inner, f->sub, sub, indent + 2);
-		if (inner->len == 0 && f->type == K8S_F_STRUCT && f->has_at == 0) {
-			break;
-		}
-		key_line(out, f->name, indent);
-		if (inner->len == 0) {
-			g_string_append(out, " {}\n");
-		} else {
-			g_string_append_c(out, '\n');
-			g_string_append_len(out, inner->str, (gssize)inner->len);
-		}
+	case K8S_F_PTR:
+		encode_sub_struct(out, f, base, value, indent);
 		break;
-	}
-	case K8S_F_ARRAY: {
-		const char *items = *(const char *const *)value;
-		guint n = *(const guint *)AT(base, f->count_at);
-
-		if (n == 0) {
-			if (has_flag(f, base)) {
-				key_line(out, f->name, indent);
-				g_string_append(out, " []\n");
-			}
-			break;
-		}
-		key_line(out, f->name, indent);
-		g_string_append_c(out, '\n');
-		for (guint i = 0; i < n; i++) {
-			encode_struct_item(out, f->sub, items + i * f->sub->size, indent);
-		}
+	case K8S_F_ARRAY:
+		encode_array(out, f, base, value, indent);
 		break;
-	}
-	case K8S_F_KEYED: {
-		const char *items = *(const char *const *)value;
-		guint n = *(const guint *)AT(base, f->count_at);
-
-		if (n == 0) {
-			break;
-		}
-		key_line(out, f->name, indent);
-		g_string_append_c(out, '\n');
-		for (guint i = 0; i < n; i++) {
-			const char *item = items + i * f->sub->size;
-			g_autoptr(GString) inner = g_string_new(NULL);
-
-			key_line(out, *(const char *const *)AT(item, f->key_at), indent + 2);
-			encode_struct(inner, f->sub, item, indent + 4);
-			if (inner->len == 0) {
-				g_string_append(out, " {}\n");
-			} else {
-				g_string_append_c(out, '\n');
-				g_string_append_len(out, inner->str, (gssize)inner->len);
-			}
-		}
+	case K8S_F_KEYED:
+		encode_keyed(out, f, base, value, indent);
 		break;
-	}
 	case K8S_F_RAW: {
 		const K8sRaw *raw = value;
 

@@ -25,6 +25,85 @@ qty_equal(const K8sQty *a, const K8sQty *b)
 	return a->valid == b->valid && strcmp(a->text, b->text) == 0;
 }
 
+/* Same keys and values in the same order. */
+static gboolean
+string_map_equal(const void *a, const void *b)
+{
+	const K8sStringMap *ma = a, *mb = b;
+
+	if (ma->n != mb->n) {
+		return FALSE;
+	}
+	for (guint i = 0; i < ma->n; i++) {
+		if (strcmp(ma->items[i].key, mb->items[i].key) != 0 ||
+		    strcmp(ma->items[i].value, mb->items[i].value) != 0) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* Same keys and quantities in the same order. */
+static gboolean
+qty_map_equal(const void *a, const void *b)
+{
+	const K8sQtyMap *ma = a, *mb = b;
+
+	if (ma->n != mb->n) {
+		return FALSE;
+	}
+	for (guint i = 0; i < ma->n; i++) {
+		if (strcmp(ma->items[i].key, mb->items[i].key) != 0 ||
+		    !qty_equal(&ma->items[i].value, &mb->items[i].value)) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* Same strings in the same order. */
+static gboolean
+string_list_equal(const void *a, const void *b)
+{
+	const K8sStringList *la = a, *lb = b;
+
+	if (la->n != lb->n) {
+		return FALSE;
+	}
+	for (guint i = 0; i < la->n; i++) {
+		if (strcmp(la->items[i], lb->items[i]) != 0) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* Arrays (and keyed arrays, whose keys must match too) item by item. */
+static gboolean
+items_equal(const K8sField *f, const void *base_a, const void *base_b, const void *a, const void *b)
+{
+	const char *ia = *(const char *const *)a, *ib = *(const char *const *)b;
+	guint na = *(const guint *)AT(base_a, f->count_at);
+	guint nb = *(const guint *)AT(base_b, f->count_at);
+
+	if (na != nb) {
+		return FALSE;
+	}
+	for (guint i = 0; i < na; i++) {
+		const char *ea = ia + i * f->sub->size, *eb = ib + i * f->sub->size;
+
+		if (f->type == K8S_F_KEYED &&
+		    strcmp(*(const char *const *)AT(ea, f->key_at),
+		           *(const char *const *)AT(eb, f->key_at)) != 0) {
+			return FALSE;
+		}
+		if (!equal_struct(f->sub, ea, eb)) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 static gboolean
 field_equal(const K8sField *f, const void *base_a, const void *base_b)
 {
@@ -46,47 +125,12 @@ field_equal(const K8sField *f, const void *base_a, const void *base_b)
 		return !*(const gboolean *)a == !*(const gboolean *)b;
 	case K8S_F_QTY:
 		return qty_equal(a, b);
-	case K8S_F_STRING_MAP: {
-		const K8sStringMap *ma = a, *mb = b;
-
-		if (ma->n != mb->n) {
-			return FALSE;
-		}
-		for (guint i = 0; i < ma->n; i++) {
-			if (strcmp(ma->items[i].key, mb->items[i].key) != 0 ||
-			    strcmp(ma->items[i].value, mb->items[i].value) != 0) {
-				return FALSE;
-			}
-		}
-		return TRUE;
-	}
-	case K8S_F_QTY_MAP: {
-		const K8sQtyMap *ma = a, *mb = b;
-
-		if (ma->n != mb->n) {
-			return FALSE;
-		}
-		for (guint i = 0; i < ma->n; i++) {
-			if (strcmp(ma->items[i].key, mb->items[i].key) != 0 ||
-			    !qty_equal(&ma->items[i].value, &mb->items[i].value)) {
-				return FALSE;
-			}
-		}
-		return TRUE;
-	}
-	case K8S_F_STRING_LIST: {
-		const K8sStringList *la = a, *lb = b;
-
-		if (la->n != lb->n) {
-			return FALSE;
-		}
-		for (guint i = 0; i < la->n; i++) {
-			if (strcmp(la->items[i], lb->items[i]) != 0) {
-				return FALSE;
-			}
-		}
-		return TRUE;
-	}
+	case K8S_F_STRING_MAP:
+		return string_map_equal(a, b);
+	case K8S_F_QTY_MAP:
+		return qty_map_equal(a, b);
+	case K8S_F_STRING_LIST:
+		return string_list_equal(a, b);
 	case K8S_F_STRUCT:
 		return equal_struct(f->sub, a, b);
 	case K8S_F_PTR: {
@@ -98,28 +142,8 @@ field_equal(const K8sField *f, const void *base_a, const void *base_b)
 		return equal_struct(f->sub, pa, pb);
 	}
 	case K8S_F_ARRAY:
-	case K8S_F_KEYED: {
-		const char *ia = *(const char *const *)a, *ib = *(const char *const *)b;
-		guint na = *(const guint *)AT(base_a, f->count_at);
-		guint nb = *(const guint *)AT(base_b, f->count_at);
-
-		if (na != nb) {
-			return FALSE;
-		}
-		for (guint i = 0; i < na; i++) {
-			const char *ea = ia + i * f->sub->size, *eb = ib + i * f->sub->size;
-
-			if (f->type == K8S_F_KEYED &&
-			    strcmp(*(const char *const *)AT(ea, f->key_at),
-			           *(const char *const *)AT(eb, f->key_at)) != 0) {
-				return FALSE;
-			}
-			if (!equal_struct(f->sub, ea, eb)) {
-				return FALSE;
-			}
-		}
-		return TRUE;
-	}
+	case K8S_F_KEYED:
+		return items_equal(f, base_a, base_b, a, b);
 	case K8S_F_RAW:
 		return k8s_yaml_equal(((const K8sRaw *)a)->node, ((const K8sRaw *)b)->node);
 	case K8S_F_CUSTOM:

@@ -105,6 +105,11 @@
 		.name = NULL                                                                       \
 	}
 
+/* The rows every top-level object starts with (resource.k8s.io kinds). */
+#define OBJECT_HEAD(T)                                                                             \
+	F_IGNORE("apiVersion"), F_IGNORE("kind"),                                                  \
+	        F_STRUCT(T, "metadata", obj.metadata, k8s_fields__meta_desc)
+
 #define DESC(var, goname, T, posfield, fieldtab, ...)                                              \
 	const K8sStructDesc var = { .name = goname,                                                \
 		                    .size = sizeof(T),                                             \

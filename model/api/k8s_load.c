@@ -96,16 +96,86 @@ type_meta(K8sDec *dec,
 	return TRUE;
 }
 
+/* A kind drasim does not read: an error with a suggestion when it looks like a typo,
+ * a warning otherwise; drasim's own documents are left alone. */
+static void
+report_unknown_kind(K8sDec *dec,
+                    const K8sYamlNode *kind_node,
+                    const char *api_version,
+                    const char *kind_name)
+{
+	static const char *const known[] = { "DeviceClass",
+		                             "ResourceClaim",
+		                             "ResourceClaimTemplate",
+		                             "ResourceSlice",
+		                             "DeviceTaintRule",
+		                             "Pod",
+		                             "Node",
+		                             "Deployment",
+		                             "StatefulSet",
+		                             "ReplicaSet",
+		                             "Job",
+		                             "List" };
+	const char *close = k8s_dec__closest(kind_name, known, G_N_ELEMENTS(known));
+	gsize mark;
+
+	if (g_str_has_prefix(api_version, "drasim.io/")) {
+		/* drasim's own documents (a Scenario beside its manifests) are read
+		 * and checked by `drasim run`, not by the Kubernetes decoder. */
+		return;
+	}
+	mark = k8s_dec__push_field(dec, "kind");
+	if (close != NULL && strcmp(close, kind_name) != 0) {
+		k8s_dec__error(dec, kind_node, "unknown kind '%s'; did you mean '%s'?", kind_name,
+		               close);
+	} else {
+		k8s_dec__warning(dec, kind_node, "kind %s (%s) is not modelled by drasim; skipped",
+		                 kind_name, api_version);
+	}
+	k8s_dec__pop(dec, mark);
+}
+
+/* The served version of @kind that @api_version names, in *@parsed; FALSE (and an
+ * error that says which apiVersion to write) for another group or an unserved version. */
+static gboolean
+served_version(K8sDec *dec,
+               const K8sYamlNode *api_node,
+               K8sKind kind,
+               const char *api_version,
+               const char *kind_name,
+               K8sApiVersion *parsed)
+{
+	g_autofree char *group = NULL;
+	const char *version;
+	gsize mark;
+
+	split_api_version(api_version, &group, &version);
+	if (strcmp(group, k8s_kind_group(kind)) == 0 && parse_version(kind, version, parsed)) {
+		return TRUE;
+	}
+	mark = k8s_dec__push_field(dec, "apiVersion");
+	if (strcmp(group, k8s_kind_group(kind)) != 0) {
+		k8s_dec__error(dec, api_node, "%s is not in API group '%s': write apiVersion: %s",
+		               kind_name, group, k8s_api_version_string(kind, K8S_VERSION_V1));
+	} else {
+		k8s_dec__error(dec, api_node,
+		               "%s %s is not served by Kubernetes 1.34 and drasim cannot read "
+		               "it; write apiVersion: %s",
+		               api_version, kind_name,
+		               k8s_api_version_string(kind, K8S_VERSION_V1));
+	}
+	k8s_dec__pop(dec, mark);
+	return FALSE;
+}
+
 static void
 decode_object(K8sDec *dec, const K8sYamlNode *node)
 {
 	const K8sYamlNode *api_node, *kind_node;
-	const char *api_version, *kind_name, *version;
-	g_autofree char *group = NULL;
+	const char *api_version, *kind_name;
 	K8sKind kind;
 	K8sApiVersion parsed;
 	K8sObject *obj;
-	gsize mark;
 
 	if (!type_meta(dec, node, &api_node, &kind_node)) {
 		return;
@@ -114,53 +184,10 @@ decode_object(K8sDec *dec, const K8sYamlNode *node)
 	kind_name = scalar_text(kind_node);
 	kind = k8s_kind_from_name(kind_name);
 	if (kind == K8S_KIND_UNKNOWN) {
-		static const char *const known[] = { "DeviceClass",
-			                             "ResourceClaim",
-			                             "ResourceClaimTemplate",
-			                             "ResourceSlice",
-			                             "DeviceTaintRule",
-			                             "Pod",
-			                             "Node",
-			                             "Deployment",
-			                             "StatefulSet",
-			                             "ReplicaSet",
-			                             "Job",
-			                             "List" };
-		const char *close = k8s_dec__closest(kind_name, known, G_N_ELEMENTS(known));
-
-		if (g_str_has_prefix(api_version, "drasim.io/")) {
-			/* drasim's own documents (a Scenario beside its manifests) are read
-			 * and checked by `drasim run`, not by the Kubernetes decoder. */
-			return;
-		}
-		mark = k8s_dec__push_field(dec, "kind");
-		if (close != NULL && strcmp(close, kind_name) != 0) {
-			k8s_dec__error(dec, kind_node, "unknown kind '%s'; did you mean '%s'?",
-			               kind_name, close);
-		} else {
-			k8s_dec__warning(dec, kind_node,
-			                 "kind %s (%s) is not modelled by drasim; skipped",
-			                 kind_name, api_version);
-		}
-		k8s_dec__pop(dec, mark);
+		report_unknown_kind(dec, kind_node, api_version, kind_name);
 		return;
 	}
-	split_api_version(api_version, &group, &version);
-	if (strcmp(group, k8s_kind_group(kind)) != 0 || !parse_version(kind, version, &parsed)) {
-		mark = k8s_dec__push_field(dec, "apiVersion");
-		if (strcmp(group, k8s_kind_group(kind)) != 0) {
-			k8s_dec__error(
-			        dec, api_node, "%s is not in API group '%s': write apiVersion: %s",
-			        kind_name, group, k8s_api_version_string(kind, K8S_VERSION_V1));
-		} else {
-			k8s_dec__error(
-			        dec, api_node,
-			        "%s %s is not served by Kubernetes 1.34 and drasim cannot read "
-			        "it; write apiVersion: %s",
-			        api_version, kind_name,
-			        k8s_api_version_string(kind, K8S_VERSION_V1));
-		}
-		k8s_dec__pop(dec, mark);
+	if (!served_version(dec, api_node, kind, api_version, kind_name, &parsed)) {
 		return;
 	}
 	obj = k8s_object_set__new_object(dec->set, kind);

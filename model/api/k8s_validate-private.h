@@ -108,6 +108,8 @@ void v_node_selector(VCtx *ctx, const K8sNodeSelector *sel);
 /* A quantity as written: parse errors are reported. Returns TRUE with @out when valid. */
 gboolean v_quantity(VCtx *ctx, const K8sQty *qty, const char *child, K8sQuantity *out);
 void v_label_name(VCtx *ctx, const char *name, const K8sPos *pos, const char *child);
+/* A request or device name: a DNS-1123 label (empty is invalid, not missing). */
+void v_request_name(VCtx *ctx, const char *name, const K8sPos *pos, const char *child);
 
 /* ---- per kind ------------------------------------------------------------------------ */
 
