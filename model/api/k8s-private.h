@@ -1,5 +1,5 @@
 /*
- * k8s-private.h: shared by the model/api files only (helper "api").
+ * k8s-private.h: shared by the model/api files only.
  *
  * Objects are described by tables (K8sStructDesc): one row per JSON field with its
  * type and where it lives in the C struct. The decoder, the encoder and structural

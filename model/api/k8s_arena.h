@@ -2,7 +2,7 @@
  * k8s_arena.h: a bump allocator for things that die together (the objects of a
  * K8sObjectSet, the YAML node tree of a file).
  *
- * Owned by helper "api". With -Darena_debug=true (DRASIM_ARENA_DEBUG) every
+ * With -Darena_debug=true (DRASIM_ARENA_DEBUG) every
  * allocation is a separate g_malloc so ASan sees each object.
  */
 #pragma once

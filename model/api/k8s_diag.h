@@ -1,7 +1,7 @@
 /*
  * k8s_diag.h: source positions and diagnostics for everything drasim reads.
  *
- * Owned by helper "api" (model/api). Every decoded value carries a K8sPos; every
+ * Every decoded value carries a K8sPos; every
  * problem found by the loader, the decoder, validation, lint, CEL checks or the
  * allocator is a K8sDiag in a K8sDiagList, printed as
  *   FILE:LINE:COL: error|warning: message [field.path]

@@ -1,6 +1,6 @@
 /*
  * k8s_fields-macros.h: shorthands for the rows of the field tables
- * (k8s_fields_core.c, k8s_fields_resource.c). Helper "api" only.
+ * (k8s_fields_core.c, k8s_fields_resource.c); private to model/api.
  */
 #pragma once
 

@@ -1,7 +1,7 @@
 /*
  * k8s_lint.h: what `drasim lint` does with the manifests it is given, as a library call.
  *
- * Owned by helper "validate" (model/api). Loading (strict decoding), Kubernetes'
+ * Loading (strict decoding), Kubernetes'
  * validation of each object and the checks between objects, in that order, all into one
  * diagnostic list. The CLI adds the passes of later rooms (CEL) on the same set; the
  * benchmark calls this directly.

@@ -1,7 +1,7 @@
 /*
  * k8s_names.h: Kubernetes' name formats and its field-error wording.
  *
- * Owned by helper "validate" (model/api). The checks follow
+ * The checks follow
  * k8s.io/apimachinery/pkg/util/validation (IsDNS1123Label, IsDNS1123Subdomain, ...) and
  * pkg/api/validate/content (IsLabelKey, IsLabelValue, IsCIdentifier). Each returns NULL
  * when the value is valid, else a GPtrArray of messages (owned strings, element free

@@ -1,7 +1,7 @@
 /*
  * k8s_objects.h: loading manifests into a K8sObjectSet, and finding objects in it.
  *
- * Owned by helper "api". This is the entry point for lint, convert, scenarios and
+ * This is the entry point for lint, convert, scenarios and
  * tests: k8s_load_paths() reads files and directories, decodes every document
  * (every served apiVersion, converted to v1) and appends the objects in input
  * order. The set owns every object, array and string it holds.

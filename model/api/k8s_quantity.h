@@ -1,7 +1,7 @@
 /*
  * k8s_quantity.h: resource.Quantity, as k8s.io/apimachinery/pkg/api/resource does it.
  *
- * Owned by helper "validate" (model/api). A K8sQuantity is a small value type (no heap):
+ * A K8sQuantity is a small value type (no heap):
  * copy it by assignment. Like upstream it has two internal forms, and the form is
  * observable (k8s_quantity_as_int64() fails on the slow form, which CEL's
  * quantity.isInteger() reports), so drasim keeps both:

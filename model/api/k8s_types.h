@@ -2,7 +2,7 @@
  * k8s_types.h: typed Kubernetes objects, in the one internal form (resource.k8s.io/v1,
  * core/v1, apps/v1, batch/v1) that every served apiVersion decodes into.
  *
- * Owned by helper "api" (model/api). Consumers: validate/lint, the allocator (model/dra),
+ * Consumers: validate/lint, the allocator (model/dra),
  * hardware publishing (model/hw), workloads and the cluster. The layout is stable: fields
  * are only ever added at the end of a struct.
  *
@@ -47,9 +47,9 @@ typedef struct {
 
 /*
  * A resource.Quantity: the text as written (YAML numbers such as `nvidia.com/gpu: 1`
- * keep their text), its position, and the value parsed with k8s_quantity.h (helper
- * "validate"). valid is FALSE when the text does not parse; the decoder has then
- * reported an error and value is 0.
+ * keep their text), its position, and the value parsed with k8s_quantity.h. valid is
+ * FALSE when the text does not parse; the decoder has then reported an error and value
+ * is 0.
  */
 typedef struct {
 	const char *text; /* NULL when absent */

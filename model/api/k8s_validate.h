@@ -2,7 +2,7 @@
  * k8s_validate.h: Kubernetes' own validation of decoded objects, and the cross-checks a
  * cluster would reject or never satisfy.
  *
- * Owned by helper "validate" (model/api). Rules and messages follow the API server:
+ * Rules and messages follow the API server:
  * pkg/apis/resource/validation/validation.go (resource.k8s.io), pkg/apis/core/validation
  * (pods, nodes, object metadata), pkg/apis/apps/validation and pkg/apis/batch/validation,
  * as of Kubernetes 1.34 with its default feature gates. Every problem becomes a K8sDiag:

@@ -1,7 +1,7 @@
 /*
  * k8s_yaml.h: the positioned YAML/JSON node tree that every decoder reads.
  *
- * Owned by helper "api". One file holds zero or more documents; each document
+ * One file holds zero or more documents; each document
  * is a tree of mappings, sequences and scalars, every node with its line and
  * column. Nodes live in a K8sArena, scalar text in a GStringChunk (short
  * scalars and all keys are interned: equal text, equal pointer).

@@ -84,7 +84,7 @@ BENCHMARKS = [
     e2e("e2e_100nodes", "tests/scenario/bench/e2e-100.yaml"),
     # About 50 CPU seconds natively, so 40+ minutes under callgrind.
     e2e("e2e_1000nodes", "tests/scenario/bench/e2e-1000.yaml", runs=1, callgrind=False),
-    # The Node.js CEL peers of issue 3 (tools/bench/cel, helper "cel"), same selectors and
+    # The Node.js CEL peers of issue 3 (tools/bench/cel), same selectors and
     # devices: wall time only (a JIT's instruction count says nothing stable).
     bench("cel_peer", "cel_peers", "node", ["peers.mjs", "100000"], callgrind=False, runs=1,
           kind="cel_peers"),

@@ -1,10 +1,9 @@
 /*
  * scenario_rpt.c: ScenarioResult -> RptReport, so `drasim run|compare` get
  * every report form (text, JSON, CSV, HTML) and `drasim diff` from reports/.
- * Written by helper "reports" against scenario.h; seed and horizon are the
- * ones the runs used (command-line overrides included). Fragmentation, the
- * heat map, the GPU pictures and pod devices come from the run's sampler
- * (scenario_sample.c).
+ * Seed and horizon are the ones the runs used (command-line overrides
+ * included). Fragmentation, the heat map, the GPU pictures and pod devices come
+ * from the run's sampler (scenario_sample.c).
  */
 #include "drasim-config.h"
 

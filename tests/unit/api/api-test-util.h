@@ -1,5 +1,5 @@
 /*
- * api-test-util.h: helpers shared by the model/api unit tests (helper "api").
+ * api-test-util.h: helpers shared by the model/api unit tests.
  */
 #pragma once
 
