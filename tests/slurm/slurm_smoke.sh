@@ -43,7 +43,7 @@ trap 'exit 1' INT TERM
 # slurm_pids: pids and names of every Slurm or munge process on the machine.
 slurm_pids() {
 	for f in /proc/[0-9]*/comm; do
-		name=$(cat "$f" 2>/dev/null) || continue
+		read -r name 2>/dev/null <"$f" || continue
 		case $name in
 		munged | slurmctld | slurmd | slurmscriptd | slurmstepd)
 			pid=${f#/proc/}
