@@ -208,7 +208,8 @@ encode_node(Enc *e, const K8sYamlNode *node, guint indent)
 	default:
 		g_string_append_c(e->out, ' ');
 		if (k8s_yaml_scalar_type(node) != K8S_YAML_TYPE_STRING) {
-			g_string_append(e->out, node->scalar.text); /* null, bool, number as written */
+			g_string_append(e->out,
+			                node->scalar.text); /* null, bool, number as written */
 		} else {
 			append_string(e, node->scalar.text, indent);
 		}
@@ -275,8 +276,7 @@ entry_order(const Enc *e, const void *items, gsize stride, gsize key_off, guint 
 
 /* A string map as a nested mapping; nothing when empty */
 static void
-encode_string_map(
-        Enc *e, const K8sField *f, const void *base, const void *value, guint indent)
+encode_string_map(Enc *e, const K8sField *f, const void *base, const void *value, guint indent)
 {
 	const K8sStringMap *m = value;
 	g_autofree guint *order = NULL;
@@ -323,8 +323,7 @@ encode_qty_map(Enc *e, const K8sField *f, const void *base, const void *value, g
 
 /* A string list as a block sequence; nothing when empty */
 static void
-encode_string_list(
-        Enc *e, const K8sField *f, const void *base, const void *value, guint indent)
+encode_string_list(Enc *e, const K8sField *f, const void *base, const void *value, guint indent)
 {
 	const K8sStringList *l = value;
 
@@ -343,8 +342,7 @@ encode_string_list(
 
 /* An embedded or pointed-to struct; `{}` when set but empty */
 static void
-encode_sub_struct(
-        Enc *e, const K8sField *f, const void *base, const void *value, guint indent)
+encode_sub_struct(Enc *e, const K8sField *f, const void *base, const void *value, guint indent)
 {
 	const void *sub = f->type == K8S_F_PTR ? *(const void *const *)value : value;
 	g_autoptr(GString) inner = g_string_new(NULL);

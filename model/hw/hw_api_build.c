@@ -101,8 +101,8 @@ hw_api__build_node(HwApiBuild *b, const HwNodeObject *node)
 void
 hw_api__build_class(HwApiBuild *b, const HwDeviceClass *class_)
 {
-	K8sDeviceClass *k = k8s_object_as_device_class(
-	        add_object(b, K8S_KIND_DEVICE_CLASS, class_->name));
+	K8sDeviceClass *k =
+	        k8s_object_as_device_class(add_object(b, K8S_KIND_DEVICE_CLASS, class_->name));
 	K8sDeviceSelector *selector = alloc_items(b, sizeof(K8sDeviceSelector), 1);
 
 	selector->cel_expression = intern(b, class_->expression);
@@ -127,8 +127,7 @@ compare_capacity(gconstpointer a, gconstpointer b)
 static int
 compare_attributes(gconstpointer a, gconstpointer b)
 {
-	return strcmp(((const K8sDeviceAttribute *)a)->name,
-	              ((const K8sDeviceAttribute *)b)->name);
+	return strcmp(((const K8sDeviceAttribute *)a)->name, ((const K8sDeviceAttribute *)b)->name);
 }
 
 /* Counters (GArray of HwQty) by name. */
@@ -211,8 +210,8 @@ device(HwApiBuild *b, const HwDevice *d, K8sDevice *out)
 void
 hw_api__build_slice(HwApiBuild *b, const HwSlice *slice)
 {
-	K8sResourceSlice *k = k8s_object_as_resource_slice(
-	        add_object(b, K8S_KIND_RESOURCE_SLICE, slice->name));
+	K8sResourceSlice *k =
+	        k8s_object_as_resource_slice(add_object(b, K8S_KIND_RESOURCE_SLICE, slice->name));
 	K8sResourceSliceSpec *spec = &k->spec;
 
 	spec->driver = intern(b, slice->driver);

@@ -15,27 +15,26 @@
 
 #include "k8s_objects.h"
 
-static const char slice_yaml[] =
-        "apiVersion: resource.k8s.io/v1\n"
-        "kind: ResourceSlice\n"
-        "metadata: {name: s}\n"
-        "spec:\n"
-        "  driver: example.com\n"
-        "  pool: {name: p, generation: 1, resourceSliceCount: 1}\n"
-        "  nodeName: n1\n"
-        "  devices:\n"
-        "  - name: d\n"
-        "    attributes:\n"
-        "      port10: {string: \"yes\"}\n"
-        "      port2: {string: \"0000:10:1b.0\"}\n"
-        "      aB: {string: \"x: y\"}\n"
-        "      a_b: {string: \"- dash\"}\n"
-        "      tab: {string: \"a\\tb\"}\n"
-        "      ver: {version: 1.2.3}\n"
-        "      count: {int: 7}\n"
-        "    capacity:\n"
-        "      slot10: {value: \"1\"}\n"
-        "      slot2: {value: 64Gi}\n";
+static const char slice_yaml[] = "apiVersion: resource.k8s.io/v1\n"
+                                 "kind: ResourceSlice\n"
+                                 "metadata: {name: s}\n"
+                                 "spec:\n"
+                                 "  driver: example.com\n"
+                                 "  pool: {name: p, generation: 1, resourceSliceCount: 1}\n"
+                                 "  nodeName: n1\n"
+                                 "  devices:\n"
+                                 "  - name: d\n"
+                                 "    attributes:\n"
+                                 "      port10: {string: \"yes\"}\n"
+                                 "      port2: {string: \"0000:10:1b.0\"}\n"
+                                 "      aB: {string: \"x: y\"}\n"
+                                 "      a_b: {string: \"- dash\"}\n"
+                                 "      tab: {string: \"a\\tb\"}\n"
+                                 "      ver: {version: 1.2.3}\n"
+                                 "      count: {int: 7}\n"
+                                 "    capacity:\n"
+                                 "      slot10: {value: \"1\"}\n"
+                                 "      slot2: {value: 64Gi}\n";
 
 /*
  * Worked out by hand from go-yaml v2 (sorter.go keyList.Less, encode.go stringv):
