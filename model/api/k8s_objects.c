@@ -267,25 +267,14 @@ k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_,
 	return obj;
 }
 
-gboolean
-k8s_object_set_add_built(K8sObjectSet *self,
-                         K8sKind kind,
-                         const char *name,
-                         K8sPos pos,
-                         K8sDiagList *diags,
-                         K8sObject **out)
+K8sObject *
+k8s_object_set_add_built(K8sObjectSet *self, K8sKind kind, const char *name, K8sPos pos)
 {
-	K8sObject *obj;
+	K8sObject *obj = k8s_object_set_add_new(self, kind, NULL, name);
 
-	g_return_val_if_fail(kind > K8S_KIND_UNKNOWN && kind < K8S_KIND_COUNT_, FALSE);
-	obj = k8s_object_set__new_object(self, kind);
-	obj->version = K8S_VERSION_V1;
-	obj->api_version = k8s_api_version_string(kind, K8S_VERSION_V1);
-	obj->metadata.name = k8s_object_set_intern(self, name);
 	obj->pos = obj->metadata.pos = obj->metadata.name_pos = pos;
 	obj->api_version_pos = obj->kind_pos = pos;
-	*out = obj;
-	return k8s_object_set__add(self, obj, diags);
+	return obj;
 }
 
 #define DOWNCAST(fn, Type, KIND)                                                                   \

@@ -86,17 +86,11 @@ k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_,
 /**
  * k8s_object_set_add_built:
  * k8s_object_set_add_new() for an object built by code in place of decoded text
- * (hardware publishing), cluster-scoped, at @pos (line 0 when it has no text):
- * like a decoded object, a second one of @kind named @name is an error in @diags.
- * *@out receives the object (transfer none) either way.
- * Returns: FALSE on that duplicate.
+ * (hardware publishing), cluster-scoped, its positions all @pos (line 0 when it
+ * has no text). Like every object drasim makes, it is only indexed: a name already
+ * in the set is no error. (transfer none)
  */
-gboolean k8s_object_set_add_built(K8sObjectSet *self,
-                                  K8sKind kind,
-                                  const char *name,
-                                  K8sPos pos,
-                                  K8sDiagList *diags,
-                                  K8sObject **out);
+K8sObject *k8s_object_set_add_built(K8sObjectSet *self, K8sKind kind, const char *name, K8sPos pos);
 K8sArena *k8s_object_set_get_arena(K8sObjectSet *self);
 GStringChunk *k8s_object_set_get_strings(K8sObjectSet *self);
 

@@ -37,10 +37,9 @@ struct HwCatalog {
 
 typedef struct {
 	K8sObjectSet *set;
-	const char *file;   /* the published "file" positions name: "<published node-a>" */
-	guint index;        /* the next object's item number in the published List */
-	K8sDiagList *diags; /* where a second object of a kind and name is reported */
-	gboolean failed;    /* such a duplicate, or a quantity that does not parse */
+	const char *file; /* the published "file" positions name: "<published node-a>" */
+	guint index;      /* the next object's item number in the published List */
+	gboolean failed;  /* a quantity that does not parse */
 } HwApiBuild;
 
 void hw_api__build_node(HwApiBuild *b, const HwNodeObject *node);

@@ -29,9 +29,10 @@ gboolean hw_publish_objects(const HwNode *node,
  * Appends to @set the api objects of @nodes, @classes (may be NULL) and @slices, in
  * that order (the items of hw_yaml_write_list()), built without text, and validates
  * them as the API server does on create. Only when an object fails (a quantity that
- * does not parse, a name api rejects, a second object of a kind and name) are they
+ * does not parse, a value api rejects) are they
  * printed and decoded again, so that every message @diags receives points at a line
- * and column of that text, with @name as its file.
+ * and column of that text, with @name as its file. Objects whose kind and name are in
+ * @set already (a node published again) are added as they were before: no error.
  * Returns: TRUE when everything was valid.
  */
 gboolean hw_load_published(const char *name,

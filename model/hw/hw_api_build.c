@@ -20,17 +20,19 @@ intern(HwApiBuild *b, const char *text)
 	return k8s_object_set_intern(b->set, text);
 }
 
-/* A new object, item b->index of the published List. */
+/*
+ * A new object, item b->index of the published List. Its name may be in the set
+ * already: republishing a node after a MIG change publishes the same objects again,
+ * which the API server takes as an update of the same ResourceSlice (a higher pool
+ * generation), not as a second object, so it is no error here.
+ */
 static K8sObject *
 add_object(HwApiBuild *b, K8sKind kind, const char *name)
 {
 	K8sPos pos = { b->file, 0, 0 };
 	char prefix[32];
-	K8sObject *obj = NULL;
+	K8sObject *obj = k8s_object_set_add_built(b->set, kind, name, pos);
 
-	if (!k8s_object_set_add_built(b->set, kind, name, pos, b->diags, &obj)) {
-		b->failed = TRUE;
-	}
 	g_snprintf(prefix, sizeof(prefix), "items[%u].", b->index++);
 	obj->path_prefix = intern(b, prefix);
 	return obj;

@@ -69,7 +69,7 @@ hw_load_published(const char *name,
                   K8sDiagList *diags)
 {
 	guint first = k8s_object_set_count(set);
-	HwApiBuild b = { set, k8s_object_set_intern(set, name), 0, diags, FALSE };
+	HwApiBuild b = { set, k8s_object_set_intern(set, name), 0, FALSE };
 	g_autoptr(K8sDiagList) checked = k8s_diag_list_new();
 
 	build_all(&b, nodes, classes, slices);
@@ -108,7 +108,7 @@ char *
 hw_yaml_write_list(const GPtrArray *nodes, const HwDeviceClass *classes, const GPtrArray *slices)
 {
 	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
-	HwApiBuild b = { set, k8s_object_set_intern(set, "<published>"), 0, NULL, FALSE };
+	HwApiBuild b = { set, k8s_object_set_intern(set, "<published>"), 0, FALSE };
 
 	/* printed as built, also when api would reject it: `drasim publish` shows what
 	 * the drivers publish, `drasim lint` judges it */
