@@ -25,6 +25,17 @@ gboolean hw_publish_objects(const HwNode *node,
                             K8sDiagList *diags);
 
 /**
+ * hw_publish_objects_with:
+ * hw_publish_objects() with the gpu.nvidia.com slices hw_publish_nvidia() gave for
+ * @node already (borrowed): a caller that needs them too publishes once.
+ */
+gboolean hw_publish_objects_with(const HwNode *node,
+                                 const GPtrArray *gpu_slices,
+                                 gboolean with_classes,
+                                 K8sObjectSet *set,
+                                 K8sDiagList *diags);
+
+/**
  * hw_load_published:
  * Appends to @set the api objects of @nodes, @classes (may be NULL) and @slices, in
  * that order (the items of hw_yaml_write_list()), built without text, and validates

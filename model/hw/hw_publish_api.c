@@ -84,24 +84,39 @@ hw_load_published(const char *name,
 }
 
 gboolean
+hw_publish_objects_with(const HwNode *node,
+                        const GPtrArray *gpu_slices,
+                        gboolean with_classes,
+                        K8sObjectSet *set,
+                        K8sDiagList *diags)
+{
+	g_autoptr(GPtrArray) nodes =
+	        g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_object_free);
+	g_autoptr(GPtrArray) slices = g_ptr_array_new(); /* borrowed, but for the NICs' */
+	g_autoptr(HwSlice) nics = hw_publish_dranet(node);
+	g_autofree char *name = g_strdup_printf("<published %s>", node->name);
+
+	g_ptr_array_add(nodes, hw_node_object_new(node));
+	for (guint i = 0; i < gpu_slices->len; i++) {
+		g_ptr_array_add(slices, g_ptr_array_index(gpu_slices, i));
+	}
+	if (nics != NULL) {
+		g_ptr_array_add(slices, nics);
+	}
+	return hw_load_published(name, nodes, with_classes ? hw_nvidia_device_classes() : NULL,
+	                         slices, set, diags);
+}
+
+gboolean
 hw_publish_objects(const HwNode *node,
                    const HwPublishOptions *options,
                    gboolean with_classes,
                    K8sObjectSet *set,
                    K8sDiagList *diags)
 {
-	g_autoptr(GPtrArray) nodes =
-	        g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_object_free);
-	g_autoptr(GPtrArray) slices = hw_publish_nvidia(node, options);
-	g_autofree char *name = g_strdup_printf("<published %s>", node->name);
-	HwSlice *nics = hw_publish_dranet(node);
+	g_autoptr(GPtrArray) gpu_slices = hw_publish_nvidia(node, options);
 
-	g_ptr_array_add(nodes, hw_node_object_new(node));
-	if (nics != NULL) {
-		g_ptr_array_add(slices, nics);
-	}
-	return hw_load_published(name, nodes, with_classes ? hw_nvidia_device_classes() : NULL,
-	                         slices, set, diags);
+	return hw_publish_objects_with(node, gpu_slices, with_classes, set, diags);
 }
 
 char *

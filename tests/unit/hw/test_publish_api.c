@@ -94,6 +94,34 @@ test_publish_api__republish(void **state)
 	assert_int_equal(k8s_object_set_count(set), 6);
 }
 
+/* With the gpu.nvidia.com slices published by the caller (DynamicMIG here), the
+ * objects are the same as when hw_publish_objects() publishes them itself, and the
+ * caller's slices stay the caller's. */
+static void
+test_publish_api__with_slices(void **state)
+{
+	g_autoptr(HwCatalog) catalog = NULL;
+	g_autoptr(HwNode) node = dgx_node(&catalog);
+	g_autoptr(K8sObjectSet) own = k8s_object_set_new();
+	g_autoptr(K8sObjectSet) given = k8s_object_set_new();
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(GPtrArray) slices = NULL;
+	HwPublishOptions options;
+
+	hw_publish_options_init(&options);
+	options.dynamic_mig = TRUE;
+	slices = hw_publish_nvidia(node, &options);
+	assert_true(hw_publish_objects(node, &options, TRUE, own, diags));
+	assert_true(hw_publish_objects_with(node, slices, TRUE, given, diags));
+	/* DGX H100: 8 GPU slices (one per GPU, 1.34 layout) */
+	assert_int_equal(slices->len, 8);
+	assert_int_equal(k8s_object_set_count(given), k8s_object_set_count(own));
+	for (guint i = 0; i < k8s_object_set_count(own); i++) {
+		assert_true(
+		        k8s_object_equal(k8s_object_set_get(own, i), k8s_object_set_get(given, i)));
+	}
+}
+
 /*
  * `drasim publish` prints kubectl's text: a string that may not be plain is
  * single-quoted without libyaml's "!" tag, and keys follow go-yaml's order
@@ -132,6 +160,7 @@ main(void)
 		cmocka_unit_test(test_publish_api__built_without_text),
 		cmocka_unit_test(test_publish_api__validated),
 		cmocka_unit_test(test_publish_api__republish),
+		cmocka_unit_test(test_publish_api__with_slices),
 		cmocka_unit_test(test_publish_api__printed_like_kubectl),
 	};
 
