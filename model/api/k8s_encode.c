@@ -1,8 +1,8 @@
 /*
  * k8s_encode.c: objects -> normalized resource.k8s.io/v1 (and core/apps/batch v1) YAML.
  *
- * Walks the v1 field tables, so fields come e->out in Go struct order whatever order
- * the input had; map entries keep input order. Empty fields are left e->out as Go's
+ * Walks the v1 field tables, so fields come out in Go struct order whatever order
+ * the input had; map entries keep input order. Empty fields are left out as Go's
  * omitempty does. Quantities are written in canonical form as strings, which is
  * how the API server returns them. Decoding the output gives equal objects
  * (k8s_object_equal), which the unit tests check for every kind.
