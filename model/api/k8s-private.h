@@ -141,6 +141,10 @@ extern const K8sStructDesc k8s_fields__device_taint_desc;
 /* k8s_encode.c / k8s_equal.c walk the v1 tables. */
 void k8s_encode__struct(GString *out, const K8sStructDesc *desc, const void *value, guint indent);
 gboolean k8s_equal__struct(const K8sStructDesc *desc, const void *a, const void *b);
+/* k8s_encode_kubectl.c: @s as kubectl writes a string (plain, '...' or "..."). */
+void k8s_kubectl__append_scalar(GString *out, const char *s);
+/* <0, 0, >0 as @a sorts before, with, after @b in kubectl's (go-yaml's) key order. */
+int k8s_kubectl__key_compare(const char *a, const char *b);
 
 /* k8s_objects.c */
 gboolean k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags);

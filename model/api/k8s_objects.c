@@ -267,6 +267,16 @@ k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_,
 	return obj;
 }
 
+K8sObject *
+k8s_object_set_add_built(K8sObjectSet *self, K8sKind kind, const char *name, K8sPos pos)
+{
+	K8sObject *obj = k8s_object_set_add_new(self, kind, NULL, name);
+
+	obj->pos = obj->metadata.pos = obj->metadata.name_pos = pos;
+	obj->api_version_pos = obj->kind_pos = pos;
+	return obj;
+}
+
 #define DOWNCAST(fn, Type, KIND)                                                                   \
 	Type *fn(K8sObject *obj)                                                                   \
 	{                                                                                          \

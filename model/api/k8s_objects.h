@@ -83,6 +83,14 @@ const char *k8s_object_set_intern(K8sObjectSet *self, const char *text);
  */
 K8sObject *
 k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_, const char *name);
+/**
+ * k8s_object_set_add_built:
+ * k8s_object_set_add_new() for an object built by code in place of decoded text
+ * (hardware publishing), cluster-scoped, its positions all @pos (line 0 when it
+ * has no text). Like every object drasim makes, it is only indexed: a name already
+ * in the set is no error. (transfer none)
+ */
+K8sObject *k8s_object_set_add_built(K8sObjectSet *self, K8sKind kind, const char *name, K8sPos pos);
 K8sArena *k8s_object_set_get_arena(K8sObjectSet *self);
 GStringChunk *k8s_object_set_get_strings(K8sObjectSet *self);
 
@@ -137,6 +145,13 @@ K8sServed k8s_version_served(const K8sObject *obj, const char **instead, const c
 void k8s_object_encode(const K8sObject *obj, GString *out);
 /** k8s_object_set_encode: every object, each starting with "---\n". (transfer full) */
 char *k8s_object_set_encode(const K8sObjectSet *self);
+/**
+ * k8s_object_list_encode_kubectl:
+ * Appends @objs (@n of them) to @out as one `kind: List`, the way
+ * `kubectl get -o yaml` prints them: keys of every mapping in kubectl's (go-yaml's)
+ * order, strings quoted only where they would read back as another type.
+ */
+void k8s_object_list_encode_kubectl(K8sObject *const *objs, guint n, GString *out);
 /**
  * k8s_object_equal:
  * Structural equality of two objects in their v1 form: every modelled field, map

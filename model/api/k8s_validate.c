@@ -30,8 +30,13 @@ gsize
 vpath_index(VCtx *ctx, guint index)
 {
 	gsize mark = ctx->path->len;
+	char digits[16];
 
-	g_string_append_printf(ctx->path, "[%u]", index);
+	/* no printf: every field of every published device passes here */
+	g_snprintf(digits, sizeof(digits), "%u", index);
+	g_string_append_c(ctx->path, '[');
+	g_string_append(ctx->path, digits);
+	g_string_append_c(ctx->path, ']');
 	return mark;
 }
 
@@ -40,7 +45,10 @@ vpath_key(VCtx *ctx, const char *key)
 {
 	gsize mark = ctx->path->len;
 
-	g_string_append_printf(ctx->path, "[%s]", key);
+	/* no printf: every attribute and capacity of every published device passes here */
+	g_string_append_c(ctx->path, '[');
+	g_string_append(ctx->path, key);
+	g_string_append_c(ctx->path, ']');
 	return mark;
 }
 

@@ -6,6 +6,7 @@
 #include <yaml.h>
 
 #include "hw.h"
+#include "k8s_objects.h"
 
 /* One placement class of a placement table ("3g": 3 compute slices, size 4, starts 0,4). */
 typedef struct {
@@ -32,17 +33,18 @@ struct HwCatalog {
 	GPtrArray *retired;
 };
 
-/* ---- the published document as libyaml events (hw_yaml_write.c) ---- */
+/* ---- published objects built as model/api objects (hw_api_build.c) ---- */
 
-/* Takes @event (the receiver must yaml_event_delete() or emit it). */
-typedef void (*HwYamlEventFn)(yaml_event_t *event, gpointer data);
+typedef struct {
+	K8sObjectSet *set;
+	const char *file; /* the published "file" positions name: "<published node-a>" */
+	guint index;      /* the next object's item number in the published List */
+	gboolean failed;  /* a quantity that does not parse */
+} HwApiBuild;
 
-/* The events of hw_yaml_write_list()'s document, in order, to @fn. */
-void hw_yaml__write_events(const GPtrArray *nodes,
-                           const HwDeviceClass *classes,
-                           const GPtrArray *slices,
-                           HwYamlEventFn fn,
-                           gpointer data);
+void hw_api__build_node(HwApiBuild *b, const HwNodeObject *node);
+void hw_api__build_class(HwApiBuild *b, const HwDeviceClass *class_);
+void hw_api__build_slice(HwApiBuild *b, const HwSlice *slice);
 
 /* ---- positioned YAML reading (hw_yaml_read.c) ---- */
 

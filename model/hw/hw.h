@@ -457,8 +457,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(HwNodeObject, hw_node_object_free)
 
 /**
  * hw_yaml_write_list:
- * Writes a `kind: List` of @nodes, @classes (may be NULL) and @slices as
- * `kubectl get -o yaml` shows them (resource.k8s.io/v1).
+ * A `kind: List` of @nodes, @classes (may be NULL) and @slices as
+ * `kubectl get -o yaml` shows them (resource.k8s.io/v1): the model/api objects
+ * hw_load_published() builds, printed by api's encoder in kubectl's style.
  * Returns: (transfer full) the YAML text.
  */
 char *

@@ -1,9 +1,9 @@
 /*
  * hw_api.h: published hardware as model/api objects (built only when model/api is).
  *
- * The published YAML goes through api's own decoder, so the objects the simulator
- * schedules on are exactly what `drasim publish` prints, positions included (the
- * "file" is named after the node, e.g. "<published node-a>").
+ * The objects are built directly, as `drasim publish` prints them, and checked with
+ * api's own validation; when anything is wrong the messages carry positions in the
+ * printed text (the "file" is named after the node, e.g. "<published node-a>").
  */
 #pragma once
 
@@ -25,13 +25,26 @@ gboolean hw_publish_objects(const HwNode *node,
                             K8sDiagList *diags);
 
 /**
+ * hw_publish_objects_with:
+ * hw_publish_objects() with the gpu.nvidia.com slices hw_publish_nvidia() gave for
+ * @node already (borrowed): a caller that needs them too publishes once.
+ */
+gboolean hw_publish_objects_with(const HwNode *node,
+                                 const GPtrArray *gpu_slices,
+                                 gboolean with_classes,
+                                 K8sObjectSet *set,
+                                 K8sDiagList *diags);
+
+/**
  * hw_load_published:
- * Appends to @set what api decodes from hw_yaml_write_list(@nodes, @classes,
- * @slices), with @name as the file of positions. The writer's events go
- * straight to api's tree builder, without text; only when that gives any
- * diagnostic is the text written and parsed, so that every message @diags
- * receives points at a real line and column of it.
- * Returns: TRUE when api decoded everything without errors.
+ * Appends to @set the api objects of @nodes, @classes (may be NULL) and @slices, in
+ * that order (the items of hw_yaml_write_list()), built without text, and validates
+ * them as the API server does on create. Only when an object fails (a quantity that
+ * does not parse, a value api rejects) are they
+ * printed and decoded again, so that every message @diags receives points at a line
+ * and column of that text, with @name as its file. Objects whose kind and name are in
+ * @set already (a node published again) are added as they were before: no error.
+ * Returns: TRUE when everything was valid.
  */
 gboolean hw_load_published(const char *name,
                            const GPtrArray *nodes,

@@ -3,7 +3,7 @@
  * canonical quantity text.
  *
  * These are the driver-side view of a ResourceSlice: what a kubelet plugin hands to
- * the API server. They are converted to YAML by hw_yaml_write.c.
+ * the API server. hw_api_build.c turns them into model/api objects.
  */
 #include <string.h>
 

@@ -1,8 +1,9 @@
 /*
  * cmd_publish.c: `drasim publish`, what the drivers of a simulated cluster publish.
  *
- * Builds N nodes of a catalog shape, applies a MIG layout, and prints as
- * `kubectl get -o yaml` would: under --mode dra the Nodes, the NVIDIA DeviceClasses and
+ * Builds N nodes of a catalog shape, applies a MIG layout, and prints through
+ * model/api's encoder as `kubectl get -o yaml` would (hw_yaml_write_list()): under
+ * --mode dra the Nodes, the NVIDIA DeviceClasses and
  * the ResourceSlices of gpu.nvidia.com, dra.net and any generic driver; under
  * --mode extended the Nodes with the device plugin's allocatable and GFD's labels.
  */
@@ -200,49 +201,139 @@ publish(const PublishArgs *a,
 	return CLI_EXIT_OK;
 }
 
+/* The options of `drasim publish`, bound to @a. */
+static void
+add_entries(GOptionContext *context, PublishArgs *a)
+{
+	GOptionEntry entries[] = {
+		{ "shape", 0, 0, G_OPTION_ARG_STRING, &a->shape, "node shape from the catalog",
+		  "NAME" },
+		{ "pool", 0, 0, G_OPTION_ARG_STRING, &a->pool,
+		  "a node pool of a --catalog scenario file (shape, count and MIG from there)",
+		  "NAME" },
+		{ "count", 0, 0, G_OPTION_ARG_INT, &a->count, "number of nodes (default 1)", "N" },
+		{ "mig", 0, 0, G_OPTION_ARG_STRING, &a->mig,
+		  "MIG layout: all-disabled (default), all-enabled, all-balanced, all-<profile>, "
+		  "a list like 2x1g.10gb,3g.40gb@4, or dynamic",
+		  "LAYOUT" },
+		{ "mode", 0, 0, G_OPTION_ARG_STRING, &a->mode,
+		  "dra (ResourceSlices, default) or extended (device plugin)", "MODE" },
+		{ "output", 'o', 0, G_OPTION_ARG_STRING, &a->output, "output format: yaml",
+		  "FORMAT" },
+		{ "catalog", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a->catalogs,
+		  "extra catalog file (overrides and extends the built-in one)", "FILE" },
+		{ "driver", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a->drivers,
+		  "generic driver description to publish on every node", "FILE" },
+		{ "k8s", 0, 0, G_OPTION_ARG_STRING, &a->k8s,
+		  "Kubernetes version for the dynamic MIG slice layout: 1.34 (default) or 1.35",
+		  "VERSION" },
+		{ "naming", 0, 0, G_OPTION_ARG_STRING, &a->naming,
+		  "DRA driver device naming: v25.12 (default) or v25.3", "VERSION" },
+		{ "mig-strategy", 0, 0, G_OPTION_ARG_STRING, &a->mig_strategy,
+		  "device plugin MIG strategy: none (default), single, mixed", "STRATEGY" },
+		{ "sharing", 0, 0, G_OPTION_ARG_STRING, &a->sharing,
+		  "device plugin sharing: none (default), time-slicing, mps", "STRATEGY" },
+		{ "replicas", 0, 0, G_OPTION_ARG_INT, &a->replicas,
+		  "replicas per device when shared", "N" },
+		{ "rename-by-default", 0, 0, G_OPTION_ARG_NONE, &a->rename_by_default,
+		  "advertise shared resources as <name>.shared", NULL },
+		{ "fail-requests-greater-than-one", 0, 0, G_OPTION_ARG_NONE,
+		  &a->fail_requests_greater_than_one,
+		  "reject requests above 1 of a shared resource", NULL },
+		{ "list-shapes", 0, 0, G_OPTION_ARG_NONE, &a->list_shapes,
+		  "list the catalog's shapes", NULL },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+
+	g_option_context_add_main_entries(context, entries, NULL);
+}
+
+/* --pool: shape, count, MIG layout and node names from a --catalog node pool.
+ * Returns an exit status. */
+static int
+apply_pool(PublishArgs *a, const HwCatalog *catalog)
+{
+	const HwNodePool *pool = hw_catalog_lookup_pool(catalog, a->pool);
+
+	if (pool == NULL) {
+		fprintf(stderr, "drasim publish: no node pool \"%s\" in the --catalog files\n",
+		        a->pool);
+		return CLI_EXIT_INPUT_ERROR;
+	}
+	if (a->shape != NULL || a->mig != NULL) {
+		return usage("--pool takes shape and MIG layout from the pool: drop --shape "
+		             "and --mig");
+	}
+	a->shape = g_strdup(pool->shape_id);
+	a->mig = g_strdup(pool->dynamic_mig ? "dynamic" : pool->layout);
+	a->count = (int)pool->count;
+	a->name_prefix = g_strdup(pool->name);
+	return CLI_EXIT_OK;
+}
+
+/* The node shape, count, output format and mode; returns an exit status. */
+static int
+check_target(const PublishArgs *a,
+             const HwCatalog *catalog,
+             const HwNodeShape **shape,
+             gboolean *extended)
+{
+	if (a->shape == NULL) {
+		return usage("--shape or --pool is required (see --list-shapes)");
+	}
+	*shape = hw_catalog_lookup_shape(catalog, a->shape);
+	if (*shape == NULL) {
+		fprintf(stderr, "drasim publish: unknown shape \"%s\" (see --list-shapes)\n",
+		        a->shape);
+		return CLI_EXIT_INPUT_ERROR;
+	}
+	if (a->count < 1 || a->count > 100000) {
+		return usage("--count must be between 1 and 100000");
+	}
+	if (a->output != NULL && strcmp(a->output, "yaml") != 0) {
+		return usage("only -o yaml is supported");
+	}
+	*extended = a->mode != NULL && strcmp(a->mode, "extended") == 0;
+	if (a->mode != NULL && !*extended && strcmp(a->mode, "dra") != 0) {
+		return usage("--mode must be dra or extended");
+	}
+	return CLI_EXIT_OK;
+}
+
+/* --mig dynamic, --k8s and --naming into @options (a->mig becomes the static
+ * layout); returns an exit status. */
+static int
+parse_publish_options(PublishArgs *a, gboolean extended, HwPublishOptions *options)
+{
+	hw_publish_options_init(options);
+	if (a->mig != NULL && strcmp(a->mig, "dynamic") == 0) {
+		if (extended) {
+			return usage(
+			        "--mig dynamic needs --mode dra (DynamicMIG is a DRA feature)");
+		}
+		options->dynamic_mig = TRUE;
+		g_clear_pointer(&a->mig, g_free);
+	}
+	if (a->mig == NULL) {
+		a->mig = g_strdup("all-disabled");
+	}
+	if (a->k8s != NULL && strcmp(a->k8s, "1.34") != 0 && strcmp(a->k8s, "1.35") != 0) {
+		return usage("--k8s must be 1.34 or 1.35");
+	}
+	options->k8s_1_35 = a->k8s != NULL && strcmp(a->k8s, "1.35") == 0;
+	if (a->naming != NULL && strcmp(a->naming, "v25.12") != 0 &&
+	    strcmp(a->naming, "v25.3") != 0) {
+		return usage("--naming must be v25.12 or v25.3");
+	}
+	options->naming = a->naming != NULL && strcmp(a->naming, "v25.3") == 0 ? HW_NAMING_V25_3
+	                                                                       : HW_NAMING_V25_12;
+	return CLI_EXIT_OK;
+}
+
 int
 cli_publish_main(int argc, char **argv)
 {
 	g_auto(PublishArgs) a = { .count = 1, .replicas = 1 };
-	GOptionEntry entries[] = {
-		{ "shape", 0, 0, G_OPTION_ARG_STRING, &a.shape, "node shape from the catalog",
-		  "NAME" },
-		{ "pool", 0, 0, G_OPTION_ARG_STRING, &a.pool,
-		  "a node pool of a --catalog scenario file (shape, count and MIG from there)",
-		  "NAME" },
-		{ "count", 0, 0, G_OPTION_ARG_INT, &a.count, "number of nodes (default 1)", "N" },
-		{ "mig", 0, 0, G_OPTION_ARG_STRING, &a.mig,
-		  "MIG layout: all-disabled (default), all-enabled, all-balanced, all-<profile>, "
-		  "a list like 2x1g.10gb,3g.40gb@4, or dynamic",
-		  "LAYOUT" },
-		{ "mode", 0, 0, G_OPTION_ARG_STRING, &a.mode,
-		  "dra (ResourceSlices, default) or extended (device plugin)", "MODE" },
-		{ "output", 'o', 0, G_OPTION_ARG_STRING, &a.output, "output format: yaml",
-		  "FORMAT" },
-		{ "catalog", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.catalogs,
-		  "extra catalog file (overrides and extends the built-in one)", "FILE" },
-		{ "driver", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.drivers,
-		  "generic driver description to publish on every node", "FILE" },
-		{ "k8s", 0, 0, G_OPTION_ARG_STRING, &a.k8s,
-		  "Kubernetes version for the dynamic MIG slice layout: 1.34 (default) or 1.35",
-		  "VERSION" },
-		{ "naming", 0, 0, G_OPTION_ARG_STRING, &a.naming,
-		  "DRA driver device naming: v25.12 (default) or v25.3", "VERSION" },
-		{ "mig-strategy", 0, 0, G_OPTION_ARG_STRING, &a.mig_strategy,
-		  "device plugin MIG strategy: none (default), single, mixed", "STRATEGY" },
-		{ "sharing", 0, 0, G_OPTION_ARG_STRING, &a.sharing,
-		  "device plugin sharing: none (default), time-slicing, mps", "STRATEGY" },
-		{ "replicas", 0, 0, G_OPTION_ARG_INT, &a.replicas,
-		  "replicas per device when shared", "N" },
-		{ "rename-by-default", 0, 0, G_OPTION_ARG_NONE, &a.rename_by_default,
-		  "advertise shared resources as <name>.shared", NULL },
-		{ "fail-requests-greater-than-one", 0, 0, G_OPTION_ARG_NONE,
-		  &a.fail_requests_greater_than_one, "reject requests above 1 of a shared resource",
-		  NULL },
-		{ "list-shapes", 0, 0, G_OPTION_ARG_NONE, &a.list_shapes,
-		  "list the catalog's shapes", NULL },
-		{ NULL, 0, 0, 0, NULL, NULL, NULL },
-	};
 	g_autoptr(GOptionContext) context =
 	        g_option_context_new("- print the Nodes and ResourceSlices a cluster publishes");
 	g_autoptr(HwCatalog) catalog = NULL;
@@ -250,11 +341,11 @@ cli_publish_main(int argc, char **argv)
 	        g_ptr_array_new_with_free_func((GDestroyNotify)hw_generic_driver_free);
 	HwPublishOptions options;
 	XrConfig xr_config;
-	const HwNodeShape *shape;
-	gboolean extended;
+	const HwNodeShape *shape = NULL;
+	gboolean extended = FALSE;
 	int status;
 
-	g_option_context_add_main_entries(context, entries, NULL);
+	add_entries(context, &a);
 	status = cli_parse_options(context, &argc, &argv);
 	if (status != CLI_EXIT_OK) {
 		return status;
@@ -269,66 +360,11 @@ cli_publish_main(int argc, char **argv)
 		list_shapes(catalog);
 		return CLI_EXIT_OK;
 	}
-	if (a.pool != NULL) {
-		const HwNodePool *pool = hw_catalog_lookup_pool(catalog, a.pool);
-
-		if (pool == NULL) {
-			fprintf(stderr,
-			        "drasim publish: no node pool \"%s\" in the --catalog files\n",
-			        a.pool);
-			return CLI_EXIT_INPUT_ERROR;
-		}
-		if (a.shape != NULL || a.mig != NULL) {
-			return usage(
-			        "--pool takes shape and MIG layout from the pool: drop --shape "
-			        "and --mig");
-		}
-		a.shape = g_strdup(pool->shape_id);
-		a.mig = g_strdup(pool->dynamic_mig ? "dynamic" : pool->layout);
-		a.count = (int)pool->count;
-		a.name_prefix = g_strdup(pool->name);
+	if ((a.pool != NULL && (status = apply_pool(&a, catalog)) != CLI_EXIT_OK) ||
+	    (status = check_target(&a, catalog, &shape, &extended)) != CLI_EXIT_OK ||
+	    (status = parse_publish_options(&a, extended, &options)) != CLI_EXIT_OK) {
+		return status;
 	}
-	if (a.shape == NULL) {
-		return usage("--shape or --pool is required (see --list-shapes)");
-	}
-	shape = hw_catalog_lookup_shape(catalog, a.shape);
-	if (shape == NULL) {
-		fprintf(stderr, "drasim publish: unknown shape \"%s\" (see --list-shapes)\n",
-		        a.shape);
-		return CLI_EXIT_INPUT_ERROR;
-	}
-	if (a.count < 1 || a.count > 100000) {
-		return usage("--count must be between 1 and 100000");
-	}
-	if (a.output != NULL && strcmp(a.output, "yaml") != 0) {
-		return usage("only -o yaml is supported");
-	}
-	extended = a.mode != NULL && strcmp(a.mode, "extended") == 0;
-	if (a.mode != NULL && !extended && strcmp(a.mode, "dra") != 0) {
-		return usage("--mode must be dra or extended");
-	}
-	hw_publish_options_init(&options);
-	if (a.mig != NULL && strcmp(a.mig, "dynamic") == 0) {
-		if (extended) {
-			return usage(
-			        "--mig dynamic needs --mode dra (DynamicMIG is a DRA feature)");
-		}
-		options.dynamic_mig = TRUE;
-		g_free(a.mig);
-		a.mig = NULL;
-	}
-	if (a.mig == NULL) {
-		a.mig = g_strdup("all-disabled");
-	}
-	if (a.k8s != NULL && strcmp(a.k8s, "1.34") != 0 && strcmp(a.k8s, "1.35") != 0) {
-		return usage("--k8s must be 1.34 or 1.35");
-	}
-	options.k8s_1_35 = a.k8s != NULL && strcmp(a.k8s, "1.35") == 0;
-	if (a.naming != NULL && strcmp(a.naming, "v25.12") != 0 && strcmp(a.naming, "v25.3") != 0) {
-		return usage("--naming must be v25.12 or v25.3");
-	}
-	options.naming = a.naming != NULL && strcmp(a.naming, "v25.3") == 0 ? HW_NAMING_V25_3
-	                                                                    : HW_NAMING_V25_12;
 	if (!parse_xr_config(&a, &xr_config)) {
 		return usage("--mig-strategy must be none, single or mixed; --sharing none, "
 		             "time-slicing or mps");

@@ -147,10 +147,12 @@ add_node(Run *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, 
 	for (guint g = 0; g < node->gpus->len; g++)
 		run->physical_mem +=
 		        (gint64)((const HwGpu *)node->gpus->pdata[g])->model->memory_mib << 20;
+	/* one publish for the api objects, the simulation's devices and the sampler */
+	slices = hw_publish_nvidia(node, &opts);
 	if (run->mode->world == SCENARIO_WORLD_DRA) {
-		if (!hw_publish_objects(node, &opts, FALSE, run->published, run->diags)) {
+		if (!hw_publish_objects_with(node, slices, FALSE, run->published, run->diags)) {
 			g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
-			            "node %s: the published objects do not decode", name);
+			            "node %s: the published objects are not valid", name);
 			return FALSE;
 		}
 	} else if (!xr_publish_objects(node, &run->mode->xr, run->published, run->diags, error)) {
@@ -163,8 +165,6 @@ add_node(Run *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, 
 		            name);
 		return FALSE;
 	}
-	/* one publish for the simulation's devices and the sampler's table */
-	slices = hw_publish_nvidia(node, &opts);
 	node_devices(run, node, slices, devices, names, resources);
 	if (run->place != NULL)
 		scenario_place__add_node(run->place, name, resources, run->mode->xr.replicas > 1);

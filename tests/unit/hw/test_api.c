@@ -3,9 +3,9 @@
  * Kubernetes' validation (what `drasim lint` checks), for every catalog shape in every
  * mode: no MIG, static MIG (balanced), dynamic MIG with the 1.34 layout.
  *
- * Publishing feeds the writer's YAML events straight to api's tree builder; the
- * objects must be the ones the written text decodes to, and a diagnostic must
- * still point into that text.
+ * Publishing builds the api objects directly; they must be the ones the printed
+ * text (`drasim publish`) decodes to, and a diagnostic must still point into that
+ * text.
  *
  * The >= 1.35 dynamic layout is left out on purpose: model/api validates as Kubernetes
  * 1.34 does, where a device may only consume counters of its own slice and a slice
@@ -73,7 +73,7 @@ test_api__every_shape_validates(void **state)
 	assert_int_equal(failures, 0);
 }
 
-/* The text path as it was: write the List, parse it. */
+/* The text path: print the List, parse it. */
 static void
 load_text(const HwNode *node, const HwPublishOptions *options, K8sObjectSet *set)
 {
