@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base_strict.h"
 #include "hw-private.h"
 
 gboolean
@@ -63,6 +64,7 @@ parse_starts(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwPlacement
 	{
 		yaml_node_t *start = hw_reader__node(ctx->r, *item);
 		guint64 value;
+		g_autofree char *too_many = NULL;
 
 		if (!hw_reader__scalar_uint(ctx->r, start, path, 7, &value)) {
 			return FALSE;
@@ -70,8 +72,9 @@ parse_starts(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwPlacement
 		if (cls->n_starts > 0 && value <= prev) {
 			return hw_reader__fail(ctx->r, start, path, "starts must be ascending");
 		}
-		if (cls->n_starts == G_N_ELEMENTS(cls->starts)) {
-			return hw_reader__fail(ctx->r, start, path, "at most 8 starts");
+		if (!base_strict_count(cls->n_starts + 1, G_N_ELEMENTS(cls->starts), "starts",
+		                       &too_many)) {
+			return hw_reader__fail(ctx->r, start, path, "%s", too_many);
 		}
 		cls->starts[cls->n_starts++] = (guint)value;
 		prev = value;

@@ -4,10 +4,13 @@
  * The catalog and the generic-driver descriptions are small, so they are loaded as
  * libyaml documents and walked; every node keeps its start mark, which gives the
  * FILE:LINE:COL of each error. Unknown keys are errors, like everywhere in drasim.
+ * What a valid scalar or key is, and the message when it is not, is base's
+ * (base_strict.h), shared with the scenario decoder.
  */
 #include <stdarg.h>
 #include <string.h>
 
+#include "base_strict.h"
 #include "hw-private.h"
 
 G_DEFINE_QUARK(hw - error - quark, hw_error)
@@ -111,17 +114,11 @@ hw_reader__mapping(HwReader *reader,
 	for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
 		yaml_node_t *key = hw_reader__node(reader, pair->key); /* a scalar: checked */
-		gboolean known = FALSE;
+		g_autofree char *message = NULL;
 
-		for (guint i = 0; allowed[i] != NULL; i++) {
-			known = known ||
-			        g_strcmp0((const char *)key->data.scalar.value, allowed[i]) == 0;
-		}
-		if (!known) {
-			g_autofree char *names = g_strjoinv(", ", (char **)allowed);
-			return hw_reader__fail(reader, key, path,
-			                       "unknown field \"%s\" (expected one of: %s)",
-			                       key->data.scalar.value, names);
+		if (!base_strict_key((const char *)key->data.scalar.value, allowed,
+		                     BASE_STRICT_HINT_LIST, &message)) {
+			return hw_reader__fail(reader, key, path, "%s", message);
 		}
 	}
 	return TRUE;
@@ -205,26 +202,14 @@ hw_reader__scalar_uint(
         HwReader *reader, yaml_node_t *node, const char *path, guint64 max, guint64 *out)
 {
 	const char *text = hw_reader__scalar(reader, node, path);
-	gint64 value;
+	g_autofree char *message = NULL;
 
 	if (text == NULL) {
 		return FALSE;
 	}
-	if (!g_ascii_string_to_signed(text, 10, G_MININT64, G_MAXINT64, &value, NULL)) {
-		return hw_reader__fail(reader, node, path, "expected an integer, got \"%s\"", text);
+	if (!base_strict_uint(text, max, out, &message)) {
+		return hw_reader__fail(reader, node, path, "%s", message);
 	}
-	if (value < 0) {
-		return hw_reader__fail(reader, node, path,
-		                       "expected a non-negative integer, got %" G_GINT64_FORMAT,
-		                       value);
-	}
-	if ((guint64)value > max) {
-		return hw_reader__fail(reader, node, path,
-		                       "%" G_GINT64_FORMAT
-		                       " is too large (at most %" G_GUINT64_FORMAT ")",
-		                       value, max);
-	}
-	*out = (guint64)value;
 	return TRUE;
 }
 
@@ -258,6 +243,7 @@ hw_reader__bool(HwReader *reader,
 	gboolean ok;
 	yaml_node_t *value = get_required(reader, map, key, path, required, &ok);
 	g_autofree char *sub = g_strdup_printf("%s.%s", path, key);
+	g_autofree char *message = NULL;
 	const char *text;
 
 	if (value == NULL) {
@@ -267,13 +253,8 @@ hw_reader__bool(HwReader *reader,
 	if (text == NULL) {
 		return FALSE;
 	}
-	if (strcmp(text, "true") == 0) {
-		*out = TRUE;
-	} else if (strcmp(text, "false") == 0) {
-		*out = FALSE;
-	} else {
-		return hw_reader__fail(reader, value, sub, "expected true or false, got \"%s\"",
-		                       text);
+	if (!base_strict_bool(text, out, &message)) {
+		return hw_reader__fail(reader, value, sub, "%s", message);
 	}
 	return TRUE;
 }
