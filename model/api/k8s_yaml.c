@@ -186,7 +186,10 @@ on_scalar(K8sYamlBuilder *b, const yaml_event_t *event)
 		node->style = K8S_YAML_STYLE_PLAIN;
 		break;
 	}
-	node->scalar.resolved = (guint8)(k8s_yaml_scalar_type(node) + 1);
+	if (!b->data_file) {
+		/* manifests' decoders type nearly every scalar; data-file readers read text */
+		node->scalar.resolved = (guint8)(k8s_yaml_scalar_type(node) + 1);
+	}
 	register_anchor(b, event->data.scalar.anchor, node);
 	add_child(b, node);
 }
