@@ -178,6 +178,7 @@ typedef struct {
 	GStringChunk *strings;
 	K8sDiagList *diags;
 	gboolean json;
+	gboolean data_file;  /* k8s_yaml_parse_data(): drasim's own data, not manifests */
 	GArray *frames;      /* K8sYamlFrame */
 	GPtrArray *scratch;  /* children of open collections (pairs as key, value) */
 	GHashTable *anchors; /* anchor name (owned) -> K8sYamlNode* */

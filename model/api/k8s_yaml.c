@@ -186,7 +186,10 @@ on_scalar(K8sYamlBuilder *b, const yaml_event_t *event)
 		node->style = K8S_YAML_STYLE_PLAIN;
 		break;
 	}
-	node->scalar.resolved = (guint8)(k8s_yaml_scalar_type(node) + 1);
+	if (!b->data_file) {
+		/* manifests' decoders type nearly every scalar; data-file readers read text */
+		node->scalar.resolved = (guint8)(k8s_yaml_scalar_type(node) + 1);
+	}
 	register_anchor(b, event->data.scalar.anchor, node);
 	add_child(b, node);
 }
@@ -331,7 +334,9 @@ on_end(K8sYamlBuilder *b, const yaml_event_t *event)
 		}
 		node->map.pairs = pairs;
 		node->map.n = kept;
-		k8s_yaml_check_duplicates(b, node);
+		if (!b->data_file) {
+			k8s_yaml_check_duplicates(b, node); /* data files: the reader's job */
+		}
 		k8s_yaml_apply_merge_keys(b, node);
 	}
 	g_ptr_array_set_size(b->scratch, frame.first_child);
@@ -478,7 +483,12 @@ run_parser(K8sYamlBuilder *b)
 		yaml_event_t event;
 
 		if (!yaml_parser_parse(&parser, &event)) {
-			k8s_yaml_report_parser_error(b, &parser);
+			if (b->data_file) {
+				k8s_yaml_fail(b, parser.problem_mark, "%s",
+				              parser.problem ? parser.problem : "malformed YAML");
+			} else {
+				k8s_yaml_report_parser_error(b, &parser);
+			}
 			break;
 		}
 		dispatch(b, &event, &done);
@@ -567,7 +577,7 @@ builder_finish(K8sYamlBuilder *b, K8sYamlFile *out)
 {
 	yaml_mark_t origin = { 0, 0, 0 };
 
-	if (!b->failed && b->docs->len == 0) {
+	if (!b->failed && b->docs->len == 0 && !b->data_file) {
 		static const char *const why[] = {
 			[CONTENT_NOTHING] = "empty file: no Kubernetes object",
 			[CONTENT_COMMENTS] = "no Kubernetes object in file (only comments)",
@@ -603,6 +613,26 @@ k8s_yaml_parse_stream(const char *file,
 	K8sYamlBuilder b;
 
 	builder_init(&b, file, data, len, arena, item_arena, strings, item_fn, user_data, diags);
+	if (k8s_yaml_check_utf8(&b)) {
+		run_parser(&b);
+	}
+	return builder_finish(&b, out);
+}
+
+gboolean
+k8s_yaml_parse_data(const char *file,
+                    const char *data,
+                    gsize len,
+                    K8sArena *arena,
+                    GStringChunk *strings,
+                    K8sYamlFile *out,
+                    K8sDiagList *diags)
+{
+	K8sYamlBuilder b;
+
+	builder_init(&b, file, data, len, arena, NULL, strings, NULL, NULL, diags);
+	b.data_file = TRUE;
+	b.json = FALSE;
 	if (k8s_yaml_check_utf8(&b)) {
 		run_parser(&b);
 	}

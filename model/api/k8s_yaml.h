@@ -108,6 +108,23 @@ gboolean k8s_yaml_parse(const char *file,
                         K8sDiagList *diags);
 
 /**
+ * k8s_yaml_parse_data:
+ * Like k8s_yaml_parse(), for drasim's own YAML data files (the hardware catalog,
+ * generic-driver descriptions) read through k8s_yaml_read.h: YAML only (never
+ * JSON); duplicate keys are kept, for the reader to report with their field path;
+ * a syntax error is libyaml's own text at its position; a file without documents
+ * is no error here (@out has none: the reader says what it needed). The same
+ * limits apply (DRASIM_MAX_YAML_DEPTH, DRASIM_MAX_YAML_NODES).
+ */
+gboolean k8s_yaml_parse_data(const char *file,
+                             const char *data,
+                             gsize len,
+                             K8sArena *arena,
+                             GStringChunk *strings,
+                             K8sYamlFile *out,
+                             K8sDiagList *diags);
+
+/**
  * K8sYamlItemFn:
  * Called by k8s_yaml_parse_stream() for each item of a document's top-level `items`
  * list (a `v1 List`) as soon as the item is complete, with its 0-based @index. The

@@ -3,10 +3,9 @@
  */
 #pragma once
 
-#include <yaml.h>
-
 #include "hw.h"
 #include "k8s_objects.h"
+#include "k8s_yaml_read.h"
 
 /* One placement class of a placement table ("3g": 3 compute slices, size 4, starts 0,4). */
 typedef struct {
@@ -48,60 +47,64 @@ void hw_api__build_slice(HwApiBuild *b, const HwSlice *slice);
 
 /* ---- positioned YAML reading (hw_yaml_read.c) ---- */
 
+/* One hardware YAML file being read: model/api's tree of it and the first error. */
 typedef struct {
-	const char *filename;
-	yaml_document_t *doc;
-	GError **error;
+	K8sYamlReader yaml;    /* file (interned) and the diagnostics */
+	K8sArena *arena;       /* the tree's nodes */
+	GStringChunk *strings; /* the tree's text */
+	GError **error;        /* set at the first error */
 	gboolean failed;
 } HwReader;
 
+/* Parses @data (named @filename) with model/api's reader; the first document's
+ * root, or NULL with a positioned HW_ERROR_PARSE. hw_reader__clear() after. */
+const K8sYamlNode *hw_reader__load(
+        HwReader *reader, const char *filename, const char *data, gsize len, GError **error);
+void hw_reader__clear(HwReader *reader);
+
 /* Sets a positioned HW_ERROR_INVALID error at @node, once; returns FALSE. */
 gboolean hw_reader__fail(HwReader *reader,
-                         const yaml_node_t *node,
+                         const K8sYamlNode *node,
                          const char *path,
                          const char *format,
                          ...) G_GNUC_PRINTF(4, 5);
 /* The same, at the value of @key in mapping @map, with path @path.@key. */
 gboolean hw_reader__fail_key(HwReader *reader,
-                             yaml_node_t *map,
+                             const K8sYamlNode *map,
                              const char *key,
                              const char *path,
                              const char *format,
                              ...) G_GNUC_PRINTF(5, 6);
-yaml_node_t *hw_reader__node(HwReader *reader, int id);
 /* Checks that @node is a mapping whose keys are all in @allowed (NULL-terminated). */
 gboolean hw_reader__mapping(HwReader *reader,
-                            yaml_node_t *node,
+                            const K8sYamlNode *node,
                             const char *path,
                             const char *const *allowed);
 /* The value of @key in mapping @node, or NULL. */
-yaml_node_t *hw_reader__get(HwReader *reader, yaml_node_t *node, const char *key);
+const K8sYamlNode *hw_reader__get(HwReader *reader, const K8sYamlNode *node, const char *key);
 /* Scalar readers; @required FALSE leaves @out untouched when the key is absent. */
 gboolean hw_reader__str(HwReader *reader,
-                        yaml_node_t *map,
+                        const K8sYamlNode *map,
                         const char *key,
                         const char *path,
                         gboolean required,
                         char **out);
 gboolean hw_reader__uint(HwReader *reader,
-                         yaml_node_t *map,
+                         const K8sYamlNode *map,
                          const char *key,
                          const char *path,
                          gboolean required,
                          guint64 max,
                          guint64 *out);
 gboolean hw_reader__bool(HwReader *reader,
-                         yaml_node_t *map,
+                         const K8sYamlNode *map,
                          const char *key,
                          const char *path,
                          gboolean required,
                          gboolean *out);
 gboolean hw_reader__scalar_uint(
-        HwReader *reader, yaml_node_t *node, const char *path, guint64 max, guint64 *out);
-const char *hw_reader__scalar(HwReader *reader, yaml_node_t *node, const char *path);
-/* Loads the first document of @data; on failure sets a positioned HW_ERROR_PARSE. */
-gboolean hw_reader__load(
-        yaml_document_t *doc, const char *filename, const char *data, gsize len, GError **error);
+        HwReader *reader, const K8sYamlNode *node, const char *path, guint64 max, guint64 *out);
+const char *hw_reader__scalar(HwReader *reader, const K8sYamlNode *node, const char *path);
 
 /* ---- catalog internals ---- */
 
@@ -110,8 +113,10 @@ void hw_nic_model__free(HwNicModel *model);
 void hw_node_shape__free(HwNodeShape *shape);
 void hw_placement_table__free(HwPlacementTable *table);
 void hw_node_pool__free(HwNodePool *pool);
-gboolean
-hw_catalog__parse(HwCatalog *staging, const HwCatalog *base, HwReader *reader, yaml_node_t *root);
+gboolean hw_catalog__parse(HwCatalog *staging,
+                           const HwCatalog *base,
+                           HwReader *reader,
+                           const K8sYamlNode *root);
 void hw_catalog__merge(HwCatalog *self, HwCatalog *staging);
 GPtrArray *hw_catalog__profiles_new(void);
 GPtrArray *hw_catalog__roots_new(void);
@@ -127,11 +132,11 @@ typedef struct {
 
 /* Walks a YAML sequence / mapping node; finds a record by id in a GPtrArray (or NULL). */
 #define SEQ_FOREACH(node, item)                                                                    \
-	for (yaml_node_item_t *item = (node)->data.sequence.items.start;                           \
-	     item < (node)->data.sequence.items.top; item++)
+	for (K8sYamlNode *const *item = (node)->seq.items;                                         \
+	     item < (node)->seq.items + (node)->seq.n; item++)
 #define MAP_FOREACH(node, pair)                                                                    \
-	for (yaml_node_pair_t *pair = (node)->data.mapping.pairs.start;                            \
-	     pair < (node)->data.mapping.pairs.top; pair++)
+	for (const K8sYamlPair *pair = (node)->map.pairs;                                          \
+	     pair < (node)->map.pairs + (node)->map.n; pair++)
 #define LIST_FIND(list, type, id)                                                                  \
 	({                                                                                         \
 		const type *found_ = NULL;                                                         \
@@ -145,18 +150,22 @@ typedef struct {
 	})
 
 gboolean hw_catalog__read_confidence(HwCatalogCtx *ctx,
-                                     yaml_node_t *map,
+                                     const K8sYamlNode *map,
                                      const char *path,
                                      HwConfidence *out);
-gboolean hw_catalog__expect_seq(HwCatalogCtx *ctx, yaml_node_t *node, const char *path);
+gboolean hw_catalog__expect_seq(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path);
 /* A GPU or NIC model by id, from this document or its base; NULL when unknown. */
 const HwGpuModel *hw_catalog__find_gpu(HwCatalogCtx *ctx, const char *id);
 const HwNicModel *hw_catalog__find_nic(HwCatalogCtx *ctx, const char *id);
 /* hw_catalog_shape.c */
-gboolean
-hw_catalog__parse_shape(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape);
-gboolean
-hw_catalog__parse_pool(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodePool *pool);
+gboolean hw_catalog__parse_shape(HwCatalogCtx *ctx,
+                                 const K8sYamlNode *node,
+                                 const char *path,
+                                 HwNodeShape *shape);
+gboolean hw_catalog__parse_pool(HwCatalogCtx *ctx,
+                                const K8sYamlNode *node,
+                                const char *path,
+                                HwNodePool *pool);
 
 /* The embedded catalog files (generated at build time). */
 typedef struct {

@@ -215,16 +215,12 @@ gboolean
 hw_catalog_load_data(
         HwCatalog *self, const char *filename, const char *data, gsize len, GError **error)
 {
-	yaml_document_t doc;
-	HwReader reader = { filename, &doc, error, FALSE };
+	HwReader reader;
 	g_autoptr(HwCatalog) staging = hw_catalog_new_empty();
-	gboolean ok;
+	const K8sYamlNode *root = hw_reader__load(&reader, filename, data, len, error);
+	gboolean ok = root != NULL && hw_catalog__parse(staging, self, &reader, root);
 
-	if (!hw_reader__load(&doc, filename, data, len, error)) {
-		return FALSE;
-	}
-	ok = hw_catalog__parse(staging, self, &reader, yaml_document_get_root_node(&doc));
-	yaml_document_delete(&doc);
+	hw_reader__clear(&reader);
 	if (ok) {
 		hw_catalog__merge(self, staging);
 	}

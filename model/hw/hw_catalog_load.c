@@ -11,11 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base_strict.h"
 #include "hw-private.h"
 
 gboolean
 hw_catalog__read_confidence(HwCatalogCtx *ctx,
-                            yaml_node_t *map,
+                            const K8sYamlNode *map,
                             const char *path,
                             HwConfidence *out)
 {
@@ -41,9 +42,9 @@ hw_catalog__read_confidence(HwCatalogCtx *ctx,
 }
 
 gboolean
-hw_catalog__expect_seq(HwCatalogCtx *ctx, yaml_node_t *node, const char *path)
+hw_catalog__expect_seq(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path)
 {
-	if (node == NULL || node->type != YAML_SEQUENCE_NODE) {
+	if (node == NULL || node->kind != K8S_YAML_SEQUENCE) {
 		return hw_reader__fail(ctx->r, node, path, "expected a list");
 	}
 	return TRUE;
@@ -52,7 +53,7 @@ hw_catalog__expect_seq(HwCatalogCtx *ctx, yaml_node_t *node, const char *path)
 /* ---- placement tables ---- */
 
 static gboolean
-parse_starts(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwPlacementClass *cls)
+parse_starts(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, HwPlacementClass *cls)
 {
 	guint64 prev = 0;
 
@@ -61,8 +62,9 @@ parse_starts(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwPlacement
 	}
 	SEQ_FOREACH(node, item)
 	{
-		yaml_node_t *start = hw_reader__node(ctx->r, *item);
+		const K8sYamlNode *start = *item;
 		guint64 value;
+		g_autofree char *too_many = NULL;
 
 		if (!hw_reader__scalar_uint(ctx->r, start, path, 7, &value)) {
 			return FALSE;
@@ -70,8 +72,9 @@ parse_starts(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwPlacement
 		if (cls->n_starts > 0 && value <= prev) {
 			return hw_reader__fail(ctx->r, start, path, "starts must be ascending");
 		}
-		if (cls->n_starts == G_N_ELEMENTS(cls->starts)) {
-			return hw_reader__fail(ctx->r, start, path, "at most 8 starts");
+		if (!base_strict_count(cls->n_starts + 1, G_N_ELEMENTS(cls->starts), "starts",
+		                       &too_many)) {
+			return hw_reader__fail(ctx->r, start, path, "%s", too_many);
 		}
 		cls->starts[cls->n_starts++] = (guint)value;
 		prev = value;
@@ -83,7 +86,7 @@ parse_starts(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwPlacement
 }
 
 static gboolean
-parse_tables(HwCatalogCtx *ctx, yaml_node_t *node)
+parse_tables(HwCatalogCtx *ctx, const K8sYamlNode *node)
 {
 	static const char *const class_keys[] = { "compute_slices", "size", "starts", NULL };
 
@@ -92,12 +95,11 @@ parse_tables(HwCatalogCtx *ctx, yaml_node_t *node)
 	}
 	MAP_FOREACH(node, pair)
 	{
-		yaml_node_t *classes = hw_reader__node(ctx->r, pair->value);
+		const K8sYamlNode *classes = pair->value;
 		HwPlacementTable *table = g_new0(HwPlacementTable, 1);
 		g_autofree char *path = NULL;
 
-		table->name =
-		        g_strdup((char *)hw_reader__node(ctx->r, pair->key)->data.scalar.value);
+		table->name = g_strdup((char *)pair->key->scalar.text);
 		table->classes = hw_catalog__classes_new();
 		g_ptr_array_add(ctx->staging->tables, table);
 		path = g_strdup_printf("placement_tables.%s", table->name);
@@ -106,13 +108,12 @@ parse_tables(HwCatalogCtx *ctx, yaml_node_t *node)
 		}
 		MAP_FOREACH(classes, cpair)
 		{
-			yaml_node_t *body = hw_reader__node(ctx->r, cpair->value);
+			const K8sYamlNode *body = cpair->value;
 			HwPlacementClass *cls = g_new0(HwPlacementClass, 1);
 			g_autofree char *cpath = NULL;
 			guint64 value = 0;
 
-			cls->name = g_strdup(
-			        (char *)hw_reader__node(ctx->r, cpair->key)->data.scalar.value);
+			cls->name = g_strdup((char *)cpair->key->scalar.text);
 			g_ptr_array_add(table->classes, cls);
 			cpath = g_strdup_printf("%s.%s", path, cls->name);
 			if (!hw_reader__mapping(ctx->r, body, cpath, class_keys) ||
@@ -174,7 +175,7 @@ find_class(const HwPlacementTable *table, const char *name)
 
 static gboolean
 parse_profile(HwCatalogCtx *ctx,
-              yaml_node_t *node,
+              const K8sYamlNode *node,
               const char *path,
               const HwPlacementTable *table,
               HwMigGeometry *mig,
@@ -240,15 +241,15 @@ parse_profile(HwCatalogCtx *ctx,
 }
 
 static gboolean
-parse_balanced(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
+parse_balanced(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, HwGpuModel *model)
 {
 	if (!hw_reader__mapping(ctx->r, node, path, NULL)) {
 		return FALSE;
 	}
 	MAP_FOREACH(node, pair)
 	{
-		yaml_node_t *key = hw_reader__node(ctx->r, pair->key);
-		const char *name = (const char *)key->data.scalar.value;
+		const K8sYamlNode *key = pair->key;
+		const char *name = (const char *)key->scalar.text;
 		const HwMigProfile *profile = hw_gpu_model_lookup_profile(model, name);
 		g_autofree char *sub = g_strdup_printf("%s.%s", path, name);
 		guint64 count;
@@ -258,8 +259,7 @@ parse_balanced(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuMode
 			                       "unknown MIG profile \"%s\" for %s", name,
 			                       model->id);
 		}
-		if (!hw_reader__scalar_uint(ctx->r, hw_reader__node(ctx->r, pair->value), sub, 8,
-		                            &count)) {
+		if (!hw_reader__scalar_uint(ctx->r, pair->value, sub, 8, &count)) {
 			return FALSE;
 		}
 		for (guint64 i = 0; i < count; i++) {
@@ -278,7 +278,7 @@ parse_balanced(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuMode
 }
 
 static gboolean
-parse_mig(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
+parse_mig(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, HwGpuModel *model)
 {
 	static const char *const keys[] = { "compute_slices",
 		                            "memory_slices",
@@ -291,7 +291,7 @@ parse_mig(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *mo
 	g_autofree char *ppath = g_strdup_printf("%s.profiles", path);
 	g_autofree char *bpath = g_strdup_printf("%s.balanced", path);
 	const HwPlacementTable *table;
-	yaml_node_t *profiles, *balanced;
+	const K8sYamlNode *profiles, *balanced;
 	guint64 value = 0;
 	guint index = 0;
 
@@ -327,15 +327,14 @@ parse_mig(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *mo
 		g_autofree char *sub = g_strdup_printf("%s[%u]", ppath, index++);
 
 		g_ptr_array_add(model->mig->profiles, profile);
-		if (!parse_profile(ctx, hw_reader__node(ctx->r, *item), sub, table, model->mig,
-		                   profile)) {
+		if (!parse_profile(ctx, *item, sub, table, model->mig, profile)) {
 			return FALSE;
 		}
 		for (guint i = 0; i + 1 < model->mig->profiles->len; i++) {
 			const HwMigProfile *other = g_ptr_array_index(model->mig->profiles, i);
 
 			if (strcmp(other->name, profile->name) == 0) {
-				return hw_reader__fail(ctx->r, hw_reader__node(ctx->r, *item), sub,
+				return hw_reader__fail(ctx->r, *item, sub,
 				                       "duplicate MIG profile \"%s\"",
 				                       profile->name);
 			}
@@ -346,7 +345,7 @@ parse_mig(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *mo
 }
 
 static gboolean
-parse_gpu(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *model)
+parse_gpu(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, HwGpuModel *model)
 {
 	static const char *const keys[] = {
 		"id",         "product_name", "brand",      "architecture", "compute_capability",
@@ -354,7 +353,7 @@ parse_gpu(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *mo
 	};
 	g_autofree char *cc = NULL;
 	guint64 value = 0;
-	yaml_node_t *mig;
+	const K8sYamlNode *mig;
 
 	if (!hw_reader__mapping(ctx->r, node, path, keys) ||
 	    !hw_reader__str(ctx->r, node, "id", path, TRUE, &model->id) ||
@@ -387,7 +386,7 @@ parse_gpu(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwGpuModel *mo
 /* ---- NIC models ---- */
 
 static gboolean
-parse_nic(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNicModel *nic)
+parse_nic(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, HwNicModel *nic)
 {
 	static const char *const keys[] = { "id",         "vendor", "device",     "link", "rdma",
 		                            "speed_gbps", "mtu",    "confidence", NULL };
@@ -443,37 +442,37 @@ hw_catalog__find_nic(HwCatalogCtx *ctx, const char *id)
 /* ---- document ---- */
 
 typedef gboolean (*RecordParser)(HwCatalogCtx *ctx,
-                                 yaml_node_t *node,
+                                 const K8sYamlNode *node,
                                  const char *path,
                                  gpointer record);
 
 static gboolean
-parse_gpu_record(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, gpointer record)
+parse_gpu_record(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, gpointer record)
 {
 	return parse_gpu(ctx, node, path, record);
 }
 
 static gboolean
-parse_nic_record(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, gpointer record)
+parse_nic_record(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, gpointer record)
 {
 	return parse_nic(ctx, node, path, record);
 }
 
 static gboolean
-parse_pool_record(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, gpointer record)
+parse_pool_record(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, gpointer record)
 {
 	return hw_catalog__parse_pool(ctx, node, path, record);
 }
 
 static gboolean
-parse_shape_record(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, gpointer record)
+parse_shape_record(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, gpointer record)
 {
 	return hw_catalog__parse_shape(ctx, node, path, record);
 }
 
 static gboolean
 parse_list(HwCatalogCtx *ctx,
-           yaml_node_t *node,
+           const K8sYamlNode *node,
            const char *key,
            GPtrArray *into,
            gsize record_size,
@@ -490,13 +489,13 @@ parse_list(HwCatalogCtx *ctx,
 		gpointer record = g_malloc0(record_size);
 
 		g_ptr_array_add(into, record);
-		if (!parse(ctx, hw_reader__node(ctx->r, *item), path, record)) {
+		if (!parse(ctx, *item, path, record)) {
 			return FALSE;
 		}
 		for (guint i = 0; i + 1 < into->len; i++) {
 			if (strcmp(*(char **)g_ptr_array_index(into, i), *(char **)record) == 0) {
-				return hw_reader__fail(ctx->r, hw_reader__node(ctx->r, *item), path,
-				                       "duplicate id \"%s\"", *(char **)record);
+				return hw_reader__fail(ctx->r, *item, path, "duplicate id \"%s\"",
+				                       *(char **)record);
 			}
 		}
 	}
@@ -504,14 +503,17 @@ parse_list(HwCatalogCtx *ctx,
 }
 
 gboolean
-hw_catalog__parse(HwCatalog *staging, const HwCatalog *base, HwReader *reader, yaml_node_t *root)
+hw_catalog__parse(HwCatalog *staging,
+                  const HwCatalog *base,
+                  HwReader *reader,
+                  const K8sYamlNode *root)
 {
 	static const char *const keys[] = { "schema",     "placement_tables", "gpu_models",
 		                            "nic_models", "node_shapes",      "node_pools",
 		                            NULL };
 	HwCatalogCtx ctx = { reader, staging, base };
 	g_autofree char *schema = NULL;
-	yaml_node_t *node;
+	const K8sYamlNode *node;
 
 	if (!hw_reader__mapping(reader, root, "<document>", keys) ||
 	    !hw_reader__str(reader, root, "schema", "<document>", TRUE, &schema)) {

@@ -39,8 +39,11 @@ valid_bdf(const char *text)
 }
 
 static gboolean
-check_unique_bdf(
-        HwCatalogCtx *ctx, yaml_node_t *node, const char *path, GHashTable *seen, const char *bdf)
+check_unique_bdf(HwCatalogCtx *ctx,
+                 const K8sYamlNode *node,
+                 const char *path,
+                 GHashTable *seen,
+                 const char *bdf)
 {
 	if (!valid_bdf(bdf)) {
 		return hw_reader__fail(
@@ -54,8 +57,11 @@ check_unique_bdf(
 }
 
 static gboolean
-parse_root_nics(
-        HwCatalogCtx *ctx, yaml_node_t *node, const char *path, GHashTable *seen, HwPcieRoot *root)
+parse_root_nics(HwCatalogCtx *ctx,
+                const K8sYamlNode *node,
+                const char *path,
+                GHashTable *seen,
+                HwPcieRoot *root)
 {
 	static const char *const keys[] = { "model", "bdf", NULL };
 	guint index = 0;
@@ -65,7 +71,7 @@ parse_root_nics(
 	}
 	SEQ_FOREACH(node, item)
 	{
-		yaml_node_t *nic_node = hw_reader__node(ctx->r, *item);
+		const K8sYamlNode *nic_node = *item;
 		g_autofree char *sub = g_strdup_printf("%s[%u]", path, index++);
 		HwShapeNic nic = { 0 };
 
@@ -89,14 +95,14 @@ parse_root_nics(
 
 static gboolean
 parse_root(HwCatalogCtx *ctx,
-           yaml_node_t *node,
+           const K8sYamlNode *node,
            const char *path,
            GHashTable *seen,
            HwNodeShape *shape)
 {
 	static const char *const keys[] = { "root", "numa", "gpus", "nics", NULL };
 	HwPcieRoot *root = g_new0(HwPcieRoot, 1);
-	yaml_node_t *gpus, *nics;
+	const K8sYamlNode *gpus, *nics;
 	guint64 numa = 0;
 	guint index = 0;
 
@@ -130,15 +136,14 @@ parse_root(HwCatalogCtx *ctx,
 		SEQ_FOREACH(gpus, item)
 		{
 			g_autofree char *sub = g_strdup_printf("%s[%u]", gpath, index++);
-			const char *bdf =
-			        hw_reader__scalar(ctx->r, hw_reader__node(ctx->r, *item), sub);
+			const char *bdf = hw_reader__scalar(ctx->r, *item, sub);
 
 			if (bdf == NULL) {
 				return FALSE;
 			}
 			g_ptr_array_add(root->gpu_bdfs, g_strdup(bdf));
 			if (!check_unique_bdf(
-			            ctx, hw_reader__node(ctx->r, *item), sub, seen,
+			            ctx, *item, sub, seen,
 			            g_ptr_array_index(root->gpu_bdfs, root->gpu_bdfs->len - 1))) {
 				return FALSE;
 			}
@@ -150,7 +155,10 @@ parse_root(HwCatalogCtx *ctx,
 }
 
 static gboolean
-hw_shape__parse_roots(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape)
+hw_shape__parse_roots(HwCatalogCtx *ctx,
+                      const K8sYamlNode *node,
+                      const char *path,
+                      HwNodeShape *shape)
 {
 	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
 	guint index = 0, gpus = 0;
@@ -162,7 +170,7 @@ hw_shape__parse_roots(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, Hw
 	{
 		g_autofree char *sub = g_strdup_printf("%s[%u]", path, index++);
 
-		if (!parse_root(ctx, hw_reader__node(ctx->r, *item), sub, seen, shape)) {
+		if (!parse_root(ctx, *item, sub, seen, shape)) {
 			return FALSE;
 		}
 		gpus += ((HwPcieRoot *)g_ptr_array_index(shape->roots, shape->roots->len - 1))
@@ -177,14 +185,14 @@ hw_shape__parse_roots(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, Hw
 /* Lays out @roots root complexes evenly over bus numbers, GPUs first then NICs below
  * each root. The addresses are synthetic: only the grouping is modelled. */
 static gboolean
-hw_shape__generate(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape)
+hw_shape__generate(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, HwNodeShape *shape)
 {
 	static const char *const keys[] = { "roots",     "gpus_per_root", "nics_per_root",
 		                            "nic_model", "numa",          NULL };
 	guint64 roots = 0, gpus = 0, nics = 0;
 	g_autofree char *nic_id = NULL;
 	const HwNicModel *nic_model = NULL;
-	yaml_node_t *numa;
+	const K8sYamlNode *numa;
 	guint index = 0;
 
 	if (!hw_reader__mapping(ctx->r, node, path, keys) ||
@@ -207,7 +215,7 @@ hw_shape__generate(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNod
 	if (!hw_catalog__expect_seq(ctx, numa, numa_path)) {
 		return FALSE;
 	}
-	if ((guint64)(numa->data.sequence.items.top - numa->data.sequence.items.start) != roots) {
+	if ((guint64)numa->seq.n != roots) {
 		return hw_reader__fail(ctx->r, numa, numa_path,
 		                       "expected one NUMA node per root (%u)", (guint)roots);
 	}
@@ -221,8 +229,8 @@ hw_shape__generate(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNod
 		root->nics = hw_catalog__nics_new();
 		root->root = g_strdup_printf("pci0000:%02x", bus);
 		g_ptr_array_add(shape->roots, root);
-		if (!hw_reader__scalar_uint(ctx->r, hw_reader__node(ctx->r, *item), numa_path,
-		                            shape->numa_nodes - 1, &numa_node)) {
+		if (!hw_reader__scalar_uint(ctx->r, *item, numa_path, shape->numa_nodes - 1,
+		                            &numa_node)) {
 			return FALSE;
 		}
 		root->numa = (int)numa_node;
@@ -242,12 +250,15 @@ hw_shape__generate(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNod
 }
 
 gboolean
-hw_catalog__parse_shape(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodeShape *shape)
+hw_catalog__parse_shape(HwCatalogCtx *ctx,
+                        const K8sYamlNode *node,
+                        const char *path,
+                        HwNodeShape *shape)
 {
 	static const char *const keys[] = { "id",         "gpu_model",          "cpus",
 		                            "memory_gib", "numa_nodes",         "confidence",
 		                            "pcie_roots", "generated_topology", NULL };
-	yaml_node_t *roots, *generated;
+	const K8sYamlNode *roots, *generated;
 	guint64 value = 0;
 
 	shape->roots = hw_catalog__roots_new();
@@ -296,7 +307,7 @@ find_shape(HwCatalogCtx *ctx, const char *id)
  * error points at the first instance that breaks a rule. */
 static gboolean
 parse_pool_instances(HwCatalogCtx *ctx,
-                     yaml_node_t *node,
+                     const K8sYamlNode *node,
                      const char *path,
                      const HwGpuModel *model,
                      HwNodePool *pool)
@@ -309,7 +320,7 @@ parse_pool_instances(HwCatalogCtx *ctx,
 
 	SEQ_FOREACH(node, item)
 	{
-		yaml_node_t *inst_node = hw_reader__node(ctx->r, *item);
+		const K8sYamlNode *inst_node = *item;
 		g_autofree char *sub = g_strdup_printf("%s[%u]", path, index++);
 		g_autofree char *name = NULL;
 		g_autofree char *reason = NULL;
@@ -350,7 +361,7 @@ parse_pool_instances(HwCatalogCtx *ctx,
 }
 
 static gboolean
-parse_pool_mig(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodePool *pool)
+parse_pool_mig(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, HwNodePool *pool)
 {
 	const HwGpuModel *model = pool->shape->gpu_model;
 	g_autoptr(GError) error = NULL;
@@ -361,7 +372,7 @@ parse_pool_mig(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodePoo
 		pool->layout = g_strdup("all-disabled");
 		return TRUE;
 	}
-	if (node->type == YAML_SEQUENCE_NODE) {
+	if (node->kind == K8S_YAML_SEQUENCE) {
 		if (model->mig == NULL) {
 			return hw_reader__fail(ctx->r, node, path, "%s does not support MIG",
 			                       model->product_name);
@@ -390,7 +401,10 @@ parse_pool_mig(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodePoo
 }
 
 gboolean
-hw_catalog__parse_pool(HwCatalogCtx *ctx, yaml_node_t *node, const char *path, HwNodePool *pool)
+hw_catalog__parse_pool(HwCatalogCtx *ctx,
+                       const K8sYamlNode *node,
+                       const char *path,
+                       HwNodePool *pool)
 {
 	static const char *const keys[] = { "name", "shape", "count", "mig", NULL };
 	g_autofree char *mig_path = g_strdup_printf("%s.mig", path);

@@ -97,25 +97,29 @@ parse_quantity(const char *text, gint64 *value_out, HwQtyFormat *format_out)
 }
 
 static gboolean
-parse_attr(HwReader *r, yaml_node_t *key, yaml_node_t *value, const char *path, GArray *attrs)
+parse_attr(HwReader *r,
+           const K8sYamlNode *key,
+           const K8sYamlNode *value,
+           const char *path,
+           GArray *attrs)
 {
 	static const char *const kinds[] = { "string", "int", "bool", "version", NULL };
-	const char *name = (const char *)key->data.scalar.value;
+	const char *name = (const char *)key->scalar.text;
 	g_autofree char *sub = g_strdup_printf("%s.%s", path, name);
 	HwAttr attr = { 0 };
-	yaml_node_pair_t *pair;
+	const K8sYamlPair *pair;
 	const char *kind, *text;
 
 	if (!hw_reader__mapping(r, value, sub, kinds)) {
 		return FALSE;
 	}
-	if (value->data.mapping.pairs.top - value->data.mapping.pairs.start != 1) {
+	if (value->map.n != 1) {
 		return hw_reader__fail(r, value, sub,
 		                       "expected exactly one of string, int, bool, version");
 	}
-	pair = value->data.mapping.pairs.start;
-	kind = (const char *)hw_reader__node(r, pair->key)->data.scalar.value;
-	text = hw_reader__scalar(r, hw_reader__node(r, pair->value), sub);
+	pair = value->map.pairs;
+	kind = (const char *)pair->key->scalar.text;
+	text = hw_reader__scalar(r, pair->value, sub);
 	if (text == NULL) {
 		return FALSE;
 	}
@@ -124,12 +128,12 @@ parse_attr(HwReader *r, yaml_node_t *key, yaml_node_t *value, const char *path, 
 	            : strcmp(kind, "bool") == 0 ? HW_ATTR_BOOL
 	                                        : HW_ATTR_VERSION;
 	if (attr.type == HW_ATTR_BOOL && strcmp(text, "true") != 0 && strcmp(text, "false") != 0) {
-		return hw_reader__fail(r, hw_reader__node(r, pair->value), sub,
-		                       "expected true or false, got \"%s\"", text);
+		return hw_reader__fail(r, pair->value, sub, "expected true or false, got \"%s\"",
+		                       text);
 	}
 	if (attr.type == HW_ATTR_INT && strcmp(text, "{index}") != 0 &&
 	    !g_ascii_string_to_signed(text, 10, G_MININT64, G_MAXINT64, NULL, NULL)) {
-		return hw_reader__fail(r, hw_reader__node(r, pair->value), sub,
+		return hw_reader__fail(r, pair->value, sub,
 		                       "expected an integer or \"{index}\", got \"%s\"", text);
 	}
 	attr.name = g_strdup(name);
@@ -139,10 +143,10 @@ parse_attr(HwReader *r, yaml_node_t *key, yaml_node_t *value, const char *path, 
 }
 
 static gboolean
-parse_group(HwReader *r, yaml_node_t *node, const char *path, GenericGroup *g)
+parse_group(HwReader *r, const K8sYamlNode *node, const char *path, GenericGroup *g)
 {
 	static const char *const keys[] = { "count", "name", "attributes", "capacity", NULL };
-	yaml_node_t *attrs, *capacity;
+	const K8sYamlNode *attrs, *capacity;
 	guint64 count = 0;
 
 	if (!hw_reader__mapping(r, node, path, keys) ||
@@ -162,10 +166,9 @@ parse_group(HwReader *r, yaml_node_t *node, const char *path, GenericGroup *g)
 		if (!hw_reader__mapping(r, attrs, apath, NULL)) {
 			return FALSE;
 		}
-		for (yaml_node_pair_t *p = attrs->data.mapping.pairs.start;
-		     p < attrs->data.mapping.pairs.top; p++) {
-			if (!parse_attr(r, hw_reader__node(r, p->key), hw_reader__node(r, p->value),
-			                apath, g->attrs)) {
+		for (const K8sYamlPair *p = attrs->map.pairs; p < attrs->map.pairs + attrs->map.n;
+		     p++) {
+			if (!parse_attr(r, p->key, p->value, apath, g->attrs)) {
 				return FALSE;
 			}
 		}
@@ -176,12 +179,11 @@ parse_group(HwReader *r, yaml_node_t *node, const char *path, GenericGroup *g)
 		if (!hw_reader__mapping(r, capacity, cpath, NULL)) {
 			return FALSE;
 		}
-		for (yaml_node_pair_t *p = capacity->data.mapping.pairs.start;
-		     p < capacity->data.mapping.pairs.top; p++) {
-			const char *name =
-			        (const char *)hw_reader__node(r, p->key)->data.scalar.value;
+		for (const K8sYamlPair *p = capacity->map.pairs;
+		     p < capacity->map.pairs + capacity->map.n; p++) {
+			const char *name = (const char *)p->key->scalar.text;
 			g_autofree char *sub = g_strdup_printf("%s.%s", cpath, name);
-			const char *text = hw_reader__scalar(r, hw_reader__node(r, p->value), sub);
+			const char *text = hw_reader__scalar(r, p->value, sub);
 			HwQty qty = { 0 };
 
 			if (text == NULL) {
@@ -189,7 +191,7 @@ parse_group(HwReader *r, yaml_node_t *node, const char *path, GenericGroup *g)
 			}
 			if (!parse_quantity(text, &qty.value, &qty.format)) {
 				return hw_reader__fail(
-				        r, hw_reader__node(r, p->value), sub,
+				        r, p->value, sub,
 				        "expected a non-negative quantity such as 16 "
 				        "or 64Gi, got \"%s\"",
 				        text);
@@ -206,34 +208,33 @@ hw_generic_driver_parse(const char *filename, const char *data, gsize len, GErro
 {
 	static const char *const keys[] = { "driver", "devices", NULL };
 	g_autoptr(HwGenericDriver) self = g_new0(HwGenericDriver, 1);
-	yaml_document_t doc;
-	HwReader r = { filename, &doc, error, FALSE };
-	yaml_node_t *root, *devices;
+	HwReader r;
+	const K8sYamlNode *root, *devices;
 	guint index = 0;
 	gboolean ok;
 
 	self->groups = g_ptr_array_new_with_free_func((GDestroyNotify)group_free);
-	if (!hw_reader__load(&doc, filename, data, len, error)) {
+	root = hw_reader__load(&r, filename, data, len, error);
+	if (root == NULL) {
+		hw_reader__clear(&r);
 		return NULL;
 	}
-	root = yaml_document_get_root_node(&doc);
 	ok = hw_reader__mapping(&r, root, "<document>", keys) &&
 	     hw_reader__str(&r, root, "driver", "<document>", TRUE, &self->driver);
 	devices = ok ? hw_reader__get(&r, root, "devices") : NULL;
-	if (ok && (devices == NULL || devices->type != YAML_SEQUENCE_NODE)) {
+	if (ok && (devices == NULL || devices->kind != K8S_YAML_SEQUENCE)) {
 		ok = hw_reader__fail(&r, devices ? devices : root, "devices", "expected a list");
 	}
-	for (yaml_node_item_t *item = ok ? devices->data.sequence.items.start : NULL;
-	     ok && item < devices->data.sequence.items.top; item++) {
+	for (guint i = 0; ok && i < devices->seq.n; i++) {
 		GenericGroup *g = g_new0(GenericGroup, 1);
 		g_autofree char *path = g_strdup_printf("devices[%u]", index++);
 
 		g->attrs = g_array_new(FALSE, TRUE, sizeof(HwAttr));
 		g->capacity = g_array_new(FALSE, TRUE, sizeof(HwQty));
 		g_ptr_array_add(self->groups, g);
-		ok = parse_group(&r, hw_reader__node(&r, *item), path, g);
+		ok = parse_group(&r, devices->seq.items[i], path, g);
 	}
-	yaml_document_delete(&doc);
+	hw_reader__clear(&r);
 	return ok ? g_steal_pointer(&self) : NULL;
 }
 

@@ -1,20 +1,36 @@
 /*
  * hw_yaml_read.c: positioned, strict reading of the hardware YAML files.
  *
- * The catalog and the generic-driver descriptions are small, so they are loaded as
- * libyaml documents and walked; every node keeps its start mark, which gives the
- * FILE:LINE:COL of each error. Unknown keys are errors, like everywhere in drasim.
+ * The catalog and the generic-driver descriptions are parsed by model/api's
+ * reader (k8s_yaml_parse_data(): the same YAML tree, positions and limits as
+ * every other input; drasim's only libyaml user) and walked here. Unknown keys
+ * are errors, like everywhere in drasim. What a valid scalar or key is, and the
+ * message when it is not, is base's (base_strict.h), shared with the scenario
+ * decoder; k8s_yaml_read.h adds the FILE:LINE:COL and the field path. The first
+ * error ends the read and becomes the GError "FILE:LINE:COL: error: MSG [PATH]".
  */
 #include <stdarg.h>
 #include <string.h>
 
+#include "base_strict.h"
 #include "hw-private.h"
 
 G_DEFINE_QUARK(hw - error - quark, hw_error)
 
+/* The last diagnostic of @reader as @code. */
+static void
+set_error(HwReader *reader, GError **error, int code)
+{
+	const K8sDiagList *diags = reader->yaml.diags;
+	g_autofree char *line =
+	        k8s_diag_format(k8s_diag_list_get(diags, k8s_diag_list_count(diags) - 1));
+
+	g_set_error_literal(error, HW_ERROR, code, line);
+}
+
 gboolean
 hw_reader__fail(
-        HwReader *reader, const yaml_node_t *node, const char *path, const char *format, ...)
+        HwReader *reader, const K8sYamlNode *node, const char *path, const char *format, ...)
 {
 	va_list args;
 	g_autofree char *message = NULL;
@@ -26,15 +42,20 @@ hw_reader__fail(
 	va_start(args, format);
 	message = g_strdup_vprintf(format, args);
 	va_end(args);
-	g_set_error(reader->error, HW_ERROR, HW_ERROR_INVALID, "%s:%zu:%zu: error: %s [%s]",
-	            reader->filename, node ? node->start_mark.line + 1 : 1,
-	            node ? node->start_mark.column + 1 : 1, message, path);
+	if (node != NULL) {
+		k8s_yaml_read_error(&reader->yaml, node, path, "%s", message);
+	} else {
+		K8sPos start = { reader->yaml.file, 1, 1 };
+
+		k8s_diag_list_error(reader->yaml.diags, &start, path, "%s", message);
+	}
+	set_error(reader, reader->error, HW_ERROR_INVALID);
 	return FALSE;
 }
 
 gboolean
 hw_reader__fail_key(HwReader *reader,
-                    yaml_node_t *map,
+                    const K8sYamlNode *map,
                     const char *key,
                     const char *path,
                     const char *format,
@@ -43,7 +64,7 @@ hw_reader__fail_key(HwReader *reader,
 	va_list args;
 	g_autofree char *message = NULL;
 	g_autofree char *sub = g_strdup_printf("%s.%s", path, key);
-	yaml_node_t *value = hw_reader__get(reader, map, key);
+	const K8sYamlNode *value = hw_reader__get(reader, map, key);
 
 	va_start(args, format);
 	message = g_strdup_vprintf(format, args);
@@ -51,55 +72,43 @@ hw_reader__fail_key(HwReader *reader,
 	return hw_reader__fail(reader, value ? value : map, sub, "%s", message);
 }
 
-yaml_node_t *
-hw_reader__node(HwReader *reader, int id)
-{
-	return yaml_document_get_node(reader->doc, id);
-}
-
 /*
- * A key given twice is an error, as in the manifest reader: libyaml keeps both pairs,
- * hw_reader__get() would take the first and the walks over a map (placement tables,
- * attributes, capacity) both, so the file would mean two things. Hashed, so that a
- * huge mapping costs linear time.
+ * A key given twice is an error, as in the manifest reader: the data-file tree keeps
+ * both pairs so that the error can name the field path, hw_reader__get() would take
+ * the first and the walks over a map (placement tables, attributes, capacity) both,
+ * so the file would mean two things. Hashed, so that a huge mapping costs linear time.
  */
 static gboolean
-check_unique_keys(HwReader *reader, yaml_node_t *map, const char *path)
+check_unique_keys(HwReader *reader, const K8sYamlNode *map, const char *path)
 {
 	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
 
-	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start;
-	     pair < map->data.mapping.pairs.top; pair++) {
-		yaml_node_t *key = hw_reader__node(reader, pair->key);
-		const char *text;
-		yaml_node_t *first;
+	MAP_FOREACH(map, pair)
+	{
+		const char *text = pair->key->scalar.text; /* the tree's keys are scalars */
+		const K8sYamlNode *first = g_hash_table_lookup(seen, text);
 
-		if (key->type != YAML_SCALAR_NODE) {
-			return hw_reader__fail(reader, key, path, "expected a scalar key");
-		}
-		text = (const char *)key->data.scalar.value;
-		first = g_hash_table_lookup(seen, text);
 		if (first != NULL) {
 			g_autofree char *sub = strcmp(path, "<document>") == 0
 			                               ? g_strdup(text)
 			                               : g_strdup_printf("%s.%s", path, text);
 
-			return hw_reader__fail(reader, key, sub,
-			                       "duplicate key \"%s\" (first at line %zu)", text,
-			                       first->start_mark.line + 1);
+			return hw_reader__fail(reader, pair->key, sub,
+			                       "duplicate key \"%s\" (first at line %u)", text,
+			                       first->line);
 		}
-		g_hash_table_insert(seen, (gpointer)text, key);
+		g_hash_table_insert(seen, (gpointer)text, (gpointer)pair->key);
 	}
 	return TRUE;
 }
 
 gboolean
 hw_reader__mapping(HwReader *reader,
-                   yaml_node_t *node,
+                   const K8sYamlNode *node,
                    const char *path,
                    const char *const *allowed)
 {
-	if (node == NULL || node->type != YAML_MAPPING_NODE) {
+	if (node == NULL || node->kind != K8S_YAML_MAPPING) {
 		return hw_reader__fail(reader, node, path, "expected a mapping");
 	}
 	if (!check_unique_keys(reader, node, path)) {
@@ -108,63 +117,46 @@ hw_reader__mapping(HwReader *reader,
 	if (allowed == NULL) {
 		return TRUE;
 	}
-	for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
-	     pair < node->data.mapping.pairs.top; pair++) {
-		yaml_node_t *key = hw_reader__node(reader, pair->key); /* a scalar: checked */
-		gboolean known = FALSE;
+	MAP_FOREACH(node, pair)
+	{
+		g_autofree char *message = NULL;
 
-		for (guint i = 0; allowed[i] != NULL; i++) {
-			known = known ||
-			        g_strcmp0((const char *)key->data.scalar.value, allowed[i]) == 0;
-		}
-		if (!known) {
-			g_autofree char *names = g_strjoinv(", ", (char **)allowed);
-			return hw_reader__fail(reader, key, path,
-			                       "unknown field \"%s\" (expected one of: %s)",
-			                       key->data.scalar.value, names);
+		if (!base_strict_key(pair->key->scalar.text, allowed, BASE_STRICT_HINT_LIST,
+		                     &message)) {
+			return hw_reader__fail(reader, pair->key, path, "%s", message);
 		}
 	}
 	return TRUE;
 }
 
-yaml_node_t *
-hw_reader__get(HwReader *reader, yaml_node_t *node, const char *key)
+const K8sYamlNode *
+hw_reader__get(HwReader *reader, const K8sYamlNode *node, const char *key)
 {
-	if (node == NULL || node->type != YAML_MAPPING_NODE) {
+	if (node == NULL || node->kind != K8S_YAML_MAPPING) {
 		return NULL;
 	}
-	for (yaml_node_pair_t *pair = node->data.mapping.pairs.start;
-	     pair < node->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = hw_reader__node(reader, pair->key);
-
-		if (k->type == YAML_SCALAR_NODE &&
-		    strcmp((const char *)k->data.scalar.value, key) == 0) {
-			return hw_reader__node(reader, pair->value);
-		}
-	}
-	return NULL;
+	return k8s_yaml_map_lookup(node, key);
 }
 
 const char *
-hw_reader__scalar(HwReader *reader, yaml_node_t *node, const char *path)
+hw_reader__scalar(HwReader *reader, const K8sYamlNode *node, const char *path)
 {
-	if (node == NULL || node->type != YAML_SCALAR_NODE) {
+	if (node == NULL || node->kind != K8S_YAML_SCALAR) {
 		hw_reader__fail(reader, node, path, "expected a scalar");
 		return NULL;
 	}
-	return (const char *)node->data.scalar.value;
+	return node->scalar.text;
 }
 
-static yaml_node_t *
+static const K8sYamlNode *
 get_required(HwReader *reader,
-             yaml_node_t *map,
+             const K8sYamlNode *map,
              const char *key,
              const char *path,
              gboolean required,
              gboolean *ok)
 {
-	yaml_node_t *value = hw_reader__get(reader, map, key);
-
+	const K8sYamlNode *value = hw_reader__get(reader, map, key);
 	*ok = TRUE;
 	if (value == NULL && required) {
 		*ok = hw_reader__fail(reader, map, path, "missing required field \"%s\"", key);
@@ -174,14 +166,14 @@ get_required(HwReader *reader,
 
 gboolean
 hw_reader__str(HwReader *reader,
-               yaml_node_t *map,
+               const K8sYamlNode *map,
                const char *key,
                const char *path,
                gboolean required,
                char **out)
 {
 	gboolean ok;
-	yaml_node_t *value = get_required(reader, map, key, path, required, &ok);
+	const K8sYamlNode *value = get_required(reader, map, key, path, required, &ok);
 	g_autofree char *sub = g_strdup_printf("%s.%s", path, key);
 	const char *text;
 
@@ -202,35 +194,23 @@ hw_reader__str(HwReader *reader,
 
 gboolean
 hw_reader__scalar_uint(
-        HwReader *reader, yaml_node_t *node, const char *path, guint64 max, guint64 *out)
+        HwReader *reader, const K8sYamlNode *node, const char *path, guint64 max, guint64 *out)
 {
 	const char *text = hw_reader__scalar(reader, node, path);
-	gint64 value;
+	g_autofree char *message = NULL;
 
 	if (text == NULL) {
 		return FALSE;
 	}
-	if (!g_ascii_string_to_signed(text, 10, G_MININT64, G_MAXINT64, &value, NULL)) {
-		return hw_reader__fail(reader, node, path, "expected an integer, got \"%s\"", text);
+	if (!base_strict_uint(text, max, out, &message)) {
+		return hw_reader__fail(reader, node, path, "%s", message);
 	}
-	if (value < 0) {
-		return hw_reader__fail(reader, node, path,
-		                       "expected a non-negative integer, got %" G_GINT64_FORMAT,
-		                       value);
-	}
-	if ((guint64)value > max) {
-		return hw_reader__fail(reader, node, path,
-		                       "%" G_GINT64_FORMAT
-		                       " is too large (at most %" G_GUINT64_FORMAT ")",
-		                       value, max);
-	}
-	*out = (guint64)value;
 	return TRUE;
 }
 
 gboolean
 hw_reader__uint(HwReader *reader,
-                yaml_node_t *map,
+                const K8sYamlNode *map,
                 const char *key,
                 const char *path,
                 gboolean required,
@@ -238,7 +218,7 @@ hw_reader__uint(HwReader *reader,
                 guint64 *out)
 {
 	gboolean ok;
-	yaml_node_t *value = get_required(reader, map, key, path, required, &ok);
+	const K8sYamlNode *value = get_required(reader, map, key, path, required, &ok);
 	g_autofree char *sub = g_strdup_printf("%s.%s", path, key);
 
 	if (value == NULL) {
@@ -249,15 +229,16 @@ hw_reader__uint(HwReader *reader,
 
 gboolean
 hw_reader__bool(HwReader *reader,
-                yaml_node_t *map,
+                const K8sYamlNode *map,
                 const char *key,
                 const char *path,
                 gboolean required,
                 gboolean *out)
 {
 	gboolean ok;
-	yaml_node_t *value = get_required(reader, map, key, path, required, &ok);
+	const K8sYamlNode *value = get_required(reader, map, key, path, required, &ok);
 	g_autofree char *sub = g_strdup_printf("%s.%s", path, key);
+	g_autofree char *message = NULL;
 	const char *text;
 
 	if (value == NULL) {
@@ -267,37 +248,46 @@ hw_reader__bool(HwReader *reader,
 	if (text == NULL) {
 		return FALSE;
 	}
-	if (strcmp(text, "true") == 0) {
-		*out = TRUE;
-	} else if (strcmp(text, "false") == 0) {
-		*out = FALSE;
-	} else {
-		return hw_reader__fail(reader, value, sub, "expected true or false, got \"%s\"",
-		                       text);
+	if (!base_strict_bool(text, out, &message)) {
+		return hw_reader__fail(reader, value, sub, "%s", message);
 	}
 	return TRUE;
 }
 
-gboolean
-hw_reader__load(
-        yaml_document_t *doc, const char *filename, const char *data, gsize len, GError **error)
+const K8sYamlNode *
+hw_reader__load(HwReader *reader, const char *filename, const char *data, gsize len, GError **error)
 {
-	yaml_parser_t parser;
-	gboolean ok;
+	K8sYamlFile file;
 
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
-	ok = yaml_parser_load(&parser, doc) != 0;
-	if (!ok) {
-		g_set_error(error, HW_ERROR, HW_ERROR_PARSE, "%s:%zu:%zu: error: %s [<document>]",
-		            filename, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-		            parser.problem ? parser.problem : "malformed YAML");
-	} else if (yaml_document_get_root_node(doc) == NULL) {
-		yaml_document_delete(doc);
+	*reader = (HwReader){ .error = error };
+	reader->arena = k8s_arena_new();
+	reader->strings = g_string_chunk_new(4096);
+	reader->yaml.diags = k8s_diag_list_new();
+	reader->yaml.file = g_string_chunk_insert_const(reader->strings, filename);
+	if (!k8s_yaml_parse_data(filename, data, len, reader->arena, reader->strings, &file,
+	                         reader->yaml.diags)) {
+		/* the syntax error (or limit) comes first; later ones follow from it */
+		const K8sDiag *first = k8s_diag_list_get(reader->yaml.diags, 0);
+		g_autofree char *line = k8s_diag_format(first);
+
+		g_set_error(error, HW_ERROR, HW_ERROR_PARSE, "%s [<document>]", line);
+		return NULL;
+	}
+	if (file.n_docs == 0 || file.docs[0].index != 0) {
 		g_set_error(error, HW_ERROR, HW_ERROR_PARSE,
 		            "%s:1:1: error: empty document [<document>]", filename);
-		ok = FALSE;
+		return NULL;
 	}
-	yaml_parser_delete(&parser);
-	return ok;
+	return file.docs[0].root;
+}
+
+void
+hw_reader__clear(HwReader *reader)
+{
+	g_clear_pointer(&reader->arena, k8s_arena_free);
+	if (reader->strings != NULL) {
+		g_string_chunk_free(reader->strings);
+		reader->strings = NULL;
+	}
+	g_clear_pointer(&reader->yaml.diags, k8s_diag_list_free);
 }

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "base.h"
 #include "hw.h"
 
 static HwCatalog *
@@ -307,6 +308,41 @@ test_catalog__bad_data(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/*
+ * The catalog reader is held to the same YAML limits as every input (base.h). Depth 3:
+ * the root mapping, gpu_models' list and its first item are three open collections, so
+ * the '[' at line 3, column 9 ("  - id: [" : the bracket is the 9th character) is the
+ * fourth level. Nodes 5: root mapping, "schema", its value, "gpu_models", "[]" are
+ * five; the sixth, the key "nic_models" at 3:1, is over.
+ */
+static void
+test_catalog__yaml_limits(void **state)
+{
+	static const char deep[] = "schema: drasim.hw/v1\n"
+	                           "gpu_models:\n"
+	                           "  - id: [[[x]]]\n";
+	static const char many[] = "schema: drasim.hw/v1\n"
+	                           "gpu_models: []\n"
+	                           "nic_models: []\n";
+	g_autoptr(HwCatalog) catalog = builtin();
+	g_autoptr(GError) error = NULL;
+
+	base_limit_set(BASE_LIMIT_YAML_DEPTH, 3);
+	assert_false(hw_catalog_load_data(catalog, "d.yaml", deep, sizeof(deep) - 1, &error));
+	assert_string_equal(error->message,
+	                    "d.yaml:3:9: error: nesting deeper than 3 levels (the YAML nesting "
+	                    "depth limit; DRASIM_MAX_YAML_DEPTH sets it, up to 100) [<document>]");
+	base_limit_set(BASE_LIMIT_YAML_DEPTH, 0);
+	g_clear_error(&error);
+	base_limit_set(BASE_LIMIT_YAML_NODES, 5);
+	assert_false(hw_catalog_load_data(catalog, "n.yaml", many, sizeof(many) - 1, &error));
+	assert_string_equal(error->message,
+	                    "n.yaml:3:1: error: more than 5 YAML nodes in the file: the YAML "
+	                    "nodes limit is 5 (set DRASIM_MAX_YAML_NODES to raise it) "
+	                    "[<document>]");
+	base_limit_set(BASE_LIMIT_YAML_NODES, 0);
+}
+
 int
 main(void)
 {
@@ -320,6 +356,7 @@ main(void)
 		cmocka_unit_test(test_catalog__failed_load_changes_nothing),
 		cmocka_unit_test(test_catalog__pools),
 		cmocka_unit_test(test_catalog__bad_data),
+		cmocka_unit_test(test_catalog__yaml_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
