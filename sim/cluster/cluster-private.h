@@ -3,7 +3,15 @@
  */
 #pragma once
 
-#include "cluster.h"
+#include "cluster_claims.h"
+#include "cluster_journal.h"
+#include "cluster_plugin.h"
+#include "cluster_query.h"
+#include "cluster_queue.h"
+#include "cluster_run.h"
+#include "cluster_sched.h"
+#include "cluster_sim.h"
+#include "cluster_types.h"
 
 /* Non-zero defaults of pkg/scheduler/util (DefaultMilliCPURequest, DefaultMemoryRequest). */
 #define CLUSTER_DEFAULT_MILLI_CPU_REQUEST 100

@@ -9,9 +9,9 @@
  * past 57 characters, losing the trailing '-' as upstream does) plus the
  * apiserver's 5 random characters, drawn here from a named stream.
  */
-#include <string.h>
+#include "cluster_claims.h"
 
-#include "cluster-private.h"
+#include <string.h>
 
 struct ClusterClaims {
 	ClusterClaimsConfig config;

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cluster-private.h"
+#include "cluster_plugin.h"
+#include "cluster_types.h"
 
 static const char *const plugin_names[CLUSTER_N_PLUGINS] = {
 	[CLUSTER_PLUGIN_NODE_UNSCHEDULABLE] = "NodeUnschedulable",

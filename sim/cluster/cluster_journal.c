@@ -10,9 +10,14 @@
  * allocates only when those grow. The hooks are called from cluster_sim.c,
  * cluster_sim_nodes.c and cluster_kubelet.c.
  */
+#include "cluster_journal.h"
+
 #include <string.h>
 
 #include "cluster-private.h"
+#include "cluster_plugin.h"
+#include "cluster_query.h"
+#include "cluster_sched.h"
 
 typedef struct {
 	const char *name; /* set when the journal is stolen */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cluster-private.h"
+#include "cluster_types.h"
 
 typedef struct {
 	ClusterResources value;

@@ -16,6 +16,9 @@
  * (fill_tenants; docs/cluster.md, "Several replicas of one GPU").
  */
 #include "cluster-private.h"
+#include "cluster_journal.h"
+#include "cluster_query.h"
+#include "cluster_run.h"
 
 static ClusterSimPod *
 pod_at(ClusterSim *sim, guint index)

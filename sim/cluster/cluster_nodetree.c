@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cluster-private.h"
+#include "cluster_types.h"
 
 typedef struct {
 	char *key;

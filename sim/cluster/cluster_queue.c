@@ -10,7 +10,10 @@
  * caller (cluster_queue_next_backoff_time says when the next one matters).
  * Heaps break the last tie by insertion sequence, so order is deterministic.
  */
-#include "cluster-private.h"
+#include "cluster_queue.h"
+
+#include "cluster_plugin.h"
+#include "cluster_types.h"
 
 /* backoffQOrderingWindowDuration (KEP-5142) */
 #define BACKOFF_WINDOW SIM_TIME_S

@@ -13,7 +13,8 @@
  */
 #include <string.h>
 
-#include "cluster-private.h"
+#include "cluster_plugin.h"
+#include "cluster_types.h"
 
 #define CLAIM_NOT_ON_NODE "resourceclaim not available on the node"
 /* Filter's text when filterTimeout runs out (DRA_TIMEOUT_REASON of model/dra, not linked here) */

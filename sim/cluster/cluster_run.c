@@ -10,9 +10,9 @@
  * active-thread percentage for MPS. The parameters are in ClusterRunParams and
  * documented with their defaults in docs/cluster.md.
  */
-#include <math.h>
+#include "cluster_run.h"
 
-#include "cluster-private.h"
+#include <math.h>
 
 void
 cluster_run_params_init(ClusterRunParams *params)

@@ -9,7 +9,12 @@
  * parallel search approximates, and it keeps runs deterministic. Scratch
  * arrays live in the scheduler, so a cycle allocates nothing once warm.
  */
+#include "cluster_sched.h"
+
 #include "cluster-private.h"
+#include "cluster_plugin.h"
+#include "cluster_score.h"
+#include "cluster_types.h"
 
 struct ClusterSched {
 	ClusterSchedConfig config;

@@ -8,9 +8,13 @@
  * Research policies implement the same interface (cluster.h) and are added to
  * the scheduler next to, or instead of, these.
  */
+#include "cluster_score.h"
+
 #include <math.h>
 
 #include "cluster-private.h"
+#include "cluster_plugin.h"
+#include "cluster_types.h"
 
 void
 cluster_score_plugin_free(ClusterScorePlugin *self)

@@ -16,7 +16,17 @@
  * Same-time events run in a fixed order (the priority column below), so the
  * freeing of resources is seen before the arrivals and attempts of that µs.
  */
+#include "cluster_sim.h"
+
 #include "cluster-private.h"
+#include "cluster_claims.h"
+#include "cluster_journal.h"
+#include "cluster_plugin.h"
+#include "cluster_query.h"
+#include "cluster_queue.h"
+#include "cluster_run.h"
+#include "cluster_sched.h"
+#include "cluster_types.h"
 
 enum {
 	PRIO_COMPLETE = 0,

@@ -12,6 +12,12 @@
  * over. Loops over pods run in index order, so evictions are deterministic.
  */
 #include "cluster-private.h"
+#include "cluster_journal.h"
+#include "cluster_query.h"
+#include "cluster_queue.h"
+#include "cluster_run.h"
+#include "cluster_sim.h"
+#include "cluster_types.h"
 
 #define TAINT_UNREACHABLE "node.kubernetes.io/unreachable"
 #define PRIO_NODE         1

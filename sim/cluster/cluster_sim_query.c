@@ -6,6 +6,9 @@
  * ("Read-only queries").
  */
 #include "cluster-private.h"
+#include "cluster_query.h"
+#include "cluster_run.h"
+#include "cluster_types.h"
 
 guint
 cluster_sim_get_n_nodes(const ClusterSim *self)

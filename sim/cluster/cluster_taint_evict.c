@@ -21,6 +21,10 @@
 #include <string.h>
 
 #include "cluster-private.h"
+#include "cluster_plugin.h"
+#include "cluster_query.h"
+#include "cluster_sim.h"
+#include "cluster_types.h"
 
 #define PRIO_EVICT        1 /* with the node events */
 #define TAINT_NOT_READY   "node.kubernetes.io/not-ready"

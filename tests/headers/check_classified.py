@@ -2,8 +2,9 @@
 """check_classified.py ROOT --rooms DIR... --public H... --internal H...
 
 Every header in a room is public (compiled on its own by tests/headers),
-internal (listed), or named *-private.h; a header in none of these, or a listed
-header that does not exist, fails the test and is named on stderr."""
+internal (listed), or named *-private.h; a header in none of these, a header
+in an exported include/ folder that is not public, or a listed header that
+does not exist, fails the test and is named on stderr."""
 import os
 import sys
 
@@ -22,7 +23,11 @@ def main():
     for room in lists["--rooms"]:
         for name in sorted(os.listdir(os.path.join(root, room))):
             path = room + "/" + name
-            if name.endswith(".h") and not name.endswith("-private.h") and path not in listed:
+            if not name.endswith(".h"):
+                continue
+            if os.path.basename(room) == "include" and path not in lists["--public"]:
+                failures.append(f"{path}: in an exported include/ folder but not public")
+            elif not name.endswith("-private.h") and path not in listed:
                 failures.append(f"{path}: neither public nor internal in tests/headers/meson.build")
     for path in sorted(listed):
         if not os.path.isfile(os.path.join(root, path)):

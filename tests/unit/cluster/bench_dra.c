@@ -16,6 +16,11 @@
 
 #include "cluster_dra.h"
 #include "cluster_k8s.h"
+#include "cluster_query.h"
+#include "cluster_run.h"
+#include "cluster_sched.h"
+#include "cluster_sim.h"
+#include "cluster_types.h"
 #include "k8s_objects.h"
 
 static const char common[] = "apiVersion: resource.k8s.io/v1\n"

@@ -12,7 +12,11 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "cluster.h"
+#include "cluster_query.h"
+#include "cluster_run.h"
+#include "cluster_sched.h"
+#include "cluster_sim.h"
+#include "cluster_types.h"
 
 #define GPU CLUSTER_RES_FIRST_SCALAR
 

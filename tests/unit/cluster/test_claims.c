@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "cluster.h"
+#include "cluster_claims.h"
 
 typedef struct {
 	guint n;

@@ -14,8 +14,15 @@
 
 #include <cmocka.h>
 
+#include "cluster_claims.h"
 #include "cluster_dra.h"
 #include "cluster_k8s.h"
+#include "cluster_plugin.h"
+#include "cluster_query.h"
+#include "cluster_run.h"
+#include "cluster_sched.h"
+#include "cluster_sim.h"
+#include "cluster_types.h"
 #include "k8s_objects.h"
 
 #define S SIM_TIME_S

@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "cluster_k8s.h"
+#include "cluster_plugin.h"
+#include "cluster_types.h"
 #include "k8s_objects.h"
 
 static const char manifest[] =

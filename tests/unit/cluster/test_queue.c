@@ -11,7 +11,9 @@
 
 #include <cmocka.h>
 
-#include "cluster.h"
+#include "cluster_plugin.h"
+#include "cluster_queue.h"
+#include "cluster_types.h"
 
 #define S   SIM_TIME_S
 #define FIT CLUSTER_PLUGIN_BIT(CLUSTER_PLUGIN_NODE_RESOURCES_FIT)

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "cluster.h"
+#include "cluster_run.h"
 
 #define S  SIM_TIME_S
 #define GB ((gint64)1000 * 1000 * 1000)

@@ -11,7 +11,10 @@
 
 #include <cmocka.h>
 
-#include "cluster.h"
+#include "cluster_plugin.h"
+#include "cluster_sched.h"
+#include "cluster_score.h"
+#include "cluster_types.h"
 
 #define GI ((gint64)1 << 30)
 

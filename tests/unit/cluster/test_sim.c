@@ -13,7 +13,13 @@
 
 #include <cmocka.h>
 
-#include "cluster.h"
+#include "cluster_claims.h"
+#include "cluster_plugin.h"
+#include "cluster_query.h"
+#include "cluster_run.h"
+#include "cluster_sched.h"
+#include "cluster_sim.h"
+#include "cluster_types.h"
 
 #define S   SIM_TIME_S
 #define GB  ((gint64)1000 * 1000 * 1000)

@@ -11,7 +11,9 @@
  */
 #pragma once
 
-#include "cluster.h"
+#include "cluster_query.h"
+#include "cluster_sim.h"
+#include "cluster_types.h"
 #include "dra.h"
 #include "k8s_types.h"
 

@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include "cluster.h"
+#include "cluster_types.h"
 #include "k8s_diag.h"
 #include "k8s_types.h"
 

@@ -1,0 +1,98 @@
+/*
+ * cluster_sched.h: the scheduling cycle (schedule_one.go): PreFilter, Filter over a
+ * percentage of the nodes from a rotating start, Score, Reserve, and the
+ * node list with what is assumed or bound on each node.
+ *
+ * ClusterSched is opaque. Its configuration, statistics and the result of one
+ * cycle are plain values the caller fills or reads.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "cluster_plugin.h"
+#include "cluster_score.h"
+#include "cluster_types.h"
+#include "sim.h"
+
+G_BEGIN_DECLS
+
+/* ============================================================ scheduler */
+
+typedef struct {
+	/* percentageOfNodesToScore: 0 = adaptive (50 - nodes/125, at least 5). */
+	gint32 percentage_of_nodes_to_score;
+	ClusterRandFunc rand; /* selectHost tie-breaking; NULL = first best node */
+	gpointer rand_data;
+	const ClusterDraOps *dra; /* NULL: pods with has_dra are unschedulable */
+	gpointer dra_data;
+} ClusterSchedConfig;
+
+typedef struct {
+	guint64 attempts; /* scheduling cycles */
+	guint64 scheduled;
+	guint64 unschedulable;
+	guint64 errors;
+	guint64 node_filter_calls; /* RunFilterPlugins, once per node evaluated */
+	guint64 plugin_filter_calls[CLUSTER_N_PLUGINS];
+	guint64 score_calls; /* plugin Score() calls */
+	guint64 dra_filter_calls;
+	guint64 allocator_calls; /* Allocate() calls reported by the DRA ops */
+	guint64 nodes_evaluated; /* sum of processed nodes over all cycles */
+} ClusterSchedStats;
+
+typedef struct {
+	ClusterStatus status;
+	ClusterNode *node; /* the chosen node on success */
+	guint32 rejectors; /* CLUSTER_PLUGIN_BIT set of plugins that rejected a node */
+	guint rejected[CLUSTER_N_PLUGINS]; /* nodes rejected per plugin */
+	const char *reason; /* static text, or the DRA ops' text valid until the next cycle */
+	guint evaluated;    /* nodes run through the filters */
+	guint feasible;
+	gint64 best_score;
+	guint reasons[CLUSTER_N_REASONS]; /* rejected nodes per ClusterReason (explain) */
+} ClusterScheduleResult;
+
+typedef struct ClusterSched ClusterSched;
+
+ClusterSched *cluster_sched_new(const ClusterSchedConfig *config);
+void cluster_sched_free(ClusterSched *self);
+/* Takes ownership; score plugins run in the order added. */
+void cluster_sched_add_score_plugin(ClusterSched *self, ClusterScorePlugin *plugin);
+/* Adds NodeResourcesFit(LeastAllocated) w1, BalancedAllocation w1, TaintToleration w3. */
+void cluster_sched_add_default_score_plugins(ClusterSched *self);
+/*
+ * (transfer none): the caller owns nodes. The scheduler sees them in the
+ * snapshot's order: grouped by zone (topology.kubernetes.io/region and /zone
+ * labels), zones in order of appearance, one node per zone in turn
+ * (node_tree.go); without zone labels, the order of addition.
+ */
+void cluster_sched_add_node(ClusterSched *self, ClusterNode *node);
+void cluster_sched_remove_node(ClusterSched *self, ClusterNode *node);
+guint cluster_sched_get_n_nodes(const ClusterSched *self);
+ClusterNode *cluster_sched_get_node(const ClusterSched *self, guint index);
+
+/* numFeasibleNodesToFind (schedule_one.go) */
+guint cluster_sched_num_feasible_nodes_to_find(gint32 percentage, guint n_nodes);
+guint cluster_sched_get_next_start_index(const ClusterSched *self);
+
+/**
+ * cluster_sched_schedule_one:
+ *
+ * One scheduling cycle (schedulePod + Reserve): PreFilter, filters from the
+ * rotating start index until enough feasible nodes are found, scoring,
+ * selectHost, and on success Reserve (the pod's requests are added to the
+ * node and the DRA reserve runs). The caller binds or calls
+ * cluster_sched_release() later.
+ */
+void
+cluster_sched_schedule_one(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *out);
+/* Adds @pod's requests to @node (a pod bound outside the scheduler). */
+void cluster_sched_assume(ClusterSched *self, const ClusterPod *pod, ClusterNode *node);
+/* Removes @pod's requests from @node (pod ended, evicted, or unreserved). */
+void cluster_sched_release(ClusterSched *self, const ClusterPod *pod, ClusterNode *node);
+const ClusterSchedStats *cluster_sched_get_stats(const ClusterSched *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterSched, cluster_sched_free)
+
+G_END_DECLS
