@@ -304,7 +304,7 @@ scenario_spec__check_gpu_models(Scenario *self, ScenarioDec *dec)
 }
 
 const ScenarioPool *
-scenario_spec__find_pool(const Scenario *self, const char *name)
+scenario_lookup_pool(const Scenario *self, const char *name)
 {
 	for (guint i = 0; i < self->pools->len; i++) {
 		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
@@ -329,7 +329,7 @@ scenario_spec__check_mode_layouts(Scenario *self, ScenarioDec *dec)
 		for (guint i = 0; i < mode->layouts->len; i++) {
 			const ScenarioPoolLayout *l =
 			        &g_array_index(mode->layouts, ScenarioPoolLayout, i);
-			const ScenarioPool *pool = scenario_spec__find_pool(self, l->pool);
+			const ScenarioPool *pool = scenario_lookup_pool(self, l->pool);
 			const HwNodeShape *shape =
 			        pool != NULL && pool->shape != NULL
 			                ? hw_catalog_lookup_shape(self->catalog, pool->shape)

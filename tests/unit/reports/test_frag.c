@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "scenario_sample.h"
+#include "measure-private.h"
 
 /* cmocka's assert_float_equal compares floats: these figures need doubles. */
 #define assert_near(a, b) assert_near_at((a), (b), __FILE__, __LINE__)

@@ -1,5 +1,5 @@
 /*
- * scenario_run.c: replays one mode of a scenario. It builds the nodes of
+ * world_run.c: replays one mode of a scenario. It builds the nodes of
  * every pool with model/hw, shows them to the scheduler as the mode's world
  * does (ResourceSlices and the allocator for dra; the device plugin's counts
  * and GFD labels for extended), adds the same pod instances to sim/cluster
@@ -12,8 +12,7 @@
 #include "cluster_dra.h"
 #include "cluster_k8s.h"
 #include "hw_api.h"
-#include "scenario-private.h"
-#include "scenario_sample.h"
+#include "world-private.h"
 #include "xr_api.h"
 
 typedef struct {
@@ -670,27 +669,6 @@ collect(Run *run)
 	r->sampling = run->sc->sampling;
 }
 
-void
-scenario_result_free(ScenarioResult *self)
-{
-	if (self == NULL)
-		return;
-	g_free(self->mode);
-	if (self->pending_series != NULL)
-		g_array_unref(self->pending_series);
-	if (self->alloc_series != NULL)
-		g_array_unref(self->alloc_series);
-	if (self->pod_records != NULL)
-		g_array_unref(self->pod_records);
-	scenario_sample__free(self->sampler);
-	g_ptr_array_unref(self->notes);
-	if (self->reasons != NULL)
-		g_ptr_array_unref(self->reasons);
-	cluster_journal_free(self->journal);
-	cluster_res_names_free(self->names);
-	g_free(self);
-}
-
 static void
 configure(Run *run, ClusterSimConfig *config, guint64 seed)
 {
@@ -798,7 +776,8 @@ scenario_run(const Scenario *self,
 		config.place_data = run.place;
 	}
 	run.sim = cluster_sim_new(run.loop, &config);
-	run.sampler = scenario_sample__new(self, mode, run.sim, run.names, run.pods);
+	run.sampler = scenario_sample__new(self, mode, run.sim, run.names, run.pods,
+	                                   scenario_xlate__claim_shape);
 	add_score_plugins(&run);
 	if (run.dra != NULL) {
 		cluster_dra_attach(run.dra, run.sim);

@@ -1,5 +1,5 @@
 /*
- * scenario_reasons.c: why pods waited, in kube-scheduler's words, and the
+ * measure_reasons.c: why pods waited, in kube-scheduler's words, and the
  * history `drasim explain` prints.
  *
  * The message of a failed attempt is what `kubectl describe pod` shows for a
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "cluster_dra.h"
-#include "scenario-private.h"
+#include "measure-private.h"
 
 void
 scenario_reason__free(gpointer data)
