@@ -143,4 +143,37 @@ void scenario_run__node_devices(const ScenarioMode *mode,
                                 GPtrArray *names,
                                 GPtrArray *resources);
 
+/* ---- one run of a mode (world_run.c, world_collect.c) ---- */
+
+/* What scenario_run() builds and drives for one mode; all owned by the run. */
+typedef struct {
+	const Scenario *sc;
+	const ScenarioMode *mode;
+	SimLoop *loop;
+	ClusterSim *sim;
+	ClusterDra *dra;          /* dra world only */
+	ScenarioPlace *place;     /* extended world only */
+	ScenarioGpuSpec *gpuspec; /* the trace's gpu_spec in this world */
+	ClusterResNames *names;
+	K8sObjectSet *published;
+	GPtrArray *nodes; /* HwNode* */
+	GArray *pods;     /* ScenarioPod */
+	GArray *pending;  /* guint64 samples */
+	GArray *alloc;    /* double samples: busy devices / devices */
+	uint32_t kind_sample;
+	SimTime last_sample; /* time of the last sample, -1 before the first */
+	guint64 max_samples; /* the sampled values limit over the series */
+	SimTime horizon;
+	gboolean dynamic;    /* some pool publishes DynamicMIG devices (they overlap) */
+	guint physical_gpus; /* physical GPUs, for capacity under DynamicMIG */
+	gint64 physical_mem;
+	ScenarioResult *result;
+	K8sDiagList *diags;
+	ScenarioEvents *events;   /* spec.events of this run */
+	ScenarioSampler *sampler; /* per-node occupancy, fragmentation (measure_sample.c) */
+} WorldRun;
+
+/* At the end of the run: the metrics of docs/scenario.md into @run->result. */
+void world_collect__result(WorldRun *run);
+
 G_END_DECLS
