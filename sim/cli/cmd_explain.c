@@ -4,7 +4,7 @@
  * prints the history of one pod in each: every scheduling attempt with
  * kube-scheduler's message and the allocator's diagnosis, its binding and
  * devices, the pods it shared them with, its speed changes, OOM kills,
- * evictions and completion (scenario_explain.c).
+ * evictions and completion (measure_explain.c).
  */
 #include <stdio.h>
 #include <string.h>

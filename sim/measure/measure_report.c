@@ -209,7 +209,7 @@ fill_mode(RptMode *mode, const ScenarioResult *r)
 	fill_series(mode, r);
 	scenario_sample__fill_report(r->sampler, mode);
 	fill_pods(mode, r);
-	/* why pods waited or never ran (scenario_reasons.c), in pod order */
+	/* why pods waited or never ran (measure_reasons.c), in pod order */
 	for (guint i = 0; r->reasons != NULL && i < r->reasons->len; i++) {
 		const ScenarioReason *why = g_ptr_array_index(r->reasons, i);
 

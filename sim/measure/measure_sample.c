@@ -79,7 +79,7 @@ typedef struct {
 struct ScenarioSampler {
 	const Scenario *sc;
 	const ScenarioMode *mode;
-	ClusterSim *sim;
+	const ClusterSim *sim; /* read through its queries only */
 	const ClusterResNames *names;
 	const GArray *pods;
 	ScenarioClaimShapeFunc shape; /* the DRA pods' shapes for the task mix */
@@ -132,7 +132,7 @@ picture_free(gpointer data)
 ScenarioSampler *
 scenario_sample__new(const Scenario *sc,
                      const ScenarioMode *mode,
-                     ClusterSim *sim,
+                     const ClusterSim *sim,
                      const ClusterResNames *names,
                      const GArray *pods,
                      ScenarioClaimShapeFunc shape)
@@ -404,7 +404,7 @@ node_unchanged(const ScenarioSampler *self, const SampleNode *n, guint index)
 	    cluster_sim_get_node(self->sim, index)->unschedulable != n->cordoned)
 		return FALSE;
 	/*
-	 * A MIG reconfiguration (scenario_events.c) changes the HwNode that
+	 * A MIG reconfiguration (world_events.c) changes the HwNode that
 	 * reset_gpus() reads; it also bumps the generation, unless it fails
 	 * half-way. GPUs without MIG (hw_gpu_plan_reconfigure refuses them) and
 	 * DynamicMIG ones (never static MIG here) cannot change.

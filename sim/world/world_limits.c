@@ -26,7 +26,7 @@ scenario_limits__pods(
 }
 
 /* Values stored per sample: pending pods, allocation ratio, fragmentation,
- * occupancy and one per heat-map node (scenario_sample.c). */
+ * occupancy and one per heat-map node (measure_sample.c). */
 guint64
 scenario_limits__series(const Scenario *sc)
 {

@@ -168,7 +168,7 @@ add_nodes(WorldRun *run, GError **error)
 	return TRUE;
 }
 
-/* DRA world: the manifests' classes, then the driver's and drasim's (scenario_world.c). */
+/* DRA world: the manifests' classes, then the driver's and drasim's (world_classes.c). */
 static void
 add_dra_inventory(WorldRun *run)
 {
@@ -275,7 +275,7 @@ trace_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 	return cpod;
 }
 
-/* A trace pod whose gpu_spec the DRA world writes as a claim (scenario_gpuspec.c). */
+/* A trace pod whose gpu_spec the DRA world writes as a claim (world_gpuspec.c). */
 static ClusterPod *
 trace_claim_pod(WorldRun *run,
                 const ScenarioPod *pod,

@@ -84,7 +84,7 @@ typedef struct {
 	GArray *pending_series; /* guint64 per sampling interval, from t = 0 */
 	GArray *alloc_series;   /* double busy devices / devices per sample (empty: DynamicMIG) */
 	GArray *pod_records;    /* ScenarioPodRecord, in pod order */
-	/* occupancy per node, fragmentation, GPU pictures, pod devices (scenario_sample.c) */
+	/* occupancy per node, fragmentation, GPU pictures, pod devices (measure_sample.c) */
 	struct ScenarioSampler *sampler;
 	SimTime sampling;
 	guint64 filter_calls, allocator_calls, cel_evaluations, backtracks, cycles;
@@ -94,7 +94,7 @@ typedef struct {
 	ClusterResNames *names;  /* with the journal: its resource names */
 } ScenarioResult;
 
-/* scenario_reasons.c: why a pod waited (its last failed attempt). */
+/* measure_reasons.c: why a pod waited (its last failed attempt). */
 typedef struct {
 	char *pod;
 	SimTime at;
@@ -154,7 +154,7 @@ typedef void (*ScenarioClaimShapeFunc)(const Scenario *sc,
  */
 ScenarioSampler *scenario_sample__new(const Scenario *sc,
                                       const ScenarioMode *mode,
-                                      ClusterSim *sim,
+                                      const ClusterSim *sim,
                                       const ClusterResNames *names,
                                       const GArray *pods,
                                       ScenarioClaimShapeFunc shape);

@@ -1,5 +1,5 @@
 /*
- * test_frag.c: FGD fragmentation of one node (sim/scenario/scenario_frag.c)
+ * test_frag.c: FGD fragmentation of one node (sim/measure/measure_frag.c)
  * against figures worked out by hand from the definition in docs/reports.md:
  * whole-GPU and replica tasks on plain GPUs, a task the node cannot host,
  * a static MIG layout (free instances of another profile are fragments) and
