@@ -109,32 +109,6 @@ scenario_reason_message(const ClusterAttempt *a, const ClusterResNames *names)
 	                            texts->len, a->message, post);
 }
 
-/* ------------------------------------------------------- during the run */
-
-static char *
-detail_hook(gpointer data, guint pod)
-{
-	return cluster_dra_explain_pod(data, pod);
-}
-
-static char *
-describe_hook(gpointer data, guint pod)
-{
-	return cluster_dra_describe_pod(data, pod);
-}
-
-void
-scenario_reasons__begin(const Scenario *sc, ClusterSim *sim, ClusterDra *dra)
-{
-	ClusterJournal *journal = cluster_sim_get_journal(sim);
-
-	if (!sc->journal)
-		return;
-	cluster_journal_set_full(journal, TRUE);
-	if (dra != NULL)
-		cluster_journal_set_hooks(journal, detail_hook, describe_hook, dra);
-}
-
 /* ------------------------------------------------------ after the run */
 
 static gboolean

@@ -573,6 +573,32 @@ run_begin(WorldRun *run, SimRngSet *rngs, WorkloadTrace **trace, GError **error)
 	return TRUE;
 }
 
+static char *
+detail_hook(gpointer data, guint pod)
+{
+	return cluster_dra_explain_pod(data, pod);
+}
+
+static char *
+describe_hook(gpointer data, guint pod)
+{
+	return cluster_dra_describe_pod(data, pod);
+}
+
+/* With Scenario.journal (drasim explain), the run records every pod's history
+ * and, in the dra world, the allocator's diagnosis of each failed attempt. */
+static void
+record_journal(WorldRun *run)
+{
+	ClusterJournal *journal = cluster_sim_get_journal(run->sim);
+
+	if (!run->sc->journal)
+		return;
+	cluster_journal_set_full(journal, TRUE);
+	if (run->dra != NULL)
+		cluster_journal_set_hooks(journal, detail_hook, describe_hook, run->dra);
+}
+
 /* The mode's world: the allocator (dra) or the device plugin's placement
  * (extended), the simulation, its sampler, scoring and claims. */
 static void
@@ -607,7 +633,7 @@ build_world(WorldRun *run, ClusterSimConfig *config)
 		if (mode->extended_resource_gate)
 			cluster_dra_enable_extended_resources(run->dra, run->names);
 	}
-	scenario_reasons__begin(run->sc, run->sim, run->dra);
+	record_journal(run);
 }
 
 /* Nodes, slices, DeviceTaintRules and pods; FALSE (@error) when any has errors

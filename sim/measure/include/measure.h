@@ -177,8 +177,6 @@ const char *scenario_sample__get_pod_devices(const ScenarioSampler *self, guint 
 
 /* ---- reasons (measure_reasons.c) ---- */
 
-/* With Scenario.journal, the run records every pod's history. */
-void scenario_reasons__begin(const Scenario *sc, ClusterSim *sim, ClusterDra *dra);
 /* After the run: a ScenarioReason per pod that waited or never ran (@pods: ScenarioPod). */
 void scenario_reasons__collect(ScenarioResult *result,
                                ClusterSim *sim,
