@@ -4,13 +4,13 @@
  * prints the history of one pod in each: every scheduling attempt with
  * kube-scheduler's message and the allocator's diagnosis, its binding and
  * devices, the pods it shared them with, its speed changes, OOM kills,
- * evictions and completion (scenario_explain.c).
+ * evictions and completion (measure_explain.c).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
-#include "scenario.h"
+#include "world.h"
 
 typedef struct {
 	char *pod;
@@ -75,14 +75,14 @@ by_score(gconstpointer a, gconstpointer b)
 
 /* The unknown pod: the closest names (substring matches first), at most 8. */
 static int
-unknown_pod(const ClusterJournal *j, const char *name, const char *mode)
+unknown_pod(const ScenarioResult *r, const char *name, const char *mode)
 {
 	g_autoptr(GArray) cands = g_array_new(FALSE, FALSE, sizeof(Candidate));
 	guint limit = MAX(2u, (guint)strlen(name) / 3);
-	guint n = cluster_journal_get_n_pods(j);
+	guint n = scenario_explain_get_n_pods(r);
 
 	for (guint i = 0; i < n; i++) {
-		Candidate c = { cluster_journal_get_pod_name(j, i), 0 };
+		Candidate c = { scenario_explain_get_pod_name(r, i), 0 };
 
 		if (c.name == NULL)
 			continue;
@@ -95,7 +95,7 @@ unknown_pod(const ClusterJournal *j, const char *name, const char *mode)
 	if (cands->len == 0) {
 		fputs("; pod names look like", stderr);
 		for (guint i = 0; i < MIN(n, 5u); i++)
-			fprintf(stderr, "%s %s", i ? "," : "", cluster_journal_get_pod_name(j, i));
+			fprintf(stderr, "%s %s", i ? "," : "", scenario_explain_get_pod_name(r, i));
 	} else {
 		fputs("; did you mean", stderr);
 		for (guint i = 0; i < MIN(cands->len, 8u); i++)
@@ -161,9 +161,9 @@ explain_mode(Scenario *sc, const ScenarioMode *m, ExplainArgs *a, SimTime horizo
 		fprintf(stderr, "drasim: %s\n", error->message);
 		return CLI_EXIT_INPUT_ERROR;
 	}
-	pod = cluster_journal_lookup_pod(r->journal, a->pod);
+	pod = scenario_explain_lookup_pod(r, a->pod);
 	if (pod < 0)
-		return unknown_pod(r->journal, a->pod, m->name);
+		return unknown_pod(r, a->pod, m->name);
 	text = scenario_explain_pod(r, (guint)pod);
 	printf("mode %s, seed %" G_GUINT64_FORMAT ": %s", m->name, r->seed, text);
 	print_end(r, (guint)pod);

@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "rpt.h"
-#include "scenario.h"
+#include "world.h"
 
 typedef struct {
 	char *mode;

@@ -13,7 +13,7 @@
 
 #include "hw.h"
 #include "lint.h"
-#include "scenario.h"
+#include "world.h"
 
 /* TRUE when @klass says what the chart's @hw says: one selector, same expression. */
 static gboolean

@@ -18,7 +18,7 @@
 #include "k8s_lint.h"
 #include "k8s_yaml.h"
 #include "lint.h"
-#include "scenario.h"
+#include "world.h"
 
 /* A YAML mapping's scalar value at @key, or NULL. */
 static const char *

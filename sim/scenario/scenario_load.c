@@ -376,3 +376,15 @@ scenario_lookup_mode(const Scenario *self, const char *name)
 	}
 	return NULL;
 }
+
+const char *
+scenario_mode_pool_layout(const ScenarioMode *mode, const ScenarioPool *pool)
+{
+	for (guint i = 0; mode->layouts != NULL && i < mode->layouts->len; i++) {
+		const ScenarioPoolLayout *l = &g_array_index(mode->layouts, ScenarioPoolLayout, i);
+
+		if (strcmp(l->pool, pool->name) == 0)
+			return l->mig;
+	}
+	return pool->mig != NULL ? pool->mig : "all-disabled";
+}

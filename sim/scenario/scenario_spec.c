@@ -304,7 +304,7 @@ scenario_spec__check_gpu_models(Scenario *self, ScenarioDec *dec)
 }
 
 const ScenarioPool *
-scenario_spec__find_pool(const Scenario *self, const char *name)
+scenario_lookup_pool(const Scenario *self, const char *name)
 {
 	for (guint i = 0; i < self->pools->len; i++) {
 		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
@@ -329,7 +329,7 @@ scenario_spec__check_mode_layouts(Scenario *self, ScenarioDec *dec)
 		for (guint i = 0; i < mode->layouts->len; i++) {
 			const ScenarioPoolLayout *l =
 			        &g_array_index(mode->layouts, ScenarioPoolLayout, i);
-			const ScenarioPool *pool = scenario_spec__find_pool(self, l->pool);
+			const ScenarioPool *pool = scenario_lookup_pool(self, l->pool);
 			const HwNodeShape *shape =
 			        pool != NULL && pool->shape != NULL
 			                ? hw_catalog_lookup_shape(self->catalog, pool->shape)
@@ -524,6 +524,42 @@ scenario_mode_filter_timeout(const ScenarioMode *m)
 	return m->filter_timeout_set ? m->filter_timeout : DRA_FILTER_TIMEOUT_DEFAULT;
 }
 
+/* spec.modes[].mig: per-pool MIG layouts overriding the pools'. */
+static void
+decode_mode_layouts(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioMode *m)
+{
+	FOREACH_PAIR_I(node, layout_i, pool, layout)
+	{
+		ScenarioPoolLayout l = { g_strdup(pool), NULL, scenario_dec__pos(dec, layout) };
+		g_autofree char *f2 = g_strdup_printf("%s.%s", path, pool);
+
+		l.mig = scenario_dec__string(dec, layout, f2);
+		g_array_append_val(m->layouts, l);
+	}
+}
+
+/* spec.modes[].world; without it a mode named "extended" is the extended world. */
+static void
+decode_mode_world(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioMode *m)
+{
+	const K8sYamlNode *world = k8s_yaml_map_lookup(node, "world");
+
+	if (world != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.world", path);
+		g_autofree char *w = scenario_dec__string(dec, world, field);
+
+		if (g_strcmp0(w, "dra") == 0)
+			m->world = SCENARIO_WORLD_DRA;
+		else if (g_strcmp0(w, "extended") == 0)
+			m->world = SCENARIO_WORLD_EXTENDED;
+		else if (w != NULL)
+			scenario_dec__error(dec, world, field,
+			                    "expected dra or extended, got \"%s\"", w);
+	} else if (g_strcmp0(m->name, "extended") == 0) {
+		m->world = SCENARIO_WORLD_EXTENDED;
+	}
+}
+
 static void
 decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
@@ -538,7 +574,6 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 		                             "filterTimeout",
 		                             NULL };
 	ScenarioMode m = { .extended_resource_gate = TRUE };
-	const K8sYamlNode *world;
 
 	xr_config_init(&m.xr);
 	m.xr.mig_strategy = XR_MIG_MIXED;
@@ -569,15 +604,7 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 		} else if (strcmp(key, "sharing") == 0) {
 			decode_sharing(dec, v, field, &m);
 		} else if (strcmp(key, "mig") == 0 && scenario_dec__map(dec, v, field)) {
-			FOREACH_PAIR_I(v, layout_i, pool, layout)
-			{
-				ScenarioPoolLayout l = { g_strdup(pool), NULL,
-					                 scenario_dec__pos(dec, layout) };
-				g_autofree char *f2 = g_strdup_printf("%s.%s", field, pool);
-
-				l.mig = scenario_dec__string(dec, layout, f2);
-				g_array_append_val(m.layouts, l);
-			}
+			decode_mode_layouts(dec, v, field, &m);
 		} else if (strcmp(key, "score") == 0) {
 			m.score = scenario_dec__string(dec, v, field);
 			if (m.score != NULL && strcmp(m.score, "LeastAllocated") != 0 &&
@@ -594,21 +621,7 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 		}
 	}
 	decode_filter_timeout(dec, node, path, &m);
-	world = k8s_yaml_map_lookup(node, "world");
-	if (world != NULL) {
-		g_autofree char *field = g_strdup_printf("%s.world", path);
-		g_autofree char *w = scenario_dec__string(dec, world, field);
-
-		if (g_strcmp0(w, "dra") == 0)
-			m.world = SCENARIO_WORLD_DRA;
-		else if (g_strcmp0(w, "extended") == 0)
-			m.world = SCENARIO_WORLD_EXTENDED;
-		else if (w != NULL)
-			scenario_dec__error(dec, world, field,
-			                    "expected dra or extended, got \"%s\"", w);
-	} else if (g_strcmp0(m.name, "extended") == 0) {
-		m.world = SCENARIO_WORLD_EXTENDED;
-	}
+	decode_mode_world(dec, node, path, &m);
 	if (m.name == NULL)
 		m.name = g_strdup(m.world == SCENARIO_WORLD_DRA ? "dra" : "extended");
 	g_array_append_val(self->modes, m);

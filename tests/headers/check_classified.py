@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """check_classified.py ROOT --rooms DIR... --public H... --internal H...
 
+Each room DIR is read with its exported DIR/include/ folder, if it has one.
+
 Every header in a room is public (compiled on its own by tests/headers),
 internal (listed), or named *-private.h; a header in none of these, a header
 in an exported include/ folder that is not public, or a listed header that
@@ -20,7 +22,12 @@ def main():
             current.append(arg)
     listed = set(lists["--public"]) | set(lists["--internal"])
     failures = []
+    folders = []
     for room in lists["--rooms"]:
+        folders.append(room)
+        if os.path.isdir(os.path.join(root, room, "include")):
+            folders.append(room + "/include")
+    for room in folders:
         for name in sorted(os.listdir(os.path.join(root, room))):
             path = room + "/" + name
             if not name.endswith(".h"):

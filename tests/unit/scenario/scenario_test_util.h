@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include "scenario.h"
+#include "world.h"
 
 /* Returns: (transfer full): DRASIM_TEST_DATA/@name. */
 char *scenario_test_data_path(const char *name);

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "scenario_sample.h"
+#include "measure.h"
 #include "scenario_test_util.h"
 
 static const ScenarioPodRecord *

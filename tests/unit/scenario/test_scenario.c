@@ -1,6 +1,6 @@
 /*
- * test_scenario.c: analytic end-to-end checks of sim/scenario through the
- * real stack (hw publishing, allocator and CEL, scheduler, run model), plus
+ * test_scenario.c: analytic end-to-end checks of sim/scenario and sim/world
+ * through the real stack (hw publishing, allocator and CEL, scheduler, run model), plus
  * the decoder's positioned errors. The expected figures are derived by hand
  * in the comments, not read from a previous run.
  */

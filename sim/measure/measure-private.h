@@ -1,6 +1,6 @@
 /*
- * scenario_sample.h: what a run samples besides the pending pods and the
- * allocation ratio (scenario_sample.c, scenario_frag.c): per physical GPU
+ * measure-private.h: what a run samples besides the pending pods and the
+ * allocation ratio (measure_sample.c, measure_frag.c): per physical GPU
  * occupancy, FGD fragmentation, pictures of shared and MIG GPUs at the peak
  * of occupancy, and each pod's devices at the end. docs/reports.md defines
  * every figure.
@@ -8,47 +8,19 @@
 #pragma once
 
 #include "hw.h"
-#include "scenario-private.h"
+#include "measure.h"
 
 G_BEGIN_DECLS
 
-/* Heat-map rows kept per mode: the first nodes in pool order (docs/reports.md). */
-#define SCENARIO_SAMPLE_MAX_NODES 64
 /* GPUs pictured per mode, at the sample of peak occupancy. */
 #define SCENARIO_SAMPLE_MAX_PICTURES 4
 
-/*
- * @sim, @names and @pods are borrowed for the run; the sampler keeps what
- * the report needs, so it outlives them (ScenarioResult owns it).
- */
-ScenarioSampler *scenario_sample__new(const Scenario *sc,
-                                      const ScenarioMode *mode,
-                                      ClusterSim *sim,
-                                      const ClusterResNames *names,
-                                      const GArray *pods);
-void scenario_sample__free(ScenarioSampler *self);
-/* After cluster_sim_add_node(): the node's hardware, published with @opts
- * (@slices: its hw_publish_nvidia() output, the simulation's device order). */
-void scenario_sample__add_node(ScenarioSampler *self,
-                               const HwNode *node,
-                               const HwPublishOptions *opts,
-                               const GPtrArray *slices);
-/* One sample at @now (the run's sampling tick). */
-void scenario_sample__tick(ScenarioSampler *self, SimTime now);
-/* At the end of the run: each pod's devices; drops the borrowed pointers. */
-void scenario_sample__finish(ScenarioSampler *self);
-/* After finish: adds a device the simulation does not run on (a NIC) to the pod's list. */
-void
-scenario_sample__add_pod_device(ScenarioSampler *self, guint pod, const char *kind, const char *id);
-
-/* The report side (scenario_rpt.c): the fragmentation series, heat map and pictures. */
+/* The report side (measure_report.c): the fragmentation series, heat map and pictures. */
 void scenario_sample__fill_report(const ScenarioSampler *self, RptMode *mode);
 /* double per sample: the occupied fraction of all physical GPUs (the heat map's measure). */
 const GArray *scenario_sample__get_occupancy(const ScenarioSampler *self);
 /* The mean of the fragmentation samples (NaN: none defined). */
 double scenario_sample__get_fragmentation_mean(const ScenarioSampler *self);
-/* (nullable) the pod's devices, comma-separated. */
-const char *scenario_sample__get_pod_devices(const ScenarioSampler *self, guint pod);
 /*
  * Appends the stable id (docs/reports.md) of device @dev (a simulation device
  * index) of the node named @node to @out, after a comma when @out is not empty;
@@ -61,7 +33,7 @@ gboolean scenario_sample__append_device_id(const ScenarioSampler *self,
                                            guint dev,
                                            GString *out);
 
-/* ---- FGD fragmentation (scenario_frag.c) ---- */
+/* ---- FGD fragmentation (measure_frag.c) ---- */
 
 typedef enum {
 	SCENARIO_TASK_WHOLE,   /* whole GPUs (nvidia.com/gpu, a DRA GPU claim) */
@@ -78,7 +50,7 @@ typedef struct {
 	double weight;       /* share of the mode's GPU pods */
 } ScenarioTask;
 
-/* What one physical GPU looks like now (filled by scenario_sample.c each tick). */
+/* What one physical GPU looks like now (filled by measure_sample.c each tick). */
 typedef struct {
 	const HwGpuModel *model;
 	gboolean mig;       /* static MIG instances */
@@ -103,6 +75,7 @@ GArray *scenario_frag__task_mix(const Scenario *sc,
                                 const ClusterSim *sim,
                                 const ClusterResNames *names,
                                 const GArray *pods,
+                                ScenarioClaimShapeFunc shape,
                                 GStringChunk *strings);
 /*
  * The fragmentation of one node's GPUs @gpus[@n] (in GPUs): Σ over tasks of

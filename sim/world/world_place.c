@@ -1,5 +1,5 @@
 /*
- * scenario_place.c: device placement in the extended world. The device
+ * world_place.c: device placement in the extended world. The device
  * plugin hands a pod devices of the resource it asked for: a pod asking
  * nvidia.com/mig-3g.40gb gets a 3g.40gb instance, never a 1g.10gb one. An
  * exclusive device takes one pod. A time-sliced or MPS device is advertised
@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "scenario-private.h"
+#include "world-private.h"
 
 typedef struct {
 	guint pod;

@@ -1,5 +1,5 @@
 /*
- * scenario_frag.c: GPU fragmentation as FGD measures it (Weng et al.,
+ * measure_frag.c: GPU fragmentation as FGD measures it (Weng et al.,
  * "Beware of Fragmentation: Scheduling GPU-Sharing Workloads with
  * Fragmentation Gradient Descent", USENIX ATC '23; the reference code is
  * kubernetes-scheduler-simulator pkg/utils/frag.go, NodeGpuShareFragAmount):
@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "scenario_sample.h"
+#include "measure-private.h"
 
 /* ------------------------------------------------------------ the task mix */
 
@@ -95,10 +95,11 @@ claim_task(const Scenario *sc,
            GArray *tasks,
            GStringChunk *strings,
            GHashTable *cache,
-           GPtrArray *scratch)
+           ScenarioClaimShapeFunc shape)
 {
 	gpointer hit;
-	ScenarioXlate x;
+	g_autofree char *resource = NULL, *device_class = NULL;
+	gint64 count = 0;
 	guint index = NO_CLAIM_GPU;
 
 	if (g_hash_table_lookup_extended(cache, pod->spec, NULL, &hit)) {
@@ -107,13 +108,12 @@ claim_task(const Scenario *sc,
 			g_array_index(tasks, ScenarioTask, index).weight += 1.0;
 		return index;
 	}
-	scenario_xlate__pod(sc, pod, &x, scratch);
-	if (x.resource != NULL && x.count > 0) {
-		ScenarioTaskKind kind = class_kind(sc, x.device_class);
+	shape(sc, pod, &resource, &count, &device_class);
+	if (resource != NULL && count > 0) {
+		ScenarioTaskKind kind = class_kind(sc, device_class);
 
-		index = count_task(tasks, strings, x.resource, x.count, 1, &kind);
+		index = count_task(tasks, strings, resource, count, 1, &kind);
 	}
-	scenario_xlate__clear(&x);
 	g_hash_table_insert(cache, (gpointer)pod->spec, GUINT_TO_POINTER(index));
 	return index;
 }
@@ -141,10 +141,10 @@ scenario_frag__task_mix(const Scenario *sc,
                         const ClusterSim *sim,
                         const ClusterResNames *names,
                         const GArray *pods,
+                        ScenarioClaimShapeFunc shape,
                         GStringChunk *strings)
 {
 	GArray *tasks = g_array_new(FALSE, TRUE, sizeof(ScenarioTask));
-	g_autoptr(GPtrArray) scratch = g_ptr_array_new_with_free_func(scenario_note__free);
 	g_autoptr(GHashTable) cache = g_hash_table_new(g_direct_hash, g_direct_equal);
 	guint replicas = mode->world == SCENARIO_WORLD_EXTENDED ? MAX(mode->xr.replicas, 1) : 1;
 	guint n = MIN(cluster_sim_get_n_pods(sim), pods->len);
@@ -158,7 +158,7 @@ scenario_frag__task_mix(const Scenario *sc,
 		/* DRA world: what the pod's claims ask for, in the extended world's terms
 		 * (the same translation the extended mode runs the pod with). */
 		if (mode->world == SCENARIO_WORLD_DRA && pod->spec != NULL &&
-		    claim_task(sc, pod, tasks, strings, cache, scratch) != NO_CLAIM_GPU) {
+		    claim_task(sc, pod, tasks, strings, cache, shape) != NO_CLAIM_GPU) {
 			total += 1.0;
 			continue;
 		}

@@ -1,10 +1,10 @@
 /*
- * scenario_run.c: replays one mode of a scenario. It builds the nodes of
+ * world_run.c: replays one mode of a scenario. It builds the nodes of
  * every pool with model/hw, shows them to the scheduler as the mode's world
  * does (ResourceSlices and the allocator for dra; the device plugin's counts
  * and GFD labels for extended), adds the same pod instances to sim/cluster
- * (translated for the extended world), runs the engine and collects the
- * metrics of docs/scenario.md.
+ * (translated for the extended world) and runs the engine; world_collect.c
+ * collects the metrics of docs/scenario.md.
  */
 #include <math.h>
 #include <string.h>
@@ -12,41 +12,13 @@
 #include "cluster_dra.h"
 #include "cluster_k8s.h"
 #include "hw_api.h"
-#include "scenario-private.h"
-#include "scenario_sample.h"
+#include "world-private.h"
 #include "xr_api.h"
-
-typedef struct {
-	const Scenario *sc;
-	const ScenarioMode *mode;
-	SimLoop *loop;
-	ClusterSim *sim;
-	ClusterDra *dra;          /* dra world only */
-	ScenarioPlace *place;     /* extended world only */
-	ScenarioGpuSpec *gpuspec; /* the trace's gpu_spec in this world */
-	ClusterResNames *names;
-	K8sObjectSet *published;
-	GPtrArray *nodes; /* HwNode* */
-	GArray *pods;     /* ScenarioPod */
-	GArray *pending;  /* guint64 samples */
-	GArray *alloc;    /* double samples: busy devices / devices */
-	uint32_t kind_sample;
-	SimTime last_sample; /* time of the last sample, -1 before the first */
-	guint64 max_samples; /* the sampled values limit over the series */
-	SimTime horizon;
-	gboolean dynamic;    /* some pool publishes DynamicMIG devices (they overlap) */
-	guint physical_gpus; /* physical GPUs, for capacity under DynamicMIG */
-	gint64 physical_mem;
-	ScenarioResult *result;
-	K8sDiagList *diags;
-	ScenarioEvents *events;   /* spec.events of this run */
-	ScenarioSampler *sampler; /* per-node occupancy, fragmentation (scenario_sample.c) */
-} Run;
 
 /* Compute devices of a node, named as the DRA driver publishes them
  * (@slices: hw_publish_nvidia() of the node). */
 static void
-node_devices(const Run *run,
+node_devices(const WorldRun *run,
              const HwNode *node,
              const GPtrArray *slices,
              GArray *devices,
@@ -101,7 +73,7 @@ scenario_run__node_devices(const ScenarioMode *mode,
                            GPtrArray *names,
                            GPtrArray *resources)
 {
-	Run run = { .mode = mode };
+	WorldRun run = { .mode = mode };
 	g_autoptr(GPtrArray) slices = hw_publish_nvidia(node, opts);
 
 	node_devices(&run, node, slices, devices, names, resources);
@@ -118,7 +90,7 @@ last_node(K8sObjectSet *set)
 }
 
 static gboolean
-add_node(Run *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, GError **error)
+add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, GError **error)
 {
 	g_autofree char *name = g_strdup_printf("%s-%u", pool->name, k);
 	HwNode *node = hw_node_new(shape, name);
@@ -177,7 +149,7 @@ add_node(Run *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, 
 }
 
 static gboolean
-add_nodes(Run *run, GError **error)
+add_nodes(WorldRun *run, GError **error)
 {
 	const HwCatalog *catalog = run->sc->catalog;
 
@@ -196,9 +168,9 @@ add_nodes(Run *run, GError **error)
 	return TRUE;
 }
 
-/* DRA world: the manifests' classes, then the driver's and drasim's (scenario_world.c). */
+/* DRA world: the manifests' classes, then the driver's and drasim's (world_classes.c). */
 static void
-add_dra_inventory(Run *run)
+add_dra_inventory(WorldRun *run)
 {
 	const K8sObjectSet *m = run->sc->objects;
 	guint before = k8s_object_set_count_kind(run->published, K8S_KIND_DEVICE_CLASS);
@@ -215,7 +187,7 @@ add_dra_inventory(Run *run)
 
 /* After cluster_dra_attach(): claims join the simulation's claim controller. */
 static void
-add_dra_claims(Run *run)
+add_dra_claims(WorldRun *run)
 {
 	const K8sObjectSet *m = run->sc->objects;
 
@@ -238,7 +210,7 @@ add_dra_claims(Run *run)
  * extended world has no device taints. Either way the report says so.
  */
 static void
-add_taint_rules(Run *run)
+add_taint_rules(WorldRun *run)
 {
 	const K8sObjectSet *m = run->sc->objects;
 
@@ -271,7 +243,7 @@ add_taint_rules(Run *run)
 }
 
 static void
-add_dra_slices(Run *run)
+add_dra_slices(WorldRun *run)
 {
 	for (guint i = 0; i < k8s_object_set_count_kind(run->published, K8S_KIND_RESOURCE_SLICE);
 	     i++)
@@ -283,7 +255,7 @@ add_dra_slices(Run *run)
 static const K8sPodSpec empty_spec;
 
 static void
-set_request(Run *run, ClusterPod *cpod, const char *resource, gint64 count)
+set_request(WorldRun *run, ClusterPod *cpod, const char *resource, gint64 count)
 {
 	gint slot = cluster_res_names_intern(run->names, resource);
 
@@ -292,7 +264,7 @@ set_request(Run *run, ClusterPod *cpod, const char *resource, gint64 count)
 }
 
 static ClusterPod *
-trace_pod(Run *run, const ScenarioPod *pod, guint64 uid)
+trace_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 {
 	ClusterPod *cpod = cluster_pod_new(pod->name, uid);
 
@@ -303,9 +275,9 @@ trace_pod(Run *run, const ScenarioPod *pod, guint64 uid)
 	return cpod;
 }
 
-/* A trace pod whose gpu_spec the DRA world writes as a claim (scenario_gpuspec.c). */
+/* A trace pod whose gpu_spec the DRA world writes as a claim (world_gpuspec.c). */
 static ClusterPod *
-trace_claim_pod(Run *run,
+trace_claim_pod(WorldRun *run,
                 const ScenarioPod *pod,
                 const K8sPodSpec *spec,
                 guint64 uid,
@@ -333,7 +305,7 @@ trace_claim_pod(Run *run,
 
 /* The GPU resource a pod asks the device plugin for (its first nvidia.com/ request). */
 static const char *
-pod_gpu_resource(const Run *run, const ClusterPod *cpod)
+pod_gpu_resource(const WorldRun *run, const ClusterPod *cpod)
 {
 	for (gint slot = CLUSTER_RES_FIRST_SCALAR; slot < CLUSTER_RES_MAX; slot++) {
 		const char *name = cluster_res_names_get(run->names, slot);
@@ -345,8 +317,50 @@ pod_gpu_resource(const Run *run, const ClusterPod *cpod)
 	return NULL;
 }
 
+/* DRA world: the pod's claims, and the sharing their GpuConfig asks for. */
+static void
+dra_pod_work(
+        WorldRun *run, const ScenarioPod *pod, ClusterSimWork *w, char ***claims, char ***templates)
+{
+	cluster_dra_pod_claim_refs(pod->spec, claims, templates);
+	w->claims = (const char *const *)*claims;
+	w->templates = (const char *const *)*templates;
+	/* n_devices stays 0: the pod runs on every device its claims
+	 * were allocated, whatever their number (cluster_dra.c place) */
+	/* The driver prepares every claim with its config or, without
+	 * one, its default (time-slicing, Default, once the device has
+	 * two tenants: cluster_run.c), so a device's mode never outlives
+	 * the claim that set it. */
+	if (!scenario_xlate__sharing(run->sc, pod, &w->sharing, &w->interval, &w->mps_threads,
+	                             &w->mem_limit)) {
+		w->sharing = CLUSTER_SHARE_EXCLUSIVE;
+		w->interval = CLUSTER_INTERVAL_DEFAULT;
+	}
+	w->set_sharing = TRUE;
+}
+
+/* Extended world: the pod's claims as the device plugin's request and GFD selectors. */
+static void
+extended_pod_work(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod, ClusterSimWork *w)
+{
+	ScenarioXlate x;
+	gint slot = cluster_res_names_lookup(run->names, "nvidia.com/gpu");
+
+	scenario_xlate__pod(run->sc, pod, &x, run->result->notes);
+	if (x.resource != NULL && x.count > 0)
+		set_request(run, cpod, x.resource, x.count);
+	for (guint i = 0; i + 1 < x.node_selector->len; i += 2)
+		cluster_pod_add_node_selector(cpod, x.node_selector->pdata[i],
+		                              x.node_selector->pdata[i + 1]);
+	cpod->has_dra = FALSE;
+	w->n_devices = (guint)CLAMP(x.count, 0, 64);
+	if (x.count == 0 && slot >= 0)
+		w->n_devices = (guint)CLAMP(cpod->requests.v[slot], 0, 64);
+	scenario_xlate__clear(&x);
+}
+
 static gboolean
-add_pod(Run *run, const ScenarioPod *pod, guint64 uid)
+add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 {
 	ClusterSimWork w = { .arrival = pod->arrival,
 		             .work = pod->work,
@@ -380,38 +394,10 @@ add_pod(Run *run, const ScenarioPod *pod, guint64 uid)
 		                           "spec.");
 		if (cpod == NULL)
 			return FALSE;
-		if (run->mode->world == SCENARIO_WORLD_DRA) {
-			cluster_dra_pod_claim_refs(pod->spec, &claims, &templates);
-			w.claims = (const char *const *)claims;
-			w.templates = (const char *const *)templates;
-			/* n_devices stays 0: the pod runs on every device its claims
-			 * were allocated, whatever their number (cluster_dra.c place) */
-			/* The driver prepares every claim with its config or, without
-			 * one, its default (time-slicing, Default, once the device has
-			 * two tenants: cluster_run.c), so a device's mode never outlives
-			 * the claim that set it. */
-			if (!scenario_xlate__sharing(run->sc, pod, &w.sharing, &w.interval,
-			                             &w.mps_threads, &w.mem_limit)) {
-				w.sharing = CLUSTER_SHARE_EXCLUSIVE;
-				w.interval = CLUSTER_INTERVAL_DEFAULT;
-			}
-			w.set_sharing = TRUE;
-		} else {
-			ScenarioXlate x;
-			gint slot = cluster_res_names_lookup(run->names, "nvidia.com/gpu");
-
-			scenario_xlate__pod(run->sc, pod, &x, run->result->notes);
-			if (x.resource != NULL && x.count > 0)
-				set_request(run, cpod, x.resource, x.count);
-			for (guint i = 0; i + 1 < x.node_selector->len; i += 2)
-				cluster_pod_add_node_selector(cpod, x.node_selector->pdata[i],
-				                              x.node_selector->pdata[i + 1]);
-			cpod->has_dra = FALSE;
-			w.n_devices = (guint)CLAMP(x.count, 0, 64);
-			if (x.count == 0 && slot >= 0)
-				w.n_devices = (guint)CLAMP(cpod->requests.v[slot], 0, 64);
-			scenario_xlate__clear(&x);
-		}
+		if (run->mode->world == SCENARIO_WORLD_DRA)
+			dra_pod_work(run, pod, &w, &claims, &templates);
+		else
+			extended_pod_work(run, pod, cpod, &w);
 	}
 	resource = pod_gpu_resource(run, cpod);
 	if (run->mode->world == SCENARIO_WORLD_EXTENDED)
@@ -429,9 +415,10 @@ add_pod(Run *run, const ScenarioPod *pod, guint64 uid)
 	return TRUE;
 }
 
-/* The GPU allocation ratio now; none under DynamicMIG, where devices overlap (see collect()). */
+/* The GPU allocation ratio now; none under DynamicMIG, where devices overlap (see
+ * world_collect__result()). */
 static void
-append_alloc_sample(Run *run)
+append_alloc_sample(WorldRun *run)
 {
 	guint n_devices = 0;
 	double compute = 0;
@@ -446,7 +433,7 @@ append_alloc_sample(Run *run)
 }
 
 static void
-take_sample(Run *run, SimTime now)
+take_sample(WorldRun *run, SimTime now)
 {
 	guint64 pending = cluster_sim_get_stats(run->sim)->pending;
 
@@ -460,7 +447,7 @@ take_sample(Run *run, SimTime now)
 static void
 on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 {
-	Run *run = data;
+	WorldRun *run = data;
 	SimTime now = sim_loop_get_now(loop);
 	SimTime next = now + run->sc->sampling;
 
@@ -487,7 +474,7 @@ on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
  * run) the series close with a sample at the stop time, as a horizon closes them at the horizon.
  */
 static gboolean
-end_of_run(Run *run, SimStopReason stop, ScenarioEnd *end, GError **error)
+end_of_run(WorldRun *run, SimStopReason stop, ScenarioEnd *end, GError **error)
 {
 	SimTime now = sim_loop_get_now(run->loop);
 	gboolean closing = stop == SIM_STOP_QUIESCENT && run->last_sample < now;
@@ -507,7 +494,7 @@ end_of_run(Run *run, SimStopReason stop, ScenarioEnd *end, GError **error)
 }
 
 typedef struct {
-	Run *run;
+	WorldRun *run;
 	ScenarioProgressFunc func;
 	gpointer data;
 } Progress;
@@ -522,177 +509,7 @@ on_progress(SimLoop *loop, gpointer data)
 }
 
 static void
-quantiles(SimSamples *s, double *out)
-{
-	static const double q[SCENARIO_N_QUANTILES] = { 0.5, 0.9, 0.99 };
-
-	for (guint i = 0; i < SCENARIO_N_QUANTILES; i++)
-		out[i] = sim_samples_get_count(s) > 0 ? sim_samples_quantile(s, q[i]) : (double)NAN;
-}
-
-static void
-pod_record_clear(gpointer data)
-{
-	ScenarioPodRecord *rec = data;
-
-	g_free(rec->name);
-	g_free(rec->node);
-}
-
-/* Per-pod records from what the simulation kept about each pod (index = uid). */
-static GArray *
-collect_pods(Run *run)
-{
-	guint n = MIN(cluster_sim_get_n_pods(run->sim), run->pods->len);
-	GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(ScenarioPodRecord), n);
-	/* pending pods can never run: the run stopped quiescent, or reached its
-	 * horizon with nothing active beyond it and every pending pod settled */
-	gboolean quiescent =
-	        run->result->end_reason == SCENARIO_END_QUIESCENT ||
-	        (run->result->horizon != SIM_TIME_NEVER && sim_loop_is_quiescent(run->loop));
-
-	g_array_set_clear_func(out, pod_record_clear);
-	for (guint i = 0; i < n; i++) {
-		const ScenarioPod *pod = &g_array_index(run->pods, ScenarioPod, i);
-		SimTime latency = cluster_sim_get_pod_latency(run->sim, i);
-		SimTime jct = cluster_sim_get_pod_jct(run->sim, i);
-		const ClusterNode *node = cluster_sim_get_pod_node(run->sim, i);
-		ScenarioPodRecord rec = {
-			.name = g_strdup(pod->name),
-			.arrival = pod->arrival,
-			.start = latency >= 0 ? pod->arrival + latency : -1,
-			.end = jct >= 0 ? pod->arrival + jct : -1,
-			.node = node != NULL ? g_strdup(node->name) : NULL,
-			.slowdown = -1.0,
-			.phase = cluster_sim_get_pod_phase(run->sim, i),
-			.restarts = cluster_sim_get_pod_restarts(run->sim, i),
-			.attempts =
-			        cluster_journal_get_attempts(cluster_sim_get_journal(run->sim), i),
-		};
-
-		rec.never_runs = quiescent && rec.phase == CLUSTER_POD_PENDING;
-		run->result->never_runs += rec.never_runs;
-
-		if (jct >= 0 && pod->work > 0 && pod->work != SIM_TIME_NEVER)
-			rec.slowdown = (double)jct / (double)pod->work;
-		g_array_append_val(out, rec);
-	}
-	return out;
-}
-
-/*
- * DRA world: the devices of each pod's claims that it does not compute on
- * (NICs from dra.net, ...) join its device list, kind "nic" for dra.net and
- * the driver's name otherwise, id "<pool>/<device>" (the pool is the node).
- */
-static void
-add_other_devices(Run *run)
-{
-	guint n = MIN(cluster_sim_get_n_pods(run->sim), run->pods->len);
-
-	for (guint i = 0; run->dra != NULL && i < n; i++) {
-		const GPtrArray *others = cluster_sim_get_pod_node_index(run->sim, i) != G_MAXUINT
-		                                  ? cluster_dra_get_pod_other_devices(run->dra, i)
-		                                  : NULL;
-
-		for (guint k = 0; others != NULL && k < others->len; k++) {
-			const char *ref = others->pdata[k];
-			const char *slash = strchr(ref, '/');
-			g_autofree char *driver = slash != NULL
-			                                  ? g_strndup(ref, (gsize)(slash - ref))
-			                                  : g_strdup(ref);
-
-			scenario_sample__add_pod_device(
-			        run->sampler, i, strcmp(driver, "dra.net") == 0 ? "nic" : driver,
-			        slash != NULL ? slash + 1 : ref);
-		}
-	}
-}
-
-static void
-collect(Run *run)
-{
-	ScenarioResult *r = run->result;
-	const ClusterSimStats *st = cluster_sim_get_stats(run->sim);
-	const ClusterSchedStats *ss = cluster_sched_get_stats(cluster_sim_get_sched(run->sim));
-	SimTime now = sim_loop_get_now(run->loop);
-	const SimGauge *busy = cluster_sim_get_busy_devices(run->sim);
-
-	r->end = now;
-	r->events = sim_loop_get_dispatched(run->loop);
-	r->submitted = st->submitted;
-	r->scheduled = st->bound;
-	r->completed = st->completed;
-	r->pending = st->pending;
-	r->running = st->running;
-	r->oom_kills = st->oom_kills;
-	r->evictions = st->evictions;
-	r->events_applied = run->events != NULL ? scenario_events__get_applied(run->events) : 0;
-	r->pending_never_tried = cluster_sim_count_pending_by_plugin(run->sim, r->unschedulable);
-	cluster_sim_get_capacity(run->sim, &r->n_gpus, &r->gpu_compute_capacity,
-	                         &r->gpu_memory_capacity);
-	if (run->dynamic) {
-		/* DynamicMIG devices overlap (a GPU and every instance it could hold):
-		 * capacity is the physical GPUs', and a device count means nothing. */
-		r->n_gpus = run->physical_gpus;
-		r->gpu_compute_capacity = run->physical_gpus;
-		r->gpu_memory_capacity = run->physical_mem;
-		r->alloc_ratio_mean = r->alloc_ratio_final = (double)NAN;
-	} else if (r->n_gpus > 0) {
-		r->alloc_ratio_mean = sim_gauge_mean(busy, now) / r->n_gpus;
-		r->alloc_ratio_final = busy->value / r->n_gpus;
-	}
-	if (r->gpu_compute_capacity > 0)
-		r->compute_util_mean =
-		        sim_gauge_mean(cluster_sim_get_compute_gauge(run->sim), now) /
-		        r->gpu_compute_capacity;
-	if (r->gpu_memory_capacity > 0)
-		r->memory_alloc_mean = sim_gauge_mean(cluster_sim_get_memory_gauge(run->sim), now) /
-		                       (double)r->gpu_memory_capacity;
-	quantiles(cluster_sim_get_latencies(run->sim), r->latency);
-	quantiles(cluster_sim_get_jcts(run->sim), r->jct);
-	quantiles(cluster_sim_get_slowdowns(run->sim), r->slowdown);
-	r->cycles = ss->attempts;
-	r->filter_calls = ss->node_filter_calls;
-	r->allocator_calls = ss->allocator_calls;
-	if (run->dra != NULL) {
-		const DraStats *ds = cluster_dra_get_allocator_stats(run->dra);
-
-		r->cel_evaluations = ds->selector_evaluations;
-		r->backtracks = ds->backtracks;
-	}
-	r->pending_series = g_array_ref(run->pending);
-	r->alloc_series = g_array_ref(run->alloc);
-	r->pod_records = collect_pods(run);
-	scenario_sample__finish(run->sampler);
-	add_other_devices(run);
-	r->sampler = g_steal_pointer(&run->sampler);
-	r->sampling = run->sc->sampling;
-}
-
-void
-scenario_result_free(ScenarioResult *self)
-{
-	if (self == NULL)
-		return;
-	g_free(self->mode);
-	if (self->pending_series != NULL)
-		g_array_unref(self->pending_series);
-	if (self->alloc_series != NULL)
-		g_array_unref(self->alloc_series);
-	if (self->pod_records != NULL)
-		g_array_unref(self->pod_records);
-	scenario_sample__free(self->sampler);
-	g_ptr_array_unref(self->notes);
-	if (self->reasons != NULL)
-		g_ptr_array_unref(self->reasons);
-	cluster_journal_free(self->journal);
-	cluster_res_names_free(self->names);
-	g_free(self);
-}
-
-static void
-configure(Run *run, ClusterSimConfig *config, guint64 seed)
+configure(WorldRun *run, ClusterSimConfig *config, guint64 seed)
 {
 	cluster_sim_config_init(config);
 	config->seed = seed;
@@ -704,7 +521,7 @@ configure(Run *run, ClusterSimConfig *config, guint64 seed)
 }
 
 static void
-add_score_plugins(Run *run)
+add_score_plugins(WorldRun *run)
 {
 	ClusterFitScoring fit;
 	ClusterSched *sched = cluster_sim_get_sched(run->sim);
@@ -720,7 +537,7 @@ add_score_plugins(Run *run)
 }
 
 static void
-run_clear(Run *run)
+run_clear(WorldRun *run)
 {
 	g_clear_pointer(&run->pods, g_array_unref);
 	g_clear_pointer(&run->sim, cluster_sim_free);
@@ -738,6 +555,131 @@ run_clear(Run *run)
 	g_clear_pointer(&run->events, scenario_events__free);
 }
 
+/* The run's containers and the pod instances (the same in every mode). */
+static gboolean
+run_begin(WorldRun *run, SimRngSet *rngs, WorkloadTrace **trace, GError **error)
+{
+	run->pods = scenario_pods__expand(run->sc, rngs, trace, run->diags);
+	if (run->pods == NULL) {
+		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD, "the workload has errors");
+		return FALSE;
+	}
+	run->loop = sim_loop_new();
+	run->names = cluster_res_names_new();
+	run->published = k8s_object_set_new();
+	run->nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_free);
+	run->pending = g_array_new(FALSE, TRUE, sizeof(guint64));
+	run->alloc = g_array_new(FALSE, TRUE, sizeof(double));
+	return TRUE;
+}
+
+static char *
+detail_hook(gpointer data, guint pod)
+{
+	return cluster_dra_explain_pod(data, pod);
+}
+
+static char *
+describe_hook(gpointer data, guint pod)
+{
+	return cluster_dra_describe_pod(data, pod);
+}
+
+/* With Scenario.journal (drasim explain), the run records every pod's history
+ * and, in the dra world, the allocator's diagnosis of each failed attempt. */
+static void
+record_journal(WorldRun *run)
+{
+	ClusterJournal *journal = cluster_sim_get_journal(run->sim);
+
+	if (!run->sc->journal)
+		return;
+	cluster_journal_set_full(journal, TRUE);
+	if (run->dra != NULL)
+		cluster_journal_set_hooks(journal, detail_hook, describe_hook, run->dra);
+}
+
+/* The mode's world: the allocator (dra) or the device plugin's placement
+ * (extended), the simulation, its sampler, scoring and claims. */
+static void
+build_world(WorldRun *run, ClusterSimConfig *config)
+{
+	const ScenarioMode *mode = run->mode;
+
+	if (mode->world == SCENARIO_WORLD_DRA) {
+		DraFeatures features = dra_features_default();
+
+		/* DynamicMIG devices share counters: the allocator must honour them. */
+		features.partitionable_devices = TRUE;
+		/* DeviceTaintRules and device taints count only with the alpha gate on. */
+		features.device_taints = mode->device_taints_gate;
+		run->dra = cluster_dra_new(&features);
+		cluster_dra_set_filter_timeout(run->dra, scenario_mode_filter_timeout(mode));
+		cluster_dra_configure(run->dra, config);
+		add_dra_inventory(run);
+	} else {
+		run->place = scenario_place__new();
+		scenario_place__configure(run->place, &mode->xr);
+		config->place = scenario_place__func;
+		config->place_data = run->place;
+	}
+	run->sim = cluster_sim_new(run->loop, config);
+	run->sampler = scenario_sample__new(run->sc, mode, run->sim, run->names, run->pods,
+	                                    scenario_xlate__claim_shape);
+	add_score_plugins(run);
+	if (run->dra != NULL) {
+		cluster_dra_attach(run->dra, run->sim);
+		add_dra_claims(run);
+		if (mode->extended_resource_gate)
+			cluster_dra_enable_extended_resources(run->dra, run->names);
+	}
+	record_journal(run);
+}
+
+/* Nodes, slices, DeviceTaintRules and pods; FALSE (@error) when any has errors
+ * (more than @before errors in the run's diagnostics). */
+static gboolean
+populate(WorldRun *run, guint before, GError **error)
+{
+	gboolean ok = add_nodes(run, error);
+
+	if (ok && run->dra != NULL)
+		add_dra_slices(run);
+	if (ok)
+		add_taint_rules(run);
+	for (guint i = 0; ok && i < run->pods->len; i++)
+		ok = add_pod(run, &g_array_index(run->pods, ScenarioPod, i), i);
+	if (ok && k8s_diag_list_count_errors(run->diags) > before) {
+		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
+		            "%s: the cluster or the pods have errors", run->mode->name);
+		ok = FALSE;
+	}
+	return ok;
+}
+
+/* The events, the sampling tick and progress on the loop, then the loop to its end. */
+static gboolean
+drive(WorldRun *run, SimTime horizon, Progress *prog, GError **error)
+{
+	ScenarioEventsEnv env = {
+		run->sc,    run->mode,  run->loop,  run->sim,           run->dra,
+		run->place, run->names, run->nodes, run->result->notes, run->diags
+	};
+
+	run->events = scenario_events__new(&env);
+	run->kind_sample = sim_loop_add_kind(run->loop, "scenario-sample", on_sample, run);
+	/* a sample only observes: it cannot keep a quiescent run going */
+	sim_loop_set_kind_passive(run->loop, run->kind_sample);
+	sim_loop_schedule(run->loop, 0, run->kind_sample, 255, 0, NULL);
+	if (prog->func != NULL)
+		sim_loop_set_progress(run->loop, 200000, on_progress, prog);
+	run->horizon = horizon;
+	run->last_sample = -1;
+	run->max_samples = scenario_limits__max_samples(run->sc);
+	sim_loop_set_horizon(run->loop, horizon);
+	return end_of_run(run, sim_loop_run(run->loop), &run->result->end_reason, error);
+}
+
 ScenarioResult *
 scenario_run(const Scenario *self,
              const ScenarioMode *mode,
@@ -748,15 +690,13 @@ scenario_run(const Scenario *self,
              K8sDiagList *diags,
              GError **error)
 {
-	Run run = { .sc = self, .mode = mode, .diags = diags };
+	WorldRun run = { .sc = self, .mode = mode, .diags = diags };
 	g_autoptr(SimRngSet) rngs = NULL;
 	g_autoptr(ScenarioResult) result = g_new0(ScenarioResult, 1);
 	g_autoptr(WorkloadTrace) trace = NULL;
 	ClusterSimConfig config;
 	Progress prog = { &run, progress, progress_data };
-	DraFeatures features = dra_features_default();
 	guint before = k8s_diag_list_count_errors(diags);
-	gboolean ok;
 
 	seed = seed != 0 ? seed : self->seed;
 	horizon = horizon > 0 ? horizon : self->horizon;
@@ -769,82 +709,17 @@ scenario_run(const Scenario *self,
 	if (!scenario_limits__samples(self, horizon, error))
 		return NULL;
 	rngs = sim_rng_set_new(seed);
-	run.pods = scenario_pods__expand(self, rngs, &trace, diags);
-	if (run.pods == NULL) {
-		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD, "the workload has errors");
+	if (!run_begin(&run, rngs, &trace, error))
 		return NULL;
-	}
-	run.loop = sim_loop_new();
-	run.names = cluster_res_names_new();
-	run.published = k8s_object_set_new();
-	run.nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_free);
-	run.pending = g_array_new(FALSE, TRUE, sizeof(guint64));
-	run.alloc = g_array_new(FALSE, TRUE, sizeof(double));
 	run.gpuspec = scenario_gpuspec__new(self, mode, trace, run.pods, result->notes, diags);
 	configure(&run, &config, seed);
-	if (mode->world == SCENARIO_WORLD_DRA) {
-		/* DynamicMIG devices share counters: the allocator must honour them. */
-		features.partitionable_devices = TRUE;
-		/* DeviceTaintRules and device taints count only with the alpha gate on. */
-		features.device_taints = mode->device_taints_gate;
-		run.dra = cluster_dra_new(&features);
-		cluster_dra_set_filter_timeout(run.dra, scenario_mode_filter_timeout(mode));
-		cluster_dra_configure(run.dra, &config);
-		add_dra_inventory(&run);
-	} else {
-		run.place = scenario_place__new();
-		scenario_place__configure(run.place, &mode->xr);
-		config.place = scenario_place__func;
-		config.place_data = run.place;
-	}
-	run.sim = cluster_sim_new(run.loop, &config);
-	run.sampler = scenario_sample__new(self, mode, run.sim, run.names, run.pods);
-	add_score_plugins(&run);
-	if (run.dra != NULL) {
-		cluster_dra_attach(run.dra, run.sim);
-		add_dra_claims(&run);
-		if (mode->extended_resource_gate)
-			cluster_dra_enable_extended_resources(run.dra, run.names);
-	}
-	scenario_reasons__begin(self, run.sim, run.dra);
-	ok = add_nodes(&run, error);
-	if (ok && run.dra != NULL)
-		add_dra_slices(&run);
-	if (ok)
-		add_taint_rules(&run);
-	for (guint i = 0; ok && i < run.pods->len; i++)
-		ok = add_pod(&run, &g_array_index(run.pods, ScenarioPod, i), i);
-	if (ok && k8s_diag_list_count_errors(diags) > before) {
-		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
-		            "%s: the cluster or the pods have errors", mode->name);
-		ok = FALSE;
-	}
-	if (!ok) {
+	build_world(&run, &config);
+	if (!populate(&run, before, error) || !drive(&run, horizon, &prog, error)) {
 		run_clear(&run);
 		return NULL;
 	}
-	{
-		ScenarioEventsEnv env = { self,      mode,      run.loop,  run.sim,       run.dra,
-			                  run.place, run.names, run.nodes, result->notes, diags };
-
-		run.events = scenario_events__new(&env);
-	}
-	run.kind_sample = sim_loop_add_kind(run.loop, "scenario-sample", on_sample, &run);
-	/* a sample only observes: it cannot keep a quiescent run going */
-	sim_loop_set_kind_passive(run.loop, run.kind_sample);
-	sim_loop_schedule(run.loop, 0, run.kind_sample, 255, 0, NULL);
-	if (progress != NULL)
-		sim_loop_set_progress(run.loop, 200000, on_progress, &prog);
-	run.horizon = horizon;
-	run.last_sample = -1;
-	run.max_samples = scenario_limits__max_samples(self);
-	sim_loop_set_horizon(run.loop, horizon);
-	if (!end_of_run(&run, sim_loop_run(run.loop), &result->end_reason, error)) {
-		run_clear(&run);
-		return NULL;
-	}
-	collect(&run);
-	/* after collect(): the diagnosis must not touch the metrics */
+	world_collect__result(&run);
+	/* after world_collect__result(): the diagnosis must not touch the metrics */
 	scenario_reasons__collect(result, run.sim, run.dra, run.names, run.pods);
 	if (self->journal) {
 		result->journal = cluster_sim_steal_journal(run.sim);

@@ -1,13 +1,12 @@
 /*
- * scenario_limits.c: the run-size limits of base.h applied to a scenario:
+ * world_limits.c: the run-size limits of base.h applied to a scenario:
  * pods (checked as the workload expands, before a pod past the limit is
  * made) and sampled values (samples x series, checked before a run with a
  * horizon starts, and sample by sample without one). docs/scenario.md,
  * "Limits".
  */
 #include "base.h"
-#include "scenario-private.h"
-#include "scenario_sample.h"
+#include "world-private.h"
 
 gboolean
 scenario_limits__pods(
@@ -27,7 +26,7 @@ scenario_limits__pods(
 }
 
 /* Values stored per sample: pending pods, allocation ratio, fragmentation,
- * occupancy and one per heat-map node (scenario_sample.c). */
+ * occupancy and one per heat-map node (measure_sample.c). */
 guint64
 scenario_limits__series(const Scenario *sc)
 {

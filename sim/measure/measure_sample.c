@@ -1,9 +1,9 @@
 /*
- * scenario_sample.c: what one run samples at each sampling tick besides the
+ * measure_sample.c: what one run samples at each sampling tick besides the
  * pending pods: per physical GPU, the fraction occupied (a MIG instance
  * counts its compute slices, a device-plugin replica 1/replicas); per node,
  * the busy GPUs (the heat map, first SCENARIO_SAMPLE_MAX_NODES nodes); the
- * cluster's FGD fragmentation (scenario_frag.c); and, at the sample where
+ * cluster's FGD fragmentation (measure_frag.c); and, at the sample where
  * occupancy peaks, pictures of the most-shared MIG or shared GPUs. At the
  * end it names each pod's devices. Each tick walks every device of the
  * nodes that may have changed once and allocates nothing except on a new
@@ -17,15 +17,15 @@
  * 1,213 nodes). Building with -DSCENARIO_SAMPLE_NO_REUSE reads every node at
  * every tick (the reference the reuse must match byte for byte).
  *
- * The device table of a node mirrors node_devices() in scenario_run.c: the
+ * The device table of a node mirrors node_devices() in sim/world: the
  * same hw_publish_nvidia() output in the same order, so a device index of
  * the simulation is an index here. A node whose devices change under the
  * simulation (a MIG reconfiguration) is re-read from its HwNode.
  */
-#include "scenario_sample.h"
-
 #include <math.h>
 #include <string.h>
+
+#include "measure-private.h"
 
 #ifdef SCENARIO_SAMPLE_NO_REUSE
 #define SAMPLE_REUSE FALSE
@@ -79,9 +79,10 @@ typedef struct {
 struct ScenarioSampler {
 	const Scenario *sc;
 	const ScenarioMode *mode;
-	ClusterSim *sim;
+	const ClusterSim *sim; /* read through its queries only */
 	const ClusterResNames *names;
 	const GArray *pods;
+	ScenarioClaimShapeFunc shape; /* the DRA pods' shapes for the task mix */
 	GStringChunk *strings;
 	GPtrArray *nodes; /* SampleNode* */
 	GArray *tasks;    /* ScenarioTask; NULL until the first tick */
@@ -131,9 +132,10 @@ picture_free(gpointer data)
 ScenarioSampler *
 scenario_sample__new(const Scenario *sc,
                      const ScenarioMode *mode,
-                     ClusterSim *sim,
+                     const ClusterSim *sim,
                      const ClusterResNames *names,
-                     const GArray *pods)
+                     const GArray *pods,
+                     ScenarioClaimShapeFunc shape)
 {
 	ScenarioSampler *self = g_new0(ScenarioSampler, 1);
 
@@ -142,6 +144,7 @@ scenario_sample__new(const Scenario *sc,
 	self->sim = sim;
 	self->names = names;
 	self->pods = pods;
+	self->shape = shape;
 	self->strings = g_string_chunk_new(4096);
 	self->nodes = g_ptr_array_new_with_free_func(sample_node_free);
 	self->frag = g_array_new(FALSE, FALSE, sizeof(double));
@@ -401,7 +404,7 @@ node_unchanged(const ScenarioSampler *self, const SampleNode *n, guint index)
 	    cluster_sim_get_node(self->sim, index)->unschedulable != n->cordoned)
 		return FALSE;
 	/*
-	 * A MIG reconfiguration (scenario_events.c) changes the HwNode that
+	 * A MIG reconfiguration (world_events.c) changes the HwNode that
 	 * reset_gpus() reads; it also bumps the generation, unless it fails
 	 * half-way. GPUs without MIG (hw_gpu_plan_reconfigure refuses them) and
 	 * DynamicMIG ones (never static MIG here) cannot change.
@@ -437,7 +440,7 @@ scenario_sample__tick(ScenarioSampler *self, SimTime now)
 
 	if (self->tasks == NULL)
 		self->tasks = scenario_frag__task_mix(self->sc, self->mode, self->sim, self->names,
-		                                      self->pods, self->strings);
+		                                      self->pods, self->shape, self->strings);
 	for (guint i = 0; i < self->nodes->len; i++) {
 		SampleNode *n = self->nodes->pdata[i];
 

@@ -1,5 +1,5 @@
 /*
- * scenario_xlate.c: a DRA pod as a user would rewrite it by hand for the
+ * world_xlate.c: a DRA pod as a user would rewrite it by hand for the
  * device plugin: the GPUs its claims ask for become a count of nvidia.com/gpu
  * (or nvidia.com/mig-<profile> under the mixed strategy), a productName
  * equality becomes the GFD label nvidia.com/gpu.product, and everything else
@@ -10,35 +10,7 @@
 #include <string.h>
 
 #include "hw_api.h"
-#include "scenario-private.h"
-
-void
-scenario_note__free(gpointer data)
-{
-	ScenarioNote *n = data;
-
-	g_free(n->object);
-	g_free(n->what);
-	g_free(n->approx);
-	g_free(n);
-}
-
-void
-scenario_note__add(GPtrArray *notes, const char *object, const char *what, const char *approx)
-{
-	ScenarioNote *n;
-
-	for (guint i = 0; i < notes->len; i++) {
-		n = notes->pdata[i];
-		if (strcmp(n->object, object) == 0 && strcmp(n->what, what) == 0)
-			return;
-	}
-	n = g_new0(ScenarioNote, 1);
-	n->object = g_strdup(object);
-	n->what = g_strdup(what);
-	n->approx = g_strdup(approx);
-	g_ptr_array_add(notes, n);
-}
+#include "world-private.h"
 
 void
 scenario_xlate__clear(ScenarioXlate *x)
@@ -366,4 +338,21 @@ scenario_xlate__plugin_mps(const Scenario *self,
 	}
 	*mps_threads = 100.0 / mode->xr.replicas;
 	*mem_limit = mem / mode->xr.replicas;
+}
+
+void
+scenario_xlate__claim_shape(const Scenario *sc,
+                            const ScenarioPod *pod,
+                            char **resource,
+                            gint64 *count,
+                            char **device_class)
+{
+	g_autoptr(GPtrArray) scratch = g_ptr_array_new_with_free_func(scenario_note__free);
+	ScenarioXlate x;
+
+	scenario_xlate__pod(sc, pod, &x, scratch);
+	*resource = g_steal_pointer(&x.resource);
+	*count = x.count;
+	*device_class = g_steal_pointer(&x.device_class);
+	scenario_xlate__clear(&x);
 }

@@ -1,5 +1,5 @@
 /*
- * test_frag.c: FGD fragmentation of one node (sim/scenario/scenario_frag.c)
+ * test_frag.c: FGD fragmentation of one node (sim/measure/measure_frag.c)
  * against figures worked out by hand from the definition in docs/reports.md:
  * whole-GPU and replica tasks on plain GPUs, a task the node cannot host,
  * a static MIG layout (free instances of another profile are fragments) and
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "scenario_sample.h"
+#include "measure-private.h"
 
 /* cmocka's assert_float_equal compares floats: these figures need doubles. */
 #define assert_near(a, b) assert_near_at((a), (b), __FILE__, __LINE__)

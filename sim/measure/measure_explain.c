@@ -1,5 +1,5 @@
 /*
- * scenario_explain.c: the history of one pod from a full journal, as
+ * measure_explain.c: the history of one pod from a full journal, as
  * `drasim explain` prints it: arrival, each scheduling attempt with
  * kube-scheduler's message and the allocator's diagnosis, the binding and
  * what it holds, every run on its devices with the pods that shared them
@@ -8,8 +8,7 @@
  */
 #include <string.h>
 
-#include "scenario-private.h"
-#include "scenario_sample.h"
+#include "measure-private.h"
 
 /* One stay of a pod on its devices, from a start to a kill or a stop. */
 typedef struct {
@@ -310,4 +309,22 @@ scenario_explain_pod(const ScenarioResult *r, guint pod)
 	g_string_append_printf(out, "  %u scheduling attempt%s, %u OOM kill%s\n", attempt,
 	                       attempt == 1 ? "" : "s", kills, kills == 1 ? "" : "s");
 	return g_string_free(out, FALSE);
+}
+
+guint
+scenario_explain_get_n_pods(const ScenarioResult *result)
+{
+	return result->journal != NULL ? cluster_journal_get_n_pods(result->journal) : 0;
+}
+
+const char *
+scenario_explain_get_pod_name(const ScenarioResult *result, guint pod)
+{
+	return cluster_journal_get_pod_name(result->journal, pod);
+}
+
+gint
+scenario_explain_lookup_pod(const ScenarioResult *result, const char *name)
+{
+	return result->journal != NULL ? cluster_journal_lookup_pod(result->journal, name) : -1;
 }

@@ -1,16 +1,18 @@
 /*
- * scenario_rpt.c: ScenarioResult -> RptReport, so `drasim run|compare` get
+ * measure_report.c: ScenarioResult -> RptReport, so `drasim run|compare` get
  * every report form (text, JSON, CSV, HTML) and `drasim diff` from reports/.
  * Seed and horizon are the ones the runs used (command-line overrides
  * included). Fragmentation, the heat map, the GPU pictures and pod devices come
- * from the run's sampler (scenario_sample.c).
+ * from the run's sampler (measure_sample.c). The result and its translation
+ * notes are freed here too.
  */
 #include "drasim-config.h"
 
+#include <string.h>
+
 #include "base.h"
+#include "measure-private.h"
 #include "rpt.h"
-#include "scenario.h"
-#include "scenario_sample.h"
 
 static char *
 scenario_hash(const Scenario *scenario)
@@ -55,6 +57,55 @@ pod_outcome(const ScenarioPodRecord *rec)
 	default:
 		return rec->never_runs ? RPT_OUTCOME_UNRUNNABLE : RPT_OUTCOME_PENDING;
 	}
+}
+
+void
+scenario_note__free(gpointer data)
+{
+	ScenarioNote *n = data;
+
+	g_free(n->object);
+	g_free(n->what);
+	g_free(n->approx);
+	g_free(n);
+}
+
+void
+scenario_note__add(GPtrArray *notes, const char *object, const char *what, const char *approx)
+{
+	ScenarioNote *n;
+
+	for (guint i = 0; i < notes->len; i++) {
+		n = notes->pdata[i];
+		if (strcmp(n->object, object) == 0 && strcmp(n->what, what) == 0)
+			return;
+	}
+	n = g_new0(ScenarioNote, 1);
+	n->object = g_strdup(object);
+	n->what = g_strdup(what);
+	n->approx = g_strdup(approx);
+	g_ptr_array_add(notes, n);
+}
+
+void
+scenario_result_free(ScenarioResult *self)
+{
+	if (self == NULL)
+		return;
+	g_free(self->mode);
+	if (self->pending_series != NULL)
+		g_array_unref(self->pending_series);
+	if (self->alloc_series != NULL)
+		g_array_unref(self->alloc_series);
+	if (self->pod_records != NULL)
+		g_array_unref(self->pod_records);
+	scenario_sample__free(self->sampler);
+	g_ptr_array_unref(self->notes);
+	if (self->reasons != NULL)
+		g_ptr_array_unref(self->reasons);
+	cluster_journal_free(self->journal);
+	cluster_res_names_free(self->names);
+	g_free(self);
 }
 
 /* Per-pod records; the HTML's latency and slowdown CDFs are drawn from them. */
@@ -158,7 +209,7 @@ fill_mode(RptMode *mode, const ScenarioResult *r)
 	fill_series(mode, r);
 	scenario_sample__fill_report(r->sampler, mode);
 	fill_pods(mode, r);
-	/* why pods waited or never ran (scenario_reasons.c), in pod order */
+	/* why pods waited or never ran (measure_reasons.c), in pod order */
 	for (guint i = 0; r->reasons != NULL && i < r->reasons->len; i++) {
 		const ScenarioReason *why = g_ptr_array_index(r->reasons, i);
 

@@ -1,5 +1,5 @@
 /*
- * scenario_gpuspec.c: the trace's gpu_spec (the GPU models a pod may use) in
+ * world_gpuspec.c: the trace's gpu_spec (the GPU models a pod may use) in
  * each world, written as a user would write it.
  *
  * DRA: one ResourceClaimTemplate per (model set, GPU count), its request a
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cluster_dra.h"
-#include "scenario-private.h"
+#include "world-private.h"
 #include "xr.h"
 
 typedef struct {

@@ -1,5 +1,5 @@
 /*
- * scenario_reasons.c: why pods waited, in kube-scheduler's words, and the
+ * measure_reasons.c: why pods waited, in kube-scheduler's words, and the
  * history `drasim explain` prints.
  *
  * The message of a failed attempt is what `kubectl describe pod` shows for a
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "cluster_dra.h"
-#include "scenario-private.h"
+#include "measure-private.h"
 
 void
 scenario_reason__free(gpointer data)
@@ -107,32 +107,6 @@ scenario_reason_message(const ClusterAttempt *a, const ClusterResNames *names)
 	post = g_strconcat(dra_postfilter_message(a), ", ", preemption, NULL);
 	return rpt_format_fit_error(a->n_nodes, (const char *const *)texts->pdata, counts,
 	                            texts->len, a->message, post);
-}
-
-/* ------------------------------------------------------- during the run */
-
-static char *
-detail_hook(gpointer data, guint pod)
-{
-	return cluster_dra_explain_pod(data, pod);
-}
-
-static char *
-describe_hook(gpointer data, guint pod)
-{
-	return cluster_dra_describe_pod(data, pod);
-}
-
-void
-scenario_reasons__begin(const Scenario *sc, ClusterSim *sim, ClusterDra *dra)
-{
-	ClusterJournal *journal = cluster_sim_get_journal(sim);
-
-	if (!sc->journal)
-		return;
-	cluster_journal_set_full(journal, TRUE);
-	if (dra != NULL)
-		cluster_journal_set_hooks(journal, detail_hook, describe_hook, dra);
 }
 
 /* ------------------------------------------------------ after the run */

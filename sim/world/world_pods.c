@@ -1,5 +1,5 @@
 /*
- * scenario_pods.c: turns the workload (entries over the manifests' Pods,
+ * world_pods.c: turns the workload (entries over the manifests' Pods,
  * Deployments, StatefulSets, ReplicaSets and Jobs, plus the trace) into pod
  * instances with arrival, work and demand. This happens once per run, before
  * any mode is built, from streams named after each entry, so every mode sees
@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "scenario-private.h"
+#include "world-private.h"
 
 typedef struct {
 	ScenarioPod pod;

@@ -1,9 +1,9 @@
 /*
- * scenario_world.c: what a mode's world holds besides the manifests, in one
- * place for the run (scenario_run.c) and for `drasim lint` (sim/cli): the MIG
- * layout each node pool has in a mode, and the DeviceClasses of the DRA world,
- * i.e. those the NVIDIA DRA driver's chart installs (hw_nvidia_device_classes())
- * and the KEP-5004 classes drasim adds per MIG profile.
+ * world_classes.c: what a mode's world holds besides the manifests, in one
+ * place for the run (world_run.c) and for `drasim lint` (sim/cli): the
+ * DeviceClasses of the DRA world, i.e. those the NVIDIA DRA driver's chart
+ * installs (hw_nvidia_device_classes()) and the KEP-5004 classes drasim adds
+ * per MIG profile.
  *
  * A manifest DeviceClass of the same name wins: in a cluster, `kubectl apply`
  * of a DeviceClass the chart installed replaces the chart's object (the object
@@ -11,19 +11,7 @@
  */
 #include <string.h>
 
-#include "scenario-private.h"
-
-const char *
-scenario_mode_pool_layout(const ScenarioMode *mode, const ScenarioPool *pool)
-{
-	for (guint i = 0; mode->layouts != NULL && i < mode->layouts->len; i++) {
-		const ScenarioPoolLayout *l = &g_array_index(mode->layouts, ScenarioPoolLayout, i);
-
-		if (strcmp(l->pool, pool->name) == 0)
-			return l->mig;
-	}
-	return pool->mig != NULL ? pool->mig : "all-disabled";
-}
+#include "world-private.h"
 
 static gboolean
 has_class(const K8sObjectSet *manifests, const char *name)

@@ -1,5 +1,5 @@
 /*
- * scenario_lint.c: what `drasim lint SCENARIO` checks in an extended mode: each
+ * world_lint.c: what `drasim lint SCENARIO` checks in an extended mode: each
  * workload entry's pod as the run translates it (scenario_xlate__pod(): a count
  * of nvidia.com/gpu or nvidia.com/mig-<profile>, GFD node selectors) against one
  * node per pool as the mode's device plugin and GFD publish it
@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "scenario-private.h"
+#include "world-private.h"
 #include "xr_api.h"
 
 static const K8sQty *

@@ -1,0 +1,191 @@
+/*
+ * measure.h: the face of sim/measure, what a run measures and how it becomes
+ * a report: the samplers (pending pods, occupancy, FGD fragmentation, GPU
+ * pictures, each pod's devices), the reasons pods waited, `drasim explain`'s
+ * history of one pod, the ScenarioResult of one mode and the report builder
+ * (scenario_report_build() -> RptReport of reports/). It reads the cluster
+ * through sim/cluster's queries; sim/world, which drives the run, feeds it.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "cluster.h"
+#include "cluster_dra.h"
+#include "hw.h"
+#include "rpt.h"
+#include "scenario.h"
+
+G_BEGIN_DECLS
+
+/* Heat-map rows kept per mode: the first nodes in pool order (docs/reports.md). */
+#define SCENARIO_SAMPLE_MAX_NODES 64
+
+typedef struct ScenarioSampler ScenarioSampler;
+
+/* One line of the translation report. */
+typedef struct {
+	char *object; /* "Pod ml-team/ml-training" */
+	char *what;   /* the selector, constraint or sharing setting */
+	char *approx; /* how drasim approximated it */
+} ScenarioNote;
+
+#define SCENARIO_N_QUANTILES 3 /* p50, p90, p99 */
+
+/* One pod at the end of a run, for the per-pod records of the report. */
+typedef struct {
+	char *name;
+	SimTime arrival;
+	SimTime start;   /* first bind, -1 when never bound */
+	SimTime end;     /* completion, -1 when not completed */
+	char *node;      /* the node it is bound to at the end, NULL when none */
+	double slowdown; /* jct / work, < 0 when not completed */
+	ClusterPodPhase phase;
+	guint restarts;
+	guint attempts;      /* scheduling attempts */
+	gboolean never_runs; /* pending, and no pending event can change that (quiescent) */
+} ScenarioPodRecord;
+
+/* Why a run ended (docs/scenario.md, "How a run ends"). */
+typedef enum {
+	SCENARIO_END_DONE,      /* no horizon: nothing left to happen, no pod waiting */
+	SCENARIO_END_QUIESCENT, /* no horizon: pods wait that can never run */
+	SCENARIO_END_HORIZON,   /* the clock reached the horizon */
+} ScenarioEnd;
+
+/* "done", "quiescent", "horizon" (static). */
+const char *scenario_end_to_string(ScenarioEnd end);
+
+/* The metrics of one mode (docs/scenario.md, "Metrics"). */
+typedef struct {
+	char *mode;
+	ScenarioWorld world;
+	guint64 seed; /* the seed and horizon the run used */
+	SimTime horizon;
+	SimTime end; /* simulated time at the end of the run */
+	ScenarioEnd end_reason;
+	guint64 never_runs; /* pending pods that can never run (quiescent at the end) */
+	guint64 events;
+	guint64 submitted, scheduled, completed, pending, running;
+	guint64 oom_kills, evictions;
+	guint64 events_applied; /* spec.events that took effect on at least one node */
+	guint64 unschedulable[CLUSTER_N_PLUGINS]; /* pending now, by last rejecting plugin */
+	guint64 pending_never_tried;
+	guint n_gpus; /* compute devices (GPUs or MIG devices) */
+	double gpu_compute_capacity;
+	gint64 gpu_memory_capacity;
+	double alloc_ratio_mean; /* busy devices / devices, time-weighted */
+	double alloc_ratio_final;
+	double compute_util_mean; /* compute in use / capacity, time-weighted */
+	double memory_alloc_mean; /* GPU memory of running pods / capacity, time-weighted */
+	double latency[SCENARIO_N_QUANTILES]; /* s, NAN when no sample */
+	double jct[SCENARIO_N_QUANTILES];
+	double slowdown[SCENARIO_N_QUANTILES];
+	GArray *pending_series; /* guint64 per sampling interval, from t = 0 */
+	GArray *alloc_series;   /* double busy devices / devices per sample (empty: DynamicMIG) */
+	GArray *pod_records;    /* ScenarioPodRecord, in pod order */
+	/* occupancy per node, fragmentation, GPU pictures, pod devices (measure_sample.c) */
+	struct ScenarioSampler *sampler;
+	SimTime sampling;
+	guint64 filter_calls, allocator_calls, cel_evaluations, backtracks, cycles;
+	GPtrArray *notes;        /* ScenarioNote*: the translation report */
+	GPtrArray *reasons;      /* ScenarioReason*: pods that waited or never ran */
+	ClusterJournal *journal; /* the run's full journal when Scenario.journal, else NULL */
+	ClusterResNames *names;  /* with the journal: its resource names */
+} ScenarioResult;
+
+/* measure_reasons.c: why a pod waited (its last failed attempt). */
+typedef struct {
+	char *pod;
+	SimTime at;
+	char *message;       /* kube-scheduler's FitError text */
+	char *detail;        /* the DRA allocator's diagnosis, or NULL */
+	gboolean never_runs; /* the run ended quiescent with this pod pending */
+} ScenarioReason;
+
+/* (transfer full): kube-scheduler's message for a failed attempt (FitError + PostFilter). */
+char *scenario_reason_message(const ClusterAttempt *attempt, const ClusterResNames *names);
+/**
+ * scenario_explain_pod:
+ * @result: a run with its full journal (Scenario.journal)
+ * @pod: an index of its journal (cluster_journal_lookup_pod())
+ *
+ * Returns: (transfer full): the pod's history in the journal: arrival,
+ * attempts with their reasons, binding, its devices by the report's stable
+ * ids, co-tenants on shared devices, speed changes, OOM kills, evictions,
+ * completion.
+ */
+char *scenario_explain_pod(const ScenarioResult *result, guint pod);
+
+void scenario_result_free(ScenarioResult *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ScenarioResult, scenario_result_free)
+
+/* ---- notes: the translation report (measure_report.c) ---- */
+
+void scenario_note__add(GPtrArray *notes, const char *object, const char *what, const char *approx);
+void scenario_note__free(gpointer note);
+
+/* ---- explain's view of a run's journal (measure_explain.c) ---- */
+
+/* Pods the journal of @result knows (0 without a journal). */
+guint scenario_explain_get_n_pods(const ScenarioResult *result);
+/* The name of journal pod @pod. */
+const char *scenario_explain_get_pod_name(const ScenarioResult *result, guint pod);
+/* The journal index of the pod named @name, or -1. */
+gint scenario_explain_lookup_pod(const ScenarioResult *result, const char *name);
+
+/* ---- the samplers, driven by the world that runs the mode (measure_sample.c) ---- */
+
+/*
+ * What a DRA pod's claims ask for in the extended world's terms (sim/world's
+ * translation): the resource (NULL: no GPU), the count and the first GPU
+ * request's DeviceClass, both (transfer full).
+ */
+typedef void (*ScenarioClaimShapeFunc)(const Scenario *sc,
+                                       const ScenarioPod *pod,
+                                       char **resource,
+                                       gint64 *count,
+                                       char **device_class);
+
+/*
+ * @sim, @names and @pods are borrowed for the run; the sampler keeps what
+ * the report needs, so it outlives them (ScenarioResult owns it). @shape
+ * gives the task mix the DRA pods' shapes.
+ */
+ScenarioSampler *scenario_sample__new(const Scenario *sc,
+                                      const ScenarioMode *mode,
+                                      const ClusterSim *sim,
+                                      const ClusterResNames *names,
+                                      const GArray *pods,
+                                      ScenarioClaimShapeFunc shape);
+void scenario_sample__free(ScenarioSampler *self);
+/* After cluster_sim_add_node(): the node's hardware, published with @opts
+ * (@slices: its hw_publish_nvidia() output, the simulation's device order). */
+void scenario_sample__add_node(ScenarioSampler *self,
+                               const HwNode *node,
+                               const HwPublishOptions *opts,
+                               const GPtrArray *slices);
+/* One sample at @now (the run's sampling tick). */
+void scenario_sample__tick(ScenarioSampler *self, SimTime now);
+/* At the end of the run: each pod's devices; drops the borrowed pointers. */
+void scenario_sample__finish(ScenarioSampler *self);
+/* After finish: adds a device the simulation does not run on (a NIC) to the pod's list. */
+void
+scenario_sample__add_pod_device(ScenarioSampler *self, guint pod, const char *kind, const char *id);
+/* (nullable) the pod's devices, comma-separated. */
+const char *scenario_sample__get_pod_devices(const ScenarioSampler *self, guint pod);
+
+/* ---- reasons (measure_reasons.c) ---- */
+
+/* After the run: a ScenarioReason per pod that waited or never ran (@pods: ScenarioPod). */
+void scenario_reasons__collect(ScenarioResult *result,
+                               ClusterSim *sim,
+                               ClusterDra *dra,
+                               const ClusterResNames *names,
+                               const GArray *pods);
+void scenario_reason__free(gpointer reason);
+
+/* The report object of reports/ (text, JSON, CSV, HTML, diff) for @n runs. */
+RptReport *scenario_report_build(const Scenario *scenario, ScenarioResult *const *results, guint n);
+
+G_END_DECLS

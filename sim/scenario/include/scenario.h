@@ -1,0 +1,226 @@
+/*
+ * scenario.h: the face of sim/scenario, a drasim scenario (apiVersion
+ * drasim.io/v1alpha1, kind Scenario) decoded to a plain value: a cluster of
+ * node pools, a workload of Kubernetes manifests with arrivals, durations and
+ * demands, the modes to compare (DRA and extended resources) and the timed
+ * events, all as data. Nothing here runs: sim/world builds and drives a world
+ * per mode (world.h), sim/measure measures it (measure.h). From sim/cluster
+ * only value types are used (ClusterTaintEffect, ClusterRunParams, the pod
+ * phase).
+ */
+#pragma once
+
+#include <stdio.h>
+
+#include <glib.h>
+
+#include "cluster.h"
+#include "hw.h"
+#include "k8s_diag.h"
+#include "k8s_objects.h"
+#include "sim.h"
+#include "workload.h"
+#include "xr.h"
+
+G_BEGIN_DECLS
+
+#define SCENARIO_ERROR (scenario_error_quark())
+GQuark scenario_error_quark(void);
+
+typedef enum {
+	SCENARIO_ERROR_INVALID, /* the scenario has errors (they are in the diag list) */
+	SCENARIO_ERROR_MODE,    /* no such mode */
+	SCENARIO_ERROR_BUILD,   /* the cluster or workload cannot be built for a mode */
+} ScenarioErrorCode;
+
+/* One group of identical nodes. */
+typedef struct {
+	char *name;
+	char *shape; /* hw catalog shape id */
+	guint count;
+	char *mig; /* hw_mig_layout_parse() layout; "dynamic" = DynamicMIG */
+	K8sPos pos;
+} ScenarioPool;
+
+/* How the instances of one workload entry arrive. */
+typedef enum {
+	SCENARIO_ARRIVAL_AT,      /* all at one time */
+	SCENARIO_ARRIVAL_PROCESS, /* a sim/workload arrival process */
+} ScenarioArrivalKind;
+
+/**
+ * ScenarioEntry:
+ *
+ * One workload object (Pod, Deployment, Job, StatefulSet) of the manifests,
+ * named by kind/name, with @count copies (each a Deployment's replicas...),
+ * its arrivals, duration (seconds) and demand. @lifetime: a service runs
+ * until deleted (SIM_TIME_NEVER work) for this long.
+ */
+typedef struct {
+	char *kind;
+	char *name;
+	guint count;
+	ScenarioArrivalKind arrival_kind;
+	SimTime at;
+	WorkloadArrival process;
+	SimTime start, end;
+	WorkloadDist duration;
+	double compute;   /* GPU compute fraction when alone */
+	gint64 memory;    /* GPU memory, bytes */
+	gboolean service; /* runs until the horizon */
+	K8sPos pos;
+} ScenarioEntry;
+
+typedef struct {
+	char *path;  /* absolute or relative to the scenario */
+	guint limit; /* 0 = every row */
+	K8sPos pos;
+	/* gpuModels: trace GPU code -> catalog GPU id, overriding
+	 * workload_trace_model_catalog_id(); char* code, id alternately, and a
+	 * K8sPos per pair (for the check against the catalog). NULL: none. */
+	GPtrArray *gpu_models;
+	GArray *gpu_model_pos;
+} ScenarioTrace;
+
+typedef enum {
+	SCENARIO_WORLD_DRA,
+	SCENARIO_WORLD_EXTENDED,
+} ScenarioWorld;
+
+typedef struct {
+	char *pool;
+	char *mig;
+	K8sPos pos; /* of the layout in spec.modes[].mig */
+} ScenarioPoolLayout;
+
+/* What a node or device event does (docs/scenario.md, "Events"). */
+typedef enum {
+	SCENARIO_EVENT_FAIL,            /* the node stops (NotReady); pods evicted later */
+	SCENARIO_EVENT_RESTORE,         /* the node is back: uncordon, lost pods resume */
+	SCENARIO_EVENT_DRAIN,           /* cordon, evict every pod */
+	SCENARIO_EVENT_CORDON,          /* unschedulable, pods keep running */
+	SCENARIO_EVENT_UNCORDON,        /* schedulable again */
+	SCENARIO_EVENT_TAINT,           /* a node taint (NoExecute evicts) */
+	SCENARIO_EVENT_UNTAINT,         /* removes a node taint */
+	SCENARIO_EVENT_DEVICE_TAINT,    /* DRA: a DeviceTaintRule (DRADeviceTaints) */
+	SCENARIO_EVENT_DEVICE_UNTAINT,  /* DRA: deletes that DeviceTaintRule */
+	SCENARIO_EVENT_MIG_RECONFIGURE, /* mig-manager: nvidia.com/mig.config changes */
+	SCENARIO_N_EVENT_ACTIONS
+} ScenarioEventAction;
+
+/* The action's name in a scenario ("fail", "device-taint", ...). */
+const char *scenario_event_action_get_name(ScenarioEventAction action);
+/* TRUE for device-taint and device-untaint (DRA devices, not nodes). */
+gboolean scenario_event_action_is_device(ScenarioEventAction action);
+
+/**
+ * ScenarioEvent:
+ *
+ * One timed event of spec.events. Targets @node, or nodes @index ..
+ * @index + @count - 1 of node pool @pool (@count 0: to the end of the pool).
+ * @taint_*: the taint of taint, untaint, device-taint and device-untaint;
+ * @devices: the devices device-(un)taint names (NULL: every device of the
+ * node); @mig_config: the layout mig-reconfigure installs; @duration: how
+ * long mig-manager takes (< 0: computed from the plan).
+ */
+typedef struct {
+	SimTime at;
+	ScenarioEventAction action;
+	char *node;
+	char *pool;
+	guint index, count;
+	char *taint_key;
+	char *taint_value;
+	ClusterTaintEffect taint_effect;
+	char **devices;
+	char *mig_config;
+	SimTime duration;
+	K8sPos pos;
+} ScenarioEvent;
+
+typedef struct {
+	char *name;
+	ScenarioWorld world;
+	XrConfig xr;          /* device plugin: MIG strategy, sharing, replicas */
+	gboolean dynamic_mig; /* DRA: DynamicMIG */
+	GArray *layouts;      /* ScenarioPoolLayout: per-pool MIG layout overrides */
+	char *score;          /* LeastAllocated (default), MostAllocated */
+	guint percentage_of_nodes_to_score;
+	gboolean extended_resource_gate; /* DRAExtendedResource (default on in dra world) */
+	gboolean device_taints_gate;     /* DRADeviceTaints (alpha, off) */
+	/* DynamicResources filterTimeout: 10 s unless set; none with the gate off */
+	gboolean filter_timeout_set;
+	SimTime filter_timeout;
+	gboolean filter_timeout_gate_off; /* DRASchedulerFilterTimeout: false */
+	K8sPos pos;
+} ScenarioMode;
+
+typedef struct {
+	char *file; /* the scenario file */
+	char *dir;  /* its folder: manifest and trace paths are relative to it */
+	char *name;
+	guint64 seed;
+	SimTime horizon;      /* SIM_TIME_NEVER: until the queue empties */
+	SimTime sampling;     /* pending-pods sample interval */
+	GArray *pools;        /* ScenarioPool */
+	HwCatalog *catalog;   /* built-in plus spec.cluster.catalog files */
+	GPtrArray *manifests; /* char*: resolved paths */
+	GArray *entries;      /* ScenarioEntry */
+	SimTime default_duration;
+	double default_compute;
+	gint64 default_memory;
+	ScenarioTrace trace; /* path NULL: none */
+	GArray *modes;       /* ScenarioMode */
+	ClusterRunParams run;
+	GArray *events;        /* ScenarioEvent, in spec order */
+	K8sObjectSet *objects; /* the manifests */
+	GStringChunk *strings; /* the scenario file's name and text: positions point here */
+	/* not from the file: runs record every pod's history (drasim explain) */
+	gboolean journal;
+} Scenario;
+
+/**
+ * scenario_load:
+ *
+ * Reads and checks a scenario and the manifests it names. Problems go to
+ * @diags as FILE:LINE:COL with field paths.
+ *
+ * Returns: (transfer full) (nullable): NULL when @diags holds errors.
+ */
+Scenario *scenario_load(const char *path, K8sDiagList *diags);
+void scenario_free(Scenario *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
+
+const ScenarioMode *scenario_lookup_mode(const Scenario *self, const char *name);
+/* The mode's DynamicResources filterTimeout in microseconds; 0: no timeout. */
+gint64 scenario_mode_filter_timeout(const ScenarioMode *mode);
+
+/* The MIG layout @pool has in @mode: the mode's override, the pool's, else "all-disabled". */
+const char *scenario_mode_pool_layout(const ScenarioMode *mode, const ScenarioPool *pool);
+/* The node pool named @name, or NULL. */
+const ScenarioPool *scenario_lookup_pool(const Scenario *self, const char *name);
+/* The pool of a node named "<pool>-<k>" (sim/world names them so), or NULL. */
+const ScenarioPool *scenario_lookup_node_pool(const Scenario *self, const char *node);
+
+/**
+ * ScenarioPod:
+ *
+ * One pod to create, the same in every mode: sim/world expands the workload
+ * into these (sorted by arrival, entry, index), sim/measure reads them.
+ */
+typedef struct {
+	char *name;
+	const char *namespace_;
+	const K8sPodSpec *spec; /* borrowed from the scenario's objects; NULL for trace pods */
+	const K8sObject *obj;   /* the manifest object; NULL for trace pods */
+	SimTime arrival;
+	SimTime work; /* SIM_TIME_NEVER: a service */
+	double compute;
+	gint64 memory;
+	/* trace pods: */
+	guint num_gpu;
+	gint64 cpu_milli, memory_mib;
+	guint32 gpu_spec_mask;
+} ScenarioPod;
+
+G_END_DECLS

@@ -1,0 +1,382 @@
+/*
+ * scenario_events_dec.c: spec.events, the timed node and device events of a
+ * scenario, decoded strictly to plain values (ScenarioEvent): node failure
+ * and restore, drain, cordon and uncordon, node taints, DRA device taints and
+ * the NVIDIA mig-manager's reconfiguration. Targets are checked against the
+ * node pools. sim/world replays them (world_events.c).
+ */
+#include <string.h>
+
+#include "scenario-private.h"
+
+static const char *const action_names[] = {
+	"fail",    "restore",      "drain",          "cordon",          "uncordon", "taint",
+	"untaint", "device-taint", "device-untaint", "mig-reconfigure", NULL,
+};
+
+G_STATIC_ASSERT(G_N_ELEMENTS(action_names) == SCENARIO_N_EVENT_ACTIONS + 1);
+
+const char *
+scenario_event_action_get_name(ScenarioEventAction action)
+{
+	g_return_val_if_fail(action < SCENARIO_N_EVENT_ACTIONS, "?");
+	return action_names[action];
+}
+
+void
+scenario_event__clear(gpointer data)
+{
+	ScenarioEvent *e = data;
+
+	g_free(e->node);
+	g_free(e->pool);
+	g_free(e->taint_key);
+	g_free(e->taint_value);
+	g_strfreev(e->devices);
+	g_free(e->mig_config);
+}
+
+/* ============================================================ decoding */
+
+static gboolean
+is_taint_action(ScenarioEventAction a)
+{
+	return a == SCENARIO_EVENT_TAINT || a == SCENARIO_EVENT_UNTAINT ||
+	       a == SCENARIO_EVENT_DEVICE_TAINT || a == SCENARIO_EVENT_DEVICE_UNTAINT;
+}
+
+gboolean
+scenario_event_action_is_device(ScenarioEventAction a)
+{
+	return a == SCENARIO_EVENT_DEVICE_TAINT || a == SCENARIO_EVENT_DEVICE_UNTAINT;
+}
+
+const ScenarioPool *
+scenario_lookup_node_pool(const Scenario *self, const char *node)
+{
+	for (guint i = 0; i < self->pools->len; i++) {
+		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
+		gsize len = strlen(p->name);
+		char *end = NULL;
+		guint64 k;
+
+		if (strncmp(node, p->name, len) != 0 || node[len] != '-' ||
+		    !g_ascii_isdigit(node[len + 1]))
+			continue;
+		k = g_ascii_strtoull(node + len + 1, &end, 10);
+		if (*end == '\0' && k < p->count && (k == 0 || node[len + 1] != '0'))
+			return p;
+	}
+	return NULL;
+}
+
+static void
+decode_taint(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEvent *e)
+{
+	static const char *const known[] = { "key", "value", "effect", NULL };
+	gboolean device = scenario_event_action_is_device(e->action);
+	const K8sYamlNode *v;
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	scenario_dec__check_keys(dec, node, path, known);
+	if ((v = k8s_yaml_map_lookup(node, "value")) != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.value", path);
+
+		e->taint_value = scenario_dec__string(dec, v, field);
+	}
+	if ((v = k8s_yaml_map_lookup(node, "key")) != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.key", path);
+
+		e->taint_key = scenario_dec__string(dec, v, field);
+		if (e->taint_key != NULL && e->taint_key[0] == '\0')
+			scenario_dec__error(dec, v, field, "expected a non-empty taint key");
+	} else {
+		g_autofree char *field = g_strdup_printf("%s.key", path);
+
+		scenario_dec__error(dec, node, field, "expected the taint's key");
+	}
+	v = k8s_yaml_map_lookup(node, "effect");
+	if (v == NULL) {
+		g_autofree char *field = g_strdup_printf("%s.effect", path);
+
+		scenario_dec__error(dec, node, field, "expected the taint's effect");
+	} else {
+		g_autofree char *field = g_strdup_printf("%s.effect", path);
+		g_autofree char *s = scenario_dec__string(dec, v, field);
+
+		if (g_strcmp0(s, "NoSchedule") == 0)
+			e->taint_effect = CLUSTER_EFFECT_NO_SCHEDULE;
+		else if (g_strcmp0(s, "NoExecute") == 0)
+			e->taint_effect = CLUSTER_EFFECT_NO_EXECUTE;
+		else if (!device && g_strcmp0(s, "PreferNoSchedule") == 0)
+			e->taint_effect = CLUSTER_EFFECT_PREFER_NO_SCHEDULE;
+		else if (s != NULL)
+			/* DeviceTaint effects in resource.k8s.io 1.34: NoSchedule, NoExecute */
+			scenario_dec__error(dec, v, field, "expected %s, got \"%s\"",
+			                    device ? "NoSchedule or NoExecute"
+			                           : "NoSchedule, PreferNoSchedule or NoExecute",
+			                    s);
+	}
+}
+
+static void
+decode_devices(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEvent *e)
+{
+	g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func(g_free);
+
+	if (!scenario_dec__seq(dec, node, path))
+		return;
+	if (node->seq.n == 0)
+		scenario_dec__error(dec, node, path,
+		                    "expected at least one device name (leave the field out for "
+		                    "every device of the node)");
+	for (guint i = 0; i < node->seq.n; i++) {
+		g_autofree char *field = g_strdup_printf("%s[%u]", path, i);
+		char *s = scenario_dec__string(dec, node->seq.items[i], field);
+
+		if (s != NULL)
+			g_ptr_array_add(list, s);
+	}
+	g_ptr_array_add(list, NULL);
+	e->devices = (char **)g_ptr_array_steal(list, NULL);
+}
+
+static void
+decode_action(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEvent *e)
+{
+	g_autofree char *field = g_strdup_printf("%s.action", path);
+	const K8sYamlNode *v = k8s_yaml_map_lookup(node, "action");
+	g_autofree char *s = NULL;
+
+	e->action = SCENARIO_N_EVENT_ACTIONS;
+	if (v == NULL) {
+		scenario_dec__error(dec, node, field,
+		                    "expected an action: fail, restore, drain, cordon, uncordon, "
+		                    "taint, untaint, device-taint, device-untaint or "
+		                    "mig-reconfigure");
+		return;
+	}
+	s = scenario_dec__string(dec, v, field);
+	for (guint i = 0; s != NULL && action_names[i] != NULL; i++)
+		if (strcmp(s, action_names[i]) == 0)
+			e->action = (ScenarioEventAction)i;
+	if (s != NULL && e->action == SCENARIO_N_EVENT_ACTIONS)
+		scenario_dec__error(dec, v, field,
+		                    "expected fail, restore, drain, cordon, uncordon, taint, "
+		                    "untaint, device-taint, device-untaint or mig-reconfigure, got "
+		                    "\"%s\"",
+		                    s);
+}
+
+/* A field that only some actions take. */
+static void
+reject_field(ScenarioDec *dec,
+             const K8sYamlNode *node,
+             const char *path,
+             const char *key,
+             const ScenarioEvent *e,
+             const char *who)
+{
+	const K8sYamlNode *v = k8s_yaml_map_lookup(node, key);
+
+	if (v != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
+
+		scenario_dec__error(dec, v, field, "%s applies to %s only, not to %s", key, who,
+		                    action_names[e->action]);
+	}
+}
+
+/* node, or nodePool with index and count. */
+static void
+decode_target(Scenario *self,
+              ScenarioDec *dec,
+              const K8sYamlNode *node,
+              const char *path,
+              ScenarioEvent *e)
+{
+	const K8sYamlNode *n = k8s_yaml_map_lookup(node, "node");
+	const K8sYamlNode *p = k8s_yaml_map_lookup(node, "nodePool");
+	const K8sYamlNode *idx = k8s_yaml_map_lookup(node, "index");
+	const K8sYamlNode *cnt = k8s_yaml_map_lookup(node, "count");
+	const ScenarioPool *pool = NULL;
+	guint64 v;
+
+	if ((n == NULL) == (p == NULL)) {
+		g_autofree char *field = g_strdup_printf("%s.node", path);
+
+		scenario_dec__error(dec, n != NULL ? n : node, field,
+		                    "expected exactly one of node and nodePool");
+		return;
+	}
+	if (n != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.node", path);
+
+		e->node = scenario_dec__string(dec, n, field);
+		if (e->node != NULL && scenario_lookup_node_pool(self, e->node) == NULL)
+			scenario_dec__error(
+			        dec, n, field,
+			        "no node \"%s\": nodes are named <pool>-<k>, k from 0 to "
+			        "the pool's count - 1",
+			        e->node);
+		if (idx != NULL || cnt != NULL) {
+			g_autofree char *f2 =
+			        g_strdup_printf("%s.%s", path, idx != NULL ? "index" : "count");
+
+			scenario_dec__error(
+			        dec, idx != NULL ? idx : cnt, f2,
+			        "index and count select nodes of a nodePool, not of node");
+		}
+		return;
+	}
+	{
+		g_autofree char *field = g_strdup_printf("%s.nodePool", path);
+
+		e->pool = scenario_dec__string(dec, p, field);
+		pool = e->pool != NULL ? scenario_lookup_pool(self, e->pool) : NULL;
+		if (e->pool != NULL && pool == NULL)
+			scenario_dec__error(dec, p, field, "no node pool \"%s\" in spec.cluster",
+			                    e->pool);
+	}
+	if (idx != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.index", path);
+
+		if (scenario_dec__uint(dec, idx, field, 100000, &v)) {
+			e->index = (guint)v;
+			if (pool != NULL && e->index >= pool->count)
+				scenario_dec__error(dec, idx, field,
+				                    "expected an index below the pool's count %u",
+				                    pool->count);
+		}
+	}
+	if (cnt != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.count", path);
+
+		if (scenario_dec__uint(dec, cnt, field, 100000, &v)) {
+			e->count = (guint)v;
+			if (v == 0)
+				scenario_dec__error(dec, cnt, field, "expected count >= 1");
+			else if (pool != NULL && (guint64)e->index + v > pool->count)
+				scenario_dec__error(
+				        dec, cnt, field,
+				        "index %u + count %u is past the pool's %u nodes", e->index,
+				        e->count, pool->count);
+		}
+	}
+}
+
+/* migConfig must apply to the GPU model of every pool the event reaches. */
+static void
+check_mig_config(Scenario *self,
+                 ScenarioDec *dec,
+                 const K8sYamlNode *v,
+                 const char *field,
+                 const ScenarioEvent *e)
+{
+	const ScenarioPool *pool =
+	        e->pool != NULL
+	                ? scenario_lookup_pool(self, e->pool)
+	                : (e->node != NULL ? scenario_lookup_node_pool(self, e->node) : NULL);
+	const HwNodeShape *shape = pool != NULL && pool->shape != NULL
+	                                   ? hw_catalog_lookup_shape(self->catalog, pool->shape)
+	                                   : NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GArray) inst = NULL;
+	gboolean on = FALSE;
+
+	if (strcmp(e->mig_config, "dynamic") == 0) {
+		scenario_dec__error(dec, v, field,
+		                    "expected a MIG layout; \"dynamic\" is a pool setting "
+		                    "(spec.cluster.nodePools[].mig), not a mig-manager config");
+		return;
+	}
+	if (shape == NULL)
+		return;
+	inst = hw_mig_layout_parse(shape->gpu_model, e->mig_config, &on, &error);
+	if (inst == NULL)
+		scenario_dec__error(dec, v, field, "%s", error->message);
+}
+
+static void
+decode_event(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
+{
+	static const char *const known[] = { "at",        "action",   "node",  "nodePool",
+		                             "index",     "count",    "taint", "devices",
+		                             "migConfig", "duration", NULL };
+	ScenarioEvent e = { .duration = -1 };
+	const K8sYamlNode *v;
+
+	if (!scenario_dec__map(dec, node, path))
+		return;
+	e.pos = scenario_dec__pos(dec, node);
+	scenario_dec__check_keys(dec, node, path, known);
+	if ((v = k8s_yaml_map_lookup(node, "at")) != NULL) {
+		g_autofree char *field = g_strdup_printf("%s.at", path);
+
+		if (scenario_dec__duration(dec, v, field, &e.at) && e.at < 0)
+			scenario_dec__error(dec, v, field, "expected a time >= 0");
+	} else {
+		g_autofree char *field = g_strdup_printf("%s.at", path);
+
+		scenario_dec__error(dec, node, field,
+		                    "expected the time of the event (a duration from the start)");
+	}
+	decode_action(dec, node, path, &e);
+	decode_target(self, dec, node, path, &e);
+	if (e.action == SCENARIO_N_EVENT_ACTIONS) {
+		scenario_event__clear(&e);
+		return;
+	}
+	if (is_taint_action(e.action)) {
+		g_autofree char *field = g_strdup_printf("%s.taint", path);
+
+		if ((v = k8s_yaml_map_lookup(node, "taint")) != NULL)
+			decode_taint(dec, v, field, &e);
+		else
+			scenario_dec__error(dec, node, field, "expected the taint: key, effect");
+	} else {
+		reject_field(dec, node, path, "taint", &e, "taint actions");
+	}
+	if (scenario_event_action_is_device(e.action)) {
+		g_autofree char *field = g_strdup_printf("%s.devices", path);
+
+		if ((v = k8s_yaml_map_lookup(node, "devices")) != NULL)
+			decode_devices(dec, v, field, &e);
+	} else {
+		reject_field(dec, node, path, "devices", &e, "device-taint and device-untaint");
+	}
+	if (e.action == SCENARIO_EVENT_MIG_RECONFIGURE) {
+		g_autofree char *field = g_strdup_printf("%s.migConfig", path);
+
+		if ((v = k8s_yaml_map_lookup(node, "migConfig")) == NULL)
+			scenario_dec__error(dec, node, field,
+			                    "expected the MIG layout to install (the value of "
+			                    "nvidia.com/mig.config), e.g. all-1g.10gb");
+		else if ((e.mig_config = scenario_dec__string(dec, v, field)) != NULL)
+			check_mig_config(self, dec, v, field, &e);
+		if ((v = k8s_yaml_map_lookup(node, "duration")) != NULL) {
+			g_autofree char *f2 = g_strdup_printf("%s.duration", path);
+
+			if (scenario_dec__duration(dec, v, f2, &e.duration) && e.duration < 0)
+				scenario_dec__error(dec, v, f2, "expected a duration >= 0");
+		}
+	} else {
+		reject_field(dec, node, path, "migConfig", &e, "mig-reconfigure");
+		reject_field(dec, node, path, "duration", &e, "mig-reconfigure");
+	}
+	g_array_append_val(self->events, e);
+}
+
+void
+scenario_events__decode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
+{
+	if (!scenario_dec__seq(dec, node, "spec.events"))
+		return;
+	/* Spec order is kept: events at the same time apply in that order. */
+	for (guint i = 0; i < node->seq.n; i++) {
+		g_autofree char *path = g_strdup_printf("spec.events[%u]", i);
+
+		decode_event(self, dec, node->seq.items[i], path);
+	}
+}

@@ -1,0 +1,179 @@
+/*
+ * world-private.h: what the sibling files of sim/world share: the pod
+ * instances, the run-size limits, the DRA -> extended translation, the trace's
+ * gpu_spec, extended-world placement and the run-time events.
+ */
+#pragma once
+
+#include "world.h"
+
+G_BEGIN_DECLS
+
+/* ---- pod instances (world_pods.c) ---- */
+
+/* All pod instances, sorted by (arrival, entry, index). */
+GArray *scenario_pods__expand(const Scenario *self,
+                              SimRngSet *rngs,
+                              WorkloadTrace **trace_out,
+                              K8sDiagList *diags);
+void scenario_pods__clear(gpointer pod);
+/* The manifest object of workload entry @e (NULL: none), and the pod spec it makes. */
+const K8sObject *scenario_pods__find_object(const Scenario *self, const ScenarioEntry *e);
+const K8sPodSpec *scenario_pods__object_spec(const K8sObject *obj);
+
+/* ---- run-size limits (world_limits.c, base.h) ---- */
+
+/* FALSE (an error at @pos, @field) when @have + @adding pods pass the pods limit. */
+gboolean scenario_limits__pods(
+        guint64 have, guint64 adding, const K8sPos *pos, const char *field, K8sDiagList *diags);
+guint64 scenario_limits__series(const Scenario *sc);
+guint64 scenario_limits__max_samples(const Scenario *sc);
+/* Before a run to @horizon: FALSE with an error naming horizon, sampling and the limit. */
+gboolean scenario_limits__samples(const Scenario *sc, SimTime horizon, GError **error);
+/* Without a horizon the samples ran out at @now: sets the error, returns FALSE. */
+gboolean scenario_limits__samples_ran_out(const Scenario *sc, SimTime now, GError **error);
+
+/* ---- DRA -> extended (world_xlate.c) ---- */
+
+/* What a pod's claims become in the extended world. */
+typedef struct {
+	char *resource; /* "nvidia.com/gpu", "nvidia.com/mig-1g.10gb"; NULL = no GPU */
+	gint64 count;
+	GPtrArray *node_selector; /* char*, key=value pairs alternately */
+	char *device_class;       /* the first GPU request's class (fragmentation) */
+} ScenarioXlate;
+
+void scenario_xlate__pod(const Scenario *self,
+                         const ScenarioPod *pod,
+                         ScenarioXlate *out,
+                         GPtrArray *notes);
+void scenario_xlate__clear(ScenarioXlate *x);
+/* The GpuConfig sharing of the pod's claims (class config, then claim config);
+ * under MPS also mpsConfig's thread percentage (0 = none) and pinned memory limit. */
+gboolean scenario_xlate__sharing(const Scenario *self,
+                                 const ScenarioPod *pod,
+                                 ClusterShareMode *mode,
+                                 ClusterTimeSliceInterval *interval,
+                                 double *mps_threads,
+                                 gint64 *mem_limit);
+/* The device plugin's MPS limits for a pod asking @resource (nothing for MIG or no GPU). */
+void scenario_xlate__plugin_mps(const Scenario *self,
+                                const ScenarioMode *mode,
+                                const char *resource,
+                                double *mps_threads,
+                                gint64 *mem_limit);
+/* ScenarioClaimShapeFunc (measure.h) over scenario_xlate__pod(): the sampler's task mix. */
+void scenario_xlate__claim_shape(const Scenario *sc,
+                                 const ScenarioPod *pod,
+                                 char **resource,
+                                 gint64 *count,
+                                 char **device_class);
+
+/* ---- the trace's gpu_spec in each world (world_gpuspec.c) ---- */
+
+typedef struct ScenarioGpuSpec ScenarioGpuSpec;
+
+/* NULL without a trace. Notes go to @notes; the DRA objects' problems to @diags. */
+ScenarioGpuSpec *scenario_gpuspec__new(const Scenario *sc,
+                                       const ScenarioMode *mode,
+                                       const WorkloadTrace *trace,
+                                       const GArray *pods,
+                                       GPtrArray *notes,
+                                       K8sDiagList *diags);
+void scenario_gpuspec__free(ScenarioGpuSpec *self);
+/* DRA world: gives the claim controller the ResourceClaimTemplates (after attach). */
+void scenario_gpuspec__add_templates(const ScenarioGpuSpec *self, ClusterDra *dra);
+/* DRA world: the pod spec whose claim carries the trace pod's gpu_spec, or NULL. */
+const K8sPodSpec *scenario_gpuspec__pod_spec(const ScenarioGpuSpec *self, const ScenarioPod *pod);
+/* Extended world: adds the GFD nvidia.com/gpu.product selector (or affinity term). */
+void
+scenario_gpuspec__select(const ScenarioGpuSpec *self, const ScenarioPod *pod, ClusterPod *cpod);
+
+/* ---- extended-world placement (world_place.c) ---- */
+
+typedef struct ScenarioPlace ScenarioPlace;
+
+ScenarioPlace *scenario_place__new(void);
+void scenario_place__free(ScenarioPlace *self);
+/* @resources: the resource name each device is advertised under. */
+void scenario_place__add_node(ScenarioPlace *self,
+                              const char *node,
+                              GPtrArray *resources,
+                              gboolean shared);
+/* The device plugin's sharing (replicas per shared device, failRequestsGreaterThanOne). */
+void scenario_place__configure(ScenarioPlace *self, const XrConfig *xr);
+void scenario_place__set_pod(ScenarioPlace *self, guint index, const char *resource);
+gboolean scenario_place__func(gpointer data,
+                              ClusterSim *sim,
+                              const ClusterPod *pod,
+                              const ClusterNode *node,
+                              guint n,
+                              GArray *devices);
+
+/* ---- node and device events at run time (world_events.c) ---- */
+
+typedef struct ScenarioEvents ScenarioEvents;
+
+/* What the events of one run act on; all borrowed, alive for the whole run. */
+typedef struct {
+	const Scenario *sc;
+	const ScenarioMode *mode;
+	SimLoop *loop;
+	ClusterSim *sim;
+	ClusterDra *dra;      /* dra world only */
+	ScenarioPlace *place; /* extended world only */
+	ClusterResNames *names;
+	GPtrArray *nodes; /* HwNode*, as built */
+	GPtrArray *notes; /* ScenarioNote*: what a world cannot do */
+	K8sDiagList *diags;
+} ScenarioEventsEnv;
+
+/* Schedules every event of the scenario on @env->loop. Free after @env->dra. */
+ScenarioEvents *scenario_events__new(const ScenarioEventsEnv *env);
+void scenario_events__free(ScenarioEvents *self);
+/* Events that took effect on at least one node so far. */
+guint64 scenario_events__get_applied(const ScenarioEvents *self);
+
+/* world_run.c: the compute devices of @node as @mode shows them, with the DRA device
+ * name and the device-plugin resource name of each (see node_devices()). */
+void scenario_run__node_devices(const ScenarioMode *mode,
+                                const HwNode *node,
+                                const HwPublishOptions *opts,
+                                GArray *devices,
+                                GPtrArray *names,
+                                GPtrArray *resources);
+
+/* ---- one run of a mode (world_run.c, world_collect.c) ---- */
+
+/* What scenario_run() builds and drives for one mode; all owned by the run. */
+typedef struct {
+	const Scenario *sc;
+	const ScenarioMode *mode;
+	SimLoop *loop;
+	ClusterSim *sim;
+	ClusterDra *dra;          /* dra world only */
+	ScenarioPlace *place;     /* extended world only */
+	ScenarioGpuSpec *gpuspec; /* the trace's gpu_spec in this world */
+	ClusterResNames *names;
+	K8sObjectSet *published;
+	GPtrArray *nodes; /* HwNode* */
+	GArray *pods;     /* ScenarioPod */
+	GArray *pending;  /* guint64 samples */
+	GArray *alloc;    /* double samples: busy devices / devices */
+	uint32_t kind_sample;
+	SimTime last_sample; /* time of the last sample, -1 before the first */
+	guint64 max_samples; /* the sampled values limit over the series */
+	SimTime horizon;
+	gboolean dynamic;    /* some pool publishes DynamicMIG devices (they overlap) */
+	guint physical_gpus; /* physical GPUs, for capacity under DynamicMIG */
+	gint64 physical_mem;
+	ScenarioResult *result;
+	K8sDiagList *diags;
+	ScenarioEvents *events;   /* spec.events of this run */
+	ScenarioSampler *sampler; /* per-node occupancy, fragmentation (measure_sample.c) */
+} WorldRun;
+
+/* At the end of the run: the metrics of docs/scenario.md into @run->result. */
+void world_collect__result(WorldRun *run);
+
+G_END_DECLS
