@@ -55,10 +55,12 @@ void dra_input_add_objects(DraInput *self, DraAllocator *alloc, K8sObjectSet *se
 
 /*
  * DraObjectsAllocator: the allocator over a set of manifests, as `drasim
- * allocate` and the allocator conformance runner build it: a DraInput, the
- * CEL selector evaluator for @features and a DraAllocator over them, loaded
- * with @set's objects (dra_input_add_objects). The fields are owned; callers
- * tune the allocator (step budget, quirks, prune) before allocating.
+ * allocate`, the allocator conformance runner and the simulator's
+ * DynamicResources (sim/cluster/cluster_dra.c) build it: a DraInput, the CEL
+ * selector evaluator for @features and a DraAllocator over them, loaded with
+ * @set's objects (dra_input_add_objects; @set NULL: none, the caller adds
+ * them). The fields are owned; callers tune the allocator (step budget,
+ * quirks, prune, memo) before allocating.
  */
 typedef struct {
 	DraInput *input;

@@ -45,7 +45,9 @@ dra_objects_allocator_init(DraObjectsAllocator *self,
 	self->input = dra_input_new();
 	self->cel = dra_cel_new(features);
 	self->alloc = dra_allocator_new(features, dra_cel_get_ops(), self->cel);
-	dra_input_add_objects(self->input, self->alloc, set);
+	if (set != NULL) {
+		dra_input_add_objects(self->input, self->alloc, set);
+	}
 }
 
 void

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "cluster.h"
+#include "cluster_claim_use.h"
 #include "dra.h"
 #include "dra_k8s.h"
 #include "k8s_objects.h"
@@ -243,8 +244,7 @@ sort_pod_claims(Run *run, K8sPod *pod, GPtrArray *done, GPtrArray *unallocated, 
 			run->fatal = TRUE;
 			return FALSE;
 		}
-		if (c->allocated && c->reserved_for->len >= CLUSTER_CLAIM_RESERVED_FOR_MAX &&
-		    !cluster_claims_is_reserved_for(c, pod->obj.metadata.name)) {
+		if (c->allocated && !cluster_claims_can_reserve(c, pod->obj.metadata.name)) {
 			k8s_diag_list_warning(
 			        diags, &pod->obj.pos, "spec.resourceClaims",
 			        "pod %s/%s is unschedulable: resourceclaim %s is in use "

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cluster-private.h"
+#include "cluster_claim_use.h"
 
 struct ClusterClaims {
 	ClusterClaimsConfig config;
@@ -167,11 +168,18 @@ cluster_claims_is_reserved_for(const ClusterClaim *claim, const char *pod)
 }
 
 gboolean
+cluster_claims_can_reserve(const ClusterClaim *claim, const char *pod)
+{
+	return claim->reserved_for->len < CLUSTER_CLAIM_RESERVED_FOR_MAX ||
+	       reserved_index(claim, pod) >= 0;
+}
+
+gboolean
 cluster_claims_reserve(ClusterClaims *self, ClusterClaim *claim, const char *pod)
 {
 	if (reserved_index(claim, pod) >= 0)
 		return TRUE;
-	if (claim->reserved_for->len >= CLUSTER_CLAIM_RESERVED_FOR_MAX)
+	if (!cluster_claims_can_reserve(claim, pod))
 		return FALSE;
 	g_ptr_array_add(claim->reserved_for, g_strdup(pod));
 	return TRUE;
