@@ -1,7 +1,7 @@
 /*
  * dra_k8s_objects.c: the allocator over a set of decoded manifests, for the
  * callers that allocate "these manifests" (drasim allocate and the allocator
- * conformance runner): loading the allocator's view from a set's objects, and
+ * conformance runner): the allocator built over a set's objects, and
  * writing an answer back as the ResourceClaim's status.allocation, the form
  * the scheduler writes (k8s.io/api/resource/v1 AllocationResult).
  */
@@ -35,6 +35,27 @@ dra_input_add_objects(DraInput *self, DraAllocator *alloc, K8sObjectSet *set)
 			dra_input_mark_allocation(alloc, c->status.allocation);
 		}
 	}
+}
+
+void
+dra_objects_allocator_init(DraObjectsAllocator *self,
+                           const DraFeatures *features,
+                           K8sObjectSet *set)
+{
+	self->input = dra_input_new();
+	self->cel = dra_cel_new(features);
+	self->alloc = dra_allocator_new(features, dra_cel_get_ops(), self->cel);
+	if (set != NULL) {
+		dra_input_add_objects(self->input, self->alloc, set);
+	}
+}
+
+void
+dra_objects_allocator_clear(DraObjectsAllocator *self)
+{
+	g_clear_pointer(&self->alloc, dra_allocator_free);
+	g_clear_pointer(&self->cel, dra_cel_free);
+	g_clear_pointer(&self->input, dra_input_free);
 }
 
 static gpointer

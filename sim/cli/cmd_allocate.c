@@ -4,8 +4,9 @@
  *
  * Loads manifests, builds one DraAllocator over every ResourceSlice, DeviceClass
  * and DeviceTaintRule (claims that are already allocated mark their devices in
- * use), then places each Pod in input order: its template claims are created as
- * the resource-claim controller would, and its unallocated claims are allocated
+ * use), then places each Pod in input order: its claims are found and its
+ * template claims created by the cluster's claim controller (sim/cluster's
+ * ClusterClaims, one per namespace), and its unallocated claims are allocated
  * on --node or on the first node that fits. It prints the claims with
  * status.allocation filled in, as the scheduler writes them, and tells for each
  * pod that does not fit why, per node.
@@ -16,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "cluster_claims.h"
 #include "dra.h"
 #include "dra_k8s.h"
 #include "k8s_objects.h"
@@ -25,12 +27,12 @@ int cli_allocate_main(int argc, char **argv);
 
 typedef struct {
 	K8sObjectSet *set;
-	DraInput *input;
-	DraCel *cel;
-	DraAllocator *alloc;
-	GPtrArray *nodes;      /* const DraNode* in node order */
-	GPtrArray *written;    /* K8sResourceClaim* allocated by this run, in order */
-	GHashTable *converted; /* K8sResourceClaim* -> const DraClaim* */
+	DraObjectsAllocator objects;
+	GHashTable *controllers; /* namespace -> ClusterClaims *: names are unique per namespace */
+	guint32 suffix;          /* the random source of the next generated claim name */
+	GPtrArray *nodes;        /* const DraNode* in node order */
+	GPtrArray *written;      /* K8sResourceClaim* allocated by this run, in order */
+	GHashTable *converted;   /* K8sResourceClaim* -> const DraClaim* */
 	gboolean fatal;
 } Run;
 
@@ -48,54 +50,131 @@ str(Run *run, const char *text)
 	return text != NULL ? k8s_object_set_intern(run->set, text) : NULL;
 }
 
-static void
-add_reserved_for(Run *run, K8sResourceClaim *claim, const K8sPod *pod)
+/*
+ * ClusterRandFunc for the apiserver's 5 random characters of a generated
+ * name: drawn from a hash of (pod, podClaim) (set before each claim), so a
+ * claim's name does not depend on the order of the inputs.
+ */
+static guint32
+suffix_rand(gpointer data, guint32 n)
 {
-	guint n = claim->status.n_reserved_for;
-	K8sResourceClaimConsumerReference *refs = zalloc(run, sizeof(*refs) * (n + 1));
+	guint32 *h = data;
+	guint32 k = *h % n;
 
+	*h = *h / n + *h * 2654435761u;
+	return k;
+}
+
+/* The claim controller of @ns; a claim's user_data is its K8sResourceClaim. */
+static ClusterClaims *
+controller(Run *run, const char *ns)
+{
+	ClusterClaims *claims = g_hash_table_lookup(run->controllers, ns);
+
+	if (claims == NULL) {
+		ClusterClaimsConfig config = { .rand = suffix_rand, .rand_data = &run->suffix };
+		claims = cluster_claims_new(&config);
+		g_hash_table_insert(run->controllers, (gpointer)ns, claims);
+	}
+	return claims;
+}
+
+/* The input's claims join their namespace's controller, allocated and reserved as written. */
+static void
+add_input_claims(Run *run)
+{
+	for (guint i = 0; i < k8s_object_set_count_kind(run->set, K8S_KIND_RESOURCE_CLAIM); i++) {
+		K8sResourceClaim *k = k8s_object_as_resource_claim(
+		        k8s_object_set_get_kind(run->set, K8S_KIND_RESOURCE_CLAIM, i));
+		ClusterClaims *claims = controller(run, k8s_object_namespace(&k->obj));
+		ClusterClaim *c = cluster_claims_add(claims, k->obj.metadata.name);
+
+		if (c == NULL) {
+			continue; /* a name taken twice: the first claim wins, as in an object set
+			           */
+		}
+		c->user_data = k;
+		if (k->status.allocation != NULL) {
+			cluster_claims_allocate(claims, c, k->status.allocation);
+		}
+		for (guint r = 0; r < k->status.n_reserved_for; r++) {
+			cluster_claims_reserve(claims, c, k->status.reserved_for[r].name);
+		}
+	}
+}
+
+/* Reserves @claim for @pod in the controller and in the claim's status.reservedFor. */
+static void
+add_reserved_for(Run *run, ClusterClaim *claim, const K8sPod *pod)
+{
+	K8sResourceClaim *k = claim->user_data;
+	guint n = k->status.n_reserved_for;
+
+	if (cluster_claims_is_reserved_for(claim, pod->obj.metadata.name)) {
+		return;
+	}
+	K8sResourceClaimConsumerReference *refs = zalloc(run, sizeof(*refs) * (n + 1));
+	cluster_claims_reserve(controller(run, k8s_object_namespace(&k->obj)), claim,
+	                       pod->obj.metadata.name);
 	if (n > 0) {
-		memcpy(refs, claim->status.reserved_for, sizeof(*refs) * n);
+		memcpy(refs, k->status.reserved_for, sizeof(*refs) * n);
 	}
 	refs[n].resource = "pods";
 	refs[n].name = pod->obj.metadata.name;
 	refs[n].uid = pod->obj.metadata.uid;
-	claim->status.reserved_for = refs;
-	claim->status.n_reserved_for = n + 1;
+	k->status.reserved_for = refs;
+	k->status.n_reserved_for = n + 1;
 }
 
-/* A deterministic 5-character suffix, like the controller's random one. */
-static char *
-claim_suffix(const char *pod, const char *claim)
+/*
+ * The claim the resourceclaim controller creates for a template reference
+ * (kubernetes pkg/controller/resourceclaim/controller.go handleClaim): named
+ * by cluster_claims_generate, the template's spec and labels, annotated with
+ * the pod claim name it serves.
+ */
+static ClusterClaim *
+generate_claim(Run *run,
+               K8sPod *pod,
+               const K8sPodResourceClaim *ref,
+               K8sResourceClaimTemplate *tmpl)
 {
-	static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
-	guint h = g_str_hash(pod) * 31u + g_str_hash(claim);
-	char out[6];
+	const char *ns = k8s_object_namespace(&pod->obj);
+	ClusterClaim *c;
 
-	for (guint i = 0; i < 5; i++) {
-		out[i] = alphabet[h % (sizeof(alphabet) - 1)];
-		h = h / (sizeof(alphabet) - 1) + h * 2654435761u;
-	}
-	out[5] = '\0';
-	return g_strdup(out);
+	run->suffix = g_str_hash(pod->obj.metadata.name) * 31u + g_str_hash(ref->name);
+	c = cluster_claims_generate(controller(run, ns), pod->obj.metadata.name, ref->name);
+	K8sObject *o = k8s_object_set_add_new(run->set, K8S_KIND_RESOURCE_CLAIM, ns, c->name);
+	K8sResourceClaim *claim = k8s_object_as_resource_claim(o);
+	claim->spec = tmpl->spec;
+	claim->obj.metadata.labels = tmpl->template_metadata.labels;
+	K8sStringPair *ann = zalloc(run, sizeof(*ann));
+	ann->key = "resource.kubernetes.io/pod-claim-name";
+	ann->value = ref->name;
+	claim->obj.metadata.annotations.items = ann;
+	claim->obj.metadata.annotations.n = 1;
+	c->user_data = claim;
+	return c;
 }
 
-/* Finds or creates the claim behind one pod.spec.resourceClaims entry. */
-static K8sResourceClaim *
+/*
+ * The claim behind one pod.spec.resourceClaims entry: a resourceClaimName, or
+ * the claim generated from its template. The controller handles a pod's
+ * entries in spec order, as upstream's syncPod does.
+ */
+static ClusterClaim *
 pod_claim(Run *run, K8sPod *pod, const K8sPodResourceClaim *ref, K8sDiagList *diags)
 {
 	const char *ns = k8s_object_namespace(&pod->obj);
 
 	if (ref->resource_claim_name != NULL) {
-		K8sObject *o = k8s_object_set_lookup(run->set, K8S_KIND_RESOURCE_CLAIM, ns,
-		                                     ref->resource_claim_name);
-		if (o == NULL) {
+		ClusterClaim *c =
+		        cluster_claims_lookup(controller(run, ns), ref->resource_claim_name);
+		if (c == NULL) {
 			k8s_diag_list_error(diags, &ref->resource_claim_name_pos,
 			                    "spec.resourceClaims", "resource claim %s/%s not found",
 			                    ns, ref->resource_claim_name);
-			return NULL;
 		}
-		return k8s_object_as_resource_claim(o);
+		return c;
 	}
 	K8sObject *t = k8s_object_set_lookup(run->set, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, ns,
 	                                     ref->resource_claim_template_name);
@@ -106,21 +185,7 @@ pod_claim(Run *run, K8sPod *pod, const K8sPodResourceClaim *ref, K8sDiagList *di
 		                    ref->resource_claim_template_name);
 		return NULL;
 	}
-	/* the resource-claim controller: <pod>-<podClaimName>-<suffix>, annotated */
-	g_autofree char *suffix = claim_suffix(pod->obj.metadata.name, ref->name);
-	g_autofree char *name =
-	        g_strdup_printf("%s-%s-%s", pod->obj.metadata.name, ref->name, suffix);
-	K8sResourceClaimTemplate *tmpl = k8s_object_as_resource_claim_template(t);
-	K8sObject *o = k8s_object_set_add_new(run->set, K8S_KIND_RESOURCE_CLAIM, ns, name);
-	K8sResourceClaim *claim = k8s_object_as_resource_claim(o);
-	claim->spec = tmpl->spec;
-	claim->obj.metadata.labels = tmpl->template_metadata.labels;
-	K8sStringPair *ann = zalloc(run, sizeof(*ann));
-	ann->key = "resource.kubernetes.io/pod-claim-name";
-	ann->value = ref->name;
-	claim->obj.metadata.annotations.items = ann;
-	claim->obj.metadata.annotations.n = 1;
-	return claim;
+	return generate_claim(run, pod, ref, k8s_object_as_resource_claim_template(t));
 }
 
 static const DraClaim *
@@ -128,7 +193,7 @@ to_dra(Run *run, K8sResourceClaim *claim)
 {
 	const DraClaim *c = g_hash_table_lookup(run->converted, claim);
 	if (c == NULL) {
-		c = dra_input_claim(run->input, k8s_object_namespace(&claim->obj),
+		c = dra_input_claim(run->objects.input, k8s_object_namespace(&claim->obj),
 		                    claim->obj.metadata.name, &claim->spec);
 		g_hash_table_insert(run->converted, claim, (gpointer)c);
 	}
@@ -140,7 +205,8 @@ static gboolean
 allocated_claims_fit(GPtrArray *claims, const DraNode *node, GString *why)
 {
 	for (guint i = 0; i < claims->len; i++) {
-		K8sResourceClaim *c = g_ptr_array_index(claims, i);
+		const ClusterClaim *claim = g_ptr_array_index(claims, i);
+		const K8sResourceClaim *c = claim->user_data;
 		const K8sNodeSelector *ks = c->status.allocation->node_selector;
 		if (ks == NULL) {
 			continue;
@@ -162,33 +228,116 @@ allocated_claims_fit(GPtrArray *claims, const DraNode *node, GString *why)
 	return TRUE;
 }
 
+/*
+ * PreFilter's part: the pod's claims in spec order, sorted into allocated
+ * (@done) and to allocate. FALSE when the pod cannot be placed: a claim is
+ * missing (fatal) or, as DynamicResources' PreFilter says, an allocated claim
+ * is in use by ResourceClaimReservedForMaxSize other pods.
+ */
+static gboolean
+sort_pod_claims(Run *run, K8sPod *pod, GPtrArray *done, GPtrArray *unallocated, K8sDiagList *diags)
+{
+	for (guint i = 0; i < pod->spec.n_resource_claims; i++) {
+		ClusterClaim *c = pod_claim(run, pod, &pod->spec.resource_claims[i], diags);
+		if (c == NULL) {
+			run->fatal = TRUE;
+			return FALSE;
+		}
+		if (c->allocated && !cluster_claims_can_reserve(c, pod->obj.metadata.name)) {
+			k8s_diag_list_warning(
+			        diags, &pod->obj.pos, "spec.resourceClaims",
+			        "pod %s/%s is unschedulable: resourceclaim %s is in use "
+			        "by %d pods (reservedFor is full)",
+			        k8s_object_namespace(&pod->obj), pod->obj.metadata.name, c->name,
+			        CLUSTER_CLAIM_RESERVED_FOR_MAX);
+			return FALSE;
+		}
+		g_ptr_array_add(c->allocated ? done : unallocated, c);
+	}
+	return TRUE;
+}
+
+/* Hands the unallocated claims to the allocator, once for all nodes; it borrows @dra. */
+static void
+set_pending(Run *run, GPtrArray *unallocated, GPtrArray *dra)
+{
+	for (guint i = 0; i < unallocated->len; i++) {
+		const ClusterClaim *c = g_ptr_array_index(unallocated, i);
+		g_ptr_array_add(dra, (gpointer)to_dra(run, c->user_data));
+	}
+	/* one pod, many nodes: the claims are validated once */
+	dra_allocator_set_claims(run->objects.alloc, (const DraClaim *const *)dra->pdata, dra->len);
+}
+
+/* Reserve: each new allocation is written and committed; every claim gets the pod in reservedFor.
+ */
+static void
+reserve(Run *run, const K8sPod *pod, GPtrArray *done, GPtrArray *unallocated)
+{
+	for (guint i = 0; i < unallocated->len; i++) {
+		ClusterClaim *claim = g_ptr_array_index(unallocated, i);
+		K8sResourceClaim *c = claim->user_data;
+		c->status.allocation = dra_allocation_to_k8s(
+		        dra_allocator_get_allocation(run->objects.alloc, i), run->set);
+		dra_allocator_commit(run->objects.alloc, i);
+		cluster_claims_allocate(controller(run, k8s_object_namespace(&c->obj)), claim,
+		                        c->status.allocation);
+		g_ptr_array_add(run->written, c);
+	}
+	for (guint i = 0; i < unallocated->len; i++) {
+		add_reserved_for(run, g_ptr_array_index(unallocated, i), pod);
+	}
+	for (guint i = 0; i < done->len; i++) {
+		add_reserved_for(run, g_ptr_array_index(done, i), pod);
+	}
+}
+
+typedef enum { NODE_FITS, NODE_REJECTED, NODE_ERROR } NodeVerdict;
+
+/* Filter on one node: where the allocated claims may run, then Allocate. */
+static NodeVerdict
+filter_node(Run *run, const K8sPod *pod, const DraNode *node, GPtrArray *done, K8sDiagList *diags)
+{
+	const char *ns = k8s_object_namespace(&pod->obj);
+	g_autoptr(GString) why = g_string_new(NULL);
+
+	if (!allocated_claims_fit(done, node, why)) {
+		k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims",
+		                      "pod %s/%s does not fit node %s: %s", ns,
+		                      pod->obj.metadata.name, node->name, why->str);
+		return NODE_REJECTED;
+	}
+	DraOutcome out = dra_allocator_allocate_on(run->objects.alloc, node);
+	if (out == DRA_OUTCOME_ERROR) {
+		k8s_diag_list_error(diags, &pod->obj.pos, "spec.resourceClaims", "pod %s/%s: %s",
+		                    ns, pod->obj.metadata.name,
+		                    dra_allocator_get_error(run->objects.alloc));
+		return NODE_ERROR;
+	}
+	if (out == DRA_OUTCOME_UNSCHEDULABLE) {
+		k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims",
+		                      "pod %s/%s is unschedulable on node %s: %s", ns,
+		                      pod->obj.metadata.name, node->name,
+		                      dra_allocator_get_reason(run->objects.alloc));
+		return NODE_REJECTED;
+	}
+	return NODE_FITS;
+}
+
 static void
 place_pod(Run *run, K8sPod *pod, const char *only_node, K8sDiagList *diags)
 {
 	g_autoptr(GPtrArray) unallocated = g_ptr_array_new();
 	g_autoptr(GPtrArray) done = g_ptr_array_new();
 	g_autoptr(GPtrArray) dra = g_ptr_array_new();
-	const char *ns = k8s_object_namespace(&pod->obj);
 
-	for (guint i = 0; i < pod->spec.n_resource_claims; i++) {
-		K8sResourceClaim *c = pod_claim(run, pod, &pod->spec.resource_claims[i], diags);
-		if (c == NULL) {
-			run->fatal = TRUE;
-			return;
-		}
-		g_ptr_array_add(c->status.allocation != NULL ? done : unallocated, c);
-	}
-	if (unallocated->len == 0 && done->len == 0) {
+	if (!sort_pod_claims(run, pod, done, unallocated, diags) ||
+	    (unallocated->len == 0 && done->len == 0)) {
 		return;
 	}
-	for (guint i = 0; i < unallocated->len; i++) {
-		g_ptr_array_add(dra, (gpointer)to_dra(run, g_ptr_array_index(unallocated, i)));
-	}
-	/* one pod, many nodes: the claims are validated once */
-	dra_allocator_set_claims(run->alloc, (const DraClaim *const *)dra->pdata, dra->len);
+	set_pending(run, unallocated, dra);
 	for (guint n = 0; n < run->nodes->len; n++) {
 		const DraNode *node = g_ptr_array_index(run->nodes, n);
-		g_autoptr(GString) why = g_string_new(NULL);
 		if (only_node != NULL && strcmp(node->name, only_node) != 0) {
 			continue;
 		}
@@ -196,45 +345,19 @@ place_pod(Run *run, K8sPod *pod, const char *only_node, K8sDiagList *diags)
 		if (pod->spec.node_name != NULL && strcmp(node->name, pod->spec.node_name) != 0) {
 			continue;
 		}
-		if (!allocated_claims_fit(done, node, why)) {
-			k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims",
-			                      "pod %s/%s does not fit node %s: %s", ns,
-			                      pod->obj.metadata.name, node->name, why->str);
-			continue;
-		}
-		DraOutcome out = dra_allocator_allocate_on(run->alloc, node);
-		if (out == DRA_OUTCOME_ERROR) {
+		NodeVerdict v = filter_node(run, pod, node, done, diags);
+		if (v == NODE_ERROR) {
 			/* the scheduler reports the error and tries no other node */
-			k8s_diag_list_error(diags, &pod->obj.pos, "spec.resourceClaims",
-			                    "pod %s/%s: %s", ns, pod->obj.metadata.name,
-			                    dra_allocator_get_error(run->alloc));
 			run->fatal = TRUE;
 			return;
 		}
-		if (out == DRA_OUTCOME_UNSCHEDULABLE) {
-			k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims",
-			                      "pod %s/%s is unschedulable on node %s: %s", ns,
-			                      pod->obj.metadata.name, node->name,
-			                      dra_allocator_get_reason(run->alloc));
-			continue;
+		if (v == NODE_FITS) {
+			reserve(run, pod, done, unallocated);
+			return;
 		}
-		for (guint i = 0; i < unallocated->len; i++) {
-			K8sResourceClaim *c = g_ptr_array_index(unallocated, i);
-			c->status.allocation = dra_allocation_to_k8s(
-			        dra_allocator_get_allocation(run->alloc, i), run->set);
-			dra_allocator_commit(run->alloc, i);
-			g_ptr_array_add(run->written, c);
-		}
-		for (guint i = 0; i < unallocated->len; i++) {
-			add_reserved_for(run, g_ptr_array_index(unallocated, i), pod);
-		}
-		for (guint i = 0; i < done->len; i++) {
-			add_reserved_for(run, g_ptr_array_index(done, i), pod);
-		}
-		return;
 	}
 	k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims", "pod %s/%s fits no node",
-	                      ns, pod->obj.metadata.name);
+	                      k8s_object_namespace(&pod->obj), pod->obj.metadata.name);
 }
 
 /* Nodes in input order; without Node objects, the node names of the slices. */
@@ -247,7 +370,7 @@ collect_nodes(Run *run, const char *only_node)
 	for (guint i = 0; i < n; i++) {
 		K8sNode *node =
 		        k8s_object_as_node(k8s_object_set_get_kind(run->set, K8S_KIND_NODE, i));
-		g_ptr_array_add(run->nodes, (gpointer)dra_input_node(run->input, node));
+		g_ptr_array_add(run->nodes, (gpointer)dra_input_node(run->objects.input, node));
 		g_hash_table_add(seen, (gpointer)node->obj.metadata.name);
 	}
 	if (n > 0) {
@@ -258,13 +381,14 @@ collect_nodes(Run *run, const char *only_node)
 		        k8s_object_set_get_kind(run->set, K8S_KIND_RESOURCE_SLICE, i));
 		if (s->spec.node_name != NULL &&
 		    g_hash_table_add(seen, (gpointer)s->spec.node_name)) {
-			g_ptr_array_add(run->nodes, (gpointer)dra_input_node_new(
-			                                    run->input, s->spec.node_name, NULL));
+			g_ptr_array_add(run->nodes,
+			                (gpointer)dra_input_node_new(run->objects.input,
+			                                             s->spec.node_name, NULL));
 		}
 	}
 	if (only_node != NULL && !g_hash_table_contains(seen, only_node)) {
 		g_ptr_array_add(run->nodes, (gpointer)dra_input_node_new(
-		                                    run->input, str(run, only_node), NULL));
+		                                    run->objects.input, str(run, only_node), NULL));
 	}
 }
 
@@ -368,63 +492,146 @@ filter_budget(const char *timeout, gboolean gate, guint64 *steps)
 	return CLI_EXIT_OK;
 }
 
-int
-cli_allocate_main(int argc, char **argv)
+/* The parsed command line. */
+typedef struct {
+	char *only_node;
+	char **gates;
+	char *output;
+	char *filter_timeout;
+	gboolean stats;
+	gboolean json;
+	DraFeatures features;
+	guint64 budget;
+} AllocateArgs;
+
+static void
+allocate_args_clear(AllocateArgs *args)
 {
-	g_autofree char *only_node = NULL;
-	g_auto(GStrv) gates = NULL;
-	g_autofree char *output = NULL;
-	g_autofree char *filter_timeout = NULL;
+	g_free(args->only_node);
+	g_strfreev(args->gates);
+	g_free(args->output);
+	g_free(args->filter_timeout);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(AllocateArgs, allocate_args_clear)
+
+/* --feature G=B: the allocator's gates, and the scheduler plugin's filter-timeout gate. */
+static int
+parse_features(AllocateArgs *args)
+{
 	gboolean filter_gate = TRUE;
-	guint64 budget = 0;
-	gboolean stats = FALSE;
+
+	args->features = dra_features_default();
+	for (guint i = 0; args->gates != NULL && args->gates[i] != NULL; i++) {
+		g_auto(GStrv) kv = g_strsplit(args->gates[i], "=", 2);
+		gboolean on = kv[1] == NULL || g_ascii_strcasecmp(kv[1], "true") == 0;
+		if (kv[1] != NULL && !on && g_ascii_strcasecmp(kv[1], "false") != 0) {
+			g_printerr("drasim allocate: unknown feature setting %s\n", args->gates[i]);
+			return CLI_EXIT_USAGE;
+		}
+		if (strcmp(kv[0], "DRASchedulerFilterTimeout") == 0) {
+			filter_gate = on; /* the scheduler plugin's gate, not the allocator's */
+		} else if (!dra_features_set(&args->features, kv[0], on)) {
+			g_printerr("drasim allocate: unknown feature setting %s\n", args->gates[i]);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	return filter_budget(args->filter_timeout, filter_gate, &args->budget);
+}
+
+static int
+parse_args(AllocateArgs *args, int *argc, char ***argv)
+{
 	GOptionEntry entries[] = {
-		{ "stats", 0, 0, G_OPTION_ARG_NONE, &stats,
+		{ "stats", 0, 0, G_OPTION_ARG_NONE, &args->stats,
 		  "print the allocator's statistics to stderr", NULL },
-		{ "node", 0, 0, G_OPTION_ARG_STRING, &only_node, "allocate for this node only",
-		  "NAME" },
-		{ "feature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &gates,
+		{ "node", 0, 0, G_OPTION_ARG_STRING, &args->only_node,
+		  "allocate for this node only", "NAME" },
+		{ "feature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args->gates,
 		  "switch an allocator feature gate (repeatable)", "NAME=true|false" },
-		{ "filter-timeout", 0, 0, G_OPTION_ARG_STRING, &filter_timeout,
+		{ "filter-timeout", 0, 0, G_OPTION_ARG_STRING, &args->filter_timeout,
 		  "DynamicResources filterTimeout per node (default 10s; 0: none)", "DURATION" },
-		{ "output", 'o', 0, G_OPTION_ARG_STRING, &output, "output format", "yaml|json" },
+		{ "output", 'o', 0, G_OPTION_ARG_STRING, &args->output, "output format",
+		  "yaml|json" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) ctx =
 	        g_option_context_new("FILE... - allocate the claims of pods as the scheduler "
 	                             "would (Kubernetes 1.34 structured allocator)");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	int rc = cli_parse_options(ctx, &argc, &argv);
+	int rc = cli_parse_options(ctx, argc, argv);
 	if (rc != CLI_EXIT_OK) {
 		return rc;
 	}
-	if (argc < 2) {
+	if (*argc < 2) {
 		g_printerr("usage: drasim allocate FILE... [--node NAME] [--feature G=B] "
 		           "[--filter-timeout D] [-o yaml|json]\n");
 		return CLI_EXIT_USAGE;
 	}
-	gboolean json = output != NULL && strcmp(output, "json") == 0;
-	if (output != NULL && !json && strcmp(output, "yaml") != 0) {
-		g_printerr("drasim allocate: unknown output format %s (yaml or json)\n", output);
+	args->json = args->output != NULL && strcmp(args->output, "json") == 0;
+	if (args->output != NULL && !args->json && strcmp(args->output, "yaml") != 0) {
+		g_printerr("drasim allocate: unknown output format %s (yaml or json)\n",
+		           args->output);
 		return CLI_EXIT_USAGE;
 	}
-	DraFeatures features = dra_features_default();
-	for (guint i = 0; gates != NULL && gates[i] != NULL; i++) {
-		g_auto(GStrv) kv = g_strsplit(gates[i], "=", 2);
-		gboolean on = kv[1] == NULL || g_ascii_strcasecmp(kv[1], "true") == 0;
-		if (kv[1] != NULL && !on && g_ascii_strcasecmp(kv[1], "false") != 0) {
-			g_printerr("drasim allocate: unknown feature setting %s\n", gates[i]);
-			return CLI_EXIT_USAGE;
-		}
-		if (strcmp(kv[0], "DRASchedulerFilterTimeout") == 0) {
-			filter_gate = on; /* the scheduler plugin's gate, not the allocator's */
-		} else if (!dra_features_set(&features, kv[0], on)) {
-			g_printerr("drasim allocate: unknown feature setting %s\n", gates[i]);
-			return CLI_EXIT_USAGE;
-		}
-	}
+	return parse_features(args);
+}
 
-	rc = filter_budget(filter_timeout, filter_gate, &budget);
+static void
+print_stats(const DraStats *st)
+{
+	g_printerr("allocator: %" G_GUINT64_FORMAT " Allocate calls, %" G_GUINT64_FORMAT
+	           " search steps, %" G_GUINT64_FORMAT " devices tried, %" G_GUINT64_FORMAT
+	           " selector evaluations, %" G_GUINT64_FORMAT " backtracks, %" G_GUINT64_FORMAT
+	           " constraint rejections\n",
+	           st->allocate_calls, st->allocate_one_calls, st->devices_tried,
+	           st->selector_evaluations, st->backtracks, st->constraint_rejections);
+	g_printerr("allocator quirks: %" G_GUINT64_FORMAT " counter leaks, %" G_GUINT64_FORMAT
+	           " distinctAttribute pointer passes, %" G_GUINT64_FORMAT
+	           " capacity re-checks on another device, %" G_GUINT64_FORMAT
+	           " devices left marked, %" G_GUINT64_FORMAT
+	           " stale sub-request keys, %" G_GUINT64_FORMAT " All sub-request index drops\n",
+	           st->quirk_counters_leaked, st->quirk_distinct_by_pointer,
+	           st->quirk_capacity_recheck, st->quirk_device_marked_on_fail,
+	           st->quirk_stale_subrequest_key, st->quirk_all_subrequest_index);
+}
+
+static void
+run_clear(Run *run)
+{
+	g_hash_table_unref(run->controllers);
+	g_hash_table_unref(run->converted);
+	g_ptr_array_unref(run->written);
+	g_ptr_array_unref(run->nodes);
+	dra_objects_allocator_clear(&run->objects);
+	k8s_object_set_free(run->set);
+}
+
+/* The allocator over the set, the claim controllers, the nodes; then each pod in input order. */
+static void
+place_pods(Run *run, const AllocateArgs *args, K8sDiagList *diags)
+{
+	dra_objects_allocator_init(&run->objects, &args->features, run->set);
+	dra_allocator_set_step_budget(run->objects.alloc, args->budget);
+	run->controllers = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+	                                         (GDestroyNotify)cluster_claims_free);
+	run->nodes = g_ptr_array_new();
+	run->written = g_ptr_array_new();
+	run->converted = g_hash_table_new(NULL, NULL);
+	add_input_claims(run);
+	collect_nodes(run, args->only_node);
+	guint n_pods = k8s_object_set_count_kind(run->set, K8S_KIND_POD);
+	for (guint i = 0; i < n_pods && !run->fatal; i++) {
+		place_pod(run,
+		          k8s_object_as_pod(k8s_object_set_get_kind(run->set, K8S_KIND_POD, i)),
+		          args->only_node, diags);
+	}
+}
+
+int
+cli_allocate_main(int argc, char **argv)
+{
+	g_auto(AllocateArgs) args = { 0 };
+	int rc = parse_args(&args, &argc, &argv);
 	if (rc != CLI_EXIT_OK) {
 		return rc;
 	}
@@ -437,48 +644,12 @@ cli_allocate_main(int argc, char **argv)
 		k8s_object_set_free(run.set);
 		return CLI_EXIT_INPUT_ERROR;
 	}
-	run.input = dra_input_new();
-	run.cel = dra_cel_new(&features);
-	run.alloc = dra_allocator_new(&features, dra_cel_get_ops(), run.cel);
-	dra_allocator_set_step_budget(run.alloc, budget);
-	run.nodes = g_ptr_array_new();
-	run.written = g_ptr_array_new();
-	run.converted = g_hash_table_new(NULL, NULL);
-	dra_input_add_objects(run.input, run.alloc, run.set);
-	collect_nodes(&run, only_node);
-	guint n_pods = k8s_object_set_count_kind(run.set, K8S_KIND_POD);
-	for (guint i = 0; i < n_pods && !run.fatal; i++) {
-		place_pod(&run,
-		          k8s_object_as_pod(k8s_object_set_get_kind(run.set, K8S_KIND_POD, i)),
-		          only_node, diags);
-	}
+	place_pods(&run, &args, diags);
 	k8s_diag_list_print(diags, stderr);
-	if (stats) {
-		const DraStats *st = dra_allocator_get_stats(run.alloc);
-		g_printerr("allocator: %" G_GUINT64_FORMAT " Allocate calls, %" G_GUINT64_FORMAT
-		           " search steps, %" G_GUINT64_FORMAT " devices tried, %" G_GUINT64_FORMAT
-		           " selector evaluations, %" G_GUINT64_FORMAT
-		           " backtracks, %" G_GUINT64_FORMAT " constraint rejections\n",
-		           st->allocate_calls, st->allocate_one_calls, st->devices_tried,
-		           st->selector_evaluations, st->backtracks, st->constraint_rejections);
-		g_printerr("allocator quirks: %" G_GUINT64_FORMAT
-		           " counter leaks, %" G_GUINT64_FORMAT
-		           " distinctAttribute pointer passes, %" G_GUINT64_FORMAT
-		           " capacity re-checks on another device, %" G_GUINT64_FORMAT
-		           " devices left marked, %" G_GUINT64_FORMAT
-		           " stale sub-request keys, %" G_GUINT64_FORMAT
-		           " All sub-request index drops\n",
-		           st->quirk_counters_leaked, st->quirk_distinct_by_pointer,
-		           st->quirk_capacity_recheck, st->quirk_device_marked_on_fail,
-		           st->quirk_stale_subrequest_key, st->quirk_all_subrequest_index);
+	if (args.stats) {
+		print_stats(dra_allocator_get_stats(run.objects.alloc));
 	}
-	rc = run.fatal ? CLI_EXIT_INPUT_ERROR : print_claims(&run, json);
-	g_hash_table_unref(run.converted);
-	g_ptr_array_unref(run.written);
-	g_ptr_array_unref(run.nodes);
-	dra_allocator_free(run.alloc);
-	dra_cel_free(run.cel);
-	dra_input_free(run.input);
-	k8s_object_set_free(run.set);
+	rc = run.fatal ? CLI_EXIT_INPUT_ERROR : print_claims(&run, args.json);
+	run_clear(&run);
 	return rc;
 }

@@ -167,11 +167,18 @@ cluster_claims_is_reserved_for(const ClusterClaim *claim, const char *pod)
 }
 
 gboolean
+cluster_claims_can_reserve(const ClusterClaim *claim, const char *pod)
+{
+	return claim->reserved_for->len < CLUSTER_CLAIM_RESERVED_FOR_MAX ||
+	       reserved_index(claim, pod) >= 0;
+}
+
+gboolean
 cluster_claims_reserve(ClusterClaims *self, ClusterClaim *claim, const char *pod)
 {
 	if (reserved_index(claim, pod) >= 0)
 		return TRUE;
-	if (claim->reserved_for->len >= CLUSTER_CLAIM_RESERVED_FOR_MAX)
+	if (!cluster_claims_can_reserve(claim, pod))
 		return FALSE;
 	g_ptr_array_add(claim->reserved_for, g_strdup(pod));
 	return TRUE;

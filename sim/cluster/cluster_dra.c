@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "cluster_claims.h"
 #include "cluster_dra-private.h"
 #include "k8s_objects.h"
 
@@ -47,10 +48,13 @@ ClusterDra *
 cluster_dra_new(const DraFeatures *features)
 {
 	ClusterDra *self = g_new0(ClusterDra, 1);
+	DraObjectsAllocator objects;
 
 	self->features = features != NULL ? *features : dra_features_default();
-	self->cel = dra_cel_new(&self->features);
-	self->alloc = dra_allocator_new(&self->features, dra_cel_get_ops(), self->cel);
+	dra_objects_allocator_init(&objects, &self->features, NULL);
+	self->input = objects.input;
+	self->cel = objects.cel;
+	self->alloc = objects.alloc;
 	/*
 	 * The Filter memo answers a node's repeated question without searching,
 	 * with the same outcome and statistics (docs/cluster.md "Cost").
@@ -61,7 +65,6 @@ cluster_dra_new(const DraFeatures *features)
 	/* DRASchedulerFilterTimeout is on in 1.34: filterTimeout 10 s per node */
 	dra_allocator_set_step_budget(self->alloc,
 	                              dra_filter_timeout_steps(DRA_FILTER_TIMEOUT_DEFAULT));
-	self->input = dra_input_new();
 	self->classes = g_hash_table_new(g_str_hash, g_str_equal);
 	self->templates = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->node_devices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -279,8 +282,7 @@ collect(ClusterDra *self, const ClusterPod *pod, const PodRef *ref, guint i, con
 	if (c == NULL || !claim_spec(self, ref, rc, c))
 		return unschedulable(self, reason, "waiting for resource claim of %s", rc->name);
 	if (c->allocated) {
-		if (c->reserved_for->len >= CLUSTER_CLAIM_RESERVED_FOR_MAX &&
-		    !cluster_claims_is_reserved_for(c, pod->name))
+		if (!cluster_claims_can_reserve(c, pod->name))
 			return unschedulable(self, reason, "resourceclaim %s is in use", c->name);
 		g_ptr_array_add(self->allocated, c);
 		return CLUSTER_STATUS_SUCCESS;

@@ -18,6 +18,7 @@
 G_BEGIN_DECLS
 
 typedef struct DraInput DraInput;
+typedef struct DraCel DraCel;
 
 /* (transfer full) */
 DraInput *dra_input_new(void);
@@ -53,6 +54,26 @@ void dra_input_mark_allocation(DraAllocator *alloc, const K8sAllocationResult *a
 void dra_input_add_objects(DraInput *self, DraAllocator *alloc, K8sObjectSet *set);
 
 /*
+ * DraObjectsAllocator: the allocator over a set of manifests, as `drasim
+ * allocate`, the allocator conformance runner and the simulator's
+ * DynamicResources (sim/cluster/cluster_dra.c) build it: a DraInput, the CEL
+ * selector evaluator for @features and a DraAllocator over them, loaded with
+ * @set's objects (dra_input_add_objects; @set NULL: none, the caller adds
+ * them). The fields are owned; callers tune the allocator (step budget,
+ * quirks, prune, memo) before allocating.
+ */
+typedef struct {
+	DraInput *input;
+	DraCel *cel;
+	DraAllocator *alloc;
+} DraObjectsAllocator;
+
+void dra_objects_allocator_init(DraObjectsAllocator *self,
+                                const DraFeatures *features,
+                                K8sObjectSet *set);
+void dra_objects_allocator_clear(DraObjectsAllocator *self);
+
+/*
  * dra_allocation_to_k8s:
  * The allocator's answer for one claim as status.allocation, allocated from
  * @set (it lives as long as the set). Opaque config is the claim's or
@@ -74,8 +95,6 @@ K8sAllocationResult *dra_allocation_to_k8s(const DraAllocation *a, K8sObjectSet 
 guint dra_lint_requests(K8sObjectSet *set, const DraFeatures *features, K8sDiagList *diags);
 
 /* ---- CEL ---- */
-
-typedef struct DraCel DraCel;
 
 /* A selector evaluator for @features (device.allowMultipleAllocations needs ConsumableCapacity). */
 DraCel *dra_cel_new(const DraFeatures *features);

@@ -79,4 +79,17 @@ guint64 cluster_claims_get_n_deleted(const ClusterClaims *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterClaims, cluster_claims_free)
 
+/**
+ * cluster_claims_can_reserve:
+ *
+ * k8s.io/dynamic-resource-allocation/resourceclaim CanBeReserved: @pod is
+ * already in @claim's reservedFor, or reservedFor has room for one more
+ * consumer (fewer than CLUSTER_CLAIM_RESERVED_FOR_MAX, 256). A pod whose
+ * allocated claim cannot be reserved is unschedulable ("resourceclaim in use").
+ * The one rule DynamicResources' PreFilter (cluster_dra.c) and `drasim
+ * allocate` both apply before allocating.
+ */
+gboolean cluster_claims_can_reserve(const ClusterClaim *claim, const char *pod);
+
 G_END_DECLS
+

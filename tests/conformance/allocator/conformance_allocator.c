@@ -362,26 +362,30 @@ match_unordered(const K8sYamlNode *alloc, DraAllocator *a, guint n, guint depth,
 /* ---- one case ---- */
 
 typedef struct {
+	char *data;
+	gsize len;
 	K8sArena *arena;
 	GStringChunk *strings;
 	K8sYamlFile file;
+	const K8sYamlNode *header;
 	K8sObjectSet *set;
-	DraInput *input;
-	DraCel *cel;
-	DraAllocator *alloc;
+	DraObjectsAllocator objects;
+	const DraClaim **claims;
+	guint n_claims;
+	DraOutcome out;
 } Case;
 
 static void
 case_clear(Case *c)
 {
-	dra_allocator_free(c->alloc);
-	dra_cel_free(c->cel);
-	dra_input_free(c->input);
+	dra_objects_allocator_clear(&c->objects);
 	k8s_object_set_free(c->set);
 	if (c->strings != NULL) {
 		g_string_chunk_free(c->strings);
 	}
 	k8s_arena_free(c->arena);
+	g_free(c->claims);
+	g_free(c->data);
 }
 
 static const DraNode *
@@ -400,151 +404,197 @@ header_node(Case *c, const K8sYamlNode *node)
 		labels.items[i].key = l->map.pairs[i].key->scalar.text;
 		labels.items[i].value = scalar(l->map.pairs[i].value);
 	}
-	return dra_input_node_new(c->input, scalar(lookup(node, "name")), &labels);
+	return dra_input_node_new(c->objects.input, scalar(lookup(node, "name")), &labels);
 }
 
-/* Returns 1 pass, 0 fail (why filled), -1 skip. */
-static int
-run_case(const char *path, Tally *tally, GString *why)
+/* Reads the case file: its header document, and its manifests into a set. */
+static gboolean
+load_case(const char *path, Case *c, GString *why)
 {
-	Case c = { 0 };
-	g_autofree char *data = NULL;
-	gsize len = 0;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	int verdict = 0;
+	g_autoptr(K8sDiagList) load_diags = k8s_diag_list_new();
+	gboolean ok = TRUE;
 
-	if (!base_read_file(path, &data, &len, &error)) {
+	if (!base_read_file(path, &c->data, &c->len, &error)) {
 		g_string_append_printf(why, "    cannot read: %s\n", error->message);
-		return 0;
+		return FALSE;
 	}
-	c.arena = k8s_arena_new();
-	c.strings = g_string_chunk_new(4096);
-	if (!k8s_yaml_parse(path, data, len, c.arena, c.strings, &c.file, diags) ||
-	    c.file.n_docs < 1) {
+	c->arena = k8s_arena_new();
+	c->strings = g_string_chunk_new(4096);
+	if (!k8s_yaml_parse(path, c->data, c->len, c->arena, c->strings, &c->file, diags) ||
+	    c->file.n_docs < 1) {
 		g_string_append(why, "    the file does not parse as YAML\n");
-		case_clear(&c);
-		return 0;
+		return FALSE;
 	}
-	const K8sYamlNode *header = c.file.docs[0].root;
-	guint header_end = c.file.n_docs > 1 ? c.file.docs[1].root->line : G_MAXUINT;
+	c->header = c->file.docs[0].root;
+	guint header_end = c->file.n_docs > 1 ? c->file.docs[1].root->line : G_MAXUINT;
 
 	/* the manifests: errors inside the header document (its unknown kind) are expected */
-	c.set = k8s_object_set_new();
-	g_autoptr(K8sDiagList) load_diags = k8s_diag_list_new();
-	k8s_load_data(path, data, len, K8S_LOAD_DEFAULT, c.set, load_diags);
+	c->set = k8s_object_set_new();
+	k8s_load_data(path, c->data, c->len, K8S_LOAD_DEFAULT, c->set, load_diags);
 	for (guint i = 0; i < k8s_diag_list_count(load_diags); i++) {
 		const K8sDiag *d = k8s_diag_list_get(load_diags, i);
 		if (d->severity == K8S_SEVERITY_ERROR && d->pos.line >= header_end) {
 			g_string_append_printf(why, "    %s:%u:%u: %s [%s]\n", path, d->pos.line,
 			                       d->pos.col, d->message, d->path);
-			verdict = -2;
+			ok = FALSE;
 		}
 	}
-	if (verdict == -2) {
-		case_clear(&c);
-		return 0;
-	}
+	return ok;
+}
 
+/* The allocator with exactly the features the header names. */
+static gboolean
+build_allocator(Case *c, const Tally *tally, GString *why)
+{
 	DraFeatures features = dra_features_none();
-	const K8sYamlNode *fl = lookup(header, "features");
+	const K8sYamlNode *fl = lookup(c->header, "features");
+
 	for (guint i = 0; i < seq_len(fl); i++) {
 		if (!dra_features_set(&features, scalar(fl->seq.items[i]), TRUE)) {
 			g_string_append_printf(why, "    unknown feature %s\n",
 			                       scalar(fl->seq.items[i]));
-			case_clear(&c);
-			return 0;
+			return FALSE;
 		}
 	}
-	c.input = dra_input_new();
-	c.cel = dra_cel_new(&features);
-	c.alloc = dra_allocator_new(&features, dra_cel_get_ops(), c.cel);
+	dra_objects_allocator_init(&c->objects, &features, c->set);
 	if (tally->no_quirks) {
 		DraQuirks q = { FALSE, FALSE };
-		dra_allocator_set_quirks(c.alloc, &q);
+		dra_allocator_set_quirks(c->objects.alloc, &q);
 	}
-	dra_allocator_set_prune(c.alloc, tally->prune);
-	dra_input_add_objects(c.input, c.alloc, c.set);
+	dra_allocator_set_prune(c->objects.alloc, tally->prune);
+	return TRUE;
+}
 
-	const K8sYamlNode *names = lookup(header, "claimsToAllocate");
-	guint n_claims = seq_len(names);
-	g_autofree const DraClaim **claims = g_new0(const DraClaim *, MAX(n_claims, 1));
-	for (guint i = 0; i < n_claims; i++) {
+/* The claims of claimsToAllocate, in the header's order. */
+static gboolean
+collect_claims(Case *c, GString *why)
+{
+	const K8sYamlNode *names = lookup(c->header, "claimsToAllocate");
+
+	c->n_claims = seq_len(names);
+	c->claims = g_new0(const DraClaim *, MAX(c->n_claims, 1));
+	for (guint i = 0; i < c->n_claims; i++) {
 		const char *name = scalar(names->seq.items[i]);
-		K8sObject *o = k8s_object_set_lookup(c.set, K8S_KIND_RESOURCE_CLAIM, NULL, name);
+		K8sObject *o = k8s_object_set_lookup(c->set, K8S_KIND_RESOURCE_CLAIM, NULL, name);
 		if (o == NULL) {
 			g_string_append_printf(why, "    claim %s is not in the file\n", name);
-			case_clear(&c);
-			return 0;
+			return FALSE;
 		}
 		K8sResourceClaim *rc = k8s_object_as_resource_claim(o);
-		claims[i] = dra_input_claim(c.input, k8s_object_namespace(o), name, &rc->spec);
+		c->claims[i] =
+		        dra_input_claim(c->objects.input, k8s_object_namespace(o), name, &rc->spec);
 	}
-	const DraNode *node = header_node(&c, lookup(header, "node"));
+	return TRUE;
+}
 
-	DraOutcome out = dra_allocator_allocate(c.alloc, node, claims, n_claims);
-	const K8sYamlNode *expect = lookup(header, "expect");
-	const char *want_error = scalar(lookup(expect, "error"));
-	const K8sYamlNode *want_alloc = lookup(expect, "allocation");
-	const char *got_error = dra_allocator_get_error(c.alloc);
+/* expect.allocation against the allocator's answer, claim by claim. */
+static gboolean
+compare_allocations(Case *c, const K8sYamlNode *want_alloc, GString *why)
+{
+	DraAllocator *a = c->objects.alloc;
+	const char *unordered = scalar(lookup(c->header, "claimsUnordered"));
+	gboolean verdict = TRUE;
 
-	if (want_error != NULL) {
-		verdict = out == DRA_OUTCOME_ERROR && strstr(got_error, want_error) != NULL;
-	} else if (want_alloc == NULL) {
-		verdict = out == DRA_OUTCOME_UNSCHEDULABLE;
-	} else if (out == DRA_OUTCOME_ALLOCATED && seq_len(want_alloc) == n_claims) {
-		const char *unordered = scalar(lookup(header, "claimsUnordered"));
-		if (unordered != NULL && strcmp(unordered, "true") == 0) {
-			g_autofree guint *used = g_new0(guint, MAX(n_claims, 1));
-			verdict = match_unordered(want_alloc, c.alloc, n_claims, 0, used);
-			for (guint i = 0; !verdict && i < n_claims; i++) {
-				compare_claim(want_alloc->seq.items[i],
-				              dra_allocator_get_allocation(c.alloc, i), why);
-			}
-		} else {
-			verdict = TRUE;
-			for (guint i = 0; i < n_claims; i++) {
-				if (!compare_claim(want_alloc->seq.items[i],
-				                   dra_allocator_get_allocation(c.alloc, i), why)) {
-					g_string_append_printf(why, "    (claim %s)\n",
-					                       claims[i]->name);
-					verdict = FALSE;
-				}
-			}
+	if (unordered != NULL && strcmp(unordered, "true") == 0) {
+		g_autofree guint *used = g_new0(guint, MAX(c->n_claims, 1));
+		verdict = match_unordered(want_alloc, a, c->n_claims, 0, used);
+		for (guint i = 0; !verdict && i < c->n_claims; i++) {
+			compare_claim(want_alloc->seq.items[i], dra_allocator_get_allocation(a, i),
+			              why);
 		}
+		return verdict;
 	}
-	if (!verdict && why->len == 0) {
-		const char *want = want_error != NULL   ? "error"
-		                   : want_alloc != NULL ? "allocation"
-		                                        : "unschedulable";
-		g_string_append_printf(why, "    expected %s%s%s\n", want,
-		                       want_error != NULL ? ": " : "",
-		                       want_error != NULL ? want_error : "");
-		if (out == DRA_OUTCOME_ERROR) {
-			g_string_append_printf(why, "    got      error: %s\n", got_error);
-		} else if (out == DRA_OUTCOME_UNSCHEDULABLE) {
-			const char *reason = dra_allocator_get_reason(c.alloc);
-			g_string_append_printf(why, "    got      unschedulable (%s)\n",
-			                       reason != NULL ? reason : "no reason");
-		} else {
-			g_string_append(why, "    got      allocation\n");
-		}
-	}
-
-	/* expectStats: upstream's count of allocateOne invocations */
-	const char *calls =
-	        scalar(lookup(lookup(header, "expectStats"), "numAllocateOneInvocations"));
-	if (verdict && calls != NULL && !tally->prune) {
-		guint64 want_calls = g_ascii_strtoull(calls, NULL, 10);
-		guint64 got_calls = dra_allocator_get_stats(c.alloc)->allocate_one_calls;
-		if (want_calls != got_calls) {
-			g_string_append_printf(
-			        why,
-			        "    numAllocateOneInvocations expected %" G_GUINT64_FORMAT
-			        ", got %" G_GUINT64_FORMAT "\n",
-			        want_calls, got_calls);
+	for (guint i = 0; i < c->n_claims; i++) {
+		if (!compare_claim(want_alloc->seq.items[i], dra_allocator_get_allocation(a, i),
+		                   why)) {
+			g_string_append_printf(why, "    (claim %s)\n", c->claims[i]->name);
 			verdict = FALSE;
 		}
+	}
+	return verdict;
+}
+
+/* A wrong outcome with no detail yet: what was expected and what came. */
+static void
+explain_outcome(Case *c, const char *want_error, const K8sYamlNode *want_alloc, GString *why)
+{
+	const char *want = want_error != NULL   ? "error"
+	                   : want_alloc != NULL ? "allocation"
+	                                        : "unschedulable";
+
+	g_string_append_printf(why, "    expected %s%s%s\n", want, want_error != NULL ? ": " : "",
+	                       want_error != NULL ? want_error : "");
+	if (c->out == DRA_OUTCOME_ERROR) {
+		g_string_append_printf(why, "    got      error: %s\n",
+		                       dra_allocator_get_error(c->objects.alloc));
+	} else if (c->out == DRA_OUTCOME_UNSCHEDULABLE) {
+		const char *reason = dra_allocator_get_reason(c->objects.alloc);
+		g_string_append_printf(why, "    got      unschedulable (%s)\n",
+		                       reason != NULL ? reason : "no reason");
+	} else {
+		g_string_append(why, "    got      allocation\n");
+	}
+}
+
+/* The outcome against `expect`: the error substring, unschedulable, or the allocation. */
+static gboolean
+check_expect(Case *c, GString *why)
+{
+	const K8sYamlNode *expect = lookup(c->header, "expect");
+	const char *want_error = scalar(lookup(expect, "error"));
+	const K8sYamlNode *want_alloc = lookup(expect, "allocation");
+	gboolean verdict = FALSE;
+
+	if (want_error != NULL) {
+		verdict = c->out == DRA_OUTCOME_ERROR &&
+		          strstr(dra_allocator_get_error(c->objects.alloc), want_error) != NULL;
+	} else if (want_alloc == NULL) {
+		verdict = c->out == DRA_OUTCOME_UNSCHEDULABLE;
+	} else if (c->out == DRA_OUTCOME_ALLOCATED && seq_len(want_alloc) == c->n_claims) {
+		verdict = compare_allocations(c, want_alloc, why);
+	}
+	if (!verdict && why->len == 0) {
+		explain_outcome(c, want_error, want_alloc, why);
+	}
+	return verdict;
+}
+
+/* expectStats: upstream's count of allocateOne invocations (not with --prune). */
+static gboolean
+check_stats(Case *c, const Tally *tally, GString *why)
+{
+	const char *calls =
+	        scalar(lookup(lookup(c->header, "expectStats"), "numAllocateOneInvocations"));
+
+	if (calls == NULL || tally->prune) {
+		return TRUE;
+	}
+	guint64 want_calls = g_ascii_strtoull(calls, NULL, 10);
+	guint64 got_calls = dra_allocator_get_stats(c->objects.alloc)->allocate_one_calls;
+	if (want_calls == got_calls) {
+		return TRUE;
+	}
+	g_string_append_printf(why,
+	                       "    numAllocateOneInvocations expected %" G_GUINT64_FORMAT
+	                       ", got %" G_GUINT64_FORMAT "\n",
+	                       want_calls, got_calls);
+	return FALSE;
+}
+
+/* Returns 1 pass, 0 fail (why filled). */
+static int
+run_case(const char *path, Tally *tally, GString *why)
+{
+	Case c = { 0 };
+	gboolean verdict = load_case(path, &c, why) && build_allocator(&c, tally, why) &&
+	                   collect_claims(&c, why);
+
+	if (verdict) {
+		const DraNode *node = header_node(&c, lookup(c.header, "node"));
+		c.out = dra_allocator_allocate(c.objects.alloc, node, c.claims, c.n_claims);
+		verdict = check_expect(&c, why) && check_stats(&c, tally, why);
 	}
 	case_clear(&c);
 	return verdict ? 1 : 0;

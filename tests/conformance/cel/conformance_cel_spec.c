@@ -460,72 +460,69 @@ count_skip(Stats *st, const char *reason)
 	                    GUINT_TO_POINTER(GPOINTER_TO_UINT(old) + 1));
 }
 
-static void
-run_test(Stats *st, const char *file, const char *section, const cJSON *test)
+/* One test of a cel-spec file: where it is and what it expects. */
+typedef struct {
+	const char *file;
+	const char *section;
+	const char *name;
+	const char *expr;
+	const cJSON *json;
+	const cJSON *expect;
+	const char *ekind;
+	gboolean want_error;
+	char *want_text;
+} SpecTest;
+
+/* The test's environment: container, switches, its type_env, its bindings as dyn. */
+static CelEnv *
+test_env(const SpecTest *t, GString *why)
 {
-	const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(test, "name"));
-	const char *expr = cJSON_GetStringValue(cJSON_GetObjectItem(test, "expr"));
-	const cJSON *expect = cJSON_GetObjectItem(test, "expect");
-	const char *ekind = cJSON_GetStringValue(cJSON_GetObjectItem(expect, "kind"));
-	if (st->match && !strstr(expr, st->match) && !strstr(name, st->match)) {
-		return;
-	}
-	const char *reason = skip_reason(test);
-	if (reason != NULL) {
-		count_skip(st, reason);
-		return;
-	}
-	/* a known deviation still runs: it is skipped (and shown) only while it differs */
-	const char *deviation = deviation_of(file, section, name);
 	g_autoptr(CelEnv) env = cel_env_new();
-	const char *container = cJSON_GetStringValue(cJSON_GetObjectItem(test, "container"));
+	const char *container = cJSON_GetStringValue(cJSON_GetObjectItem(t->json, "container"));
 	cel_env_set_container(env, container ? container : "");
-	cel_env_set_disable_check(env, cJSON_IsTrue(cJSON_GetObjectItem(test, "disable_check")));
-	cel_env_set_disable_macros(env, cJSON_IsTrue(cJSON_GetObjectItem(test, "disable_macros")));
-	g_autoptr(GString) why = g_string_new(NULL);
-	if (!declare_type_env(env, cJSON_GetObjectItem(test, "type_env"), why)) {
-		st->failed++;
-		print_failure(file, section, name, expr, "(type_env)", why->str);
-		return;
+	cel_env_set_disable_check(env, cJSON_IsTrue(cJSON_GetObjectItem(t->json, "disable_check")));
+	cel_env_set_disable_macros(env,
+	                           cJSON_IsTrue(cJSON_GetObjectItem(t->json, "disable_macros")));
+	if (!declare_type_env(env, cJSON_GetObjectItem(t->json, "type_env"), why)) {
+		return NULL;
 	}
-	const cJSON *bindings = cJSON_GetObjectItem(test, "bindings");
 	const cJSON *b;
-	cJSON_ArrayForEach(b, bindings)
+	cJSON_ArrayForEach(b, cJSON_GetObjectItem(t->json, "bindings"))
 	{
 		if (cel_env_lookup_var(env, b->string) == NULL) {
 			cel_env_declare_var(env, b->string, cel_type_dyn());
 		}
 	}
-	g_autoptr(GError) error = NULL;
-	gsize expr_len;
-	g_autofree char *expr_bytes = restore_nul(expr, &expr_len);
-	g_autoptr(CelProgram) prog = cel_program_compile_len(env, expr_bytes, expr_len, &error);
-	gboolean want_error = strcmp(ekind, "error") == 0 || strcmp(ekind, "any_error") == 0;
-	g_autofree char *want_text = cJSON_PrintUnformatted(expect);
-	if (prog == NULL) {
-		if (want_error) {
-			st->passed++;
-		} else {
-			st->failed++;
-			print_failure(file, section, name, expr, want_text, error->message);
-		}
-		return;
-	}
-	g_autoptr(CelActivation) act = cel_activation_new(env);
-	ValueCtx vc = { act, NULL };
-	cJSON_ArrayForEach(b, bindings)
+	return g_steal_pointer(&env);
+}
+
+static void
+bind_values(const SpecTest *t, CelEnv *env, CelActivation *act, ValueCtx *vc)
+{
+	const cJSON *b;
+	cJSON_ArrayForEach(b, cJSON_GetObjectItem(t->json, "bindings"))
 	{
 		const char *bk = cJSON_GetStringValue(cJSON_GetObjectItem(b, "kind"));
 		CelValue v = bk && strcmp(bk, "error") == 0
 		                     ? cel_value_error("binding error")
-		                     : json_value(&vc, cJSON_GetObjectItem(b, "value"));
+		                     : json_value(vc, cJSON_GetObjectItem(b, "value"));
 		cel_activation_set(act, cel_env_lookup_var(env, b->string)->slot, v);
 	}
-	gboolean check_only = cJSON_IsTrue(cJSON_GetObjectItem(test, "check_only"));
-	g_autoptr(GString) got_text = g_string_new(NULL);
+}
+
+/*
+ * The compiled program against `expect`: the deduced type, then (unless
+ * check_only) the value or error. Returns 1 ok, 0 differs (@got_text says
+ * what came), -1 skipped (an expected value outside the DRA environment).
+ */
+static int
+check_program(
+        const SpecTest *t, CelProgram *prog, CelActivation *act, ValueCtx *vc, GString *got_text)
+{
+	gboolean check_only = cJSON_IsTrue(cJSON_GetObjectItem(t->json, "check_only"));
 	gboolean ok = TRUE;
-	if (strcmp(ekind, "typed_result") == 0) {
-		const cJSON *dt = cJSON_GetObjectItem(expect, "deduced_type");
+	if (strcmp(t->ekind, "typed_result") == 0) {
+		const cJSON *dt = cJSON_GetObjectItem(t->expect, "deduced_type");
 		const char *want_type = cJSON_GetStringValue(cJSON_GetObjectItem(dt, "text"));
 		const char *got_type = cel_type_get_name(cel_program_get_type(prog));
 		if (want_type && strcmp(want_type, got_type) != 0) {
@@ -533,34 +530,103 @@ run_test(Stats *st, const char *file, const char *section, const cJSON *test)
 			g_string_append_printf(got_text, "type %s; ", got_type);
 		}
 	}
-	const cJSON *want_json = cJSON_GetObjectItem(expect, "value");
-	if (!check_only && !(want_json == NULL && !want_error && strcmp(ekind, "value") != 0)) {
-		CelValue got = cel_program_eval(prog, act);
-		cel_value_print(got_text, got);
-		if (want_error) {
-			ok = ok && got.kind == CEL_KIND_ERROR;
-		} else if (strcmp(ekind, "value") == 0 || strcmp(ekind, "typed_result") == 0) {
-			CelValue want = json_value(&vc, want_json);
-			if (vc.unsupported != NULL) {
-				count_skip(st, "expected value outside the DRA environment");
-				return;
-			}
-			ok = ok && result_equal(want, got, act);
-		} else {
-			ok = FALSE;
-		}
+	const cJSON *want_json = cJSON_GetObjectItem(t->expect, "value");
+	if (check_only || (want_json == NULL && !t->want_error && strcmp(t->ekind, "value") != 0)) {
+		return ok;
 	}
+	CelValue got = cel_program_eval(prog, act);
+	cel_value_print(got_text, got);
+	if (t->want_error) {
+		return ok && got.kind == CEL_KIND_ERROR;
+	}
+	if (strcmp(t->ekind, "value") != 0 && strcmp(t->ekind, "typed_result") != 0) {
+		return FALSE;
+	}
+	CelValue want = json_value(vc, want_json);
+	if (vc->unsupported != NULL) {
+		return -1;
+	}
+	return ok && result_equal(want, got, act);
+}
+
+/* A test that ran: passed, a known deviation (skipped and shown), or failed. */
+static void
+tally_result(Stats *st, const SpecTest *t, gboolean ok, const char *got_text)
+{
+	/* a known deviation still runs: it is skipped (and shown) only while it differs */
+	const char *deviation = deviation_of(t->file, t->section, t->name);
+
 	if (ok) {
 		st->passed++;
 	} else if (deviation != NULL) {
 		count_skip(st, deviation);
 		printf("SKIP %s: %s/%s (known deviation)\n  expr:     %s\n  cel-spec: %s\n  "
 		       "drasim:   %s\n",
-		       file, section, name, expr, want_text, got_text->str);
+		       t->file, t->section, t->name, t->expr, t->want_text, got_text);
 	} else {
 		st->failed++;
-		print_failure(file, section, name, expr, want_text, got_text->str);
+		print_failure(t->file, t->section, t->name, t->expr, t->want_text, got_text);
 	}
+}
+
+/* Compiles, binds and evaluates one test whose environment is ready. */
+static void
+run_in_env(Stats *st, const SpecTest *t, CelEnv *env)
+{
+	g_autoptr(GError) error = NULL;
+	gsize expr_len;
+	g_autofree char *expr_bytes = restore_nul(t->expr, &expr_len);
+	g_autoptr(CelProgram) prog = cel_program_compile_len(env, expr_bytes, expr_len, &error);
+	if (prog == NULL) {
+		if (t->want_error) {
+			st->passed++;
+		} else {
+			st->failed++;
+			print_failure(t->file, t->section, t->name, t->expr, t->want_text,
+			              error->message);
+		}
+		return;
+	}
+	g_autoptr(CelActivation) act = cel_activation_new(env);
+	ValueCtx vc = { act, NULL };
+	bind_values(t, env, act, &vc);
+	g_autoptr(GString) got_text = g_string_new(NULL);
+	int verdict = check_program(t, prog, act, &vc, got_text);
+	if (verdict < 0) {
+		count_skip(st, "expected value outside the DRA environment");
+		return;
+	}
+	tally_result(st, t, verdict > 0, got_text->str);
+}
+
+static void
+run_test(Stats *st, const char *file, const char *section, const cJSON *test)
+{
+	SpecTest t = { .file = file, .section = section };
+	t.name = cJSON_GetStringValue(cJSON_GetObjectItem(test, "name"));
+	t.expr = cJSON_GetStringValue(cJSON_GetObjectItem(test, "expr"));
+	t.json = test;
+	t.expect = cJSON_GetObjectItem(test, "expect");
+	t.ekind = cJSON_GetStringValue(cJSON_GetObjectItem(t.expect, "kind"));
+	if (st->match && !strstr(t.expr, st->match) && !strstr(t.name, st->match)) {
+		return;
+	}
+	const char *reason = skip_reason(test);
+	if (reason != NULL) {
+		count_skip(st, reason);
+		return;
+	}
+	g_autoptr(GString) why = g_string_new(NULL);
+	g_autoptr(CelEnv) env = test_env(&t, why);
+	if (env == NULL) {
+		st->failed++;
+		print_failure(file, section, t.name, t.expr, "(type_env)", why->str);
+		return;
+	}
+	t.want_error = strcmp(t.ekind, "error") == 0 || strcmp(t.ekind, "any_error") == 0;
+	t.want_text = cJSON_PrintUnformatted(t.expect);
+	run_in_env(st, &t, env);
+	cJSON_free(t.want_text);
 }
 
 static gboolean

@@ -173,6 +173,30 @@ test_claims__reserved_for_limit(void **state)
 	assert_int_equal(claim->reserved_for->len, 256);
 }
 
+/*
+ * CanBeReserved: 255 consumers leave room for a 256th; at 256 only those
+ * already in reservedFor may use the claim.
+ */
+static void
+test_claims__can_reserve(void **state)
+{
+	g_autoptr(ClusterClaims) cc = cluster_claims_new(NULL);
+	ClusterClaim *claim = cluster_claims_add(cc, "c");
+
+	assert_true(cluster_claims_can_reserve(claim, "new"));
+	for (guint i = 0; i < CLUSTER_CLAIM_RESERVED_FOR_MAX - 1; i++) {
+		g_autofree char *pod = g_strdup_printf("pod-%u", i);
+
+		cluster_claims_reserve(cc, claim, pod);
+	}
+	assert_true(cluster_claims_can_reserve(claim, "new"));
+	cluster_claims_reserve(cc, claim, "new");
+	assert_int_equal(claim->reserved_for->len, 256);
+	assert_false(cluster_claims_can_reserve(claim, "other"));
+	assert_true(cluster_claims_can_reserve(claim, "new"));
+	assert_true(cluster_claims_can_reserve(claim, "pod-0"));
+}
+
 static void
 test_claims__postfilter_deallocates_unreserved(void **state)
 {
@@ -220,6 +244,7 @@ main(void)
 		cmocka_unit_test(test_claims__shared_claim_lifecycle),
 		cmocka_unit_test(test_claims__generated_claim_dies_with_pod),
 		cmocka_unit_test(test_claims__reserved_for_limit),
+		cmocka_unit_test(test_claims__can_reserve),
 		cmocka_unit_test(test_claims__postfilter_deallocates_unreserved),
 		cmocka_unit_test(test_claims__foreach_in_creation_order),
 	};
