@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "k8s_arena.h"
+#include "base_arena.h"
 #include "k8s_diag.h"
 #include "k8s_types.h"
 #include "k8s_yaml.h"
@@ -83,7 +83,7 @@ const char *k8s_object_set_intern(K8sObjectSet *self, const char *text);
  */
 K8sObject *
 k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_, const char *name);
-K8sArena *k8s_object_set_get_arena(K8sObjectSet *self);
+BaseArena *k8s_object_set_get_arena(K8sObjectSet *self);
 GStringChunk *k8s_object_set_get_strings(K8sObjectSet *self);
 
 /* Checked downcasts: NULL when @obj is NULL or of another kind. */

@@ -12,7 +12,7 @@
 CelAst *
 cel_ast__new(CelAstTree *tree, CelAstKind kind, guint32 offset)
 {
-	CelAst *n = cel_arena_alloc(&tree->arena, sizeof(CelAst));
+	CelAst *n = base_arena_alloc(&tree->arena, sizeof(CelAst));
 	n->kind = kind;
 	n->id = ++tree->next_id;
 	n->offset = offset;
@@ -60,7 +60,7 @@ cel_ast__call(CelAstTree *tree,
 	n->call.function = g_intern_string(function);
 	n->call.target = target;
 	n->call.nargs = nargs;
-	n->call.args = cel_arena_alloc(&tree->arena, sizeof(CelAst *) * MAX(nargs, 1));
+	n->call.args = base_arena_alloc(&tree->arena, sizeof(CelAst *) * MAX(nargs, 1));
 	for (guint i = 0; i < nargs; i++) {
 		n->call.args[i] = args[i];
 	}
@@ -79,7 +79,7 @@ cel_ast__list(CelAstTree *tree, guint32 offset, CelAst *const *elems, guint n)
 {
 	CelAst *node = cel_ast__new(tree, CEL_AST_LIST, offset);
 	node->list.n = n;
-	node->list.elems = cel_arena_alloc(&tree->arena, sizeof(CelAst *) * MAX(n, 1));
+	node->list.elems = base_arena_alloc(&tree->arena, sizeof(CelAst *) * MAX(n, 1));
 	for (guint i = 0; i < n; i++) {
 		node->list.elems[i] = elems[i];
 	}
@@ -113,7 +113,7 @@ cel_ast__comprehension(CelAstTree *tree,
 void
 cel_ast_tree_clear(CelAstTree *tree)
 {
-	cel_arena_clear(&tree->arena);
+	base_arena_clear(&tree->arena);
 	if (tree->line_starts != NULL) {
 		g_array_unref(tree->line_starts);
 		tree->line_starts = NULL;

@@ -422,7 +422,7 @@ keep_overloads(CelChecker *c,
                gboolean receiver)
 {
 	const CelOverloadDecl **kept =
-	        cel_arena_alloc(&c->tree->arena, sizeof(gpointer) * MAX(fd->overloads->len, 1));
+	        base_arena_alloc(&c->tree->arena, sizeof(gpointer) * MAX(fd->overloads->len, 1));
 	guint nkept = 0;
 	const CelType *result = NULL;
 	for (guint i = 0; i < fd->overloads->len; i++) {

@@ -362,7 +362,7 @@ match_unordered(const K8sYamlNode *alloc, DraAllocator *a, guint n, guint depth,
 /* ---- one case ---- */
 
 typedef struct {
-	K8sArena *arena;
+	BaseArena *arena;
 	GStringChunk *strings;
 	K8sYamlFile file;
 	K8sObjectSet *set;
@@ -381,7 +381,7 @@ case_clear(Case *c)
 	if (c->strings != NULL) {
 		g_string_chunk_free(c->strings);
 	}
-	k8s_arena_free(c->arena);
+	base_arena_free(c->arena);
 }
 
 static const DraNode *
@@ -394,7 +394,7 @@ header_node(Case *c, const K8sYamlNode *node)
 	if (is_null(node)) {
 		return NULL;
 	}
-	labels.items = k8s_arena_alloc(c->arena, sizeof(K8sStringPair) * MAX(n, 1));
+	labels.items = base_arena_alloc(c->arena, sizeof(K8sStringPair) * MAX(n, 1));
 	labels.n = n;
 	for (guint i = 0; i < n; i++) {
 		labels.items[i].key = l->map.pairs[i].key->scalar.text;
@@ -418,7 +418,7 @@ run_case(const char *path, Tally *tally, GString *why)
 		g_string_append_printf(why, "    cannot read: %s\n", error->message);
 		return 0;
 	}
-	c.arena = k8s_arena_new();
+	c.arena = base_arena_new();
 	c.strings = g_string_chunk_new(4096);
 	if (!k8s_yaml_parse(path, data, len, c.arena, c.strings, &c.file, diags) ||
 	    c.file.n_docs < 1) {
