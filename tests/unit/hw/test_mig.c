@@ -14,8 +14,7 @@
 #include <cmocka.h>
 
 #include "hw.h"
-
-static HwCatalog *catalog;
+#include "hw_test_catalog.h"
 
 static const HwGpuModel *
 gpu(const char *id)
@@ -441,20 +440,6 @@ test_mig__reconfigure(void **state)
 	g_free(plan.reason);
 }
 
-static int
-setup(void **state)
-{
-	catalog = hw_catalog_new_builtin(NULL);
-	return catalog == NULL;
-}
-
-static int
-teardown(void **state)
-{
-	hw_catalog_free(catalog);
-	return 0;
-}
-
 int
 main(void)
 {
@@ -472,5 +457,5 @@ main(void)
 		cmocka_unit_test(test_mig__reconfigure),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }
