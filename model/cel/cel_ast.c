@@ -20,6 +20,29 @@ cel_ast__new(CelAstTree *tree, CelAstKind kind, guint32 offset)
 	return n;
 }
 
+char *
+cel_ast__qualified_name(const CelAst *n,
+                        gboolean (*is_local)(gpointer data, const char *name),
+                        gpointer data)
+{
+	if (n->kind == CEL_AST_IDENT) {
+		if (is_local != NULL && n->ident.name[0] != '.' && is_local(data, n->ident.name)) {
+			return NULL;
+		}
+		return g_strdup(n->ident.name);
+	}
+	if (n->kind == CEL_AST_SELECT && !n->select.test_only) {
+		char *left = cel_ast__qualified_name(n->select.operand, is_local, data);
+		if (left == NULL) {
+			return NULL;
+		}
+		char *r = g_strconcat(left, ".", n->select.field, NULL);
+		g_free(left);
+		return r;
+	}
+	return NULL;
+}
+
 CelAst *
 cel_ast__const(CelAstTree *tree, guint32 offset, CelValue value)
 {

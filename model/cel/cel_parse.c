@@ -286,25 +286,6 @@ parse_map(Parser *p, guint32 offset, const char *message)
 	return n;
 }
 
-/* Qualified name of an ident/select chain, or NULL. */
-static char *
-qualified_name(const CelAst *n)
-{
-	if (n->kind == CEL_AST_IDENT) {
-		return g_strdup(n->ident.name);
-	}
-	if (n->kind == CEL_AST_SELECT && !n->select.test_only) {
-		char *left = qualified_name(n->select.operand);
-		if (left == NULL) {
-			return NULL;
-		}
-		char *r = g_strconcat(left, ".", n->select.field, NULL);
-		g_free(left);
-		return r;
-	}
-	return NULL;
-}
-
 static char *
 ident_text(const CelToken *t)
 {
@@ -432,7 +413,7 @@ parse_member(Parser *p)
 			}
 			e = cel_ast__call2(p->tree, t.offset, opt ? "_[?_]" : "_[_]", e, idx);
 		} else if (t.kind == CEL_TOK_LBRACE) {
-			g_autofree char *msg = qualified_name(e);
+			g_autofree char *msg = cel_ast__qualified_name(e, NULL, NULL);
 			if (msg == NULL) {
 				return fail_tok(p, "<EOF>");
 			}
