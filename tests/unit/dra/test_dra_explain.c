@@ -84,9 +84,7 @@ test_explain_selectors(void **state)
 	DraSlice s1, s2;
 	g_autoptr(DraAllocator) a = new_two_pools(d1, &s1, d2, &s2, "driver-b");
 	DraRequest req = exact_sel("gpu", 1, "attr numa == 7");
-	DraClaim c = {
-		.namespace_ = "default", .name = "claim-0", .requests = &req, .n_requests = 1
-	};
+	DraClaim c = claim_of("claim-0", &req, 1);
 	const DraClaim *claims[] = { &c };
 	const DraNode nodes[] = { bare_node1, bare_node2 };
 	DraStats before;
@@ -113,9 +111,7 @@ test_explain_in_use(void **state)
 	DraSlice s1, s2;
 	g_autoptr(DraAllocator) a = new_two_pools(d1, &s1, d2, &s2, "driver-a");
 	DraRequest req = exact_sel("gpus", 2, NULL);
-	DraClaim c = {
-		.namespace_ = "default", .name = "claim-0", .requests = &req, .n_requests = 1
-	};
+	DraClaim c = claim_of("claim-0", &req, 1);
 	const DraClaim *claims[] = { &c };
 	const DraNode nodes[] = { bare_node1, bare_node2 };
 	g_autofree char *text = NULL;
@@ -144,15 +140,12 @@ test_explain_constraint(void **state)
 	DraRequest reqs[2] = { exact_sel("left", 1, "attr numa == 0"),
 		               exact_sel("right", 1, "attr numa == 1") };
 	DraConstraint con = { NULL, 0, "driver-a/numa", NULL };
-	DraClaim c = { .namespace_ = "default",
-		       .name = "claim-0",
-		       .requests = reqs,
-		       .n_requests = 2,
-		       .constraints = &con,
-		       .n_constraints = 1 };
+	DraClaim c = claim_of("claim-0", reqs, 2);
 	const DraClaim *claims[] = { &c };
 	g_autofree char *text = NULL;
 
+	c.constraints = &con;
+	c.n_constraints = 1;
 	text = dra_allocator_explain(a, claims, 1, &bare_node1, 1);
 	assert_string_equal(text, "request right: the constraint on driver-a/numa could not be met "
 	                          "on 1 node");
