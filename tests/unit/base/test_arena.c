@@ -103,23 +103,25 @@ test_arena__chunks_double_and_reset_keeps_them(void **state)
 	assert_int_equal(base_arena_capacity(&arena), 0);
 }
 
-/* Outside debug mode a reset hands out the same memory again, in the same order. */
+/* Outside debug mode a reset hands out the same memory again, in the same order.
+ * In debug mode it frees every object (so ASan reports a use after the reset). */
 static void
 test_arena__reset_reuses_memory(void **state)
 {
 	BaseArena arena;
 	gpointer first[3];
 
-	if (DEBUG_MODE) {
-		skip(); /* debug mode frees on reset: nothing to reuse by design */
-	}
 	base_arena_init(&arena, 64);
 	for (int i = 0; i < 3; i++) {
 		first[i] = base_arena_alloc(&arena, 48);
 	}
 	base_arena_reset(&arena);
-	for (int i = 0; i < 3; i++) {
-		assert_ptr_equal(base_arena_alloc(&arena, 48), first[i]);
+	if (DEBUG_MODE) {
+		assert_int_equal(base_arena_capacity(&arena), 0);
+	} else {
+		for (int i = 0; i < 3; i++) {
+			assert_ptr_equal(base_arena_alloc(&arena, 48), first[i]);
+		}
 	}
 	base_arena_clear(&arena);
 }
