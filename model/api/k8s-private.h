@@ -90,7 +90,7 @@ struct K8sStructDesc {
 
 struct K8sDec {
 	K8sObjectSet *set;
-	K8sArena *arena;
+	BaseArena *arena;
 	GStringChunk *strings;
 	const char *file;
 	K8sDiagList *diags;
@@ -165,9 +165,9 @@ typedef struct {
 	const char *file;
 	const char *data;
 	gsize len;
-	K8sArena *arena; /* where nodes go now: main_arena, or item_arena inside a List item */
-	K8sArena *main_arena;
-	K8sArena *item_arena; /* List items, reset after each one is handed to item_fn */
+	BaseArena *arena; /* where nodes go now: main_arena, or item_arena inside a List item */
+	BaseArena *main_arena;
+	BaseArena *item_arena; /* List items, reset after each one is handed to item_fn */
 	K8sYamlItemFn item_fn;
 	gpointer user_data;
 	gboolean in_items;     /* frames[1] is the top-level `items` sequence */

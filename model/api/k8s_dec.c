@@ -422,7 +422,7 @@ decode_string_map(K8sDec *dec, const K8sYamlNode *node, K8sStringMap *out)
 	if (!k8s_dec__expect_map(dec, node, "string to string")) {
 		return;
 	}
-	out->items = k8s_arena_new0(dec->arena, K8sStringPair, node->map.n);
+	out->items = base_arena_new0(dec->arena, K8sStringPair, node->map.n);
 	out->n = 0; /* a value replaces, never extends, an earlier one: items holds map.n */
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];
@@ -446,7 +446,7 @@ decode_qty_map(K8sDec *dec, const K8sYamlNode *node, K8sQtyMap *out)
 	if (!k8s_dec__expect_map(dec, node, "name to quantity")) {
 		return;
 	}
-	out->items = k8s_arena_new0(dec->arena, K8sQtyPair, node->map.n);
+	out->items = base_arena_new0(dec->arena, K8sQtyPair, node->map.n);
 	out->n = 0;
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];
@@ -467,8 +467,8 @@ decode_string_list(K8sDec *dec, const K8sYamlNode *node, K8sStringList *out)
 	if (!k8s_dec__expect_seq(dec, node, "strings")) {
 		return;
 	}
-	out->items = k8s_arena_new0(dec->arena, const char *, node->seq.n);
-	out->item_pos = k8s_arena_new0(dec->arena, K8sPos, node->seq.n);
+	out->items = base_arena_new0(dec->arena, const char *, node->seq.n);
+	out->item_pos = base_arena_new0(dec->arena, K8sPos, node->seq.n);
 	out->n = 0;
 	for (guint i = 0; i < node->seq.n; i++) {
 		gsize mark = k8s_dec__push_index(dec, i);
@@ -489,7 +489,7 @@ decode_array(K8sDec *dec, const K8sField *f, const K8sYamlNode *node, void *out)
 	if (!k8s_dec__expect_seq(dec, node, f->sub->name)) {
 		return;
 	}
-	items = k8s_arena_alloc(dec->arena, f->sub->size * node->seq.n);
+	items = base_arena_alloc(dec->arena, f->sub->size * node->seq.n);
 	for (guint i = 0; i < node->seq.n; i++) {
 		gsize mark = k8s_dec__push_index(dec, i);
 
@@ -508,7 +508,7 @@ decode_keyed(K8sDec *dec, const K8sField *f, const K8sYamlNode *node, void *out)
 	if (!k8s_dec__expect_map(dec, node, f->sub->name)) {
 		return;
 	}
-	items = k8s_arena_alloc(dec->arena, f->sub->size * node->map.n);
+	items = base_arena_alloc(dec->arena, f->sub->size * node->map.n);
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];
 		char *item = items + i * f->sub->size;
@@ -605,7 +605,7 @@ decode_field(K8sDec *dec, const K8sField *f, const K8sYamlNode *value, void *out
 		k8s_dec__struct(dec, value, f->sub, AT(out, f->at));
 		break;
 	case K8S_F_PTR: {
-		void *sub = k8s_arena_alloc(dec->arena, f->sub->size);
+		void *sub = base_arena_alloc(dec->arena, f->sub->size);
 
 		k8s_dec__struct(dec, value, f->sub, sub);
 		*(void **)AT(out, f->at) = sub;

@@ -107,7 +107,7 @@ valid_values_decode(K8sDec *dec, const K8sYamlNode *node, void *out)
 	if (!k8s_dec__expect_seq(dec, node, "quantities")) {
 		return;
 	}
-	policy->valid_values = k8s_arena_new0(dec->arena, K8sQty, node->seq.n);
+	policy->valid_values = base_arena_new0(dec->arena, K8sQty, node->seq.n);
 	policy->n_valid_values = node->seq.n;
 	for (guint i = 0; i < node->seq.n; i++) {
 		gsize mark = k8s_dec__push_index(dec, i);
@@ -193,7 +193,7 @@ capacity_v1alpha3_decode(K8sDec *dec, const K8sYamlNode *node, void *out)
 	if (!k8s_dec__expect_map(dec, node, "capacity")) {
 		return;
 	}
-	device->capacity = k8s_arena_new0(dec->arena, K8sDeviceCapacity, node->map.n);
+	device->capacity = base_arena_new0(dec->arena, K8sDeviceCapacity, node->map.n);
 	device->n_capacity = node->map.n;
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];

@@ -335,7 +335,7 @@ k8s_load_data(const char *name,
               K8sObjectSet *set,
               K8sDiagList *diags)
 {
-	g_autoptr(K8sArena) tree = k8s_arena_new();
+	g_autoptr(BaseArena) tree = base_arena_new();
 	GStringChunk *strings = k8s_object_set_get_strings(set);
 	K8sYamlFile file;
 	K8sDec dec;
@@ -355,7 +355,7 @@ k8s_load_events(const char *name,
                 K8sObjectSet *set,
                 K8sDiagList *diags)
 {
-	g_autoptr(K8sArena) tree = k8s_arena_new();
+	g_autoptr(BaseArena) tree = base_arena_new();
 	GStringChunk *strings = k8s_object_set_get_strings(set);
 	K8sYamlFeed *feed;
 	K8sYamlFile file;

@@ -11,7 +11,7 @@
 #include "k8s-private.h"
 
 struct K8sObjectSet {
-	K8sArena *arena;
+	BaseArena *arena;
 	GStringChunk *strings;
 	GPtrArray *objects; /* K8sObject*, input order */
 	GPtrArray *by_kind[K8S_KIND_COUNT_];
@@ -23,7 +23,7 @@ k8s_object_set_new(void)
 {
 	K8sObjectSet *self = g_new0(K8sObjectSet, 1);
 
-	self->arena = k8s_arena_new();
+	self->arena = base_arena_new();
 	self->strings = g_string_chunk_new(64 * 1024);
 	self->objects = g_ptr_array_new();
 	for (guint k = 0; k < K8S_KIND_COUNT_; k++) {
@@ -45,7 +45,7 @@ k8s_object_set_free(K8sObjectSet *self)
 	}
 	g_ptr_array_free(self->objects, TRUE);
 	g_string_chunk_free(self->strings);
-	k8s_arena_free(self->arena);
+	base_arena_free(self->arena);
 	g_free(self);
 }
 
@@ -196,7 +196,7 @@ k8s_object_set_lookup(const K8sObjectSet *self,
 gpointer
 k8s_object_set_alloc(K8sObjectSet *self, gsize size)
 {
-	return k8s_arena_alloc(self->arena, size);
+	return base_arena_alloc(self->arena, size);
 }
 
 const char *
@@ -205,7 +205,7 @@ k8s_object_set_intern(K8sObjectSet *self, const char *text)
 	return text != NULL ? g_string_chunk_insert_const(self->strings, text) : NULL;
 }
 
-K8sArena *
+BaseArena *
 k8s_object_set_get_arena(K8sObjectSet *self)
 {
 	return self->arena;
@@ -244,7 +244,7 @@ kind_size(K8sKind kind)
 K8sObject *
 k8s_object_set__new_object(K8sObjectSet *set, K8sKind kind)
 {
-	K8sObject *obj = k8s_arena_alloc(set->arena, kind_size(kind));
+	K8sObject *obj = base_arena_alloc(set->arena, kind_size(kind));
 
 	obj->kind = kind;
 	obj->kind_name = k8s_kind_name(kind);

@@ -48,7 +48,7 @@ intern(K8sYamlBuilder *b, const char *text, gsize len)
 static K8sYamlNode *
 new_node(K8sYamlBuilder *b, K8sYamlKind kind, yaml_mark_t mark, const char *tag)
 {
-	K8sYamlNode *node = k8s_arena_new0(b->arena, K8sYamlNode, 1);
+	K8sYamlNode *node = base_arena_new0(b->arena, K8sYamlNode, 1);
 
 	node->kind = kind;
 	node->line = (guint32)mark.line + 1;
@@ -309,11 +309,11 @@ on_end(K8sYamlBuilder *b, const yaml_event_t *event)
 	node->size = size;
 	node->flags &= (guint16)~FLAG_OPEN;
 	if (node->kind == K8S_YAML_SEQUENCE) {
-		node->seq.items = k8s_arena_dup(b->arena, children, n * sizeof(K8sYamlNode *));
+		node->seq.items = base_arena_dup(b->arena, children, n * sizeof(K8sYamlNode *));
 		node->seq.n = n;
 	} else {
 		guint n_pairs = n / 2;
-		K8sYamlPair *pairs = k8s_arena_new0(b->arena, K8sYamlPair, n_pairs);
+		K8sYamlPair *pairs = base_arena_new0(b->arena, K8sYamlPair, n_pairs);
 		guint kept = 0;
 
 		for (guint i = 0; i < n_pairs; i++) {
@@ -344,7 +344,7 @@ on_end(K8sYamlBuilder *b, const yaml_event_t *event)
 		/* a List item is complete: decode it now, then forget its nodes */
 		b->item_fn(node, b->doc_index, b->item_index++, b->user_data);
 		if (!b->anchors_seen) {
-			k8s_arena_reset(b->item_arena);
+			base_arena_reset(b->item_arena);
 		}
 		b->arena = b->main_arena;
 		b->in_item = FALSE;
@@ -524,7 +524,7 @@ gboolean
 k8s_yaml_parse(const char *file,
                const char *data,
                gsize len,
-               K8sArena *arena,
+               BaseArena *arena,
                GStringChunk *strings,
                K8sYamlFile *out,
                K8sDiagList *diags)
@@ -538,8 +538,8 @@ builder_init(K8sYamlBuilder *b,
              const char *file,
              const char *data,
              gsize len,
-             K8sArena *arena,
-             K8sArena *item_arena,
+             BaseArena *arena,
+             BaseArena *item_arena,
              GStringChunk *strings,
              K8sYamlItemFn item_fn,
              gpointer user_data,
@@ -560,7 +560,7 @@ builder_init(K8sYamlBuilder *b,
 		/* recursive consumers of the tree rely on K8S_YAML_MAX_DEPTH */
 		.max_depth = (guint)MIN(base_limit_get(BASE_LIMIT_YAML_DEPTH), K8S_YAML_MAX_DEPTH),
 	};
-	b->placeholder = k8s_arena_new0(arena, K8sYamlNode, 1);
+	b->placeholder = base_arena_new0(arena, K8sYamlNode, 1);
 	b->placeholder->kind = K8S_YAML_MAPPING;
 	b->placeholder->flags = K8S_YAML_FLAG_STREAMED;
 	b->placeholder->size = 1;
@@ -590,7 +590,7 @@ builder_finish(K8sYamlBuilder *b, K8sYamlFile *out)
 	out->file = b->file;
 	out->json = b->json;
 	out->n_docs = b->docs->len;
-	out->docs = k8s_arena_dup(b->main_arena, b->docs->data, b->docs->len * sizeof(K8sYamlDoc));
+	out->docs = base_arena_dup(b->main_arena, b->docs->data, b->docs->len * sizeof(K8sYamlDoc));
 	g_array_free(b->docs, TRUE);
 	g_array_free(b->frames, TRUE);
 	g_ptr_array_free(b->scratch, TRUE);
@@ -602,14 +602,14 @@ gboolean
 k8s_yaml_parse_stream(const char *file,
                       const char *data,
                       gsize len,
-                      K8sArena *arena,
+                      BaseArena *arena,
                       GStringChunk *strings,
                       K8sYamlItemFn item_fn,
                       gpointer user_data,
                       K8sYamlFile *out,
                       K8sDiagList *diags)
 {
-	g_autoptr(K8sArena) item_arena = item_fn != NULL ? k8s_arena_new() : NULL;
+	g_autoptr(BaseArena) item_arena = item_fn != NULL ? base_arena_new() : NULL;
 	K8sYamlBuilder b;
 
 	builder_init(&b, file, data, len, arena, item_arena, strings, item_fn, user_data, diags);
@@ -623,7 +623,7 @@ gboolean
 k8s_yaml_parse_data(const char *file,
                     const char *data,
                     gsize len,
-                    K8sArena *arena,
+                    BaseArena *arena,
                     GStringChunk *strings,
                     K8sYamlFile *out,
                     K8sDiagList *diags)
@@ -643,13 +643,13 @@ k8s_yaml_parse_data(const char *file,
 
 struct K8sYamlFeed {
 	K8sYamlBuilder b;
-	K8sArena *item_arena;
+	BaseArena *item_arena;
 	gboolean done;
 };
 
 K8sYamlFeed *
 k8s_yaml_feed_new(const char *file,
-                  K8sArena *arena,
+                  BaseArena *arena,
                   GStringChunk *strings,
                   K8sYamlItemFn item_fn,
                   gpointer user_data,
@@ -657,7 +657,7 @@ k8s_yaml_feed_new(const char *file,
 {
 	K8sYamlFeed *feed = g_new0(K8sYamlFeed, 1);
 
-	feed->item_arena = item_fn != NULL ? k8s_arena_new() : NULL;
+	feed->item_arena = item_fn != NULL ? base_arena_new() : NULL;
 	builder_init(&feed->b, file, "", 0, arena, feed->item_arena, strings, item_fn, user_data,
 	             diags);
 	return feed;
@@ -676,7 +676,7 @@ k8s_yaml_feed_finish(K8sYamlFeed *feed, K8sYamlFile *out)
 {
 	gboolean ok = builder_finish(&feed->b, out);
 
-	g_clear_pointer(&feed->item_arena, k8s_arena_free);
+	g_clear_pointer(&feed->item_arena, base_arena_free);
 	g_free(feed);
 	return ok;
 }

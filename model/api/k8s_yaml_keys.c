@@ -136,7 +136,7 @@ k8s_yaml_apply_merge_keys(K8sYamlBuilder *b, K8sYamlNode *map)
 			}
 		}
 	}
-	map->map.pairs = k8s_arena_dup(b->arena, out->data, out->len * sizeof(K8sYamlPair));
+	map->map.pairs = base_arena_dup(b->arena, out->data, out->len * sizeof(K8sYamlPair));
 	map->map.n = out->len;
 	g_array_free(out, TRUE);
 }

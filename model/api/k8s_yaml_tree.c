@@ -34,9 +34,9 @@ k8s_yaml_map_lookup(const K8sYamlNode *map, const char *key)
 }
 
 static K8sYamlNode *
-copy_node(const K8sYamlNode *node, K8sArena *arena, GStringChunk *strings, guint depth)
+copy_node(const K8sYamlNode *node, BaseArena *arena, GStringChunk *strings, guint depth)
 {
-	K8sYamlNode *out = k8s_arena_dup(arena, node, sizeof(*node));
+	K8sYamlNode *out = base_arena_dup(arena, node, sizeof(*node));
 
 	/* depth is bounded by K8S_YAML_MAX_DEPTH when the tree came from the parser */
 	g_return_val_if_fail(depth <= K8S_YAML_MAX_DEPTH + 1, out);
@@ -51,7 +51,7 @@ copy_node(const K8sYamlNode *node, K8sArena *arena, GStringChunk *strings, guint
 		                                                       node->scalar.len);
 		break;
 	case K8S_YAML_MAPPING:
-		out->map.pairs = k8s_arena_new0(arena, K8sYamlPair, node->map.n);
+		out->map.pairs = base_arena_new0(arena, K8sYamlPair, node->map.n);
 		for (guint i = 0; i < node->map.n; i++) {
 			out->map.pairs[i].key =
 			        copy_node(node->map.pairs[i].key, arena, strings, depth + 1);
@@ -60,7 +60,7 @@ copy_node(const K8sYamlNode *node, K8sArena *arena, GStringChunk *strings, guint
 		}
 		break;
 	case K8S_YAML_SEQUENCE:
-		out->seq.items = k8s_arena_new0(arena, K8sYamlNode *, node->seq.n);
+		out->seq.items = base_arena_new0(arena, K8sYamlNode *, node->seq.n);
 		for (guint i = 0; i < node->seq.n; i++) {
 			out->seq.items[i] =
 			        copy_node(node->seq.items[i], arena, strings, depth + 1);
@@ -73,7 +73,7 @@ copy_node(const K8sYamlNode *node, K8sArena *arena, GStringChunk *strings, guint
 }
 
 K8sYamlNode *
-k8s_yaml_copy(const K8sYamlNode *node, K8sArena *arena, GStringChunk *strings)
+k8s_yaml_copy(const K8sYamlNode *node, BaseArena *arena, GStringChunk *strings)
 {
 	if (node == NULL) {
 		return NULL;

@@ -6,6 +6,12 @@
 #include "cel-private.h"
 
 CelAst *cel_ast__new(CelAstTree *tree, CelAstKind kind, guint32 offset);
+/* The dotted name of an ident/select chain ("a.b.c"), or NULL when @n is not
+ * one, or when @is_local (may be NULL) says its root names a local variable
+ * (a root written ".x" is never local). (transfer full) */
+char *cel_ast__qualified_name(const CelAst *n,
+                              gboolean (*is_local)(gpointer data, const char *name),
+                              gpointer data);
 CelAst *cel_ast__const(CelAstTree *tree, guint32 offset, CelValue value);
 CelAst *cel_ast__ident(CelAstTree *tree, guint32 offset, const char *name);
 CelAst *cel_ast__select(

@@ -290,9 +290,9 @@ cel_dra_fast__cmp_strings(CelValue a, CelValue b)
 gboolean
 cel_dra_fast__eval_node(const FastNode *n, const CelDraView *view, CelValue *out, guint64 *cost);
 /* The test form of tree @n (cel_dra_fast_test.c); @nleaves counts the lookup leaves. */
-const TestNode *cel_dra_fast__test_compile(const FastNode *n, CelArena *arena, guint *nleaves);
+const TestNode *cel_dra_fast__test_compile(const FastNode *n, BaseArena *arena, guint *nleaves);
 
-CelDraFast *cel_dra_fast_compile(const CelAst *root, CelArena *arena);
+CelDraFast *cel_dra_fast_compile(const CelAst *root, BaseArena *arena);
 /* @cost (nullable): accumulates the cel-go runtime cost; NULL skips the accounting. */
 gboolean
 cel_dra_fast_eval(const CelDraFast *fast, const CelDraView *view, CelValue *result, guint64 *cost);

@@ -71,31 +71,13 @@
 
 #include <glib.h>
 
+#include "base_arena.h"
 #include "cel.h"
 
 G_BEGIN_DECLS
 
 /* Exact double equality without -Wfloat-equal noise; false for NaN. */
 #define CEL_DOUBLE_EQ(a, b) ((a) <= (b) && (a) >= (b))
-
-/* ---------------------------------------------------------------------- */
-/* arena */
-
-typedef struct CelArenaChunk CelArenaChunk;
-typedef struct {
-	CelArenaChunk *head;  /* chunk being filled */
-	CelArenaChunk *first; /* kept on reset */
-	gsize chunk_size;
-} CelArena;
-
-void cel_arena_init(CelArena *self, gsize chunk_size);
-void cel_arena_clear(CelArena *self);
-/* Rewinds to empty; keeps every chunk so the next round mallocs nothing. */
-void cel_arena_reset(CelArena *self);
-gpointer cel_arena_alloc(CelArena *self, gsize size);
-char *cel_arena_strndup(CelArena *self, const char *s, gsize len);
-/* Total bytes of chunks (for tests checking steady-state allocation). */
-gsize cel_arena_capacity(const CelArena *self);
 
 /* ---------------------------------------------------------------------- */
 /* types */
@@ -434,7 +416,7 @@ struct CelAst {
 typedef struct {
 	const char *source; /* a copy in the arena; may hold NULs inside literals */
 	gsize len;
-	CelArena arena; /* every node and constant */
+	BaseArena arena; /* every node and constant */
 	CelAst *root;
 	guint next_id;
 	/* offsets of line starts, for line:column */
@@ -476,7 +458,7 @@ typedef struct {
  *
  * rewrite: called once per node, bottom-up, after checking. Return @node
  * unchanged, or a replacement (e.g. a CEL_AST_HOST node allocated with
- * cel_arena_alloc(arena, sizeof(CelAst)), keeping id/offset/type).
+ * base_arena_alloc(arena, sizeof(CelAst)), keeping id/offset/type).
  *
  * observe: when set, called after every node is evaluated, with the node,
  * the argument values of a CALL (NULL otherwise) and the result; it adds to
@@ -488,7 +470,7 @@ typedef struct {
 	/* after a successful check, before rewrite and folding (cel-go's checked
 	 * AST); FALSE with @error fails the compile */
 	gboolean (*checked)(CelEnv *env, CelAstTree *tree, gpointer data, GError **error);
-	CelAst *(*rewrite)(CelEnv *env, CelAst *node, CelArena *arena, gpointer data);
+	CelAst *(*rewrite)(CelEnv *env, CelAst *node, BaseArena *arena, gpointer data);
 	void (*observe)(CelActivation *act,
 	                const CelAst *node,
 	                const CelValue *args,
@@ -509,7 +491,7 @@ struct CelEnv {
 	GHashTable *vars;  /* name -> CelVarDecl* */
 	GHashTable *funcs; /* name -> CelFuncDecl* */
 	guint nslots;
-	CelArena arena; /* decls */
+	BaseArena arena; /* decls */
 };
 
 CelFuncDecl *cel_env_lookup_function(const CelEnv *self, const char *name);
@@ -524,8 +506,8 @@ struct CelProgram {
 
 struct CelActivation {
 	CelEnv *env;
-	CelArena scratch;
-	CelArena *alloc; /* where cel_activation_alloc() takes memory: &scratch */
+	BaseArena scratch;
+	BaseArena *alloc; /* where cel_activation_alloc() takes memory: &scratch */
 	CelValue *vars;
 	guint nvars;
 	CelValue *locals;

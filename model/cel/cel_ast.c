@@ -12,12 +12,35 @@
 CelAst *
 cel_ast__new(CelAstTree *tree, CelAstKind kind, guint32 offset)
 {
-	CelAst *n = cel_arena_alloc(&tree->arena, sizeof(CelAst));
+	CelAst *n = base_arena_alloc(&tree->arena, sizeof(CelAst));
 	n->kind = kind;
 	n->id = ++tree->next_id;
 	n->offset = offset;
 	n->type = NULL;
 	return n;
+}
+
+char *
+cel_ast__qualified_name(const CelAst *n,
+                        gboolean (*is_local)(gpointer data, const char *name),
+                        gpointer data)
+{
+	if (n->kind == CEL_AST_IDENT) {
+		if (is_local != NULL && n->ident.name[0] != '.' && is_local(data, n->ident.name)) {
+			return NULL;
+		}
+		return g_strdup(n->ident.name);
+	}
+	if (n->kind == CEL_AST_SELECT && !n->select.test_only) {
+		char *left = cel_ast__qualified_name(n->select.operand, is_local, data);
+		if (left == NULL) {
+			return NULL;
+		}
+		char *r = g_strconcat(left, ".", n->select.field, NULL);
+		g_free(left);
+		return r;
+	}
+	return NULL;
 }
 
 CelAst *
@@ -60,7 +83,7 @@ cel_ast__call(CelAstTree *tree,
 	n->call.function = g_intern_string(function);
 	n->call.target = target;
 	n->call.nargs = nargs;
-	n->call.args = cel_arena_alloc(&tree->arena, sizeof(CelAst *) * MAX(nargs, 1));
+	n->call.args = base_arena_alloc(&tree->arena, sizeof(CelAst *) * MAX(nargs, 1));
 	for (guint i = 0; i < nargs; i++) {
 		n->call.args[i] = args[i];
 	}
@@ -79,7 +102,7 @@ cel_ast__list(CelAstTree *tree, guint32 offset, CelAst *const *elems, guint n)
 {
 	CelAst *node = cel_ast__new(tree, CEL_AST_LIST, offset);
 	node->list.n = n;
-	node->list.elems = cel_arena_alloc(&tree->arena, sizeof(CelAst *) * MAX(n, 1));
+	node->list.elems = base_arena_alloc(&tree->arena, sizeof(CelAst *) * MAX(n, 1));
 	for (guint i = 0; i < n; i++) {
 		node->list.elems[i] = elems[i];
 	}
@@ -113,7 +136,7 @@ cel_ast__comprehension(CelAstTree *tree,
 void
 cel_ast_tree_clear(CelAstTree *tree)
 {
-	cel_arena_clear(&tree->arena);
+	base_arena_clear(&tree->arena);
 	if (tree->line_starts != NULL) {
 		g_array_unref(tree->line_starts);
 		tree->line_starts = NULL;

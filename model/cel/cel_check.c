@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "cel-ast.h"
 #include "cel-private.h"
 
 typedef struct {
@@ -150,26 +151,18 @@ resolve_ident(CelChecker *c, CelAst *n, const char *name)
 	return for_each_candidate(c, name, try_ident, &l);
 }
 
+/* cel_ast__qualified_name's test: @name is a variable in scope. */
+static gboolean
+is_local(gpointer data, const char *name)
+{
+	return scope_lookup(data, name) != NULL;
+}
+
 /* Dotted name of an ident/select chain whose root is not a local. */
 static char *
 qualified_name(CelChecker *c, const CelAst *n)
 {
-	if (n->kind == CEL_AST_IDENT) {
-		if (n->ident.name[0] != '.' && scope_lookup(c, n->ident.name) != NULL) {
-			return NULL;
-		}
-		return g_strdup(n->ident.name);
-	}
-	if (n->kind == CEL_AST_SELECT && !n->select.test_only) {
-		char *left = qualified_name(c, n->select.operand);
-		if (left == NULL) {
-			return NULL;
-		}
-		char *r = g_strconcat(left, ".", n->select.field, NULL);
-		g_free(left);
-		return r;
-	}
-	return NULL;
+	return cel_ast__qualified_name(n, is_local, c);
 }
 
 /* --- node checks ---------------------------------------------------------- */
@@ -422,7 +415,7 @@ keep_overloads(CelChecker *c,
                gboolean receiver)
 {
 	const CelOverloadDecl **kept =
-	        cel_arena_alloc(&c->tree->arena, sizeof(gpointer) * MAX(fd->overloads->len, 1));
+	        base_arena_alloc(&c->tree->arena, sizeof(gpointer) * MAX(fd->overloads->len, 1));
 	guint nkept = 0;
 	const CelType *result = NULL;
 	for (guint i = 0; i < fd->overloads->len; i++) {

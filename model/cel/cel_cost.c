@@ -41,7 +41,7 @@ cel_cost__path_append(CelCoster *c, CelCostPath base, const char *elem)
 {
 	CelCostPath p;
 	p.n = base.n + 1;
-	p.elems = cel_arena_alloc(&c->arena, p.n * sizeof(char *));
+	p.elems = base_arena_alloc(&c->arena, p.n * sizeof(char *));
 	if (base.n > 0) {
 		memcpy(p.elems, base.elems, base.n * sizeof(char *));
 	}
@@ -404,7 +404,7 @@ cost_select(CelCoster *c, const CelAst *e)
 static CostLocal *
 new_local(CelCoster *c, CelCostPath path)
 {
-	CostLocal *v = cel_arena_alloc(&c->arena, sizeof *v);
+	CostLocal *v = base_arena_alloc(&c->arena, sizeof *v);
 	v->path = path;
 	return v;
 }
@@ -542,7 +542,7 @@ cost_of(CelCoster *c, const CelAst *e)
 		if (v != NULL) {
 			set_path(c, e, v->path);
 		} else {
-			const char **elem = cel_arena_alloc(&c->arena, sizeof(char *));
+			const char **elem = base_arena_alloc(&c->arena, sizeof(char *));
 			elem[0] = e->ident.name;
 			set_path(c, e, (CelCostPath){ elem, 1 });
 		}
@@ -607,11 +607,11 @@ cel_cost_estimate(const CelAst *root, guint max_id, const CelCostModel *model)
 	c.has_entry = g_new0(gboolean, n);
 	c.entries = g_new0(CelCostEntry, n);
 	c.locals = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, stack_free);
-	cel_arena_init(&c.arena, 4096);
+	base_arena_init(&c.arena, 4096);
 
 	CelCostRange r = cost_of(&c, root);
 
-	cel_arena_clear(&c.arena);
+	base_arena_clear(&c.arena);
 	g_hash_table_unref(c.locals);
 	g_free(c.paths);
 	g_free(c.has_size);

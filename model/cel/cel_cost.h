@@ -136,7 +136,7 @@ typedef struct {
 	gboolean *has_entry;
 	CelCostEntry *entries;
 	GHashTable *locals; /* name -> GPtrArray of CostLocal* (a stack) */
-	CelArena arena;
+	BaseArena arena;
 	const CelCostModel *model;
 } CelCoster;
 

@@ -114,17 +114,17 @@ cel_dra_host_of(const CelAst *node)
 }
 
 static CelAst *
-make_host(CelAst *node, CelArena *arena, const CelDraHost *proto)
+make_host(CelAst *node, BaseArena *arena, const CelDraHost *proto)
 {
-	CelDraHost *h = cel_arena_alloc(arena, sizeof *h);
+	CelDraHost *h = base_arena_alloc(arena, sizeof *h);
 	*h = *proto;
 	if (h->kind == CEL_DRA_HOST_ENTRY) {
-		char *msg = cel_arena_alloc(arena, 14 + strlen(h->id));
+		char *msg = base_arena_alloc(arena, 14 + strlen(h->id));
 		memcpy(msg, "no such key: ", 13);
 		strcpy(msg + 13, h->id);
 		h->missing = msg;
 	}
-	CelAst *host = cel_arena_alloc(arena, sizeof *host);
+	CelAst *host = base_arena_alloc(arena, sizeof *host);
 	*host = *node;
 	host->kind = CEL_AST_HOST;
 	host->host.eval = dra_host_eval;
@@ -148,7 +148,7 @@ const_key(const CelAst *node)
 
 /* Bottom-up: each call sees its children already rewritten. */
 static CelAst *
-dra_rewrite(CelEnv *env, CelAst *node, CelArena *arena, gpointer data)
+dra_rewrite(CelEnv *env, CelAst *node, BaseArena *arena, gpointer data)
 {
 	const CelDraEnv *self = data;
 	CelDraHost h = { 0 };

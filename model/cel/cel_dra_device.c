@@ -291,7 +291,7 @@ table_build(CelDraTable *table, GArray *entries, char **cursor, char **payload, 
 struct CelDraBuilder {
 	GArray *attributes; /* CelDraEntry, values in ->store */
 	GArray *capacity;
-	CelArena store;
+	BaseArena store;
 };
 
 static gsize
@@ -359,7 +359,7 @@ cel_dra_device_new(const char *driver)
 	self->build = g_new0(CelDraBuilder, 1);
 	self->build->attributes = g_array_new(FALSE, TRUE, sizeof(CelDraEntry));
 	self->build->capacity = g_array_new(FALSE, TRUE, sizeof(CelDraEntry));
-	cel_arena_init(&self->build->store, 512); /* a device is small; chunks double */
+	base_arena_init(&self->build->store, 512); /* a device is small; chunks double */
 	view_rebuild(self, FALSE);
 	return self;
 }
@@ -372,7 +372,7 @@ builder_free(CelDraBuilder *b)
 	}
 	g_clear_pointer(&b->attributes, g_array_unref);
 	g_clear_pointer(&b->capacity, g_array_unref);
-	cel_arena_clear(&b->store);
+	base_arena_clear(&b->store);
 	g_free(b);
 }
 
@@ -454,7 +454,7 @@ static CelValue
 store_string(CelDraDevice *self, const char *s, gssize len)
 {
 	gsize n = len < 0 ? strlen(s) : (gsize)len;
-	char *copy = cel_arena_strndup(&self->build->store, s, n);
+	char *copy = base_arena_strndup(&self->build->store, s, n);
 	return cel_value_string(copy, n);
 }
 
@@ -484,7 +484,7 @@ store_version(CelDraDevice *self, const char *value, gssize len, CelValue *out, 
 {
 	char err[CEL_K8S_ERRBUF];
 	CelValue text = store_string(self, value, len);
-	CelSemverObj *obj = cel_arena_alloc(&self->build->store, sizeof *obj);
+	CelSemverObj *obj = base_arena_alloc(&self->build->store, sizeof *obj);
 
 	if (!cel_semver_parse(&obj->v, text.str, text.aux, FALSE, NULL, err)) {
 		g_set_error(error, CEL_ERROR, CEL_ERROR_TYPE, "parse semantic version: %s", err);
@@ -512,10 +512,10 @@ cel_dra_device_add_version(
 static CelList *
 store_list(CelDraDevice *self, guint n)
 {
-	CelList *list = cel_arena_alloc(&self->build->store, sizeof *list);
+	CelList *list = base_arena_alloc(&self->build->store, sizeof *list);
 	list->len = n;
 	list->cap = n;
-	list->items = n > 0 ? cel_arena_alloc(&self->build->store, n * sizeof(CelValue)) : NULL;
+	list->items = n > 0 ? base_arena_alloc(&self->build->store, n * sizeof(CelValue)) : NULL;
 	return list;
 }
 
@@ -572,7 +572,7 @@ void
 cel_dra_device_add_capacity(CelDraDevice *self, const char *name, const K8sQuantity *value)
 {
 	g_return_if_fail(!self->sealed); /* a sealed device is immutable */
-	CelQuantityObj *obj = cel_arena_alloc(&self->build->store, sizeof *obj);
+	CelQuantityObj *obj = base_arena_alloc(&self->build->store, sizeof *obj);
 	obj->base.klass = &cel_quantity_class;
 	obj->q = *value;
 	table_put(self, self->build->capacity, name, cel_value_object(&obj->base));

@@ -15,12 +15,12 @@
 #include "cel_cost.h"
 #include "cel_lib_k8s_env.h"
 
-static const FastNode *compile_node(const CelAst *e, CelArena *arena);
+static const FastNode *compile_node(const CelAst *e, BaseArena *arena);
 
 static FastNode *
-node_new(CelArena *arena, FastOp op)
+node_new(BaseArena *arena, FastOp op)
 {
-	FastNode *n = cel_arena_alloc(arena, sizeof *n);
+	FastNode *n = base_arena_alloc(arena, sizeof *n);
 	n->op = op;
 	return n;
 }
@@ -38,7 +38,7 @@ const_value(const CelAst *e, CelValue *v, guint64 *cost)
 }
 
 static const FastNode *
-compile_binary(const CelAst *e, FastOp op, CelArena *arena)
+compile_binary(const CelAst *e, FastOp op, BaseArena *arena)
 {
 	if (e->call.nargs != 2 || e->call.target != NULL) {
 		return NULL;
@@ -56,7 +56,7 @@ compile_binary(const CelAst *e, FastOp op, CelArena *arena)
 
 /* target.fn(constant) for the string, quantity and semver member functions. */
 static const FastNode *
-compile_member(const CelAst *e, CelArena *arena)
+compile_member(const CelAst *e, BaseArena *arena)
 {
 	const char *fn = e->call.function;
 	CelValue k;
@@ -116,7 +116,7 @@ compile_matches(const CelAst *e,
                 const CelAst *text,
                 const CelRegex *re,
                 guint64 regex_cost,
-                CelArena *arena)
+                BaseArena *arena)
 {
 	const FastNode *a = compile_node(text, arena);
 	if (a == NULL) {
@@ -141,7 +141,7 @@ compile_matches(const CelAst *e,
 
 /* Logic, equality and order operators; member functions (compile_member). */
 static const FastNode *
-compile_call(const CelAst *e, CelArena *arena)
+compile_call(const CelAst *e, BaseArena *arena)
 {
 	switch (e->call.special) {
 	case CEL_SPECIAL_AND:
@@ -184,7 +184,7 @@ compile_call(const CelAst *e, CelArena *arena)
 }
 
 static const FastNode *
-compile_node(const CelAst *e, CelArena *arena)
+compile_node(const CelAst *e, BaseArena *arena)
 {
 	const CelDraHost *h = cel_dra_host_of(e);
 	CelValue k;
@@ -218,13 +218,13 @@ compile_node(const CelAst *e, CelArena *arena)
 }
 
 CelDraFast *
-cel_dra_fast_compile(const CelAst *root, CelArena *arena)
+cel_dra_fast_compile(const CelAst *root, BaseArena *arena)
 {
 	const FastNode *n = compile_node(root, arena);
 	if (n == NULL) {
 		return NULL;
 	}
-	CelDraFast *f = cel_arena_alloc(arena, sizeof *f);
+	CelDraFast *f = base_arena_alloc(arena, sizeof *f);
 	guint nleaves = 0;
 	f->root = n;
 	f->test = cel_dra_fast__test_compile(n, arena, &nleaves);

@@ -77,9 +77,9 @@ rel_swap(FastOp rel)
 }
 
 static TestNode *
-test_leaf(CelArena *arena, TestOp op, const FastNode *lookup_node, guint *nleaves)
+test_leaf(BaseArena *arena, TestOp op, const FastNode *lookup_node, guint *nleaves)
 {
-	TestNode *t = cel_arena_alloc(arena, sizeof *t);
+	TestNode *t = base_arena_alloc(arena, sizeof *t);
 	memset(t, 0, sizeof *t);
 	t->op = op;
 	t->host = lookup_node->host;
@@ -92,7 +92,7 @@ test_leaf(CelArena *arena, TestOp op, const FastNode *lookup_node, guint *nleave
 }
 
 static const TestNode *
-test_compile_compare(const FastNode *n, CelArena *arena, guint *nleaves)
+test_compile_compare(const FastNode *n, BaseArena *arena, guint *nleaves)
 {
 	const FastNode *a = n->a, *b = n->b;
 	FastOp rel = n->op;
@@ -182,7 +182,7 @@ regex_literal_shape(TestNode *t, CelValue pattern)
 }
 
 const TestNode *
-cel_dra_fast__test_compile(const FastNode *n, CelArena *arena, guint *nleaves)
+cel_dra_fast__test_compile(const FastNode *n, BaseArena *arena, guint *nleaves)
 {
 	const TestNode *leaf = NULL;
 	TestNode *t;
@@ -191,7 +191,7 @@ cel_dra_fast__test_compile(const FastNode *n, CelArena *arena, guint *nleaves)
 	case FAST_AND:
 	case FAST_OR:
 	case FAST_NOT:
-		t = cel_arena_alloc(arena, sizeof *t);
+		t = base_arena_alloc(arena, sizeof *t);
 		memset(t, 0, sizeof *t);
 		t->op = n->op == FAST_AND ? TEST_AND : (n->op == FAST_OR ? TEST_OR : TEST_NOT);
 		t->a = cel_dra_fast__test_compile(n->a, arena, nleaves);
@@ -237,7 +237,7 @@ cel_dra_fast__test_compile(const FastNode *n, CelArena *arena, guint *nleaves)
 	if (leaf != NULL) {
 		return leaf;
 	}
-	t = cel_arena_alloc(arena, sizeof *t);
+	t = base_arena_alloc(arena, sizeof *t);
 	memset(t, 0, sizeof *t);
 	t->op = TEST_TREE;
 	t->tree = n;

@@ -25,7 +25,7 @@ cel_env_new(void)
 	self->container = g_strdup("");
 	self->vars = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	self->funcs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, func_decl_free);
-	cel_arena_init(&self->arena, 4096);
+	base_arena_init(&self->arena, 4096);
 	cel_lib_std_register(self);
 	cel_lib_strings_register(self);
 	cel_lib_time_register(self);
@@ -48,7 +48,7 @@ cel_env_unref(CelEnv *self)
 	}
 	g_hash_table_unref(self->vars);
 	g_hash_table_unref(self->funcs);
-	cel_arena_clear(&self->arena);
+	base_arena_clear(&self->arena);
 	g_free(self->container);
 	g_free(self);
 }
@@ -236,7 +236,7 @@ cel_env_declare_function(CelEnv *self,
 		return FALSE;
 	}
 	/* declarations without implementation: the row lives in the env arena */
-	CelOverload *row = cel_arena_alloc(&self->arena, sizeof(CelOverload));
+	CelOverload *row = base_arena_alloc(&self->arena, sizeof(CelOverload));
 	row->function = g_intern_string(name);
 	row->id = g_intern_string(id);
 	row->style = receiver ? CEL_RECEIVER : CEL_GLOBAL;

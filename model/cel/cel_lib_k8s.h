@@ -218,7 +218,7 @@ void cel_lib_regex_register(CelEnv *env);
 void cel_lib_regex_register_matches(CelEnv *env);
 /* Rewrite hook part: a call of matches/find/findAll with a constant pattern becomes a host
  * node holding the compiled pattern. Returns @node or its replacement. */
-CelAst *cel_regex_rewrite(CelAst *node, CelArena *arena);
+CelAst *cel_regex_rewrite(CelAst *node, BaseArena *arena);
 gboolean cel_regex_host_is(const CelAst *node);
 /* For a prepared `matches` host node: its text operand, pattern and regex cost factor. */
 gboolean cel_regex_host_matches(const CelAst *node,

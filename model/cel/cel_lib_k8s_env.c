@@ -47,7 +47,7 @@ cel_k8s_const_host_value(const CelAst *node, CelValue *value, guint64 *cost)
 
 /* quantity("1Gi"), semver("1.2.3"[, true]): parse now; errors stay run-time errors. */
 static CelAst *
-fold_constructor(CelAst *node, CelArena *arena)
+fold_constructor(CelAst *node, BaseArena *arena)
 {
 	K8sQuantity q;
 	CelSemver v;
@@ -67,7 +67,7 @@ fold_constructor(CelAst *node, CelArena *arena)
 		if (!k8s_quantity_parse(arg->constant.str, arg->constant.aux, &q, NULL)) {
 			return node;
 		}
-		CelQuantityObj *obj = cel_arena_alloc(arena, sizeof *obj);
+		CelQuantityObj *obj = base_arena_alloc(arena, sizeof *obj);
 		obj->base.klass = &cel_quantity_class;
 		obj->q = q;
 		h.value = cel_value_object(&obj->base);
@@ -84,12 +84,12 @@ fold_constructor(CelAst *node, CelArena *arena)
 			normalize = flag->constant.b;
 		}
 		gsize len = arg->constant.aux;
-		char *text = cel_arena_strndup(arena, arg->constant.str, len);
-		char *buf = cel_arena_alloc(arena, len + 8);
+		char *text = base_arena_strndup(arena, arg->constant.str, len);
+		char *buf = base_arena_alloc(arena, len + 8);
 		if (!cel_semver_parse(&v, text, len, normalize, buf, err)) {
 			return node;
 		}
-		CelSemverObj *obj = cel_arena_alloc(arena, sizeof *obj);
+		CelSemverObj *obj = base_arena_alloc(arena, sizeof *obj);
 		obj->base.klass = &cel_semver_class;
 		obj->v = v;
 		h.value = cel_value_object(&obj->base);
@@ -97,9 +97,9 @@ fold_constructor(CelAst *node, CelArena *arena)
 	} else {
 		return node;
 	}
-	ConstHost *data = cel_arena_alloc(arena, sizeof *data);
+	ConstHost *data = base_arena_alloc(arena, sizeof *data);
 	*data = h;
-	CelAst *host = cel_arena_alloc(arena, sizeof *host);
+	CelAst *host = base_arena_alloc(arena, sizeof *host);
 	*host = *node;
 	host->kind = CEL_AST_HOST;
 	host->host.eval = const_host_eval;
@@ -109,7 +109,7 @@ fold_constructor(CelAst *node, CelArena *arena)
 }
 
 static CelAst *
-k8s_rewrite(CelEnv *env, CelAst *node, CelArena *arena, gpointer data)
+k8s_rewrite(CelEnv *env, CelAst *node, BaseArena *arena, gpointer data)
 {
 	const K8sHookData *hooks = data;
 
@@ -131,7 +131,7 @@ CelEnv *
 cel_k8s_env_new_full(const CelK8sEnvOptions *options, CelK8sRewriteFn extra, gpointer extra_data)
 {
 	CelEnv *env = cel_env_new();
-	K8sHookData *hooks = cel_arena_alloc(&env->arena, sizeof *hooks);
+	K8sHookData *hooks = base_arena_alloc(&env->arena, sizeof *hooks);
 
 	cel_env_set_homogeneous_literals(env, options->homogeneous);
 	if (cel_env_lookup_function(env, "matches") == NULL) {

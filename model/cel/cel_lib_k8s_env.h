@@ -10,7 +10,7 @@
 G_BEGIN_DECLS
 
 /* An extra rewrite pass (after the regex one), e.g. the DRA device lookups. */
-typedef CelAst *(*CelK8sRewriteFn)(CelEnv *env, CelAst *node, CelArena *arena, gpointer data);
+typedef CelAst *(*CelK8sRewriteFn)(CelEnv *env, CelAst *node, BaseArena *arena, gpointer data);
 
 /* cel_k8s_env_new() with an extra rewrite pass; @extra_data must outlive the env. */
 CelEnv *

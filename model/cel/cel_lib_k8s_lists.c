@@ -68,29 +68,16 @@ lists_sum(CelActivation *act, const CelValue *args, guint nargs, CelKind kind)
 	}
 }
 
-static CelValue
-lists_sum_int(CelActivation *act, const CelValue *args, guint nargs)
-{
-	return lists_sum(act, args, nargs, CEL_KIND_INT);
-}
-
-static CelValue
-lists_sum_uint(CelActivation *act, const CelValue *args, guint nargs)
-{
-	return lists_sum(act, args, nargs, CEL_KIND_UINT);
-}
-
-static CelValue
-lists_sum_double(CelActivation *act, const CelValue *args, guint nargs)
-{
-	return lists_sum(act, args, nargs, CEL_KIND_DOUBLE);
-}
-
-static CelValue
-lists_sum_duration(CelActivation *act, const CelValue *args, guint nargs)
-{
-	return lists_sum(act, args, nargs, CEL_KIND_DURATION);
-}
+/* sum() of each element type: one overload each, all the same walk. */
+#define LISTS_SUM_OVERLOAD(suffix, kind)                                                           \
+	static CelValue lists_sum_##suffix(CelActivation *act, const CelValue *args, guint nargs)  \
+	{                                                                                          \
+		return lists_sum(act, args, nargs, kind);                                          \
+	}
+LISTS_SUM_OVERLOAD(int, CEL_KIND_INT)
+LISTS_SUM_OVERLOAD(uint, CEL_KIND_UINT)
+LISTS_SUM_OVERLOAD(double, CEL_KIND_DOUBLE)
+LISTS_SUM_OVERLOAD(duration, CEL_KIND_DURATION)
 
 static CelValue
 lists_extreme(CelActivation *act, const CelValue *args, int want, const char *empty)

@@ -280,7 +280,7 @@ regex_host_eval(CelActivation *act, const CelAst *self)
 }
 
 CelAst *
-cel_regex_rewrite(CelAst *node, CelArena *arena)
+cel_regex_rewrite(CelAst *node, BaseArena *arena)
 {
 	RegexOp op;
 	CelAst *text, *pattern, *limit = NULL;
@@ -323,7 +323,7 @@ cel_regex_rewrite(CelAst *node, CelArena *arena)
 	if (re == NULL) {
 		return node; /* invalid: reported by cel_regex_validate(), or fails at run time */
 	}
-	RegexHost *h = cel_arena_alloc(arena, sizeof *h);
+	RegexHost *h = base_arena_alloc(arena, sizeof *h);
 	h->op = op;
 	h->re = re;
 	h->text = text;
@@ -331,7 +331,7 @@ cel_regex_rewrite(CelAst *node, CelArena *arena)
 	h->regex_cost =
 	        ceil_factor(cel_utf8_length(pattern->constant.str, pattern->constant.aux), 0.25);
 
-	CelAst *host = cel_arena_alloc(arena, sizeof *host);
+	CelAst *host = base_arena_alloc(arena, sizeof *host);
 	*host = *node;
 	host->kind = CEL_AST_HOST;
 	host->host.eval = regex_host_eval;

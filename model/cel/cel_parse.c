@@ -165,7 +165,7 @@ parse_string(Parser *p)
 	if (!cel_lex_unescape(&t, p->buf, &is_bytes, &msg, &at)) {
 		return fail(p, at, "Syntax error: %s", msg);
 	}
-	char *data = cel_arena_strndup(&p->tree->arena, p->buf->str, p->buf->len);
+	char *data = base_arena_strndup(&p->tree->arena, p->buf->str, p->buf->len);
 	CelValue v =
 	        is_bytes ? cel_value_bytes(data, p->buf->len) : cel_value_string(data, p->buf->len);
 	if (!is_bytes && !cel_utf8_validate(data, p->buf->len, NULL)) {
@@ -204,7 +204,7 @@ parse_list(Parser *p, guint32 offset)
 	}
 	CelAst *n = cel_ast__list(p->tree, offset, (CelAst **)elems->pdata, elems->len);
 	if (any_opt) {
-		n->list.optional = cel_arena_alloc(&p->tree->arena, opt->len);
+		n->list.optional = base_arena_alloc(&p->tree->arena, opt->len);
 		memcpy(n->list.optional, opt->data, opt->len);
 	}
 	return n;
@@ -257,20 +257,20 @@ parse_map(Parser *p, guint32 offset, const char *message)
 	}
 	CelAst *n = cel_ast__new(p->tree, message ? CEL_AST_STRUCT : CEL_AST_MAP, offset);
 	guint cnt = keys->len;
-	CelAst **ks = cel_arena_alloc(&p->tree->arena, sizeof(CelAst *) * MAX(cnt, 1));
-	CelAst **vs = cel_arena_alloc(&p->tree->arena, sizeof(CelAst *) * MAX(cnt, 1));
+	CelAst **ks = base_arena_alloc(&p->tree->arena, sizeof(CelAst *) * MAX(cnt, 1));
+	CelAst **vs = base_arena_alloc(&p->tree->arena, sizeof(CelAst *) * MAX(cnt, 1));
 	if (cnt > 0) {
 		memcpy(ks, keys->pdata, sizeof(CelAst *) * cnt);
 		memcpy(vs, values->pdata, sizeof(CelAst *) * cnt);
 	}
 	guint8 *o = NULL;
 	if (any_opt) {
-		o = cel_arena_alloc(&p->tree->arena, cnt);
+		o = base_arena_alloc(&p->tree->arena, cnt);
 		memcpy(o, opt->data, cnt);
 	}
 	if (message) {
 		n->strukt.message = g_intern_string(message);
-		n->strukt.fields = cel_arena_alloc(&p->tree->arena, sizeof(char *) * MAX(cnt, 1));
+		n->strukt.fields = base_arena_alloc(&p->tree->arena, sizeof(char *) * MAX(cnt, 1));
 		for (guint i = 0; i < cnt; i++) {
 			n->strukt.fields[i] = ks[i]->constant.str;
 		}
@@ -284,25 +284,6 @@ parse_map(Parser *p, guint32 offset, const char *message)
 		n->map.optional = o;
 	}
 	return n;
-}
-
-/* Qualified name of an ident/select chain, or NULL. */
-static char *
-qualified_name(const CelAst *n)
-{
-	if (n->kind == CEL_AST_IDENT) {
-		return g_strdup(n->ident.name);
-	}
-	if (n->kind == CEL_AST_SELECT && !n->select.test_only) {
-		char *left = qualified_name(n->select.operand);
-		if (left == NULL) {
-			return NULL;
-		}
-		char *r = g_strconcat(left, ".", n->select.field, NULL);
-		g_free(left);
-		return r;
-	}
-	return NULL;
 }
 
 static char *
@@ -432,7 +413,7 @@ parse_member(Parser *p)
 			}
 			e = cel_ast__call2(p->tree, t.offset, opt ? "_[?_]" : "_[_]", e, idx);
 		} else if (t.kind == CEL_TOK_LBRACE) {
-			g_autofree char *msg = qualified_name(e);
+			g_autofree char *msg = cel_ast__qualified_name(e, NULL, NULL);
 			if (msg == NULL) {
 				return fail_tok(p, "<EOF>");
 			}
@@ -568,8 +549,8 @@ gboolean
 cel_parse(CelAstTree *tree, const char *source, gsize len, gboolean macros, GError **error)
 {
 	memset(tree, 0, sizeof *tree);
-	cel_arena_init(&tree->arena, 4096);
-	tree->source = cel_arena_strndup(&tree->arena, source, len);
+	base_arena_init(&tree->arena, 4096);
+	tree->source = base_arena_strndup(&tree->arena, source, len);
 	tree->len = len;
 	if (tree->len > CEL_MAX_SOURCE_BYTES) {
 		g_set_error(error, CEL_ERROR, CEL_ERROR_LIMIT,

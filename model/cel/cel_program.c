@@ -12,7 +12,7 @@
 #include "cel-private.h"
 
 static CelAst *
-rewrite(CelEnv *env, CelAst *n, CelArena *arena)
+rewrite(CelEnv *env, CelAst *n, BaseArena *arena)
 {
 	switch (n->kind) {
 	case CEL_AST_SELECT:
@@ -197,7 +197,7 @@ cel_activation_new(CelEnv *env)
 {
 	CelActivation *self = g_new0(CelActivation, 1);
 	self->env = cel_env_ref(env);
-	cel_arena_init(&self->scratch, 8192);
+	base_arena_init(&self->scratch, 8192);
 	self->alloc = &self->scratch;
 	self->nvars = MAX(env->nslots, 1);
 	self->vars = g_new0(CelValue, self->nvars);
@@ -215,7 +215,7 @@ cel_activation_free(CelActivation *self)
 	if (self == NULL) {
 		return;
 	}
-	cel_arena_clear(&self->scratch);
+	base_arena_clear(&self->scratch);
 	g_free(self->vars);
 	g_free(self->locals);
 	cel_env_unref(self->env);
@@ -239,7 +239,7 @@ cel_activation_set(CelActivation *self, guint slot, CelValue value)
 void
 cel_activation_reset(CelActivation *self)
 {
-	cel_arena_reset(&self->scratch);
+	base_arena_reset(&self->scratch);
 	self->cost = 0;
 	self->cancelled = FALSE;
 }
@@ -253,7 +253,7 @@ cel_activation_get_cost(const CelActivation *self)
 gpointer
 cel_activation_alloc(CelActivation *self, gsize size)
 {
-	return cel_arena_alloc(self->alloc, size);
+	return base_arena_alloc(self->alloc, size);
 }
 
 CelValue

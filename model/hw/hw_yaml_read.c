@@ -260,7 +260,7 @@ hw_reader__load(HwReader *reader, const char *filename, const char *data, gsize 
 	K8sYamlFile file;
 
 	*reader = (HwReader){ .error = error };
-	reader->arena = k8s_arena_new();
+	reader->arena = base_arena_new();
 	reader->strings = g_string_chunk_new(4096);
 	reader->yaml.diags = k8s_diag_list_new();
 	reader->yaml.file = g_string_chunk_insert_const(reader->strings, filename);
@@ -284,7 +284,7 @@ hw_reader__load(HwReader *reader, const char *filename, const char *data, gsize 
 void
 hw_reader__clear(HwReader *reader)
 {
-	g_clear_pointer(&reader->arena, k8s_arena_free);
+	g_clear_pointer(&reader->arena, base_arena_free);
 	if (reader->strings != NULL) {
 		g_string_chunk_free(reader->strings);
 		reader->strings = NULL;

@@ -441,7 +441,7 @@ print_claims(Run *run, gboolean json)
 		return CLI_EXIT_OK;
 	}
 	/* JSON: a v1 List of the same objects */
-	g_autoptr(K8sArena) arena = k8s_arena_new();
+	g_autoptr(BaseArena) arena = base_arena_new();
 	GStringChunk *strings = g_string_chunk_new(4096);
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	K8sYamlFile file = { 0 };

@@ -33,7 +33,7 @@ gboolean
 lint_is_scenario(const char *path)
 {
 	g_autoptr(GMappedFile) mapped = NULL;
-	g_autoptr(K8sArena) arena = NULL;
+	g_autoptr(BaseArena) arena = NULL;
 	g_autoptr(K8sDiagList) quiet = NULL;
 	GStringChunk *strings;
 	K8sYamlFile file = { 0 };
@@ -49,7 +49,7 @@ lint_is_scenario(const char *path)
 	/* Cheap first: a manifest file of any size without the group is not one. */
 	if (data == NULL || g_strstr_len(data, (gssize)len, "drasim.io/") == NULL)
 		return FALSE;
-	arena = k8s_arena_new();
+	arena = base_arena_new();
 	quiet = k8s_diag_list_new();
 	strings = g_string_chunk_new(4096);
 	k8s_yaml_parse(path, data, len, arena, strings, &file, quiet);

@@ -330,7 +330,7 @@ Scenario *
 scenario_load(const char *path, K8sDiagList *diags)
 {
 	g_autoptr(Scenario) self = scenario_new(path);
-	g_autoptr(K8sArena) arena = k8s_arena_new();
+	g_autoptr(BaseArena) arena = base_arena_new();
 	GStringChunk *strings = self->strings;
 	g_autofree char *data = NULL;
 	g_autoptr(GError) error = NULL;

@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "k8s_arena.h"
+#include "base_arena.h"
 #include "k8s_diag.h"
 #include "k8s_types.h"
 #include "k8s_yaml.h"
@@ -91,7 +91,7 @@ k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_,
  * in the set is no error. (transfer none)
  */
 K8sObject *k8s_object_set_add_built(K8sObjectSet *self, K8sKind kind, const char *name, K8sPos pos);
-K8sArena *k8s_object_set_get_arena(K8sObjectSet *self);
+BaseArena *k8s_object_set_get_arena(K8sObjectSet *self);
 GStringChunk *k8s_object_set_get_strings(K8sObjectSet *self);
 
 /* Checked downcasts: NULL when @obj is NULL or of another kind. */

@@ -3,14 +3,14 @@
  *
  * One file holds zero or more documents; each document
  * is a tree of mappings, sequences and scalars, every node with its line and
- * column. Nodes live in a K8sArena, scalar text in a GStringChunk (short
+ * column. Nodes live in a BaseArena, scalar text in a GStringChunk (short
  * scalars and all keys are interned: equal text, equal pointer).
  */
 #pragma once
 
 #include <glib.h>
 
-#include "k8s_arena.h"
+#include "base_arena.h"
 #include "k8s_diag.h"
 
 G_BEGIN_DECLS
@@ -102,7 +102,7 @@ typedef struct {
 gboolean k8s_yaml_parse(const char *file,
                         const char *data,
                         gsize len,
-                        K8sArena *arena,
+                        BaseArena *arena,
                         GStringChunk *strings,
                         K8sYamlFile *out,
                         K8sDiagList *diags);
@@ -119,7 +119,7 @@ gboolean k8s_yaml_parse(const char *file,
 gboolean k8s_yaml_parse_data(const char *file,
                              const char *data,
                              gsize len,
-                             K8sArena *arena,
+                             BaseArena *arena,
                              GStringChunk *strings,
                              K8sYamlFile *out,
                              K8sDiagList *diags);
@@ -145,7 +145,7 @@ typedef void (*K8sYamlItemFn)(const K8sYamlNode *item,
 gboolean k8s_yaml_parse_stream(const char *file,
                                const char *data,
                                gsize len,
-                               K8sArena *arena,
+                               BaseArena *arena,
                                GStringChunk *strings,
                                K8sYamlItemFn item_fn,
                                gpointer user_data,
@@ -195,7 +195,7 @@ const K8sYamlNode *k8s_yaml_map_lookup(const K8sYamlNode *map, const char *key);
  * Deep copy of @node into @arena with text interned in @strings (used to keep
  * opaque parameters after the file's tree is freed). (transfer none: arena-owned)
  */
-K8sYamlNode *k8s_yaml_copy(const K8sYamlNode *node, K8sArena *arena, GStringChunk *strings);
+K8sYamlNode *k8s_yaml_copy(const K8sYamlNode *node, BaseArena *arena, GStringChunk *strings);
 
 /**
  * k8s_yaml_text_pos:

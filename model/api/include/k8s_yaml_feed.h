@@ -23,7 +23,7 @@ typedef struct K8sYamlFeed K8sYamlFeed;
 
 /* Like k8s_yaml_parse_stream()'s set-up, for a "file" with no text. (transfer full) */
 K8sYamlFeed *k8s_yaml_feed_new(const char *file,
-                               K8sArena *arena,
+                               BaseArena *arena,
                                GStringChunk *strings,
                                K8sYamlItemFn item_fn,
                                gpointer user_data,

@@ -364,7 +364,7 @@ match_unordered(const K8sYamlNode *alloc, DraAllocator *a, guint n, guint depth,
 typedef struct {
 	char *data;
 	gsize len;
-	K8sArena *arena;
+	BaseArena *arena;
 	GStringChunk *strings;
 	K8sYamlFile file;
 	const K8sYamlNode *header;
@@ -383,7 +383,7 @@ case_clear(Case *c)
 	if (c->strings != NULL) {
 		g_string_chunk_free(c->strings);
 	}
-	k8s_arena_free(c->arena);
+	base_arena_free(c->arena);
 	g_free(c->claims);
 	g_free(c->data);
 }
@@ -398,7 +398,7 @@ header_node(Case *c, const K8sYamlNode *node)
 	if (is_null(node)) {
 		return NULL;
 	}
-	labels.items = k8s_arena_alloc(c->arena, sizeof(K8sStringPair) * MAX(n, 1));
+	labels.items = base_arena_alloc(c->arena, sizeof(K8sStringPair) * MAX(n, 1));
 	labels.n = n;
 	for (guint i = 0; i < n; i++) {
 		labels.items[i].key = l->map.pairs[i].key->scalar.text;
@@ -420,7 +420,7 @@ load_case(const char *path, Case *c, GString *why)
 		g_string_append_printf(why, "    cannot read: %s\n", error->message);
 		return FALSE;
 	}
-	c->arena = k8s_arena_new();
+	c->arena = base_arena_new();
 	c->strings = g_string_chunk_new(4096);
 	if (!k8s_yaml_parse(path, c->data, c->len, c->arena, c->strings, &c->file, diags) ||
 	    c->file.n_docs < 1) {

@@ -54,6 +54,17 @@ data_path(const char *name)
 	return g_build_filename(dir != NULL ? dir : "tests/unit/api/data", name, NULL);
 }
 
+/* Prints every diagnostic, each on a line that starts with @prefix (on failure). */
+static inline void
+print_diags_with(const K8sDiagList *diags, const char *prefix)
+{
+	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
+		g_autofree char *s = k8s_diag_format(k8s_diag_list_get(diags, i));
+
+		print_message("%s%s\n", prefix, s);
+	}
+}
+
 /* Asserts one diagnostic contains @needle and sits at @line:@col; prints all on failure. */
 static inline const K8sDiag *
 expect_diag(const K8sDiagList *diags, const char *needle, guint line, guint col)
@@ -62,11 +73,7 @@ expect_diag(const K8sDiagList *diags, const char *needle, guint line, guint col)
 
 	if (d == NULL || (line != 0 && (d->pos.line != line || d->pos.col != col))) {
 		print_message("# expected '%s' at %u:%u; got:\n", needle, line, col);
-		for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
-			g_autofree char *s = k8s_diag_format(k8s_diag_list_get(diags, i));
-
-			print_message("#   %s\n", s);
-		}
+		print_diags_with(diags, "#   ");
 		fail();
 	}
 	return d;

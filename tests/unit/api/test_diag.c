@@ -98,7 +98,7 @@ test_diag__expression_positions(void **state)
 static void
 test_diag__text_pos_in_block(void **state)
 {
-	g_autoptr(K8sArena) arena = k8s_arena_new();
+	g_autoptr(BaseArena) arena = base_arena_new();
 	GStringChunk *strings = g_string_chunk_new(256);
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	const char *text = "e: |\n    one\n    two.x\nq: 'ab'\n";

@@ -38,16 +38,6 @@ without_dup_lines(const char *text)
 	return g_string_free(out, FALSE);
 }
 
-static void
-print_diags(const K8sDiagList *diags)
-{
-	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
-		g_autofree char *s = k8s_diag_format(k8s_diag_list_get(diags, i));
-
-		print_message("#   %s\n", s);
-	}
-}
-
 /* The checks above, for a case whose single-occurrence form is @first_text. */
 static void
 check_case(const DupCase *c, const char *file, const char *first_text)
@@ -61,14 +51,14 @@ check_case(const DupCase *c, const char *file, const char *first_text)
 	print_message("# %s\n", c->what);
 	if (!first.ok) {
 		print_message("# the manifest without the duplicate does not load:\n");
-		print_diags(first.diags);
+		print_diags_with(first.diags, "#   ");
 		fail();
 	}
 	assert_false(dup.ok);
 	expect_diag(dup.diags, want, c->line, c->col);
 	if (n_errors != 1) {
 		print_message("# expected 1 error, got %u\n", n_errors);
-		print_diags(dup.diags);
+		print_diags_with(dup.diags, "#   ");
 		fail();
 	}
 	assert_int_equal(k8s_object_set_count(dup.set), k8s_object_set_count(first.set));

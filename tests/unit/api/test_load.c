@@ -298,7 +298,7 @@ test_load__scalar_types(void **state)
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
-		g_autoptr(K8sArena) arena = k8s_arena_new();
+		g_autoptr(BaseArena) arena = base_arena_new();
 		GStringChunk *strings = g_string_chunk_new(64);
 		g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 		g_autofree char *text = g_strdup_printf("v: %s\n", cases[i].text);

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <glib.h>
 
+#include "api-test-util.h"
 #include "k8s_lint.h"
 #include "k8s_validate.h"
 
@@ -506,15 +507,6 @@ matches(const K8sDiag *d, const Case *c)
 	       g_strcmp0(d->path, c->path) == 0;
 }
 
-static void
-print_diags(const K8sDiagList *diags)
-{
-	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
-		g_autofree char *s = k8s_diag_format(k8s_diag_list_get(diags, i));
-		print_message("#     got: %s\n", s);
-	}
-}
-
 static gboolean
 run_case(const Case *c, const char *yaml)
 {
@@ -537,7 +529,7 @@ run_case(const Case *c, const char *yaml)
 	}
 	if (!found) {
 		print_message("# case \"%s\": expected [%s] %s\n", c->name, c->path, c->message);
-		print_diags(diags);
+		print_diags_with(diags, "#     got: ");
 		return FALSE;
 	}
 	return TRUE;
@@ -720,7 +712,7 @@ test_valid_set_is_clean(void **state)
 	k8s_load_data("valid.yaml", valid_set, strlen(valid_set), K8S_LOAD_DEFAULT, set, diags);
 	k8s_lint_set(set, diags);
 	if (k8s_diag_list_count(diags) != 0) {
-		print_diags(diags);
+		print_diags_with(diags, "#     got: ");
 		fail_msg("valid manifests produced %u diagnostics", k8s_diag_list_count(diags));
 	}
 	assert_int_equal(k8s_object_set_count(set), 8);

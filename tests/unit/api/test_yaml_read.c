@@ -14,7 +14,7 @@
 #include "k8s_yaml_read.h"
 
 typedef struct {
-	K8sArena *arena;
+	BaseArena *arena;
 	GStringChunk *strings;
 	K8sDiagList *diags;
 	K8sYamlFile file;
@@ -23,7 +23,7 @@ typedef struct {
 static gboolean
 parse(Parsed *p, const char *text)
 {
-	p->arena = k8s_arena_new();
+	p->arena = base_arena_new();
 	p->strings = g_string_chunk_new(256);
 	p->diags = k8s_diag_list_new();
 	return k8s_yaml_parse_data("r.yaml", text, strlen(text), p->arena, p->strings, &p->file,
@@ -33,7 +33,7 @@ parse(Parsed *p, const char *text)
 static void
 parsed_clear(Parsed *p)
 {
-	k8s_arena_free(p->arena);
+	base_arena_free(p->arena);
 	g_string_chunk_free(p->strings);
 	k8s_diag_list_free(p->diags);
 }

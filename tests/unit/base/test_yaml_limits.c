@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "base.h"
-#include "k8s_arena.h"
+#include "base_arena.h"
 #include "k8s_diag.h"
 #include "k8s_yaml.h"
 
@@ -18,7 +18,7 @@
 static char *
 parse(const char *text)
 {
-	g_autoptr(K8sArena) arena = k8s_arena_new();
+	g_autoptr(BaseArena) arena = base_arena_new();
 	GStringChunk *strings = g_string_chunk_new(64);
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	K8sYamlFile file;

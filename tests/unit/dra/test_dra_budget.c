@@ -19,15 +19,7 @@
 
 #include "dra.h"
 #include "dra_fake.h"
-
-static const DraNode node1 = { "node-1", (const char *const[]){ "region" },
-	                       (const char *const[]){ "r1" }, 1 };
-
-static const DraClass class_a = { "class-a", (const char *const[]){ "driver == \"driver-a\"" }, 1,
-	                          NULL, 0 };
-
-static const DraAttribute numa0 = { "numa", DRA_ATTR_INT, 0, FALSE, NULL };
-static const DraAttribute numa1 = { "numa", DRA_ATTR_INT, 1, FALSE, NULL };
+#include "dra_search_fixture.h"
 
 /*
  * Case "match": devices d1 (numa 0), d2 (numa 1), d3 (numa 1); one request for
@@ -61,34 +53,20 @@ match_case_init(MatchCase *m)
 		m->devs[i].attributes = attrs[i];
 		m->devs[i].n_attributes = 1;
 	}
-	m->slice.name = "slice-1";
-	m->slice.driver = "driver-a";
-	m->slice.pool = "pool-1";
-	m->slice.generation = 1;
-	m->slice.resource_slice_count = 1;
-	m->slice.node_name = "node-1";
-	m->slice.devices = m->devs;
-	m->slice.n_devices = 3;
-	m->req.name = "req-0";
-	m->req.has_exactly = TRUE;
-	m->req.exactly.device_class_name = "class-a";
-	m->req.exactly.allocation_mode = "ExactCount";
-	m->req.exactly.count = 2;
+	m->slice = slice_of("slice-1", "pool-1", m->devs, 3);
+	m->req = exact("req-0", 2);
 	m->con.match_attribute = "driver-a/numa";
-	m->claim.namespace_ = "default";
-	m->claim.name = "claim-0";
-	m->claim.requests = &m->req;
-	m->claim.n_requests = 1;
+	m->claim = claim_of("claim-0", &m->req, 1);
 	m->claim.constraints = &m->con;
 	m->claim.n_constraints = 1;
 	m->claims[0] = &m->claim;
 }
 
+/* The fixture's allocator (class-a) with @slice published. */
 static DraAllocator *
-new_alloc(const DraFeatures *f, const DraSlice *slice)
+new_alloc_with(const DraFeatures *f, const DraSlice *slice)
 {
-	DraAllocator *a = dra_allocator_new(f, &fake_ops, NULL);
-	dra_allocator_add_class(a, &class_a);
+	DraAllocator *a = new_alloc(f);
 	dra_allocator_add_slice(a, slice);
 	return a;
 }
@@ -114,14 +92,14 @@ test_exact_budget(void **state)
 
 	match_case_init(&m);
 	/* unbounded: the hand count is production's step count */
-	g_autoptr(DraAllocator) free_run = new_alloc(&f, &m.slice);
+	g_autoptr(DraAllocator) free_run = new_alloc_with(&f, &m.slice);
 	assert_int_equal(dra_allocator_allocate(free_run, &node1, m.claims, 1),
 	                 DRA_OUTCOME_ALLOCATED);
 	assert_int_equal(dra_allocator_get_stats(free_run)->allocate_one_calls, 6);
 	assert_false(dra_allocator_timed_out(free_run));
 
 	/* budget k = 6: the same answer */
-	g_autoptr(DraAllocator) a = new_alloc(&f, &m.slice);
+	g_autoptr(DraAllocator) a = new_alloc_with(&f, &m.slice);
 	dra_allocator_set_step_budget(a, 6);
 	assert_int_equal(dra_allocator_allocate(a, &node1, m.claims, 1), DRA_OUTCOME_ALLOCATED);
 	assert_false(dra_allocator_timed_out(a));
@@ -131,7 +109,7 @@ test_exact_budget(void **state)
 	assert_string_equal(r->results[1].device, "d3");
 
 	/* budget k - 1 = 5: the 6th invocation is counted, then stops the search */
-	g_autoptr(DraAllocator) b = new_alloc(&f, &m.slice);
+	g_autoptr(DraAllocator) b = new_alloc_with(&f, &m.slice);
 	dra_allocator_set_step_budget(b, 5);
 	assert_int_equal(dra_allocator_allocate(b, &node1, m.claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
 	assert_true(dra_allocator_timed_out(b));
@@ -162,15 +140,7 @@ test_first_available_budget(void **state)
 {
 	DraDevice dev = { 0 };
 	dev.name = "device-1";
-	DraSlice s = { 0 };
-	s.name = "slice-1";
-	s.driver = "driver-a";
-	s.pool = "pool-1";
-	s.generation = 1;
-	s.resource_slice_count = 1;
-	s.node_name = "node-1";
-	s.devices = &dev;
-	s.n_devices = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", &dev, 1);
 	DraExactRequest subs[2] = { { 0 } };
 	subs[0].name = "big";
 	subs[0].device_class_name = "class-a";
@@ -183,26 +153,22 @@ test_first_available_budget(void **state)
 	req.name = "req-0";
 	req.first_available = subs;
 	req.n_first_available = 2;
-	DraClaim c = { 0 };
-	c.namespace_ = "default";
-	c.name = "claim-0";
-	c.requests = &req;
-	c.n_requests = 1;
+	DraClaim c = claim_of("claim-0", &req, 1);
 	const DraClaim *claims[] = { &c };
 	DraFeatures f = dra_features_none();
 	f.prioritized_list = TRUE;
 
-	g_autoptr(DraAllocator) free_run = new_alloc(&f, &s);
+	g_autoptr(DraAllocator) free_run = new_alloc_with(&f, &s);
 	assert_int_equal(dra_allocator_allocate(free_run, &node1, claims, 1),
 	                 DRA_OUTCOME_ALLOCATED);
 	assert_int_equal(dra_allocator_get_stats(free_run)->allocate_one_calls, 7);
 
-	g_autoptr(DraAllocator) a = new_alloc(&f, &s);
+	g_autoptr(DraAllocator) a = new_alloc_with(&f, &s);
 	dra_allocator_set_step_budget(a, 7);
 	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_ALLOCATED);
 	assert_string_equal(dra_allocator_get_allocation(a, 0)->results[0].request, "req-0/small");
 
-	g_autoptr(DraAllocator) b = new_alloc(&f, &s);
+	g_autoptr(DraAllocator) b = new_alloc_with(&f, &s);
 	dra_allocator_set_step_budget(b, 6);
 	assert_int_equal(dra_allocator_allocate(b, &node1, claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
 	assert_true(dra_allocator_timed_out(b));
@@ -223,8 +189,8 @@ test_memo_keeps_timeout(void **state)
 	DraFeatures f = dra_features_none();
 
 	match_case_init(&m);
-	g_autoptr(DraAllocator) a = new_alloc(&f, &m.slice);
-	g_autoptr(DraAllocator) plain = new_alloc(&f, &m.slice);
+	g_autoptr(DraAllocator) a = new_alloc_with(&f, &m.slice);
+	g_autoptr(DraAllocator) plain = new_alloc_with(&f, &m.slice);
 	dra_allocator_set_memo(a, TRUE);
 	dra_allocator_set_step_budget(a, 5);
 	dra_allocator_set_step_budget(plain, 5);
@@ -267,7 +233,7 @@ test_explain_timeout(void **state)
 	DraFeatures f = dra_features_none();
 
 	match_case_init(&m);
-	g_autoptr(DraAllocator) a = new_alloc(&f, &m.slice);
+	g_autoptr(DraAllocator) a = new_alloc_with(&f, &m.slice);
 	dra_allocator_set_step_budget(a, 5);
 	g_autofree char *text = dra_allocator_explain(a, m.claims, 1, &node1, 1);
 	assert_non_null(text);

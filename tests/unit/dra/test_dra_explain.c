@@ -13,26 +13,17 @@
 
 #include "dra.h"
 #include "dra_fake.h"
+#include "dra_search_fixture.h"
 
-static const DraNode node1 = { .name = "node-1" };
-static const DraNode node2 = { .name = "node-2" };
+static const DraNode bare_node1 = { .name = "node-1" };
+static const DraNode bare_node2 = { .name = "node-2" };
 
-static const DraClass class_a = { "class-a", (const char *const[]){ "driver == \"driver-a\"" }, 1,
-	                          NULL, 0 };
-
-static const DraAttribute numa0 = { "numa", DRA_ATTR_INT, 0, FALSE, NULL };
-static const DraAttribute numa1 = { "numa", DRA_ATTR_INT, 1, FALSE, NULL };
-
+/* The fixture's ExactCount request with one @selector (NULL: none). */
 static DraRequest
-exact(const char *name, gint64 count, const char *selector)
+exact_sel(const char *name, gint64 count, const char *selector)
 {
-	DraRequest r = { 0 };
+	DraRequest r = exact(name, count);
 
-	r.name = name;
-	r.has_exactly = TRUE;
-	r.exactly.device_class_name = "class-a";
-	r.exactly.allocation_mode = "ExactCount";
-	r.exactly.count = count;
 	if (selector != NULL) {
 		const char **selectors = g_new0(const char *, 1);
 
@@ -72,12 +63,11 @@ fill(DraDevice *devs, DraSlice *s, const char *node, const char *driver)
 }
 
 static DraAllocator *
-new_alloc(DraDevice *d1, DraSlice *s1, DraDevice *d2, DraSlice *s2, const char *driver2)
+new_two_pools(DraDevice *d1, DraSlice *s1, DraDevice *d2, DraSlice *s2, const char *driver2)
 {
 	DraFeatures f = dra_features_none();
-	DraAllocator *a = dra_allocator_new(&f, &fake_ops, NULL);
+	DraAllocator *a = new_alloc(&f);
 
-	dra_allocator_add_class(a, &class_a);
 	fill(d1, s1, "node-1", "driver-a");
 	fill(d2, s2, "node-2", driver2);
 	dra_allocator_add_slice(a, s1);
@@ -92,18 +82,17 @@ test_explain_selectors(void **state)
 {
 	DraDevice d1[2], d2[2];
 	DraSlice s1, s2;
-	g_autoptr(DraAllocator) a = new_alloc(d1, &s1, d2, &s2, "driver-b");
-	DraRequest req = exact("gpu", 1, "attr numa == 7");
-	DraClaim c = {
-		.namespace_ = "default", .name = "claim-0", .requests = &req, .n_requests = 1
-	};
+	g_autoptr(DraAllocator) a = new_two_pools(d1, &s1, d2, &s2, "driver-b");
+	DraRequest req = exact_sel("gpu", 1, "attr numa == 7");
+	DraClaim c = claim_of("claim-0", &req, 1);
 	const DraClaim *claims[] = { &c };
-	const DraNode nodes[] = { node1, node2 };
+	const DraNode nodes[] = { bare_node1, bare_node2 };
 	DraStats before;
 	g_autofree char *text = NULL;
 
 	/* some work first, so the statistics are not all zero */
-	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 1), DRA_OUTCOME_UNSCHEDULABLE);
+	assert_int_equal(dra_allocator_allocate(a, &bare_node1, claims, 1),
+	                 DRA_OUTCOME_UNSCHEDULABLE);
 	before = *dra_allocator_get_stats(a);
 	text = dra_allocator_explain(a, claims, 1, nodes, 2);
 	assert_string_equal(text,
@@ -120,13 +109,11 @@ test_explain_in_use(void **state)
 {
 	DraDevice d1[2], d2[2];
 	DraSlice s1, s2;
-	g_autoptr(DraAllocator) a = new_alloc(d1, &s1, d2, &s2, "driver-a");
-	DraRequest req = exact("gpus", 2, NULL);
-	DraClaim c = {
-		.namespace_ = "default", .name = "claim-0", .requests = &req, .n_requests = 1
-	};
+	g_autoptr(DraAllocator) a = new_two_pools(d1, &s1, d2, &s2, "driver-a");
+	DraRequest req = exact_sel("gpus", 2, NULL);
+	DraClaim c = claim_of("claim-0", &req, 1);
 	const DraClaim *claims[] = { &c };
-	const DraNode nodes[] = { node1, node2 };
+	const DraNode nodes[] = { bare_node1, bare_node2 };
 	g_autofree char *text = NULL;
 	g_autofree char *none = NULL;
 
@@ -149,20 +136,17 @@ test_explain_constraint(void **state)
 {
 	DraDevice d1[2], d2[2];
 	DraSlice s1, s2;
-	g_autoptr(DraAllocator) a = new_alloc(d1, &s1, d2, &s2, "driver-b");
-	DraRequest reqs[2] = { exact("left", 1, "attr numa == 0"),
-		               exact("right", 1, "attr numa == 1") };
+	g_autoptr(DraAllocator) a = new_two_pools(d1, &s1, d2, &s2, "driver-b");
+	DraRequest reqs[2] = { exact_sel("left", 1, "attr numa == 0"),
+		               exact_sel("right", 1, "attr numa == 1") };
 	DraConstraint con = { NULL, 0, "driver-a/numa", NULL };
-	DraClaim c = { .namespace_ = "default",
-		       .name = "claim-0",
-		       .requests = reqs,
-		       .n_requests = 2,
-		       .constraints = &con,
-		       .n_constraints = 1 };
+	DraClaim c = claim_of("claim-0", reqs, 2);
 	const DraClaim *claims[] = { &c };
 	g_autofree char *text = NULL;
 
-	text = dra_allocator_explain(a, claims, 1, &node1, 1);
+	c.constraints = &con;
+	c.n_constraints = 1;
+	text = dra_allocator_explain(a, claims, 1, &bare_node1, 1);
 	assert_string_equal(text, "request right: the constraint on driver-a/numa could not be met "
 	                          "on 1 node");
 	free_request(&reqs[0]);

@@ -18,9 +18,8 @@
 
 #include "dra_k8s.h"
 #include "hw_api.h"
+#include "hw_test_catalog.h"
 #include "k8s_objects.h"
-
-static HwCatalog *catalog;
 
 static const char shapes_doc[] =
         "schema: drasim.hw/v1\n"
@@ -305,16 +304,7 @@ test_alloc__blocks_overlapping(void **state)
 static int
 setup(void **state)
 {
-	catalog = hw_catalog_new_builtin(NULL);
-	return catalog == NULL ||
-	       !hw_catalog_load_data(catalog, "shapes", shapes_doc, sizeof(shapes_doc) - 1, NULL);
-}
-
-static int
-teardown(void **state)
-{
-	hw_catalog_free(catalog);
-	return 0;
+	return catalog_setup_with("shapes", shapes_doc, sizeof(shapes_doc) - 1);
 }
 
 int
@@ -326,5 +316,5 @@ main(void)
 		cmocka_unit_test(test_alloc__blocks_overlapping),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, catalog_teardown);
 }

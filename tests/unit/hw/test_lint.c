@@ -12,8 +12,7 @@
 #include <cmocka.h>
 
 #include "hw_api.h"
-
-static HwCatalog *catalog;
+#include "hw_test_catalog.h"
 
 typedef struct {
 	K8sSeverity severity;
@@ -145,20 +144,6 @@ test_lint__run(void **state)
 	                    "unknown node shape \"dgx-h999\" (see drasim publish --list-shapes)");
 }
 
-static int
-setup(void **state)
-{
-	catalog = hw_catalog_new_builtin(NULL);
-	return catalog == NULL;
-}
-
-static int
-teardown(void **state)
-{
-	hw_catalog_free(catalog);
-	return 0;
-}
-
 int
 main(void)
 {
@@ -168,5 +153,5 @@ main(void)
 		cmocka_unit_test(test_lint__run),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

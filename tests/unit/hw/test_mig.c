@@ -14,8 +14,7 @@
 #include <cmocka.h>
 
 #include "hw.h"
-
-static HwCatalog *catalog;
+#include "hw_test_catalog.h"
 
 static const HwGpuModel *
 gpu(const char *id)
@@ -44,26 +43,43 @@ check2(const char *model, const char *p1, guint s1, const char *p2, guint s2, ch
 	return hw_mig_check(m, layout, 2, reason);
 }
 
+/* A two-instance layout check: the layout that keeps the rule passes, the one
+ * that breaks it gets @verdict and @reason. */
+typedef struct {
+	const char *ok_model, *ok_p1, *ok_p2;
+	guint ok_s1, ok_s2;
+	const char *bad_model, *bad_p1, *bad_p2;
+	guint bad_s1, bad_s2;
+	HwMigVerdict verdict;
+	const char *reason;
+} MigRuleCase;
+
 static void
-test_mig__rule_valid_start(void **state)
+check_rule(const MigRuleCase *c)
 {
 	g_autofree char *reason = NULL;
 
-	assert_int_equal(check2("h100-sxm5-80gb", "3g.40gb", 4, "2g.20gb", 0, NULL), HW_MIG_OK);
-	assert_int_equal(check2("h100-sxm5-80gb", "3g.40gb", 2, "1g.10gb", 0, &reason),
-	                 HW_MIG_BAD_START);
-	assert_string_equal(reason, "3g.40gb cannot start at memory slice 2 (valid starts: 0, 4)");
+	assert_int_equal(check2(c->ok_model, c->ok_p1, c->ok_s1, c->ok_p2, c->ok_s2, NULL),
+	                 HW_MIG_OK);
+	assert_int_equal(check2(c->bad_model, c->bad_p1, c->bad_s1, c->bad_p2, c->bad_s2, &reason),
+	                 c->verdict);
+	assert_string_equal(reason, c->reason);
+}
+
+static void
+test_mig__rule_valid_start(void **state)
+{
+	check_rule(&(MigRuleCase){ "h100-sxm5-80gb", "3g.40gb", "2g.20gb", 4, 0, "h100-sxm5-80gb",
+	                           "3g.40gb", "1g.10gb", 2, 0, HW_MIG_BAD_START,
+	                           "3g.40gb cannot start at memory slice 2 (valid starts: 0, 4)" });
 }
 
 static void
 test_mig__rule_no_overlap(void **state)
 {
-	g_autofree char *reason = NULL;
-
-	assert_int_equal(check2("a100-sxm4-40gb", "1g.10gb", 6, "3g.20gb", 0, NULL), HW_MIG_OK);
-	assert_int_equal(check2("a100-sxm4-40gb", "1g.10gb", 2, "3g.20gb", 0, &reason),
-	                 HW_MIG_OVERLAP);
-	assert_string_equal(reason, "3g.20gb at 0 overlaps 1g.10gb at 2 on memory slice 2");
+	check_rule(&(MigRuleCase){ "a100-sxm4-40gb", "1g.10gb", "3g.20gb", 6, 0, "a100-sxm4-40gb",
+	                           "1g.10gb", "3g.20gb", 2, 0, HW_MIG_OVERLAP,
+	                           "3g.20gb at 0 overlaps 1g.10gb at 2 on memory slice 2" });
 }
 
 /* Seven compute slices: 4g + 3g is the full GPU. Over seven needs a model whose
@@ -102,12 +118,9 @@ test_mig__rule_compute_slices(void **state)
 static void
 test_mig__rule_one_media_extension(void **state)
 {
-	g_autofree char *reason = NULL;
-
-	assert_int_equal(check2("h100-sxm5-80gb", "1g.10gb+me", 0, "1g.10gb", 1, NULL), HW_MIG_OK);
-	assert_int_equal(check2("a30-24gb", "1g.6gb+me", 0, "2g.12gb+me", 2, &reason),
-	                 HW_MIG_MEDIA_EXT);
-	assert_string_equal(reason, "the layout has 2 +me instances, at most one is allowed");
+	check_rule(&(MigRuleCase){ "h100-sxm5-80gb", "1g.10gb+me", "1g.10gb", 0, 1, "a30-24gb",
+	                           "1g.6gb+me", "2g.12gb+me", 0, 2, HW_MIG_MEDIA_EXT,
+	                           "the layout has 2 +me instances, at most one is allowed" });
 }
 
 static void
@@ -441,20 +454,6 @@ test_mig__reconfigure(void **state)
 	g_free(plan.reason);
 }
 
-static int
-setup(void **state)
-{
-	catalog = hw_catalog_new_builtin(NULL);
-	return catalog == NULL;
-}
-
-static int
-teardown(void **state)
-{
-	hw_catalog_free(catalog);
-	return 0;
-}
-
 int
 main(void)
 {
@@ -472,5 +471,5 @@ main(void)
 		cmocka_unit_test(test_mig__reconfigure),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

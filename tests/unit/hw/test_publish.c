@@ -16,8 +16,7 @@
 #include <cmocka.h>
 
 #include "hw.h"
-
-static HwCatalog *catalog;
+#include "hw_test_catalog.h"
 
 static HwNode *
 node_of(const char *shape, const char *layout)
@@ -456,20 +455,6 @@ test_publish__golden_p4d(void **state)
 	golden("aws-p4d.yaml", "aws-p4d.24xlarge", "all-disabled", FALSE);
 }
 
-static int
-setup(void **state)
-{
-	catalog = hw_catalog_new_builtin(NULL);
-	return catalog == NULL;
-}
-
-static int
-teardown(void **state)
-{
-	hw_catalog_free(catalog);
-	return 0;
-}
-
 int
 main(void)
 {
@@ -487,5 +472,5 @@ main(void)
 		cmocka_unit_test(test_publish__golden_p4d),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

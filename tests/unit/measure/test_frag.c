@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "hw_test_catalog.h"
 #include "measure-private.h"
 
 /* cmocka's assert_float_equal compares floats: these figures need doubles. */
@@ -25,22 +26,6 @@ assert_near_at(double got, double want, const char *file, int line)
 		print_error("%s:%d: got %.17g, want %.17g\n", file, line, got, want);
 		fail();
 	}
-}
-
-static HwCatalog *catalog;
-
-static int
-setup(void **state)
-{
-	catalog = hw_catalog_new_builtin(NULL);
-	return catalog == NULL;
-}
-
-static int
-teardown(void **state)
-{
-	hw_catalog_free(catalog);
-	return 0;
 }
 
 static GArray *
@@ -196,5 +181,5 @@ main(void)
 		cmocka_unit_test(test_cordoned),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

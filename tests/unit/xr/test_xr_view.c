@@ -11,9 +11,8 @@
 
 #include <cmocka.h>
 
+#include "hw_test_catalog.h"
 #include "xr.h"
-
-static HwCatalog *catalog;
 
 static HwNode *
 node_of(const char *shape, const char *layout)
@@ -300,18 +299,7 @@ static const char test_shapes[] =
 static int
 setup(void **state)
 {
-	catalog = hw_catalog_new_builtin(NULL);
-	if (catalog == NULL || !hw_catalog_load_data(catalog, "<test shapes>", test_shapes,
-	                                             sizeof test_shapes - 1, NULL))
-		return -1;
-	return catalog == NULL;
-}
-
-static int
-teardown(void **state)
-{
-	hw_catalog_free(catalog);
-	return 0;
+	return catalog_setup_with("<test shapes>", test_shapes, sizeof test_shapes - 1);
 }
 
 int
@@ -331,5 +319,5 @@ main(void)
 		cmocka_unit_test(test_xr__families_and_shared_product),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, catalog_teardown);
 }

@@ -1,0 +1,32 @@
+/*
+ * hw_test_catalog.h: the built-in hardware catalog as a cmocka group fixture,
+ * for the tests that read shapes and GPU models from it (model/hw, the
+ * fragmentation measure, the XR view). Include it once, in the test's .c file.
+ */
+#pragma once
+
+#include "hw.h"
+
+static HwCatalog *catalog;
+
+/* Group setup: loads the built-in catalog; non-zero (the group fails) if it does not load. */
+static int
+catalog_setup(void **state)
+{
+	catalog = hw_catalog_new_builtin(NULL);
+	return catalog == NULL;
+}
+
+/* Group setup: the built-in catalog plus the shapes in @doc (@name in errors). */
+static inline int
+catalog_setup_with(const char *name, const char *doc, gsize len)
+{
+	return catalog_setup(NULL) != 0 || !hw_catalog_load_data(catalog, name, doc, len, NULL);
+}
+
+static int
+catalog_teardown(void **state)
+{
+	hw_catalog_free(catalog);
+	return 0;
+}
