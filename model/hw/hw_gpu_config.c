@@ -266,7 +266,7 @@ hw_gpu_config_read(const K8sOpaqueDeviceConfig *opaque,
 	s = mapping_at(&c, params, "sharing", "sharing");
 	if (s != NULL)
 		check_sharing(&c, s, mig, &out);
-	/* validated only: the run reads a claim's sharing from GpuConfig (scenario_xlate.c) */
+	/* validated only: the run reads a claim's sharing from GpuConfig (world_xlate.c) */
 	if (mig)
 		out.strategy = HW_SHARING_NONE;
 done:

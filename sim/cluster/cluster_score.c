@@ -5,7 +5,7 @@
  * and TaintToleration, with the integer arithmetic of kube-scheduler 1.34
  * (pkg/scheduler/framework/plugins/noderesources, .../tainttoleration).
  *
- * Research policies implement the same interface (cluster.h) and are added to
+ * Research policies implement the same interface (cluster_score.h) and are added to
  * the scheduler next to, or instead of, these.
  */
 #include "cluster_score.h"

@@ -1,8 +1,8 @@
 /*
  * cluster_sim_query.c: read-only accessors over a ClusterSim's nodes,
- * devices and pod placements, for samplers and reports (sim/scenario's
- * scenario_sample.c). Nothing here changes the simulation or allocates, so
- * a sampler may call them at every sampling tick. Declared in cluster.h
+ * devices and pod placements, for samplers and reports (sim/measure's
+ * measure_sample.c). Nothing here changes the simulation or allocates, so
+ * a sampler may call them at every sampling tick. Declared in cluster_query.h
  * ("Read-only queries").
  */
 #include "cluster-private.h"

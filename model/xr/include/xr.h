@@ -87,7 +87,7 @@ typedef enum {
  * xr_node_view_admit:
  * Kubelet-side admission of a container requesting @count of @resource: with
  * failRequestsGreaterThanOne, and always under MPS, a shared resource refuses
- * requests above 1 (sim/scenario/scenario_place.c applies the same rule).
+ * requests above 1 (sim/world/world_place.c applies the same rule).
  */
 XrAdmit
 xr_node_view_admit(const XrNodeView *self, const char *resource, gint64 count, char **reason_out);

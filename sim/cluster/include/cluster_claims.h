@@ -92,4 +92,3 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterClaims, cluster_claims_free)
 gboolean cluster_claims_can_reserve(const ClusterClaim *claim, const char *pod);
 
 G_END_DECLS
-

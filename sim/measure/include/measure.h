@@ -10,8 +10,10 @@
 
 #include <glib.h>
 
-#include "cluster.h"
 #include "cluster_dra.h"
+#include "cluster_journal.h"
+#include "cluster_query.h"
+#include "cluster_types.h"
 #include "hw.h"
 #include "rpt.h"
 #include "scenario.h"

@@ -14,7 +14,8 @@
 
 #include <glib.h>
 
-#include "cluster.h"
+#include "cluster_run.h"
+#include "cluster_types.h"
 #include "hw.h"
 #include "k8s_diag.h"
 #include "k8s_objects.h"
