@@ -16,7 +16,6 @@
 
 #include "base.h"
 #include "k8s-private.h"
-#include "k8s_yaml_feed.h"
 
 #define MAX_DIR_DEPTH 32
 
@@ -344,28 +343,6 @@ k8s_load_data(const char *name,
 	k8s_dec__init(&dec, set, g_string_chunk_insert_const(strings, name), diags, flags);
 	parsed = k8s_yaml_parse_stream(name, data, len, tree, strings, on_streamed_item, &dec,
 	                               &file, diags);
-	return decode_documents(&dec, &file, parsed);
-}
-
-gboolean
-k8s_load_events(const char *name,
-                K8sYamlProducer produce,
-                gpointer data,
-                K8sLoadFlags flags,
-                K8sObjectSet *set,
-                K8sDiagList *diags)
-{
-	g_autoptr(BaseArena) tree = base_arena_new();
-	GStringChunk *strings = k8s_object_set_get_strings(set);
-	K8sYamlFeed *feed;
-	K8sYamlFile file;
-	K8sDec dec;
-	gboolean parsed;
-
-	k8s_dec__init(&dec, set, g_string_chunk_insert_const(strings, name), diags, flags);
-	feed = k8s_yaml_feed_new(name, tree, strings, on_streamed_item, &dec, diags);
-	produce(feed, data);
-	parsed = k8s_yaml_feed_finish(feed, &file);
 	return decode_documents(&dec, &file, parsed);
 }
 

@@ -18,7 +18,6 @@
 
 #include "base.h"
 #include "k8s-private.h"
-#include "k8s_yaml_feed.h"
 
 #define FLAG_OPEN        K8S_YAML_FLAG_OPEN
 #define MAX_ALIAS_FACTOR 10
@@ -637,46 +636,4 @@ k8s_yaml_parse_data(const char *file,
 		run_parser(&b);
 	}
 	return builder_finish(&b, out);
-}
-
-/* ---- events from a program instead of a parser (k8s_yaml_feed.h) ---- */
-
-struct K8sYamlFeed {
-	K8sYamlBuilder b;
-	BaseArena *item_arena;
-	gboolean done;
-};
-
-K8sYamlFeed *
-k8s_yaml_feed_new(const char *file,
-                  BaseArena *arena,
-                  GStringChunk *strings,
-                  K8sYamlItemFn item_fn,
-                  gpointer user_data,
-                  K8sDiagList *diags)
-{
-	K8sYamlFeed *feed = g_new0(K8sYamlFeed, 1);
-
-	feed->item_arena = item_fn != NULL ? base_arena_new() : NULL;
-	builder_init(&feed->b, file, "", 0, arena, feed->item_arena, strings, item_fn, user_data,
-	             diags);
-	return feed;
-}
-
-void
-k8s_yaml_feed_event(K8sYamlFeed *feed, const yaml_event_t *event)
-{
-	/* as the parser loop: nothing more once the tree is unusable or the stream ended */
-	if (!feed->done && !feed->b.fatal)
-		dispatch(&feed->b, event, &feed->done);
-}
-
-gboolean
-k8s_yaml_feed_finish(K8sYamlFeed *feed, K8sYamlFile *out)
-{
-	gboolean ok = builder_finish(&feed->b, out);
-
-	g_clear_pointer(&feed->item_arena, base_arena_free);
-	g_free(feed);
-	return ok;
 }
