@@ -143,7 +143,7 @@ void scenario_run__node_devices(const ScenarioMode *mode,
                                 GPtrArray *names,
                                 GPtrArray *resources);
 
-/* ---- one run of a mode (world_run.c, world_collect.c) ---- */
+/* ---- one run of a mode (world_run.c) ---- */
 
 /* What scenario_run() builds and drives for one mode; all owned by the run. */
 typedef struct {
@@ -172,8 +172,5 @@ typedef struct {
 	ScenarioEvents *events;   /* spec.events of this run */
 	ScenarioSampler *sampler; /* per-node occupancy, fragmentation (measure_sample.c) */
 } WorldRun;
-
-/* At the end of the run: the metrics of docs/scenario.md into @run->result. */
-void world_collect__result(WorldRun *run);
 
 G_END_DECLS

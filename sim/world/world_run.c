@@ -3,7 +3,7 @@
  * every pool with model/hw, shows them to the scheduler as the mode's world
  * does (ResourceSlices and the allocator for dra; the device plugin's counts
  * and GFD labels for extended), adds the same pod instances to sim/cluster
- * (translated for the extended world) and runs the engine; world_collect.c
+ * (translated for the extended world) and runs the engine; sim/measure (measure_collect())
  * collects the metrics of docs/scenario.md.
  */
 #include <math.h>
@@ -416,7 +416,7 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 }
 
 /* The GPU allocation ratio now; none under DynamicMIG, where devices overlap (see
- * world_collect__result()). */
+ * measure_collect()). */
 static void
 append_alloc_sample(WorldRun *run)
 {
@@ -534,6 +534,29 @@ add_score_plugins(WorldRun *run)
 	cluster_sched_add_score_plugin(sched, cluster_score_taint_new(3));
 	cluster_sched_add_score_plugin(sched, cluster_score_fit_new(&fit, 1));
 	cluster_sched_add_score_plugin(sched, cluster_score_balanced_new(NULL, 0, 1));
+}
+
+/* At the end of the run: sim/measure reads the metrics; the sampler goes to the result. */
+static void
+collect(WorldRun *run)
+{
+	MeasureRunEnd end = {
+		.loop = run->loop,
+		.sim = run->sim,
+		.dra = run->dra,
+		.pods = run->pods,
+		.pending = run->pending,
+		.alloc = run->alloc,
+		.sampler = g_steal_pointer(&run->sampler),
+		.events_applied =
+		        run->events != NULL ? scenario_events__get_applied(run->events) : 0,
+		.dynamic = run->dynamic,
+		.physical_gpus = run->physical_gpus,
+		.physical_mem = run->physical_mem,
+		.sampling = run->sc->sampling,
+	};
+
+	measure_collect(run->result, &end);
 }
 
 static void
@@ -718,8 +741,8 @@ scenario_run(const Scenario *self,
 		run_clear(&run);
 		return NULL;
 	}
-	world_collect__result(&run);
-	/* after world_collect__result(): the diagnosis must not touch the metrics */
+	collect(&run);
+	/* after collect(): the diagnosis must not touch the metrics */
 	scenario_reasons__collect(result, run.sim, run.dra, run.names, run.pods);
 	if (self->journal) {
 		result->journal = cluster_sim_steal_journal(run.sim);

@@ -190,4 +190,31 @@ void scenario_reason__free(gpointer reason);
 /* The report object of reports/ (text, JSON, CSV, HTML, diff) for @n runs. */
 RptReport *scenario_report_build(const Scenario *scenario, ScenarioResult *const *results, guint n);
 
+/**
+ * MeasureRunEnd:
+ *
+ * What sim/world hands to measuring when a mode's loop has stopped: the
+ * simulation it drove (read only), the allocator adapter (DRA world, else NULL),
+ * the pods as expanded, the series it sampled, and the sampler, whose ownership
+ * passes to the result. @dynamic: some pool publishes DynamicMIG devices, which
+ * overlap, so capacity is @physical_gpus / @physical_mem.
+ */
+typedef struct {
+	SimLoop *loop;
+	ClusterSim *sim;
+	ClusterDra *dra;
+	const GArray *pods; /* ScenarioPod */
+	GArray *pending;    /* guint64 samples */
+	GArray *alloc;      /* double samples */
+	ScenarioSampler *sampler;
+	guint64 events_applied;
+	gboolean dynamic;
+	guint physical_gpus;
+	gint64 physical_mem;
+	SimTime sampling;
+} MeasureRunEnd;
+
+/* The metrics of docs/scenario.md ("Metrics") into @result; takes @end->sampler. */
+void measure_collect(ScenarioResult *result, const MeasureRunEnd *end);
+
 G_END_DECLS

@@ -1,14 +1,17 @@
 /*
- * world_collect.c: the metrics of one run (docs/scenario.md, "Metrics"), read
+ * measure_collect.c: the metrics of one run (docs/scenario.md, "Metrics"), read
  * from the simulation when the loop has stopped: counts, capacity, the
  * time-weighted means, the latency, JCT and slowdown quantiles, the per-pod
  * records and the pods' other devices (NICs) for the sampler's device lists.
+ * sim/world hands over what it drove (MeasureRunEnd); nothing here changes the
+ * simulation. A new metric is computed here and written in measure_report.c.
  */
 #include <math.h>
 #include <string.h>
 
 #include "cluster_dra.h"
-#include "world-private.h"
+#include "cluster_sched.h"
+#include "measure-private.h"
 
 static void
 quantiles(SimSamples *s, double *out)
@@ -30,15 +33,15 @@ pod_record_clear(gpointer data)
 
 /* Per-pod records from what the simulation kept about each pod (index = uid). */
 static GArray *
-collect_pods(WorldRun *run)
+collect_pods(const MeasureRunEnd *run, ScenarioResult *result)
 {
 	guint n = MIN(cluster_sim_get_n_pods(run->sim), run->pods->len);
 	GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(ScenarioPodRecord), n);
 	/* pending pods can never run: the run stopped quiescent, or reached its
 	 * horizon with nothing active beyond it and every pending pod settled */
 	gboolean quiescent =
-	        run->result->end_reason == SCENARIO_END_QUIESCENT ||
-	        (run->result->horizon != SIM_TIME_NEVER && sim_loop_is_quiescent(run->loop));
+	        result->end_reason == SCENARIO_END_QUIESCENT ||
+	        (result->horizon != SIM_TIME_NEVER && sim_loop_is_quiescent(run->loop));
 
 	g_array_set_clear_func(out, pod_record_clear);
 	for (guint i = 0; i < n; i++) {
@@ -60,7 +63,7 @@ collect_pods(WorldRun *run)
 		};
 
 		rec.never_runs = quiescent && rec.phase == CLUSTER_POD_PENDING;
-		run->result->never_runs += rec.never_runs;
+		result->never_runs += rec.never_runs;
 
 		if (jct >= 0 && pod->work > 0 && pod->work != SIM_TIME_NEVER)
 			rec.slowdown = (double)jct / (double)pod->work;
@@ -75,7 +78,7 @@ collect_pods(WorldRun *run)
  * the driver's name otherwise, id "<pool>/<device>" (the pool is the node).
  */
 static void
-add_other_devices(WorldRun *run)
+add_other_devices(const MeasureRunEnd *run, ScenarioSampler *sampler)
 {
 	guint n = MIN(cluster_sim_get_n_pods(run->sim), run->pods->len);
 
@@ -92,16 +95,15 @@ add_other_devices(WorldRun *run)
 			                                  : g_strdup(ref);
 
 			scenario_sample__add_pod_device(
-			        run->sampler, i, strcmp(driver, "dra.net") == 0 ? "nic" : driver,
+			        sampler, i, strcmp(driver, "dra.net") == 0 ? "nic" : driver,
 			        slash != NULL ? slash + 1 : ref);
 		}
 	}
 }
 
 void
-world_collect__result(WorldRun *run)
+measure_collect(ScenarioResult *r, const MeasureRunEnd *run)
 {
-	ScenarioResult *r = run->result;
 	const ClusterSimStats *st = cluster_sim_get_stats(run->sim);
 	const ClusterSchedStats *ss = cluster_sched_get_stats(cluster_sim_get_sched(run->sim));
 	SimTime now = sim_loop_get_now(run->loop);
@@ -116,7 +118,7 @@ world_collect__result(WorldRun *run)
 	r->running = st->running;
 	r->oom_kills = st->oom_kills;
 	r->evictions = st->evictions;
-	r->events_applied = run->events != NULL ? scenario_events__get_applied(run->events) : 0;
+	r->events_applied = run->events_applied;
 	r->pending_never_tried = cluster_sim_count_pending_by_plugin(run->sim, r->unschedulable);
 	cluster_sim_get_capacity(run->sim, &r->n_gpus, &r->gpu_compute_capacity,
 	                         &r->gpu_memory_capacity);
@@ -152,9 +154,9 @@ world_collect__result(WorldRun *run)
 	}
 	r->pending_series = g_array_ref(run->pending);
 	r->alloc_series = g_array_ref(run->alloc);
-	r->pod_records = collect_pods(run);
+	r->pod_records = collect_pods(run, r);
 	scenario_sample__finish(run->sampler);
-	add_other_devices(run);
-	r->sampler = g_steal_pointer(&run->sampler);
-	r->sampling = run->sc->sampling;
+	add_other_devices(run, run->sampler);
+	r->sampler = run->sampler;
+	r->sampling = run->sampling;
 }
