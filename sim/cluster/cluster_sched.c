@@ -66,14 +66,6 @@ cluster_sched_add_score_plugin(ClusterSched *self, ClusterScorePlugin *plugin)
 }
 
 /* default_plugins.go: the score plugins drasim models, with their weights. */
-void
-cluster_sched_add_default_score_plugins(ClusterSched *self)
-{
-	cluster_sched_add_score_plugin(self, cluster_score_taint_new(3));
-	cluster_sched_add_score_plugin(self, cluster_score_fit_new(NULL, 1));
-	cluster_sched_add_score_plugin(self, cluster_score_balanced_new(NULL, 0, 1));
-}
-
 /*
  * The list is rebuilt lazily (UpdateSnapshot rebuilds it when nodes were
  * added or removed), so adding many nodes costs one rebuild.

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "cluster_sched.h"
 #include "dra.h"
 #include "scenario-private.h"
 
@@ -525,6 +526,23 @@ scenario_mode_filter_timeout(const ScenarioMode *m)
 }
 
 /* spec.modes[].mig: per-pool MIG layouts overriding the pools'. */
+/* `score:` names one of sim/cluster's score policies ("expected A, B or C"). */
+static void
+check_score_policy(ScenarioDec *dec, const K8sYamlNode *v, const char *field, const char *name)
+{
+	const char *const *names = cluster_sched_score_policy_names();
+	g_autoptr(GString) valid = g_string_new(NULL);
+
+	for (guint i = 0; names[i] != NULL; i++) {
+		if (strcmp(names[i], name) == 0)
+			return;
+		if (i > 0)
+			g_string_append(valid, names[i + 1] != NULL ? ", " : " or ");
+		g_string_append(valid, names[i]);
+	}
+	scenario_dec__error(dec, v, field, "expected %s, got \"%s\"", valid->str, name);
+}
+
 static void
 decode_mode_layouts(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioMode *m)
 {
@@ -607,12 +625,8 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 			decode_mode_layouts(dec, v, field, &m);
 		} else if (strcmp(key, "score") == 0) {
 			m.score = scenario_dec__string(dec, v, field);
-			if (m.score != NULL && strcmp(m.score, "LeastAllocated") != 0 &&
-			    strcmp(m.score, "MostAllocated") != 0)
-				scenario_dec__error(dec, v, field,
-				                    "expected LeastAllocated or "
-				                    "MostAllocated, got \"%s\"",
-				                    m.score);
+			if (m.score != NULL)
+				check_score_policy(dec, v, field, m.score);
 		} else if (strcmp(key, "percentageOfNodesToScore") == 0 &&
 		           scenario_dec__uint(dec, v, field, 100, &n)) {
 			m.percentage_of_nodes_to_score = (guint)n;

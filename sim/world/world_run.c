@@ -516,24 +516,7 @@ configure(WorldRun *run, ClusterSimConfig *config, guint64 seed)
 	config->run = run->sc->run;
 	config->sched.percentage_of_nodes_to_score =
 	        (gint32)run->mode->percentage_of_nodes_to_score;
-	if (run->mode->score != NULL && strcmp(run->mode->score, "MostAllocated") == 0)
-		config->default_score_plugins = FALSE;
-}
-
-static void
-add_score_plugins(WorldRun *run)
-{
-	ClusterFitScoring fit;
-	ClusterSched *sched = cluster_sim_get_sched(run->sim);
-
-	if (run->mode->score == NULL || strcmp(run->mode->score, "MostAllocated") != 0)
-		return;
-	/* The default profile with NodeResourcesFit's strategy switched. */
-	cluster_fit_scoring_init(&fit);
-	fit.type = CLUSTER_SCORING_MOST_ALLOCATED;
-	cluster_sched_add_score_plugin(sched, cluster_score_taint_new(3));
-	cluster_sched_add_score_plugin(sched, cluster_score_fit_new(&fit, 1));
-	cluster_sched_add_score_plugin(sched, cluster_score_balanced_new(NULL, 0, 1));
+	config->score_policy = run->mode->score; /* checked by the decoder */
 }
 
 /* At the end of the run: sim/measure reads the metrics; the sampler goes to the result. */
@@ -649,7 +632,6 @@ build_world(WorldRun *run, ClusterSimConfig *config)
 	run->sim = cluster_sim_new(run->loop, config);
 	run->sampler = scenario_sample__new(run->sc, mode, run->sim, run->names, run->pods,
 	                                    scenario_xlate__claim_shape);
-	add_score_plugins(run);
 	if (run->dra != NULL) {
 		cluster_dra_attach(run->dra, run->sim);
 		add_dra_claims(run);

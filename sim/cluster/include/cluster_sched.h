@@ -62,6 +62,15 @@ void cluster_sched_add_score_plugin(ClusterSched *self, ClusterScorePlugin *plug
 /* Adds NodeResourcesFit(LeastAllocated) w1, BalancedAllocation w1, TaintToleration w3. */
 void cluster_sched_add_default_score_plugins(ClusterSched *self);
 /*
+ * The score policies by name (cluster_score_policy.c), NULL-terminated, in
+ * order: "LeastAllocated" (the default profile), "MostAllocated" (the default
+ * profile with NodeResourcesFit's MostAllocated strategy). A new policy is a
+ * row there; the scenario decoder and sim/world find it by name.
+ */
+const char *const *cluster_sched_score_policy_names(void);
+/* Adds the named policy's score plugins; FALSE (nothing added) for an unknown name. */
+gboolean cluster_sched_add_score_policy(ClusterSched *self, const char *name);
+/*
  * (transfer none): the caller owns nodes. The scheduler sees them in the
  * snapshot's order: grouped by zone (topology.kubernetes.io/region and /zone
  * labels), zones in order of appearance, one node per zone in turn

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "cluster_sched.h"
 #include "scenario_test_util.h"
 
 #define HEAD     "apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\nspec:\n"
@@ -123,6 +124,22 @@ test_strict__duplicate_key(void **state)
 	                           "s.yaml:6:3: error: duplicate key 'horizon' (first at line 5)");
 }
 
+/* `score:` names a policy of sim/cluster's table (cluster_score_policy.c); the error
+ * lists them all, from the table, so a policy added there is valid here unchanged. */
+static void
+test_strict__score_policy(void **state)
+{
+	const char *const *names = cluster_sched_score_policy_names();
+
+	assert_string_equal(names[0], "LeastAllocated");
+	assert_string_equal(names[1], "MostAllocated");
+	assert_null(names[2]);
+	/* line 8: the value at column 24 ("  - {name: dra, score: " is 23 characters) */
+	scenario_test_expect_error(HEAD ONE_POOL "  modes:\n  - {name: dra, score: Most}\n",
+	                           "s.yaml:8:24: error: expected LeastAllocated or MostAllocated, "
+	                           "got \"Most\" [spec.modes[0].score]");
+}
+
 int
 main(void)
 {
@@ -134,6 +151,7 @@ main(void)
 		cmocka_unit_test(test_strict__mig_profile_is_not_a_layout),
 		cmocka_unit_test(test_strict__mode_layouts),
 		cmocka_unit_test(test_strict__duplicate_key),
+		cmocka_unit_test(test_strict__score_policy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
