@@ -1,15 +1,10 @@
 /*
  * cmd_allocate.c: `drasim allocate FILE... [--node NAME] [--feature G=B]
- * [--filter-timeout D] [-o yaml|json]`.
- *
- * Loads manifests, builds one DraAllocator over every ResourceSlice, DeviceClass
- * and DeviceTaintRule (claims that are already allocated mark their devices in
- * use), then places each Pod in input order: its claims are found and its
- * template claims created by the cluster's claim controller (sim/cluster's
- * ClusterClaims, one per namespace), and its unallocated claims are allocated
- * on --node or on the first node that fits. It prints the claims with
- * status.allocation filled in, as the scheduler writes them, and tells for each
- * pod that does not fit why, per node.
+ * [--filter-timeout D] [-o yaml|json]`: parses the command line, loads the
+ * manifests, hands them to sim/cluster's cluster_allocate_manifests() (the one
+ * home of "allocate these manifests") and prints the claims it allocated, with
+ * status.allocation as the scheduler writes it, and for each pod that does not
+ * fit, why, per node.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,380 +12,13 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
-#include "cluster_claims.h"
+#include "cluster_allocate.h"
 #include "dra.h"
 #include "dra_k8s.h"
 #include "k8s_objects.h"
 #include "sim.h"
 
 int cli_allocate_main(int argc, char **argv);
-
-typedef struct {
-	K8sObjectSet *set;
-	DraObjectsAllocator objects;
-	GHashTable *controllers; /* namespace -> ClusterClaims *: names are unique per namespace */
-	guint32 suffix;          /* the random source of the next generated claim name */
-	GPtrArray *nodes;        /* const DraNode* in node order */
-	GPtrArray *written;      /* K8sResourceClaim* allocated by this run, in order */
-	GHashTable *converted;   /* K8sResourceClaim* -> const DraClaim* */
-	gboolean fatal;
-} Run;
-
-static gpointer
-zalloc(Run *run, gsize size)
-{
-	gpointer p = k8s_object_set_alloc(run->set, size);
-	memset(p, 0, size);
-	return p;
-}
-
-static const char *
-str(Run *run, const char *text)
-{
-	return text != NULL ? k8s_object_set_intern(run->set, text) : NULL;
-}
-
-/*
- * ClusterRandFunc for the apiserver's 5 random characters of a generated
- * name: drawn from a hash of (pod, podClaim) (set before each claim), so a
- * claim's name does not depend on the order of the inputs.
- */
-static guint32
-suffix_rand(gpointer data, guint32 n)
-{
-	guint32 *h = data;
-	guint32 k = *h % n;
-
-	*h = *h / n + *h * 2654435761u;
-	return k;
-}
-
-/* The claim controller of @ns; a claim's user_data is its K8sResourceClaim. */
-static ClusterClaims *
-controller(Run *run, const char *ns)
-{
-	ClusterClaims *claims = g_hash_table_lookup(run->controllers, ns);
-
-	if (claims == NULL) {
-		ClusterClaimsConfig config = { .rand = suffix_rand, .rand_data = &run->suffix };
-		claims = cluster_claims_new(&config);
-		g_hash_table_insert(run->controllers, (gpointer)ns, claims);
-	}
-	return claims;
-}
-
-/* The input's claims join their namespace's controller, allocated and reserved as written. */
-static void
-add_input_claims(Run *run)
-{
-	for (guint i = 0; i < k8s_object_set_count_kind(run->set, K8S_KIND_RESOURCE_CLAIM); i++) {
-		K8sResourceClaim *k = k8s_object_as_resource_claim(
-		        k8s_object_set_get_kind(run->set, K8S_KIND_RESOURCE_CLAIM, i));
-		ClusterClaims *claims = controller(run, k8s_object_namespace(&k->obj));
-		ClusterClaim *c = cluster_claims_add(claims, k->obj.metadata.name);
-
-		if (c == NULL) {
-			continue; /* a name taken twice: the first claim wins, as in an object set
-			           */
-		}
-		c->user_data = k;
-		if (k->status.allocation != NULL) {
-			cluster_claims_allocate(claims, c, k->status.allocation);
-		}
-		for (guint r = 0; r < k->status.n_reserved_for; r++) {
-			cluster_claims_reserve(claims, c, k->status.reserved_for[r].name);
-		}
-	}
-}
-
-/* Reserves @claim for @pod in the controller and in the claim's status.reservedFor. */
-static void
-add_reserved_for(Run *run, ClusterClaim *claim, const K8sPod *pod)
-{
-	K8sResourceClaim *k = claim->user_data;
-	guint n = k->status.n_reserved_for;
-
-	if (cluster_claims_is_reserved_for(claim, pod->obj.metadata.name)) {
-		return;
-	}
-	K8sResourceClaimConsumerReference *refs = zalloc(run, sizeof(*refs) * (n + 1));
-	cluster_claims_reserve(controller(run, k8s_object_namespace(&k->obj)), claim,
-	                       pod->obj.metadata.name);
-	if (n > 0) {
-		memcpy(refs, k->status.reserved_for, sizeof(*refs) * n);
-	}
-	refs[n].resource = "pods";
-	refs[n].name = pod->obj.metadata.name;
-	refs[n].uid = pod->obj.metadata.uid;
-	k->status.reserved_for = refs;
-	k->status.n_reserved_for = n + 1;
-}
-
-/*
- * The claim the resourceclaim controller creates for a template reference
- * (kubernetes pkg/controller/resourceclaim/controller.go handleClaim): named
- * by cluster_claims_generate, the template's spec and labels, annotated with
- * the pod claim name it serves.
- */
-static ClusterClaim *
-generate_claim(Run *run,
-               K8sPod *pod,
-               const K8sPodResourceClaim *ref,
-               K8sResourceClaimTemplate *tmpl)
-{
-	const char *ns = k8s_object_namespace(&pod->obj);
-	ClusterClaim *c;
-
-	run->suffix = g_str_hash(pod->obj.metadata.name) * 31u + g_str_hash(ref->name);
-	c = cluster_claims_generate(controller(run, ns), pod->obj.metadata.name, ref->name);
-	K8sObject *o = k8s_object_set_add_new(run->set, K8S_KIND_RESOURCE_CLAIM, ns, c->name);
-	K8sResourceClaim *claim = k8s_object_as_resource_claim(o);
-	claim->spec = tmpl->spec;
-	claim->obj.metadata.labels = tmpl->template_metadata.labels;
-	K8sStringPair *ann = zalloc(run, sizeof(*ann));
-	ann->key = "resource.kubernetes.io/pod-claim-name";
-	ann->value = ref->name;
-	claim->obj.metadata.annotations.items = ann;
-	claim->obj.metadata.annotations.n = 1;
-	c->user_data = claim;
-	return c;
-}
-
-/*
- * The claim behind one pod.spec.resourceClaims entry: a resourceClaimName, or
- * the claim generated from its template. The controller handles a pod's
- * entries in spec order, as upstream's syncPod does.
- */
-static ClusterClaim *
-pod_claim(Run *run, K8sPod *pod, const K8sPodResourceClaim *ref, K8sDiagList *diags)
-{
-	const char *ns = k8s_object_namespace(&pod->obj);
-
-	if (ref->resource_claim_name != NULL) {
-		ClusterClaim *c =
-		        cluster_claims_lookup(controller(run, ns), ref->resource_claim_name);
-		if (c == NULL) {
-			k8s_diag_list_error(diags, &ref->resource_claim_name_pos,
-			                    "spec.resourceClaims", "resource claim %s/%s not found",
-			                    ns, ref->resource_claim_name);
-		}
-		return c;
-	}
-	K8sObject *t = k8s_object_set_lookup(run->set, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, ns,
-	                                     ref->resource_claim_template_name);
-	if (t == NULL) {
-		k8s_diag_list_error(diags, &ref->resource_claim_template_name_pos,
-		                    "spec.resourceClaims",
-		                    "resource claim template %s/%s not found", ns,
-		                    ref->resource_claim_template_name);
-		return NULL;
-	}
-	return generate_claim(run, pod, ref, k8s_object_as_resource_claim_template(t));
-}
-
-static const DraClaim *
-to_dra(Run *run, K8sResourceClaim *claim)
-{
-	const DraClaim *c = g_hash_table_lookup(run->converted, claim);
-	if (c == NULL) {
-		c = dra_input_claim(run->objects.input, k8s_object_namespace(&claim->obj),
-		                    claim->obj.metadata.name, &claim->spec);
-		g_hash_table_insert(run->converted, claim, (gpointer)c);
-	}
-	return c;
-}
-
-/* An allocated claim restricts the pod to nodes its nodeSelector matches. */
-static gboolean
-allocated_claims_fit(GPtrArray *claims, const DraNode *node, GString *why)
-{
-	for (guint i = 0; i < claims->len; i++) {
-		const ClusterClaim *claim = g_ptr_array_index(claims, i);
-		const K8sResourceClaim *c = claim->user_data;
-		const K8sNodeSelector *ks = c->status.allocation->node_selector;
-		if (ks == NULL) {
-			continue;
-		}
-		g_autoptr(DraInput) tmp = dra_input_new();
-		K8sDevice none = { 0 };
-		K8sResourceSlice fake = { 0 };
-		fake.spec.node_selector = (K8sNodeSelector *)ks;
-		fake.spec.devices = &none;
-		const DraSlice *s = dra_input_slice(tmp, &fake);
-		gboolean m = FALSE;
-		g_autofree char *err = NULL;
-		if (!dra_node_selector_matches(s->node_selector, node, &m, &err) || !m) {
-			g_string_append_printf(why, "allocated claim %s does not fit node %s",
-			                       c->obj.metadata.name, node->name);
-			return FALSE;
-		}
-	}
-	return TRUE;
-}
-
-/*
- * PreFilter's part: the pod's claims in spec order, sorted into allocated
- * (@done) and to allocate. FALSE when the pod cannot be placed: a claim is
- * missing (fatal) or, as DynamicResources' PreFilter says, an allocated claim
- * is in use by ResourceClaimReservedForMaxSize other pods.
- */
-static gboolean
-sort_pod_claims(Run *run, K8sPod *pod, GPtrArray *done, GPtrArray *unallocated, K8sDiagList *diags)
-{
-	for (guint i = 0; i < pod->spec.n_resource_claims; i++) {
-		ClusterClaim *c = pod_claim(run, pod, &pod->spec.resource_claims[i], diags);
-		if (c == NULL) {
-			run->fatal = TRUE;
-			return FALSE;
-		}
-		if (c->allocated && !cluster_claims_can_reserve(c, pod->obj.metadata.name)) {
-			k8s_diag_list_warning(
-			        diags, &pod->obj.pos, "spec.resourceClaims",
-			        "pod %s/%s is unschedulable: resourceclaim %s is in use "
-			        "by %d pods (reservedFor is full)",
-			        k8s_object_namespace(&pod->obj), pod->obj.metadata.name, c->name,
-			        CLUSTER_CLAIM_RESERVED_FOR_MAX);
-			return FALSE;
-		}
-		g_ptr_array_add(c->allocated ? done : unallocated, c);
-	}
-	return TRUE;
-}
-
-/* Hands the unallocated claims to the allocator, once for all nodes; it borrows @dra. */
-static void
-set_pending(Run *run, GPtrArray *unallocated, GPtrArray *dra)
-{
-	for (guint i = 0; i < unallocated->len; i++) {
-		const ClusterClaim *c = g_ptr_array_index(unallocated, i);
-		g_ptr_array_add(dra, (gpointer)to_dra(run, c->user_data));
-	}
-	/* one pod, many nodes: the claims are validated once */
-	dra_allocator_set_claims(run->objects.alloc, (const DraClaim *const *)dra->pdata, dra->len);
-}
-
-/* Reserve: each new allocation is written and committed; every claim gets the pod in reservedFor.
- */
-static void
-reserve(Run *run, const K8sPod *pod, GPtrArray *done, GPtrArray *unallocated)
-{
-	for (guint i = 0; i < unallocated->len; i++) {
-		ClusterClaim *claim = g_ptr_array_index(unallocated, i);
-		K8sResourceClaim *c = claim->user_data;
-		c->status.allocation = dra_allocation_to_k8s(
-		        dra_allocator_get_allocation(run->objects.alloc, i), run->set);
-		dra_allocator_commit(run->objects.alloc, i);
-		cluster_claims_allocate(controller(run, k8s_object_namespace(&c->obj)), claim,
-		                        c->status.allocation);
-		g_ptr_array_add(run->written, c);
-	}
-	for (guint i = 0; i < unallocated->len; i++) {
-		add_reserved_for(run, g_ptr_array_index(unallocated, i), pod);
-	}
-	for (guint i = 0; i < done->len; i++) {
-		add_reserved_for(run, g_ptr_array_index(done, i), pod);
-	}
-}
-
-typedef enum { NODE_FITS, NODE_REJECTED, NODE_ERROR } NodeVerdict;
-
-/* Filter on one node: where the allocated claims may run, then Allocate. */
-static NodeVerdict
-filter_node(Run *run, const K8sPod *pod, const DraNode *node, GPtrArray *done, K8sDiagList *diags)
-{
-	const char *ns = k8s_object_namespace(&pod->obj);
-	g_autoptr(GString) why = g_string_new(NULL);
-
-	if (!allocated_claims_fit(done, node, why)) {
-		k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims",
-		                      "pod %s/%s does not fit node %s: %s", ns,
-		                      pod->obj.metadata.name, node->name, why->str);
-		return NODE_REJECTED;
-	}
-	DraOutcome out = dra_allocator_allocate_on(run->objects.alloc, node);
-	if (out == DRA_OUTCOME_ERROR) {
-		k8s_diag_list_error(diags, &pod->obj.pos, "spec.resourceClaims", "pod %s/%s: %s",
-		                    ns, pod->obj.metadata.name,
-		                    dra_allocator_get_error(run->objects.alloc));
-		return NODE_ERROR;
-	}
-	if (out == DRA_OUTCOME_UNSCHEDULABLE) {
-		k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims",
-		                      "pod %s/%s is unschedulable on node %s: %s", ns,
-		                      pod->obj.metadata.name, node->name,
-		                      dra_allocator_get_reason(run->objects.alloc));
-		return NODE_REJECTED;
-	}
-	return NODE_FITS;
-}
-
-static void
-place_pod(Run *run, K8sPod *pod, const char *only_node, K8sDiagList *diags)
-{
-	g_autoptr(GPtrArray) unallocated = g_ptr_array_new();
-	g_autoptr(GPtrArray) done = g_ptr_array_new();
-	g_autoptr(GPtrArray) dra = g_ptr_array_new();
-
-	if (!sort_pod_claims(run, pod, done, unallocated, diags) ||
-	    (unallocated->len == 0 && done->len == 0)) {
-		return;
-	}
-	set_pending(run, unallocated, dra);
-	for (guint n = 0; n < run->nodes->len; n++) {
-		const DraNode *node = g_ptr_array_index(run->nodes, n);
-		if (only_node != NULL && strcmp(node->name, only_node) != 0) {
-			continue;
-		}
-		/* a pod already bound to a node is only checked there */
-		if (pod->spec.node_name != NULL && strcmp(node->name, pod->spec.node_name) != 0) {
-			continue;
-		}
-		NodeVerdict v = filter_node(run, pod, node, done, diags);
-		if (v == NODE_ERROR) {
-			/* the scheduler reports the error and tries no other node */
-			run->fatal = TRUE;
-			return;
-		}
-		if (v == NODE_FITS) {
-			reserve(run, pod, done, unallocated);
-			return;
-		}
-	}
-	k8s_diag_list_warning(diags, &pod->obj.pos, "spec.resourceClaims", "pod %s/%s fits no node",
-	                      k8s_object_namespace(&pod->obj), pod->obj.metadata.name);
-}
-
-/* Nodes in input order; without Node objects, the node names of the slices. */
-static void
-collect_nodes(Run *run, const char *only_node)
-{
-	guint n = k8s_object_set_count_kind(run->set, K8S_KIND_NODE);
-	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
-
-	for (guint i = 0; i < n; i++) {
-		K8sNode *node =
-		        k8s_object_as_node(k8s_object_set_get_kind(run->set, K8S_KIND_NODE, i));
-		g_ptr_array_add(run->nodes, (gpointer)dra_input_node(run->objects.input, node));
-		g_hash_table_add(seen, (gpointer)node->obj.metadata.name);
-	}
-	if (n > 0) {
-		return;
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(run->set, K8S_KIND_RESOURCE_SLICE); i++) {
-		K8sResourceSlice *s = k8s_object_as_resource_slice(
-		        k8s_object_set_get_kind(run->set, K8S_KIND_RESOURCE_SLICE, i));
-		if (s->spec.node_name != NULL &&
-		    g_hash_table_add(seen, (gpointer)s->spec.node_name)) {
-			g_ptr_array_add(run->nodes,
-			                (gpointer)dra_input_node_new(run->objects.input,
-			                                             s->spec.node_name, NULL));
-		}
-	}
-	if (only_node != NULL && !g_hash_table_contains(seen, only_node)) {
-		g_ptr_array_add(run->nodes, (gpointer)dra_input_node_new(
-		                                    run->objects.input, str(run, only_node), NULL));
-	}
-}
 
 static cJSON *
 yaml_to_json(const K8sYamlNode *n)
@@ -427,12 +55,13 @@ yaml_to_json(const K8sYamlNode *n)
 }
 
 static int
-print_claims(Run *run, gboolean json)
+print_claims(const ClusterAllocateRun *run, gboolean json)
 {
 	g_autoptr(GString) yaml = g_string_new(NULL);
+	const GPtrArray *written = cluster_allocate_get_written(run);
 
-	for (guint i = 0; i < run->written->len; i++) {
-		K8sResourceClaim *c = g_ptr_array_index(run->written, i);
+	for (guint i = 0; i < written->len; i++) {
+		K8sResourceClaim *c = g_ptr_array_index(written, i);
 		g_string_append(yaml, "---\n");
 		k8s_object_encode(&c->obj, yaml);
 	}
@@ -595,38 +224,6 @@ print_stats(const DraStats *st)
 	           st->quirk_stale_subrequest_key, st->quirk_all_subrequest_index);
 }
 
-static void
-run_clear(Run *run)
-{
-	g_hash_table_unref(run->controllers);
-	g_hash_table_unref(run->converted);
-	g_ptr_array_unref(run->written);
-	g_ptr_array_unref(run->nodes);
-	dra_objects_allocator_clear(&run->objects);
-	k8s_object_set_free(run->set);
-}
-
-/* The allocator over the set, the claim controllers, the nodes; then each pod in input order. */
-static void
-place_pods(Run *run, const AllocateArgs *args, K8sDiagList *diags)
-{
-	dra_objects_allocator_init(&run->objects, &args->features, run->set);
-	dra_allocator_set_step_budget(run->objects.alloc, args->budget);
-	run->controllers = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
-	                                         (GDestroyNotify)cluster_claims_free);
-	run->nodes = g_ptr_array_new();
-	run->written = g_ptr_array_new();
-	run->converted = g_hash_table_new(NULL, NULL);
-	add_input_claims(run);
-	collect_nodes(run, args->only_node);
-	guint n_pods = k8s_object_set_count_kind(run->set, K8S_KIND_POD);
-	for (guint i = 0; i < n_pods && !run->fatal; i++) {
-		place_pod(run,
-		          k8s_object_as_pod(k8s_object_set_get_kind(run->set, K8S_KIND_POD, i)),
-		          args->only_node, diags);
-	}
-}
-
 int
 cli_allocate_main(int argc, char **argv)
 {
@@ -636,20 +233,25 @@ cli_allocate_main(int argc, char **argv)
 		return rc;
 	}
 
-	Run run = { 0 };
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	run.set = k8s_object_set_new();
-	if (!k8s_load_paths((const char *const *)argv + 1, K8S_LOAD_DEFAULT, run.set, diags)) {
+	K8sObjectSet *set = k8s_object_set_new();
+	if (!k8s_load_paths((const char *const *)argv + 1, K8S_LOAD_DEFAULT, set, diags)) {
 		k8s_diag_list_print(diags, stderr);
-		k8s_object_set_free(run.set);
+		k8s_object_set_free(set);
 		return CLI_EXIT_INPUT_ERROR;
 	}
-	place_pods(&run, &args, diags);
+	ClusterAllocateOptions opts = {
+		.features = args.features,
+		.step_budget = args.budget,
+		.only_node = args.only_node,
+	};
+	ClusterAllocateRun *run = cluster_allocate_manifests(set, &opts, diags);
 	k8s_diag_list_print(diags, stderr);
 	if (args.stats) {
-		print_stats(dra_allocator_get_stats(run.objects.alloc));
+		print_stats(cluster_allocate_get_stats(run));
 	}
-	rc = run.fatal ? CLI_EXIT_INPUT_ERROR : print_claims(&run, args.json);
-	run_clear(&run);
+	rc = cluster_allocate_get_failed(run) ? CLI_EXIT_INPUT_ERROR : print_claims(run, args.json);
+	cluster_allocate_free(run);
+	k8s_object_set_free(set);
 	return rc;
 }
