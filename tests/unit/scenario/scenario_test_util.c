@@ -103,7 +103,7 @@ scenario_test_pod_record(const ScenarioResult *r, const char *name, guint *index
 }
 
 const char *
-scenario_test_pod_devices(const ScenarioResult *r, const char *name)
+scenario_test_devices(const ScenarioResult *r, const char *name)
 {
 	guint i = 0;
 	const char *list;

@@ -22,7 +22,7 @@
 static char **
 devices(const ScenarioResult *r, const char *name)
 {
-	return g_strsplit(scenario_test_pod_devices(r, name), ",", -1);
+	return g_strsplit(scenario_test_devices(r, name), ",", -1);
 }
 
 static void
