@@ -34,6 +34,13 @@ extern const CliCommand cli_commands[];
 int cli_parse_options(GOptionContext *context, int *argc, char ***argv);
 
 /**
+ * cli_usage_error:
+ * Prints "drasim @command: @message" and the --help hint on stderr.
+ * Returns: CLI_EXIT_USAGE, for the caller to return.
+ */
+int cli_usage_error(const char *command, const char *message);
+
+/**
  * cli_dispatch:
  * Runs the row of @table named by argv[1]; prints @what's list on a miss.
  * Returns: the handler's exit status, or CLI_EXIT_USAGE.

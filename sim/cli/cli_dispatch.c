@@ -47,3 +47,10 @@ cli_parse_options(GOptionContext *context, int *argc, char ***argv)
 	}
 	return CLI_EXIT_OK;
 }
+
+int
+cli_usage_error(const char *command, const char *message)
+{
+	fprintf(stderr, "drasim %s: %s\nRun with --help for usage.\n", command, message);
+	return CLI_EXIT_USAGE;
+}

@@ -29,13 +29,6 @@ explain_args_clear(ExplainArgs *a)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(ExplainArgs, explain_args_clear)
 
-static int
-usage(const char *message)
-{
-	fprintf(stderr, "drasim explain: %s\nRun with --help for usage.\n", message);
-	return CLI_EXIT_USAGE;
-}
-
 /* Levenshtein distance, two rows. */
 static guint
 distance(const char *a, const char *b)
@@ -224,16 +217,17 @@ cli_explain_main(int argc, char **argv)
 	if ((rc = cli_parse_options(context, &argc, &argv)) != CLI_EXIT_OK)
 		return rc;
 	if (argc != 2)
-		return usage("expected one scenario file");
+		return cli_usage_error("explain", "expected one scenario file");
 	if (a.pod == NULL || *a.pod == '\0')
-		return usage("--pod NAME is required");
+		return cli_usage_error("explain", "--pod NAME is required");
 	if (a.seed < 0)
-		return usage("--seed must be >= 0");
+		return cli_usage_error("explain", "--seed must be >= 0");
 	if (a.horizon != NULL) {
 		g_autoptr(GError) error = NULL;
 
 		if (!sim_time_parse(a.horizon, &horizon, &error) || horizon <= 0)
-			return usage("--horizon expects a duration > 0 like 2h or 7d");
+			return cli_usage_error("explain",
+			                       "--horizon expects a duration > 0 like 2h or 7d");
 	}
 	sc = scenario_load(argv[1], diags);
 	if (sc == NULL) {
@@ -242,6 +236,6 @@ cli_explain_main(int argc, char **argv)
 		return CLI_EXIT_INPUT_ERROR;
 	}
 	if (a.mode != NULL && scenario_lookup_mode(sc, a.mode) == NULL)
-		return usage("no such mode in the scenario");
+		return cli_usage_error("explain", "no such mode in the scenario");
 	return explain_modes(sc, &a, horizon, diags);
 }

@@ -167,10 +167,8 @@ cli_lint_main(int argc, char **argv)
 	if (status != CLI_EXIT_OK) {
 		return status;
 	}
-	if (files == NULL || files[0] == NULL) {
-		fprintf(stderr, "drasim lint: no FILE or DIR given\nRun with --help for usage.\n");
-		return CLI_EXIT_USAGE;
-	}
+	if (files == NULL || files[0] == NULL)
+		return cli_usage_error("lint", "no FILE or DIR given");
 	if ((status = check_cluster_files(clusters)) != CLI_EXIT_OK) {
 		return status;
 	}

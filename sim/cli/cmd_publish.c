@@ -54,13 +54,6 @@ publish_args_clear(PublishArgs *a)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(PublishArgs, publish_args_clear)
 
-static int
-usage(const char *message)
-{
-	fprintf(stderr, "drasim publish: %s\nRun with --help for usage.\n", message);
-	return CLI_EXIT_USAGE;
-}
-
 static void
 list_shapes(const HwCatalog *catalog)
 {
@@ -261,8 +254,9 @@ apply_pool(PublishArgs *a, const HwCatalog *catalog)
 		return CLI_EXIT_INPUT_ERROR;
 	}
 	if (a->shape != NULL || a->mig != NULL) {
-		return usage("--pool takes shape and MIG layout from the pool: drop --shape "
-		             "and --mig");
+		return cli_usage_error(
+		        "publish", "--pool takes shape and MIG layout from the pool: drop --shape "
+		                   "and --mig");
 	}
 	a->shape = g_strdup(pool->shape_id);
 	a->mig = g_strdup(pool->dynamic_mig ? "dynamic" : pool->layout);
@@ -279,7 +273,8 @@ check_target(const PublishArgs *a,
              gboolean *extended)
 {
 	if (a->shape == NULL) {
-		return usage("--shape or --pool is required (see --list-shapes)");
+		return cli_usage_error("publish",
+		                       "--shape or --pool is required (see --list-shapes)");
 	}
 	*shape = hw_catalog_lookup_shape(catalog, a->shape);
 	if (*shape == NULL) {
@@ -288,14 +283,14 @@ check_target(const PublishArgs *a,
 		return CLI_EXIT_INPUT_ERROR;
 	}
 	if (a->count < 1 || a->count > 100000) {
-		return usage("--count must be between 1 and 100000");
+		return cli_usage_error("publish", "--count must be between 1 and 100000");
 	}
 	if (a->output != NULL && strcmp(a->output, "yaml") != 0) {
-		return usage("only -o yaml is supported");
+		return cli_usage_error("publish", "only -o yaml is supported");
 	}
 	*extended = a->mode != NULL && strcmp(a->mode, "extended") == 0;
 	if (a->mode != NULL && !*extended && strcmp(a->mode, "dra") != 0) {
-		return usage("--mode must be dra or extended");
+		return cli_usage_error("publish", "--mode must be dra or extended");
 	}
 	return CLI_EXIT_OK;
 }
@@ -308,7 +303,8 @@ parse_publish_options(PublishArgs *a, gboolean extended, HwPublishOptions *optio
 	hw_publish_options_init(options);
 	if (a->mig != NULL && strcmp(a->mig, "dynamic") == 0) {
 		if (extended) {
-			return usage(
+			return cli_usage_error(
+			        "publish",
 			        "--mig dynamic needs --mode dra (DynamicMIG is a DRA feature)");
 		}
 		options->dynamic_mig = TRUE;
@@ -318,12 +314,12 @@ parse_publish_options(PublishArgs *a, gboolean extended, HwPublishOptions *optio
 		a->mig = g_strdup("all-disabled");
 	}
 	if (a->k8s != NULL && strcmp(a->k8s, "1.34") != 0 && strcmp(a->k8s, "1.35") != 0) {
-		return usage("--k8s must be 1.34 or 1.35");
+		return cli_usage_error("publish", "--k8s must be 1.34 or 1.35");
 	}
 	options->k8s_1_35 = a->k8s != NULL && strcmp(a->k8s, "1.35") == 0;
 	if (a->naming != NULL && strcmp(a->naming, "v25.12") != 0 &&
 	    strcmp(a->naming, "v25.3") != 0) {
-		return usage("--naming must be v25.12 or v25.3");
+		return cli_usage_error("publish", "--naming must be v25.12 or v25.3");
 	}
 	options->naming = a->naming != NULL && strcmp(a->naming, "v25.3") == 0 ? HW_NAMING_V25_3
 	                                                                       : HW_NAMING_V25_12;
@@ -351,7 +347,7 @@ cli_publish_main(int argc, char **argv)
 		return status;
 	}
 	if (argc > 1) {
-		return usage("unexpected argument");
+		return cli_usage_error("publish", "unexpected argument");
 	}
 	if (!load_catalog(&a, &catalog)) {
 		return CLI_EXIT_INPUT_ERROR;
@@ -366,8 +362,9 @@ cli_publish_main(int argc, char **argv)
 		return status;
 	}
 	if (!parse_xr_config(&a, &xr_config)) {
-		return usage("--mig-strategy must be none, single or mixed; --sharing none, "
-		             "time-slicing or mps");
+		return cli_usage_error(
+		        "publish", "--mig-strategy must be none, single or mixed; --sharing none, "
+		                   "time-slicing or mps");
 	}
 	if (!load_drivers(&a, drivers)) {
 		return CLI_EXIT_INPUT_ERROR;

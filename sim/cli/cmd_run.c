@@ -36,14 +36,6 @@ run_args_clear(RunArgs *a)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunArgs, run_args_clear)
 
-static int
-usage(gboolean compare, const char *message)
-{
-	fprintf(stderr, "drasim %s: %s\nRun with --help for usage.\n", compare ? "compare" : "run",
-	        message);
-	return CLI_EXIT_USAGE;
-}
-
 static gboolean
 formats_ok(const char *formats, gboolean have_dir)
 {
@@ -157,17 +149,19 @@ cli_run_common(int argc, char **argv, gboolean compare)
 	if ((rc = cli_parse_options(context, &argc, &argv)) != CLI_EXIT_OK)
 		return rc;
 	if (argc != 2)
-		return usage(compare, "expected one scenario file");
+		return cli_usage_error(compare ? "compare" : "run", "expected one scenario file");
 	if (!formats_ok(a.format, a.output != NULL))
-		return usage(compare, "--format takes text, json, csv or html (a comma list; csv "
-		                      "and html need -o DIR)");
+		return cli_usage_error(compare ? "compare" : "run",
+		                       "--format takes text, json, csv or html (a comma list; csv "
+		                       "and html need -o DIR)");
 	if (a.seed < 0)
-		return usage(compare, "--seed must be >= 0");
+		return cli_usage_error(compare ? "compare" : "run", "--seed must be >= 0");
 	if (a.horizon != NULL) {
 		g_autoptr(GError) error = NULL;
 
 		if (!sim_time_parse(a.horizon, &horizon, &error) || horizon <= 0)
-			return usage(compare, "--horizon expects a duration > 0 like 2h or 7d");
+			return cli_usage_error(compare ? "compare" : "run",
+			                       "--horizon expects a duration > 0 like 2h or 7d");
 	}
 	if (a.output != NULL && !output_dir_usable(a.output))
 		return CLI_EXIT_INPUT_ERROR;
@@ -181,7 +175,8 @@ cli_run_common(int argc, char **argv, gboolean compare)
 		if (a.mode == NULL)
 			a.mode = g_strdup(g_array_index(sc->modes, ScenarioMode, 0).name);
 		if (scenario_lookup_mode(sc, a.mode) == NULL)
-			return usage(compare, "no such mode in the scenario");
+			return cli_usage_error(compare ? "compare" : "run",
+			                       "no such mode in the scenario");
 	}
 	a.progress = isatty(STDERR_FILENO);
 	return run_modes(sc, &a, compare, horizon, diags);

@@ -187,29 +187,37 @@ less_active(ClusterQueue *q, const ClusterQueuedPod *a, const ClusterQueuedPod *
 	return a->seq < b->seq;
 }
 
-/* lessBackoffCompletedWithPriority (podBackoffQ) and lessBackoffCompleted. */
-static gboolean
-less_backoff(ClusterQueue *q, const ClusterQueuedPod *a, const ClusterQueuedPod *b)
+/* The backoff queues' first key, shared by both orderings: the earlier backoff
+ * expiry first (-1, 0 or 1, as a before, with or after b). */
+static int
+cmp_backoff_expiry(ClusterQueue *q, const ClusterQueuedPod *a, const ClusterQueuedPod *b)
 {
 	SimTime ta = backoff_time(q, (ClusterQueuedPod *)a);
 	SimTime tb = backoff_time(q, (ClusterQueuedPod *)b);
 
-	if (ta != tb)
-		return ta < tb;
+	return (ta > tb) - (ta < tb);
+}
+
+/* lessBackoffCompletedWithPriority (podBackoffQ) and lessBackoffCompleted. */
+static gboolean
+less_backoff(ClusterQueue *q, const ClusterQueuedPod *a, const ClusterQueuedPod *b)
+{
+	int c = cmp_backoff_expiry(q, a, b);
+
+	if (c != 0)
+		return c < 0;
 	if (q->config.pop_from_backoffq)
 		return less_active(q, a, b);
 	return a->seq < b->seq;
 }
 
+/* The error backoff queue: expiry, then arrival order, without priority. */
 static gboolean
 less_error_backoff(ClusterQueue *q, const ClusterQueuedPod *a, const ClusterQueuedPod *b)
 {
-	SimTime ta = backoff_time(q, (ClusterQueuedPod *)a);
-	SimTime tb = backoff_time(q, (ClusterQueuedPod *)b);
+	int c = cmp_backoff_expiry(q, a, b);
 
-	if (ta != tb)
-		return ta < tb;
-	return a->seq < b->seq;
+	return c != 0 ? c < 0 : a->seq < b->seq;
 }
 
 /* --------------------------------------------------------------- queue */

@@ -40,6 +40,14 @@ gboolean
 scenario_dec__duration(ScenarioDec *dec, const K8sYamlNode *node, const char *path, SimTime *out);
 gboolean
 scenario_dec__bytes(ScenarioDec *dec, const K8sYamlNode *node, const char *path, gint64 *out);
+/* @node's string must be one of the @n @names: its index goes to *@out. Otherwise an
+ * error at @path lists them ("expected A, B or C, got \"X\"") and FALSE. */
+gboolean scenario_dec__choice(ScenarioDec *dec,
+                              const K8sYamlNode *node,
+                              const char *path,
+                              const char *const *names,
+                              guint n,
+                              guint *out);
 K8sPos scenario_dec__pos(ScenarioDec *dec, const K8sYamlNode *node);
 
 /* ---- parts of the spec (scenario_spec.c) ---- */

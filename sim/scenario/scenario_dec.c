@@ -7,6 +7,8 @@
  * the closest known key as a suggestion. Durations are read here, as SimTime
  * is the engine's.
  */
+#include <string.h>
+
 #include "k8s_yaml_read.h"
 #include "scenario-private.h"
 
@@ -75,6 +77,34 @@ gboolean
 scenario_dec__bool(ScenarioDec *dec, const K8sYamlNode *node, const char *path, gboolean *out)
 {
 	return k8s_yaml_read_bool(READER(dec), node, path, out);
+}
+
+gboolean
+scenario_dec__choice(ScenarioDec *dec,
+                     const K8sYamlNode *node,
+                     const char *path,
+                     const char *const *names,
+                     guint n,
+                     guint *out)
+{
+	g_autofree char *s = scenario_dec__string(dec, node, path);
+	g_autoptr(GString) valid = g_string_new(NULL);
+
+	if (s == NULL)
+		return FALSE; /* not a string: scenario_dec__string said so */
+	for (guint i = 0; i < n; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return TRUE;
+		}
+		g_string_append_printf(valid, "%s%s",
+		                       i == 0      ? ""
+		                       : i + 1 < n ? ", "
+		                                   : " or ",
+		                       names[i]);
+	}
+	scenario_dec__error(dec, node, path, "expected %s, got \"%s\"", valid->str, s);
+	return FALSE;
 }
 
 gboolean

@@ -102,21 +102,22 @@ decode_taint(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scenar
 
 		scenario_dec__error(dec, node, field, "expected the taint's effect");
 	} else {
+		static const char *const names[] = { "NoSchedule", "PreferNoSchedule",
+			                             "NoExecute" };
+		static const ClusterTaintEffect effects[] = { CLUSTER_EFFECT_NO_SCHEDULE,
+			                                      CLUSTER_EFFECT_PREFER_NO_SCHEDULE,
+			                                      CLUSTER_EFFECT_NO_EXECUTE };
+		/* DeviceTaint effects in resource.k8s.io 1.34: NoSchedule, NoExecute */
+		static const char *const device_names[] = { "NoSchedule", "NoExecute" };
+		static const ClusterTaintEffect device_effects[] = { CLUSTER_EFFECT_NO_SCHEDULE,
+			                                             CLUSTER_EFFECT_NO_EXECUTE };
 		g_autofree char *field = g_strdup_printf("%s.effect", path);
-		g_autofree char *s = scenario_dec__string(dec, v, field);
+		guint i;
 
-		if (g_strcmp0(s, "NoSchedule") == 0)
-			e->taint_effect = CLUSTER_EFFECT_NO_SCHEDULE;
-		else if (g_strcmp0(s, "NoExecute") == 0)
-			e->taint_effect = CLUSTER_EFFECT_NO_EXECUTE;
-		else if (!device && g_strcmp0(s, "PreferNoSchedule") == 0)
-			e->taint_effect = CLUSTER_EFFECT_PREFER_NO_SCHEDULE;
-		else if (s != NULL)
-			/* DeviceTaint effects in resource.k8s.io 1.34: NoSchedule, NoExecute */
-			scenario_dec__error(dec, v, field, "expected %s, got \"%s\"",
-			                    device ? "NoSchedule or NoExecute"
-			                           : "NoSchedule, PreferNoSchedule or NoExecute",
-			                    s);
+		if (!device && scenario_dec__choice(dec, v, field, names, 3, &i))
+			e->taint_effect = effects[i];
+		else if (device && scenario_dec__choice(dec, v, field, device_names, 2, &i))
+			e->taint_effect = device_effects[i];
 	}
 }
 

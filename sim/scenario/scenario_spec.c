@@ -563,16 +563,14 @@ decode_mode_world(ScenarioDec *dec, const K8sYamlNode *node, const char *path, S
 	const K8sYamlNode *world = k8s_yaml_map_lookup(node, "world");
 
 	if (world != NULL) {
+		static const char *const names[] = { "dra", "extended" };
+		static const ScenarioWorld worlds[] = { SCENARIO_WORLD_DRA,
+			                                SCENARIO_WORLD_EXTENDED };
 		g_autofree char *field = g_strdup_printf("%s.world", path);
-		g_autofree char *w = scenario_dec__string(dec, world, field);
+		guint i;
 
-		if (g_strcmp0(w, "dra") == 0)
-			m->world = SCENARIO_WORLD_DRA;
-		else if (g_strcmp0(w, "extended") == 0)
-			m->world = SCENARIO_WORLD_EXTENDED;
-		else if (w != NULL)
-			scenario_dec__error(dec, world, field,
-			                    "expected dra or extended, got \"%s\"", w);
+		if (scenario_dec__choice(dec, world, field, names, 2, &i))
+			m->world = worlds[i];
 	} else if (g_strcmp0(m->name, "extended") == 0) {
 		m->world = SCENARIO_WORLD_EXTENDED;
 	}

@@ -4,13 +4,19 @@
 # are byte-identical (determinism), and, when given, that the report validates
 # against the JSON Schema and equals BASELINE with zero tolerance
 # (tools/update-baselines changes a baseline). TAP output, one line per check.
+# RUN_TWICE_ENV_A and RUN_TWICE_ENV_B, when set, are VAR=VALUE words for the
+# first and the second run alone: the memo-exact tests run DRASIM_DRA_MEMO=0
+# then 1, so the allocator's Filter memo must change no outcome or counter.
 set -u
 drasim=$1 scenario=$2 out=$3 baseline=${4:-} schema=${5:-}
+env_a=${RUN_TWICE_ENV_A:-} env_b=${RUN_TWICE_ENV_B:-}
+runs="two runs${env_a:+ ($env_a, then $env_b)}"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$out" && mkdir -p "$out"
 echo "1..4"
-if "$drasim" compare --format json -o "$out/a" "$scenario" >"$out/a.log" 2>&1 &&
-   "$drasim" compare --format json -o "$out/b" "$scenario" >"$out/b.log" 2>&1; then
+# $env_a and $env_b unquoted on purpose: each is zero or more VAR=VALUE words for env.
+if env $env_a "$drasim" compare --format json -o "$out/a" "$scenario" >"$out/a.log" 2>&1 &&
+   env $env_b "$drasim" compare --format json -o "$out/b" "$scenario" >"$out/b.log" 2>&1; then
 	echo "ok 1 - $scenario runs"
 else
 	echo "not ok 1 - $scenario runs"
@@ -21,9 +27,9 @@ else
 	exit 1
 fi
 if cmp -s "$out/a/report.json" "$out/b/report.json"; then
-	echo "ok 2 - two runs give byte-identical JSON"
+	echo "ok 2 - $runs give byte-identical JSON"
 else
-	echo "not ok 2 - the two JSON reports differ"
+	echo "not ok 2 - the JSON reports of $runs differ"
 	diff "$out/a/report.json" "$out/b/report.json" | head -20 | sed 's/^/# /'
 	exit 1
 fi

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include <glib.h>
-#include <yaml.h>
 
 #include "k8s_objects.h"
+#include "yaml_events.h"
 
 static void
 append_device(GString *out, guint slice, guint gpu)
@@ -77,20 +77,9 @@ generate(guint slices, gsize *len)
 static double
 libyaml_only(const char *data, gsize len, guint64 *events)
 {
-	yaml_parser_t parser;
-	yaml_event_t event;
 	gint64 start = g_get_monotonic_time();
-	gboolean done = FALSE;
 
-	*events = 0;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
-	while (!done && yaml_parser_parse(&parser, &event)) {
-		done = event.type == YAML_STREAM_END_EVENT;
-		yaml_event_delete(&event);
-		(*events)++;
-	}
-	yaml_parser_delete(&parser);
+	*events = yaml_events_count(data, len, "bench-api-load");
 	return (double)(g_get_monotonic_time() - start) / 1e6;
 }
 

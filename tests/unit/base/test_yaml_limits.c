@@ -13,6 +13,7 @@
 #include "base_arena.h"
 #include "k8s_diag.h"
 #include "k8s_yaml.h"
+#include "limit-edge.h"
 
 /* Parses @text; returns the first diagnostic's message (NULL when none). */
 static char *
@@ -36,15 +37,8 @@ parse(const char *text)
 static void
 test_yaml__node_limit(void **state)
 {
-	g_autofree char *at = NULL, *over = NULL;
+	g_autofree char *over = limit_edge(BASE_LIMIT_YAML_NODES, 4, parse, "[[], [], []]\n");
 
-	base_limit_set(BASE_LIMIT_YAML_NODES, 4);
-	at = parse("[[], [], []]\n");
-	base_limit_set(BASE_LIMIT_YAML_NODES, 3);
-	over = parse("[[], [], []]\n");
-	base_limit_set(BASE_LIMIT_YAML_NODES, 0);
-	assert_null(at);
-	assert_non_null(over);
 	assert_string_equal(over, "more than 3 YAML nodes in the file: the YAML nodes limit is 3 "
 	                          "(set DRASIM_MAX_YAML_NODES to raise it)");
 }
@@ -55,13 +49,10 @@ test_yaml__node_limit(void **state)
 static void
 test_yaml__depth_limit(void **state)
 {
-	g_autofree char *at = NULL, *over = NULL, *ceiling = NULL;
+	g_autofree char *over = limit_edge(BASE_LIMIT_YAML_DEPTH, 3, parse, "[[[]]]\n");
+	g_autofree char *ceiling = NULL;
 	g_autoptr(GString) deep = g_string_new(NULL);
 
-	base_limit_set(BASE_LIMIT_YAML_DEPTH, 3);
-	at = parse("[[[]]]\n");
-	base_limit_set(BASE_LIMIT_YAML_DEPTH, 2);
-	over = parse("[[[]]]\n");
 	for (guint i = 0; i < 101; i++)
 		g_string_append_c(deep, '[');
 	for (guint i = 0; i < 101; i++)
@@ -69,8 +60,6 @@ test_yaml__depth_limit(void **state)
 	base_limit_set(BASE_LIMIT_YAML_DEPTH, 1000);
 	ceiling = parse(deep->str);
 	base_limit_set(BASE_LIMIT_YAML_DEPTH, 0);
-	assert_null(at);
-	assert_non_null(over);
 	assert_string_equal(over, "nesting deeper than 2 levels (the YAML nesting depth limit; "
 	                          "DRASIM_MAX_YAML_DEPTH sets it, up to 100)");
 	assert_non_null(ceiling);

@@ -125,20 +125,32 @@ static const char *const true_exprs[] = {
 	"semver('v1', true).major() == 1 && semver('1.2.3').minor() == 2",
 };
 
+/* Evaluates @expr and checks its row: the value true when @error is NULL, else an
+ * error whose message contains @error. Prints the row when it does not hold. */
+static gboolean
+row_holds(const char *expr, const char *error)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	CelActivation *act = NULL;
+	CelValue v = eval(expr, out, &act);
+	gboolean ok = error == NULL ? v.kind == CEL_KIND_BOOL && v.b
+	                            : cel_value_is_error(v) && strstr(out->str, error) != NULL;
+
+	if (!ok && error == NULL)
+		print_error("expected true: %s\n  got: %s\n", expr, out->str);
+	else if (!ok)
+		print_error("expected error '%s': %s\n  got: %s\n", error, expr, out->str);
+	cel_activation_free(act);
+	return ok;
+}
+
 static void
 test_true_expressions(void **state)
 {
 	guint failures = 0;
-	for (guint i = 0; i < G_N_ELEMENTS(true_exprs); i++) {
-		g_autoptr(GString) out = g_string_new(NULL);
-		CelActivation *act = NULL;
-		CelValue v = eval(true_exprs[i], out, &act);
-		if (v.kind != CEL_KIND_BOOL || !v.b) {
-			print_error("expected true: %s\n  got: %s\n", true_exprs[i], out->str);
-			failures++;
-		}
-		cel_activation_free(act);
-	}
+
+	for (guint i = 0; i < G_N_ELEMENTS(true_exprs); i++)
+		failures += !row_holds(true_exprs[i], NULL);
 	assert_int_equal(failures, 0);
 }
 
@@ -165,17 +177,9 @@ static void
 test_error_expressions(void **state)
 {
 	guint failures = 0;
-	for (guint i = 0; i < G_N_ELEMENTS(error_exprs); i++) {
-		g_autoptr(GString) out = g_string_new(NULL);
-		CelActivation *act = NULL;
-		CelValue v = eval(error_exprs[i].expr, out, &act);
-		if (!cel_value_is_error(v) || strstr(out->str, error_exprs[i].error) == NULL) {
-			print_error("expected error '%s': %s\n  got: %s\n", error_exprs[i].error,
-			            error_exprs[i].expr, out->str);
-			failures++;
-		}
-		cel_activation_free(act);
-	}
+
+	for (guint i = 0; i < G_N_ELEMENTS(error_exprs); i++)
+		failures += !row_holds(error_exprs[i].expr, error_exprs[i].error);
 	assert_int_equal(failures, 0);
 }
 

@@ -4,13 +4,8 @@
 # template claims and fills reservedFor as sim/cluster and production do.
 set -u
 drasim=$1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "allocate_claims: $*" >&2
-	sed 's/^/  stderr: /' "$tmp/err" >&2 2>/dev/null
-	exit 1
-}
+test_name=allocate_claims
+. "$(dirname "$0")/../../scratch_fail.sh"
 
 inventory() {
 	cat <<'YAML'

@@ -14,13 +14,11 @@ scenario=$root/scenarios/seed-tutorial/scenario.yaml
 golden=$root/tests/unit/reports/golden/fake-small.json
 n=0 status=0
 
-# check DESCRIPTION WANT_MESSAGE ARGS...: drasim ARGS >/dev/full must exit 1 with the message.
-check() {
-	what=$1 want=$2
-	shift 2
+# verdict DESCRIPTION WANT_MESSAGE GOT: the next TAP line; GOT (an exit status) must be 1
+# and $work/err must hold "drasim: error writing standard output: WANT_MESSAGE".
+verdict() {
+	what=$1 want=$2 got=$3
 	n=$((n + 1))
-	"$drasim" "$@" >/dev/full 2>"$work/err"
-	got=$?
 	if [ "$got" -eq 1 ] && grep -q "^drasim: error writing standard output: $want\$" "$work/err"; then
 		echo "ok $n - $what: exit 1, \"error writing standard output: $want\""
 	else
@@ -28,6 +26,14 @@ check() {
 		sed 's/^/# /' "$work/err"
 		status=1
 	fi
+}
+
+# check DESCRIPTION WANT_MESSAGE ARGS...: drasim ARGS >/dev/full must exit 1 with the message.
+check() {
+	what=$1 want=$2
+	shift 2
+	"$drasim" "$@" >/dev/full 2>"$work/err"
+	verdict "$what" "$want" $?
 }
 
 full="No space left on device"
@@ -49,18 +55,10 @@ check "bench --help" "$full" bench --help
 check "run --help" "$full" run --help
 
 # A 2 MB output cut off after 10 bytes: the error in the middle is remembered to the end.
-n=$((n + 1))
 (
 	trap '' PIPE
 	"$drasim" publish --shape dgx-h100 --count 200 2>"$work/err"
 	echo $? >"$work/rc"
 ) | head -c 10 >/dev/null
-got=$(cat "$work/rc")
-if [ "$got" -eq 1 ] && grep -q "^drasim: error writing standard output: Broken pipe\$" "$work/err"; then
-	echo "ok $n - a long output cut off mid-way (EPIPE): exit 1 and the message"
-else
-	echo "not ok $n - a long output cut off mid-way: exit $got (expected 1 and the message)"
-	sed 's/^/# /' "$work/err"
-	status=1
-fi
+verdict "a long output cut off mid-way (EPIPE)" "Broken pipe" "$(cat "$work/rc")"
 exit $status

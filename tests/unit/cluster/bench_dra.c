@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-node.h"
 #include "cluster_dra.h"
 #include "cluster_k8s.h"
 #include "cluster_query.h"
@@ -81,21 +82,16 @@ first(K8sObjectSet *set, K8sKind kind)
 static void
 add_nodes(ClusterSim *sim, ClusterDra *dra, guint n_nodes)
 {
-	const ClusterDevice gpu = { CLUSTER_SHARE_EXCLUSIVE, CLUSTER_INTERVAL_DEFAULT, 1.0,
-		                    80000000000, FALSE };
-	const ClusterDevice devices[8] = { gpu, gpu, gpu, gpu, gpu, gpu, gpu, gpu };
+	const ClusterDevice devices[8] = { bench_gpu, bench_gpu, bench_gpu, bench_gpu,
+		                           bench_gpu, bench_gpu, bench_gpu, bench_gpu };
 	const char *names[8] = { "gpu-0", "gpu-1", "gpu-2", "gpu-3",
 		                 "gpu-4", "gpu-5", "gpu-6", "gpu-7" };
 
 	for (guint i = 0; i < n_nodes; i++) {
-		g_autofree char *name = g_strdup_printf("node-%05u", i);
-		ClusterNode *node = cluster_node_new(name);
+		ClusterNode *node = bench_node_new(i);
 
-		node->allocatable.v[CLUSTER_RES_CPU] = 192000;
-		node->allocatable.v[CLUSTER_RES_MEMORY] = (gint64)2 << 40;
-		node->allocatable.v[CLUSTER_RES_PODS] = 110;
+		cluster_dra_set_node_devices(dra, node->name, names, 8);
 		cluster_sim_add_node(sim, node, devices, 8);
-		cluster_dra_set_node_devices(dra, name, names, 8);
 	}
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench-node.h"
 #include "cluster_query.h"
 #include "cluster_run.h"
 #include "cluster_sched.h"
@@ -26,8 +27,6 @@ main(int argc, char **argv)
 	guint n_nodes = argc > 1 ? (guint)atoi(argv[1]) : 1000;
 	guint n_pods = argc > 2 ? (guint)atoi(argv[2]) : 200000;
 	const SimTime week = 7 * SIM_TIME_DAY;
-	const ClusterDevice gpu = { CLUSTER_SHARE_EXCLUSIVE, CLUSTER_INTERVAL_DEFAULT, 1.0,
-		                    80000000000, FALSE };
 	ClusterDevice devices[8];
 	g_autoptr(SimLoop) loop = sim_loop_new();
 	g_autoptr(SimRng) rng = sim_rng_new(7, "bench-workload");
@@ -43,14 +42,10 @@ main(int argc, char **argv)
 	cluster_sim_config_init(&config);
 	sim = cluster_sim_new(loop, &config);
 	for (guint i = 0; i < 8; i++)
-		devices[i] = gpu;
+		devices[i] = bench_gpu;
 	for (guint i = 0; i < n_nodes; i++) {
-		g_autofree char *name = g_strdup_printf("node-%05u", i);
-		ClusterNode *node = cluster_node_new(name);
+		ClusterNode *node = bench_node_new(i);
 
-		node->allocatable.v[CLUSTER_RES_CPU] = 192000;
-		node->allocatable.v[CLUSTER_RES_MEMORY] = (gint64)2 << 40;
-		node->allocatable.v[CLUSTER_RES_PODS] = 110;
 		node->allocatable.v[GPU] = 8;
 		cluster_sim_add_node(sim, node, devices, 8);
 	}

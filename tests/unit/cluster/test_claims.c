@@ -36,6 +36,20 @@ free_allocation(gpointer allocation)
 	g_free(allocation);
 }
 
+/* Claims whose deallocations are recorded in @d and whose freed allocations are
+ * counted in `freed`. */
+static ClusterClaims *
+watched_claims(Dealloc *d)
+{
+	ClusterClaimsConfig config = {
+		.free_allocation = free_allocation,
+		.on_deallocated = on_dealloc,
+		.on_deallocated_data = d,
+	};
+
+	return cluster_claims_new(&config);
+}
+
 static guint32
 counting_rand(gpointer data, guint32 n)
 {
@@ -95,12 +109,7 @@ static void
 test_claims__shared_claim_lifecycle(void **state)
 {
 	Dealloc d = { 0, g_ptr_array_new_with_free_func(g_free) };
-	ClusterClaimsConfig config = {
-		.free_allocation = free_allocation,
-		.on_deallocated = on_dealloc,
-		.on_deallocated_data = &d,
-	};
-	g_autoptr(ClusterClaims) cc = cluster_claims_new(&config);
+	g_autoptr(ClusterClaims) cc = watched_claims(&d);
 	ClusterClaim *shared = cluster_claims_add(cc, "shared-gpu");
 
 	freed = 0;
@@ -129,12 +138,7 @@ static void
 test_claims__generated_claim_dies_with_pod(void **state)
 {
 	Dealloc d = { 0, g_ptr_array_new_with_free_func(g_free) };
-	ClusterClaimsConfig config = {
-		.free_allocation = free_allocation,
-		.on_deallocated = on_dealloc,
-		.on_deallocated_data = &d,
-	};
-	g_autoptr(ClusterClaims) cc = cluster_claims_new(&config);
+	g_autoptr(ClusterClaims) cc = watched_claims(&d);
 	ClusterClaim *claim = cluster_claims_generate(cc, "train-0", "gpus");
 	g_autofree char *name = g_strdup(claim->name);
 

@@ -9,13 +9,8 @@ set -u
 drasim=$1
 data=$2
 case_name=$3
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "allocate_timeout $case_name: $*" >&2
-	sed 's/^/  stderr: /' "$tmp/err" >&2 2>/dev/null
-	exit 1
-}
+test_name="allocate_timeout $case_name"
+. "$(dirname "$0")/../../scratch_fail.sh"
 expect() { grep -q -- "$1" "$tmp/err" || fail "expected '$1' on stderr"; }
 
 case $case_name in

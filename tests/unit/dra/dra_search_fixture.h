@@ -1,7 +1,7 @@
 /*
  * dra_search_fixture.h: the inventory the search tests share: one node, one
  * class ("class-a", driver-a's devices), and builders for an ExactCount
- * request, a claim and a one-node slice (test_dra_search.c,
+ * request, a firstAvailable one, a claim and a one-node slice (test_dra_search.c,
  * test_dra_devices.c).
  */
 #pragma once
@@ -44,6 +44,27 @@ claim_of(const char *name, const DraRequest *reqs, guint n)
 	c.requests = reqs;
 	c.n_requests = n;
 	return c;
+}
+
+/* firstAvailable request "req-0": sub-request "big" (2 class-a devices), else
+ * "small" (1). @subs, the caller's, holds the two sub-requests. */
+G_GNUC_UNUSED static inline DraRequest
+big_else_small(DraExactRequest subs[2])
+{
+	DraRequest r = { 0 };
+
+	subs[0] = (DraExactRequest){ 0 };
+	subs[0].name = "big";
+	subs[0].device_class_name = "class-a";
+	subs[0].allocation_mode = "ExactCount";
+	subs[0].count = 2;
+	subs[1] = subs[0];
+	subs[1].name = "small";
+	subs[1].count = 1;
+	r.name = "req-0";
+	r.first_available = subs;
+	r.n_first_available = 2;
+	return r;
 }
 
 static inline DraSlice

@@ -396,18 +396,8 @@ test_first_available(void **state)
 	DraDevice devs[1] = { { 0 } };
 	devs[0].name = "device-1";
 	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
-	DraExactRequest subs[2] = { { 0 } };
-	subs[0].name = "big";
-	subs[0].device_class_name = "class-a";
-	subs[0].allocation_mode = "ExactCount";
-	subs[0].count = 2;
-	subs[1] = subs[0];
-	subs[1].name = "small";
-	subs[1].count = 1;
-	DraRequest req = { 0 };
-	req.name = "req-0";
-	req.first_available = subs;
-	req.n_first_available = 2;
+	DraExactRequest subs[2];
+	DraRequest req = big_else_small(subs);
 	DraOpaqueConfig op = { "driver-a", "{}", NULL };
 	DraClaimConfig cfg[2] = { { (const char *const[]){ "req-0/big" }, 1, &op },
 		                  { (const char *const[]){ "req-0/small" }, 1, &op } };

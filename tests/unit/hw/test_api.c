@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "hw_api.h"
+#include "hw_test_publish.h"
 #include "k8s_validate.h"
 
 static void
@@ -132,27 +133,23 @@ test_api__events_decode_as_text(void **state)
 	}
 }
 
-/* A label api rejects: the message comes from the written text, with its line. */
+static void
+bad_gpu_quantity(HwNodeObject *object)
+{
+	hw_node_object_set_resource(object, "nvidia.com/gpu", "not-a-quantity");
+}
+
+/* A GPU quantity api rejects: the message comes from the written text, with its line. */
 static void
 test_api__diagnostics_point_into_text(void **state)
 {
 	g_autoptr(HwCatalog) catalog = hw_catalog_new_builtin(NULL);
 	g_autoptr(HwNode) node =
 	        hw_node_new(g_ptr_array_index(hw_catalog_get_shapes(catalog), 0), "node-a");
-	g_autoptr(GPtrArray) nodes =
-	        g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_object_free);
 	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	HwNodeObject *object = hw_node_object_new(node);
-	const K8sDiag *diag;
 
-	hw_node_object_set_resource(object, "nvidia.com/gpu", "not-a-quantity");
-	g_ptr_array_add(nodes, object);
-	assert_false(hw_load_published("<published node-a>", nodes, NULL, NULL, set, diags));
-	assert_true(k8s_diag_list_count_errors(diags) > 0);
-	diag = k8s_diag_list_get(diags, 0);
-	assert_string_equal(diag->pos.file, "<published node-a>");
-	assert_true(diag->pos.line > 1);
+	assert_true(first_publish_error(node, bad_gpu_quantity, set, diags)->pos.line > 1);
 }
 
 int

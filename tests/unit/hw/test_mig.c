@@ -396,23 +396,14 @@ test_mig__counter_model_matches_rules(void **state)
 
 /* ---- reconfiguration ---- */
 
-static HwNode *
-node_of(const char *shape, const char *layout)
-{
-	HwNode *node = hw_node_new(hw_catalog_lookup_shape(catalog, shape), "n0");
-
-	assert_true(hw_node_apply_layout(node, layout, NULL));
-	return node;
-}
-
 static void
 test_mig__reconfigure(void **state)
 {
 	HwReconfigTimes t;
 	HwReconfigPlan plan;
-	g_autoptr(HwNode) a100 = node_of("aws-p4d.24xlarge", "all-disabled");
-	g_autoptr(HwNode) h100 = node_of("dgx-h100", "all-disabled");
-	g_autoptr(HwNode) h100_mig = node_of("dgx-h100", "all-balanced");
+	g_autoptr(HwNode) a100 = catalog_node("aws-p4d.24xlarge", "all-disabled");
+	g_autoptr(HwNode) h100 = catalog_node("dgx-h100", "all-disabled");
+	g_autoptr(HwNode) h100_mig = catalog_node("dgx-h100", "all-balanced");
 	const HwGpuModel *hm = gpu("h100-sxm5-80gb");
 	const HwGpuModel *am = gpu("a100-sxm4-40gb");
 	HwMigInstance h_target[2] = { inst(hm, "3g.40gb", 0), inst(hm, "3g.40gb", 4) };

@@ -18,18 +18,6 @@
 #include "hw.h"
 #include "hw_test_catalog.h"
 
-static HwNode *
-node_of(const char *shape, const char *layout)
-{
-	g_autoptr(GError) error = NULL;
-	HwNode *node = hw_node_new(hw_catalog_lookup_shape(catalog, shape), "node-a");
-
-	if (!hw_node_apply_layout(node, layout, &error)) {
-		fail_msg("%s", error->message);
-	}
-	return node;
-}
-
 static GPtrArray *
 publish(const HwNode *node, gboolean dynamic, gboolean k8s_1_35)
 {
@@ -93,7 +81,7 @@ check_attribute_set(const HwDevice *d, const char *type, gboolean has_uuid)
 static void
 test_publish__full_gpus(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-h100", "all-disabled");
+	g_autoptr(HwNode) node = catalog_node("dgx-h100", "all-disabled");
 	g_autoptr(GPtrArray) slices = publish(node, FALSE, FALSE);
 	const HwSlice *s;
 
@@ -125,7 +113,7 @@ test_publish__full_gpus(void **state)
 static void
 test_publish__static_mig(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-h100", "all-balanced");
+	g_autoptr(HwNode) node = catalog_node("dgx-h100", "all-balanced");
 	g_autoptr(GPtrArray) slices = publish(node, FALSE, FALSE);
 	const HwSlice *s = g_ptr_array_index(slices, 0);
 	static const char *const names[] = { "gpu-0-mig-2g20gb-14-0", "gpu-0-mig-1g10gb-19-2",
@@ -157,7 +145,7 @@ test_publish__static_mig(void **state)
 static void
 test_publish__stranded(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-h100", "all-enabled");
+	g_autoptr(HwNode) node = catalog_node("dgx-h100", "all-enabled");
 	g_autoptr(GPtrArray) slices = publish(node, FALSE, FALSE);
 
 	assert_int_equal(slices->len, 1);
@@ -167,7 +155,7 @@ test_publish__stranded(void **state)
 static void
 test_publish__names(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-a100-640gb", "1g.10gb+me@0,1g.20gb@2,3g.40gb@4");
+	g_autoptr(HwNode) node = catalog_node("dgx-a100-640gb", "1g.10gb+me@0,1g.20gb@2,3g.40gb@4");
 	HwPublishOptions options;
 	g_autoptr(GPtrArray) v12 = NULL;
 	g_autoptr(GPtrArray) v3 = NULL;
@@ -219,7 +207,7 @@ counter_value(const GArray *counters, const char *name)
 static void
 test_publish__dynamic_mig(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-h100", "all-disabled");
+	g_autoptr(HwNode) node = catalog_node("dgx-h100", "all-disabled");
 	g_autoptr(GPtrArray) slices = publish(node, TRUE, FALSE);
 	const HwSlice *s = g_ptr_array_index(slices, 0);
 	const HwCounterSet *set;
@@ -274,8 +262,8 @@ test_publish__dynamic_mig(void **state)
 static void
 test_publish__dynamic_layouts(void **state)
 {
-	g_autoptr(HwNode) h100 = node_of("dgx-h100", "all-disabled");
-	g_autoptr(HwNode) a100_on = node_of("aws-p4d.24xlarge", "all-enabled");
+	g_autoptr(HwNode) h100 = catalog_node("dgx-h100", "all-disabled");
+	g_autoptr(HwNode) a100_on = catalog_node("aws-p4d.24xlarge", "all-enabled");
 	g_autoptr(GPtrArray) s135 = publish(h100, TRUE, TRUE);
 	g_autoptr(GPtrArray) a100 = publish(a100_on, TRUE, FALSE);
 	const HwSlice *first = g_ptr_array_index(s135, 0);
@@ -304,7 +292,7 @@ test_publish__dynamic_layouts(void **state)
 static void
 test_publish__p4d_nics(void **state)
 {
-	g_autoptr(HwNode) node = node_of("aws-p4d.24xlarge", "all-disabled");
+	g_autoptr(HwNode) node = catalog_node("aws-p4d.24xlarge", "all-disabled");
 	g_autoptr(GPtrArray) gpus = publish(node, FALSE, FALSE);
 	g_autoptr(HwSlice) nics = hw_publish_dranet(node);
 	const HwSlice *g = g_ptr_array_index(gpus, 0);

@@ -37,6 +37,15 @@ tasks_of(const ScenarioTask *t, guint n)
 	return a;
 }
 
+/* A mix of one task (weight 1): @count devices of @kind, MIG @profile or NULL. */
+static GArray *
+only_task(ScenarioTaskKind kind, const char *profile, guint count)
+{
+	ScenarioTask t = { kind, profile, count, 1.0 };
+
+	return tasks_of(&t, 1);
+}
+
 /* A plain GPU with @tenants pods out of @replicas (1: exclusive). */
 static ScenarioGpuState
 plain(guint tenants, guint replicas)
@@ -56,10 +65,9 @@ test_whole_and_replica(void **state)
 {
 	ScenarioGpuState exclusive[4] = { plain(1, 1), plain(0, 1), plain(0, 1), plain(0, 1) };
 	ScenarioGpuState shared[4] = { plain(4, 4), plain(3, 4), plain(0, 4), plain(0, 4) };
-	ScenarioTask whole = { SCENARIO_TASK_WHOLE, NULL, 1, 1.0 };
 	ScenarioTask mix[2] = { { SCENARIO_TASK_WHOLE, NULL, 1, 0.5 },
 		                { SCENARIO_TASK_REPLICA, NULL, 1, 0.5 } };
-	g_autoptr(GArray) one = tasks_of(&whole, 1);
+	g_autoptr(GArray) one = only_task(SCENARIO_TASK_WHOLE, NULL, 1);
 	g_autoptr(GArray) two = tasks_of(mix, 2);
 
 	/* three free whole GPUs: all usable */
@@ -76,10 +84,8 @@ static void
 test_replicas_of_one_gpu(void **state)
 {
 	ScenarioGpuState shared[4] = { plain(4, 4), plain(3, 4), plain(0, 4), plain(0, 4) };
-	ScenarioTask four = { SCENARIO_TASK_REPLICA, NULL, 4, 1.0 };
-	ScenarioTask ten = { SCENARIO_TASK_REPLICA, NULL, 10, 1.0 };
-	g_autoptr(GArray) a = tasks_of(&four, 1);
-	g_autoptr(GArray) b = tasks_of(&ten, 1);
+	g_autoptr(GArray) a = only_task(SCENARIO_TASK_REPLICA, NULL, 4);
+	g_autoptr(GArray) b = only_task(SCENARIO_TASK_REPLICA, NULL, 10);
 
 	assert_near(scenario_frag__node(shared, 4, a), 0.0);
 	assert_near(scenario_frag__node(shared, 4, b), 2.25);
@@ -89,10 +95,8 @@ static void
 test_not_hostable(void **state)
 {
 	ScenarioGpuState gpus[4] = { plain(1, 1), plain(1, 1), plain(0, 1), plain(0, 1) };
-	ScenarioTask four = { SCENARIO_TASK_WHOLE, NULL, 4, 1.0 };
-	ScenarioTask two = { SCENARIO_TASK_WHOLE, NULL, 2, 1.0 };
-	g_autoptr(GArray) a = tasks_of(&four, 1);
-	g_autoptr(GArray) b = tasks_of(&two, 1);
+	g_autoptr(GArray) a = only_task(SCENARIO_TASK_WHOLE, NULL, 4);
+	g_autoptr(GArray) b = only_task(SCENARIO_TASK_WHOLE, NULL, 2);
 
 	/* a 4-GPU task on a node with 2 free GPUs: both are wasted for it */
 	assert_near(scenario_frag__node(gpus, 4, a), 2.0);
@@ -110,11 +114,9 @@ test_static_mig(void **state)
 	ScenarioGpuState g = { .model = hw_catalog_lookup_gpu(catalog, "h100-sxm5-80gb") };
 	ScenarioTask mix[2] = { { SCENARIO_TASK_MIG, "1g.10gb", 1, 0.8 },
 		                { SCENARIO_TASK_MIG, "3g.40gb", 1, 0.2 } };
-	ScenarioTask any = { SCENARIO_TASK_MIG_ANY, NULL, 1, 1.0 };
-	ScenarioTask whole = { SCENARIO_TASK_WHOLE, NULL, 1, 1.0 };
 	g_autoptr(GArray) tasks = tasks_of(mix, 2);
-	g_autoptr(GArray) any_tasks = tasks_of(&any, 1);
-	g_autoptr(GArray) whole_tasks = tasks_of(&whole, 1);
+	g_autoptr(GArray) any_tasks = only_task(SCENARIO_TASK_MIG_ANY, NULL, 1);
+	g_autoptr(GArray) whole_tasks = only_task(SCENARIO_TASK_WHOLE, NULL, 1);
 
 	g.mig = TRUE;
 	g.replicas = 1;
@@ -138,12 +140,9 @@ test_dynamic_mig(void **state)
 {
 	/* DynamicMIG H100 with one 1g.10gb at memory slice 0 */
 	ScenarioGpuState g = { .model = hw_catalog_lookup_gpu(catalog, "h100-sxm5-80gb") };
-	ScenarioTask three = { SCENARIO_TASK_MIG, "3g.40gb", 1, 1.0 };
-	ScenarioTask seven = { SCENARIO_TASK_MIG, "7g.80gb", 1, 1.0 };
-	ScenarioTask one = { SCENARIO_TASK_MIG, "1g.10gb", 1, 1.0 };
-	g_autoptr(GArray) t3 = tasks_of(&three, 1);
-	g_autoptr(GArray) t7 = tasks_of(&seven, 1);
-	g_autoptr(GArray) t1 = tasks_of(&one, 1);
+	g_autoptr(GArray) t3 = only_task(SCENARIO_TASK_MIG, "3g.40gb", 1);
+	g_autoptr(GArray) t7 = only_task(SCENARIO_TASK_MIG, "7g.80gb", 1);
+	g_autoptr(GArray) t1 = only_task(SCENARIO_TASK_MIG, "1g.10gb", 1);
 
 	g.dynamic = TRUE;
 	g.replicas = 1;
@@ -162,8 +161,7 @@ static void
 test_cordoned(void **state)
 {
 	ScenarioGpuState gpus[2] = { plain(0, 1), plain(0, 1) };
-	ScenarioTask whole = { SCENARIO_TASK_WHOLE, NULL, 1, 1.0 };
-	g_autoptr(GArray) tasks = tasks_of(&whole, 1);
+	g_autoptr(GArray) tasks = only_task(SCENARIO_TASK_WHOLE, NULL, 1);
 
 	gpus[0].unusable = gpus[1].unusable = TRUE;
 	assert_near(scenario_frag__node(gpus, 2, tasks), 2.0);

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 #include <glib/gstdio.h>
 
+#include "measure.h"
+
 char *
 scenario_test_data_path(const char *name)
 {
@@ -98,6 +100,18 @@ scenario_test_pod_record(const ScenarioResult *r, const char *name, guint *index
 	}
 	fail_msg("no pod %s", name);
 	abort(); /* fail_msg does not return; this tells the compiler (-Wnull-dereference) */
+}
+
+const char *
+scenario_test_devices(const ScenarioResult *r, const char *name)
+{
+	guint i = 0;
+	const char *list;
+
+	scenario_test_pod_record(r, name, &i);
+	list = scenario_sample__get_pod_devices(r->sampler, i);
+	assert_non_null(list);
+	return list;
 }
 
 const ScenarioReason *

@@ -19,6 +19,9 @@ ScenarioResult *scenario_test_run_journal(const char *file, const char *mode_nam
  * NULL); fails the test when there is none, so it never returns NULL. */
 const ScenarioPodRecord *
 scenario_test_pod_record(const ScenarioResult *r, const char *name, guint *index);
+/* The devices pod @name in @r was given, comma-separated as the sampler keeps them
+ * ("gpu:NODE/DEVICE,..."); fails the test when the pod has none. */
+const char *scenario_test_devices(const ScenarioResult *r, const char *name);
 
 /* The pending reason of pod @name in @r, or NULL when it has none (it bound at
  * its first attempt). */

@@ -20,18 +20,6 @@
 
 #define S ((SimTime)1000000)
 
-static const char *
-pod_devices(const ScenarioResult *r, const char *name)
-{
-	guint i = 0;
-	const char *list;
-
-	scenario_test_pod_record(r, name, &i);
-	list = scenario_sample__get_pod_devices(r->sampler, i);
-	assert_non_null(list);
-	return list;
-}
-
 /*
  * allocationMode All on a DGX H100 (8 GPUs), horizon 4 h = 32 GPU-hours.
  * `pair` (count 2) runs 0-1 h: 2 GPU-hours. `every` arrives at 1 h, when
@@ -52,8 +40,8 @@ test_all_runs_on_every_device(void **state)
 	assert_int_equal(every->end, 3 * 3600 * S);
 	assert_true(fabs(r->alloc_ratio_mean - 0.5625) < 1e-9);
 	assert_true(fabs(r->compute_util_mean - 0.5625) < 1e-9);
-	assert_string_equal(pod_devices(r, "pair"), "gpu:dgx-0/gpu-0,gpu:dgx-0/gpu-1");
-	assert_string_equal(pod_devices(r, "every"),
+	assert_string_equal(scenario_test_devices(r, "pair"), "gpu:dgx-0/gpu-0,gpu:dgx-0/gpu-1");
+	assert_string_equal(scenario_test_devices(r, "every"),
 	                    "gpu:dgx-0/gpu-0,gpu:dgx-0/gpu-1,gpu:dgx-0/gpu-2,gpu:dgx-0/gpu-3,"
 	                    "gpu:dgx-0/gpu-4,gpu:dgx-0/gpu-5,gpu:dgx-0/gpu-6,gpu:dgx-0/gpu-7");
 }
@@ -75,7 +63,7 @@ test_first_available_fallback_starts_at_once(void **state)
 	assert_int_equal(flex->attempts, 1);
 	assert_int_equal(flex->end, 3600 * S);
 	assert_true(fabs(r->alloc_ratio_mean - 0.25) < 1e-9);
-	assert_string_equal(pod_devices(r, "flex"), "gpu:node-0/gpu-0");
+	assert_string_equal(scenario_test_devices(r, "flex"), "gpu:node-0/gpu-0");
 }
 
 /*
@@ -97,8 +85,8 @@ test_shared_claim_time_slices(void **state)
 	assert_int_equal(scenario_test_pod_record(r, "b", NULL)->end, 7380 * S);
 	assert_true(fabs(r->compute_util_mean - 2000.0 / 2050.0) < 1e-9);
 	assert_true(fabs(r->alloc_ratio_mean - 1.0) < 1e-9);
-	assert_string_equal(pod_devices(r, "a"), "gpu:node-0/gpu-0");
-	assert_string_equal(pod_devices(r, "b"), "gpu:node-0/gpu-0");
+	assert_string_equal(scenario_test_devices(r, "a"), "gpu:node-0/gpu-0");
+	assert_string_equal(scenario_test_devices(r, "b"), "gpu:node-0/gpu-0");
 }
 
 /*
@@ -119,7 +107,7 @@ test_shared_mig_claim_time_slices(void **state)
 	            S / 10);
 	assert_true(llabs(scenario_test_pod_record(r, "b", NULL)->end - (SimTime)(7306.2 * S)) <
 	            S / 10);
-	assert_string_equal(pod_devices(r, "a"), "mig:node-0/gpu-0/mig-1g.10gb-0");
+	assert_string_equal(scenario_test_devices(r, "a"), "mig:node-0/gpu-0/mig-1g.10gb-0");
 }
 
 /*
@@ -153,8 +141,9 @@ test_several_claims_and_a_nic(void **state)
 
 	assert_int_equal(r->completed, 1);
 	assert_true(fabs(r->alloc_ratio_mean - 0.1875) < 1e-9);
-	assert_string_equal(pod_devices(r, "multi"), "gpu:dgx-0/gpu-0,gpu:dgx-0/gpu-1,"
-	                                             "gpu:dgx-0/gpu-2,nic:dgx-0/pci-0000-1c-00-0");
+	assert_string_equal(
+	        scenario_test_devices(r, "multi"),
+	        "gpu:dgx-0/gpu-0,gpu:dgx-0/gpu-1,gpu:dgx-0/gpu-2,nic:dgx-0/pci-0000-1c-00-0");
 }
 
 /*
@@ -169,11 +158,13 @@ test_device_ids_join_across_modes(void **state)
 	g_autoptr(ScenarioResult) dra = scenario_test_run_mode("mig7.yaml", "dra");
 	g_autoptr(ScenarioResult) ext = scenario_test_run_mode("mig7.yaml", "extended");
 
-	assert_string_equal(pod_devices(dra, "notebook-0"), "mig:node-0/gpu-0/mig-1g.10gb-0");
+	assert_string_equal(scenario_test_devices(dra, "notebook-0"),
+	                    "mig:node-0/gpu-0/mig-1g.10gb-0");
 	for (guint i = 0; i < 7; i++) {
 		g_autofree char *name = g_strdup_printf("notebook-%u", i);
 
-		assert_string_equal(pod_devices(dra, name), pod_devices(ext, name));
+		assert_string_equal(scenario_test_devices(dra, name),
+		                    scenario_test_devices(ext, name));
 	}
 }
 

@@ -28,23 +28,10 @@ run_mode(const char *mode_name)
 	return scenario_test_run_mode("gpuspec.yaml", mode_name);
 }
 
-static const ScenarioPodRecord *
-record(const ScenarioResult *r, const char *name)
-{
-	for (guint i = 0; i < r->pod_records->len; i++) {
-		const ScenarioPodRecord *p = &g_array_index(r->pod_records, ScenarioPodRecord, i);
-
-		if (strcmp(p->name, name) == 0)
-			return p;
-	}
-	fail_msg("no pod record %s", name);
-	abort(); /* not reached: fail_msg() jumps out */
-}
-
 static void
 assert_on(const ScenarioResult *r, const char *pod, const char *node, SimTime start)
 {
-	const ScenarioPodRecord *p = record(r, pod);
+	const ScenarioPodRecord *p = scenario_test_pod_record(r, pod, NULL);
 
 	if (p->node == NULL || strcmp(p->node, node) != 0)
 		fail_msg("%s: %s on %s, expected %s", r->mode, pod, p->node ? p->node : "(none)",
@@ -67,7 +54,7 @@ has_note(const ScenarioResult *r, const char *what)
 static void
 check_common(const ScenarioResult *r)
 {
-	const ScenarioPodRecord *p100 = record(r, "p-p100");
+	const ScenarioPodRecord *p100 = scenario_test_pod_record(r, "p-p100", NULL);
 
 	assert_on(r, "p-t4", "t4-0", 0);
 	assert_on(r, "p-v100", "v100-0", 1 * SIM_TIME_S);

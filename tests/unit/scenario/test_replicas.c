@@ -18,32 +18,11 @@
 #include "measure.h"
 #include "scenario_test_util.h"
 
-static const ScenarioPodRecord *
-record(const ScenarioResult *r, const char *name, guint *index)
-{
-	for (guint i = 0; i < r->pod_records->len; i++) {
-		const ScenarioPodRecord *rec = &g_array_index(r->pod_records, ScenarioPodRecord, i);
-
-		if (strcmp(rec->name, name) == 0) {
-			*index = i;
-			return rec;
-		}
-	}
-	fail_msg("no pod %s", name);
-	abort(); /* fail_msg does not return; this tells the compiler */
-}
-
 /* The pod's devices (the plugin's device IDs, one per replica held). */
 static char **
 devices(const ScenarioResult *r, const char *name)
 {
-	guint i = 0;
-	const char *list;
-
-	record(r, name, &i);
-	list = scenario_sample__get_pod_devices(r->sampler, i);
-	assert_non_null(list);
-	return g_strsplit(list, ",", -1);
+	return g_strsplit(scenario_test_devices(r, name), ",", -1);
 }
 
 static void
@@ -81,9 +60,9 @@ test_replicas_of_one_gpu(void **state)
 {
 	g_autoptr(ScenarioResult) r = scenario_test_run_mode("replicas.yaml", "timeslice");
 	guint i;
-	const ScenarioPodRecord *big = record(r, "big", &i);
-	const ScenarioPodRecord *second = record(r, "second", &i);
-	const ScenarioPodRecord *third = record(r, "third", &i);
+	const ScenarioPodRecord *big = scenario_test_pod_record(r, "big", &i);
+	const ScenarioPodRecord *second = scenario_test_pod_record(r, "second", &i);
+	const ScenarioPodRecord *third = scenario_test_pod_record(r, "third", &i);
 	g_auto(GStrv) dbig = devices(r, "big");
 	g_auto(GStrv) dsecond = devices(r, "second");
 	g_auto(GStrv) dthird = devices(r, "third");
@@ -134,9 +113,9 @@ test_replicas_demand(void **state)
 	guint i;
 
 	assert_int_equal(r->completed, 3);
-	assert_seconds(record(r, "big", &i)->end, 3600);
-	assert_seconds(record(r, "second", &i)->end, 7200 + 4320);
-	assert_seconds(record(r, "third", &i)->end, 18000 + 3600);
+	assert_seconds(scenario_test_pod_record(r, "big", &i)->end, 3600);
+	assert_seconds(scenario_test_pod_record(r, "second", &i)->end, 7200 + 4320);
+	assert_seconds(scenario_test_pod_record(r, "third", &i)->end, 18000 + 3600);
 }
 
 /*
@@ -154,9 +133,9 @@ test_fail_requests_greater_than_one(void **state)
 	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
 		g_autoptr(ScenarioResult) r = scenario_test_run_mode("replicas.yaml", modes[m]);
 		guint i;
-		const ScenarioPodRecord *big = record(r, "big", &i);
-		const ScenarioPodRecord *second = record(r, "second", &i);
-		const ScenarioPodRecord *third = record(r, "third", &i);
+		const ScenarioPodRecord *big = scenario_test_pod_record(r, "big", &i);
+		const ScenarioPodRecord *second = scenario_test_pod_record(r, "second", &i);
+		const ScenarioPodRecord *third = scenario_test_pod_record(r, "third", &i);
 
 		assert_int_equal(r->completed, 1);
 		assert_int_equal(r->pending, 2);

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "../base/limit-edge.h"
 #include "base.h"
 #include "rpt.h"
 #include "scenario_test_util.h"
@@ -149,15 +150,9 @@ run_error(const char *file)
 static void
 test_sample_limit_with_horizon(void **state)
 {
-	g_autofree char *ok = NULL, *over = NULL;
+	g_autofree char *over =
+	        limit_edge(BASE_LIMIT_SAMPLES, 305, run_error, "runend-stuck-horizon.yaml");
 
-	base_limit_set(BASE_LIMIT_SAMPLES, 305);
-	ok = run_error("runend-stuck-horizon.yaml");
-	base_limit_set(BASE_LIMIT_SAMPLES, 304);
-	over = run_error("runend-stuck-horizon.yaml");
-	base_limit_set(BASE_LIMIT_SAMPLES, 0);
-	assert_null(ok);
-	assert_non_null(over);
 	assert_string_equal(over, "horizon 1h / sampling 1m: 61 samples x 5 series: the sampled "
 	                          "values limit is 304 (set DRASIM_MAX_SAMPLES to raise it); "
 	                          "raise spec.sampling or shorten the horizon");
@@ -169,15 +164,8 @@ test_sample_limit_with_horizon(void **state)
 static void
 test_sample_limit_without_horizon(void **state)
 {
-	g_autofree char *ok = NULL, *over = NULL;
+	g_autofree char *over = limit_edge(BASE_LIMIT_SAMPLES, 605, run_error, "runend-wait.yaml");
 
-	base_limit_set(BASE_LIMIT_SAMPLES, 605);
-	ok = run_error("runend-wait.yaml");
-	base_limit_set(BASE_LIMIT_SAMPLES, 604);
-	over = run_error("runend-wait.yaml");
-	base_limit_set(BASE_LIMIT_SAMPLES, 0);
-	assert_null(ok);
-	assert_non_null(over);
 	assert_string_equal(over, "no horizon: at 2h the run needs more than 120 samples "
 	                          "(sampling 1m) x 5 series: the sampled values limit is 604 "
 	                          "(set DRASIM_MAX_SAMPLES to raise it); set spec.horizon or "
@@ -189,15 +177,8 @@ test_sample_limit_without_horizon(void **state)
 static void
 test_pod_limit(void **state)
 {
-	g_autofree char *ok = NULL, *over = NULL;
+	g_autofree char *over = limit_edge(BASE_LIMIT_PODS, 3, run_error, "runend-wait.yaml");
 
-	base_limit_set(BASE_LIMIT_PODS, 3);
-	ok = run_error("runend-wait.yaml");
-	base_limit_set(BASE_LIMIT_PODS, 2);
-	over = run_error("runend-wait.yaml");
-	base_limit_set(BASE_LIMIT_PODS, 0);
-	assert_null(ok);
-	assert_non_null(over);
 	assert_non_null(strstr(over, "the workload makes more than 2 pods (2 so far, 1 more "
 	                             "here): the pods limit is 2 (set DRASIM_MAX_PODS to raise "
 	                             "it)"));

@@ -35,23 +35,10 @@ evictions(const ScenarioResult *r)
 	return g_string_free(out, FALSE);
 }
 
-static const ScenarioPodRecord *
-record(const ScenarioResult *r, const char *name)
-{
-	for (guint i = 0; i < r->pod_records->len; i++) {
-		const ScenarioPodRecord *rec = &g_array_index(r->pod_records, ScenarioPodRecord, i);
-
-		if (strcmp(rec->name, name) == 0)
-			return rec;
-	}
-	fail_msg("no pod %s", name);
-	abort(); /* fail_msg does not return; tells the compiler so */
-}
-
 static void
 assert_end(const ScenarioResult *r, const char *name, double seconds)
 {
-	const ScenarioPodRecord *rec = record(r, name);
+	const ScenarioPodRecord *rec = scenario_test_pod_record(r, name, NULL);
 	double got = rec->end >= 0 ? sim_time_to_seconds(rec->end) : -1;
 
 	if (fabs(got - seconds) > 1e-6)
@@ -99,8 +86,8 @@ test_unreachable_toleration(void **state)
 		assert_end(r, "default", 4540);
 		assert_end(r, "forever", 4800);
 		assert_end(r, "mismatch", 4250);
-		assert_string_equal(record(r, "own")->node, "gpu-4");
-		assert_string_equal(record(r, "forever")->node, "gpu-2");
+		assert_string_equal(scenario_test_pod_record(r, "own", NULL)->node, "gpu-4");
+		assert_string_equal(scenario_test_pod_record(r, "forever", NULL)->node, "gpu-2");
 	}
 }
 
@@ -138,8 +125,8 @@ static void
 test_relabel_removes_stale_labels(void **state)
 {
 	g_autoptr(ScenarioResult) r = scenario_test_run_journal("events-relabel.yaml", "extended");
-	const ScenarioPodRecord *stale = record(r, "stale");
-	const ScenarioPodRecord *fresh = record(r, "fresh");
+	const ScenarioPodRecord *stale = scenario_test_pod_record(r, "stale", NULL);
+	const ScenarioPodRecord *fresh = scenario_test_pod_record(r, "fresh", NULL);
 
 	assert_int_equal(r->events_applied, 1);
 	assert_int_equal(fresh->phase, CLUSTER_POD_SUCCEEDED);

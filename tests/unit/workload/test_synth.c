@@ -8,35 +8,11 @@
  * leaves arrival times and templates unchanged (separate streams); bad specs
  * are refused with the field path.
  */
-#include <math.h>
-#include <setjmp.h> /* cmocka 1.x needs these four before cmocka.h */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 
-#include <cmocka.h>
-
+/* assert_close and test_seed: the engine tests' helpers serve here too */
+#include "../engine/test-engine.h"
 #include "workload.h"
-
-#define assert_close(a, b, eps)                                                                    \
-	do {                                                                                       \
-		double a_ = (a), b_ = (b);                                                         \
-		if (!(fabs(a_ - b_) <= (eps))) {                                                   \
-			fail_msg("%s = %.17g, expected %.17g (eps %g)", #a, a_, b_,                \
-			         (double)(eps));                                                   \
-		}                                                                                  \
-	} while (0)
-
-static uint64_t
-test_seed(void)
-{
-	const char *s = g_getenv("SIM_TEST_SEED");
-	uint64_t seed = s != NULL ? g_ascii_strtoull(s, NULL, 10) : 1;
-
-	print_message("# SIM_TEST_SEED=%" G_GUINT64_FORMAT "\n", seed);
-	return seed;
-}
 
 static WorkloadSynthSpec
 base_spec(WorkloadArrivalKind kind, double rate)

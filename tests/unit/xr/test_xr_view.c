@@ -14,15 +14,6 @@
 #include "hw_test_catalog.h"
 #include "xr.h"
 
-static HwNode *
-node_of(const char *shape, const char *layout)
-{
-	HwNode *node = hw_node_new(hw_catalog_lookup_shape(catalog, shape), "n0");
-
-	assert_true(hw_node_apply_layout(node, layout, NULL));
-	return node;
-}
-
 static XrNodeView *
 view_of(const HwNode *node,
         XrMigStrategy strategy,
@@ -64,7 +55,7 @@ assert_label(const XrNodeView *view, const char *key, const char *want)
 static void
 test_xr__none_full_gpus(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-h100", "all-disabled");
+	g_autoptr(HwNode) node = catalog_node("dgx-h100", "all-disabled");
 	g_autoptr(XrNodeView) v = view_of(node, XR_MIG_NONE, XR_SHARING_NONE, 1, FALSE);
 
 	assert_int_equal(xr_node_view_get_resources(v)->len, 1);
@@ -85,7 +76,7 @@ test_xr__none_full_gpus(void **state)
 static void
 test_xr__none_ignores_mig(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-h100", "all-1g.10gb");
+	g_autoptr(HwNode) node = catalog_node("dgx-h100", "all-1g.10gb");
 	g_autoptr(XrNodeView) v = view_of(node, XR_MIG_NONE, XR_SHARING_NONE, 1, FALSE);
 
 	assert_int_equal(xr_node_view_count(v, "nvidia.com/gpu"), 8);
@@ -95,7 +86,7 @@ test_xr__none_ignores_mig(void **state)
 static void
 test_xr__single_valid(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-a100-320gb", "all-1g.5gb");
+	g_autoptr(HwNode) node = catalog_node("dgx-a100-320gb", "all-1g.5gb");
 	g_autoptr(XrNodeView) v = view_of(node, XR_MIG_SINGLE, XR_SHARING_NONE, 1, FALSE);
 
 	assert_null(xr_node_view_invalid_reason(v));
@@ -113,9 +104,9 @@ test_xr__single_valid(void **state)
 static void
 test_xr__single_invalid(void **state)
 {
-	g_autoptr(HwNode) mixed = node_of("dgx-h100", "all-balanced");
-	g_autoptr(HwNode) empty = node_of("dgx-h100", "all-enabled");
-	g_autoptr(HwNode) partial = node_of("dgx-h100", "all-1g.10gb");
+	g_autoptr(HwNode) mixed = catalog_node("dgx-h100", "all-balanced");
+	g_autoptr(HwNode) empty = catalog_node("dgx-h100", "all-enabled");
+	g_autoptr(HwNode) partial = catalog_node("dgx-h100", "all-1g.10gb");
 	g_autoptr(XrNodeView) v1 = view_of(mixed, XR_MIG_SINGLE, XR_SHARING_NONE, 1, FALSE);
 	g_autoptr(XrNodeView) v2 = view_of(empty, XR_MIG_SINGLE, XR_SHARING_NONE, 1, FALSE);
 	g_autoptr(XrNodeView) v3 = NULL;
@@ -139,7 +130,7 @@ test_xr__single_invalid(void **state)
 static void
 test_xr__mixed(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-h100", "all-balanced");
+	g_autoptr(HwNode) node = catalog_node("dgx-h100", "all-balanced");
 	g_autoptr(XrNodeView) v = NULL;
 	g_autoptr(XrNodeView) v2 = NULL;
 
@@ -166,7 +157,7 @@ test_xr__mixed(void **state)
 static void
 test_xr__time_slicing(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-h100", "all-disabled");
+	g_autoptr(HwNode) node = catalog_node("dgx-h100", "all-disabled");
 	g_autoptr(XrNodeView) shared =
 	        view_of(node, XR_MIG_NONE, XR_SHARING_TIME_SLICING, 4, FALSE);
 	g_autoptr(XrNodeView) renamed =
@@ -184,7 +175,7 @@ test_xr__time_slicing(void **state)
 static void
 test_xr__time_slicing_mixed_mig(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-h100", "all-3g.40gb");
+	g_autoptr(HwNode) node = catalog_node("dgx-h100", "all-3g.40gb");
 	g_autoptr(XrNodeView) v = view_of(node, XR_MIG_MIXED, XR_SHARING_TIME_SLICING, 2, FALSE);
 
 	assert_int_equal(xr_node_view_count(v, "nvidia.com/mig-3g.40gb"), 32);
@@ -196,7 +187,7 @@ test_xr__time_slicing_mixed_mig(void **state)
 static void
 test_xr__fail_requests_greater_than_one(void **state)
 {
-	g_autoptr(HwNode) node = node_of("dgx-h100", "all-disabled");
+	g_autoptr(HwNode) node = catalog_node("dgx-h100", "all-disabled");
 	XrConfig config;
 	g_autoptr(XrNodeView) strict = NULL;
 	g_autoptr(XrNodeView) mps = NULL;
@@ -225,8 +216,8 @@ test_xr__fail_requests_greater_than_one(void **state)
 static void
 test_xr__mps(void **state)
 {
-	g_autoptr(HwNode) full = node_of("dgx-h100", "all-disabled");
-	g_autoptr(HwNode) mig = node_of("dgx-h100", "all-3g.40gb");
+	g_autoptr(HwNode) full = catalog_node("dgx-h100", "all-disabled");
+	g_autoptr(HwNode) mig = catalog_node("dgx-h100", "all-3g.40gb");
 	g_autoptr(XrNodeView) v = view_of(full, XR_MIG_NONE, XR_SHARING_MPS, 2, FALSE);
 	g_autoptr(GError) error = NULL;
 	XrConfig config;
@@ -245,7 +236,7 @@ test_xr__mps(void **state)
 static void
 test_xr__node_object(void **state)
 {
-	g_autoptr(HwNode) node = node_of("aws-p4d.24xlarge", "all-disabled");
+	g_autoptr(HwNode) node = catalog_node("aws-p4d.24xlarge", "all-disabled");
 	g_autoptr(XrNodeView) v = view_of(node, XR_MIG_NONE, XR_SHARING_NONE, 1, FALSE);
 	g_autoptr(HwNodeObject) obj = hw_node_object_new(node);
 
@@ -263,8 +254,8 @@ test_xr__node_object(void **state)
 static void
 test_xr__families_and_shared_product(void **state)
 {
-	g_autoptr(HwNode) t4 = node_of("test-xr-t4x2", "all-disabled");
-	g_autoptr(HwNode) p100 = node_of("test-xr-p100x1", "all-disabled");
+	g_autoptr(HwNode) t4 = catalog_node("test-xr-t4x2", "all-disabled");
+	g_autoptr(HwNode) p100 = catalog_node("test-xr-p100x1", "all-disabled");
 	g_autoptr(XrNodeView) plain = view_of(t4, XR_MIG_NONE, XR_SHARING_NONE, 1, FALSE);
 	g_autoptr(XrNodeView) shared = view_of(t4, XR_MIG_NONE, XR_SHARING_TIME_SLICING, 4, FALSE);
 	g_autoptr(XrNodeView) renamed = view_of(t4, XR_MIG_NONE, XR_SHARING_TIME_SLICING, 4, TRUE);

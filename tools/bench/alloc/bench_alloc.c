@@ -135,6 +135,14 @@ one_request(const char *name, gint64 count)
 	return r;
 }
 
+/* The claim of every pod in fill and churn: one device of class gpu. */
+static const DraRequest one_gpu = {
+	.name = "gpu",
+	.has_exactly = TRUE,
+	.exactly = { .device_class_name = "gpu", .allocation_mode = "ExactCount", .count = 1 }
+};
+static const DraClaim one_gpu_claim = { "default", "claim", &one_gpu, 1, NULL, 0, NULL, 0 };
+
 /* First fit in node order; returns the node or -1. */
 static int
 place(DraAllocator *a, Cluster *c, const DraClaim *claim, guint64 *calls)
@@ -157,15 +165,13 @@ bench_fill(gboolean prune)
 {
 	Cluster c;
 	guint64 calls = 0;
-	DraRequest req = one_request("gpu", 1);
-	DraClaim claim = { "default", "claim", &req, 1, NULL, 0, NULL, 0 };
 
 	cluster_init(&c, 500, 10, NULL);
 	DraAllocator *a = new_alloc(&c, prune);
 	gint64 t0 = cpu_us();
 	guint placed = 0;
 	for (guint p = 0; p < 5000; p++) {
-		placed += place(a, &c, &claim, &calls) >= 0;
+		placed += place(a, &c, &one_gpu_claim, &calls) >= 0;
 	}
 	double s = (double)(cpu_us() - t0) / 1e6;
 	printf("fill: %u/5000 claims placed in %.3f s: %.0f claims/s, %" G_GUINT64_FORMAT
@@ -181,17 +187,15 @@ bench_churn(gboolean prune)
 {
 	Cluster c;
 	guint64 calls = 0;
-	DraRequest req = one_request("gpu", 1);
-	DraClaim claim = { "default", "claim", &req, 1, NULL, 0, NULL, 0 };
 	GRand *rand = g_rand_new_with_seed(42);
 	/* which node holds which device: remember placements to free them */
 	GArray *held = g_array_new(FALSE, FALSE, sizeof(guint64));
 
 	cluster_init(&c, 500, 10, NULL);
 	DraAllocator *a = new_alloc(&c, prune);
-	const DraClaim *claims[] = { &claim };
+	const DraClaim *claims[] = { &one_gpu_claim };
 	for (guint p = 0; p < 4500; p++) {
-		int n = place(a, &c, &claim, &calls);
+		int n = place(a, &c, &one_gpu_claim, &calls);
 		const DraAllocation *r = dra_allocator_get_allocation(a, 0);
 		guint64 key = ((guint64)n << 32) | (guint64)atoi(r->results[0].device + 4);
 		g_array_append_val(held, key);
@@ -207,7 +211,7 @@ bench_churn(gboolean prune)
 		dra_allocator_mark_allocated(a, c.slices[n].driver, c.slices[n].pool,
 		                             c.slices[n].devices[d].name, FALSE);
 		g_array_remove_index_fast(held, victim);
-		int placed = place(a, &c, &claim, &calls);
+		int placed = place(a, &c, &one_gpu_claim, &calls);
 		if (placed < 0) {
 			break;
 		}

@@ -16,7 +16,7 @@
 
 #include <glib.h>
 
-#include "cel_dra.h"
+#include "cel_bench_devices.h"
 
 /* ---- allocation counting ---- */
 
@@ -54,57 +54,9 @@ free(void *p)
 	__libc_free(p);
 }
 
-/* ---- synthetic devices (keep in step with peers.mjs) ---- */
+/* ---- synthetic devices: cel_bench_devices.h (keep in step with peers.mjs) ---- */
 
 #define N_DEVICES 100000
-
-static const char *const products[] = { "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB",
-	                                "NVIDIA H100 NVL", "NVIDIA L4" };
-static const gint64 memory_mib[] = { 81559, 40960, 95830, 23034 };
-static const char *const driver_versions[] = { "580.126.9", "550.54.15", "535.161.8" };
-
-static CelDraDevice *
-make_device(guint i)
-{
-	CelDraDevice *dev = cel_dra_device_new("gpu.nvidia.com");
-	char buf[64];
-	K8sQuantity mem;
-
-	cel_dra_device_add_string(dev, "type", i % 5 == 4 ? "mig" : "gpu", -1);
-	cel_dra_device_add_string(dev, "productName", products[i % 4], -1);
-	cel_dra_device_add_int(dev, "memoryMiB", memory_mib[i % 4]);
-	cel_dra_device_add_version(dev, "driverVersion", driver_versions[i % 3], -1, NULL);
-	cel_dra_device_add_version(dev, "cudaComputeCapability", "9.0.0", -1, NULL);
-	cel_dra_device_add_string(dev, "architecture", i % 4 == 3 ? "Ada Lovelace" : "Hopper", -1);
-	cel_dra_device_add_string(dev, "brand", "Nvidia", -1);
-	cel_dra_device_add_int(dev, "index", i % 8);
-	g_snprintf(buf, sizeof buf, "GPU-%08u", i);
-	cel_dra_device_add_string(dev, "uuid", buf, -1);
-	g_snprintf(buf, sizeof buf, "pci0000:%02x", i % 16);
-	cel_dra_device_add_string(dev, "resource.kubernetes.io/pcieRoot", buf, -1);
-	g_snprintf(buf, sizeof buf, "%" G_GINT64_FORMAT "Mi", memory_mib[i % 4]);
-	k8s_quantity_parse(buf, -1, &mem, NULL);
-	cel_dra_device_add_capacity(dev, "memory", &mem);
-	cel_dra_device_seal(dev);
-	return dev;
-}
-
-static const struct {
-	const char *name;
-	const char *expr;
-} selectors[] = {
-	{ "driver+type",
-	  "device.driver == \"gpu.nvidia.com\" && device.attributes[\"gpu.nvidia.com\"].type == "
-	  "\"gpu\"" },
-	{ "startsWith",
-	  "device.attributes[\"gpu.nvidia.com\"].productName.startsWith(\"NVIDIA H100\")" },
-	{ "int compare", "device.attributes[\"gpu.nvidia.com\"].memoryMiB >= 40960" },
-	{ "matches", "device.attributes[\"gpu.nvidia.com\"].productName.matches(\"^.*H100.*$\")" },
-	{ "quantity compare",
-	  "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0" },
-	{ "semver compare", "device.attributes[\"gpu.nvidia.com\"].driverVersion.isGreaterThan("
-	                    "semver(\"550.0.0\"))" },
-};
 
 #define MAX_PASSES 1024
 
@@ -136,17 +88,18 @@ main(int argc, char **argv)
 	CelDraDevice **devs = g_new(CelDraDevice *, n);
 
 	for (guint i = 0; i < n; i++) {
-		devs[i] = make_device(i);
+		devs[i] = cel_bench_device_new(i, TRUE);
 	}
 	printf("# selector\tns/eval\tallocs/eval\tmatched\n");
-	for (guint s = 0; s < G_N_ELEMENTS(selectors); s++) {
+	for (guint s = 0; s < G_N_ELEMENTS(cel_bench_selectors); s++) {
 		if (only >= 0 && (guint)only != s) {
 			continue;
 		}
 		CelDraDiag *diag = NULL;
-		CelDraSelector *sel = cel_dra_selector_compile(env, selectors[s].expr, &diag);
+		CelDraSelector *sel =
+		        cel_dra_selector_compile(env, cel_bench_selectors[s].expr, &diag);
 		if (sel == NULL) {
-			fprintf(stderr, "%s: %s\n", selectors[s].name, diag->text);
+			fprintf(stderr, "%s: %s\n", cel_bench_selectors[s].peer_name, diag->text);
 			return 1;
 		}
 		guint matched = 0, errors = 0;
@@ -171,8 +124,9 @@ main(int argc, char **argv)
 		gsize allocs = alloc_count - allocs_before;
 		double evals = (double)passes * n;
 		qsort(pass_ns, passes, sizeof pass_ns[0], cmp_double);
-		printf("%s\t%.1f\t%.4f\t%u%s\n", selectors[s].name, pass_ns[passes / 2],
-		       (double)allocs / evals, matched, errors > 0 ? "\t(errors!)" : "");
+		printf("%s\t%.1f\t%.4f\t%u%s\n", cel_bench_selectors[s].peer_name,
+		       pass_ns[passes / 2], (double)allocs / evals, matched,
+		       errors > 0 ? "\t(errors!)" : "");
 		cel_dra_selector_free(sel);
 	}
 	for (guint i = 0; i < n; i++) {

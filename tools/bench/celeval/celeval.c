@@ -26,52 +26,7 @@
 #define CALLGRIND_DUMP_STATS_AT(name) ((void)(name))
 #endif
 
-#include "cel_dra.h"
-
-static const char *const products[] = { "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB",
-	                                "NVIDIA H100 NVL", "NVIDIA L4" };
-static const gint64 memory_mib[] = { 81559, 40960, 95830, 23034 };
-static const char *const driver_versions[] = { "580.126.9", "550.54.15", "535.161.8" };
-
-static const struct {
-	const char *name;
-	const char *expr;
-} selectors[] = {
-	{ "cel_driver_type",
-	  "device.driver == \"gpu.nvidia.com\" && device.attributes[\"gpu.nvidia.com\"].type == "
-	  "\"gpu\"" },
-	{ "cel_startswith",
-	  "device.attributes[\"gpu.nvidia.com\"].productName.startsWith(\"NVIDIA H100\")" },
-	{ "cel_int_compare", "device.attributes[\"gpu.nvidia.com\"].memoryMiB >= 40960" },
-	{ "cel_matches",
-	  "device.attributes[\"gpu.nvidia.com\"].productName.matches(\"^.*H100.*$\")" },
-	{ "cel_quantity_compare",
-	  "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0" },
-	{ "cel_semver_compare", "device.attributes[\"gpu.nvidia.com\"].driverVersion.isGreaterThan("
-	                        "semver(\"550.0.0\"))" },
-};
-
-static CelDraDevice *
-make_device(guint i)
-{
-	CelDraDevice *dev = cel_dra_device_new("gpu.nvidia.com");
-	char buf[64];
-	K8sQuantity mem;
-
-	cel_dra_device_add_string(dev, "type", i % 5 == 4 ? "mig" : "gpu", -1);
-	cel_dra_device_add_string(dev, "productName", products[i % 4], -1);
-	cel_dra_device_add_int(dev, "memoryMiB", memory_mib[i % 4]);
-	cel_dra_device_add_version(dev, "driverVersion", driver_versions[i % 3], -1, NULL);
-	cel_dra_device_add_string(dev, "architecture", i % 4 == 3 ? "Ada Lovelace" : "Hopper", -1);
-	cel_dra_device_add_int(dev, "index", i % 8);
-	g_snprintf(buf, sizeof buf, "GPU-%08u", i);
-	cel_dra_device_add_string(dev, "uuid", buf, -1);
-	g_snprintf(buf, sizeof buf, "%" G_GINT64_FORMAT "Mi", memory_mib[i % 4]);
-	k8s_quantity_parse(buf, -1, &mem, NULL);
-	cel_dra_device_add_capacity(dev, "memory", &mem);
-	cel_dra_device_seal(dev);
-	return dev;
-}
+#include "../cel/cel_bench_devices.h"
 
 static gint64
 now_ns(void)
@@ -93,11 +48,11 @@ run_selector(CelDraEnv *env,
              guint s)
 {
 	CelDraDiag *diag = NULL;
-	CelDraSelector *sel = cel_dra_selector_compile(env, selectors[s].expr, &diag);
+	CelDraSelector *sel = cel_dra_selector_compile(env, cel_bench_selectors[s].expr, &diag);
 	guint errors = 0;
 
 	if (sel == NULL) {
-		fprintf(stderr, "celeval: %s: %s\n", selectors[s].name, diag->text);
+		fprintf(stderr, "celeval: %s: %s\n", cel_bench_selectors[s].bench_name, diag->text);
 		return FALSE;
 	}
 	for (guint i = 0; i < n; i++) { /* warm-up: the evaluator's arenas reach steady size */
@@ -113,15 +68,17 @@ run_selector(CelDraEnv *env,
 		}
 		pass_ns[p] = now_ns() - start;
 	}
-	CALLGRIND_DUMP_STATS_AT(selectors[s].name);
-	printf("{\"name\": \"%s\", \"evals_per_pass\": %u, \"pass_ns\": [", selectors[s].name, n);
+	CALLGRIND_DUMP_STATS_AT(cel_bench_selectors[s].bench_name);
+	printf("{\"name\": \"%s\", \"evals_per_pass\": %u, \"pass_ns\": [",
+	       cel_bench_selectors[s].bench_name, n);
 	for (guint p = 0; p < passes; p++) {
 		printf("%s%" G_GINT64_FORMAT, p ? ", " : "", pass_ns[p]);
 	}
 	printf("]}\n");
 	cel_dra_selector_free(sel);
 	if (errors > 0) {
-		fprintf(stderr, "celeval: %s: %u evaluation errors\n", selectors[s].name, errors);
+		fprintf(stderr, "celeval: %s: %u evaluation errors\n",
+		        cel_bench_selectors[s].bench_name, errors);
 	}
 	return errors == 0;
 }
@@ -155,9 +112,9 @@ main(int argc, char **argv)
 	g_autofree gint64 *pass_ns = g_new0(gint64, passes);
 
 	for (gint i = 0; i < devices; i++) {
-		devs[i] = make_device((guint)i);
+		devs[i] = cel_bench_device_new((guint)i, FALSE);
 	}
-	for (guint s = 0; s < G_N_ELEMENTS(selectors) && ok; s++) {
+	for (guint s = 0; s < G_N_ELEMENTS(cel_bench_selectors) && ok; s++) {
 		ok = run_selector(env, ev, devs, (guint)devices, pass_ns, (guint)passes, s);
 	}
 	for (gint i = 0; i < devices; i++) {

@@ -14,10 +14,10 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
-#include <yaml.h>
 
 #include "k8s_lint.h"
 #include "slices_gen.h"
+#include "yaml_events.h"
 
 /* CPU time of this thread, in microseconds. */
 static gint64
@@ -32,24 +32,9 @@ cpu_now(void)
 static gint64
 time_libyaml(const char *data, gsize len, guint64 *events)
 {
-	yaml_parser_t parser;
-	yaml_event_t event;
 	gint64 start = cpu_now();
-	gboolean done = FALSE;
 
-	*events = 0;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
-	while (!done) {
-		if (!yaml_parser_parse(&parser, &event)) {
-			fprintf(stderr, "bench-lint: libyaml: %s\n", parser.problem);
-			break;
-		}
-		done = event.type == YAML_STREAM_END_EVENT;
-		(*events)++;
-		yaml_event_delete(&event);
-	}
-	yaml_parser_delete(&parser);
+	*events = yaml_events_count(data, len, "bench-lint");
 	return cpu_now() - start;
 }
 
