@@ -526,23 +526,6 @@ scenario_mode_filter_timeout(const ScenarioMode *m)
 }
 
 /* spec.modes[].mig: per-pool MIG layouts overriding the pools'. */
-/* `score:` names one of sim/cluster's score policies ("expected A, B or C"). */
-static void
-check_score_policy(ScenarioDec *dec, const K8sYamlNode *v, const char *field, const char *name)
-{
-	const char *const *names = cluster_sched_score_policy_names();
-	g_autoptr(GString) valid = g_string_new(NULL);
-
-	for (guint i = 0; names[i] != NULL; i++) {
-		if (strcmp(names[i], name) == 0)
-			return;
-		if (i > 0)
-			g_string_append(valid, names[i + 1] != NULL ? ", " : " or ");
-		g_string_append(valid, names[i]);
-	}
-	scenario_dec__error(dec, v, field, "expected %s, got \"%s\"", valid->str, name);
-}
-
 static void
 decode_mode_layouts(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioMode *m)
 {
@@ -622,9 +605,13 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 		} else if (strcmp(key, "mig") == 0 && scenario_dec__map(dec, v, field)) {
 			decode_mode_layouts(dec, v, field, &m);
 		} else if (strcmp(key, "score") == 0) {
-			m.score = scenario_dec__string(dec, v, field);
-			if (m.score != NULL)
-				check_score_policy(dec, v, field, m.score);
+			/* sim/cluster's policy table (cluster_score_policy.c) */
+			const char *const *names = cluster_sched_score_policy_names();
+			guint i;
+
+			if (scenario_dec__choice(dec, v, field, names,
+			                         g_strv_length((char **)names), &i))
+				m.score = g_strdup(names[i]);
 		} else if (strcmp(key, "percentageOfNodesToScore") == 0 &&
 		           scenario_dec__uint(dec, v, field, 100, &n)) {
 			m.percentage_of_nodes_to_score = (guint)n;
