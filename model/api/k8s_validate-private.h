@@ -105,6 +105,11 @@ void v_opaque(VCtx *ctx, const K8sOpaqueDeviceConfig *opaque);
 void v_device_toleration(VCtx *ctx, const K8sDeviceToleration *t);
 void v_device_taint(VCtx *ctx, const K8sDeviceTaint *t);
 void v_node_selector(VCtx *ctx, const K8sNodeSelector *sel);
+/* The operator of a label or node selector requirement and its number of values
+ * (ValidateLabelSelectorRequirement, validateNodeSelectorRequirement); Gt and Lt only
+ * where @gt_lt (node selectors). */
+void v_selector_operator(
+        VCtx *ctx, const K8sPos *pos, const char *operator_, guint n_values, gboolean gt_lt);
 /* A quantity as written: parse errors are reported. Returns TRUE with @out when valid. */
 gboolean v_quantity(VCtx *ctx, const K8sQty *qty, const char *child, K8sQuantity *out);
 void v_label_name(VCtx *ctx, const char *name, const K8sPos *pos, const char *child);
