@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "k8s_names.h"
+#include "k8s_path-private.h"
 #include "k8s_quantity.h"
 #include "k8s_validate.h"
 
@@ -50,13 +51,11 @@ typedef struct {
 
 /* ---- path ---------------------------------------------------------------------------- */
 
-/* Appends ".name" (or "name" at the start); returns the mark to pop to. */
-gsize vpath_push(VCtx *ctx, const char *name);
-/* Appends "[i]". */
-gsize vpath_index(VCtx *ctx, guint index);
-/* Appends "[key]" (a map key, upstream's fldPath.Key). */
-gsize vpath_key(VCtx *ctx, const char *key);
-void vpath_pop(VCtx *ctx, gsize mark);
+/* The steps of k8s_path-private.h on the context's path; each returns the mark to pop to. */
+#define vpath_push(ctx, name) k8s_path_push_field((ctx)->path, (name))
+#define vpath_index(ctx, i)   k8s_path_push_index((ctx)->path, (i))
+#define vpath_key(ctx, key)   k8s_path_push_key((ctx)->path, (key))
+#define vpath_pop(ctx, mark)  k8s_path_pop((ctx)->path, (mark))
 
 /* ---- reporting ----------------------------------------------------------------------- */
 

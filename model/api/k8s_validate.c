@@ -12,52 +12,6 @@
 
 #include "k8s_validate-private.h"
 
-/* ---- path ---------------------------------------------------------------------------- */
-
-gsize
-vpath_push(VCtx *ctx, const char *name)
-{
-	gsize mark = ctx->path->len;
-
-	if (ctx->path->len > 0) {
-		g_string_append_c(ctx->path, '.');
-	}
-	g_string_append(ctx->path, name);
-	return mark;
-}
-
-gsize
-vpath_index(VCtx *ctx, guint index)
-{
-	gsize mark = ctx->path->len;
-	char digits[16];
-
-	/* no printf: every field of every published device passes here */
-	g_snprintf(digits, sizeof(digits), "%u", index);
-	g_string_append_c(ctx->path, '[');
-	g_string_append(ctx->path, digits);
-	g_string_append_c(ctx->path, ']');
-	return mark;
-}
-
-gsize
-vpath_key(VCtx *ctx, const char *key)
-{
-	gsize mark = ctx->path->len;
-
-	/* no printf: every attribute and capacity of every published device passes here */
-	g_string_append_c(ctx->path, '[');
-	g_string_append(ctx->path, key);
-	g_string_append_c(ctx->path, ']');
-	return mark;
-}
-
-void
-vpath_pop(VCtx *ctx, gsize mark)
-{
-	g_string_truncate(ctx->path, mark);
-}
-
 /* ---- reporting ----------------------------------------------------------------------- */
 
 const K8sPos *
