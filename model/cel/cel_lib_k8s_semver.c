@@ -393,10 +393,6 @@ cel_semver_of(CelValue v)
 	return &((const CelSemverObj *)v.obj)->v;
 }
 
-/*
- * semver(s[, normalize]): the value borrows the argument's text (which lives at least as long
- * as the evaluation, or the program for a folded constant); normalising writes a new text.
- */
 /* Parses the argument of semver() or isSemver(), normalising when the second one says so. */
 static gboolean
 parse_argument(CelActivation *act, const CelValue *args, guint nargs, CelSemver *v, char *err)
@@ -408,6 +404,10 @@ parse_argument(CelActivation *act, const CelValue *args, guint nargs, CelSemver 
 	return cel_semver_parse(v, args[0].str, len, normalize, buf, err);
 }
 
+/*
+ * semver(s[, normalize]): the value borrows the argument's text (which lives at least as long
+ * as the evaluation, or the program for a folded constant); normalising writes a new text.
+ */
 static CelValue
 semver_from_string(CelActivation *act, const CelValue *args, guint nargs)
 {
