@@ -114,22 +114,38 @@ append_string_or_null(GString *out, const char *text)
 		PUT_LITERAL(out, "null");
 }
 
+/* A pod's members of one kind, in the order the report writes them. */
+typedef struct {
+	const char *key;
+	glong offset;
+} PodMember;
+
+static const PodMember pod_times[] = {
+	{ "arrival_us", G_STRUCT_OFFSET(RptPod, arrival_us) },
+	{ "start_us", G_STRUCT_OFFSET(RptPod, start_us) },
+	{ "end_us", G_STRUCT_OFFSET(RptPod, end_us) },
+};
+
+static const PodMember pod_places[] = {
+	{ "node", G_STRUCT_OFFSET(RptPod, node) },
+	{ "devices", G_STRUCT_OFFSET(RptPod, devices) },
+};
+
 /* One pod as an object whose members sit at @depth tabs. */
 static void
 append_pod(GString *out, const RptPod *pod, guint depth)
 {
 	append_key(out, depth, "name", TRUE);
 	append_string(out, pod->name);
-	append_key(out, depth, "arrival_us", FALSE);
-	append_time(out, pod->arrival_us);
-	append_key(out, depth, "start_us", FALSE);
-	append_time(out, pod->start_us);
-	append_key(out, depth, "end_us", FALSE);
-	append_time(out, pod->end_us);
-	append_key(out, depth, "node", FALSE);
-	append_string_or_null(out, pod->node);
-	append_key(out, depth, "devices", FALSE);
-	append_string_or_null(out, pod->devices);
+	for (guint i = 0; i < G_N_ELEMENTS(pod_times); i++) {
+		append_key(out, depth, pod_times[i].key, FALSE);
+		append_time(out, G_STRUCT_MEMBER(RptTime, pod, pod_times[i].offset));
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(pod_places); i++) {
+		append_key(out, depth, pod_places[i].key, FALSE);
+		append_string_or_null(out,
+		                      G_STRUCT_MEMBER(const char *, pod, pod_places[i].offset));
+	}
 	append_key(out, depth, "slowdown", FALSE);
 	if (pod->slowdown < 0)
 		PUT_LITERAL(out, "null");

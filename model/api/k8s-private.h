@@ -15,6 +15,7 @@
 #include <yaml.h>
 
 #include "k8s_objects.h"
+#include "k8s_path-private.h"
 
 G_BEGIN_DECLS
 
@@ -109,9 +110,10 @@ void k8s_dec__error(K8sDec *dec, const K8sYamlNode *node, const char *format, ..
         G_GNUC_PRINTF(3, 4);
 void k8s_dec__warning(K8sDec *dec, const K8sYamlNode *node, const char *format, ...)
         G_GNUC_PRINTF(3, 4);
-gsize k8s_dec__push_field(K8sDec *dec, const char *name);
-gsize k8s_dec__push_index(K8sDec *dec, guint index);
-void k8s_dec__pop(K8sDec *dec, gsize mark);
+/* The steps of k8s_path-private.h on the decoder's path; each returns the mark to pop to. */
+#define k8s_dec__push_field(dec, name) k8s_path_push_field((dec)->path, (name))
+#define k8s_dec__push_index(dec, i)    k8s_path_push_index((dec)->path, (i))
+#define k8s_dec__pop(dec, mark)        k8s_path_pop((dec)->path, (mark))
 gboolean k8s_dec__is_null(const K8sYamlNode *node);
 gboolean k8s_dec__expect_map(K8sDec *dec, const K8sYamlNode *node, const char *what);
 gboolean k8s_dec__expect_seq(K8sDec *dec, const K8sYamlNode *node, const char *what);

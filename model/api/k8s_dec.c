@@ -64,44 +64,6 @@ k8s_dec__warning(K8sDec *dec, const K8sYamlNode *node, const char *format, ...)
 	va_end(args);
 }
 
-gsize
-k8s_dec__push_field(K8sDec *dec, const char *name)
-{
-	gsize mark = dec->path->len;
-
-	if (mark > 0) {
-		g_string_append_c(dec->path, '.');
-	}
-	g_string_append(dec->path, name);
-	return mark;
-}
-
-gsize
-k8s_dec__push_index(K8sDec *dec, guint index)
-{
-	gsize mark = dec->path->len;
-
-	g_string_append_printf(dec->path, "[%u]", index);
-	return mark;
-}
-
-static gsize
-push_key(K8sDec *dec, const char *key)
-{
-	gsize mark = dec->path->len;
-
-	g_string_append_c(dec->path, '[');
-	g_string_append(dec->path, key);
-	g_string_append_c(dec->path, ']');
-	return mark;
-}
-
-void
-k8s_dec__pop(K8sDec *dec, gsize mark)
-{
-	g_string_truncate(dec->path, mark);
-}
-
 gboolean
 k8s_dec__is_null(const K8sYamlNode *node)
 {
@@ -426,7 +388,7 @@ decode_string_map(K8sDec *dec, const K8sYamlNode *node, K8sStringMap *out)
 	out->n = 0; /* a value replaces, never extends, an earlier one: items holds map.n */
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];
-		gsize mark = push_key(dec, p->key->scalar.text);
+		gsize mark = k8s_path_push_key(dec->path, p->key->scalar.text);
 		K8sStringPair *item = &out->items[out->n++];
 
 		item->key = p->key->scalar.text;
@@ -450,7 +412,7 @@ decode_qty_map(K8sDec *dec, const K8sYamlNode *node, K8sQtyMap *out)
 	out->n = 0;
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];
-		gsize mark = push_key(dec, p->key->scalar.text);
+		gsize mark = k8s_path_push_key(dec->path, p->key->scalar.text);
 		K8sQtyPair *item = &out->items[out->n++];
 
 		item->key = p->key->scalar.text;
@@ -512,7 +474,7 @@ decode_keyed(K8sDec *dec, const K8sField *f, const K8sYamlNode *node, void *out)
 	for (guint i = 0; i < node->map.n; i++) {
 		const K8sYamlPair *p = &node->map.pairs[i];
 		char *item = items + i * f->sub->size;
-		gsize mark = push_key(dec, p->key->scalar.text);
+		gsize mark = k8s_path_push_key(dec->path, p->key->scalar.text);
 
 		*(const char **)AT(item, f->key_at) = p->key->scalar.text;
 		k8s_dec__struct(dec, p->value, f->sub, item);

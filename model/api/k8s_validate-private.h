@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "k8s_names.h"
+#include "k8s_path-private.h"
 #include "k8s_quantity.h"
 #include "k8s_validate.h"
 
@@ -50,13 +51,11 @@ typedef struct {
 
 /* ---- path ---------------------------------------------------------------------------- */
 
-/* Appends ".name" (or "name" at the start); returns the mark to pop to. */
-gsize vpath_push(VCtx *ctx, const char *name);
-/* Appends "[i]". */
-gsize vpath_index(VCtx *ctx, guint index);
-/* Appends "[key]" (a map key, upstream's fldPath.Key). */
-gsize vpath_key(VCtx *ctx, const char *key);
-void vpath_pop(VCtx *ctx, gsize mark);
+/* The steps of k8s_path-private.h on the context's path; each returns the mark to pop to. */
+#define vpath_push(ctx, name) k8s_path_push_field((ctx)->path, (name))
+#define vpath_index(ctx, i)   k8s_path_push_index((ctx)->path, (i))
+#define vpath_key(ctx, key)   k8s_path_push_key((ctx)->path, (key))
+#define vpath_pop(ctx, mark)  k8s_path_pop((ctx)->path, (mark))
 
 /* ---- reporting ----------------------------------------------------------------------- */
 
@@ -105,6 +104,11 @@ void v_opaque(VCtx *ctx, const K8sOpaqueDeviceConfig *opaque);
 void v_device_toleration(VCtx *ctx, const K8sDeviceToleration *t);
 void v_device_taint(VCtx *ctx, const K8sDeviceTaint *t);
 void v_node_selector(VCtx *ctx, const K8sNodeSelector *sel);
+/* The operator of a label or node selector requirement and its number of values
+ * (ValidateLabelSelectorRequirement, validateNodeSelectorRequirement); Gt and Lt only
+ * where @gt_lt (node selectors). */
+void v_selector_operator(
+        VCtx *ctx, const K8sPos *pos, const char *operator_, guint n_values, gboolean gt_lt);
 /* A quantity as written: parse errors are reported. Returns TRUE with @out when valid. */
 gboolean v_quantity(VCtx *ctx, const K8sQty *qty, const char *child, K8sQuantity *out);
 void v_label_name(VCtx *ctx, const char *name, const K8sPos *pos, const char *child);

@@ -12,52 +12,6 @@
 
 #include "k8s_validate-private.h"
 
-/* ---- path ---------------------------------------------------------------------------- */
-
-gsize
-vpath_push(VCtx *ctx, const char *name)
-{
-	gsize mark = ctx->path->len;
-
-	if (ctx->path->len > 0) {
-		g_string_append_c(ctx->path, '.');
-	}
-	g_string_append(ctx->path, name);
-	return mark;
-}
-
-gsize
-vpath_index(VCtx *ctx, guint index)
-{
-	gsize mark = ctx->path->len;
-	char digits[16];
-
-	/* no printf: every field of every published device passes here */
-	g_snprintf(digits, sizeof(digits), "%u", index);
-	g_string_append_c(ctx->path, '[');
-	g_string_append(ctx->path, digits);
-	g_string_append_c(ctx->path, ']');
-	return mark;
-}
-
-gsize
-vpath_key(VCtx *ctx, const char *key)
-{
-	gsize mark = ctx->path->len;
-
-	/* no printf: every attribute and capacity of every published device passes here */
-	g_string_append_c(ctx->path, '[');
-	g_string_append(ctx->path, key);
-	g_string_append_c(ctx->path, ']');
-	return mark;
-}
-
-void
-vpath_pop(VCtx *ctx, gsize mark)
-{
-	g_string_truncate(ctx->path, mark);
-}
-
 /* ---- reporting ----------------------------------------------------------------------- */
 
 const K8sPos *
@@ -295,6 +249,33 @@ v_label_name(VCtx *ctx, const char *name, const K8sPos *pos, const char *child)
 /* ---- selectors and configuration ----------------------------------------------------- */
 
 void
+v_selector_operator(
+        VCtx *ctx, const K8sPos *pos, const char *operator_, guint n_values, gboolean gt_lt)
+{
+	const char *op = operator_ != NULL ? operator_ : "";
+
+	if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
+		if (n_values == 0) {
+			vrequired(ctx, pos, "values",
+			          "must be specified when `operator` is 'In' or 'NotIn'");
+		}
+	} else if (strcmp(op, "Exists") == 0 || strcmp(op, "DoesNotExist") == 0) {
+		if (n_values > 0) {
+			verror(ctx, pos, "values", K8S_FIELD_FORBIDDEN, NULL,
+			       "may not be specified when `operator` is 'Exists' or "
+			       "'DoesNotExist'");
+		}
+	} else if (gt_lt && (strcmp(op, "Gt") == 0 || strcmp(op, "Lt") == 0)) {
+		if (n_values != 1) {
+			vrequired(ctx, pos, "values",
+			          "must be specified single value when `operator` is 'Lt' or 'Gt'");
+		}
+	} else {
+		vinvalid_str(ctx, pos, "operator", op, "not a valid selector operator");
+	}
+}
+
+void
 v_selectors(VCtx *ctx, const K8sDeviceSelector *selectors, guint n, const K8sPos *pos)
 {
 	if (n > V_DEVICE_SELECTORS_MAX) {
@@ -443,27 +424,7 @@ v_device_taint(VCtx *ctx, const K8sDeviceTaint *t)
 static void
 v_node_selector_requirement(VCtx *ctx, const K8sNodeSelectorRequirement *r, gboolean fields)
 {
-	const char *op = r->operator_ != NULL ? r->operator_ : "";
-
-	if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
-		if (r->values.n == 0) {
-			vrequired(ctx, &r->pos, "values",
-			          "must be specified when `operator` is 'In' or 'NotIn'");
-		}
-	} else if (strcmp(op, "Exists") == 0 || strcmp(op, "DoesNotExist") == 0) {
-		if (r->values.n > 0) {
-			verror(ctx, &r->pos, "values", K8S_FIELD_FORBIDDEN, NULL,
-			       "may not be specified when `operator` is 'Exists' or "
-			       "'DoesNotExist'");
-		}
-	} else if (strcmp(op, "Gt") == 0 || strcmp(op, "Lt") == 0) {
-		if (r->values.n != 1) {
-			vrequired(ctx, &r->pos, "values",
-			          "must be specified single value when `operator` is 'Lt' or 'Gt'");
-		}
-	} else {
-		vinvalid_str(ctx, &r->pos, "operator", op, "not a valid selector operator");
-	}
+	v_selector_operator(ctx, &r->pos, r->operator_, r->values.n, TRUE);
 	if (fields) {
 		if (r->key == NULL || strcmp(r->key, "metadata.name") != 0) {
 			vinvalid_str(ctx, &r->pos, "key", r->key, "not a valid field selector key");

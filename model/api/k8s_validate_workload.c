@@ -379,24 +379,10 @@ v_label_selector(VCtx *ctx, const K8sLabelSelector *sel)
 	v_labels(ctx, &sel->match_labels, "matchLabels");
 	for (guint i = 0; i < sel->n_match_expressions; i++) {
 		const K8sLabelSelectorRequirement *r = &sel->match_expressions[i];
-		const char *op = r->operator_ != NULL ? r->operator_ : "";
 		gsize m = vpath_push(ctx, "matchExpressions");
 
 		vpath_index(ctx, i);
-		if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
-			if (r->values.n == 0) {
-				vrequired(ctx, &r->pos, "values",
-				          "must be specified when `operator` is 'In' or 'NotIn'");
-			}
-		} else if (strcmp(op, "Exists") == 0 || strcmp(op, "DoesNotExist") == 0) {
-			if (r->values.n > 0) {
-				verror(ctx, &r->pos, "values", K8S_FIELD_FORBIDDEN, NULL,
-				       "may not be specified when `operator` is 'Exists' or "
-				       "'DoesNotExist'");
-			}
-		} else {
-			vinvalid_str(ctx, &r->pos, "operator", op, "not a valid selector operator");
-		}
+		v_selector_operator(ctx, &r->pos, r->operator_, r->values.n, FALSE);
 		v_label_name(ctx, r->key, &r->pos, "key");
 		for (guint j = 0; j < r->values.n; j++) {
 			vinvalid_msgs(ctx, &r->pos, "values", r->values.items[j],

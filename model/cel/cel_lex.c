@@ -178,14 +178,29 @@ scan_string(CelLexer *lex, gsize start, gboolean raw, gboolean bytes)
 	return make(lex, bytes ? CEL_TOK_BYTES : CEL_TOK_STRING, start);
 }
 
+/* The operators of two characters; each is tried before the one-character tokens. */
+static const struct {
+	char first, second;
+	CelTokenKind kind;
+} two_char_ops[] = {
+	{ '!', '=', CEL_TOK_NE }, { '<', '=', CEL_TOK_LE },  { '>', '=', CEL_TOK_GE },
+	{ '=', '=', CEL_TOK_EQ }, { '&', '&', CEL_TOK_AND }, { '|', '|', CEL_TOK_OR },
+};
+
 /*
- * Punctuation and operators, one or two characters starting with @c (already consumed).
- * One switch over the first character reads better whole than split.
+ * Punctuation and operators, one or two characters starting with @c (already consumed):
+ * the two-character operators from their table, then one switch over the first character.
  */
 static CelToken
 scan_punct(CelLexer *lex, gsize start, char c)
 {
 	char n = peek(lex, 0);
+	for (guint i = 0; i < G_N_ELEMENTS(two_char_ops); i++) {
+		if (c == two_char_ops[i].first && n == two_char_ops[i].second) {
+			lex->pos++;
+			return make(lex, two_char_ops[i].kind, start);
+		}
+	}
 	switch (c) {
 	case '(':
 		return make(lex, CEL_TOK_LPAREN, start);
@@ -218,41 +233,11 @@ scan_punct(CelLexer *lex, gsize start, char c)
 	case '%':
 		return make(lex, CEL_TOK_PERCENT, start);
 	case '!':
-		if (n == '=') {
-			lex->pos++;
-			return make(lex, CEL_TOK_NE, start);
-		}
 		return make(lex, CEL_TOK_NOT, start);
 	case '<':
-		if (n == '=') {
-			lex->pos++;
-			return make(lex, CEL_TOK_LE, start);
-		}
 		return make(lex, CEL_TOK_LT, start);
 	case '>':
-		if (n == '=') {
-			lex->pos++;
-			return make(lex, CEL_TOK_GE, start);
-		}
 		return make(lex, CEL_TOK_GT, start);
-	case '=':
-		if (n == '=') {
-			lex->pos++;
-			return make(lex, CEL_TOK_EQ, start);
-		}
-		break;
-	case '&':
-		if (n == '&') {
-			lex->pos++;
-			return make(lex, CEL_TOK_AND, start);
-		}
-		break;
-	case '|':
-		if (n == '|') {
-			lex->pos++;
-			return make(lex, CEL_TOK_OR, start);
-		}
-		break;
 	case '\0':
 		return error_tok(start, "NUL character (\\u0000) outside a string literal");
 	default:

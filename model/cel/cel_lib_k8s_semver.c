@@ -88,11 +88,21 @@ number_part(const char *s, gsize len, const char *what, const char *What, guint6
 	return parse_u64(s, len, out, err);
 }
 
+/* blang's "<message> <quoted text>" error; returns FALSE for the caller to pass on. */
+static gboolean
+fail_quoted(char *err, const char *message, const char *s, gsize len)
+{
+	char quoted[CEL_K8S_ERRBUF / 2];
+
+	cel_k8s_go_quote(quoted, sizeof quoted, s, len);
+	g_snprintf(err, CEL_K8S_ERRBUF, "%s %s", message, quoted);
+	return FALSE;
+}
+
 /* One prerelease identifier, as blang NewPRVersion validates it. */
 static gboolean
 check_prerelease(const char *s, gsize len, char *err)
 {
-	char quoted[CEL_K8S_ERRBUF / 2];
 	guint64 ignored;
 
 	if (len == 0) {
@@ -101,39 +111,25 @@ check_prerelease(const char *s, gsize len, char *err)
 	}
 	if (only_digits(s, len)) {
 		if (leading_zero(s, len)) {
-			cel_k8s_go_quote(quoted, sizeof quoted, s, len);
-			g_snprintf(err, CEL_K8S_ERRBUF,
-			           "Numeric PreRelease version must not contain leading zeroes %s",
-			           quoted);
-			return FALSE;
+			return fail_quoted(
+			        err, "Numeric PreRelease version must not contain leading zeroes",
+			        s, len);
 		}
 		return parse_u64(s, len, &ignored, err);
 	}
-	if (!only_alphanum(s, len)) {
-		cel_k8s_go_quote(quoted, sizeof quoted, s, len);
-		g_snprintf(err, CEL_K8S_ERRBUF, "Invalid character(s) found in prerelease %s",
-		           quoted);
-		return FALSE;
-	}
-	return TRUE;
+	return only_alphanum(s, len) ||
+	       fail_quoted(err, "Invalid character(s) found in prerelease", s, len);
 }
 
 static gboolean
 check_build(const char *s, gsize len, char *err)
 {
-	char quoted[CEL_K8S_ERRBUF / 2];
-
 	if (len == 0) {
 		g_strlcpy(err, "Build meta data is empty", CEL_K8S_ERRBUF);
 		return FALSE;
 	}
-	if (!only_alphanum(s, len)) {
-		cel_k8s_go_quote(quoted, sizeof quoted, s, len);
-		g_snprintf(err, CEL_K8S_ERRBUF, "Invalid character(s) found in build meta data %s",
-		           quoted);
-		return FALSE;
-	}
-	return TRUE;
+	return only_alphanum(s, len) ||
+	       fail_quoted(err, "Invalid character(s) found in build meta data", s, len);
 }
 
 /* Calls @check on each '.'-separated field of [s, s+len). */
@@ -397,6 +393,17 @@ cel_semver_of(CelValue v)
 	return &((const CelSemverObj *)v.obj)->v;
 }
 
+/* Parses the argument of semver() or isSemver(), normalising when the second one says so. */
+static gboolean
+parse_argument(CelActivation *act, const CelValue *args, guint nargs, CelSemver *v, char *err)
+{
+	gboolean normalize = nargs > 1 && args[1].b;
+	gsize len = args[0].aux;
+	char *buf = normalize ? cel_activation_alloc(act, len + 8) : NULL;
+
+	return cel_semver_parse(v, args[0].str, len, normalize, buf, err);
+}
+
 /*
  * semver(s[, normalize]): the value borrows the argument's text (which lives at least as long
  * as the evaluation, or the program for a folded constant); normalising writes a new text.
@@ -406,11 +413,8 @@ semver_from_string(CelActivation *act, const CelValue *args, guint nargs)
 {
 	char err[CEL_K8S_ERRBUF];
 	CelSemver v;
-	gboolean normalize = nargs > 1 && args[1].b;
-	gsize len = args[0].aux;
-	char *buf = normalize ? cel_activation_alloc(act, len + 8) : NULL;
 
-	if (!cel_semver_parse(&v, args[0].str, len, normalize, buf, err)) {
+	if (!parse_argument(act, args, nargs, &v, err)) {
 		return cel_errorf(act, "%s", err);
 	}
 	return cel_semver_value(act, &v);
@@ -421,11 +425,8 @@ semver_is_semver(CelActivation *act, const CelValue *args, guint nargs)
 {
 	char err[CEL_K8S_ERRBUF];
 	CelSemver v;
-	gboolean normalize = nargs > 1 && args[1].b;
-	gsize len = args[0].aux;
-	char *buf = normalize ? cel_activation_alloc(act, len + 8) : NULL;
 
-	return cel_value_bool(cel_semver_parse(&v, args[0].str, len, normalize, buf, err));
+	return cel_value_bool(parse_argument(act, args, nargs, &v, err));
 }
 
 static CelValue

@@ -490,23 +490,18 @@ url_get_host(CelActivation *act, const CelValue *args, guint nargs)
 	return cel_value_string(u->host, u->host_len);
 }
 
-static CelValue
-url_get_hostname(CelActivation *act, const CelValue *args, guint nargs)
-{
-	const char *p;
-	gsize n;
-	cel_url_hostname(url_of(args[0]), &p, &n);
-	return cel_value_string(p, n);
-}
-
-static CelValue
-url_get_port(CelActivation *act, const CelValue *args, guint nargs)
-{
-	const char *p;
-	gsize n;
-	cel_url_port(url_of(args[0]), &p, &n);
-	return cel_value_string(p, n);
-}
+/* A getter whose part of the URL @split finds (a slice of the URL's own text). */
+#define URL_SPLIT_GETTER(name, split)                                                              \
+	static CelValue name(CelActivation *act, const CelValue *args, guint nargs)                \
+	{                                                                                          \
+		const char *p;                                                                     \
+		gsize n;                                                                           \
+		split(url_of(args[0]), &p, &n);                                                    \
+		return cel_value_string(p, n);                                                     \
+	}
+URL_SPLIT_GETTER(url_get_hostname, cel_url_hostname)
+URL_SPLIT_GETTER(url_get_port, cel_url_port)
+#undef URL_SPLIT_GETTER
 
 static CelValue
 url_get_escaped_path(CelActivation *act, const CelValue *args, guint nargs)

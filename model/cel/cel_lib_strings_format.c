@@ -103,16 +103,41 @@ nonfinite(GString *out, double d)
 
 static gboolean format_string(GString *out, CelValue v, CelActivation *act, GString *err);
 
+/* Go %d/%b/%o/%x of an integer: sign then magnitude */
+static void
+format_radix(GString *out, CelValue v, int radix, gboolean upper)
+{
+	guint64 mag;
+	if (v.kind == CEL_KIND_INT) {
+		if (v.i < 0) {
+			g_string_append_c(out, '-');
+			mag = (guint64)0 - (guint64)v.i;
+		} else {
+			mag = (guint64)v.i;
+		}
+	} else {
+		mag = v.u;
+	}
+	char buf[72];
+	int k = 0;
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	do {
+		buf[k++] = digits[mag % (guint64)radix];
+		mag /= (guint64)radix;
+	} while (mag);
+	while (k > 0) {
+		g_string_append_c(out, buf[--k]);
+	}
+}
+
 /* clauseForType + quoteForCEL, for list elements and map values */
 static gboolean
 format_member(GString *out, CelValue v, CelActivation *act, GString *err)
 {
 	switch ((CelKind)v.kind) {
 	case CEL_KIND_INT:
-		g_string_append_printf(out, "%" G_GINT64_FORMAT, v.i);
-		return TRUE;
 	case CEL_KIND_UINT:
-		g_string_append_printf(out, "%" G_GUINT64_FORMAT, v.u);
+		format_radix(out, v, 10, FALSE);
 		return TRUE;
 	case CEL_KIND_STRING:
 		cel_strings__go_quote(out, v.str, v.aux);
@@ -221,10 +246,8 @@ format_string(GString *out, CelValue v, CelActivation *act, GString *err)
 	case CEL_KIND_MAP:
 		return format_map(out, v.map, act, err);
 	case CEL_KIND_INT:
-		g_string_append_printf(out, "%" G_GINT64_FORMAT, v.i);
-		return TRUE;
 	case CEL_KIND_UINT:
-		g_string_append_printf(out, "%" G_GUINT64_FORMAT, v.u);
+		format_radix(out, v, 10, FALSE);
 		return TRUE;
 	case CEL_KIND_DOUBLE:
 		cel_format_double(out, v.d);
@@ -310,33 +333,6 @@ format_fixed(GString *out, double d, int prec)
 	}
 }
 
-/* Go %b/%o/%x of a signed integer: sign then magnitude */
-static void
-format_radix(GString *out, CelValue v, int radix, gboolean upper)
-{
-	guint64 mag;
-	if (v.kind == CEL_KIND_INT) {
-		if (v.i < 0) {
-			g_string_append_c(out, '-');
-			mag = (guint64)0 - (guint64)v.i;
-		} else {
-			mag = (guint64)v.i;
-		}
-	} else {
-		mag = v.u;
-	}
-	char buf[72];
-	int k = 0;
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	do {
-		buf[k++] = digits[mag % (guint64)radix];
-		mag /= (guint64)radix;
-	} while (mag);
-	while (k > 0) {
-		g_string_append_c(out, buf[--k]);
-	}
-}
-
 /* %e: cel-go builds "%<precision>e", a width, with Go's default precision. */
 static gboolean
 format_scientific(GString *out, int prec, gboolean has_prec, CelValue v, GString *err)
@@ -378,6 +374,18 @@ format_hex(GString *out, gboolean upper, CelValue v, GString *err)
 	return TRUE;
 }
 
+/* %d, %o, %b: an integer in @base; otherwise "<@wrong_kind>, was given <type>". */
+static gboolean
+radix_clause(GString *out, CelValue v, int base, const char *wrong_kind, GString *err)
+{
+	if (v.kind != CEL_KIND_INT && v.kind != CEL_KIND_UINT) {
+		g_string_printf(err, "%s, was given %s", wrong_kind, type_name(v));
+		return FALSE;
+	}
+	format_radix(out, v, base, FALSE);
+	return TRUE;
+}
+
 static gboolean
 apply_clause(GString *out,
              char verb,
@@ -388,19 +396,11 @@ apply_clause(GString *out,
              GString *err)
 {
 	double d;
-	gboolean is_int = v.kind == CEL_KIND_INT || v.kind == CEL_KIND_UINT;
 	switch (verb) {
 	case 's':
 		return format_string(out, v, act, err);
 	case 'd':
-		if (!is_int) {
-			g_string_printf(err,
-			                "decimal clause can only be used on integers, was given %s",
-			                type_name(v));
-			return FALSE;
-		}
-		format_radix(out, v, 10, FALSE);
-		return TRUE;
+		return radix_clause(out, v, 10, "decimal clause can only be used on integers", err);
 	case 'f':
 		if (!float_arg(v, &d)) {
 			g_string_printf(
@@ -417,27 +417,13 @@ apply_clause(GString *out,
 			g_string_append_c(out, v.b ? '1' : '0');
 			return TRUE;
 		}
-		if (!is_int) {
-			g_string_printf(
-			        err,
-			        "only integers and bools can be formatted as binary, was given %s",
-			        type_name(v));
-			return FALSE;
-		}
-		format_radix(out, v, 2, FALSE);
-		return TRUE;
+		return radix_clause(out, v, 2, "only integers and bools can be formatted as binary",
+		                    err);
 	case 'x':
 	case 'X':
 		return format_hex(out, verb == 'X', v, err);
 	case 'o':
-		if (!is_int) {
-			g_string_printf(err,
-			                "octal clause can only be used on integers, was given %s",
-			                type_name(v));
-			return FALSE;
-		}
-		format_radix(out, v, 8, FALSE);
-		return TRUE;
+		return radix_clause(out, v, 8, "octal clause can only be used on integers", err);
 	default:
 		return FALSE;
 	}

@@ -49,6 +49,14 @@ empty_map(CelAstTree *t, guint32 off)
 	return n;
 }
 
+/* cond ? then : otherwise */
+static CelAst *
+ternary(CelAstTree *t, guint32 off, CelAst *cond, CelAst *then, CelAst *otherwise)
+{
+	CelAst *args[3] = { cond, then, otherwise };
+	return cel_ast__call(t, off, "_?_:_", NULL, args, 3);
+}
+
 /* all / exists / exists_one over one or two iteration variables */
 static CelAst *
 quantifier(CelAstTree *t,
@@ -76,57 +84,43 @@ quantifier(CelAstTree *t,
 		cond = bool_const(t, off, TRUE);
 		CelAst *inc = cel_ast__call2(t, off, "_+_", accu(t, off),
 		                             cel_ast__const(t, off, cel_value_int(1)));
-		CelAst *args[3] = { pred, inc, accu(t, off) };
-		step = cel_ast__call(t, off, "_?_:_", NULL, args, 3);
+		step = ternary(t, off, pred, inc, accu(t, off));
 		result = cel_ast__call2(t, off, "_==_", accu(t, off),
 		                        cel_ast__const(t, off, cel_value_int(1)));
 	}
 	return cel_ast__comprehension(t, off, v1, v2, range, ACCU, init, cond, step, result);
 }
 
-/* map / filter / transformList: list accumulators */
-static CelAst *
-list_builder(CelAstTree *t,
-             guint32 off,
-             CelAst *range,
-             const char *v1,
-             const char *v2,
-             CelAst *filter,
-             CelAst *value)
-{
-	CelAst *one = cel_ast__list(t, off, &value, 1);
-	CelAst *step = cel_ast__call2(t, off, "_+_", accu(t, off), one);
-	if (filter != NULL) {
-		CelAst *args[3] = { filter, step, accu(t, off) };
-		step = cel_ast__call(t, off, "_?_:_", NULL, args, 3);
-	}
-	return cel_ast__comprehension(t, off, v1, v2, range, ACCU, empty_list(t, off),
-	                              bool_const(t, off, TRUE), step, accu(t, off));
-}
+/* What a builder accumulates: a list (map, filter, transformList), or a map through
+ * cel.@mapInsert (transformMap: key and value; transformMapEntry: a whole entry). */
+typedef enum { BUILD_LIST, BUILD_MAP, BUILD_MAP_ENTRY } BuildKind;
 
-/* transformMap / transformMapEntry: map accumulators via cel.@mapInsert */
+/* The accumulating macros: each element's @value is added, where @filter (if any) holds. */
 static CelAst *
-map_builder(CelAstTree *t,
-            guint32 off,
-            CelAst *range,
-            const char *v1,
-            const char *v2,
-            CelAst *filter,
-            CelAst *value,
-            gboolean entry)
+builder(CelAstTree *t,
+        guint32 off,
+        CelAst *range,
+        const char *v1,
+        const char *v2,
+        CelAst *filter,
+        CelAst *value,
+        BuildKind kind)
 {
 	CelAst *step;
-	if (entry) {
+	if (kind == BUILD_LIST) {
+		CelAst *one = cel_ast__list(t, off, &value, 1);
+		step = cel_ast__call2(t, off, "_+_", accu(t, off), one);
+	} else if (kind == BUILD_MAP_ENTRY) {
 		step = cel_ast__call2(t, off, "cel.@mapInsert", accu(t, off), value);
 	} else {
 		CelAst *args[3] = { accu(t, off), cel_ast__ident(t, off, v1), value };
 		step = cel_ast__call(t, off, "cel.@mapInsert", NULL, args, 3);
 	}
 	if (filter != NULL) {
-		CelAst *args[3] = { filter, step, accu(t, off) };
-		step = cel_ast__call(t, off, "_?_:_", NULL, args, 3);
+		step = ternary(t, off, filter, step, accu(t, off));
 	}
-	return cel_ast__comprehension(t, off, v1, v2, range, ACCU, empty_map(t, off),
+	return cel_ast__comprehension(t, off, v1, v2, range, ACCU,
+	                              kind == BUILD_LIST ? empty_list(t, off) : empty_map(t, off),
 	                              bool_const(t, off, TRUE), step, accu(t, off));
 }
 
@@ -149,8 +143,7 @@ opt_map(CelAstTree *t, guint32 off, CelAst *target, const char *v, CelAst *expr,
 		body = cel_ast__call2(t, off, "optional.of", body, NULL);
 	}
 	CelAst *none = cel_ast__call(t, off, "optional.none", NULL, NULL, 0);
-	CelAst *args[3] = { has, body, none };
-	return cel_ast__call(t, off, "_?_:_", NULL, args, 3);
+	return ternary(t, off, has, body, none);
 }
 
 /* has(a.f): the select, marked as a presence test. */
@@ -189,9 +182,11 @@ expand_one(CelAstTree *t,
 		return quantifier(t, off, fn, target, v1, NULL, args[1]);
 	}
 	if (strcmp(fn, "filter") == 0) {
-		return list_builder(t, off, target, v1, NULL, args[1], cel_ast__ident(t, off, v1));
+		return builder(t, off, target, v1, NULL, args[1], cel_ast__ident(t, off, v1),
+		               BUILD_LIST);
 	}
-	return list_builder(t, off, target, v1, NULL, nargs == 3 ? args[1] : NULL, args[nargs - 1]);
+	return builder(t, off, target, v1, NULL, nargs == 3 ? args[1] : NULL, args[nargs - 1],
+	               BUILD_LIST);
 }
 
 /* The two-variable forms: the quantifiers (and existsOne), transformList/Map/MapEntry. */
@@ -219,11 +214,10 @@ expand_two(CelAstTree *t,
 		                  v1, v2, args[2]);
 	}
 	CelAst *filter = nargs == 4 ? args[2] : NULL;
-	if (strcmp(fn, "transformList") == 0) {
-		return list_builder(t, off, target, v1, v2, filter, args[nargs - 1]);
-	}
-	return map_builder(t, off, target, v1, v2, filter, args[nargs - 1],
-	                   strcmp(fn, "transformMapEntry") == 0);
+	BuildKind kind = strcmp(fn, "transformList") == 0       ? BUILD_LIST
+	                 : strcmp(fn, "transformMapEntry") == 0 ? BUILD_MAP_ENTRY
+	                                                        : BUILD_MAP;
+	return builder(t, off, target, v1, v2, filter, args[nargs - 1], kind);
 }
 
 CelAst *

@@ -10,7 +10,7 @@
 #include "dra_k8s.h"
 
 void
-dra_input_add_objects(DraInput *self, DraAllocator *alloc, K8sObjectSet *set)
+dra_input_add_slices_and_classes(DraInput *self, DraAllocator *alloc, K8sObjectSet *set)
 {
 	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
 		K8sObject *o = k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, i);
@@ -22,6 +22,12 @@ dra_input_add_objects(DraInput *self, DraAllocator *alloc, K8sObjectSet *set)
 		dra_allocator_add_class(alloc,
 		                        dra_input_class(self, k8s_object_as_device_class(o)));
 	}
+}
+
+void
+dra_input_add_objects(DraInput *self, DraAllocator *alloc, K8sObjectSet *set)
+{
+	dra_input_add_slices_and_classes(self, alloc, set);
 	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_DEVICE_TAINT_RULE); i++) {
 		K8sObject *o = k8s_object_set_get_kind(set, K8S_KIND_DEVICE_TAINT_RULE, i);
 		dra_allocator_add_taint_rule(

@@ -88,16 +88,7 @@ dra_lint_requests(K8sObjectSet *set, const DraFeatures *features, K8sDiagList *d
 	l.alloc = alloc;
 	l.input = input;
 	l.diags = diags;
-	for (guint i = 0; i < n_slices; i++) {
-		K8sObject *o = k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, i);
-		dra_allocator_add_slice(alloc,
-		                        dra_input_slice(input, k8s_object_as_resource_slice(o)));
-	}
-	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_DEVICE_CLASS); i++) {
-		K8sObject *o = k8s_object_set_get_kind(set, K8S_KIND_DEVICE_CLASS, i);
-		dra_allocator_add_class(alloc,
-		                        dra_input_class(input, k8s_object_as_device_class(o)));
-	}
+	dra_input_add_slices_and_classes(input, alloc, set);
 	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_CLAIM); i++) {
 		K8sObject *o = k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_CLAIM, i);
 		lint_spec(&l, o, o->path_prefix != NULL ? o->path_prefix : "",

@@ -446,29 +446,18 @@ typedef gboolean (*RecordParser)(HwCatalogCtx *ctx,
                                  const char *path,
                                  gpointer record);
 
-static gboolean
-parse_gpu_record(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, gpointer record)
-{
-	return parse_gpu(ctx, node, path, record);
-}
-
-static gboolean
-parse_nic_record(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, gpointer record)
-{
-	return parse_nic(ctx, node, path, record);
-}
-
-static gboolean
-parse_pool_record(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, gpointer record)
-{
-	return hw_catalog__parse_pool(ctx, node, path, record);
-}
-
-static gboolean
-parse_shape_record(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path, gpointer record)
-{
-	return hw_catalog__parse_shape(ctx, node, path, record);
-}
+/* parse_list's view of each record parser: the record as an untyped pointer. */
+#define RECORD_PARSER(name, parse)                                                                 \
+	static gboolean name(HwCatalogCtx *ctx, const K8sYamlNode *node, const char *path,         \
+	                     gpointer record)                                                      \
+	{                                                                                          \
+		return parse(ctx, node, path, record);                                             \
+	}
+RECORD_PARSER(parse_gpu_record, parse_gpu)
+RECORD_PARSER(parse_nic_record, parse_nic)
+RECORD_PARSER(parse_pool_record, hw_catalog__parse_pool)
+RECORD_PARSER(parse_shape_record, hw_catalog__parse_shape)
+#undef RECORD_PARSER
 
 static gboolean
 parse_list(HwCatalogCtx *ctx,

@@ -46,10 +46,18 @@ const DraTaintRule *dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRul
 void dra_input_mark_allocation(DraAllocator *alloc, const K8sAllocationResult *allocation);
 
 /*
+ * dra_input_add_slices_and_classes:
+ * Loads every ResourceSlice and DeviceClass of @set into @alloc, in set order: the
+ * inventory a request is matched against (dra_lint_requests stops here).
+ */
+void dra_input_add_slices_and_classes(DraInput *self, DraAllocator *alloc, K8sObjectSet *set);
+
+/*
  * dra_input_add_objects:
- * Loads the allocator's view of @set into @alloc: every ResourceSlice,
- * DeviceClass and DeviceTaintRule in set order, and the devices of every
- * claim that is already allocated (dra_input_mark_allocation).
+ * Loads the allocator's view of @set into @alloc: its slices and classes
+ * (dra_input_add_slices_and_classes), every DeviceTaintRule in set order,
+ * and the devices of every claim that is already allocated
+ * (dra_input_mark_allocation).
  */
 void dra_input_add_objects(DraInput *self, DraAllocator *alloc, K8sObjectSet *set);
 
