@@ -50,7 +50,7 @@ void hw_api__build_slice(HwApiBuild *b, const HwSlice *slice);
 /* One hardware YAML file being read: model/api's tree of it and the first error. */
 typedef struct {
 	K8sYamlReader yaml;    /* file (interned) and the diagnostics */
-	BaseArena *arena;       /* the tree's nodes */
+	BaseArena *arena;      /* the tree's nodes */
 	GStringChunk *strings; /* the tree's text */
 	GError **error;        /* set at the first error */
 	gboolean failed;
