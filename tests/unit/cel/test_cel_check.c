@@ -75,18 +75,24 @@ test_check__messages(void **state)
 static void
 test_check__deduced_types(void **state)
 {
+	/* Expression and the type name the checker must deduce for it. */
+	static const char *const cases[][2] = {
+		{ "m['a']", "list(int)" },
+		{ "m.a[0] + x", "int" },
+		{ "[1, 2].map(v, v * 2)", "list(int)" },
+		{ "[[], [1]]", "list(list(int))" },
+		{ "{'a': 1}", "map(string, int)" },
+		{ "[1, 'a']", "list(dyn)" },
+		{ "d.x", "dyn" },
+		{ "optional.of(1)", "optional_type(int)" },
+		{ "type(1)", "type(int)" },
+		{ "cel.bind(z, 'a', z + z)", "string" },
+		{ "m.transformMap(k, v, size(v))", "map(string, int)" },
+	};
 	g_autoptr(CelEnv) env = new_env();
-	assert_type(env, "m['a']", "list(int)");
-	assert_type(env, "m.a[0] + x", "int");
-	assert_type(env, "[1, 2].map(v, v * 2)", "list(int)");
-	assert_type(env, "[[], [1]]", "list(list(int))");
-	assert_type(env, "{'a': 1}", "map(string, int)");
-	assert_type(env, "[1, 'a']", "list(dyn)");
-	assert_type(env, "d.x", "dyn");
-	assert_type(env, "optional.of(1)", "optional_type(int)");
-	assert_type(env, "type(1)", "type(int)");
-	assert_type(env, "cel.bind(z, 'a', z + z)", "string");
-	assert_type(env, "m.transformMap(k, v, size(v))", "map(string, int)");
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		assert_type(env, cases[i][0], cases[i][1]);
+	}
 }
 
 static void
