@@ -341,8 +341,8 @@ k8s_load_data(const char *name,
 	gboolean parsed;
 
 	k8s_dec__init(&dec, set, g_string_chunk_insert_const(strings, name), diags, flags);
-	parsed = k8s_yaml_parse_stream(name, data, len, tree, strings, on_streamed_item, &dec,
-	                               &file, diags);
+	parsed = k8s_yaml_parse_stream(&(K8sYamlInput){ name, data, len, tree, strings, diags },
+	                               on_streamed_item, &dec, &file);
 	return decode_documents(&dec, &file, parsed);
 }
 

@@ -520,50 +520,39 @@ what_is_there(const char *data, gsize len)
 }
 
 gboolean
-k8s_yaml_parse(const char *file,
-               const char *data,
-               gsize len,
-               BaseArena *arena,
-               GStringChunk *strings,
-               K8sYamlFile *out,
-               K8sDiagList *diags)
+k8s_yaml_parse(const K8sYamlInput *in, K8sYamlFile *out)
 {
-	return k8s_yaml_parse_stream(file, data, len, arena, strings, NULL, NULL, out, diags);
+	return k8s_yaml_parse_stream(in, NULL, NULL, out);
 }
 
-/* Set up @b to build into @arena; text of the input (if any) is @data. */
+/* Set up @b to build into @in's arena; text of the input (if any) is @in's data. */
 static void
 builder_init(K8sYamlBuilder *b,
-             const char *file,
-             const char *data,
-             gsize len,
-             BaseArena *arena,
+             const K8sYamlInput *in,
              BaseArena *item_arena,
-             GStringChunk *strings,
              K8sYamlItemFn item_fn,
-             gpointer user_data,
-             K8sDiagList *diags)
+             gpointer user_data)
 {
 	*b = (K8sYamlBuilder){
-		.file = g_string_chunk_insert_const(strings, file),
-		.data = data,
-		.len = len,
-		.arena = arena,
-		.main_arena = arena,
+		.file = g_string_chunk_insert_const(in->strings, in->file),
+		.data = in->data,
+		.len = in->len,
+		.arena = in->arena,
+		.main_arena = in->arena,
 		.item_arena = item_arena,
 		.item_fn = item_fn,
 		.user_data = user_data,
-		.strings = strings,
-		.diags = diags,
+		.strings = in->strings,
+		.diags = in->diags,
 		.max_nodes = base_limit_get(BASE_LIMIT_YAML_NODES),
 		/* recursive consumers of the tree rely on K8S_YAML_MAX_DEPTH */
 		.max_depth = (guint)MIN(base_limit_get(BASE_LIMIT_YAML_DEPTH), K8S_YAML_MAX_DEPTH),
 	};
-	b->placeholder = base_arena_new0(arena, K8sYamlNode, 1);
+	b->placeholder = base_arena_new0(in->arena, K8sYamlNode, 1);
 	b->placeholder->kind = K8S_YAML_MAPPING;
 	b->placeholder->flags = K8S_YAML_FLAG_STREAMED;
 	b->placeholder->size = 1;
-	b->json = k8s_yaml_looks_like_json(file, data, len);
+	b->json = k8s_yaml_looks_like_json(in->file, in->data, in->len);
 	b->frames = g_array_new(FALSE, FALSE, sizeof(K8sYamlFrame));
 	b->scratch = g_ptr_array_new();
 	b->anchors = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -597,21 +586,23 @@ builder_finish(K8sYamlBuilder *b, K8sYamlFile *out)
 	return !b->failed;
 }
 
-gboolean
-k8s_yaml_parse_stream(const char *file,
-                      const char *data,
-                      gsize len,
-                      BaseArena *arena,
-                      GStringChunk *strings,
-                      K8sYamlItemFn item_fn,
-                      gpointer user_data,
-                      K8sYamlFile *out,
-                      K8sDiagList *diags)
+/* The one parse every entry point runs: manifests (with @item_fn or not) or
+ * drasim's own data files (@data_file: YAML only, duplicate keys kept). */
+static gboolean
+parse_input(const K8sYamlInput *in,
+            K8sYamlItemFn item_fn,
+            gpointer user_data,
+            gboolean data_file,
+            K8sYamlFile *out)
 {
 	g_autoptr(BaseArena) item_arena = item_fn != NULL ? base_arena_new() : NULL;
 	K8sYamlBuilder b;
 
-	builder_init(&b, file, data, len, arena, item_arena, strings, item_fn, user_data, diags);
+	builder_init(&b, in, item_arena, item_fn, user_data);
+	if (data_file) {
+		b.data_file = TRUE;
+		b.json = FALSE;
+	}
 	if (k8s_yaml_check_utf8(&b)) {
 		run_parser(&b);
 	}
@@ -619,21 +610,16 @@ k8s_yaml_parse_stream(const char *file,
 }
 
 gboolean
-k8s_yaml_parse_data(const char *file,
-                    const char *data,
-                    gsize len,
-                    BaseArena *arena,
-                    GStringChunk *strings,
-                    K8sYamlFile *out,
-                    K8sDiagList *diags)
+k8s_yaml_parse_stream(const K8sYamlInput *in,
+                      K8sYamlItemFn item_fn,
+                      gpointer user_data,
+                      K8sYamlFile *out)
 {
-	K8sYamlBuilder b;
+	return parse_input(in, item_fn, user_data, FALSE, out);
+}
 
-	builder_init(&b, file, data, len, arena, NULL, strings, NULL, NULL, diags);
-	b.data_file = TRUE;
-	b.json = FALSE;
-	if (k8s_yaml_check_utf8(&b)) {
-		run_parser(&b);
-	}
-	return builder_finish(&b, out);
+gboolean
+k8s_yaml_parse_data(const K8sYamlInput *in, K8sYamlFile *out)
+{
+	return parse_input(in, NULL, NULL, TRUE, out);
 }

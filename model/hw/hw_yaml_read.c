@@ -264,8 +264,9 @@ hw_reader__load(HwReader *reader, const char *filename, const char *data, gsize 
 	reader->strings = g_string_chunk_new(4096);
 	reader->yaml.diags = k8s_diag_list_new();
 	reader->yaml.file = g_string_chunk_insert_const(reader->strings, filename);
-	if (!k8s_yaml_parse_data(filename, data, len, reader->arena, reader->strings, &file,
-	                         reader->yaml.diags)) {
+	if (!k8s_yaml_parse_data(&(K8sYamlInput){ filename, data, len, reader->arena,
+	                                          reader->strings, reader->yaml.diags },
+	                         &file)) {
 		/* the syntax error (or limit) comes first; later ones follow from it */
 		const K8sDiag *first = k8s_diag_list_get(reader->yaml.diags, 0);
 		g_autofree char *line = k8s_diag_format(first);

@@ -74,7 +74,8 @@ print_claims(const ClusterAllocateRun *run, gboolean json)
 	GStringChunk *strings = g_string_chunk_new(4096);
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	K8sYamlFile file = { 0 };
-	k8s_yaml_parse("<output>", yaml->str, yaml->len, arena, strings, &file, diags);
+	k8s_yaml_parse(&(K8sYamlInput){ "<output>", yaml->str, yaml->len, arena, strings, diags },
+	               &file);
 	cJSON *list = cJSON_CreateObject();
 	cJSON_AddStringToObject(list, "apiVersion", "v1");
 	cJSON_AddStringToObject(list, "kind", "List");

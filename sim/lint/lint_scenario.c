@@ -52,7 +52,7 @@ lint_is_scenario(const char *path)
 	arena = base_arena_new();
 	quiet = k8s_diag_list_new();
 	strings = g_string_chunk_new(4096);
-	k8s_yaml_parse(path, data, len, arena, strings, &file, quiet);
+	k8s_yaml_parse(&(K8sYamlInput){ path, data, len, arena, strings, quiet }, &file);
 	for (guint i = 0; i < file.n_docs && !found; i++) {
 		const char *api = scalar_at(file.docs[i].root, "apiVersion");
 		const char *kind = scalar_at(file.docs[i].root, "kind");

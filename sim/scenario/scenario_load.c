@@ -346,7 +346,7 @@ scenario_load(const char *path, K8sDiagList *diags)
 		                    error->message);
 		return NULL;
 	}
-	if (k8s_yaml_parse(path, data, len, arena, strings, &file, diags)) {
+	if (k8s_yaml_parse(&(K8sYamlInput){ path, data, len, arena, strings, diags }, &file)) {
 		dec.file = file.file;
 		if (file.n_docs != 1) {
 			K8sPos pos = { file.file, 1, 1 };

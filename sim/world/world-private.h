@@ -147,19 +147,14 @@ void scenario_run__node_devices(const ScenarioMode *mode,
 
 /* What scenario_run() builds and drives for one mode; all owned by the run. */
 typedef struct {
-	const Scenario *sc;
-	const ScenarioMode *mode;
-	SimLoop *loop;
-	ClusterSim *sim;
-	ClusterDra *dra;          /* dra world only */
-	ScenarioPlace *place;     /* extended world only */
+	/* sc, mode, loop, sim, dra, place, names, nodes, diags; notes are the result's.
+	 * The run owns what the events only borrow. */
+	ScenarioEventsEnv env;
 	ScenarioGpuSpec *gpuspec; /* the trace's gpu_spec in this world */
-	ClusterResNames *names;
 	K8sObjectSet *published;
-	GPtrArray *nodes; /* HwNode* */
-	GArray *pods;     /* ScenarioPod */
-	GArray *pending;  /* guint64 samples */
-	GArray *alloc;    /* double samples: busy devices / devices */
+	GArray *pods;    /* ScenarioPod */
+	GArray *pending; /* guint64 samples */
+	GArray *alloc;   /* double samples: busy devices / devices */
 	uint32_t kind_sample;
 	SimTime last_sample; /* time of the last sample, -1 before the first */
 	guint64 max_samples; /* the sampled values limit over the series */
@@ -168,7 +163,6 @@ typedef struct {
 	guint physical_gpus; /* physical GPUs, for capacity under DynamicMIG */
 	gint64 physical_mem;
 	ScenarioResult *result;
-	K8sDiagList *diags;
 	ScenarioEvents *events;   /* spec.events of this run */
 	ScenarioSampler *sampler; /* per-node occupancy, fragmentation (measure_sample.c) */
 } WorldRun;

@@ -25,13 +25,13 @@ node_devices(const WorldRun *run,
              GPtrArray *names,
              GPtrArray *resources)
 {
-	const XrConfig *xr = &run->mode->xr;
+	const XrConfig *xr = &run->env.mode->xr;
 	const HwGpuModel *model = node->shape->gpu_model;
 	ClusterShareMode shared = CLUSTER_SHARE_EXCLUSIVE;
 
-	if (run->mode->world == SCENARIO_WORLD_EXTENDED && run->mode->xr.replicas > 1)
-		shared = run->mode->xr.sharing == XR_SHARING_MPS ? CLUSTER_SHARE_MPS
-		                                                 : CLUSTER_SHARE_TIME_SLICE;
+	if (run->env.mode->world == SCENARIO_WORLD_EXTENDED && run->env.mode->xr.replicas > 1)
+		shared = run->env.mode->xr.sharing == XR_SHARING_MPS ? CLUSTER_SHARE_MPS
+		                                                     : CLUSTER_SHARE_TIME_SLICE;
 	for (guint s = 0; s < slices->len; s++) {
 		const HwSlice *slice = slices->pdata[s];
 
@@ -73,7 +73,7 @@ scenario_run__node_devices(const ScenarioMode *mode,
                            GPtrArray *names,
                            GPtrArray *resources)
 {
-	WorldRun run = { .mode = mode };
+	WorldRun run = { .env.mode = mode };
 	g_autoptr(GPtrArray) slices = hw_publish_nvidia(node, opts);
 
 	node_devices(&run, node, slices, devices, names, resources);
@@ -94,7 +94,7 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 {
 	g_autofree char *name = g_strdup_printf("%s-%u", pool->name, k);
 	HwNode *node = hw_node_new(shape, name);
-	const char *layout = scenario_mode_pool_layout(run->mode, pool);
+	const char *layout = scenario_mode_pool_layout(run->env.mode, pool);
 	gboolean dynamic = strcmp(layout, "dynamic") == 0;
 	g_autoptr(GArray) devices = g_array_new(FALSE, TRUE, sizeof(ClusterDevice));
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
@@ -104,9 +104,9 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 	ClusterNode *cnode;
 	const K8sNode *knode;
 
-	g_ptr_array_add(run->nodes, node);
+	g_ptr_array_add(run->env.nodes, node);
 	hw_publish_options_init(&opts);
-	if (dynamic && run->mode->world == SCENARIO_WORLD_EXTENDED) {
+	if (dynamic && run->env.mode->world == SCENARIO_WORLD_EXTENDED) {
 		scenario_note__add(run->result->notes, pool->name, "mig: dynamic",
 		                   "the device plugin has no dynamic MIG: MIG off in this mode");
 		dynamic = FALSE;
@@ -121,29 +121,31 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 		        (gint64)((const HwGpu *)node->gpus->pdata[g])->model->memory_mib << 20;
 	/* one publish for the api objects, the simulation's devices and the sampler */
 	slices = hw_publish_nvidia(node, &opts);
-	if (run->mode->world == SCENARIO_WORLD_DRA) {
-		if (!hw_publish_objects_with(node, slices, FALSE, run->published, run->diags)) {
+	if (run->env.mode->world == SCENARIO_WORLD_DRA) {
+		if (!hw_publish_objects_with(node, slices, FALSE, run->published, run->env.diags)) {
 			g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
 			            "node %s: the published objects are not valid", name);
 			return FALSE;
 		}
-	} else if (!xr_publish_objects(node, &run->mode->xr, run->published, run->diags, error)) {
+	} else if (!xr_publish_objects(node, &run->env.mode->xr, run->published, run->env.diags,
+	                               error)) {
 		return FALSE;
 	}
 	knode = last_node(run->published);
-	cnode = knode ? cluster_k8s_node_new(knode, run->names, run->diags) : NULL;
+	cnode = knode ? cluster_k8s_node_new(knode, run->env.names, run->env.diags) : NULL;
 	if (cnode == NULL) {
 		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD, "node %s: no Node object",
 		            name);
 		return FALSE;
 	}
 	node_devices(run, node, slices, devices, names, resources);
-	if (run->place != NULL)
-		scenario_place__add_node(run->place, name, resources, run->mode->xr.replicas > 1);
-	cluster_sim_add_node(run->sim, cnode, (ClusterDevice *)devices->data, devices->len);
+	if (run->env.place != NULL)
+		scenario_place__add_node(run->env.place, name, resources,
+		                         run->env.mode->xr.replicas > 1);
+	cluster_sim_add_node(run->env.sim, cnode, (ClusterDevice *)devices->data, devices->len);
 	scenario_sample__add_node(run->sampler, node, &opts, slices);
-	if (run->dra != NULL)
-		cluster_dra_set_node_devices(run->dra, name, (const char *const *)names->pdata,
+	if (run->env.dra != NULL)
+		cluster_dra_set_node_devices(run->env.dra, name, (const char *const *)names->pdata,
 		                             names->len);
 	return TRUE;
 }
@@ -151,15 +153,15 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 static gboolean
 add_nodes(WorldRun *run, GError **error)
 {
-	const HwCatalog *catalog = run->sc->catalog;
+	const HwCatalog *catalog = run->env.sc->catalog;
 
-	for (guint p = 0; p < run->sc->pools->len; p++) {
-		const ScenarioPool *pool = &g_array_index(run->sc->pools, ScenarioPool, p);
+	for (guint p = 0; p < run->env.sc->pools->len; p++) {
+		const ScenarioPool *pool = &g_array_index(run->env.sc->pools, ScenarioPool, p);
 		const HwNodeShape *shape = hw_catalog_lookup_shape(catalog, pool->shape);
 
 		for (guint k = 0; shape != NULL && k < pool->count; k++) {
 			if (!add_node(run, pool, shape, k, error)) {
-				g_prefix_error(error, "%s: node pool %s: ", run->mode->name,
+				g_prefix_error(error, "%s: node pool %s: ", run->env.mode->name,
 				               pool->name);
 				return FALSE;
 			}
@@ -172,34 +174,36 @@ add_nodes(WorldRun *run, GError **error)
 static void
 add_dra_inventory(WorldRun *run)
 {
-	const K8sObjectSet *m = run->sc->objects;
+	const K8sObjectSet *m = run->env.sc->objects;
 	guint before = k8s_object_set_count_kind(run->published, K8S_KIND_DEVICE_CLASS);
 
 	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_DEVICE_CLASS); i++)
-		cluster_dra_add_class(run->dra, k8s_object_as_device_class(k8s_object_set_get_kind(
-		                                        m, K8S_KIND_DEVICE_CLASS, i)));
-	scenario_dra_classes_load(run->sc, run->published, run->diags);
+		cluster_dra_add_class(run->env.dra,
+		                      k8s_object_as_device_class(k8s_object_set_get_kind(
+		                              m, K8S_KIND_DEVICE_CLASS, i)));
+	scenario_dra_classes_load(run->env.sc, run->published, run->env.diags);
 	for (guint i = before; i < k8s_object_set_count_kind(run->published, K8S_KIND_DEVICE_CLASS);
 	     i++)
-		cluster_dra_add_class(run->dra, k8s_object_as_device_class(k8s_object_set_get_kind(
-		                                        run->published, K8S_KIND_DEVICE_CLASS, i)));
+		cluster_dra_add_class(run->env.dra,
+		                      k8s_object_as_device_class(k8s_object_set_get_kind(
+		                              run->published, K8S_KIND_DEVICE_CLASS, i)));
 }
 
 /* After cluster_dra_attach(): claims join the simulation's claim controller. */
 static void
 add_dra_claims(WorldRun *run)
 {
-	const K8sObjectSet *m = run->sc->objects;
+	const K8sObjectSet *m = run->env.sc->objects;
 
 	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_RESOURCE_CLAIM); i++)
-		cluster_dra_add_claim(
-		        run->dra, k8s_object_as_resource_claim(
-		                          k8s_object_set_get_kind(m, K8S_KIND_RESOURCE_CLAIM, i)));
+		cluster_dra_add_claim(run->env.dra,
+		                      k8s_object_as_resource_claim(k8s_object_set_get_kind(
+		                              m, K8S_KIND_RESOURCE_CLAIM, i)));
 	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_RESOURCE_CLAIM_TEMPLATE); i++)
 		cluster_dra_add_template(
-		        run->dra, k8s_object_as_resource_claim_template(k8s_object_set_get_kind(
-		                          m, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, i)));
-	scenario_gpuspec__add_templates(run->gpuspec, run->dra);
+		        run->env.dra, k8s_object_as_resource_claim_template(k8s_object_set_get_kind(
+		                              m, K8S_KIND_RESOURCE_CLAIM_TEMPLATE, i)));
+	scenario_gpuspec__add_templates(run->gpuspec, run->env.dra);
 }
 
 /*
@@ -212,7 +216,7 @@ add_dra_claims(WorldRun *run)
 static void
 add_taint_rules(WorldRun *run)
 {
-	const K8sObjectSet *m = run->sc->objects;
+	const K8sObjectSet *m = run->env.sc->objects;
 
 	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_DEVICE_TAINT_RULE); i++) {
 		K8sObject *obj = k8s_object_set_get_kind(m, K8S_KIND_DEVICE_TAINT_RULE, i);
@@ -220,16 +224,16 @@ add_taint_rules(WorldRun *run)
 
 		const K8sDeviceTaintRule *rule = k8s_object_as_device_taint_rule(obj);
 
-		if (run->dra != NULL && run->mode->device_taints_gate &&
+		if (run->env.dra != NULL && run->env.mode->device_taints_gate &&
 		    g_strcmp0(rule->spec.taint.effect, "NoExecute") == 0)
 			/* eviction matching by class and CEL is not modelled for manifests */
 			scenario_note__add(
 			        run->result->notes, object, "device taint",
 			        "NoExecute DeviceTaintRule manifests are not simulated: no "
 			        "effect (use a device-taint event)");
-		else if (run->dra != NULL && run->mode->device_taints_gate)
-			cluster_dra_add_taint_rule_object(run->dra, rule);
-		else if (run->dra != NULL)
+		else if (run->env.dra != NULL && run->env.mode->device_taints_gate)
+			cluster_dra_add_taint_rule_object(run->env.dra, rule);
+		else if (run->env.dra != NULL)
 			scenario_note__add(
 			        run->result->notes, object, "device taint",
 			        "DRADeviceTaints is off (alpha in 1.34): DeviceTaintRules are "
@@ -247,7 +251,7 @@ add_dra_slices(WorldRun *run)
 {
 	for (guint i = 0; i < k8s_object_set_count_kind(run->published, K8S_KIND_RESOURCE_SLICE);
 	     i++)
-		cluster_dra_add_slice(run->dra,
+		cluster_dra_add_slice(run->env.dra,
 		                      k8s_object_as_resource_slice(k8s_object_set_get_kind(
 		                              run->published, K8S_KIND_RESOURCE_SLICE, i)));
 }
@@ -257,7 +261,7 @@ static const K8sPodSpec empty_spec;
 static void
 set_request(WorldRun *run, ClusterPod *cpod, const char *resource, gint64 count)
 {
-	gint slot = cluster_res_names_intern(run->names, resource);
+	gint slot = cluster_res_names_intern(run->env.names, resource);
 
 	if (slot >= 0)
 		cluster_pod_set_request(cpod, slot, count);
@@ -286,7 +290,7 @@ trace_claim_pod(WorldRun *run,
                 ClusterSimWork *w)
 {
 	ClusterPod *cpod =
-	        cluster_k8s_pod_new(spec, pod->name, uid, run->names, run->diags, "spec.");
+	        cluster_k8s_pod_new(spec, pod->name, uid, run->env.names, run->env.diags, "spec.");
 
 	if (cpod == NULL)
 		return NULL;
@@ -308,7 +312,7 @@ static const char *
 pod_gpu_resource(const WorldRun *run, const ClusterPod *cpod)
 {
 	for (gint slot = CLUSTER_RES_FIRST_SCALAR; slot < CLUSTER_RES_MAX; slot++) {
-		const char *name = cluster_res_names_get(run->names, slot);
+		const char *name = cluster_res_names_get(run->env.names, slot);
 
 		if (cpod->requests.v[slot] > 0 && name != NULL &&
 		    g_str_has_prefix(name, "nvidia.com/"))
@@ -331,7 +335,7 @@ dra_pod_work(
 	 * one, its default (time-slicing, Default, once the device has
 	 * two tenants: cluster_run.c), so a device's mode never outlives
 	 * the claim that set it. */
-	if (!scenario_xlate__sharing(run->sc, pod, &w->sharing, &w->interval, &w->mps_threads,
+	if (!scenario_xlate__sharing(run->env.sc, pod, &w->sharing, &w->interval, &w->mps_threads,
 	                             &w->mem_limit)) {
 		w->sharing = CLUSTER_SHARE_EXCLUSIVE;
 		w->interval = CLUSTER_INTERVAL_DEFAULT;
@@ -344,9 +348,9 @@ static void
 extended_pod_work(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod, ClusterSimWork *w)
 {
 	ScenarioXlate x;
-	gint slot = cluster_res_names_lookup(run->names, "nvidia.com/gpu");
+	gint slot = cluster_res_names_lookup(run->env.names, "nvidia.com/gpu");
 
-	scenario_xlate__pod(run->sc, pod, &x, run->result->notes);
+	scenario_xlate__pod(run->env.sc, pod, &x, run->result->notes);
 	if (x.resource != NULL && x.count > 0)
 		set_request(run, cpod, x.resource, x.count);
 	for (guint i = 0; i + 1 < x.node_selector->len; i += 2)
@@ -384,31 +388,31 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 		w.n_devices = pod->num_gpu;
 		if (pod->compute < 1.0 && pod->num_gpu > 0)
 			scenario_note__add(run->result->notes, "trace", "gpu_milli < 1000",
-			                   run->mode->world == SCENARIO_WORLD_DRA
+			                   run->env.mode->world == SCENARIO_WORLD_DRA
 			                           ? "no fractional DRA request: a whole GPU "
 			                             "(demand kept for the run model)"
 			                           : "a whole nvidia.com/gpu (a replica when the "
 			                             "mode shares GPUs)");
 	} else {
-		cpod = cluster_k8s_pod_new(pod->spec, pod->name, uid, run->names, run->diags,
-		                           "spec.");
+		cpod = cluster_k8s_pod_new(pod->spec, pod->name, uid, run->env.names,
+		                           run->env.diags, "spec.");
 		if (cpod == NULL)
 			return FALSE;
-		if (run->mode->world == SCENARIO_WORLD_DRA)
+		if (run->env.mode->world == SCENARIO_WORLD_DRA)
 			dra_pod_work(run, pod, &w, &claims, &templates);
 		else
 			extended_pod_work(run, pod, cpod, &w);
 	}
 	resource = pod_gpu_resource(run, cpod);
-	if (run->mode->world == SCENARIO_WORLD_EXTENDED)
-		scenario_xlate__plugin_mps(run->sc, run->mode, resource, &w.mps_threads,
+	if (run->env.mode->world == SCENARIO_WORLD_EXTENDED)
+		scenario_xlate__plugin_mps(run->env.sc, run->env.mode, resource, &w.mps_threads,
 		                           &w.mem_limit);
-	index = cluster_sim_add_pod(run->sim, cpod, &w);
-	if (run->place != NULL && resource != NULL)
-		scenario_place__set_pod(run->place, index, resource);
+	index = cluster_sim_add_pod(run->env.sim, cpod, &w);
+	if (run->env.place != NULL && resource != NULL)
+		scenario_place__set_pod(run->env.place, index, resource);
 	/* Trace pods have no spec: an empty one lets KEP-5004 mark nvidia.com/gpu. */
-	if (run->dra != NULL)
-		cluster_dra_add_pod(run->dra, index, pod->namespace_,
+	if (run->env.dra != NULL)
+		cluster_dra_add_pod(run->env.dra, index, pod->namespace_,
 		                    pod->spec != NULL ? pod->spec
 		                    : gpuspec != NULL ? gpuspec
 		                                      : &empty_spec);
@@ -427,15 +431,15 @@ append_alloc_sample(WorldRun *run)
 
 	if (run->dynamic)
 		return;
-	cluster_sim_get_capacity(run->sim, &n_devices, &compute, &mem);
-	ratio = n_devices > 0 ? cluster_sim_get_busy_devices(run->sim)->value / n_devices : 0.0;
+	cluster_sim_get_capacity(run->env.sim, &n_devices, &compute, &mem);
+	ratio = n_devices > 0 ? cluster_sim_get_busy_devices(run->env.sim)->value / n_devices : 0.0;
 	g_array_append_val(run->alloc, ratio);
 }
 
 static void
 take_sample(WorldRun *run, SimTime now)
 {
-	guint64 pending = cluster_sim_get_stats(run->sim)->pending;
+	guint64 pending = cluster_sim_get_stats(run->env.sim)->pending;
 
 	g_array_append_val(run->pending, pending);
 	append_alloc_sample(run);
@@ -449,7 +453,7 @@ on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 {
 	WorldRun *run = data;
 	SimTime now = sim_loop_get_now(loop);
-	SimTime next = now + run->sc->sampling;
+	SimTime next = now + run->env.sc->sampling;
 
 	/* without a horizon nothing else bounds the series: stop at the limit */
 	if (run->pending->len >= run->max_samples) {
@@ -476,12 +480,12 @@ on_sample(SimLoop *loop, const SimEvent *event, gpointer data)
 static gboolean
 end_of_run(WorldRun *run, SimStopReason stop, ScenarioEnd *end, GError **error)
 {
-	SimTime now = sim_loop_get_now(run->loop);
+	SimTime now = sim_loop_get_now(run->env.loop);
 	gboolean closing = stop == SIM_STOP_QUIESCENT && run->last_sample < now;
 
 	/* on_sample stopped the loop, or the closing sample is one too many */
 	if (stop == SIM_STOP_REQUESTED || (closing && run->pending->len >= run->max_samples))
-		return scenario_limits__samples_ran_out(run->sc, now, error);
+		return scenario_limits__samples_ran_out(run->env.sc, now, error);
 	if (stop == SIM_STOP_QUIESCENT) {
 		if (closing)
 			take_sample(run, now);
@@ -504,7 +508,7 @@ on_progress(SimLoop *loop, gpointer data)
 {
 	Progress *p = data;
 
-	p->func(sim_loop_get_now(loop), cluster_sim_get_stats(p->run->sim)->bound,
+	p->func(sim_loop_get_now(loop), cluster_sim_get_stats(p->run->env.sim)->bound,
 	        sim_loop_get_dispatched(loop), p->data);
 }
 
@@ -513,10 +517,10 @@ configure(WorldRun *run, ClusterSimConfig *config, guint64 seed)
 {
 	cluster_sim_config_init(config);
 	config->seed = seed;
-	config->run = run->sc->run;
+	config->run = run->env.sc->run;
 	config->sched.percentage_of_nodes_to_score =
-	        (gint32)run->mode->percentage_of_nodes_to_score;
-	config->score_policy = run->mode->score; /* checked by the decoder */
+	        (gint32)run->env.mode->percentage_of_nodes_to_score;
+	config->score_policy = run->env.mode->score; /* checked by the decoder */
 }
 
 /* At the end of the run: sim/measure reads the metrics; the sampler goes to the result. */
@@ -524,9 +528,9 @@ static void
 collect(WorldRun *run)
 {
 	MeasureRunEnd end = {
-		.loop = run->loop,
-		.sim = run->sim,
-		.dra = run->dra,
+		.loop = run->env.loop,
+		.sim = run->env.sim,
+		.dra = run->env.dra,
 		.pods = run->pods,
 		.pending = run->pending,
 		.alloc = run->alloc,
@@ -536,7 +540,7 @@ collect(WorldRun *run)
 		.dynamic = run->dynamic,
 		.physical_gpus = run->physical_gpus,
 		.physical_mem = run->physical_mem,
-		.sampling = run->sc->sampling,
+		.sampling = run->env.sc->sampling,
 	};
 
 	measure_collect(run->result, &end);
@@ -546,14 +550,14 @@ static void
 run_clear(WorldRun *run)
 {
 	g_clear_pointer(&run->pods, g_array_unref);
-	g_clear_pointer(&run->sim, cluster_sim_free);
-	g_clear_pointer(&run->dra, cluster_dra_free);
+	g_clear_pointer(&run->env.sim, cluster_sim_free);
+	g_clear_pointer(&run->env.dra, cluster_dra_free);
 	g_clear_pointer(&run->gpuspec, scenario_gpuspec__free); /* after dra: it borrowed them */
-	g_clear_pointer(&run->place, scenario_place__free);
-	g_clear_pointer(&run->loop, sim_loop_free);
-	g_clear_pointer(&run->names, cluster_res_names_free);
+	g_clear_pointer(&run->env.place, scenario_place__free);
+	g_clear_pointer(&run->env.loop, sim_loop_free);
+	g_clear_pointer(&run->env.names, cluster_res_names_free);
 	g_clear_pointer(&run->published, k8s_object_set_free);
-	g_clear_pointer(&run->nodes, g_ptr_array_unref);
+	g_clear_pointer(&run->env.nodes, g_ptr_array_unref);
 	g_clear_pointer(&run->pending, g_array_unref);
 	g_clear_pointer(&run->alloc, g_array_unref);
 	g_clear_pointer(&run->sampler, scenario_sample__free);
@@ -565,15 +569,15 @@ run_clear(WorldRun *run)
 static gboolean
 run_begin(WorldRun *run, SimRngSet *rngs, WorkloadTrace **trace, GError **error)
 {
-	run->pods = scenario_pods__expand(run->sc, rngs, trace, run->diags);
+	run->pods = scenario_pods__expand(run->env.sc, rngs, trace, run->env.diags);
 	if (run->pods == NULL) {
 		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD, "the workload has errors");
 		return FALSE;
 	}
-	run->loop = sim_loop_new();
-	run->names = cluster_res_names_new();
+	run->env.loop = sim_loop_new();
+	run->env.names = cluster_res_names_new();
 	run->published = k8s_object_set_new();
-	run->nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_free);
+	run->env.nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_free);
 	run->pending = g_array_new(FALSE, TRUE, sizeof(guint64));
 	run->alloc = g_array_new(FALSE, TRUE, sizeof(double));
 	return TRUE;
@@ -596,13 +600,13 @@ describe_hook(gpointer data, guint pod)
 static void
 record_journal(WorldRun *run)
 {
-	ClusterJournal *journal = cluster_sim_get_journal(run->sim);
+	ClusterJournal *journal = cluster_sim_get_journal(run->env.sim);
 
-	if (!run->sc->journal)
+	if (!run->env.sc->journal)
 		return;
 	cluster_journal_set_full(journal, TRUE);
-	if (run->dra != NULL)
-		cluster_journal_set_hooks(journal, detail_hook, describe_hook, run->dra);
+	if (run->env.dra != NULL)
+		cluster_journal_set_hooks(journal, detail_hook, describe_hook, run->env.dra);
 }
 
 /* The mode's world: the allocator (dra) or the device plugin's placement
@@ -610,7 +614,7 @@ record_journal(WorldRun *run)
 static void
 build_world(WorldRun *run, ClusterSimConfig *config)
 {
-	const ScenarioMode *mode = run->mode;
+	const ScenarioMode *mode = run->env.mode;
 
 	if (mode->world == SCENARIO_WORLD_DRA) {
 		DraFeatures features = dra_features_default();
@@ -619,24 +623,24 @@ build_world(WorldRun *run, ClusterSimConfig *config)
 		features.partitionable_devices = TRUE;
 		/* DeviceTaintRules and device taints count only with the alpha gate on. */
 		features.device_taints = mode->device_taints_gate;
-		run->dra = cluster_dra_new(&features);
-		cluster_dra_set_filter_timeout(run->dra, scenario_mode_filter_timeout(mode));
-		cluster_dra_configure(run->dra, config);
+		run->env.dra = cluster_dra_new(&features);
+		cluster_dra_set_filter_timeout(run->env.dra, scenario_mode_filter_timeout(mode));
+		cluster_dra_configure(run->env.dra, config);
 		add_dra_inventory(run);
 	} else {
-		run->place = scenario_place__new();
-		scenario_place__configure(run->place, &mode->xr);
+		run->env.place = scenario_place__new();
+		scenario_place__configure(run->env.place, &mode->xr);
 		config->place = scenario_place__func;
-		config->place_data = run->place;
+		config->place_data = run->env.place;
 	}
-	run->sim = cluster_sim_new(run->loop, config);
-	run->sampler = scenario_sample__new(run->sc, mode, run->sim, run->names, run->pods,
-	                                    scenario_xlate__claim_shape);
-	if (run->dra != NULL) {
-		cluster_dra_attach(run->dra, run->sim);
+	run->env.sim = cluster_sim_new(run->env.loop, config);
+	run->sampler = scenario_sample__new(run->env.sc, mode, run->env.sim, run->env.names,
+	                                    run->pods, scenario_xlate__claim_shape);
+	if (run->env.dra != NULL) {
+		cluster_dra_attach(run->env.dra, run->env.sim);
 		add_dra_claims(run);
 		if (mode->extended_resource_gate)
-			cluster_dra_enable_extended_resources(run->dra, run->names);
+			cluster_dra_enable_extended_resources(run->env.dra, run->env.names);
 	}
 	record_journal(run);
 }
@@ -648,15 +652,15 @@ populate(WorldRun *run, guint before, GError **error)
 {
 	gboolean ok = add_nodes(run, error);
 
-	if (ok && run->dra != NULL)
+	if (ok && run->env.dra != NULL)
 		add_dra_slices(run);
 	if (ok)
 		add_taint_rules(run);
 	for (guint i = 0; ok && i < run->pods->len; i++)
 		ok = add_pod(run, &g_array_index(run->pods, ScenarioPod, i), i);
-	if (ok && k8s_diag_list_count_errors(run->diags) > before) {
+	if (ok && k8s_diag_list_count_errors(run->env.diags) > before) {
 		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
-		            "%s: the cluster or the pods have errors", run->mode->name);
+		            "%s: the cluster or the pods have errors", run->env.mode->name);
 		ok = FALSE;
 	}
 	return ok;
@@ -666,23 +670,18 @@ populate(WorldRun *run, guint before, GError **error)
 static gboolean
 drive(WorldRun *run, SimTime horizon, Progress *prog, GError **error)
 {
-	ScenarioEventsEnv env = {
-		run->sc,    run->mode,  run->loop,  run->sim,           run->dra,
-		run->place, run->names, run->nodes, run->result->notes, run->diags
-	};
-
-	run->events = scenario_events__new(&env);
-	run->kind_sample = sim_loop_add_kind(run->loop, "scenario-sample", on_sample, run);
+	run->events = scenario_events__new(&run->env);
+	run->kind_sample = sim_loop_add_kind(run->env.loop, "scenario-sample", on_sample, run);
 	/* a sample only observes: it cannot keep a quiescent run going */
-	sim_loop_set_kind_passive(run->loop, run->kind_sample);
-	sim_loop_schedule(run->loop, 0, run->kind_sample, 255, 0, NULL);
+	sim_loop_set_kind_passive(run->env.loop, run->kind_sample);
+	sim_loop_schedule(run->env.loop, 0, run->kind_sample, 255, 0, NULL);
 	if (prog->func != NULL)
-		sim_loop_set_progress(run->loop, 200000, on_progress, prog);
+		sim_loop_set_progress(run->env.loop, 200000, on_progress, prog);
 	run->horizon = horizon;
 	run->last_sample = -1;
-	run->max_samples = scenario_limits__max_samples(run->sc);
-	sim_loop_set_horizon(run->loop, horizon);
-	return end_of_run(run, sim_loop_run(run->loop), &run->result->end_reason, error);
+	run->max_samples = scenario_limits__max_samples(run->env.sc);
+	sim_loop_set_horizon(run->env.loop, horizon);
+	return end_of_run(run, sim_loop_run(run->env.loop), &run->result->end_reason, error);
 }
 
 ScenarioResult *
@@ -695,7 +694,7 @@ scenario_run(const Scenario *self,
              K8sDiagList *diags,
              GError **error)
 {
-	WorldRun run = { .sc = self, .mode = mode, .diags = diags };
+	WorldRun run = { .env = { .sc = self, .mode = mode, .diags = diags } };
 	g_autoptr(SimRngSet) rngs = NULL;
 	g_autoptr(ScenarioResult) result = g_new0(ScenarioResult, 1);
 	g_autoptr(WorkloadTrace) trace = NULL;
@@ -711,6 +710,7 @@ scenario_run(const Scenario *self,
 	result->horizon = horizon;
 	result->notes = g_ptr_array_new_with_free_func(scenario_note__free);
 	run.result = result;
+	run.env.notes = result->notes;
 	if (!scenario_limits__samples(self, horizon, error))
 		return NULL;
 	rngs = sim_rng_set_new(seed);
@@ -725,10 +725,10 @@ scenario_run(const Scenario *self,
 	}
 	collect(&run);
 	/* after collect(): the diagnosis must not touch the metrics */
-	scenario_reasons__collect(result, run.sim, run.dra, run.names, run.pods);
+	scenario_reasons__collect(result, run.env.sim, run.env.dra, run.env.names, run.pods);
 	if (self->journal) {
-		result->journal = cluster_sim_steal_journal(run.sim);
-		result->names = g_steal_pointer(&run.names);
+		result->journal = cluster_sim_steal_journal(run.env.sim);
+		result->names = g_steal_pointer(&run.env.names);
 	}
 	run_clear(&run);
 	return g_steal_pointer(&result);

@@ -94,18 +94,22 @@ typedef struct {
 
 /**
  * k8s_yaml_parse:
- * Parses @len bytes of @data (YAML, multi-document, or JSON) named @file into
- * @out. Nodes go to @arena, text to @strings. Every problem is added to @diags
- * with its position. Documents before a syntax error are kept in @out.
+ * Parses @in's @len bytes of @data (YAML, multi-document, or JSON) named @file
+ * into @out. Nodes go to @arena, text to @strings. Every problem is added to
+ * @diags with its position. Documents before a syntax error are kept in @out.
  * Returns: TRUE when no error was added.
  */
-gboolean k8s_yaml_parse(const char *file,
-                        const char *data,
-                        gsize len,
-                        BaseArena *arena,
-                        GStringChunk *strings,
-                        K8sYamlFile *out,
-                        K8sDiagList *diags);
+/* What k8s_yaml_parse() and its variants read, and where they put what they build. */
+typedef struct {
+	const char *file; /* the name positions and diagnostics carry */
+	const char *data; /* @len bytes, not necessarily NUL-terminated */
+	gsize len;
+	BaseArena *arena;      /* the nodes of the tree */
+	GStringChunk *strings; /* the text of the tree */
+	K8sDiagList *diags;    /* every problem, with its position */
+} K8sYamlInput;
+
+gboolean k8s_yaml_parse(const K8sYamlInput *in, K8sYamlFile *out);
 
 /**
  * k8s_yaml_parse_data:
@@ -116,13 +120,7 @@ gboolean k8s_yaml_parse(const char *file,
  * is no error here (@out has none: the reader says what it needed). The same
  * limits apply (DRASIM_MAX_YAML_DEPTH, DRASIM_MAX_YAML_NODES).
  */
-gboolean k8s_yaml_parse_data(const char *file,
-                             const char *data,
-                             gsize len,
-                             BaseArena *arena,
-                             GStringChunk *strings,
-                             K8sYamlFile *out,
-                             K8sDiagList *diags);
+gboolean k8s_yaml_parse_data(const K8sYamlInput *in, K8sYamlFile *out);
 
 /**
  * K8sYamlItemFn:
@@ -142,15 +140,10 @@ typedef void (*K8sYamlItemFn)(const K8sYamlNode *item,
  * while parsing, so a 60 MB List never exists as one tree. In the documents of @out
  * those items are replaced by nodes flagged K8S_YAML_FLAG_STREAMED.
  */
-gboolean k8s_yaml_parse_stream(const char *file,
-                               const char *data,
-                               gsize len,
-                               BaseArena *arena,
-                               GStringChunk *strings,
+gboolean k8s_yaml_parse_stream(const K8sYamlInput *in,
                                K8sYamlItemFn item_fn,
                                gpointer user_data,
-                               K8sYamlFile *out,
-                               K8sDiagList *diags);
+                               K8sYamlFile *out);
 
 /** k8s_yaml_node_pos: the position of @node in @file. */
 K8sPos k8s_yaml_node_pos(const K8sYamlNode *node, const char *file);

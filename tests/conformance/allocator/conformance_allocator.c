@@ -422,7 +422,8 @@ load_case(const char *path, Case *c, GString *why)
 	}
 	c->arena = base_arena_new();
 	c->strings = g_string_chunk_new(4096);
-	if (!k8s_yaml_parse(path, c->data, c->len, c->arena, c->strings, &c->file, diags) ||
+	if (!k8s_yaml_parse(&(K8sYamlInput){ path, c->data, c->len, c->arena, c->strings, diags },
+	                    &c->file) ||
 	    c->file.n_docs < 1) {
 		g_string_append(why, "    the file does not parse as YAML\n");
 		return FALSE;

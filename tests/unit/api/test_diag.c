@@ -106,7 +106,8 @@ test_diag__text_pos_in_block(void **state)
 	const K8sYamlNode *e, *q;
 	K8sPos p;
 
-	assert_true(k8s_yaml_parse("t.yaml", text, strlen(text), arena, strings, &file, diags));
+	assert_true(k8s_yaml_parse(
+	        &(K8sYamlInput){ "t.yaml", text, strlen(text), arena, strings, diags }, &file));
 	e = k8s_yaml_map_lookup(file.docs[0].root, "e");
 	p = k8s_yaml_text_pos(e, "t.yaml", 8); /* 't' of "two" is byte 4; '.' byte 7; 'x' 8 */
 	assert_int_equal(p.line, 3);

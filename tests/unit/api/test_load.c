@@ -304,8 +304,9 @@ test_load__scalar_types(void **state)
 		g_autofree char *text = g_strdup_printf("v: %s\n", cases[i].text);
 		K8sYamlFile file;
 
-		assert_true(
-		        k8s_yaml_parse("s.yaml", text, strlen(text), arena, strings, &file, diags));
+		assert_true(k8s_yaml_parse(
+		        &(K8sYamlInput){ "s.yaml", text, strlen(text), arena, strings, diags },
+		        &file));
 		if (k8s_yaml_scalar_type(k8s_yaml_map_lookup(file.docs[0].root, "v")) !=
 		    cases[i].type) {
 			print_message("# %s\n", cases[i].text);

@@ -26,8 +26,9 @@ parse(Parsed *p, const char *text)
 	p->arena = base_arena_new();
 	p->strings = g_string_chunk_new(256);
 	p->diags = k8s_diag_list_new();
-	return k8s_yaml_parse_data("r.yaml", text, strlen(text), p->arena, p->strings, &p->file,
-	                           p->diags);
+	return k8s_yaml_parse_data(
+	        &(K8sYamlInput){ "r.yaml", text, strlen(text), p->arena, p->strings, p->diags },
+	        &p->file);
 }
 
 static void

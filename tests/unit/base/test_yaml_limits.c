@@ -25,7 +25,8 @@ parse(const char *text)
 	K8sYamlFile file;
 	char *message = NULL;
 
-	k8s_yaml_parse("t.yaml", text, strlen(text), arena, strings, &file, diags);
+	k8s_yaml_parse(&(K8sYamlInput){ "t.yaml", text, strlen(text), arena, strings, diags },
+	               &file);
 	if (k8s_diag_list_count(diags) > 0)
 		message = g_strdup(k8s_diag_list_get(diags, 0)->message);
 	g_string_chunk_free(strings);
