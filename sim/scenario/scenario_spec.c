@@ -95,63 +95,73 @@ decode_dist(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Workloa
 		scenario_dec__error(dec, node, path, "%s", error->message);
 }
 
+/* One process parameter into its field of @a (sim/workload's table gives both). */
+static void
+decode_arrival_param(ScenarioDec *dec,
+                     const K8sYamlNode *v,
+                     const char *field,
+                     const WorkloadArrivalParam *p,
+                     WorkloadArrival *a)
+{
+	char *at = (char *)a + p->offset;
+	guint64 n;
+
+	switch (p->type) {
+	case WORKLOAD_PARAM_NUMBER:
+		scenario_dec__double(dec, v, field, (double *)(void *)at);
+		break;
+	case WORKLOAD_PARAM_COUNT:
+		if (scenario_dec__uint(dec, v, field, 1000000, &n))
+			*(guint *)(void *)at = (guint)n;
+		break;
+	case WORKLOAD_PARAM_DURATION:
+		scenario_dec__duration(dec, v, field, (SimTime *)(void *)at);
+		break;
+	}
+}
+
+/*
+ * `arrival:` with sim/workload's processes and parameters read from its tables
+ * (workload_arrival.c), so a new process needs no change here.
+ */
 static void
 decode_arrival(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEntry *e)
 {
-	static const char *const known[] = { "at",     "process",   "rate",        "start",
-		                             "end",    "burstSize", "burstPeriod", "amplitude",
-		                             "period", "peak",      NULL };
+	const WorkloadArrivalParam *params = workload_arrival_params();
+	const char *const *names = workload_arrival_names();
+	const char *known[32] = { "at", "process", "start", "end" };
+	guint n_known = 4;
 	const K8sYamlNode *proc;
 
 	if (!scenario_dec__map(dec, node, path))
 		return;
+	for (guint k = 0; params[k].key != NULL && n_known + 1 < G_N_ELEMENTS(known); k++)
+		known[n_known++] = params[k].key;
 	scenario_dec__check_keys(dec, node, path, known);
 	proc = k8s_yaml_map_lookup(node, "process");
 	e->arrival_kind = proc != NULL ? SCENARIO_ARRIVAL_PROCESS : SCENARIO_ARRIVAL_AT;
 	if (proc != NULL) {
 		g_autofree char *field = g_strdup_printf("%s.process", path);
-		g_autofree char *p = scenario_dec__string(dec, proc, field);
+		guint kind;
 
-		if (p == NULL)
-			return;
-		if (strcmp(p, "poisson") == 0)
-			e->process.kind = WORKLOAD_ARRIVAL_POISSON;
-		else if (strcmp(p, "fixed-rate") == 0)
-			e->process.kind = WORKLOAD_ARRIVAL_FIXED_RATE;
-		else if (strcmp(p, "burst") == 0)
-			e->process.kind = WORKLOAD_ARRIVAL_BURST;
-		else if (strcmp(p, "diurnal") == 0)
-			e->process.kind = WORKLOAD_ARRIVAL_DIURNAL;
-		else
-			scenario_dec__error(dec, proc, field,
-			                    "expected poisson, fixed-rate, burst "
-			                    "or diurnal, got \"%s\"",
-			                    p);
+		if (scenario_dec__choice(dec, proc, field, names, g_strv_length((char **)names),
+		                         &kind))
+			e->process.kind = (WorkloadArrivalKind)kind;
 	}
 	FOREACH_PAIR(node, key, v)
 	{
 		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
-		guint64 n;
 
 		if (strcmp(key, "at") == 0)
 			scenario_dec__duration(dec, v, field, &e->at);
-		else if (strcmp(key, "rate") == 0)
-			scenario_dec__double(dec, v, field, &e->process.rate_per_s);
 		else if (strcmp(key, "start") == 0)
 			scenario_dec__duration(dec, v, field, &e->start);
 		else if (strcmp(key, "end") == 0)
 			scenario_dec__duration(dec, v, field, &e->end);
-		else if (strcmp(key, "burstSize") == 0 &&
-		         scenario_dec__uint(dec, v, field, 1000000, &n))
-			e->process.burst_size = (guint)n;
-		else if (strcmp(key, "burstPeriod") == 0)
-			scenario_dec__duration(dec, v, field, &e->process.burst_period);
-		else if (strcmp(key, "amplitude") == 0)
-			scenario_dec__double(dec, v, field, &e->process.amplitude);
-		else if (strcmp(key, "period") == 0)
-			scenario_dec__duration(dec, v, field, &e->process.period);
-		else if (strcmp(key, "peak") == 0)
-			scenario_dec__duration(dec, v, field, &e->process.peak);
+		for (guint k = 0; params[k].key != NULL; k++) {
+			if (strcmp(key, params[k].key) == 0)
+				decode_arrival_param(dec, v, field, &params[k], &e->process);
+		}
 	}
 }
 

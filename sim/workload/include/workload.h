@@ -89,6 +89,31 @@ typedef struct {
 	SimTime peak;         /* DIURNAL: a time of maximal rate */
 } WorkloadArrival;
 
+/*
+ * The arrival processes by name, as a scenario writes them (workload_arrival.c):
+ * NULL-terminated, index = WorkloadArrivalKind. A new process is a kind, a
+ * name here, its parameters below (fields of WorkloadArrival) and its sampling
+ * in workload_synth.c; the scenario decoder reads both tables, so it does not
+ * change.
+ */
+const char *const *workload_arrival_names(void);
+
+typedef enum {
+	WORKLOAD_PARAM_NUMBER,   /* double */
+	WORKLOAD_PARAM_COUNT,    /* guint, 1 to 1,000,000 */
+	WORKLOAD_PARAM_DURATION, /* SimTime */
+} WorkloadParamType;
+
+/* One parameter of WorkloadArrival: its key in a scenario, its type, its field. */
+typedef struct {
+	const char *key;
+	WorkloadParamType type;
+	gsize offset; /* offsetof(WorkloadArrival, ...) */
+} WorkloadArrivalParam;
+
+/* Every process parameter, terminated by a NULL key. */
+const WorkloadArrivalParam *workload_arrival_params(void);
+
 /**
  * WorkloadSynthSpec:
  *

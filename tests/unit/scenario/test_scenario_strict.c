@@ -14,6 +14,7 @@
 
 #include "cluster_sched.h"
 #include "scenario_test_util.h"
+#include "workload.h"
 
 #define HEAD     "apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\nspec:\n"
 #define ONE_POOL "  cluster:\n    nodePools: [{name: p, shape: dgx-h100}]\n"
@@ -140,6 +141,31 @@ test_strict__score_policy(void **state)
 	                           "got \"Most\" [spec.modes[0].score]");
 }
 
+/* `arrival.process` and its parameters come from sim/workload's tables
+ * (workload_arrival.c). Line 9 is the entry; columns: "    - {" is 7 characters,
+ * "kind: Job, " 11, "name: w, " 9, "arrival: {" 10, "process: " 9, so the process
+ * name is at column 47; "burst, " is 7 more and "burstSize: " 11, so its value is at 65. */
+static void
+test_strict__arrival_process(void **state)
+{
+	const char *const *names = workload_arrival_names();
+
+	assert_string_equal(names[WORKLOAD_ARRIVAL_POISSON], "poisson");
+	assert_string_equal(names[WORKLOAD_ARRIVAL_DIURNAL], "diurnal");
+	assert_null(names[WORKLOAD_ARRIVAL_DIURNAL + 1]);
+	scenario_test_expect_error(
+	        HEAD ONE_POOL "  workload:\n    entries:\n"
+	                      "    - {kind: Job, name: w, arrival: {process: poison}}\n",
+	        "s.yaml:9:47: error: expected poisson, fixed-rate, burst or diurnal, "
+	        "got \"poison\" [spec.workload.entries[0].arrival.process]");
+	scenario_test_expect_error(
+	        HEAD ONE_POOL "  workload:\n    entries:\n"
+	                      "    - {kind: Job, name: w, arrival: {process: burst, "
+	                      "burstSize: -1}}\n",
+	        "s.yaml:9:65: error: expected an integer in [0, 1000000], got -1 "
+	        "[spec.workload.entries[0].arrival.burstSize]");
+}
+
 int
 main(void)
 {
@@ -152,6 +178,7 @@ main(void)
 		cmocka_unit_test(test_strict__mode_layouts),
 		cmocka_unit_test(test_strict__duplicate_key),
 		cmocka_unit_test(test_strict__score_policy),
+		cmocka_unit_test(test_strict__arrival_process),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
