@@ -35,16 +35,14 @@ add_most_allocated(ClusterSched *sched)
 	add_default_profile(sched, CLUSTER_SCORING_MOST_ALLOCATED);
 }
 
-static const struct {
-	const char *name;
-	void (*add)(ClusterSched *sched);
-} policies[] = {
-	{ "LeastAllocated", cluster_sched_add_default_score_plugins }, /* the default profile */
-	{ "MostAllocated", add_most_allocated },
-};
-
+/* The policies' names (NULL-terminated, the API's list) and, at the same index,
+ * what each adds: one table, read two ways. */
 static const char *const policy_names[] = { "LeastAllocated", "MostAllocated", NULL };
-G_STATIC_ASSERT(G_N_ELEMENTS(policy_names) == G_N_ELEMENTS(policies) + 1);
+static void (*const policy_add[])(ClusterSched *sched) = {
+	cluster_sched_add_default_score_plugins, /* the default profile */
+	add_most_allocated,
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(policy_names) == G_N_ELEMENTS(policy_add) + 1);
 
 const char *const *
 cluster_sched_score_policy_names(void)
@@ -55,9 +53,9 @@ cluster_sched_score_policy_names(void)
 gboolean
 cluster_sched_add_score_policy(ClusterSched *self, const char *name)
 {
-	for (guint i = 0; i < G_N_ELEMENTS(policies); i++) {
-		if (strcmp(policies[i].name, name) == 0) {
-			policies[i].add(self);
+	for (guint i = 0; i < G_N_ELEMENTS(policy_add); i++) {
+		if (strcmp(policy_names[i], name) == 0) {
+			policy_add[i](self);
 			return TRUE;
 		}
 	}
