@@ -87,6 +87,31 @@ test_sweep_spec__load_file(void **state)
 	assert_int_equal(k8s_diag_list_count(diags), 0);
 }
 
+/* The JSON twin of capacity.yaml (the schema's test document) is the same sweep. */
+static void
+test_sweep_spec__load_json_twin(void **state)
+{
+	g_autofree char *yaml_path = data_path("capacity.yaml");
+	g_autofree char *json_path = data_path("capacity.json");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(SweepSpec) yaml = sweep_spec_load(yaml_path, diags);
+	g_autoptr(SweepSpec) json = sweep_spec_load(json_path, diags);
+
+	assert_int_equal(k8s_diag_list_count(diags), 0);
+	assert_string_equal(yaml->name, json->name);
+	assert_string_equal(yaml->scenario, json->scenario);
+	assert_int_equal(yaml->horizon, json->horizon);
+	assert_int_equal(yaml->seeds->len, json->seeds->len);
+	assert_memory_equal(yaml->seeds->data, json->seeds->data, yaml->seeds->len * 8);
+	assert_int_equal(yaml->params->len, json->params->len);
+	for (guint p = 0; p < yaml->params->len; p++) {
+		assert_string_equal(param(yaml, p)->path, param(json, p)->path);
+		assert_int_equal(param(yaml, p)->values->len, param(json, p)->values->len);
+		for (guint v = 0; v < param(yaml, p)->values->len; v++)
+			assert_string_equal(value(yaml, p, v), value(json, p, v));
+	}
+}
+
 static void
 test_sweep_spec__seeds(void **state)
 {
@@ -370,6 +395,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sweep_spec__load_file),
+		cmocka_unit_test(test_sweep_spec__load_json_twin),
 		cmocka_unit_test(test_sweep_spec__seeds),
 		cmocka_unit_test(test_sweep_spec__vary),
 		cmocka_unit_test(test_sweep_spec__vary_errors),
