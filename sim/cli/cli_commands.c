@@ -12,6 +12,7 @@ int cli_compare_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);
 int cli_diff_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
+int cli_sweep_main(int argc, char **argv);
 
 const CliCommand cli_commands[] = {
 	{ "allocate", "allocate the DRA claims of pods as the 1.34 scheduler would",
@@ -33,6 +34,8 @@ const CliCommand cli_commands[] = {
 	{ "publish", "print the Nodes and ResourceSlices of a simulated node shape",
 	  cli_publish_main },
 	{ "run", "replay one mode of a scenario and report its metrics", cli_run_main },
+	{ "sweep", "run a scenario over a grid of parameters x seeds; statistics across seeds",
+	  cli_sweep_main },
 	{ "version", "print the drasim version", cli_version_main },
 	{ NULL, NULL, NULL },
 };
