@@ -189,6 +189,14 @@ typedef struct {
  * Returns: (transfer full) (nullable): NULL when @diags holds errors.
  */
 Scenario *scenario_load(const char *path, K8sDiagList *diags);
+
+/* Placeholder of the `path` helper's override contract (S6-COMMON.md) so that
+ * sweep.h compiles on the `tables` branch; the path branch's definition wins. */
+typedef struct {
+	const char *path;
+	const char *value;
+	K8sPos origin;
+} ScenarioOverride;
 void scenario_free(Scenario *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
 
