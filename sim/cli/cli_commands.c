@@ -12,7 +12,6 @@ int cli_compare_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);
 int cli_diff_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
-int cli_sweep_main(int argc, char **argv);
 
 const CliCommand cli_commands[] = {
 	{ "allocate", "allocate the DRA claims of pods as the 1.34 scheduler would",
