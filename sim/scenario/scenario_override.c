@@ -39,6 +39,27 @@ duplicate_key(const K8sYamlNode *node)
 	return NULL;
 }
 
+static gboolean
+is_blank(const char *text)
+{
+	while (g_ascii_isspace(*text))
+		text++;
+	return *text == '\0';
+}
+
+/* A null scalar, for a value whose one document is null. */
+static K8sYamlNode *
+null_value(BaseArena *arena, GStringChunk *strings)
+{
+	K8sYamlNode *node = base_arena_new0(arena, K8sYamlNode, 1);
+
+	node->kind = K8S_YAML_SCALAR;
+	node->size = 1;
+	node->scalar.text = g_string_chunk_insert_const(strings, "null");
+	node->scalar.len = 4;
+	return node;
+}
+
 /* @ov's value as one YAML node, or NULL with an error at the override's origin. */
 static K8sYamlNode *
 parse_value(const ScenarioOverride *ov, BaseArena *arena, GStringChunk *strings, K8sDiagList *diags)
@@ -57,6 +78,9 @@ parse_value(const ScenarioOverride *ov, BaseArena *arena, GStringChunk *strings,
 		                            : "syntax error");
 		return NULL;
 	}
+	if (file.n_docs == 0 && !is_blank(ov->value))
+		return null_value(arena,
+		                  strings); /* "null", "~": the parser skips such a document */
 	if (file.n_docs != 1) {
 		k8s_diag_list_error(diags, &ov->origin, ov->path,
 		                    "expected one YAML value, got %u documents (write null for "

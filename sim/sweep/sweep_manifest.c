@@ -12,7 +12,6 @@
 #include "base.h"
 #include "sweep-private.h"
 
-G_DEFINE_QUARK(drasim - sweep - error - quark, sweep_error)
 
 struct SweepManifest {
 	SweepSpec *spec;        /* owned copy */

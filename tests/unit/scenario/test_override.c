@@ -188,11 +188,16 @@ test_override__wrong_type(void **state)
 {
 	const ScenarioOverride ov[] = {
 		{ "spec.cluster.nodePools[name=dgx].count", "many", ORIGIN },
+		/* a document that is only null has no node of its own: null is put there */
+		{ "spec.cluster.nodePools[name=dgx].count", "~", ORIGIN },
 	};
-	g_autofree char *line = load_error(ov, 1);
+	g_autofree char *line = load_error(&ov[0], 1);
+	g_autofree char *null = load_error(&ov[1], 1);
 
 	assert_string_equal(line, "override.yaml:11:43: error: expected an integer in [0, "
 	                          "100000], got many [spec.cluster.nodePools[0].count]");
+	assert_string_equal(null, "override.yaml:11:43: error: expected an integer in [0, "
+	                          "100000], got null [spec.cluster.nodePools[0].count]");
 }
 
 int
