@@ -5,13 +5,14 @@
  * child processes (--jobs at once), then merges. run-task and merge are in
  * cmd_sweep_task.c.
  */
+#include "cmd_sweep.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base_arena.h"
 #include "cli.h"
-#include "cmd_sweep.h"
 #include "k8s_yaml.h"
 
 typedef struct {
@@ -115,7 +116,8 @@ run_locally(const SweepManifest *manifest, const char *dir, guint jobs)
 	}
 	wall = (double)(g_get_monotonic_time() - start) / 1e6;
 	fprintf(stderr,
-	        "%s: %u runs now (%u failed), %u already done; runs' own time %.2f s, wall %.2f s\n",
+	        "%s: %u runs now (%u failed), %u already done; runs' own time %.2f s, wall %.2f "
+	        "s\n",
 	        spec->name, summary.done + summary.failed, summary.failed, summary.skipped,
 	        summary.cell_seconds, wall);
 	return cli_sweep_merge_and_report(manifest, dir);
@@ -127,7 +129,8 @@ sweep_main(int argc, char **argv)
 	g_auto(SweepArgs) a = { 0 };
 	GOptionEntry entries[] = {
 		{ "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.vary,
-		  "vary the scenario field PATH over the values (repeat for a grid)", "PATH=V1,V2,..." },
+		  "vary the scenario field PATH over the values (repeat for a grid)",
+		  "PATH=V1,V2,..." },
 		{ "seeds", 0, 0, G_OPTION_ARG_STRING, &a.seeds,
 		  "the seeds each cell runs: A-B, or a comma list (1-10, 3,5,9)", "SEEDS" },
 		{ "horizon", 0, 0, G_OPTION_ARG_STRING, &a.horizon,
@@ -156,13 +159,15 @@ sweep_main(int argc, char **argv)
 	if (argc != 2)
 		return cli_usage_error("sweep", "expected one Sweep file or scenario file");
 	if (a.output == NULL)
-		return cli_usage_error("sweep", "-o DIR is needed: the sweep's runs and results go there");
+		return cli_usage_error("sweep",
+		                       "-o DIR is needed: the sweep's runs and results go there");
 	if (a.jobs < 0 || a.jobs > 4096)
 		return cli_usage_error("sweep", "--jobs takes 1 to 4096 (0 or none: the cores)");
 	spec = spec_from_args(argv[1], &a, diags, &error);
 	if (spec != NULL && spec->seeds->len == 0)
-		return cli_usage_error("sweep", "no seeds: give --seeds A-B (or spec.seeds in a Sweep "
-		                                "file)");
+		return cli_usage_error("sweep",
+		                       "no seeds: give --seeds A-B (or spec.seeds in a Sweep "
+		                       "file)");
 	if (spec == NULL || !sweep_spec_check(spec, diags) ||
 	    (manifest = sweep_manifest_new(spec, &error)) == NULL ||
 	    !sweep_manifest_save(manifest, a.output, &error)) {

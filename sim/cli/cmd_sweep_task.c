@@ -66,8 +66,10 @@ cli_sweep_run_task_main(int argc, char **argv)
 {
 	gint64 task = -1, tasks = 0;
 	GOptionEntry entries[] = {
-		{ "task", 0, 0, G_OPTION_ARG_INT64, &task, "this task's number, 0 to tasks - 1 "
-		  "(Slurm: $SLURM_ARRAY_TASK_ID; Kubernetes: $JOB_COMPLETION_INDEX)", "T" },
+		{ "task", 0, 0, G_OPTION_ARG_INT64, &task,
+		  "this task's number, 0 to tasks - 1 "
+		  "(Slurm: $SLURM_ARRAY_TASK_ID; Kubernetes: $JOB_COMPLETION_INDEX)",
+		  "T" },
 		{ "tasks", 0, 0, G_OPTION_ARG_INT64, &tasks,
 		  "how many tasks share the runs (task T runs runs T, T+N, ...)", "N" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -88,8 +90,8 @@ cli_sweep_run_task_main(int argc, char **argv)
 		return cli_usage_error("sweep run-task",
 		                       "--task T and --tasks N are needed, with 0 <= T < N");
 	manifest = sweep_manifest_load(argv[1], &error);
-	if (manifest == NULL || !sweep_exec_task(manifest, argv[1], (guint)task, (guint)tasks,
-	                                         &summary, &error)) {
+	if (manifest == NULL ||
+	    !sweep_exec_task(manifest, argv[1], (guint)task, (guint)tasks, &summary, &error)) {
 		fprintf(stderr, "drasim: %s\n", error->message);
 		return CLI_EXIT_INPUT_ERROR;
 	}

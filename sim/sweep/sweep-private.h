@@ -10,7 +10,7 @@
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(cJSON, cJSON_Delete)
 
 /* The manifest's file name in a sweep's output folder. */
-#define SWEEP_MANIFEST_FILE "sweep-manifest.json"
+#define SWEEP_MANIFEST_FILE   "sweep-manifest.json"
 #define SWEEP_MANIFEST_SCHEMA "drasim.io/sweep-manifest/v1"
 
 /* A run's folder and the files in it (sweep_run.c). */

@@ -36,7 +36,8 @@ format_eta(char *buf, gsize size, double seconds)
 	if (s < 60)
 		g_snprintf(buf, size, "%" G_GUINT64_FORMAT "s", s);
 	else if (s < 3600)
-		g_snprintf(buf, size, "%" G_GUINT64_FORMAT "m%02" G_GUINT64_FORMAT "s", s / 60, s % 60);
+		g_snprintf(buf, size, "%" G_GUINT64_FORMAT "m%02" G_GUINT64_FORMAT "s", s / 60,
+		           s % 60);
 	else
 		g_snprintf(buf, size, "%" G_GUINT64_FORMAT "h%02" G_GUINT64_FORMAT "m", s / 3600,
 		           s / 60 % 60);
@@ -66,8 +67,8 @@ show_progress(const ExecState *st, gboolean final)
 static G_GNUC_NORETURN void
 child_run(const ExecState *st, guint index)
 {
-	gboolean ok = sweep_run_one(st->scenario, st->horizon, &st->runs[index], st->cells_dir,
-	                            NULL);
+	gboolean ok =
+	        sweep_run_one(st->scenario, st->horizon, &st->runs[index], st->cells_dir, NULL);
 
 	fflush(NULL);
 	_exit(ok ? 0 : 1);

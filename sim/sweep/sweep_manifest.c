@@ -8,10 +8,8 @@
  */
 #include <string.h>
 
-
 #include "base.h"
 #include "sweep-private.h"
-
 
 struct SweepManifest {
 	SweepSpec *spec;        /* owned copy */
@@ -72,8 +70,8 @@ grid_cells(const SweepSpec *spec, GError **error)
 	}
 	if (spec->seeds->len == 0 || cells * spec->seeds->len > SWEEP_MAX_RUNS) {
 		g_set_error(error, SWEEP_ERROR, SWEEP_ERROR_INPUT,
-		            "%" G_GUINT64_FORMAT " cells x %u seeds: a sweep runs 1 to %d runs", cells,
-		            spec->seeds->len, SWEEP_MAX_RUNS);
+		            "%" G_GUINT64_FORMAT " cells x %u seeds: a sweep runs 1 to %d runs",
+		            cells, spec->seeds->len, SWEEP_MAX_RUNS);
 		return 0;
 	}
 	return (guint)cells;
@@ -85,9 +83,10 @@ seeds_valid(const SweepSpec *spec, GError **error)
 {
 	for (guint i = 0; i < spec->seeds->len; i++) {
 		if (g_array_index(spec->seeds, guint64, i) == 0) {
-			g_set_error_literal(error, SWEEP_ERROR, SWEEP_ERROR_INPUT,
-			                    "seed 0 is not valid in a sweep (drasim run reads 0 as the "
-			                    "scenario's own seed); seeds start at 1");
+			g_set_error_literal(
+			        error, SWEEP_ERROR, SWEEP_ERROR_INPUT,
+			        "seed 0 is not valid in a sweep (drasim run reads 0 as the "
+			        "scenario's own seed); seeds start at 1");
 			return FALSE;
 		}
 	}
@@ -125,7 +124,8 @@ expand_runs(SweepManifest *self)
 		const char *const *values = self->cell_values->pdata[c];
 
 		for (guint s = 0; s < spec->seeds->len; s++) {
-			SweepRun run = { .cell = c, .seed = g_array_index(spec->seeds, guint64, s) };
+			SweepRun run = { .cell = c,
+				         .seed = g_array_index(spec->seeds, guint64, s) };
 			char id[64];
 
 			g_snprintf(id, sizeof id, "c%04u-seed%" G_GUINT64_FORMAT, c, run.seed);

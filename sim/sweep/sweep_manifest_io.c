@@ -143,8 +143,8 @@ seeds_from_json(const cJSON *seeds, GArray *out)
 	{
 		guint64 seed;
 
-		if (!cJSON_IsString(s) || !g_ascii_string_to_unsigned(s->valuestring, 10, 1,
-		                                                        G_MAXUINT64, &seed, NULL))
+		if (!cJSON_IsString(s) ||
+		    !g_ascii_string_to_unsigned(s->valuestring, 10, 1, G_MAXUINT64, &seed, NULL))
 			return FALSE;
 		g_array_append_val(out, seed);
 	}

@@ -74,7 +74,10 @@ diags_to_string(K8sDiagList *diags)
 
 /* Every mode of @sc with the run's seed; NULL with the diagnostics in @diags and @error. */
 static RptReport *
-run_modes(const Scenario *sc, SimTime horizon, const SweepRun *run, K8sDiagList *diags,
+run_modes(const Scenario *sc,
+          SimTime horizon,
+          const SweepRun *run,
+          K8sDiagList *diags,
           GError **error)
 {
 	g_autoptr(GPtrArray) results =
@@ -82,7 +85,8 @@ run_modes(const Scenario *sc, SimTime horizon, const SweepRun *run, K8sDiagList 
 
 	for (guint i = 0; i < sc->modes->len; i++) {
 		const ScenarioMode *m = &g_array_index(sc->modes, ScenarioMode, i);
-		ScenarioResult *r = scenario_run(sc, m, run->seed, horizon, NULL, NULL, diags, error);
+		ScenarioResult *r =
+		        scenario_run(sc, m, run->seed, horizon, NULL, NULL, diags, error);
 
 		if (r == NULL) {
 			g_prefix_error(error, "mode %s: ", m->name);
@@ -110,7 +114,10 @@ prepare_folder(const char *cells_dir, const SweepRun *run, GError **error)
 }
 
 static gboolean
-run_and_write(const char *scenario, SimTime horizon, const SweepRun *run, const char *cells_dir,
+run_and_write(const char *scenario,
+              SimTime horizon,
+              const SweepRun *run,
+              const char *cells_dir,
               GError **error)
 {
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
@@ -125,8 +132,8 @@ run_and_write(const char *scenario, SimTime horizon, const SweepRun *run, const 
 		report = run_modes(sc, horizon, run, diags, &run_error);
 	if (report == NULL) {
 		g_autofree char *text = diags_to_string(diags);
-		g_autofree char *message = g_strconcat(
-		        text, run_error != NULL ? run_error->message : "", NULL);
+		g_autofree char *message =
+		        g_strconcat(text, run_error != NULL ? run_error->message : "", NULL);
 
 		sweep_run__record_error(cells_dir, run, message);
 		g_set_error(error, SWEEP_ERROR, SWEEP_ERROR_RUN, "%s failed", run->id);
