@@ -92,6 +92,12 @@ mount_root(const SweepK8sOptions *o, const char *dir, const char *scenario, GErr
 		        root, dir, scenario_dir);
 		return NULL;
 	}
+	if (o->root != NULL && strcmp(root, "/") == 0) {
+		g_set_error_literal(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+		                    "--k8s-root /: expected a folder below /; the volume cannot be "
+		                    "mounted over the image's root");
+		return NULL;
+	}
 	if (strcmp(root, "/") == 0) {
 		g_set_error(
 		        error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -320,7 +326,7 @@ append_readme(GString *out,
 	        "scenario failed: its `cells/ID/error.txt` says why). Applying the Job again after "
 	        "a\n"
 	        "failure (`kubectl delete job %s` first) runs only the runs that have no report.\n",
-	        sh_dir, name, name, name, dir, sh_dir, sh_dir, name);
+	        sh_dir, name, name, name, sh_dir, sh_dir, sh_dir, name);
 }
 
 char *
