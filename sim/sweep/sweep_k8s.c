@@ -151,6 +151,14 @@ command_arg(const char *value)
 	return k8s_field_quote(escaped);
 }
 
+/*
+ * The Job. Its index reaches the command as $(JOB_COMPLETION_INDEX), an env
+ * var by the Downward API from the index annotation the Job controller puts
+ * on each pod (KEP-2214); the controller adds the same variable only when the
+ * container has none (pkg/controller/job/indexed_job_utils.go,
+ * addCompletionIndexEnvVariable), so writing it here changes nothing but
+ * makes the manifest say where the index comes from.
+ */
 static void
 append_job(
         GString *out, const SweepK8sOptions *o, const char *name, const char *dir, const char *root)
