@@ -22,6 +22,7 @@ typedef struct {
 	char *output;
 	char *name;
 	gint64 jobs;
+	SweepEngineArgs engine;
 } SweepArgs;
 
 static void
@@ -32,6 +33,7 @@ sweep_args_clear(SweepArgs *a)
 	g_free(a->horizon);
 	g_free(a->output);
 	g_free(a->name);
+	cli_sweep_engine_args_clear(&a->engine);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SweepArgs, sweep_args_clear)
@@ -153,11 +155,19 @@ sweep_main(int argc, char **argv)
 	g_autoptr(GError) error = NULL;
 	int rc;
 
+	const char *engine_error;
+
 	g_option_context_add_main_entries(context, entries, NULL);
+	g_option_context_add_group(context, cli_sweep_engine_options(&a.engine));
 	if ((rc = cli_parse_options(context, &argc, &argv)) != CLI_EXIT_OK)
 		return rc;
 	if (argc != 2)
 		return cli_usage_error("sweep", "expected one Sweep file or scenario file");
+	if ((engine_error = cli_sweep_engine_args_check(&a.engine)) != NULL)
+		return cli_usage_error("sweep", engine_error);
+	if (a.jobs != 0 && (a.engine.slurm || a.engine.k8s))
+		return cli_usage_error("sweep",
+		                       "--jobs runs locally; with --slurm or --k8s use --tasks");
 	if (a.output == NULL)
 		return cli_usage_error("sweep",
 		                       "-o DIR is needed: the sweep's runs and results go there");
@@ -176,7 +186,8 @@ sweep_main(int argc, char **argv)
 			fprintf(stderr, "drasim sweep: %s\n", error->message);
 		return CLI_EXIT_INPUT_ERROR;
 	}
-	return run_locally(manifest, a.output, (guint)a.jobs);
+	rc = cli_sweep_engine_run(&a.engine, manifest, a.output);
+	return rc >= 0 ? rc : run_locally(manifest, a.output, (guint)a.jobs);
 }
 
 int

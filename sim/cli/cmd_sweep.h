@@ -16,3 +16,23 @@ int cli_sweep_merge_main(int argc, char **argv);
  * Returns: CLI_EXIT_OK when every run has a report, CLI_EXIT_INPUT_ERROR otherwise.
  */
 int cli_sweep_merge_and_report(const SweepManifest *manifest, const char *dir);
+
+/* `--slurm` / `--k8s` and their options (cmd_sweep_engine.c). */
+typedef struct {
+	gboolean slurm, submit, k8s;
+	gint64 tasks;
+	char *job_name;
+	char *partition, *time;
+	gint64 cpus_per_task, array_throttle;
+	char **sbatch_args;
+	gint64 parallelism;
+	char *image, *pvc, *k8s_root;
+} SweepEngineArgs;
+
+/* (transfer full) the option group; it writes into @a. */
+GOptionGroup *cli_sweep_engine_options(SweepEngineArgs *a);
+void cli_sweep_engine_args_clear(SweepEngineArgs *a);
+/* The usage error in @a (an option of one engine without it...), or NULL. */
+const char *cli_sweep_engine_args_check(const SweepEngineArgs *a);
+/* Hands the runs to the engine @a asks for; -1 when it asks for none (run locally). */
+int cli_sweep_engine_run(const SweepEngineArgs *a, const SweepManifest *manifest, const char *dir);
