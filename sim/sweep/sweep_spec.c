@@ -308,7 +308,8 @@ sweep_spec_load(const char *path, K8sDiagList *diags)
 	g_autoptr(SweepSpec) spec = sweep_spec_new(NULL, NULL);
 	g_autoptr(BaseArena) arena = base_arena_new();
 	GStringChunk *strings = g_string_chunk_new(1024);
-	g_autofree char *dir = g_path_get_dirname(path);
+	g_autofree char *absolute = g_canonicalize_filename(path, NULL);
+	g_autofree char *dir = g_path_get_dirname(absolute);
 	g_autofree char *data = NULL;
 	g_autoptr(GError) error = NULL;
 	guint before = k8s_diag_list_count_errors(diags);

@@ -9,7 +9,8 @@
  *
  * Output folder of a sweep (every file written atomically):
  *   DIR/sweep-manifest.json   the expanded sweep (what run-task and merge read)
- *   DIR/cells/ID/report.json  one run's report (ID: "c0003-seed7"), or
+ *   DIR/cells/ID/report.json  one run's report (ID: "c0003-seed7"), its metrics
+ *                             alone in summary.json (what the merge reads), or
  *   DIR/cells/ID/error.txt    why the run failed
  *   DIR/sweep.json, sweep.csv, sweep.html   the merged results
  */
@@ -45,7 +46,7 @@ typedef enum {
 typedef struct {
 	char *path;        /* k8s_yaml_path.h syntax: spec.cluster.nodePools[name=dgx].count */
 	GPtrArray *values; /* char*: each value as YAML flow text ("4", "[dra, extended]") */
-	K8sPos pos;        /* where the parameter was written (file "--vary N" on the command line) */
+	K8sPos pos; /* where the parameter was written (file "--vary N" on the command line) */
 	GArray *value_pos; /* K8sPos of each value */
 } SweepParam;
 
@@ -170,9 +171,9 @@ typedef struct {
 } SweepExecSummary;
 
 typedef struct {
-	guint jobs;         /* child processes at once; 0: the online cores */
-	gboolean progress;  /* a progress line on stderr (done, running, failed, ETA) */
-	const char *label;  /* its prefix ("sweep", "plan 3 x dgx") */
+	guint jobs;        /* child processes at once; 0: the online cores */
+	gboolean progress; /* a progress line on stderr (done, running, failed, ETA) */
+	const char *label; /* its prefix ("sweep", "plan 3 x dgx") */
 } SweepExecOptions;
 
 /**
@@ -201,8 +202,9 @@ gboolean sweep_exec_task(const SweepManifest *manifest,
 
 /**
  * sweep_run_load:
- * Returns: (transfer full) (nullable): the report @run wrote under
- * @cells_dir, or NULL with @error_text set to its error.txt (or "not run").
+ * Returns: (transfer full) (nullable): the summary of the report @run wrote
+ * under @cells_dir (identity, infos, metrics: rpt_report_copy_summary()),
+ * or NULL with @error_text set to its error.txt (or "not run").
  */
 RptReport *sweep_run_load(const char *cells_dir, const SweepRun *run, char **error_text);
 
@@ -227,6 +229,7 @@ void sweep_stat_compute(const double *x, guint n, double confidence, RptStat *ou
 RptSweep *sweep_collect(const SweepManifest *manifest, const char *dir);
 
 /* Writes DIR/sweep.json, sweep.csv and sweep.html from sweep_collect(). */
-gboolean sweep_merge(const SweepManifest *manifest, const char *dir, RptSweep **table_out, GError **error);
+gboolean
+sweep_merge(const SweepManifest *manifest, const char *dir, RptSweep **table_out, GError **error);
 
 G_END_DECLS
