@@ -7,7 +7,7 @@
  * confidence band. With several parameters the others are held fixed, one
  * small chart per combination of their values (small multiples, at most
  * MAX_PANELS per parameter): one chart with a line per combination and mode
- * would be unreadable past a few lines, and fixed panels on one scale
+ * would be unreadable past a few lines, and panels on the metric's one scale
  * compare at a glance. Then the failed runs, the seeds and the level.
  */
 #include <math.h>
@@ -90,6 +90,9 @@ param_charts(GString *out,
 	g_autoptr(GPtrArray) panels =
 	        g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
 	const char *metric_name = ((const RptSweepRow *)g_ptr_array_index(rows, 0))->metric;
+	double y_range[2];
+
+	rpt_sweep_svg__y_range((const RptSweepRow *const *)rows->pdata, rows->len, y_range);
 
 	for (guint i = 0; i < rows->len; i++) {
 		const RptSweepRow *row = g_ptr_array_index(rows, i);
@@ -108,16 +111,13 @@ param_charts(GString *out,
 	for (guint g = 0; g < MIN(panels->len, MAX_PANELS); g++) {
 		const GPtrArray *panel = g_ptr_array_index(panels, g);
 		const char *key = g_ptr_array_index(keys, g);
-		g_autofree char *title =
-		        g_strdup_printf("%s vs %s%s%s%s", metric_name,
-		                        (char *)g_ptr_array_index(self->params, param),
-		                        *key ? " (" : "", key, *key ? ")" : "");
+		g_autofree char *subtitle = *key ? g_strconcat("where ", key, NULL) : NULL;
 		char id[64];
 
 		g_snprintf(id, sizeof(id), "k%u-p%u-g%u", metric, param, g);
-		rpt_sweep_svg__chart(out, id, title, self, param,
+		rpt_sweep_svg__chart(out, id, metric_name, subtitle, self, param,
 		                     (const RptSweepRow *const *)panel->pdata, panel->len,
-		                     (const char *const *)modes->pdata, modes->len);
+		                     (const char *const *)modes->pdata, modes->len, y_range);
 	}
 	if (panels->len > MAX_PANELS) {
 		g_string_append_printf(out,
