@@ -15,10 +15,7 @@
 
 #include <cmocka.h>
 
-#include "rpt_sweep.h"
-
-#define P_COUNT "spec.cluster.nodePools[0].count"
-#define P_MODES "spec.modes"
+#include "fake-sweep.h"
 
 static guint
 count(const char *haystack, const char *needle)
@@ -29,31 +26,6 @@ count(const char *haystack, const char *needle)
 		n++;
 	}
 	return n;
-}
-
-/* Cell (2, [dra, extended]): pods_pending in both modes over 3 seeds. Cell (4, [dra]):
- * one seed defined scheduling_latency_p99, none jct_p50; seed 2 failed. Numbers chosen
- * exact in binary so the expected text is what %.9g prints. */
-static RptSweep *
-small_table(void)
-{
-	const char *params[] = { P_COUNT, P_MODES };
-	const uint64_t seeds[] = { 1, 2, 3 };
-	const char *cell_a[] = { "2", "[dra, extended]" };
-	const char *cell_b[] = { "4", "[dra]" };
-	RptSweep *table =
-	        rpt_sweep_new("demo", "scenarios/x/scenario.yaml", params, 2, seeds, 3, 0.95);
-	const RptStat spread = { 3, 2.5, 0.5, 1.25, 3.75 };
-	const RptStat zero = { 3, 0, 0, 0, 0 };
-	const RptStat one = { 1, 12.5, (double)NAN, (double)NAN, (double)NAN };
-	const RptStat none = { 0, (double)NAN, (double)NAN, (double)NAN, (double)NAN };
-
-	rpt_sweep_add_row(table, cell_a, "dra", "pods_pending", "pods", &spread);
-	rpt_sweep_add_row(table, cell_a, "extended", "pods_pending", "pods", &zero);
-	rpt_sweep_add_row(table, cell_b, "dra", "scheduling_latency_p99", "s", &one);
-	rpt_sweep_add_row(table, cell_b, "dra", "jct_p50", "s", &none);
-	rpt_sweep_add_failure(table, cell_b, 2, "s.yaml:3:7: spec.x: \"a\" <is> not a number");
-	return table;
 }
 
 static void
@@ -67,7 +39,7 @@ test_rpt_sweep__csv_text(void **state)
 	                "2,\"[dra, extended]\",extended,pods_pending,pods,3,0,0,0,0\n"
 	                "4,[dra],dra,scheduling_latency_p99,s,1,12.5,,,\n"
 	                "4,[dra],dra,jct_p50,s,0,,,,\n";
-	g_autoptr(RptSweep) table = small_table();
+	g_autoptr(RptSweep) table = fake_sweep_new();
 	g_autofree char *csv = rpt_sweep_csv_to_string(table);
 
 	assert_int_equal(rpt_sweep_get_n_rows(table), 4);
@@ -175,7 +147,7 @@ test_rpt_sweep__json_text(void **state)
 	        "\t\t\t\"message\":\t\"s.yaml:3:7: spec.x: \\\"a\\\" <is> not a number\"\n"
 	        "\t\t}]\n"
 	        "}\n";
-	g_autoptr(RptSweep) table = small_table();
+	g_autoptr(RptSweep) table = fake_sweep_new();
 	g_autofree char *json = rpt_sweep_json_to_string(table);
 
 	assert_string_equal(json, expected);
@@ -203,7 +175,7 @@ test_rpt_sweep__html_small_multiples(void **state)
 	 * jct_p50 has no mean anywhere, so no chart, and the page names it. Each chart has one
 	 * point per mode: dra's pods_pending has an interval (an error bar, not a band);
 	 * extended's is [0, 0] (a bar of no height); the one-seed cell has neither. */
-	g_autoptr(RptSweep) table = small_table();
+	g_autoptr(RptSweep) table = fake_sweep_new();
 	g_autofree char *html = rpt_sweep_html_to_string(table);
 
 	assert_int_equal(count(html, "<svg class=\"chart\""), 4);
