@@ -136,10 +136,10 @@ test_sweep_collect__cells_seeds_failures(void **state)
 	assert_non_null(strstr(json, "\"seed\":\t3,\n\t\t\t\"message\":\t\"not run\""));
 	assert_non_null(strstr(json, "\"seeds\":\t[1, 2, 3],"));
 	{
-		char *argv[] = { "rm", "-rf", dir, NULL };
+		const char *argv[] = { "rm", "-rf", dir, NULL };
 
-		assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
-		                         NULL, NULL, NULL));
+		assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+		                         NULL, NULL, NULL, NULL));
 	}
 }
 
