@@ -90,23 +90,25 @@ param_charts(GString *out,
 	g_autoptr(GPtrArray) panels =
 	        g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
 	const char *metric_name = ((const RptSweepRow *)g_ptr_array_index(rows, 0))->metric;
+	/* key -> its index + 1 (keys are owned by @keys); a grid has up to thousands of them */
+	g_autoptr(GHashTable) index_of = g_hash_table_new(g_str_hash, g_str_equal);
 	double y_range[2];
 
 	rpt_sweep_svg__y_range((const RptSweepRow *const *)rows->pdata, rows->len, y_range);
-
 	for (guint i = 0; i < rows->len; i++) {
 		const RptSweepRow *row = g_ptr_array_index(rows, i);
 		char *key = others_text(self, row, param);
-		guint index;
+		guint index = GPOINTER_TO_UINT(g_hash_table_lookup(index_of, key));
 
-		if (!g_ptr_array_find_with_equal_func(keys, key, g_str_equal, &index)) {
-			index = keys->len;
+		if (index == 0) {
 			g_ptr_array_add(keys, key);
 			g_ptr_array_add(panels, g_ptr_array_new());
+			index = keys->len;
+			g_hash_table_insert(index_of, key, GUINT_TO_POINTER(index));
 		} else {
 			g_free(key);
 		}
-		g_ptr_array_add(g_ptr_array_index(panels, index), (gpointer)row);
+		g_ptr_array_add(g_ptr_array_index(panels, index - 1), (gpointer)row);
 	}
 	for (guint g = 0; g < MIN(panels->len, MAX_PANELS); g++) {
 		const GPtrArray *panel = g_ptr_array_index(panels, g);

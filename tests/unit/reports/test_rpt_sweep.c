@@ -284,6 +284,34 @@ test_rpt_sweep__html_shared_scale(void **state)
 	assert_int_equal(count(html, "text-anchor=\"end\">13.75</text>"), 2);
 }
 
+static void
+test_rpt_sweep__html_panel_cap(void **state)
+{
+	/* a = 1, 2 and b = 0..13: against a, one panel per b value, 14, of which the first 12
+	 * are drawn and the page says 2 more are in sweep.csv; against b, one per a value, 2.
+	 * 12 + 2 = 14 charts. */
+	const char *params[] = { "a", "b" };
+	const RptStat stat = { 2, 1, 0, 1, 1 };
+	g_autoptr(RptSweep) table = rpt_sweep_new("s", "s.yaml", params, 2, NULL, 0, 0.95);
+	g_autofree char *html = NULL;
+
+	for (guint a = 1; a <= 2; a++) {
+		for (guint b = 0; b < 14; b++) {
+			g_autofree char *a_text = g_strdup_printf("%u", a);
+			g_autofree char *b_text = g_strdup_printf("%u", b);
+			const char *cell[] = { a_text, b_text };
+
+			rpt_sweep_add_row(table, cell, "dra", "m", "pods", &stat);
+		}
+	}
+	html = rpt_sweep_html_to_string(table);
+	assert_int_equal(count(html, "<svg class=\"chart\""), 12 + 2);
+	assert_non_null(strstr(html, ">where b=11</text>"));
+	assert_null(strstr(html, ">where b=12</text>"));
+	assert_non_null(
+	        strstr(html, "2 more combinations of the other parameters: see sweep.csv."));
+}
+
 int
 main(void)
 {
@@ -296,6 +324,7 @@ main(void)
 		cmocka_unit_test(test_rpt_sweep__html_band_numeric_axis),
 		cmocka_unit_test(test_rpt_sweep__html_categorical_axis),
 		cmocka_unit_test(test_rpt_sweep__html_shared_scale),
+		cmocka_unit_test(test_rpt_sweep__html_panel_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
