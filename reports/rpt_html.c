@@ -5,7 +5,9 @@
  * are inline) so it opens offline and can be attached to a ticket. Charts
  * come from rpt_svg.c. A small script at the end marks <body> with
  * data-check="ok" when every chart parsed and holds data, or "fail" with the
- * ids of the empty charts; the Chromium test reads it from the DOM.
+ * ids of the empty charts; the Chromium test reads it from the DOM. A page
+ * with no chart fails too, unless it says it has none by design (a
+ * table.no-charts: a sweep with no parameter has its numbers in a table).
  */
 #include <math.h>
 #include <string.h>
@@ -34,7 +36,8 @@ static const char page_check[] =
         "b.setAttribute('data-empty-charts',empty.join(' '));"
         "b.setAttribute('data-errors',String(window.__rptErrors.length));"
         "b.setAttribute('data-check',"
-        "empty.length===0&&window.__rptErrors.length===0&&charts.length>0?'ok':'fail');})();";
+        "empty.length===0&&window.__rptErrors.length===0&&"
+        "(charts.length>0||document.querySelector('table.no-charts')!==null)?'ok':'fail');})();";
 
 void
 rpt_html__escaped(GString *out, const char *text)

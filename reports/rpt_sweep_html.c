@@ -160,6 +160,55 @@ metric_section(GString *out,
 	g_string_append(out, "</div>\n");
 }
 
+/* A sweep of seeds alone has no axis to draw against: its numbers as a table, a row per
+ * metric, a column per mode ("mean [low, high], n"). */
+static void
+summary_table(GString *out,
+              const GPtrArray *metrics,
+              const GPtrArray *by_metric,
+              const GPtrArray *modes)
+{
+	g_string_append(out, "<table class=\"no-charts\" id=\"summary\"><tr><th>metric</th>"
+	                     "<th>unit</th>");
+	for (guint m = 0; m < modes->len; m++) {
+		g_string_append(out, "<th>");
+		rpt_html__escaped(out, g_ptr_array_index(modes, m));
+		g_string_append(out, "</th>");
+	}
+	g_string_append(out, "</tr>\n");
+	for (guint k = 0; k < metrics->len; k++) {
+		const GPtrArray *rows = g_ptr_array_index(by_metric, k);
+
+		g_string_append_printf(out, "<tr id=\"metric-%u\"><td>", k);
+		rpt_html__escaped(out, g_ptr_array_index(metrics, k));
+		g_string_append(out, "</td><td class=\"unit\">");
+		rpt_html__escaped(out, ((const RptSweepRow *)g_ptr_array_index(rows, 0))->unit);
+		g_string_append(out, "</td>");
+		for (guint m = 0; m < modes->len; m++) {
+			const RptSweepRow *found = NULL;
+
+			for (guint i = 0; i < rows->len && found == NULL; i++) {
+				const RptSweepRow *row = g_ptr_array_index(rows, i);
+
+				found = row->mode == g_ptr_array_index(modes, m) ? row : NULL;
+			}
+			if (found == NULL || !isfinite(found->stat.mean)) {
+				g_string_append(out, "<td class=\"num\">-</td>");
+			} else if (!isfinite(found->stat.ci_low)) {
+				g_string_append_printf(out, "<td class=\"num\">%.6g, n %u</td>",
+				                       found->stat.mean, found->stat.n);
+			} else {
+				g_string_append_printf(
+				        out, "<td class=\"num\">%.6g [%.6g, %.6g], n %u</td>",
+				        found->stat.mean, found->stat.ci_low, found->stat.ci_high,
+				        found->stat.n);
+			}
+		}
+		g_string_append(out, "</tr>\n");
+	}
+	g_string_append(out, "</table>\n");
+}
+
 static void
 failures_table(GString *out, const RptSweep *self)
 {
@@ -254,7 +303,10 @@ rpt_sweep_html_to_string(const RptSweep *self)
 		g_string_append(out, "</a></li>");
 	}
 	g_string_append(out, "<li><a href=\"#failures\">failed runs</a></li></ul>\n");
-	for (guint k = 0; k < metrics->len; k++) {
+	if (self->params->len == 0) {
+		summary_table(out, metrics, by_metric, modes);
+	}
+	for (guint k = 0; k < metrics->len && self->params->len > 0; k++) {
 		if (any_mean(g_ptr_array_index(by_metric, k))) {
 			metric_section(out, self, k, g_ptr_array_index(by_metric, k), modes);
 		}

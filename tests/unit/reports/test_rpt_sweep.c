@@ -312,6 +312,29 @@ test_rpt_sweep__html_panel_cap(void **state)
 	        strstr(html, "2 more combinations of the other parameters: see sweep.csv."));
 }
 
+static void
+test_rpt_sweep__html_seeds_only(void **state)
+{
+	/* No parameter (a sweep of seeds alone): no axis, so a table, a row per metric and a
+	 * column per mode, marked no-charts for the page's check; "-" where undefined. */
+	const RptStat spread = { 3, 2.5, 0.5, 1.25, 3.75 };
+	const RptStat one = { 1, 12.5, (double)NAN, (double)NAN, (double)NAN };
+	g_autoptr(RptSweep) table = rpt_sweep_new("s", "s.yaml", NULL, 0, NULL, 0, 0.95);
+	g_autofree char *html = NULL;
+
+	rpt_sweep_add_row(table, NULL, "dra", "m", "pods", &spread);
+	rpt_sweep_add_row(table, NULL, "extended", "m", "pods", &one);
+	rpt_sweep_add_row(table, NULL, "dra", "late", "s", &one);
+	html = rpt_sweep_html_to_string(table);
+	assert_int_equal(count(html, "<svg class=\"chart\""), 0);
+	assert_non_null(strstr(html, "<table class=\"no-charts\" id=\"summary\"><tr><th>metric</th>"
+	                             "<th>unit</th><th>dra</th><th>extended</th></tr>"));
+	assert_non_null(strstr(html, "<td>m</td><td class=\"unit\">pods</td><td class=\"num\">"
+	                             "2.5 [1.25, 3.75], n 3</td><td class=\"num\">12.5, n 1</td>"));
+	assert_non_null(strstr(html, "<td>late</td><td class=\"unit\">s</td><td class=\"num\">"
+	                             "12.5, n 1</td><td class=\"num\">-</td>"));
+}
+
 int
 main(void)
 {
@@ -325,6 +348,7 @@ main(void)
 		cmocka_unit_test(test_rpt_sweep__html_categorical_axis),
 		cmocka_unit_test(test_rpt_sweep__html_shared_scale),
 		cmocka_unit_test(test_rpt_sweep__html_panel_cap),
+		cmocka_unit_test(test_rpt_sweep__html_seeds_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
