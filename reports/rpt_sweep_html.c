@@ -168,7 +168,7 @@ summary_table(GString *out,
               const GPtrArray *by_metric,
               const GPtrArray *modes)
 {
-	g_string_append(out, "<table class=\"no-charts\" id=\"summary\"><tr><th>metric</th>"
+	g_string_append(out, "<table id=\"summary\"><tr><th>metric</th>"
 	                     "<th>unit</th>");
 	for (guint m = 0; m < modes->len; m++) {
 		g_string_append(out, "<th>");
@@ -318,5 +318,6 @@ rpt_sweep_html_to_string(const RptSweep *self)
 	}
 	g_string_free(empty, TRUE);
 	failures_table(out, self);
-	return rpt_html__page_close(out);
+	/* a sweep of seeds alone has its numbers in a table, no chart */
+	return rpt_html__page_close(out, self->params->len > 0);
 }
