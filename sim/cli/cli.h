@@ -63,3 +63,4 @@ int cli_explain_main(int argc, char **argv);
 int cli_convert_main(int argc, char **argv);
 int cli_lint_main(int argc, char **argv);
 int cli_publish_main(int argc, char **argv);
+int cli_sweep_main(int argc, char **argv);

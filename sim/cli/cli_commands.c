@@ -33,6 +33,8 @@ const CliCommand cli_commands[] = {
 	{ "publish", "print the Nodes and ResourceSlices of a simulated node shape",
 	  cli_publish_main },
 	{ "run", "replay one mode of a scenario and report its metrics", cli_run_main },
+	{ "sweep", "run a scenario over a grid of parameters x seeds; statistics across seeds",
+	  cli_sweep_main },
 	{ "version", "print the drasim version", cli_version_main },
 	{ NULL, NULL, NULL },
 };
