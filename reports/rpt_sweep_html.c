@@ -4,11 +4,12 @@
  *
  * A section per metric, in the rows' order; in it, a chart per parameter:
  * the metric against the parameter's values, one line per mode with its
- * confidence band. With several parameters the others are held fixed, one
- * small chart per combination of their values (small multiples, at most
- * MAX_PANELS per parameter): one chart with a line per combination and mode
- * would be unreadable past a few lines, and panels on the metric's one scale
- * compare at a glance. Then the failed runs, the seeds and the level.
+ * confidence band (with one parameter, the charts of all metrics share one
+ * grid, two or three a row, instead of a section each). With several parameters the others are held
+ * fixed, one small chart per combination of their values (small multiples, at most MAX_PANELS per
+ * parameter): one chart with a line per combination and mode would be unreadable past a few lines,
+ * and panels on the metric's one scale compare at a glance. Then the failed runs, the seeds and the
+ * level.
  */
 #include <math.h>
 #include <string.h>
@@ -276,6 +277,8 @@ rpt_sweep_html_to_string(const RptSweep *self)
 	g_autoptr(GPtrArray) by_metric =
 	        g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
 	GString *empty = g_string_new(NULL);
+	/* one parameter, one chart a metric: all in one grid, each titled by its metric */
+	gboolean grid = self->params->len == 1;
 
 	header(out, self);
 	for (guint k = 0; k < metrics->len; k++) {
@@ -293,7 +296,10 @@ rpt_sweep_html_to_string(const RptSweep *self)
 		gboolean drawn = any_mean(g_ptr_array_index(by_metric, k));
 
 		if (drawn) {
-			g_string_append_printf(out, "<li><a href=\"#metric-%u\">", k);
+			g_string_append_printf(out,
+			                       grid ? "<li><a href=\"#k%u-p0-g0\">"
+			                            : "<li><a href=\"#metric-%u\">",
+			                       k);
 		} else { /* no chart with nothing to draw: named once, below */
 			g_string_append(out, "<li><a href=\"#undefined\">");
 			g_string_append_printf(empty, "%s%s", empty->len ? ", " : "",
@@ -306,11 +312,19 @@ rpt_sweep_html_to_string(const RptSweep *self)
 	if (self->params->len == 0) {
 		summary_table(out, metrics, by_metric, modes);
 	}
+	g_string_append(out, grid ? "<div class=\"charts\">\n" : "");
 	for (guint k = 0; k < metrics->len && self->params->len > 0; k++) {
-		if (any_mean(g_ptr_array_index(by_metric, k))) {
-			metric_section(out, self, k, g_ptr_array_index(by_metric, k), modes);
+		const GPtrArray *rows = g_ptr_array_index(by_metric, k);
+
+		if (!any_mean(rows)) {
+			continue;
+		} else if (grid) {
+			param_charts(out, self, k, 0, rows, modes);
+		} else {
+			metric_section(out, self, k, rows, modes);
 		}
 	}
+	g_string_append(out, grid ? "</div>\n" : "");
 	if (empty->len > 0) {
 		g_string_append(out, "<p class=\"note\" id=\"undefined\">Not defined in any run: ");
 		rpt_html__escaped(out, empty->str);

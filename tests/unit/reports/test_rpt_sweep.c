@@ -220,6 +220,9 @@ test_rpt_sweep__html_band_numeric_axis(void **state)
 	html = rpt_sweep_html_to_string(table);
 	assert_int_equal(count(html, "<svg class=\"chart\""), 1);
 	assert_non_null(strstr(html, "data-points=\"5\""));
+	/* one parameter: no section per metric, the contents link to the chart itself */
+	assert_null(strstr(html, "<h2 id=\"metric-"));
+	assert_non_null(strstr(html, "<li><a href=\"#k0-p0-g0\">m</a></li>"));
 	/* dra: a band over its three points; extended: x=1 and x=4 are not neighbours once
 	 * the point at 2 is gone from the line, so two lone points, each a bar and a line */
 	assert_int_equal(count(html, "<path class=\"band\""), 1);
