@@ -22,7 +22,7 @@
 static const char sweep_style[] =
         ".band{stroke:none;fill-opacity:0.18}.mean{fill:none;stroke-width:1.5}"
         ".bar{stroke-width:1.5;stroke-opacity:0.5}.note{color:#555;max-width:70em}"
-        "ul.toc{columns:3;font-size:13px}";
+        "ul.toc{columns:3;font-size:13px}.break{flex-basis:100%;height:0}";
 
 /* Distinct strings of the rows in first-seen order (borrowed, interned). */
 static GPtrArray *
@@ -156,6 +156,8 @@ metric_section(GString *out,
 	rpt_html__escaped(out, first->unit);
 	g_string_append(out, "</span></h2>\n<div class=\"charts\">\n");
 	for (guint p = 0; p < self->params->len; p++) {
+		/* each parameter's panels start a row of their own */
+		g_string_append(out, p ? "<div class=\"break\"></div>\n" : "");
 		param_charts(out, self, metric, p, rows, modes);
 	}
 	g_string_append(out, "</div>\n");

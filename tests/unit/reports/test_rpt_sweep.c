@@ -179,6 +179,7 @@ test_rpt_sweep__html_small_multiples(void **state)
 	g_autofree char *html = rpt_sweep_html_to_string(table);
 
 	assert_int_equal(count(html, "<svg class=\"chart\""), 4);
+	assert_int_equal(count(html, "<div class=\"break\">"), 2); /* before each metric's 2nd */
 	assert_int_equal(count(html, "<path class=\"band\""), 0);
 	assert_int_equal(count(html, "<line class=\"bar\""), 2 * 2);
 	assert_int_equal(count(html, "<circle "), 2 * 2 + 2 * 1);
