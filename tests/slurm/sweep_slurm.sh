@@ -54,8 +54,9 @@ set -- "$scenario" --vary 'spec.cluster.nodePools[0].count=3,4' --seeds 1-2 --ho
 t0=$(date +%s)
 "$drasim" sweep "$@" --jobs 2 -o "$local_dir" >"$work/local.log" 2>&1 ||
 	{
+		status=$?
 		cat "$work/local.log" >&2
-		fail "the local sweep (--jobs 2) exited with $?"
+		fail "the local sweep (--jobs 2) exited with $status"
 	}
 say "local sweep (--jobs 2) took $(($(date +%s) - t0))s"
 
@@ -94,15 +95,17 @@ rm -f "$slurm_dir"/slurm/*.out "$slurm_dir/cells/c0001-seed2/report.json"
 timeout 150 "$drasim" sweep "$@" --slurm --submit --tasks 2 -o "$slurm_dir" \
 	>"$work/resume.log" 2>&1 ||
 	{
+		status=$?
 		cat "$work/resume.log" >&2
-		fail "the resumed Slurm sweep exited with $?"
+		fail "the resumed Slurm sweep exited with $status"
 	}
 done_runs=$(cat "$slurm_dir"/slurm/*.out | sed -n 's/^task [0-9]* of 2: \([0-9]*\) runs done.*/\1/p' |
 	awk '{ n += $1 } END { print n + 0 }')
 there=$(cat "$slurm_dir"/slurm/*.out | sed -n 's/.* failed, \([0-9]*\) already there$/\1/p' |
 	awk '{ n += $1 } END { print n + 0 }')
-[ "$done_runs" -eq 1 ] && [ "$there" -eq 3 ] ||
+if [ "$done_runs" -ne 1 ] || [ "$there" -ne 3 ]; then
 	fail "the resumed array ran $done_runs runs and found $there there, expected 1 and 3"
+fi
 for f in sweep.json sweep.csv; do
 	cmp "$local_dir/$f" "$slurm_dir/$f" || fail "$f differs after the resumed Slurm sweep"
 done
