@@ -119,11 +119,12 @@ const char *rpt_tolerances__lookup(const RptTolerances *self,
 
 /* rpt_html.c: a self-contained page's frame: the head with the report's style (and
  * @extra_style), the error counter, <body> and an <h1> of @title left open for more
- * text. Close appends the chart check script (data-check on <body>) and ends the page. */
+ * text. Close appends the chart check script (data-check on <body>: "ok" when every
+ * chart holds data and, with @charts_expected, there is at least one) and ends the page. */
 /* Appends @text with HTML's special characters escaped (NULL: nothing). */
 void rpt_html__escaped(GString *out, const char *text);
 GString *rpt_html__page_open(const char *title, const char *extra_style);
-char *rpt_html__page_close(GString *out);
+char *rpt_html__page_close(GString *out, gboolean charts_expected);
 
 /* rpt_svg.c: inline SVG charts for the HTML page. Each chart is an <svg class="chart">
  * with data-points = the number of data points drawn, which the page's check reads. */
