@@ -228,21 +228,38 @@ mode_section(GString *out, const RptMode *mode, guint index)
 	mode_tables(out, mode);
 }
 
-char *
-rpt_html_to_string(const RptReport *report)
+GString *
+rpt_html__page_open(const char *title)
 {
 	GString *out =
 	        g_string_new("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
 
-	g_string_append(out, "<title>drasim report: ");
-	escaped(out, report->scenario);
+	g_string_append(out, "<title>");
+	escaped(out, title);
 	g_string_append_printf(out, "</title><style>%s</style>", page_style);
 	/* errors anywhere on the page are counted before anything else runs */
 	g_string_append(out, "<script>window.__rptErrors=[];window.addEventListener('error',"
 	                     "function(e){window.__rptErrors.push(String(e.message));});</script>");
-	g_string_append(out, "</head>\n<body>\n<h1>drasim report: ");
-	escaped(out, report->scenario);
-	g_string_append_printf(out, "</h1><p>seed %" G_GUINT64_FORMAT " · drasim ", report->seed);
+	g_string_append(out, "</head>\n<body>\n<h1>");
+	escaped(out, title);
+	g_string_append(out, "</h1>");
+	return out;
+}
+
+char *
+rpt_html__page_close(GString *out)
+{
+	g_string_append_printf(out, "<script>%s</script>\n</body></html>\n", page_check);
+	return g_string_free(out, FALSE);
+}
+
+char *
+rpt_html_to_string(const RptReport *report)
+{
+	g_autofree char *title = g_strconcat("drasim report: ", report->scenario, NULL);
+	GString *out = rpt_html__page_open(title);
+
+	g_string_append_printf(out, "<p>seed %" G_GUINT64_FORMAT " · drasim ", report->seed);
 	escaped(out, report->version);
 	if (report->scenario_hash) {
 		g_string_append(out, " · scenario hash ");
@@ -253,6 +270,5 @@ rpt_html_to_string(const RptReport *report)
 	for (guint m = 0; m < report->modes->len; m++) {
 		mode_section(out, g_ptr_array_index(report->modes, m), m);
 	}
-	g_string_append_printf(out, "<script>%s</script>\n</body></html>\n", page_check);
-	return g_string_free(out, FALSE);
+	return rpt_html__page_close(out);
 }
