@@ -13,8 +13,10 @@
 
 #include <glib.h>
 
+#include "k8s_diag.h"
 #include "rpt.h"
 #include "rpt_plan.h"
+#include "sim.h"
 
 G_BEGIN_DECLS
 
@@ -139,5 +141,64 @@ typedef gboolean (*PlanEvalFunc)(const guint *counts,
  * with @error when @eval failed.
  */
 RptPlan *plan_search(const PlanSpec *spec, PlanEvalFunc eval, gpointer user_data, GError **error);
+
+/* ---- the real evaluator: the scenario's seeds through sim/sweep (plan_eval.c) ---------- */
+
+/**
+ * plan_spec_fill_from_scenario:
+ * Loads the scenario @self names and fills what it decides: its modes, the
+ * shape of each pool (every pool must be one of the scenario's: otherwise
+ * "no node pool gpu in SCENARIO; its pools are dgx, a100"), and the seeds
+ * when none were given (the scenario's seed alone).
+ * Returns: FALSE with @diags holding the scenario's errors (*@pool_error
+ * FALSE), or with @error for an unknown pool (*@pool_error TRUE).
+ */
+gboolean plan_spec_fill_from_scenario(PlanSpec *self,
+                                      K8sDiagList *diags,
+                                      gboolean *pool_error,
+                                      GError **error);
+
+typedef struct PlanEval PlanEval;
+
+/**
+ * plan_eval_new:
+ * The evaluator that runs a point's seeds as sweep runs (the scenario with
+ * spec.cluster.nodePools[name=POOL].count overridden, every mode) with
+ * sweep_exec_local() into @points_dir (@jobs processes at a time, 0: the
+ * cores; a progress line on stderr with @progress) and reads their reports
+ * back. Runs already there are not run again, so an interrupted plan resumes.
+ * Returns: (transfer full) the evaluator; pass it as plan_search()'s user data
+ * with plan_eval_point.
+ */
+PlanEval *plan_eval_new(const PlanSpec *spec,
+                        SimTime horizon,
+                        const char *points_dir,
+                        guint jobs,
+                        gboolean progress);
+void plan_eval_free(PlanEval *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PlanEval, plan_eval_free)
+
+/* The PlanEvalFunc of a PlanEval (@user_data). */
+gboolean plan_eval_point(const guint *counts,
+                         RptPlanMeasure *measures,
+                         char **failure_out,
+                         gpointer user_data,
+                         GError **error);
+
+/**
+ * plan_dir_prepare:
+ * Makes @dir ready for a plan (plan_dir.c): new, empty, or an earlier
+ * plan's output whose points belong to this plan (same scenario path and
+ * text, same horizon); creates @dir/points for the runs.
+ * Returns: FALSE with @error (PLAN_ERROR_INPUT: a folder that is someone
+ * else's, or another plan's points; PLAN_ERROR_EVAL: I/O).
+ */
+gboolean plan_dir_prepare(const PlanSpec *spec, SimTime horizon, const char *dir, GError **error);
+/* Writes plan.json, plan.html and plan.txt into @dir, each atomically; @text_out (nullable):
+ * plan.txt. */
+gboolean plan_dir_write(const RptPlan *plan, const char *dir, char **text_out, GError **error);
+
+/* The run id of @counts and @seed: "dgx_3-seed7", "dgx_2-a100_1-seed7". */
+char *plan_eval_run_id(const PlanSpec *spec, const guint *counts, guint64 seed);
 
 G_END_DECLS
