@@ -113,10 +113,12 @@ read_spec(PlanSpec *spec, const PlanArgs *a)
 	spec->min = a->min >= 0 ? (guint)a->min : spec->pools->len > 1 ? 0 : 1;
 	spec->max = a->max >= 0 ? (guint)a->max : PLAN_DEFAULT_MAX;
 	spec->confidence = a->confidence;
+	if (!plan_spec_check(spec, &error))
+		return usage(error->message);
 	return CLI_EXIT_OK;
 }
 
-/* The scenario's modes, shapes and default seed; then every check before the runs. */
+/* The scenario's modes, pool shapes and default seed; an unknown pool is a usage error. */
 static int
 check_spec(PlanSpec *spec)
 {
@@ -131,8 +133,6 @@ check_spec(PlanSpec *spec)
 		k8s_diag_list_print(diags, stderr);
 		return CLI_EXIT_INPUT_ERROR;
 	}
-	if (!plan_spec_check(spec, &error))
-		return usage(error->message);
 	return CLI_EXIT_OK;
 }
 

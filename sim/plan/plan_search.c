@@ -380,6 +380,7 @@ plan_search(const PlanSpec *spec, PlanEvalFunc eval, gpointer user_data, GError 
 	g_autofree guint *counts = NULL;
 	PlanSearch s;
 
+	g_return_val_if_fail(spec->modes->len > 0 && spec->seeds->len > 0, NULL);
 	if (!plan_spec_check(spec, error))
 		return NULL;
 	plan = plan_new_for(spec);

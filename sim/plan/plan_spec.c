@@ -116,8 +116,6 @@ plan_spec_check(const PlanSpec *self, GError **error)
 	if (self->slos->len == 0)
 		return input_error(error, "no SLO to meet: give one with --slo 'METRIC OP VALUE', "
 		                          "e.g. --slo 'pods_pending == 0'");
-	if (self->modes->len == 0 || self->seeds->len == 0)
-		return input_error(error, "no mode or no seed to run");
 	if (!(self->confidence > 0.0 && self->confidence < 1.0))
 		return input_error(error, "confidence %g: it must be between 0 and 1 (e.g. 0.95)",
 		                   self->confidence);

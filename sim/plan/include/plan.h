@@ -105,8 +105,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(PlanSpec, plan_spec_free)
 
 /**
  * plan_spec_check:
- * What can be checked before anything runs: a pool or SLO at all, no pool
- * twice, min <= max <= PLAN_MAX_COUNT, costs for every pool of a mix (none
+ * What can be checked on the command line alone, before the scenario is
+ * read: a pool or SLO at all, no pool twice, min <= max <= PLAN_MAX_COUNT, costs for every pool of a mix (none
  * or all), not more than PLAN_MAX_MIXES combinations.
  * Returns: FALSE with @error (PLAN_ERROR_INPUT) naming the problem.
  */
@@ -128,7 +128,7 @@ typedef gboolean (*PlanEvalFunc)(const guint *counts,
 
 /**
  * plan_search:
- * Answers @spec per mode, evaluating each point (a count per pool) at most
+ * Answers @spec (its modes and seeds filled) per mode, evaluating each point (a count per pool) at most
  * once, all modes from the same evaluation. One pool: the max first (if it
  * fails: not met, no search), then bisection of [min, max] for the smallest
  * count that holds, then the answer and the count below it explicitly.
