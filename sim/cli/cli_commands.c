@@ -12,7 +12,6 @@ int cli_compare_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);
 int cli_diff_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
-int cli_plan_main(int argc, char **argv);
 
 const CliCommand cli_commands[] = {
 	{ "allocate", "allocate the DRA claims of pods as the 1.34 scheduler would",
@@ -31,9 +30,6 @@ const CliCommand cli_commands[] = {
 	  cli_explain_main },
 	{ "lint", "check manifests as a Kubernetes 1.34 cluster would (exit 1 on errors)",
 	  cli_lint_main },
-	{ "plan",
-	  "the smallest node pool (or cheapest mix) whose runs meet SLOs across seeds, per mode",
-	  cli_plan_main },
 	{ "publish", "print the Nodes and ResourceSlices of a simulated node shape",
 	  cli_publish_main },
 	{ "run", "replay one mode of a scenario and report its metrics", cli_run_main },
