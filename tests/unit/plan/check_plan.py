@@ -9,6 +9,7 @@ gives the documented exit status and a message naming what is valid.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,6 +61,20 @@ check("dra: 3 x dgx-h100 (pool dgx)\nextended: 3 x dgx-h100 (pool dgx)\n" in r.s
 two = doc["points"][5]["modes"][0]["slos"][0]
 check((two["mean"], two["bound"], two["verdict"]) == (4, 4, "fails"), f"one-gpu at 2: {two}")
 first = open(os.path.join(out, "plan.json"), encoding="utf-8").read()
+
+# plan.html in headless Chromium (when installed): the page's own check says every chart
+# (one per mode and SLO) has data and no script failed
+browser = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
+if browser:
+    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                          "--user-data-dir=" + os.path.join(WORK, "chromium"), "--dump-dom",
+                          "file://" + os.path.abspath(os.path.join(out, "plan.html"))],
+                         capture_output=True, text=True, timeout=120).stdout
+    body = re.search(r"<body([^>]*)>", dom)
+    attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', body.group(1))) if body else {}
+    check(attrs.get("data-check") == "ok" and attrs.get("data-charts") == "2", f"plan.html check: {attrs}")
+else:
+    print("# chromium not installed: plan.html not checked in a browser")
 
 # the same plan again into the same folder: resumed from points/, the same bytes
 r = plan([one_gpu, "--pool", "dgx", "--slo", "pods_pending==0", "--jobs", "1"], out)
