@@ -16,6 +16,7 @@
 
 struct PlanEval {
 	const PlanSpec *spec;
+	char *scenario; /* absolute: the executor's runs do not depend on the working folder */
 	SimTime horizon;
 	char *points_dir;
 	guint jobs;
@@ -91,6 +92,7 @@ plan_eval_new(const PlanSpec *spec,
 	PlanEval *self = g_new0(PlanEval, 1);
 
 	self->spec = spec;
+	self->scenario = g_canonicalize_filename(spec->scenario, NULL);
 	self->horizon = horizon;
 	self->points_dir = g_strdup(points_dir);
 	self->jobs = jobs;
@@ -104,6 +106,7 @@ plan_eval_free(PlanEval *self)
 	if (self == NULL)
 		return;
 	g_free(self->points_dir);
+	g_free(self->scenario);
 	g_free(self);
 }
 
@@ -234,7 +237,7 @@ plan_eval_point(const guint *counts,
 		g_string_append_printf(label, " %s=%u",
 		                       (const char *)g_ptr_array_index(spec->pools, p), counts[p]);
 	options.label = label->str;
-	ok = sweep_exec_local(spec->scenario, self->horizon, runs, n, self->points_dir, &options,
+	ok = sweep_exec_local(self->scenario, self->horizon, runs, n, self->points_dir, &options,
 	                      &summary, error);
 	if (ok && load_reports(self, runs, n, reports, failure_out))
 		summarise(self, reports, n, measures);
