@@ -98,6 +98,14 @@ guint rpt_mode__n_samples(const RptMode *mode);
 /* Formats @value with the report's fixed precision into @buf ("null" for NaN/inf). */
 void rpt__format_number(char *buf, gsize size, double value);
 
+/* rpt_csv.c: an RFC 4180 field (quoted when it holds a comma, a quote or a line break;
+ * NULL is empty), preceded by a comma unless @first; a number field (empty when not
+ * finite), always preceded by a comma. */
+void rpt_csv__field(GString *out, const char *text, gboolean first);
+void rpt_csv__number_field(GString *out, double value);
+/* rpt_json.c: @value as a raw JSON number with the report's fixed precision (null for NaN). */
+struct cJSON *rpt_json__number(double value);
+
 /* The JSON array of @pods (RptPod) as cJSON_Print would print it with the
  * array at @depth; free with g_free(). */
 char *rpt_json__pods_text(const GArray *pods, guint depth);
@@ -109,8 +117,20 @@ const char *rpt_tolerances__lookup(const RptTolerances *self,
                                    gboolean *relative_out,
                                    double *value_out);
 
+/* rpt_html.c: a self-contained page's frame: the head with the report's style (and
+ * @extra_style), the error counter, <body> and an <h1> of @title left open for more
+ * text. Close appends the chart check script (data-check on <body>) and ends the page. */
+/* Appends @text with HTML's special characters escaped (NULL: nothing). */
+void rpt_html__escaped(GString *out, const char *text);
+GString *rpt_html__page_open(const char *title, const char *extra_style);
+char *rpt_html__page_close(GString *out);
+
 /* rpt_svg.c: inline SVG charts for the HTML page. Each chart is an <svg class="chart">
  * with data-points = the number of data points drawn, which the page's check reads. */
+/* Opens an <svg class="chart"> of the line charts' width and @height with @title;
+ * with @points == 0 it says so on the chart. The caller closes it with </svg>. */
+void
+rpt_svg__open_chart(GString *out, const char *id, const char *title, double height, guint points);
 void rpt_svg__line_chart(GString *out,
                          const char *id,
                          const char *title,
@@ -126,12 +146,7 @@ void rpt_svg__cdf(GString *out,
 void rpt_svg__heatmap(GString *out, const char *id, const char *title, const RptMode *mode);
 void rpt_svg__gpus(GString *out, const char *id, const char *title, const RptMode *mode);
 
-/* rpt_html.c: the page frame every drasim HTML page shares (style, error count, the
- * chart check): open gives "<html>...<body><h1>TITLE</h1>", close appends the check
- * script and returns the page. */
-GString *rpt_html__page_open(const char *title);
-char *rpt_html__page_close(GString *out);
-/* rpt_svg.c, for charts drawn elsewhere: a chart's frame (data-points = @points drawn),
+/* rpt_svg.c, for charts drawn elsewhere: a line chart's frame (data-points = @points drawn),
  * its axes over [x0, x1] x [y0, y1], and where (x, y) lands in the plot area. */
 void rpt_svg__chart_open(GString *out, const char *id, const char *title, guint points);
 void rpt_svg__chart_axes(GString *out,

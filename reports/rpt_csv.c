@@ -11,8 +11,8 @@
 
 #include "rpt-private.h"
 
-static void
-field(GString *out, const char *text, gboolean first)
+void
+rpt_csv__field(GString *out, const char *text, gboolean first)
 {
 	if (!first) {
 		g_string_append_c(out, ',');
@@ -34,8 +34,8 @@ field(GString *out, const char *text, gboolean first)
 	g_string_append_c(out, '"');
 }
 
-static void
-number_field(GString *out, double value)
+void
+rpt_csv__number_field(GString *out, double value)
 {
 	char buf[64];
 
@@ -97,7 +97,7 @@ rpt_csv_series_to_string(const RptReport *report)
 	GString *out = g_string_new("mode,sample,time_s");
 
 	for (guint i = 0; i < names->len; i++) {
-		field(out, g_ptr_array_index(names, i), FALSE);
+		rpt_csv__field(out, g_ptr_array_index(names, i), FALSE);
 	}
 	g_string_append_c(out, '\n');
 	for (guint m = 0; m < report->modes->len; m++) {
@@ -105,16 +105,17 @@ rpt_csv_series_to_string(const RptReport *report)
 		guint n = rpt_mode__n_samples(mode);
 
 		for (guint s = 0; s < n; s++) {
-			field(out, mode->name, TRUE);
+			rpt_csv__field(out, mode->name, TRUE);
 			g_string_append_printf(out, ",%u", s);
 			time_field(out, rpt_mode__sample_time(mode, s));
 			for (guint i = 0; i < names->len; i++) {
 				const RptSeries *series =
 				        mode_series(mode, g_ptr_array_index(names, i));
 
-				number_field(out, series && s < series->values->len
-				                          ? g_array_index(series->values, double, s)
-				                          : (double)NAN);
+				rpt_csv__number_field(
+				        out, series && s < series->values->len
+				                     ? g_array_index(series->values, double, s)
+				                     : (double)NAN);
 			}
 			g_string_append_c(out, '\n');
 		}
@@ -135,15 +136,15 @@ rpt_csv_pods_to_string(const RptReport *report)
 		for (guint i = 0; i < mode->pods->len; i++) {
 			const RptPod *pod = &g_array_index(mode->pods, RptPod, i);
 
-			field(out, mode->name, TRUE);
-			field(out, pod->name, FALSE);
+			rpt_csv__field(out, mode->name, TRUE);
+			rpt_csv__field(out, pod->name, FALSE);
 			time_field(out, pod->arrival_us);
 			time_field(out, pod->start_us);
 			time_field(out, pod->end_us);
-			field(out, pod->node, FALSE);
-			field(out, pod->devices, FALSE);
-			number_field(out, pod->slowdown < 0 ? (double)NAN : pod->slowdown);
-			field(out, rpt_outcome_to_string(pod->outcome), FALSE);
+			rpt_csv__field(out, pod->node, FALSE);
+			rpt_csv__field(out, pod->devices, FALSE);
+			rpt_csv__number_field(out, pod->slowdown < 0 ? (double)NAN : pod->slowdown);
+			rpt_csv__field(out, rpt_outcome_to_string(pod->outcome), FALSE);
 			g_string_append_printf(out, ",%u,%u\n", pod->attempts, pod->oom_kills);
 		}
 	}

@@ -36,8 +36,8 @@ static const char page_check[] =
         "b.setAttribute('data-check',"
         "empty.length===0&&window.__rptErrors.length===0&&charts.length>0?'ok':'fail');})();";
 
-static void
-escaped(GString *out, const char *text)
+void
+rpt_html__escaped(GString *out, const char *text)
 {
 	g_autofree char *escaped_text = g_markup_escape_text(text ? text : "", -1);
 
@@ -67,15 +67,15 @@ summary_table(GString *out, const RptReport *report)
 	                "<h2>Summary</h2><table id=\"summary\"><tr><th>metric</th><th>unit</th>");
 	for (guint m = 0; m < report->modes->len; m++) {
 		g_string_append(out, "<th>");
-		escaped(out, ((RptMode *)g_ptr_array_index(report->modes, m))->name);
+		rpt_html__escaped(out, ((RptMode *)g_ptr_array_index(report->modes, m))->name);
 		g_string_append(out, "</th>");
 	}
 	g_string_append(out, "</tr>\n");
 	for (guint i = 0; i < names->len; i++) {
 		g_string_append(out, "<tr><td>");
-		escaped(out, g_ptr_array_index(names, i));
+		rpt_html__escaped(out, g_ptr_array_index(names, i));
 		g_string_append(out, "</td><td class=\"unit\">");
-		escaped(out, g_ptr_array_index(units, i));
+		rpt_html__escaped(out, g_ptr_array_index(units, i));
 		g_string_append(out, "</td>");
 		for (guint m = 0; m < report->modes->len; m++) {
 			double value = (double)NAN;
@@ -134,7 +134,7 @@ mode_tables(GString *out, const RptMode *mode)
 			const RptUnsched *entry = g_ptr_array_index(mode->unsched, i);
 
 			g_string_append(out, "<tr><td>");
-			escaped(out, entry->reason);
+			rpt_html__escaped(out, entry->reason);
 			g_string_append_printf(
 			        out, "</td><td class=\"num\">%" G_GUINT64_FORMAT "</td></tr>\n",
 			        entry->pods);
@@ -148,14 +148,14 @@ mode_tables(GString *out, const RptMode *mode)
 			const RptReason *reason = g_ptr_array_index(mode->reasons, i);
 
 			g_string_append(out, "<tr><td>");
-			escaped(out, reason->pod);
+			rpt_html__escaped(out, reason->pod);
 			if (reason->never_runs)
 				g_string_append(out, " (never runs)");
 			g_string_append_printf(out, "</td><td class=\"num\">%.3f</td><td>",
 			                       (double)reason->at_us / 1e6);
-			escaped(out, reason->message);
+			rpt_html__escaped(out, reason->message);
 			g_string_append(out, "</td><td>");
-			escaped(out, reason->detail);
+			rpt_html__escaped(out, reason->detail);
 			g_string_append(out, "</td></tr>\n");
 		}
 		g_string_append(out, "</table>\n");
@@ -172,7 +172,7 @@ mode_tables(GString *out, const RptMode *mode)
 			g_string_append(out, "<tr>");
 			for (guint j = 0; j < G_N_ELEMENTS(cells); j++) {
 				g_string_append(out, "<td>");
-				escaped(out, cells[j]);
+				rpt_html__escaped(out, cells[j]);
 				g_string_append(out, "</td>");
 			}
 			g_string_append(out, "</tr>\n");
@@ -195,11 +195,11 @@ mode_section(GString *out, const RptMode *mode, guint index)
 
 	pod_samples(mode, latency, slowdown);
 	g_string_append(out, "<h2>Mode ");
-	escaped(out, mode->name);
+	rpt_html__escaped(out, mode->name);
 	g_string_append(out, "</h2>");
 	if (end != NULL) {
 		g_string_append(out, "\n<p>Run ended: ");
-		escaped(out, end);
+		rpt_html__escaped(out, end);
 		g_string_append(out, "</p>\n");
 	}
 	g_string_append(out, "<div class=\"charts\">\n");
@@ -229,20 +229,20 @@ mode_section(GString *out, const RptMode *mode, guint index)
 }
 
 GString *
-rpt_html__page_open(const char *title)
+rpt_html__page_open(const char *title, const char *extra_style)
 {
 	GString *out =
 	        g_string_new("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
 
 	g_string_append(out, "<title>");
-	escaped(out, title);
-	g_string_append_printf(out, "</title><style>%s</style>", page_style);
+	rpt_html__escaped(out, title);
+	g_string_append_printf(out, "</title><style>%s%s</style>", page_style,
+	                       extra_style ? extra_style : "");
 	/* errors anywhere on the page are counted before anything else runs */
 	g_string_append(out, "<script>window.__rptErrors=[];window.addEventListener('error',"
 	                     "function(e){window.__rptErrors.push(String(e.message));});</script>");
 	g_string_append(out, "</head>\n<body>\n<h1>");
-	escaped(out, title);
-	g_string_append(out, "</h1>");
+	rpt_html__escaped(out, title);
 	return out;
 }
 
@@ -257,13 +257,13 @@ char *
 rpt_html_to_string(const RptReport *report)
 {
 	g_autofree char *title = g_strconcat("drasim report: ", report->scenario, NULL);
-	GString *out = rpt_html__page_open(title);
+	GString *out = rpt_html__page_open(title, NULL);
 
-	g_string_append_printf(out, "<p>seed %" G_GUINT64_FORMAT " · drasim ", report->seed);
-	escaped(out, report->version);
+	g_string_append_printf(out, "</h1><p>seed %" G_GUINT64_FORMAT " · drasim ", report->seed);
+	rpt_html__escaped(out, report->version);
 	if (report->scenario_hash) {
 		g_string_append(out, " · scenario hash ");
-		escaped(out, report->scenario_hash);
+		rpt_html__escaped(out, report->scenario_hash);
 	}
 	g_string_append(out, "</p>\n");
 	summary_table(out, report);

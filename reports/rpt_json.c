@@ -10,8 +10,8 @@
 
 #include "rpt-private.h"
 
-static cJSON *
-number(double value)
+cJSON *
+rpt_json__number(double value)
 {
 	char buf[64];
 
@@ -22,7 +22,7 @@ number(double value)
 static cJSON *
 time_value(RptTime t)
 {
-	return t == RPT_TIME_NONE ? cJSON_CreateNull() : number((double)t);
+	return t == RPT_TIME_NONE ? cJSON_CreateNull() : rpt_json__number((double)t);
 }
 
 static cJSON *
@@ -37,7 +37,7 @@ values_array(const GArray *values)
 	cJSON *array = cJSON_CreateArray();
 
 	for (guint i = 0; i < values->len; i++) {
-		cJSON_AddItemToArray(array, number(g_array_index(values, double, i)));
+		cJSON_AddItemToArray(array, rpt_json__number(g_array_index(values, double, i)));
 	}
 	return array;
 }
@@ -51,7 +51,7 @@ metrics_object(const RptMode *mode)
 		const RptMetric *metric = g_ptr_array_index(mode->metrics, i);
 		cJSON *item = cJSON_CreateObject();
 
-		cJSON_AddItemToObject(item, "value", number(metric->value));
+		cJSON_AddItemToObject(item, "value", rpt_json__number(metric->value));
 		cJSON_AddStringToObject(item, "unit", metric->unit);
 		cJSON_AddItemToObject(object, metric->name, item);
 	}
@@ -103,8 +103,9 @@ timeseries(const RptMode *mode)
 	cJSON *series = cJSON_CreateObject();
 	cJSON *nodes = cJSON_CreateArray();
 
-	cJSON_AddItemToObject(object, "start_us", number((double)mode->sample_start_us));
-	cJSON_AddItemToObject(object, "interval_us", number((double)mode->sample_interval_us));
+	cJSON_AddItemToObject(object, "start_us", rpt_json__number((double)mode->sample_start_us));
+	cJSON_AddItemToObject(object, "interval_us",
+	                      rpt_json__number((double)mode->sample_interval_us));
 	for (guint i = 0; i < mode->series->len; i++) {
 		const RptSeries *one = g_ptr_array_index(mode->series, i);
 		cJSON *item = cJSON_CreateObject();
@@ -119,7 +120,7 @@ timeseries(const RptMode *mode)
 		cJSON *item = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(item, "node", row->name);
-		cJSON_AddItemToObject(item, "gpus", number(row->gpus));
+		cJSON_AddItemToObject(item, "gpus", rpt_json__number(row->gpus));
 		cJSON_AddItemToObject(item, "busy", values_array(row->values));
 		cJSON_AddItemToArray(nodes, item);
 	}
@@ -141,15 +142,15 @@ gpu_pictures(const RptMode *mode)
 		cJSON_AddStringToObject(item, "device", gpu->device);
 		cJSON_AddStringToObject(item, "model", gpu->model);
 		cJSON_AddStringToObject(item, "sharing", gpu->sharing);
-		cJSON_AddItemToObject(item, "units", number(gpu->units));
+		cJSON_AddItemToObject(item, "units", rpt_json__number(gpu->units));
 		cJSON_AddItemToObject(item, "time_us", time_value(gpu->at_us));
 		for (guint j = 0; j < gpu->slices->len; j++) {
 			const RptSlice *slice = g_ptr_array_index(gpu->slices, j);
 			cJSON *s = cJSON_CreateObject();
 
 			cJSON_AddStringToObject(s, "profile", slice->profile);
-			cJSON_AddItemToObject(s, "start", number(slice->start));
-			cJSON_AddItemToObject(s, "size", number(slice->size));
+			cJSON_AddItemToObject(s, "start", rpt_json__number(slice->start));
+			cJSON_AddItemToObject(s, "size", rpt_json__number(slice->size));
 			cJSON_AddItemToObject(s, "pod", string_or_null(slice->pod));
 			cJSON_AddItemToArray(slices, s);
 		}
@@ -178,7 +179,8 @@ mode_object(const RptMode *mode)
 	for (guint i = 0; i < mode->unsched->len; i++) {
 		const RptUnsched *entry = g_ptr_array_index(mode->unsched, i);
 
-		cJSON_AddItemToObject(unsched, entry->reason, number((double)entry->pods));
+		cJSON_AddItemToObject(unsched, entry->reason,
+		                      rpt_json__number((double)entry->pods));
 	}
 	cJSON_AddItemToObject(object, "unschedulable_by_reason", unsched);
 	cJSON_AddItemToObject(object, "pod_reasons", explanations(mode));

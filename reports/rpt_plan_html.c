@@ -11,14 +11,6 @@
 #include "rpt-private.h"
 #include "rpt_plan-private.h"
 
-static void
-escaped(GString *out, const char *text)
-{
-	g_autofree char *escaped_text = g_markup_escape_text(text ? text : "", -1);
-
-	g_string_append(out, escaped_text);
-}
-
 /* The points of @mode's chart: those whose counts equal the answer's (or the closest
  * point's) in every pool but the last, in count order. */
 static GArray *
@@ -138,12 +130,12 @@ points_table(GString *out, const RptPlan *self, guint mode, const GArray *order)
 	g_string_append(out, "<table><tr>");
 	for (guint p = 0; p < self->n_pools; p++) {
 		g_string_append(out, "<th>");
-		escaped(out, self->pools[p]);
+		rpt_html__escaped(out, self->pools[p]);
 		g_string_append(out, "</th>");
 	}
 	for (guint s = 0; s < self->n_slos; s++) {
 		g_string_append(out, "<th>");
-		escaped(out, self->slos[s].text);
+		rpt_html__escaped(out, self->slos[s].text);
 		g_string_append(out, "</th>");
 	}
 	g_string_append(out, "<th>all</th></tr>\n");
@@ -159,7 +151,7 @@ points_table(GString *out, const RptPlan *self, guint mode, const GArray *order)
 			        self, rpt_plan_point_measure(self, point, mode, s), s);
 
 			g_string_append(out, "<td>");
-			escaped(out, cell);
+			rpt_html__escaped(out, cell);
 			g_string_append(out, "</td>");
 		}
 		g_string_append_printf(out, "<td>%s%s</td></tr>\n",
@@ -177,17 +169,17 @@ rpt_plan_html_to_string(const RptPlan *self)
 	g_autofree char *title = g_strconcat("drasim plan: ", self->scenario, NULL);
 	g_autofree char *seeds = rpt_plan__seeds_text(self);
 	g_autoptr(GArray) order = rpt_plan__points_by_counts(self);
-	GString *out = rpt_html__page_open(title);
+	GString *out = rpt_html__page_open(title, NULL);
 
-	g_string_append_printf(out, "<p>seeds %s · confidence %g%%</p>\n<ul>\n", seeds,
+	g_string_append_printf(out, "</h1>\n<p>seeds %s · confidence %g%%</p>\n<ul>\n", seeds,
 	                       self->confidence * 100.0);
 	for (guint m = 0; m < self->n_modes; m++) {
 		g_autofree char *answer = rpt_plan__answer_text(self, m);
 
 		g_string_append(out, "<li><b>");
-		escaped(out, self->modes[m]);
+		rpt_html__escaped(out, self->modes[m]);
 		g_string_append(out, "</b>: ");
-		escaped(out, answer);
+		rpt_html__escaped(out, answer);
 		g_string_append(out, "</li>\n");
 	}
 	g_string_append(out, "</ul>\n");
@@ -195,7 +187,7 @@ rpt_plan_html_to_string(const RptPlan *self)
 		g_autoptr(GArray) chosen = chart_points(self, m, order);
 
 		g_string_append(out, "<h2>");
-		escaped(out, self->modes[m]);
+		rpt_html__escaped(out, self->modes[m]);
 		g_string_append(out, "</h2>\n<div class=\"charts\">\n");
 		for (guint s = 0; s < self->n_slos; s++)
 			slo_chart(out, self, m, s, chosen);

@@ -5,7 +5,7 @@
  * SLOs are not met), per mode whether it was met, why not, whether the
  * points were monotone and which were not, and every point evaluated, in
  * evaluation order. Keys in a fixed order and numbers through
- * rpt__format_number(), so a plan gives the same bytes every time.
+ * rpt__format_rpt_json__number(), so a plan gives the same bytes every time.
  */
 #include <math.h>
 
@@ -15,21 +15,12 @@
 #include "rpt_plan-private.h"
 
 static cJSON *
-number(double value)
-{
-	char buf[64];
-
-	rpt__format_number(buf, sizeof(buf), value);
-	return cJSON_CreateRaw(buf);
-}
-
-static cJSON *
 counts_object(const RptPlan *self, const guint *counts)
 {
 	cJSON *object = cJSON_CreateObject();
 
 	for (guint p = 0; p < self->n_pools; p++)
-		cJSON_AddItemToObject(object, self->pools[p], number(counts[p]));
+		cJSON_AddItemToObject(object, self->pools[p], rpt_json__number(counts[p]));
 	return object;
 }
 
@@ -49,7 +40,7 @@ question(const RptPlan *self)
 		cJSON_AddStringToObject(pool, "name", self->pools[p]);
 		cJSON_AddStringToObject(pool, "shape", self->shapes[p]);
 		cJSON_AddItemToObject(pool, "cost_per_hour",
-		                      self->costs ? number(self->costs[p]) : cJSON_CreateNull());
+		                      self->costs ? rpt_json__number(self->costs[p]) : cJSON_CreateNull());
 		cJSON_AddItemToArray(pools, pool);
 	}
 	slos = cJSON_AddArrayToObject(root, "slos");
@@ -59,17 +50,17 @@ question(const RptPlan *self)
 		cJSON_AddStringToObject(slo, "text", self->slos[s].text);
 		cJSON_AddStringToObject(slo, "metric", self->slos[s].metric);
 		cJSON_AddStringToObject(slo, "op", self->slos[s].op);
-		cJSON_AddItemToObject(slo, "value", number(self->slos[s].value));
+		cJSON_AddItemToObject(slo, "value", rpt_json__number(self->slos[s].value));
 		cJSON_AddStringToObject(slo, "unit", self->slos[s].unit);
 		cJSON_AddItemToArray(slos, slo);
 	}
 	seeds = cJSON_AddArrayToObject(root, "seeds");
 	for (guint i = 0; i < self->seeds->len; i++)
 		cJSON_AddItemToArray(seeds,
-		                     number((double)g_array_index(self->seeds, uint64_t, i)));
-	cJSON_AddItemToObject(root, "confidence", number(self->confidence));
-	cJSON_AddItemToObject(root, "min", number(self->min));
-	cJSON_AddItemToObject(root, "max", number(self->max));
+		                     rpt_json__number((double)g_array_index(self->seeds, uint64_t, i)));
+	cJSON_AddItemToObject(root, "confidence", rpt_json__number(self->confidence));
+	cJSON_AddItemToObject(root, "min", rpt_json__number(self->min));
+	cJSON_AddItemToObject(root, "max", rpt_json__number(self->max));
 	return root;
 }
 
@@ -89,7 +80,7 @@ add_answers(cJSON *root, const RptPlan *self)
 
 			cJSON_AddStringToObject(entry, "mode", self->modes[m]);
 			cJSON_AddStringToObject(entry, "pool", self->pools[p]);
-			cJSON_AddItemToObject(entry, "count", number(answer->counts[p]));
+			cJSON_AddItemToObject(entry, "count", rpt_json__number(answer->counts[p]));
 			cJSON_AddItemToArray(answers, entry);
 		}
 		cJSON_AddStringToObject(mode, "mode", self->modes[m]);
@@ -97,17 +88,17 @@ add_answers(cJSON *root, const RptPlan *self)
 		cJSON_AddItemToObject(mode, "counts",
 		                      answer->met ? counts_object(self, answer->counts)
 		                                  : cJSON_CreateNull());
-		cJSON_AddItemToObject(mode, "cost_per_hour", number(answer->cost));
+		cJSON_AddItemToObject(mode, "cost_per_hour", rpt_json__number(answer->cost));
 		cJSON_AddItemToObject(mode, "reason",
 		                      answer->reason ? cJSON_CreateString(answer->reason)
 		                                     : cJSON_CreateNull());
 		cJSON_AddItemToObject(mode, answer->met ? "point" : "closest_point",
-		                      number(answer->point));
+		                      rpt_json__number(answer->point));
 		cJSON_AddBoolToObject(mode, "monotone", answer->monotone);
 		offending = cJSON_AddArrayToObject(mode, "offending_points");
 		for (guint i = 0; i < answer->offending->len; i++)
 			cJSON_AddItemToArray(offending,
-			                     number(g_array_index(answer->offending, guint, i)));
+			                     rpt_json__number(g_array_index(answer->offending, guint, i)));
 		cJSON_AddItemToArray(modes, mode);
 	}
 }
@@ -118,13 +109,13 @@ measure_object(const RptPlan *self, const RptPlanMeasure *measure, guint slo)
 	cJSON *object = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(object, "metric", self->slos[slo].metric);
-	cJSON_AddItemToObject(object, "runs", number(measure->n_runs));
-	cJSON_AddItemToObject(object, "n", number(measure->stat.n));
-	cJSON_AddItemToObject(object, "mean", number(measure->stat.mean));
-	cJSON_AddItemToObject(object, "sd", number(measure->stat.sd));
-	cJSON_AddItemToObject(object, "ci_low", number(measure->stat.ci_low));
-	cJSON_AddItemToObject(object, "ci_high", number(measure->stat.ci_high));
-	cJSON_AddItemToObject(object, "bound", number(measure->bound));
+	cJSON_AddItemToObject(object, "runs", rpt_json__number(measure->n_runs));
+	cJSON_AddItemToObject(object, "n", rpt_json__number(measure->stat.n));
+	cJSON_AddItemToObject(object, "mean", rpt_json__number(measure->stat.mean));
+	cJSON_AddItemToObject(object, "sd", rpt_json__number(measure->stat.sd));
+	cJSON_AddItemToObject(object, "ci_low", rpt_json__number(measure->stat.ci_low));
+	cJSON_AddItemToObject(object, "ci_high", rpt_json__number(measure->stat.ci_high));
+	cJSON_AddItemToObject(object, "bound", rpt_json__number(measure->bound));
 	cJSON_AddStringToObject(object, "verdict", rpt_plan_verdict_to_string(measure->verdict));
 	return object;
 }
@@ -136,7 +127,7 @@ point_object(const RptPlan *self, guint index)
 	cJSON *object = cJSON_CreateObject();
 	cJSON *modes;
 
-	cJSON_AddItemToObject(object, "index", number(index));
+	cJSON_AddItemToObject(object, "index", rpt_json__number(index));
 	cJSON_AddItemToObject(object, "counts", counts_object(self, point->counts));
 	cJSON_AddItemToObject(object, "error",
 	                      point->error ? cJSON_CreateString(point->error) : cJSON_CreateNull());

@@ -21,8 +21,8 @@
 #define MAX_COLS 120
 #define MAX_ROWS 64
 
-static void
-open_chart(GString *out, const char *id, const char *title, double height, guint points)
+void
+rpt_svg__open_chart(GString *out, const char *id, const char *title, double height, guint points)
 {
 	g_autofree char *escaped = g_markup_escape_text(title, -1);
 
@@ -88,7 +88,7 @@ rpt_svg__line_chart(GString *out,
 	for (guint i = 0; i < n; i++) {
 		y1 = MAX(y1, g_array_index(series->values, double, i));
 	}
-	open_chart(out, id, title, H, n);
+	rpt_svg__open_chart(out, id, title, H, n);
 	axes(out, t0, t1, 0.0, y1, "s", y_unit);
 	g_string_append(out, "<polyline class=\"line\" points=\"");
 	for (guint i = 0; i < n; i++) {
@@ -126,7 +126,7 @@ rpt_svg__cdf(GString *out,
 	}
 	x0 = n ? sorted[0] : 0.0;
 	x1 = n ? sorted[n - 1] : 1.0;
-	open_chart(out, id, title, H, (guint)n);
+	rpt_svg__open_chart(out, id, title, H, (guint)n);
 	axes(out, x0, x1, 0.0, 1.0, x_unit, "fraction");
 	g_string_append(out, "<polyline class=\"line\" points=\"");
 	/* an empirical CDF is a staircase: at each sample, rise from the previous level;
@@ -160,7 +160,7 @@ rpt_svg__heatmap(GString *out, const char *id, const char *title, const RptMode 
 	for (guint r = 0; r < rows; r++) {
 		points += ((RptSeries *)g_ptr_array_index(mode->nodes, r))->values->len;
 	}
-	open_chart(out, id, title, height, points);
+	rpt_svg__open_chart(out, id, title, height, points);
 	for (guint r = 0; r < rows; r++) {
 		const RptSeries *row = g_ptr_array_index(mode->nodes, r);
 		g_autofree char *node = g_markup_escape_text(row->name, -1);
@@ -291,7 +291,7 @@ rpt_svg__gpus(GString *out, const char *id, const char *title, const RptMode *mo
 		height = draw_gpu(body, gpu, height);
 		points += gpu->slices->len;
 	}
-	open_chart(out, id, title, height, points);
+	rpt_svg__open_chart(out, id, title, height, points);
 	g_string_append_len(out, body->str, body->len);
 	g_string_append(out, "</svg>\n");
 	g_string_free(body, TRUE);
@@ -302,7 +302,7 @@ rpt_svg__gpus(GString *out, const char *id, const char *title, const RptMode *mo
 void
 rpt_svg__chart_open(GString *out, const char *id, const char *title, guint points)
 {
-	open_chart(out, id, title, H, points);
+	rpt_svg__open_chart(out, id, title, H, points);
 }
 
 void

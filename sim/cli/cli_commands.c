@@ -30,9 +30,13 @@ const CliCommand cli_commands[] = {
 	  cli_explain_main },
 	{ "lint", "check manifests as a Kubernetes 1.34 cluster would (exit 1 on errors)",
 	  cli_lint_main },
+	{ "plan", "the smallest node pool (or cheapest mix) whose runs meet SLOs across seeds, per mode",
+	  cli_plan_main },
 	{ "publish", "print the Nodes and ResourceSlices of a simulated node shape",
 	  cli_publish_main },
 	{ "run", "replay one mode of a scenario and report its metrics", cli_run_main },
+	{ "sweep", "run a scenario over a grid of parameters x seeds; statistics across seeds",
+	  cli_sweep_main },
 	{ "version", "print the drasim version", cli_version_main },
 	{ NULL, NULL, NULL },
 };

@@ -59,6 +59,18 @@ void scenario_spec__run(Scenario *self, ScenarioDec *dec, const K8sYamlNode *nod
 void scenario_spec__check_gpu_models(Scenario *self, ScenarioDec *dec);
 void scenario_spec__check_mode_layouts(Scenario *self, ScenarioDec *dec);
 
+/* ---- overrides by path (scenario_override.c) ---- */
+
+/* Applies the @n @overrides to the document @root in order (nodes into @arena, text
+ * into @strings); each problem is an error at its override's origin. Returns: TRUE
+ * when all applied. */
+gboolean scenario_override__apply(K8sYamlNode *root,
+                                  const ScenarioOverride *overrides,
+                                  guint n,
+                                  BaseArena *arena,
+                                  GStringChunk *strings,
+                                  K8sDiagList *diags);
+
 /* ---- spec.events (scenario_events_dec.c) ---- */
 
 /* Decodes spec.events (after spec.cluster: targets are checked against the pools). */

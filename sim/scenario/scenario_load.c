@@ -3,6 +3,7 @@
  * strictly: the envelope, spec.seed/horizon/sampling and spec.cluster here,
  * the workload, modes and run-model overrides in scenario_spec.c; then loads
  * the manifests it names with model/api's loader, relative to the scenario.
+ * scenario_load_with() first changes the document by path (scenario_override.c).
  */
 #include <string.h>
 
@@ -329,6 +330,12 @@ load_manifests(Scenario *self, K8sDiagList *diags)
 Scenario *
 scenario_load(const char *path, K8sDiagList *diags)
 {
+	return scenario_load_with(path, NULL, 0, diags);
+}
+
+Scenario *
+scenario_load_with(const char *path, const ScenarioOverride *overrides, guint n, K8sDiagList *diags)
+{
 	g_autoptr(Scenario) self = scenario_new(path);
 	g_autoptr(BaseArena) arena = base_arena_new();
 	GStringChunk *strings = self->strings;
@@ -354,7 +361,8 @@ scenario_load(const char *path, K8sDiagList *diags)
 			k8s_diag_list_error(diags, &pos, "",
 			                    "expected exactly one Scenario document, got %u",
 			                    file.n_docs);
-		} else {
+		} else if (scenario_override__apply(file.docs[0].root, overrides, n, arena, strings,
+		                                    diags)) {
 			decode_envelope(self, &dec, file.docs[0].root);
 		}
 	}

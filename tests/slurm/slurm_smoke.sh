@@ -7,9 +7,10 @@
 # slurmscriptd or slurmstepd process is left and that a second stop is a no-op.
 #
 # Exit status: 0 passed; 1 failed; 77 skipped (printed why): not root, or not
-# a Debian machine with dpkg and apt-get. When a slurm-local cluster already
-# runs, the job array runs on it and the cluster is left running (start/stop
-# are then not what is tested; the test says so).
+# a Debian machine with dpkg and apt-get (with CI=true these fail instead).
+# When a slurm-local cluster already runs, the job array runs on it and the
+# cluster is left running (start/stop are then not what is tested; the test
+# says so).
 set -u
 
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -20,46 +21,20 @@ fail() {
 	exit 1
 }
 
-if [ "$(id -u)" -ne 0 ]; then
-	say "SKIP: needs root (slurm-local installs packages and runs the daemons as root)"
-	exit 77
-fi
-if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
-	say "SKIP: not a Debian machine (no dpkg-query/apt-get to install slurm-wlm and munge)"
-	exit 77
-fi
+# shellcheck source=tests/slurm/slurm-lib.sh
+. "$root/tests/slurm/slurm-lib.sh"
+slurm_prereqs
 
 work=$(mktemp -d)
-started=""
 cleanup() {
-	if [ -n "$started" ]; then
-		"$tool" stop >/dev/null 2>&1 || true
-	fi
+	slurm_down >/dev/null 2>&1 || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# slurm_pids: pids and names of every Slurm or munge process on the machine.
-slurm_pids() {
-	for f in /proc/[0-9]*/comm; do
-		read -r name 2>/dev/null <"$f" || continue
-		case $name in
-		munged | slurmctld | slurmd | slurmscriptd | slurmstepd)
-			pid=${f#/proc/}
-			echo "${pid%/comm}:$name"
-			;;
-		esac
-	done
-}
-
-if "$tool" status >/dev/null 2>&1; then
-	say "a slurm-local cluster already runs: testing the job array on it, leaving it running"
-else
-	t0=$(date +%s)
-	started=1
-	"$tool" start || fail "tools/slurm-local start exited with $?"
-	say "start took $(($(date +%s) - t0))s"
+slurm_up
+if [ -n "$started" ]; then
 	out=$("$tool" start) || fail "second start exited with $?"
 	echo "$out"
 	case $out in
@@ -93,13 +68,7 @@ if [ -z "$started" ]; then
 	exit 0
 fi
 
-t0=$(date +%s)
-"$tool" stop || fail "tools/slurm-local stop exited with $?"
-started=""
-say "stop took $(($(date +%s) - t0))s"
-left=$(slurm_pids)
-[ -z "$left" ] || fail "processes left after stop: $left"
-say "no munged, slurmctld, slurmd, slurmscriptd or slurmstepd process is left"
+slurm_down
 "$tool" stop || fail "second stop exited with $?"
 if "$tool" status; then
 	fail "status exited 0 after stop"

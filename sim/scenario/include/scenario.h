@@ -189,6 +189,42 @@ typedef struct {
  * Returns: (transfer full) (nullable): NULL when @diags holds errors.
  */
 Scenario *scenario_load(const char *path, K8sDiagList *diags);
+
+/**
+ * ScenarioOverride:
+ *
+ * One change to a scenario document before it is decoded, as sweeps vary it:
+ * @path in k8s_yaml_path.h's syntax (`spec.cluster.nodePools[name=dgx].count`),
+ * @value as YAML text ("4", "dynamic", "[dra, extended]", "{name: x, world:
+ * dra}"), @origin where the override was written (a Sweep file's value; for the
+ * command line, file "--vary N" and line 0).
+ */
+typedef struct {
+	const char *path;
+	const char *value;
+	K8sPos origin;
+} ScenarioOverride;
+
+/**
+ * scenario_load_with:
+ *
+ * scenario_load() with the @n @overrides applied in order to the document
+ * first: each value replaces the node its path names, or is added when only the
+ * path's last step names a key missing from its mapping (the decoder then
+ * rejects an unknown key as if it were written in the file). A path that does
+ * not resolve or a value that is not one YAML value is an error at @origin
+ * with the path as field path, naming the step that failed and what is valid
+ * there; nothing is decoded then. A value of the wrong type for its field is the
+ * decoder's own error, at the position of the node it replaced in the scenario.
+ * Paths of manifests and traces stay relative to the scenario's folder.
+ * scenario_load() is scenario_load_with(@path, NULL, 0, @diags).
+ *
+ * Returns: (transfer full) (nullable): NULL when @diags holds errors.
+ */
+Scenario *scenario_load_with(const char *path,
+                             const ScenarioOverride *overrides,
+                             guint n,
+                             K8sDiagList *diags);
 void scenario_free(Scenario *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
 

@@ -45,7 +45,7 @@ typedef enum {
 typedef struct {
 	char *path;        /* k8s_yaml_path.h syntax: spec.cluster.nodePools[name=dgx].count */
 	GPtrArray *values; /* char*: each value as YAML flow text ("4", "[dra, extended]") */
-	K8sPos pos;        /* where the parameter was written (file "--vary N" on the command line) */
+	K8sPos pos; /* where the parameter was written (file "--vary N" on the command line) */
 	GArray *value_pos; /* K8sPos of each value */
 } SweepParam;
 
@@ -170,9 +170,9 @@ typedef struct {
 } SweepExecSummary;
 
 typedef struct {
-	guint jobs;         /* child processes at once; 0: the online cores */
-	gboolean progress;  /* a progress line on stderr (done, running, failed, ETA) */
-	const char *label;  /* its prefix ("sweep", "plan 3 x dgx") */
+	guint jobs;        /* child processes at once; 0: the online cores */
+	gboolean progress; /* a progress line on stderr (done, running, failed, ETA) */
+	const char *label; /* its prefix ("sweep", "plan 3 x dgx") */
 } SweepExecOptions;
 
 /**
@@ -227,6 +227,7 @@ void sweep_stat_compute(const double *x, guint n, double confidence, RptStat *ou
 RptSweep *sweep_collect(const SweepManifest *manifest, const char *dir);
 
 /* Writes DIR/sweep.json, sweep.csv and sweep.html from sweep_collect(). */
-gboolean sweep_merge(const SweepManifest *manifest, const char *dir, RptSweep **table_out, GError **error);
+gboolean
+sweep_merge(const SweepManifest *manifest, const char *dir, RptSweep **table_out, GError **error);
 
 G_END_DECLS

@@ -1,0 +1,54 @@
+/*
+ * rpt-sweep-private.h: the sweep results table's layout, shared by the
+ * reports/rpt_sweep*.c files only.
+ *
+ * Strings are interned in one GStringChunk (a sweep repeats a handful of
+ * modes, metrics, units and parameter values across thousands of rows), and
+ * rows and failures stay in insertion order, which is the writers' order.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "rpt_sweep.h"
+
+typedef struct {
+	const char **values; /* n_params, interned */
+	const char *mode;
+	const char *metric;
+	const char *unit;
+	RptStat stat;
+} RptSweepRow;
+
+typedef struct {
+	const char **values;
+	uint64_t seed;
+	const char *message;
+} RptSweepFailure;
+
+struct RptSweep {
+	char *name;
+	char *scenario;
+	GPtrArray *params; /* char*, the varied paths */
+	GArray *seeds;     /* uint64_t */
+	double confidence;
+	GArray *rows;     /* RptSweepRow */
+	GArray *failures; /* RptSweepFailure */
+	GStringChunk *strings;
+};
+
+/* "95" for 0.95, "90" for 0.9, "99.9" for 0.999: the level in percent, for column names. */
+void rpt_sweep__level_text(char *buf, gsize size, double confidence);
+
+/* rpt_sweep_svg.c: one chart of a metric against a parameter, one line per mode
+ * (its mean) with its confidence band; @rows are the rows of one metric whose
+ * other parameters are fixed, @param the varied one's index. */
+void rpt_sweep_svg__chart(GString *out,
+                          const char *id,
+                          const char *title,
+                          const RptSweep *sweep,
+                          guint param,
+                          const RptSweepRow *const *rows,
+                          guint n_rows,
+                          const char *const *modes,
+                          guint n_modes);

@@ -1,0 +1,327 @@
+/*
+ * rpt_sweep_svg.c: the sweep page's chart, a metric against one parameter:
+ * one line per mode through the cells' means and a shaded band between the
+ * interval's bounds, drawn as inline SVG text like rpt_svg.c.
+ *
+ * The x axis is numeric when every value of the parameter reads as a number
+ * (a node count, an arrival rate: distances mean something) and categorical
+ * otherwise (a policy name, a mode list), in the order the sweep gave them.
+ * A band needs two neighbouring points with an interval; a lone one gets an
+ * error bar, and a cell with one seed (no interval) only its point. Colours
+ * follow the mode's place in the page's mode list, so a mode keeps its
+ * colour on every chart.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rpt-private.h"
+#include "rpt-sweep-private.h"
+
+/* the width rpt_svg__open_chart() draws (rpt_svg.c's charts) */
+#define W        560.0
+#define H        250.0
+#define LEFT     56.0
+#define RIGHT    16.0
+#define TOP      42.0
+#define BOTTOM   44.0
+#define MAX_TICK 12
+
+static const char *const palette[] = { "#1f6feb", "#d1242f", "#1a7f37",
+	                               "#9a6700", "#8250df", "#bc4c00" };
+
+typedef struct {
+	double x; /* position on the axis: the value, or the category's index */
+	const RptSweepRow *row;
+} Point;
+
+typedef struct {
+	GPtrArray *labels; /* const char*: distinct values, first-seen order */
+	gboolean numeric;
+	double x0, x1, y0, y1;
+} Axes;
+
+static gboolean
+parse_number(const char *text, double *value_out)
+{
+	char *end = NULL;
+
+	while (g_ascii_isspace(*text)) {
+		text++;
+	}
+	*value_out = g_ascii_strtod(text, &end);
+	if (end == text) {
+		return FALSE;
+	}
+	while (g_ascii_isspace(*end)) {
+		end++;
+	}
+	return *end == '\0' && isfinite(*value_out);
+}
+
+static double
+position(const Axes *axes, const char *label)
+{
+	double value = 0.0;
+	guint index = 0;
+
+	if (axes->numeric) {
+		parse_number(label, &value);
+		return value;
+	}
+	g_ptr_array_find_with_equal_func(axes->labels, label, g_str_equal, &index);
+	return index;
+}
+
+static void
+widen(double *lo, double *hi, double v)
+{
+	if (isfinite(v)) {
+		*lo = MIN(*lo, v);
+		*hi = MAX(*hi, v);
+	}
+}
+
+static void
+axes_init(Axes *axes, guint param, const RptSweepRow *const *rows, guint n_rows)
+{
+	double value;
+
+	axes->labels = g_ptr_array_new();
+	axes->numeric = TRUE;
+	axes->y0 = INFINITY;
+	axes->y1 = -INFINITY;
+	for (guint i = 0; i < n_rows; i++) {
+		const char *label = rows[i]->values[param];
+
+		if (!g_ptr_array_find_with_equal_func(axes->labels, label, g_str_equal, NULL)) {
+			g_ptr_array_add(axes->labels, (gpointer)label);
+			axes->numeric = axes->numeric && parse_number(label, &value);
+		}
+		widen(&axes->y0, &axes->y1, rows[i]->stat.mean);
+		widen(&axes->y0, &axes->y1, rows[i]->stat.ci_low);
+		widen(&axes->y0, &axes->y1, rows[i]->stat.ci_high);
+	}
+	axes->x0 = axes->numeric ? (double)INFINITY : 0.0;
+	axes->x1 = axes->numeric ? -(double)INFINITY : MAX(axes->labels->len, 1u) - 1.0;
+	for (guint i = 0; axes->numeric && i < axes->labels->len; i++) {
+		widen(&axes->x0, &axes->x1, position(axes, g_ptr_array_index(axes->labels, i)));
+	}
+	if (!(axes->y1 > axes->y0)) { /* one value, or none: a band around it */
+		double v = isfinite(axes->y0) ? axes->y0 : 0.0;
+		double pad = fabs(v) > 0 ? fabs(v) * 0.1 : 1.0;
+
+		axes->y0 = v - pad;
+		axes->y1 = v + pad;
+	}
+}
+
+static double
+sx(const Axes *axes, double x)
+{
+	double inset = axes->numeric ? 8.0 : 24.0; /* categories sit off the axis line */
+	double a = LEFT + inset, b = W - RIGHT - inset;
+
+	return axes->x1 > axes->x0 ? a + (x - axes->x0) / (axes->x1 - axes->x0) * (b - a)
+	                           : (a + b) / 2;
+}
+
+static double
+sy(const Axes *axes, double y)
+{
+	return H - BOTTOM - (y - axes->y0) / (axes->y1 - axes->y0) * (H - BOTTOM - TOP);
+}
+
+static void
+draw_axes(GString *out, const Axes *axes, const char *x_name, const char *y_unit)
+{
+	guint n = axes->labels->len, step = (n + MAX_TICK - 1) / MAX_TICK;
+	g_autofree char *x_text = g_markup_escape_text(x_name, -1);
+	g_autofree char *unit = g_markup_escape_text(y_unit, -1);
+
+	g_string_append_printf(
+	        out,
+	        "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"axis\"/>"
+	        "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"axis\"/>\n",
+	        LEFT, TOP, LEFT, H - BOTTOM, LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM);
+	for (guint i = 0; i <= 2; i++) {
+		double v = axes->y0 + (axes->y1 - axes->y0) * i / 2.0;
+
+		g_string_append_printf(out,
+		                       "<text x=\"%.0f\" y=\"%.1f\" class=\"tick\" "
+		                       "text-anchor=\"end\">%.4g</text>",
+		                       LEFT - 4, sy(axes, v) + 3, v);
+	}
+	g_string_append_printf(out, "<text x=\"4\" y=\"%.0f\" class=\"tick\">%s</text>\n", TOP - 4,
+	                       unit);
+	for (guint i = 0; i < n; i += MAX(step, 1u)) {
+		const char *label = g_ptr_array_index(axes->labels, i);
+		g_autofree char *text = g_markup_escape_text(label, -1);
+
+		g_string_append_printf(out,
+		                       "<text x=\"%.1f\" y=\"%.0f\" class=\"tick\" "
+		                       "text-anchor=\"middle\">%s</text>",
+		                       sx(axes, position(axes, label)), H - BOTTOM + 14, text);
+	}
+	g_string_append_printf(out,
+	                       "\n<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" "
+	                       "text-anchor=\"middle\">%s</text>\n",
+	                       (LEFT + W - RIGHT) / 2, H - 8, x_text);
+}
+
+static int
+compare_points(gconstpointer a, gconstpointer b)
+{
+	const Point *p = a, *q = b;
+
+	return (p->x > q->x) - (p->x < q->x);
+}
+
+static gboolean
+has_interval(const RptSweepRow *row)
+{
+	return isfinite(row->stat.ci_low) && isfinite(row->stat.ci_high);
+}
+
+/* The band over the run of points [from, to) that all have an interval: along the
+ * upper bounds, back along the lower ones; a run of one point gets an error bar. */
+static void
+draw_band(GString *out,
+          const Axes *axes,
+          const Point *points,
+          guint from,
+          guint to,
+          const char *colour)
+{
+	if (to - from == 1) {
+		const RptSweepRow *row = points[from].row;
+		double x = sx(axes, points[from].x);
+
+		g_string_append_printf(out,
+		                       "<line class=\"bar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		                       "y2=\"%.1f\" stroke=\"%s\"/>",
+		                       x, sy(axes, row->stat.ci_low), x,
+		                       sy(axes, row->stat.ci_high), colour);
+		return;
+	}
+	g_string_append_printf(out, "<path class=\"band\" fill=\"%s\" d=\"", colour);
+	for (guint i = from; i < to; i++) {
+		g_string_append_printf(out, "%s%.1f,%.1f", i == from ? "M" : " L",
+		                       sx(axes, points[i].x),
+		                       sy(axes, points[i].row->stat.ci_high));
+	}
+	for (guint i = to; i-- > from;) {
+		g_string_append_printf(out, " L%.1f,%.1f", sx(axes, points[i].x),
+		                       sy(axes, points[i].row->stat.ci_low));
+	}
+	g_string_append(out, " Z\"/>\n");
+}
+
+/* Bands, then the mean line (broken where a mean is undefined), then the points with
+ * their numbers as a tooltip. Returns the number of points drawn. */
+static guint
+draw_mode(GString *out, const Axes *axes, guint param, GArray *points, const char *colour)
+{
+	const Point *p;
+	guint drawn = 0;
+
+	g_array_sort(points, compare_points);
+	p = (const Point *)(void *)points->data;
+	for (guint i = 0, from = 0; i <= points->len; i++) {
+		if (i == points->len || !has_interval(p[i].row)) {
+			if (i > from) {
+				draw_band(out, axes, p, from, i, colour);
+			}
+			from = i + 1;
+		}
+	}
+	for (guint i = 0; i < points->len; i++) {
+		gboolean starts = i == 0 || !isfinite(p[i - 1].row->stat.mean);
+		gboolean ends = i + 1 == points->len || !isfinite(p[i + 1].row->stat.mean);
+
+		if (!isfinite(p[i].row->stat.mean)) {
+			continue;
+		}
+		if (starts) {
+			g_string_append_printf(
+			        out, "<polyline class=\"mean\" stroke=\"%s\" points=\"", colour);
+		}
+		g_string_append_printf(out, "%s%.1f,%.1f%s", starts ? "" : " ", sx(axes, p[i].x),
+		                       sy(axes, p[i].row->stat.mean), ends ? "\"/>\n" : "");
+		drawn++;
+	}
+	for (guint i = 0; i < points->len; i++) {
+		const RptStat *stat = &p[i].row->stat;
+		g_autofree char *tip = NULL;
+
+		if (!isfinite(stat->mean)) {
+			continue;
+		}
+		tip = g_markup_printf_escaped("%s at %s: mean %.6g, interval [%.6g, %.6g], n %u",
+		                              p[i].row->mode, p[i].row->values[param], stat->mean,
+		                              stat->ci_low, stat->ci_high, stat->n);
+		g_string_append_printf(out,
+		                       "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\">"
+		                       "<title>%s</title></circle>",
+		                       sx(axes, p[i].x), sy(axes, stat->mean), colour, tip);
+	}
+	g_string_append_c(out, '\n');
+	return drawn;
+}
+
+static void
+legend(GString *out, const char *const *modes, guint n_modes)
+{
+	double x = W - RIGHT;
+
+	/* right-aligned, last mode rightmost: ~6.5 px a character at 10 px */
+	for (guint m = n_modes; m-- > 0;) {
+		g_autofree char *name = g_markup_escape_text(modes[m], -1);
+
+		x -= 6.0 * strlen(modes[m]) + 18;
+		g_string_append_printf(out,
+		                       "<rect x=\"%.1f\" y=\"23\" width=\"10\" height=\"10\" "
+		                       "fill=\"%s\"/><text x=\"%.1f\" y=\"32\" class=\"tick\">%s"
+		                       "</text>",
+		                       x, palette[m % G_N_ELEMENTS(palette)], x + 13, name);
+	}
+	g_string_append_c(out, '\n');
+}
+
+void
+rpt_sweep_svg__chart(GString *out,
+                     const char *id,
+                     const char *title,
+                     const RptSweep *sweep,
+                     guint param,
+                     const RptSweepRow *const *rows,
+                     guint n_rows,
+                     const char *const *modes,
+                     guint n_modes)
+{
+	Axes axes;
+	GString *body = g_string_new(NULL);
+	g_autoptr(GArray) points = g_array_new(FALSE, FALSE, sizeof(Point));
+	guint drawn = 0;
+
+	axes_init(&axes, param, rows, n_rows);
+	draw_axes(body, &axes, g_ptr_array_index(sweep->params, param),
+	          n_rows ? rows[0]->unit : "");
+	for (guint m = 0; m < n_modes; m++) {
+		g_array_set_size(points, 0);
+		for (guint i = 0; i < n_rows; i++) {
+			if (strcmp(rows[i]->mode, modes[m]) == 0) {
+				Point point = { position(&axes, rows[i]->values[param]), rows[i] };
+
+				g_array_append_val(points, point);
+			}
+		}
+		drawn += draw_mode(body, &axes, param, points, palette[m % G_N_ELEMENTS(palette)]);
+	}
+	legend(body, modes, n_modes);
+	rpt_svg__open_chart(out, id, title, H, drawn);
+	g_string_append_len(out, body->str, body->len);
+	g_string_append(out, "</svg>\n");
+	g_string_free(body, TRUE);
+	g_ptr_array_unref(axes.labels);
+}
