@@ -40,7 +40,8 @@ question(const RptPlan *self)
 		cJSON_AddStringToObject(pool, "name", self->pools[p]);
 		cJSON_AddStringToObject(pool, "shape", self->shapes[p]);
 		cJSON_AddItemToObject(pool, "cost_per_hour",
-		                      self->costs ? rpt_json__number(self->costs[p]) : cJSON_CreateNull());
+		                      self->costs ? rpt_json__number(self->costs[p])
+		                                  : cJSON_CreateNull());
 		cJSON_AddItemToArray(pools, pool);
 	}
 	slos = cJSON_AddArrayToObject(root, "slos");
@@ -56,8 +57,8 @@ question(const RptPlan *self)
 	}
 	seeds = cJSON_AddArrayToObject(root, "seeds");
 	for (guint i = 0; i < self->seeds->len; i++)
-		cJSON_AddItemToArray(seeds,
-		                     rpt_json__number((double)g_array_index(self->seeds, uint64_t, i)));
+		cJSON_AddItemToArray(
+		        seeds, rpt_json__number((double)g_array_index(self->seeds, uint64_t, i)));
 	cJSON_AddItemToObject(root, "confidence", rpt_json__number(self->confidence));
 	cJSON_AddItemToObject(root, "min", rpt_json__number(self->min));
 	cJSON_AddItemToObject(root, "max", rpt_json__number(self->max));
@@ -97,8 +98,8 @@ add_answers(cJSON *root, const RptPlan *self)
 		cJSON_AddBoolToObject(mode, "monotone", answer->monotone);
 		offending = cJSON_AddArrayToObject(mode, "offending_points");
 		for (guint i = 0; i < answer->offending->len; i++)
-			cJSON_AddItemToArray(offending,
-			                     rpt_json__number(g_array_index(answer->offending, guint, i)));
+			cJSON_AddItemToArray(offending, rpt_json__number(g_array_index(
+			                                        answer->offending, guint, i)));
 		cJSON_AddItemToArray(modes, mode);
 	}
 }

@@ -106,9 +106,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(PlanSpec, plan_spec_free)
 /**
  * plan_spec_check:
  * What can be checked on the command line alone, before the scenario is
- * read: a pool or SLO at all, no pool twice, min <= max <= PLAN_MAX_COUNT, costs for every pool of a mix (none
- * or all), not more than PLAN_MAX_MIXES combinations.
- * Returns: FALSE with @error (PLAN_ERROR_INPUT) naming the problem.
+ * read: a pool or SLO at all, no pool twice, min <= max <= PLAN_MAX_COUNT, costs for every pool of
+ * a mix (none or all), not more than PLAN_MAX_MIXES combinations. Returns: FALSE with @error
+ * (PLAN_ERROR_INPUT) naming the problem.
  */
 gboolean plan_spec_check(const PlanSpec *self, GError **error);
 
@@ -128,17 +128,14 @@ typedef gboolean (*PlanEvalFunc)(const guint *counts,
 
 /**
  * plan_search:
- * Answers @spec (its modes and seeds filled) per mode, evaluating each point (a count per pool) at most
- * once, all modes from the same evaluation. One pool: the max first (if it
- * fails: not met, no search), then bisection of [min, max] for the smallest
- * count that holds, then the answer and the count below it explicitly.
- * Several pools (with costs): every combination of the others' counts, the
- * last pool bisected as above; the cheapest wins (ties: fewer nodes, then
- * the lexically smallest counts). Every evaluated point is then checked
- * against the answer: one below it that holds, or above it that fails, makes
- * the mode "not monotone" (the answer stays).
- * Returns: (transfer full) the plan with its points and answers, or NULL
- * with @error when @eval failed.
+ * Answers @spec (its modes and seeds filled) per mode, evaluating each point (a count per pool) at
+ * most once, all modes from the same evaluation. One pool: the max first (if it fails: not met, no
+ * search), then bisection of [min, max] for the smallest count that holds, then the answer and the
+ * count below it explicitly. Several pools (with costs): every combination of the others' counts,
+ * the last pool bisected as above; the cheapest wins (ties: fewer nodes, then the lexically
+ * smallest counts). Every evaluated point is then checked against the answer: one below it that
+ * holds, or above it that fails, makes the mode "not monotone" (the answer stays). Returns:
+ * (transfer full) the plan with its points and answers, or NULL with @error when @eval failed.
  */
 RptPlan *plan_search(const PlanSpec *spec, PlanEvalFunc eval, gpointer user_data, GError **error);
 

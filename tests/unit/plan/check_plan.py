@@ -77,7 +77,7 @@ else:
     print("# chromium not installed: plan.html not checked in a browser")
 
 # the same plan again into the same folder: resumed from points/, the same bytes
-r = plan([one_gpu, "--pool", "dgx", "--slo", "pods_pending==0", "--jobs", "1"], out)
+r = plan([one_gpu, "--pool", "dgx", "--slo", "pods_pending == 0", "--jobs", "1"], out)
 check(r.returncode == 0, f"resumed plan exit {r.returncode}: {r.stderr}")
 check(open(os.path.join(out, "plan.json"), encoding="utf-8").read() == first, "resumed plan.json differs")
 
@@ -112,7 +112,7 @@ check(answers(doc) == [("dra-dynamic", "dgx", 2), ("dra-static", "dgx", 4), ("ex
       f"vs-plugin answers {answers(doc)}")
 check(point_counts(doc, "dgx") == [64, 32, 16, 8, 4, 2, 1, 3], f"vs-plugin points {point_counts(doc, 'dgx')}")
 
-# a cheapest mix: plan-one-gpu's 20 pods on dgx ($98.32/h) and dgx-a100 ($40/h) pools, 0..3 each.
+# a cheapest mix: plan-one-gpu's 20 pods on dgx ($98.32/h) and dgx-a100-320gb ($40/h) pools, 0..3 each.
 # dgx=0: (0,3) holds (24 GPUs); a100 bisected: (0,1) fails, (0,2) fails: 3 x a100 = $120.
 # dgx=1: at least $98.32 < $120: (1,3) holds, (1,1) fails, (1,2) holds: $178.32, dearer.
 # dgx=2 ($196.64 at least) and dgx=3 are skipped. Answer 0 x dgx + 3 x a100, $120.00/h.
@@ -121,7 +121,7 @@ os.makedirs(mix_dir)
 shutil.copy(os.path.join(SCENARIOS, "plan-one-gpu", "manifests.yaml"), mix_dir)
 text = open(one_gpu, encoding="utf-8").read().replace(
     "    - {name: dgx, shape: dgx-h100, count: 1}\n",
-    "    - {name: dgx, shape: dgx-h100, count: 1}\n    - {name: a100, shape: dgx-a100, count: 1}\n")
+    "    - {name: dgx, shape: dgx-h100, count: 1}\n    - {name: a100, shape: dgx-a100-320gb, count: 1}\n")
 mix = os.path.join(mix_dir, "scenario.yaml")
 open(mix, "w", encoding="utf-8").write(text)
 out = os.path.join(WORK, "mix")

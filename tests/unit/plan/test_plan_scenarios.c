@@ -4,6 +4,8 @@
  * run through sim/sweep's executor, with the points and answers their READMEs
  * work out by hand.
  */
+#include "drasim-config.h"
+
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +15,6 @@
 #include <cmocka.h>
 #include <glib/gstdio.h>
 
-#include "drasim-config.h"
 #include "plan.h"
 
 static RptPlan *
@@ -46,7 +47,8 @@ plan_scenario(const char *name, const char *slo_text, guint64 first_seed, guint 
 	{
 		char *argv[] = { rm_argv0, (char *)"-rf", dir, NULL };
 
-		g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+		g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL,
+		             NULL);
 	}
 	return plan;
 }
@@ -86,7 +88,8 @@ test_one_gpu(void **state)
 static void
 test_one_gpu_seeds(void **state)
 {
-	/* no arrival is random: three seeds, every one 0 pending from 3 nodes on, interval [0, 0] */
+	/* no arrival is random: three seeds, every one 0 pending from 3 nodes on, interval [0, 0]
+	 */
 	g_autoptr(RptPlan) plan = plan_scenario("plan-one-gpu", "pods_pending == 0", 1, 3);
 	RptPlanPoint *three = g_ptr_array_index(plan->points, 6);
 	const RptPlanMeasure *m = rpt_plan_point_measure(plan, three, 1, 0);
