@@ -57,6 +57,69 @@ y_range(const RptPlan *self, guint mode, guint slo, const GArray *chosen, double
 		*y1 = *y0 + 1.0;
 }
 
+/* The plot area: counts on a log scale (bisection's points 2, 4, 8 ... 64 spread evenly). */
+typedef struct {
+	double c0, c1; /* the counts at the ends */
+	double y0, y1;
+} ChartFrame;
+
+static void
+place(const ChartFrame *f, double count, double y, double *px, double *py)
+{
+	rpt_svg__chart_xy(log2(1.0 + count), y, log2(1.0 + f->c0), log2(1.0 + f->c1), f->y0, f->y1,
+	                  px, py);
+}
+
+static void
+svg_line(GString *out,
+         const ChartFrame *f,
+         double c0,
+         double y0,
+         double c1,
+         double y1,
+         const char *attrs)
+{
+	double px, py, qx, qy;
+
+	place(f, c0, y0, &px, &py);
+	place(f, c1, y1, &qx, &qy);
+	g_string_append_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>",
+	                       px, py, qx, qy, attrs);
+}
+
+/* The means as a polyline (into @line), each with a dot and its interval as a bar (into @marks). */
+static guint
+draw_points(GString *line,
+            GString *marks,
+            const RptPlan *self,
+            guint mode,
+            guint slo,
+            const GArray *chosen,
+            const ChartFrame *f)
+{
+	guint drawn = 0;
+
+	for (guint i = 0; i < chosen->len; i++) {
+		RptPlanPoint *point =
+		        g_ptr_array_index(self->points, g_array_index(chosen, guint, i));
+		const RptPlanMeasure *m = rpt_plan_point_measure(self, point, mode, slo);
+		double c = point->counts[self->n_pools - 1], px, py;
+
+		if (!isfinite(m->stat.mean))
+			continue;
+		place(f, c, m->stat.mean, &px, &py);
+		g_string_append_printf(line, "%s%.1f,%.1f", drawn++ ? " " : "", px, py);
+		g_string_append_printf(marks,
+		                       "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#1f6feb\"/>",
+		                       px, py);
+		if (isfinite(m->stat.ci_low) && isfinite(m->stat.ci_high))
+			svg_line(marks, f, c, m->stat.ci_low, c, m->stat.ci_high,
+			         "class=\"band\" stroke=\"#1f6feb\" stroke-opacity=\"0.35\" "
+			         "stroke-width=\"4\"");
+	}
+	return drawn;
+}
+
 static void
 slo_chart(GString *out, const RptPlan *self, guint mode, guint slo, const GArray *chosen)
 {
@@ -64,64 +127,33 @@ slo_chart(GString *out, const RptPlan *self, guint mode, guint slo, const GArray
 	g_autofree char *id = g_strdup_printf("m%u-slo%u", mode, slo);
 	g_autofree char *title = g_strdup_printf("%s: %s against the count of %s",
 	                                         self->modes[mode], self->slos[slo].text, pool);
-	GString *line = g_string_new(NULL);
-	GString *bars = g_string_new(NULL);
-	double x0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y0, y1, px, py, qx, qy;
-	guint drawn = 0;
+	g_autoptr(GString) line = g_string_new(NULL);
+	g_autoptr(GString) marks = g_string_new(NULL);
+	ChartFrame f = { .c0 = G_MAXDOUBLE, .c1 = 0.0 };
+	guint drawn;
 
 	for (guint i = 0; i < chosen->len; i++) {
 		RptPlanPoint *point =
 		        g_ptr_array_index(self->points, g_array_index(chosen, guint, i));
 
-		x0 = MIN(x0, point->counts[self->n_pools - 1]);
-		x1 = MAX(x1, point->counts[self->n_pools - 1]);
+		f.c0 = MIN(f.c0, point->counts[self->n_pools - 1]);
+		f.c1 = MAX(f.c1, point->counts[self->n_pools - 1]);
 	}
-	y_range(self, mode, slo, chosen, &y0, &y1);
-	for (guint i = 0; i < chosen->len; i++) {
-		RptPlanPoint *point =
-		        g_ptr_array_index(self->points, g_array_index(chosen, guint, i));
-		const RptPlanMeasure *m = rpt_plan_point_measure(self, point, mode, slo);
-		double x = point->counts[self->n_pools - 1];
-
-		if (!isfinite(m->stat.mean))
-			continue;
-		rpt_svg__chart_xy(x, m->stat.mean, x0, x1, y0, y1, &px, &py);
-		g_string_append_printf(line, "%s%.1f,%.1f", drawn++ ? " " : "", px, py);
-		if (isfinite(m->stat.ci_low) && isfinite(m->stat.ci_high)) {
-			rpt_svg__chart_xy(x, m->stat.ci_low, x0, x1, y0, y1, &px, &py);
-			rpt_svg__chart_xy(x, m->stat.ci_high, x0, x1, y0, y1, &qx, &qy);
-			g_string_append_printf(
-			        bars,
-			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			        "class=\"band\" stroke=\"#1f6feb\" "
-			        "stroke-opacity=\"0.35\" stroke-width=\"4\"/>",
-			        px, py, qx, qy);
-		}
-	}
+	if (f.c0 > f.c1)
+		f.c0 = 0.0;
+	y_range(self, mode, slo, chosen, &f.y0, &f.y1);
+	drawn = draw_points(line, marks, self, mode, slo, chosen, &f);
 	rpt_svg__chart_open(out, id, title, drawn);
-	rpt_svg__chart_axes(out, x0 > x1 ? 0 : x0, x0 > x1 ? 1 : x1, y0, y1, "nodes",
-	                    self->slos[slo].unit);
-	rpt_svg__chart_xy(x0, self->slos[slo].value, x0, x1, y0, y1, &px, &py);
-	rpt_svg__chart_xy(x1, self->slos[slo].value, x0, x1, y0, y1, &qx, &qy);
-	g_string_append_printf(
-	        out,
-	        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-	        "class=\"threshold\" stroke=\"#d73a49\" stroke-dasharray=\"4 3\"/>\n",
-	        px, py, qx, qy);
+	rpt_svg__chart_axes(out, f.c0, f.c1, f.y0, f.y1, "nodes (log scale)", self->slos[slo].unit);
+	svg_line(out, &f, f.c0, self->slos[slo].value, f.c1, self->slos[slo].value,
+	         "class=\"threshold\" stroke=\"#d73a49\" stroke-dasharray=\"4 3\"");
 	if (self->answers[mode].met) {
-		double x = self->answers[mode].counts[self->n_pools - 1];
+		double c = self->answers[mode].counts[self->n_pools - 1];
 
-		rpt_svg__chart_xy(x, y0, x0, x1, y0, y1, &px, &py);
-		rpt_svg__chart_xy(x, y1, x0, x1, y0, y1, &qx, &qy);
-		g_string_append_printf(out,
-		                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		                       "class=\"answer\" stroke=\"#2da44e\"/>\n",
-		                       px, py, qx, qy);
+		svg_line(out, &f, c, f.y0, c, f.y1, "class=\"answer\" stroke=\"#2da44e\"");
 	}
-	g_string_append_printf(out, "%s\n<polyline class=\"line\" points=\"%s\"/></svg>\n",
-	                       bars->str, line->str);
-	g_string_free(line, TRUE);
-	g_string_free(bars, TRUE);
+	g_string_append_printf(out, "\n%s\n<polyline class=\"line\" points=\"%s\"/></svg>\n",
+	                       marks->str, line->str);
 }
 
 static void
