@@ -61,11 +61,11 @@ read_op(const char **p, PlanOp *op_out)
 	for (guint i = 0; i < G_N_ELEMENTS(ops); i++) {
 		gsize n = strlen(ops[i].text);
 
-		char next = (*p)[n];
-
-		/* "<==" or "=<" is not "<=" followed by something */
-		if (strncmp(*p, ops[i].text, n) == 0 &&
-		    (next == '\0' || strchr("<>=!", next) == NULL)) {
+		if (strncmp(*p, ops[i].text, n) != 0)
+			continue;
+		/* "<==" or "=<" is not "<=" followed by something (read only once the op matched:
+		 * before that, (*p)[n] may be past the end) */
+		if ((*p)[n] == '\0' || strchr("<>=!", (*p)[n]) == NULL) {
 			*op_out = ops[i].op;
 			*p += n;
 			return TRUE;
