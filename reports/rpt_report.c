@@ -88,6 +88,45 @@ rpt_report_get_mode(const RptReport *self, guint index)
 	return g_ptr_array_index(self->modes, index);
 }
 
+static void
+copy_mode_summary(RptReport *out, const RptMode *mode)
+{
+	RptMode *copy = rpt_mode_add(out, rpt_mode_get_name(mode));
+
+	for (guint i = 0; i < rpt_mode_get_n_info(mode); i++) {
+		const char *key, *value;
+
+		rpt_mode_get_info(mode, i, &key, &value);
+		rpt_mode_set_info(copy, key, value);
+	}
+	for (guint i = 0; i < rpt_mode_get_n_metrics(mode); i++) {
+		const char *name, *unit;
+		double value;
+
+		rpt_mode_get_metric(mode, i, &name, &value, &unit);
+		rpt_mode_set_metric(copy, name, value, unit);
+	}
+	for (guint i = 0; i < rpt_mode_get_n_unschedulable(mode); i++) {
+		const char *reason;
+		uint64_t pods;
+
+		rpt_mode_get_unschedulable(mode, i, &reason, &pods);
+		rpt_mode_add_unschedulable(copy, reason, pods);
+	}
+}
+
+RptReport *
+rpt_report_copy_summary(const RptReport *self)
+{
+	RptReport *out =
+	        rpt_report_new(self->scenario, self->scenario_hash, self->seed, self->version);
+
+	rpt_report_set_horizon(out, self->horizon_us);
+	for (guint i = 0; i < self->modes->len; i++)
+		copy_mode_summary(out, self->modes->pdata[i]);
+	return out;
+}
+
 RptMode *
 rpt_report_lookup_mode(const RptReport *self, const char *name)
 {

@@ -131,6 +131,15 @@ const char *rpt_report_get_scenario(const RptReport *self);
 const char *rpt_report_get_scenario_hash(const RptReport *self);
 uint64_t rpt_report_get_seed(const RptReport *self);
 const char *rpt_report_get_version(const RptReport *self);
+/**
+ * rpt_report_copy_summary:
+ * What rpt_json_load() reads back, copied: the run's identity and horizon,
+ * and each mode's info, metrics and unschedulable counts (no series,
+ * explanations, pictures or pods). A sweep keeps it beside each run's
+ * report so that merging reads kilobytes, not the pods of every run.
+ * Returns: (transfer full) the copy.
+ */
+RptReport *rpt_report_copy_summary(const RptReport *self);
 /* The horizon the run was asked for (RPT_TIME_NONE when unbounded). */
 void rpt_report_set_horizon(RptReport *self, RptTime horizon_us);
 RptTime rpt_report_get_horizon(const RptReport *self);

@@ -15,6 +15,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(cJSON, cJSON_Delete)
 
 /* A run's folder and the files in it (sweep_run.c). */
 #define SWEEP_REPORT_FILE  "report.json"
+/* The report's metrics alone (rpt_report_copy_summary()): what the merge reads. */
+#define SWEEP_SUMMARY_FILE "summary.json"
 #define SWEEP_ERROR_FILE   "error.txt"
 #define SWEEP_SECONDS_FILE "seconds"
 

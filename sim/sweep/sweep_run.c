@@ -114,6 +114,19 @@ prepare_folder(const char *cells_dir, const SweepRun *run, GError **error)
 }
 
 static gboolean
+write_report(const char *cells_dir,
+             const SweepRun *run,
+             const char *name,
+             const RptReport *report,
+             GError **error)
+{
+	g_autofree char *path = sweep_run__file(cells_dir, run, name);
+	g_autofree char *json = rpt_json_to_string(report);
+
+	return rpt_output_write_file(path, json, strlen(json), error);
+}
+
+static gboolean
 run_and_write(const char *scenario,
               SimTime horizon,
               const SweepRun *run,
@@ -124,9 +137,8 @@ run_and_write(const char *scenario,
 	g_autoptr(Scenario) sc =
 	        scenario_load_with(scenario, run->overrides, run->n_overrides, diags);
 	g_autoptr(RptReport) report = NULL;
+	g_autoptr(RptReport) summary = NULL;
 	g_autoptr(GError) run_error = NULL;
-	g_autofree char *json = NULL;
-	g_autofree char *path = NULL;
 
 	if (sc != NULL)
 		report = run_modes(sc, horizon, run, diags, &run_error);
@@ -139,15 +151,16 @@ run_and_write(const char *scenario,
 		g_set_error(error, SWEEP_ERROR, SWEEP_ERROR_RUN, "%s failed", run->id);
 		return FALSE;
 	}
+	summary = rpt_report_copy_summary(report);
 	if (k8s_diag_list_count(diags) > 0) {
 		g_autofree char *warnings = sweep_run__file(cells_dir, run, "warnings.txt");
 		g_autofree char *text = diags_to_string(diags);
 
 		write_or_warn(warnings, text);
 	}
-	json = rpt_json_to_string(report);
-	path = sweep_run__file(cells_dir, run, SWEEP_REPORT_FILE);
-	return rpt_output_write_file(path, json, strlen(json), error);
+	/* The summary first: report.json is what marks the run done. */
+	return write_report(cells_dir, run, SWEEP_SUMMARY_FILE, summary, error) &&
+	       write_report(cells_dir, run, SWEEP_REPORT_FILE, report, error);
 }
 
 gboolean
@@ -178,6 +191,7 @@ RptReport *
 sweep_run_load(const char *cells_dir, const SweepRun *run, char **error_text)
 {
 	g_autofree char *report = sweep_run__file(cells_dir, run, SWEEP_REPORT_FILE);
+	g_autofree char *summary = sweep_run__file(cells_dir, run, SWEEP_SUMMARY_FILE);
 	g_autofree char *failed = sweep_run__file(cells_dir, run, SWEEP_ERROR_FILE);
 	g_autoptr(GError) error = NULL;
 	RptReport *loaded;
@@ -190,7 +204,8 @@ sweep_run_load(const char *cells_dir, const SweepRun *run, char **error_text)
 			                      : g_strdup("not run");
 		return NULL;
 	}
-	loaded = rpt_json_load(report, &error);
+	/* A folder without the summary (written by hand, or pruned) still merges, slower. */
+	loaded = rpt_json_load(g_file_test(summary, G_FILE_TEST_EXISTS) ? summary : report, &error);
 	if (loaded == NULL && error_text != NULL)
 		*error_text = g_strdup(error->message);
 	return loaded;

@@ -9,7 +9,8 @@
  *
  * Output folder of a sweep (every file written atomically):
  *   DIR/sweep-manifest.json   the expanded sweep (what run-task and merge read)
- *   DIR/cells/ID/report.json  one run's report (ID: "c0003-seed7"), or
+ *   DIR/cells/ID/report.json  one run's report (ID: "c0003-seed7"), its metrics
+ *                             alone in summary.json (what the merge reads), or
  *   DIR/cells/ID/error.txt    why the run failed
  *   DIR/sweep.json, sweep.csv, sweep.html   the merged results
  */
@@ -201,8 +202,9 @@ gboolean sweep_exec_task(const SweepManifest *manifest,
 
 /**
  * sweep_run_load:
- * Returns: (transfer full) (nullable): the report @run wrote under
- * @cells_dir, or NULL with @error_text set to its error.txt (or "not run").
+ * Returns: (transfer full) (nullable): the summary of the report @run wrote
+ * under @cells_dir (identity, infos, metrics: rpt_report_copy_summary()),
+ * or NULL with @error_text set to its error.txt (or "not run").
  */
 RptReport *sweep_run_load(const char *cells_dir, const SweepRun *run, char **error_text);
 
