@@ -8,8 +8,6 @@
 /* The answer of @mode as one line without the mode: "3 x dgx-h100 (pool dgx)",
  * "2 x dgx + 1 x a100, $196.64/h", or "not met: REASON". */
 char *rpt_plan__answer_text(const RptPlan *self, guint mode);
-/* @value in @unit for people: "60s", "0.8", "3" (NaN: "n/a"). */
-char *rpt_plan__value_text(double value, const char *unit);
 /* "dgx=3" or "dgx=2 a100=1". */
 char *rpt_plan__counts_text(const RptPlan *self, const guint *counts);
 /* The points' indices sorted by their counts (lexical), for the per-mode tables and charts. */

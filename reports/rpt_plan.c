@@ -179,7 +179,7 @@ rpt_plan__counts_text(const RptPlan *self, const guint *counts)
 }
 
 char *
-rpt_plan__value_text(double value, const char *unit)
+rpt_plan_value_to_string(double value, const char *unit)
 {
 	if (!isfinite(value))
 		return g_strdup("n/a");
@@ -277,7 +277,7 @@ rpt_plan__measure_text(const RptPlan *self, const RptPlanMeasure *measure, guint
 {
 	const char *unit = self->slos[slo].unit;
 	const char *verdict = rpt_plan_verdict_to_string(measure->verdict);
-	g_autofree char *mean = rpt_plan__value_text(measure->stat.mean, unit);
+	g_autofree char *mean = rpt_plan_value_to_string(measure->stat.mean, unit);
 	g_autofree char *low = NULL;
 	g_autofree char *high = NULL;
 
@@ -288,7 +288,7 @@ rpt_plan__measure_text(const RptPlan *self, const RptPlanMeasure *measure, guint
 		                       measure->n_runs - measure->stat.n, measure->n_runs);
 	if (measure->stat.n < 2)
 		return g_strdup_printf("%s %s", mean, verdict);
-	low = rpt_plan__value_text(measure->stat.ci_low, unit);
-	high = rpt_plan__value_text(measure->stat.ci_high, unit);
+	low = rpt_plan_value_to_string(measure->stat.ci_low, unit);
+	high = rpt_plan_value_to_string(measure->stat.ci_high, unit);
 	return g_strdup_printf("%s [%s, %s] %s", mean, low, high, verdict);
 }

@@ -122,6 +122,9 @@ rpt_plan_point_measure(const RptPlan *self, RptPlanPoint *point, guint mode, gui
 /* Whether every SLO holds for @mode at @point. */
 gboolean rpt_plan_point_holds(const RptPlan *self, const RptPlanPoint *point, guint mode);
 
+/* @value in @unit for people, 4 significant digits: "60s", "0.8", "2x", "3" (NaN: "n/a"). */
+char *rpt_plan_value_to_string(double value, const char *unit);
+
 /* Writers: deterministic text ending with a newline. */
 char *rpt_plan_text_to_string(const RptPlan *self);
 char *rpt_plan_json_to_string(const RptPlan *self);

@@ -197,6 +197,18 @@ cost_of(const PlanSearch *s, const guint *counts)
 	return cost;
 }
 
+/* "; at the max jct_p99 is 40s (bound 64.84s), not <= 60s" */
+static void
+append_failure(GString *why, const RptPlanSlo *slo, const RptPlanMeasure *m)
+{
+	g_autofree char *mean = rpt_plan_value_to_string(m->stat.mean, slo->unit);
+	g_autofree char *bound = rpt_plan_value_to_string(m->bound, slo->unit);
+	g_autofree char *value = rpt_plan_value_to_string(slo->value, slo->unit);
+
+	g_string_append_printf(why, "; at the max %s is %s (bound %s), not %s %s", slo->metric,
+	                       mean, bound, slo->op, value);
+}
+
 /* "not met" with the closest point (every pool at max) and what failed there. */
 static void
 set_not_met(PlanSearch *s, guint mode)
@@ -226,10 +238,7 @@ set_not_met(PlanSearch *s, guint mode)
 			g_string_append_printf(why, "; at the max %s is undefined in some seed",
 			                       s->plan->slos[k].metric);
 		else if (m->verdict == RPT_PLAN_FAILS)
-			g_string_append_printf(why,
-			                       "; at the max %s is %.6g (bound %.6g), not %s %.6g",
-			                       s->plan->slos[k].metric, m->stat.mean, m->bound,
-			                       s->plan->slos[k].op, s->plan->slos[k].value);
+			append_failure(why, &s->plan->slos[k], m);
 	}
 	answer->reason = g_string_free(why, FALSE);
 }

@@ -74,8 +74,8 @@ test_text(void **state)
 	 */
 	assert_non_null(strstr(text, "dra: 2 x dgx-h100 (pool dgx)\n"));
 	assert_non_null(strstr(text, "extended: not met: no count of pool dgx up to 4 meets the "
-	                             "SLOs; at the max scheduling_latency_p99 is 40 (bound "
-	                             "64.8414), not <= 60\n"));
+	                             "SLOs; at the max scheduling_latency_p99 is 40s (bound "
+	                             "64.84s), not <= 60s\n"));
 	assert_non_null(strstr(text, "seeds 1-3 (3): an SLO holds when the 95% confidence"));
 	/* dra's table in count order, the answer marked */
 	assert_non_null(strstr(text, "mode dra: 3 points evaluated\n"
