@@ -5,7 +5,8 @@ The two analytic plans give the answers worked out in their READMEs, after
 exactly the points the search must evaluate (worked out below). The same plan
 gives the same plan.json again (resumed from its points) and with other
 --jobs. A cheapest mix is found on a two-pool copy of plan-one-gpu. Bad input
-gives the documented exit status and a message naming what is valid.
+gives the documented exit status and a message naming what is valid. Every
+plan.json validates against reports/schema/plan.schema.json.
 """
 import json
 import os
@@ -166,6 +167,15 @@ os.makedirs(foreign)
 open(os.path.join(foreign, "notes.txt"), "w", encoding="utf-8").write("mine\n")
 r = plan([one_gpu, "--pool", "dgx", "--slo", "pods_pending == 0"], foreign)
 check(r.returncode == 1 and "notes.txt, which drasim plan did not write" in r.stderr, f"foreign: {r.stderr}")
+
+# every plan.json written above validates against reports/schema/plan.schema.json
+root = os.path.dirname(os.path.abspath(SCENARIOS))
+written = sorted(os.path.join(WORK, d, "plan.json") for d in os.listdir(WORK)
+                 if os.path.exists(os.path.join(WORK, d, "plan.json")))
+r = subprocess.run([sys.executable, os.path.join(root, "reports", "schema", "validate.py"),
+                    os.path.join(root, "reports", "schema", "plan.schema.json")] + written,
+                   capture_output=True, text=True)
+check(r.returncode == 0 and len(written) == 5, f"schema: {len(written)} files: {r.stdout}{r.stderr}")
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)
