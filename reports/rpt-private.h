@@ -146,3 +146,16 @@ void rpt_svg__cdf(GString *out,
                   gsize n);
 void rpt_svg__heatmap(GString *out, const char *id, const char *title, const RptMode *mode);
 void rpt_svg__gpus(GString *out, const char *id, const char *title, const RptMode *mode);
+
+/* rpt_svg.c, for charts drawn elsewhere: a line chart's frame (data-points = @points drawn),
+ * its axes over [x0, x1] x [y0, y1], and where (x, y) lands in the plot area. */
+void rpt_svg__chart_open(GString *out, const char *id, const char *title, guint points);
+void rpt_svg__chart_axes(GString *out,
+                         double x0,
+                         double x1,
+                         double y0,
+                         double y1,
+                         const char *x_unit,
+                         const char *y_unit);
+void rpt_svg__chart_xy(
+        double x, double y, double x0, double x1, double y0, double y1, double *px, double *py);
