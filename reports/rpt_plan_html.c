@@ -226,5 +226,5 @@ rpt_plan_html_to_string(const RptPlan *self)
 		g_string_append(out, "</div>\n");
 		points_table(out, self, m, order);
 	}
-	return rpt_html__page_close(out);
+	return rpt_html__page_close(out, self->n_slos > 0);
 }
