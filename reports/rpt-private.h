@@ -119,11 +119,12 @@ const char *rpt_tolerances__lookup(const RptTolerances *self,
 
 /* rpt_html.c: a self-contained page's frame: the head with the report's style (and
  * @extra_style), the error counter, <body> and an <h1> of @title left open for more
- * text. Close appends the chart check script (data-check on <body>) and ends the page. */
+ * text. Close appends the chart check script (data-check on <body>: "ok" when every
+ * chart holds data and, with @charts_expected, there is at least one) and ends the page. */
 /* Appends @text with HTML's special characters escaped (NULL: nothing). */
 void rpt_html__escaped(GString *out, const char *text);
 GString *rpt_html__page_open(const char *title, const char *extra_style);
-char *rpt_html__page_close(GString *out);
+char *rpt_html__page_close(GString *out, gboolean charts_expected);
 
 /* rpt_svg.c: inline SVG charts for the HTML page. Each chart is an <svg class="chart">
  * with data-points = the number of data points drawn, which the page's check reads. */
@@ -145,3 +146,16 @@ void rpt_svg__cdf(GString *out,
                   gsize n);
 void rpt_svg__heatmap(GString *out, const char *id, const char *title, const RptMode *mode);
 void rpt_svg__gpus(GString *out, const char *id, const char *title, const RptMode *mode);
+
+/* rpt_svg.c, for charts drawn elsewhere: a line chart's frame (data-points = @points drawn),
+ * its axes over [x0, x1] x [y0, y1], and where (x, y) lands in the plot area. */
+void rpt_svg__chart_open(GString *out, const char *id, const char *title, guint points);
+void rpt_svg__chart_axes(GString *out,
+                         double x0,
+                         double x1,
+                         double y0,
+                         double y1,
+                         const char *x_unit,
+                         const char *y_unit);
+void rpt_svg__chart_xy(
+        double x, double y, double x0, double x1, double y0, double y1, double *px, double *py);

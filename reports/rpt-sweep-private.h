@@ -41,14 +41,19 @@ struct RptSweep {
 void rpt_sweep__level_text(char *buf, gsize size, double confidence);
 
 /* rpt_sweep_svg.c: one chart of a metric against a parameter, one line per mode
- * (its mean) with its confidence band; @rows are the rows of one metric whose
- * other parameters are fixed, @param the varied one's index. */
+ * (its mean) with its confidence band on @y_range; @rows are the rows of one metric whose
+ * other parameters are fixed (@subtitle says at what), @param the varied one's index. */
 void rpt_sweep_svg__chart(GString *out,
                           const char *id,
                           const char *title,
+                          const char *subtitle,
                           const RptSweep *sweep,
                           guint param,
                           const RptSweepRow *const *rows,
                           guint n_rows,
                           const char *const *modes,
-                          guint n_modes);
+                          guint n_modes,
+                          const double y_range[2]);
+/* The y range that shows every mean and bound of @rows (all charts of a metric share
+ * it, so panels compare at a glance); a single value gets a band of 10 % around it. */
+void rpt_sweep_svg__y_range(const RptSweepRow *const *rows, guint n_rows, double range[2]);

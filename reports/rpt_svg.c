@@ -296,3 +296,31 @@ rpt_svg__gpus(GString *out, const char *id, const char *title, const RptMode *mo
 	g_string_append(out, "</svg>\n");
 	g_string_free(body, TRUE);
 }
+
+/* ---- the frame for charts drawn elsewhere (rpt_plan_html.c) ------------------------------ */
+
+void
+rpt_svg__chart_open(GString *out, const char *id, const char *title, guint points)
+{
+	rpt_svg__open_chart(out, id, title, H, points);
+}
+
+void
+rpt_svg__chart_axes(GString *out,
+                    double x0,
+                    double x1,
+                    double y0,
+                    double y1,
+                    const char *x_unit,
+                    const char *y_unit)
+{
+	axes(out, x0, x1, y0, y1, x_unit, y_unit);
+}
+
+void
+rpt_svg__chart_xy(
+        double x, double y, double x0, double x1, double y0, double y1, double *px, double *py)
+{
+	*px = scale(x, x0, x1, LEFT, W - RIGHT);
+	*py = scale(y, y0, y1, H - BOTTOM, TOP);
+}

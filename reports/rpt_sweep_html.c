@@ -4,11 +4,12 @@
  *
  * A section per metric, in the rows' order; in it, a chart per parameter:
  * the metric against the parameter's values, one line per mode with its
- * confidence band. With several parameters the others are held fixed, one
- * small chart per combination of their values (small multiples, at most
- * MAX_PANELS per parameter): one chart with a line per combination and mode
- * would be unreadable past a few lines, and fixed panels on one scale
- * compare at a glance. Then the failed runs, the seeds and the level.
+ * confidence band (with one parameter, the charts of all metrics share one
+ * grid, two or three a row, instead of a section each). With several parameters the others are held
+ * fixed, one small chart per combination of their values (small multiples, at most MAX_PANELS per
+ * parameter): one chart with a line per combination and mode would be unreadable past a few lines,
+ * and panels on the metric's one scale compare at a glance. Then the failed runs, the seeds and the
+ * level.
  */
 #include <math.h>
 #include <string.h>
@@ -21,7 +22,7 @@
 static const char sweep_style[] =
         ".band{stroke:none;fill-opacity:0.18}.mean{fill:none;stroke-width:1.5}"
         ".bar{stroke-width:1.5;stroke-opacity:0.5}.note{color:#555;max-width:70em}"
-        "ul.toc{columns:3;font-size:13px}";
+        "ul.toc{columns:3;font-size:13px}.break{flex-basis:100%;height:0}";
 
 /* Distinct strings of the rows in first-seen order (borrowed, interned). */
 static GPtrArray *
@@ -90,34 +91,36 @@ param_charts(GString *out,
 	g_autoptr(GPtrArray) panels =
 	        g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
 	const char *metric_name = ((const RptSweepRow *)g_ptr_array_index(rows, 0))->metric;
+	/* key -> its index + 1 (keys are owned by @keys); a grid has up to thousands of them */
+	g_autoptr(GHashTable) index_of = g_hash_table_new(g_str_hash, g_str_equal);
+	double y_range[2];
 
+	rpt_sweep_svg__y_range((const RptSweepRow *const *)rows->pdata, rows->len, y_range);
 	for (guint i = 0; i < rows->len; i++) {
 		const RptSweepRow *row = g_ptr_array_index(rows, i);
 		char *key = others_text(self, row, param);
-		guint index;
+		guint index = GPOINTER_TO_UINT(g_hash_table_lookup(index_of, key));
 
-		if (!g_ptr_array_find_with_equal_func(keys, key, g_str_equal, &index)) {
-			index = keys->len;
+		if (index == 0) {
 			g_ptr_array_add(keys, key);
 			g_ptr_array_add(panels, g_ptr_array_new());
+			index = keys->len;
+			g_hash_table_insert(index_of, key, GUINT_TO_POINTER(index));
 		} else {
 			g_free(key);
 		}
-		g_ptr_array_add(g_ptr_array_index(panels, index), (gpointer)row);
+		g_ptr_array_add(g_ptr_array_index(panels, index - 1), (gpointer)row);
 	}
 	for (guint g = 0; g < MIN(panels->len, MAX_PANELS); g++) {
 		const GPtrArray *panel = g_ptr_array_index(panels, g);
 		const char *key = g_ptr_array_index(keys, g);
-		g_autofree char *title =
-		        g_strdup_printf("%s vs %s%s%s%s", metric_name,
-		                        (char *)g_ptr_array_index(self->params, param),
-		                        *key ? " (" : "", key, *key ? ")" : "");
+		g_autofree char *subtitle = *key ? g_strconcat("where ", key, NULL) : NULL;
 		char id[64];
 
 		g_snprintf(id, sizeof(id), "k%u-p%u-g%u", metric, param, g);
-		rpt_sweep_svg__chart(out, id, title, self, param,
+		rpt_sweep_svg__chart(out, id, metric_name, subtitle, self, param,
 		                     (const RptSweepRow *const *)panel->pdata, panel->len,
-		                     (const char *const *)modes->pdata, modes->len);
+		                     (const char *const *)modes->pdata, modes->len, y_range);
 	}
 	if (panels->len > MAX_PANELS) {
 		g_string_append_printf(out,
@@ -153,9 +156,60 @@ metric_section(GString *out,
 	rpt_html__escaped(out, first->unit);
 	g_string_append(out, "</span></h2>\n<div class=\"charts\">\n");
 	for (guint p = 0; p < self->params->len; p++) {
+		/* each parameter's panels start a row of their own */
+		g_string_append(out, p ? "<div class=\"break\"></div>\n" : "");
 		param_charts(out, self, metric, p, rows, modes);
 	}
 	g_string_append(out, "</div>\n");
+}
+
+/* A sweep of seeds alone has no axis to draw against: its numbers as a table, a row per
+ * metric, a column per mode ("mean [low, high], n"). */
+static void
+summary_table(GString *out,
+              const GPtrArray *metrics,
+              const GPtrArray *by_metric,
+              const GPtrArray *modes)
+{
+	g_string_append(out, "<table id=\"summary\"><tr><th>metric</th>"
+	                     "<th>unit</th>");
+	for (guint m = 0; m < modes->len; m++) {
+		g_string_append(out, "<th>");
+		rpt_html__escaped(out, g_ptr_array_index(modes, m));
+		g_string_append(out, "</th>");
+	}
+	g_string_append(out, "</tr>\n");
+	for (guint k = 0; k < metrics->len; k++) {
+		const GPtrArray *rows = g_ptr_array_index(by_metric, k);
+
+		g_string_append_printf(out, "<tr id=\"metric-%u\"><td>", k);
+		rpt_html__escaped(out, g_ptr_array_index(metrics, k));
+		g_string_append(out, "</td><td class=\"unit\">");
+		rpt_html__escaped(out, ((const RptSweepRow *)g_ptr_array_index(rows, 0))->unit);
+		g_string_append(out, "</td>");
+		for (guint m = 0; m < modes->len; m++) {
+			const RptSweepRow *found = NULL;
+
+			for (guint i = 0; i < rows->len && found == NULL; i++) {
+				const RptSweepRow *row = g_ptr_array_index(rows, i);
+
+				found = row->mode == g_ptr_array_index(modes, m) ? row : NULL;
+			}
+			if (found == NULL || !isfinite(found->stat.mean)) {
+				g_string_append(out, "<td class=\"num\">-</td>");
+			} else if (!isfinite(found->stat.ci_low)) {
+				g_string_append_printf(out, "<td class=\"num\">%.6g, n %u</td>",
+				                       found->stat.mean, found->stat.n);
+			} else {
+				g_string_append_printf(
+				        out, "<td class=\"num\">%.6g [%.6g, %.6g], n %u</td>",
+				        found->stat.mean, found->stat.ci_low, found->stat.ci_high,
+				        found->stat.n);
+			}
+		}
+		g_string_append(out, "</tr>\n");
+	}
+	g_string_append(out, "</table>\n");
 }
 
 static void
@@ -225,6 +279,8 @@ rpt_sweep_html_to_string(const RptSweep *self)
 	g_autoptr(GPtrArray) by_metric =
 	        g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
 	GString *empty = g_string_new(NULL);
+	/* one parameter, one chart a metric: all in one grid, each titled by its metric */
+	gboolean grid = self->params->len == 1;
 
 	header(out, self);
 	for (guint k = 0; k < metrics->len; k++) {
@@ -242,7 +298,10 @@ rpt_sweep_html_to_string(const RptSweep *self)
 		gboolean drawn = any_mean(g_ptr_array_index(by_metric, k));
 
 		if (drawn) {
-			g_string_append_printf(out, "<li><a href=\"#metric-%u\">", k);
+			g_string_append_printf(out,
+			                       grid ? "<li><a href=\"#k%u-p0-g0\">"
+			                            : "<li><a href=\"#metric-%u\">",
+			                       k);
 		} else { /* no chart with nothing to draw: named once, below */
 			g_string_append(out, "<li><a href=\"#undefined\">");
 			g_string_append_printf(empty, "%s%s", empty->len ? ", " : "",
@@ -252,11 +311,22 @@ rpt_sweep_html_to_string(const RptSweep *self)
 		g_string_append(out, "</a></li>");
 	}
 	g_string_append(out, "<li><a href=\"#failures\">failed runs</a></li></ul>\n");
-	for (guint k = 0; k < metrics->len; k++) {
-		if (any_mean(g_ptr_array_index(by_metric, k))) {
-			metric_section(out, self, k, g_ptr_array_index(by_metric, k), modes);
+	if (self->params->len == 0) {
+		summary_table(out, metrics, by_metric, modes);
+	}
+	g_string_append(out, grid ? "<div class=\"charts\">\n" : "");
+	for (guint k = 0; k < metrics->len && self->params->len > 0; k++) {
+		const GPtrArray *rows = g_ptr_array_index(by_metric, k);
+
+		if (!any_mean(rows)) {
+			continue;
+		} else if (grid) {
+			param_charts(out, self, k, 0, rows, modes);
+		} else {
+			metric_section(out, self, k, rows, modes);
 		}
 	}
+	g_string_append(out, grid ? "</div>\n" : "");
 	if (empty->len > 0) {
 		g_string_append(out, "<p class=\"note\" id=\"undefined\">Not defined in any run: ");
 		rpt_html__escaped(out, empty->str);
@@ -264,5 +334,6 @@ rpt_sweep_html_to_string(const RptSweep *self)
 	}
 	g_string_free(empty, TRUE);
 	failures_table(out, self);
-	return rpt_html__page_close(out);
+	/* a sweep of seeds alone has its numbers in a table, no chart */
+	return rpt_html__page_close(out, self->params->len > 0);
 }

@@ -82,15 +82,38 @@ widen(double *lo, double *hi, double v)
 	}
 }
 
+void
+rpt_sweep_svg__y_range(const RptSweepRow *const *rows, guint n_rows, double range[2])
+{
+	range[0] = (double)INFINITY;
+	range[1] = -(double)INFINITY;
+	for (guint i = 0; i < n_rows; i++) {
+		widen(&range[0], &range[1], rows[i]->stat.mean);
+		widen(&range[0], &range[1], rows[i]->stat.ci_low);
+		widen(&range[0], &range[1], rows[i]->stat.ci_high);
+	}
+	if (!(range[1] > range[0])) { /* one value, or none: a band around it */
+		double v = isfinite(range[0]) ? range[0] : 0.0;
+		double pad = fabs(v) > 0 ? fabs(v) * 0.1 : 1.0;
+
+		range[0] = v - pad;
+		range[1] = v + pad;
+	}
+}
+
 static void
-axes_init(Axes *axes, guint param, const RptSweepRow *const *rows, guint n_rows)
+axes_init(Axes *axes,
+          guint param,
+          const RptSweepRow *const *rows,
+          guint n_rows,
+          const double y_range[2])
 {
 	double value;
 
 	axes->labels = g_ptr_array_new();
 	axes->numeric = TRUE;
-	axes->y0 = INFINITY;
-	axes->y1 = -INFINITY;
+	axes->y0 = y_range[0];
+	axes->y1 = y_range[1];
 	for (guint i = 0; i < n_rows; i++) {
 		const char *label = rows[i]->values[param];
 
@@ -98,21 +121,11 @@ axes_init(Axes *axes, guint param, const RptSweepRow *const *rows, guint n_rows)
 			g_ptr_array_add(axes->labels, (gpointer)label);
 			axes->numeric = axes->numeric && parse_number(label, &value);
 		}
-		widen(&axes->y0, &axes->y1, rows[i]->stat.mean);
-		widen(&axes->y0, &axes->y1, rows[i]->stat.ci_low);
-		widen(&axes->y0, &axes->y1, rows[i]->stat.ci_high);
 	}
 	axes->x0 = axes->numeric ? (double)INFINITY : 0.0;
 	axes->x1 = axes->numeric ? -(double)INFINITY : MAX(axes->labels->len, 1u) - 1.0;
 	for (guint i = 0; axes->numeric && i < axes->labels->len; i++) {
 		widen(&axes->x0, &axes->x1, position(axes, g_ptr_array_index(axes->labels, i)));
-	}
-	if (!(axes->y1 > axes->y0)) { /* one value, or none: a band around it */
-		double v = isfinite(axes->y0) ? axes->y0 : 0.0;
-		double pad = fabs(v) > 0 ? fabs(v) * 0.1 : 1.0;
-
-		axes->y0 = v - pad;
-		axes->y1 = v + pad;
 	}
 }
 
@@ -152,7 +165,7 @@ draw_axes(GString *out, const Axes *axes, const char *x_name, const char *y_unit
 		                       "text-anchor=\"end\">%.4g</text>",
 		                       LEFT - 4, sy(axes, v) + 3, v);
 	}
-	g_string_append_printf(out, "<text x=\"4\" y=\"%.0f\" class=\"tick\">%s</text>\n", TOP - 4,
+	g_string_append_printf(out, "<text x=\"4\" y=\"%.0f\" class=\"tick\">%s</text>\n", TOP - 12,
 	                       unit);
 	for (guint i = 0; i < n; i += MAX(step, 1u)) {
 		const char *label = g_ptr_array_index(axes->labels, i);
@@ -269,8 +282,9 @@ draw_mode(GString *out, const Axes *axes, guint param, GArray *points, const cha
 	return drawn;
 }
 
+/* On the title's row, right-aligned; the other parameters' values under it. */
 static void
-legend(GString *out, const char *const *modes, guint n_modes)
+legend(GString *out, const char *const *modes, guint n_modes, const char *subtitle)
 {
 	double x = W - RIGHT;
 
@@ -280,10 +294,16 @@ legend(GString *out, const char *const *modes, guint n_modes)
 
 		x -= 6.0 * strlen(modes[m]) + 18;
 		g_string_append_printf(out,
-		                       "<rect x=\"%.1f\" y=\"23\" width=\"10\" height=\"10\" "
-		                       "fill=\"%s\"/><text x=\"%.1f\" y=\"32\" class=\"tick\">%s"
+		                       "<rect x=\"%.1f\" y=\"7\" width=\"10\" height=\"10\" "
+		                       "fill=\"%s\"/><text x=\"%.1f\" y=\"16\" class=\"tick\">%s"
 		                       "</text>",
 		                       x, palette[m % G_N_ELEMENTS(palette)], x + 13, name);
+	}
+	if (subtitle != NULL && *subtitle != '\0') {
+		g_autofree char *text = g_markup_escape_text(subtitle, -1);
+
+		g_string_append_printf(out, "<text x=\"%.0f\" y=\"30\" class=\"tick\">%s</text>",
+		                       LEFT, text);
 	}
 	g_string_append_c(out, '\n');
 }
@@ -292,19 +312,21 @@ void
 rpt_sweep_svg__chart(GString *out,
                      const char *id,
                      const char *title,
+                     const char *subtitle,
                      const RptSweep *sweep,
                      guint param,
                      const RptSweepRow *const *rows,
                      guint n_rows,
                      const char *const *modes,
-                     guint n_modes)
+                     guint n_modes,
+                     const double y_range[2])
 {
 	Axes axes;
 	GString *body = g_string_new(NULL);
 	g_autoptr(GArray) points = g_array_new(FALSE, FALSE, sizeof(Point));
 	guint drawn = 0;
 
-	axes_init(&axes, param, rows, n_rows);
+	axes_init(&axes, param, rows, n_rows, y_range);
 	draw_axes(body, &axes, g_ptr_array_index(sweep->params, param),
 	          n_rows ? rows[0]->unit : "");
 	for (guint m = 0; m < n_modes; m++) {
@@ -318,7 +340,7 @@ rpt_sweep_svg__chart(GString *out,
 		}
 		drawn += draw_mode(body, &axes, param, points, palette[m % G_N_ELEMENTS(palette)]);
 	}
-	legend(body, modes, n_modes);
+	legend(body, modes, n_modes, subtitle);
 	rpt_svg__open_chart(out, id, title, H, drawn);
 	g_string_append_len(out, body->str, body->len);
 	g_string_append(out, "</svg>\n");

@@ -336,6 +336,18 @@ items_here(const K8sYamlNode *seq)
 	return g_strdup_printf("the list has %u items (0-%u)", seq->seq.n, seq->seq.n - 1);
 }
 
+/* The bytes of a scalar a message shows: a long one is cut (at a character boundary). */
+static guint
+shown_len(const K8sYamlNode *scalar)
+{
+	guint len = MIN(scalar->scalar.len, 40);
+
+	while (len < scalar->scalar.len && len > 0 &&
+	       ((guchar)scalar->scalar.text[len] & 0xc0) == 0x80)
+		len--;
+	return len;
+}
+
 /* What is at @node when a step expected another kind of node there. */
 static gboolean
 wrong_kind(PathWalk *w, guint step, const K8sYamlNode *node)
@@ -358,8 +370,9 @@ wrong_kind(PathWalk *w, guint step, const K8sYamlNode *node)
 		                 "[name=...] first (%s)",
 		                 parent, here);
 	}
-	return not_found(w, step, "%s is a scalar (%s %s), not a %s", parent,
-	                 k8s_yaml_node_type_name(node), node->scalar.text,
+	return not_found(w, step, "%s is a scalar (%s %.*s%s), not a %s", parent,
+	                 k8s_yaml_node_type_name(node), (int)shown_len(node), node->scalar.text,
+	                 shown_len(node) < node->scalar.len ? "..." : "",
 	                 s->kind == K8S_YAML_STEP_KEY ? "mapping" : "list");
 }
 

@@ -62,6 +62,17 @@ typedef struct RptGpu RptGpu;
 #define RPT_M_BACKTRACKS              "backtracks"
 #define RPT_M_EVENTS_APPLIED          "events_applied" /* spec.events that took effect */
 
+/**
+ * rpt_metric_lookup:
+ * Whether @name is a metric every simulated run reports (the table of
+ * docs/reports.md: the names above, the _p50/_p90/_p99 variants of the
+ * latency, JCT and slowdown families, pods_running, scheduling_cycles).
+ * Returns: TRUE and its unit (static) in @unit_out (nullable) when it is.
+ */
+gboolean rpt_metric_lookup(const char *name, const char **unit_out);
+/* (transfer none) the standard metric names in report order, NULL-terminated. */
+const char *const *rpt_metric_names(void);
+
 /* Standard time series names (sampled at the mode's fixed interval). */
 #define RPT_S_GPU_ALLOC_RATIO "gpu_allocation_ratio"
 #define RPT_S_PENDING_PODS    "pending_pods"

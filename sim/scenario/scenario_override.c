@@ -25,15 +25,15 @@ duplicate_key(const K8sYamlNode *node)
 				return dup;
 		}
 	} else if (node->kind == K8S_YAML_MAPPING) {
+		g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
 		for (guint i = 0; i < node->map.n; i++) {
 			const K8sYamlNode *dup = duplicate_key(node->map.pairs[i].value);
 
 			if (dup != NULL)
 				return dup;
-			for (guint j = 0; j < i; j++)
-				if (strcmp(node->map.pairs[i].key->scalar.text,
-				           node->map.pairs[j].key->scalar.text) == 0)
-					return node->map.pairs[i].key;
+			if (!g_hash_table_add(seen, (gpointer)node->map.pairs[i].key->scalar.text))
+				return node->map.pairs[i].key;
 		}
 	}
 	return NULL;

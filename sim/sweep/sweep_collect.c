@@ -1,8 +1,9 @@
 /*
  * sweep_collect.c: the results table of a sweep from its runs' reports.
  *
- * Cell by cell, each run's report.json is read, its metrics' values taken
- * and the report freed, so memory holds one report and one cell's numbers
+ * Cell by cell, each run's report is read (sweep_run_load: its metrics
+ * alone, summary.json), its values taken and the report freed, so memory
+ * holds one report and one cell's numbers
  * however large the sweep. Rows go mode by mode, metric by metric in the
  * order the reports list them (a mode or metric one seed lacks still gets
  * its row, from the seeds that have it); a run without a report is a

@@ -224,22 +224,38 @@ append_job(
 	                       q_root, q_pvc);
 }
 
+/* What both texts need: the paths checked, the mount root and the Job's name. */
+static gboolean
+prepare_texts(const SweepK8sOptions *options,
+              const char *dir,
+              const char *scenario,
+              char **root,
+              char **name,
+              GError **error)
+{
+	g_return_val_if_fail(options != NULL && dir != NULL && scenario != NULL, FALSE);
+	g_return_val_if_fail(g_path_is_absolute(dir) && g_path_is_absolute(scenario), FALSE);
+
+	if (!check_paths(options, dir, scenario, error) ||
+	    (*root = mount_root(options, dir, scenario, error)) == NULL)
+		return FALSE;
+	*name = job_name(options->job_name);
+	return TRUE;
+}
+
 char *
 sweep_k8s_job_text(const SweepK8sOptions *options,
                    const char *dir,
                    const char *scenario,
                    GError **error)
 {
-	g_return_val_if_fail(options != NULL && dir != NULL && scenario != NULL, NULL);
-	g_return_val_if_fail(g_path_is_absolute(dir) && g_path_is_absolute(scenario), NULL);
+	g_autofree char *root = NULL;
+	g_autofree char *name = NULL;
+	GString *out;
 
-	if (!check_paths(options, dir, scenario, error))
+	if (!prepare_texts(options, dir, scenario, &root, &name, error))
 		return NULL;
-	g_autofree char *root = mount_root(options, dir, scenario, error);
-	if (root == NULL)
-		return NULL;
-	g_autofree char *name = job_name(options->job_name);
-	GString *out = g_string_new(NULL);
+	out = g_string_new(NULL);
 	g_string_append(
 	        out, "# Written by `drasim sweep --k8s`: the runs of this sweep as a Kubernetes\n"
 	             "# Indexed Job, one index per task; index I runs the runs I, I+N, I+2N ...\n"
@@ -357,16 +373,13 @@ sweep_k8s_readme_text(const SweepK8sOptions *options,
                       const char *scenario,
                       GError **error)
 {
-	g_return_val_if_fail(options != NULL && dir != NULL && scenario != NULL, NULL);
-	g_return_val_if_fail(g_path_is_absolute(dir) && g_path_is_absolute(scenario), NULL);
+	g_autofree char *root = NULL;
+	g_autofree char *name = NULL;
+	GString *out;
 
-	if (!check_paths(options, dir, scenario, error))
+	if (!prepare_texts(options, dir, scenario, &root, &name, error))
 		return NULL;
-	g_autofree char *root = mount_root(options, dir, scenario, error);
-	if (root == NULL)
-		return NULL;
-	g_autofree char *name = job_name(options->job_name);
-	GString *out = g_string_new(NULL);
+	out = g_string_new(NULL);
 	append_readme(out, options, name, dir, scenario, root);
 	return g_string_free(out, FALSE);
 }

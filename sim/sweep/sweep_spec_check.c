@@ -51,24 +51,34 @@ load_with(const SweepSpec *self, const ScenarioOverride *ov)
 	return errors;
 }
 
-/* Whether @p's path resolves in the scenario; when not, its error at the path. */
+/* Whether @list holds an error equal to @d (message, field path, position). */
 static gboolean
-check_path(const SweepSpec *self, const SweepParam *p, K8sDiagList *diags)
+has_error(const K8sDiagList *list, const K8sDiag *d)
 {
-	/* null fits any node; the decoder's complaints about it are not the path's */
-	ScenarioOverride ov = { p->path, "null", p->pos };
-	g_autoptr(K8sDiagList) errors = load_with(self, &ov);
-	gboolean ok = TRUE;
+	for (guint i = 0; i < k8s_diag_list_count(list); i++) {
+		const K8sDiag *e = k8s_diag_list_get(list, i);
 
-	for (guint i = 0; i < k8s_diag_list_count(errors); i++) {
-		const K8sDiag *d = k8s_diag_list_get(errors, i);
-
-		if (d->severity == K8S_SEVERITY_ERROR && pos_equal(&d->pos, &p->pos)) {
-			k8s_diag_list_error(diags, &d->pos, d->path, "%s", d->message);
-			ok = FALSE;
-		}
+		if (e->severity == K8S_SEVERITY_ERROR && pos_equal(&e->pos, &d->pos) &&
+		    strcmp(e->message, d->message) == 0 && g_strcmp0(e->path, d->path) == 0)
+			return TRUE;
 	}
-	return ok;
+	return FALSE;
+}
+
+/* The errors of @a that @b has too. */
+static K8sDiagList *
+common_errors(const K8sDiagList *a, const K8sDiagList *b)
+{
+	K8sDiagList *out = k8s_diag_list_new();
+
+	for (guint i = 0; i < k8s_diag_list_count(a); i++) {
+		const K8sDiag *d = k8s_diag_list_get(a, i);
+
+		if (has_error(b, d))
+			k8s_diag_list_add(out, K8S_SEVERITY_ERROR, &d->pos, d->path, "%s",
+			                  d->message);
+	}
+	return out;
 }
 
 /* The scenario's error @d as quoted in a sweep's message: "FILE:LINE:COL: MESSAGE [path]". */
@@ -85,28 +95,71 @@ quote_diag(const K8sDiag *d)
 	return g_string_free(out, FALSE);
 }
 
+/* Reports @errors of the override written at @at: an error about the override itself
+ * (at @at) as it is, the scenario's quoted after @what, except those in @skip. */
 static void
-check_value(const SweepSpec *self, const SweepParam *p, guint v, K8sDiagList *diags)
+report(K8sDiagList *diags,
+       const K8sDiagList *errors,
+       const K8sDiagList *skip,
+       const SweepParam *p,
+       const K8sPos *at,
+       const char *what)
 {
-	const char *value = p->values->pdata[v];
-	K8sPos pos = g_array_index(p->value_pos, K8sPos, v);
-	ScenarioOverride ov = { p->path, value, pos };
-	g_autoptr(K8sDiagList) errors = load_with(self, &ov);
-
 	for (guint i = 0; i < k8s_diag_list_count(errors); i++) {
 		const K8sDiag *d = k8s_diag_list_get(errors, i);
 		g_autofree char *quoted = NULL;
 
-		if (d->severity != K8S_SEVERITY_ERROR)
+		if (d->severity != K8S_SEVERITY_ERROR || (skip != NULL && has_error(skip, d)))
 			continue;
-		if (pos_equal(&d->pos, &pos)) { /* about the value itself: said there already */
+		if (pos_equal(&d->pos, at)) {
 			k8s_diag_list_error(diags, &d->pos, d->path, "%s", d->message);
 			continue;
 		}
 		quoted = quote_diag(d);
-		k8s_diag_list_error(diags, &pos, p->path,
-		                    "with %s = %s the scenario does not load: %s", p->path, value,
-		                    quoted);
+		k8s_diag_list_error(diags, at, p->path, "%s: %s", what, quoted);
+	}
+}
+
+/*
+ * One parameter. The path first, with null (it fits any node): a path that does not
+ * resolve is one error at the path, not one per value. Then each value alone; an
+ * error every value and null share (an added key the scenario does not know) is the
+ * path's too, said once at the path; the rest at the value.
+ */
+static void
+check_param(const SweepSpec *self, const SweepParam *p, K8sDiagList *diags)
+{
+	ScenarioOverride probe = { p->path, "null", p->pos };
+	g_autoptr(K8sDiagList) shared = load_with(self, &probe);
+	g_autoptr(GPtrArray) per_value =
+	        g_ptr_array_new_with_free_func((GDestroyNotify)k8s_diag_list_free);
+	g_autofree char *any =
+	        g_strdup_printf("with %s = any value the scenario does not load", p->path);
+
+	for (guint i = 0; i < k8s_diag_list_count(shared); i++) {
+		if (pos_equal(&k8s_diag_list_get(shared, i)->pos, &p->pos)) {
+			report(diags, shared, NULL, p, &p->pos,
+			       any); /* the path does not resolve */
+			return;
+		}
+	}
+	for (guint v = 0; v < p->values->len; v++) {
+		ScenarioOverride ov = { p->path, p->values->pdata[v],
+			                g_array_index(p->value_pos, K8sPos, v) };
+		K8sDiagList *errors = load_with(self, &ov);
+		K8sDiagList *still = common_errors(shared, errors);
+
+		g_ptr_array_add(per_value, errors);
+		k8s_diag_list_free(shared);
+		shared = still;
+	}
+	report(diags, shared, NULL, p, &p->pos, any);
+	for (guint v = 0; v < p->values->len; v++) {
+		g_autofree char *what = g_strdup_printf("with %s = %s the scenario does not load",
+		                                        p->path, (char *)p->values->pdata[v]);
+
+		report(diags, per_value->pdata[v], shared, p,
+		       &g_array_index(p->value_pos, K8sPos, v), what);
 	}
 }
 
@@ -127,10 +180,7 @@ sweep_spec_check(const SweepSpec *self, K8sDiagList *diags)
 	for (guint i = 0; i < self->params->len; i++) {
 		const SweepParam *p = &g_array_index(self->params, SweepParam, i);
 
-		if (!check_path(self, p, diags))
-			continue; /* every value would fail alike */
-		for (guint v = 0; v < p->values->len; v++)
-			check_value(self, p, v, diags);
+		check_param(self, p, diags);
 	}
 	return k8s_diag_list_count_errors(diags) == before;
 }

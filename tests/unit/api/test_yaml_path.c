@@ -266,7 +266,11 @@ test_yaml_path__resolve_errors(void **state)
 	};
 	K8sYamlNode *root = parse_doc(*state, doc_text);
 	K8sYamlNode *twins = parse_doc(*state, "[{name: a}, {name: a}, {}]\n");
+	/* 45 characters: cut to 40 in a message */
+	K8sYamlNode *long_text =
+	        parse_doc(*state, "a: abcdefghijabcdefghijabcdefghijabcdefghijabcde\n");
 	g_autofree char *twin_error = NULL;
+	g_autofree char *long_error = NULL;
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		g_autofree char *message = resolve_error(root, cases[i].path);
@@ -278,6 +282,10 @@ test_yaml_path__resolve_errors(void **state)
 	assert_string_equal(twin_error, "[name=a]: items 0 and 1 both have name a; pick one by "
 	                                "index");
 	g_free(resolve_error(twins, "[3]"));
+	long_error = resolve_error(long_text, "a.b");
+	assert_string_equal(long_error, "a.b: a is a scalar (string "
+	                                "abcdefghijabcdefghijabcdefghijabcdefghij...), not a "
+	                                "mapping");
 }
 
 /* Sets @value_text (parsed) at @path_text in @root; FALSE with the message in *@message. */

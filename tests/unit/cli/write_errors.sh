@@ -37,7 +37,7 @@ check() {
 }
 
 full="No space left on device"
-echo "1..16"
+echo "1..17"
 check "version" "$full" version
 check "help" "$full" help
 check "run --format json" "$full" run "$scenario" --format json
@@ -53,6 +53,8 @@ check "diff" "$full" diff --all "$golden" "$golden"
 check "lint --help" "$full" lint --help
 check "bench --help" "$full" bench --help
 check "run --help" "$full" run --help
+check "plan" "$full" plan "$root/scenarios/plan-one-gpu/scenario.yaml" --pool dgx \
+	--slo 'pods_pending == 0' -o "$work/plan"
 
 # A 2 MB output cut off after 10 bytes: the error in the middle is remembered to the end.
 (

@@ -323,19 +323,24 @@ test_sweep_spec__file_errors(void **state)
 }
 
 /* The issue's bad input: an unknown path (once, not once per value) and a value of
- * the wrong type (at the value, with the scenario's message and position). */
+ * the wrong type (at the value, with the scenario's message and position); an added
+ * key the scenario does not know fails whatever the value: once, at the path. */
 static void
 test_sweep_spec__check_errors(void **state)
 {
 	/* line 8 "  - path: spec.cluster.nodePools[name=gpu].count": the path at 11;
 	 * line 10 "  - path: spec.cluster.nodePools[name=dgx].count", line 11
-	 * "    values: [2, many]": many at column 17. In scenario.yaml, line 9
-	 * "    - {name: dgx, shape: dgx-h100, count: 2}" has the 2 at column 43. */
+	 * "    values: [2, many]": many at column 17; line 12 "  - path:
+	 * spec.modes[name=dra].scor": the path at 11. In scenario.yaml, line 9
+	 * "    - {name: dgx, shape: dgx-h100, count: 2}" has the 2 at column 43, and
+	 * line 12 "  - {name: dra, world: dra}" the mode's mapping at 5. */
 	const char *text = HEAD "  scenario: SCENARIO\n  seeds: 1-2\n  parameters:\n"
 	                        "  - path: spec.cluster.nodePools[name=gpu].count\n"
 	                        "    values: [2, 3]\n"
 	                        "  - path: spec.cluster.nodePools[name=dgx].count\n"
-	                        "    values: [2, many]\n";
+	                        "    values: [2, many]\n"
+	                        "  - path: spec.modes[name=dra].scor\n"
+	                        "    values: [MostAllocated, LeastAllocated]\n";
 	g_autofree char *out = NULL;
 	g_autoptr(SweepSpec) spec = load_text(text, &out);
 
@@ -347,7 +352,11 @@ test_sweep_spec__check_errors(void **state)
 	                    "s.yaml:11:17: error: with spec.cluster.nodePools[name=dgx].count = "
 	                    "many the scenario does not load: scenario.yaml:9:43: expected an "
 	                    "integer in [0, 100000], got many [spec.cluster.nodePools[0].count] "
-	                    "[spec.cluster.nodePools[name=dgx].count]\n");
+	                    "[spec.cluster.nodePools[name=dgx].count]\n"
+	                    "s.yaml:12:11: error: with spec.modes[name=dra].scor = any value the "
+	                    "scenario does not load: scenario.yaml:12:5: unknown field 'scor'; "
+	                    "did you mean 'score'? [spec.modes[0].scor] "
+	                    "[spec.modes[name=dra].scor]\n");
 }
 
 /* From the command line: positions are "--vary N"; the grid's bound. */
