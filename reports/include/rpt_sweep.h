@@ -68,3 +68,24 @@ guint rpt_sweep_get_n_failures(const RptSweep *self);
 char *rpt_sweep_json_to_string(const RptSweep *self);
 char *rpt_sweep_csv_to_string(const RptSweep *self);
 char *rpt_sweep_html_to_string(const RptSweep *self);
+
+/**
+ * rpt_sweep_json_load:
+ * Reads back a sweep.json written by rpt_sweep_json_to_string(): the
+ * parameters and rows (failures are not read).
+ * Returns: (transfer full) the table, or NULL with @error (RPT_ERROR_VERSION
+ * when the file is not a drasim.io/sweep/v1 document).
+ */
+RptSweep *rpt_sweep_json_load(const char *path, GError **error);
+
+/**
+ * rpt_sweep_diff_to_string:
+ * Compares two sweeps row by row (parameter values, mode, metric): a row
+ * moved when @new's mean is outside @old's confidence interval, or, when
+ * @old's row has none, when its mean changed. Lists moved, added and
+ * removed rows (with @all, every row). @failures: moved + removed rows
+ * (1 when the sweeps vary different parameters).
+ * Returns: (transfer full) the table.
+ */
+char *
+rpt_sweep_diff_to_string(const RptSweep *old, const RptSweep *new, gboolean all, guint *failures);

@@ -156,6 +156,7 @@ sweep_main(int argc, char **argv)
 	int rc;
 
 	const char *engine_error;
+	g_autofree char *engine_refusal = NULL;
 
 	g_option_context_add_main_entries(context, entries, NULL);
 	g_option_context_add_group(context, cli_sweep_engine_options(&a.engine));
@@ -179,11 +180,16 @@ sweep_main(int argc, char **argv)
 		                       "no seeds: give --seeds A-B (or spec.seeds in a Sweep "
 		                       "file)");
 	if (spec == NULL || !sweep_spec_check(spec, diags) ||
-	    (manifest = sweep_manifest_new(spec, &error)) == NULL ||
-	    !sweep_manifest_save(manifest, a.output, &error)) {
+	    (manifest = sweep_manifest_new(spec, &error)) == NULL) {
 		k8s_diag_list_print(diags, stderr);
 		if (error != NULL)
 			fprintf(stderr, "drasim sweep: %s\n", error->message);
+		return CLI_EXIT_INPUT_ERROR;
+	}
+	if ((engine_refusal = cli_sweep_engine_validate(&a.engine, manifest, a.output)) != NULL)
+		return cli_usage_error("sweep", engine_refusal);
+	if (!sweep_manifest_save(manifest, a.output, &error)) {
+		fprintf(stderr, "drasim sweep: %s\n", error->message);
 		return CLI_EXIT_INPUT_ERROR;
 	}
 	rc = cli_sweep_engine_run(&a.engine, manifest, a.output);

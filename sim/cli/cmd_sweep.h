@@ -34,5 +34,9 @@ GOptionGroup *cli_sweep_engine_options(SweepEngineArgs *a);
 void cli_sweep_engine_args_clear(SweepEngineArgs *a);
 /* The usage error in @a (an option of one engine without it...), or NULL. */
 const char *cli_sweep_engine_args_check(const SweepEngineArgs *a);
+/* What the engine's writer would refuse in @a's values (a newline in --partition, a
+ * --k8s-root that holds not both paths...), before anything is written; NULL: nothing. */
+char *
+cli_sweep_engine_validate(const SweepEngineArgs *a, const SweepManifest *manifest, const char *dir);
 /* Hands the runs to the engine @a asks for; -1 when it asks for none (run locally). */
 int cli_sweep_engine_run(const SweepEngineArgs *a, const SweepManifest *manifest, const char *dir);

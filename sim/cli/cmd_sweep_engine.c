@@ -106,6 +106,49 @@ task_count(const SweepEngineArgs *a, const SweepManifest *manifest)
 	return MIN(runs, DEFAULT_MAX_TASKS);
 }
 
+static SweepSlurmOptions
+slurm_options(const SweepEngineArgs *a, const SweepManifest *manifest)
+{
+	return (SweepSlurmOptions){ task_count(a, manifest),
+		                    a->job_name,
+		                    a->partition,
+		                    a->time,
+		                    (guint)a->cpus_per_task,
+		                    (guint)a->array_throttle,
+		                    (const char *const *)a->sbatch_args };
+}
+
+static SweepK8sOptions
+k8s_options(const SweepEngineArgs *a, const SweepManifest *manifest)
+{
+	return (SweepK8sOptions){ task_count(a, manifest),
+		                  (guint)a->parallelism,
+		                  a->job_name,
+		                  a->image,
+		                  a->pvc,
+		                  a->k8s_root };
+}
+
+char *
+cli_sweep_engine_validate(const SweepEngineArgs *a, const SweepManifest *manifest, const char *dir)
+{
+	g_autofree char *absolute = g_canonicalize_filename(dir, NULL);
+	g_autoptr(GError) error = NULL;
+	g_autofree char *text = NULL;
+
+	if (a->slurm) {
+		SweepSlurmOptions o = slurm_options(a, manifest);
+
+		text = sweep_slurm_script(&o, "/proc/self/exe", absolute, &error);
+	} else if (a->k8s) {
+		SweepK8sOptions o = k8s_options(a, manifest);
+
+		text = sweep_k8s_job_text(&o, absolute, sweep_manifest_get_spec(manifest)->scenario,
+		                          &error);
+	}
+	return error != NULL ? g_strdup(error->message) : NULL;
+}
+
 static int
 run_slurm(const SweepEngineArgs *a, const SweepManifest *manifest, const char *dir)
 {

@@ -249,6 +249,58 @@ sweep_k8s_job_text(const SweepK8sOptions *options,
 	return g_string_free(out, FALSE);
 }
 
+/* The README's section on the image. */
+static void
+append_readme_image(GString *out, const char *image)
+{
+	g_string_append_printf(
+	        out,
+	        "## 2. The image\n\n"
+	        "The container runs `drasim` from its PATH, image `%s`. From a drasim checkout\n"
+	        "built on Debian 12 (`tools/dev build`):\n\n"
+	        "```Dockerfile\n"
+	        "FROM debian:12-slim\n"
+	        "RUN apt-get update && apt-get install -y --no-install-recommends \\\n"
+	        "      libcjson1 libglib2.0-0 libgsl27 libre2-9 libyaml-0-2 && rm -rf "
+	        "/var/lib/apt/lists/*\n"
+	        "COPY build/sim/cli/drasim /usr/local/bin/drasim\n"
+	        "```\n\n"
+	        "`docker build -t %s .` and push it where the cluster pulls from (then give that\n"
+	        "name with `--image`).\n\n",
+	        image, image);
+}
+
+/* The README's section on running the Job and merging its results. */
+static void
+append_readme_run(GString *out, const char *name, const char *sh_dir)
+{
+	g_string_append_printf(
+	        out,
+	        "## 3. Run, wait, merge\n\n"
+	        "```sh\n"
+	        "kubectl apply -f %s/sweep-job.yaml\n"
+	        "kubectl wait --for=condition=complete --timeout=24h job/%s\n"
+	        "```\n\n"
+	        "An index whose pod fails twice is left failed while the others go on; the Job\n"
+	        "then ends with the condition `Failed` rather than `Complete` (the wait above "
+	        "runs\n"
+	        "to its timeout: `kubectl get job %s` shows it, and `kubectl logs -l\n"
+	        "batch.kubernetes.io/job-name=%s --prefix` the pods' output). Each pod requests "
+	        "one\n"
+	        "CPU and 1Gi of memory; edit `resources` for large scenarios.\n\n"
+	        "Then copy the reports back and merge them (or run the merge in a pod that mounts\n"
+	        "the claim):\n\n"
+	        "```sh\n"
+	        "kubectl cp POD:%s/cells %s/cells\n"
+	        "drasim sweep merge %s\n"
+	        "```\n\n"
+	        "The merge lists the runs that wrote no report (a failed index, or a run whose\n"
+	        "scenario failed: its `cells/ID/error.txt` says why). Applying the Job again after "
+	        "a\n"
+	        "failure (`kubectl delete job %s` first) runs only the runs that have no report.\n",
+	        sh_dir, name, name, name, sh_dir, sh_dir, sh_dir, name);
+}
+
 /* The README's steps, for the paths and names of this sweep. */
 static void
 append_readme(GString *out,
@@ -295,46 +347,8 @@ append_readme(GString *out,
 	        "kubectl cp %s POD:%s\n"
 	        "```\n\n",
 	        pvc, root, scenario_dir, dir, sh_scenario_dir, sh_scenario_dir, sh_dir, sh_dir);
-	g_string_append_printf(
-	        out,
-	        "## 2. The image\n\n"
-	        "The container runs `drasim` from its PATH, image `%s`. From a drasim checkout\n"
-	        "built on Debian 12 (`tools/dev build`):\n\n"
-	        "```Dockerfile\n"
-	        "FROM debian:12-slim\n"
-	        "RUN apt-get update && apt-get install -y --no-install-recommends \\\n"
-	        "      libcjson1 libglib2.0-0 libgsl27 libre2-9 libyaml-0-2 && rm -rf "
-	        "/var/lib/apt/lists/*\n"
-	        "COPY build/sim/cli/drasim /usr/local/bin/drasim\n"
-	        "```\n\n"
-	        "`docker build -t %s .` and push it where the cluster pulls from (then give that\n"
-	        "name with `--image`).\n\n",
-	        image, image);
-	g_string_append_printf(
-	        out,
-	        "## 3. Run, wait, merge\n\n"
-	        "```sh\n"
-	        "kubectl apply -f %s/sweep-job.yaml\n"
-	        "kubectl wait --for=condition=complete --timeout=24h job/%s\n"
-	        "```\n\n"
-	        "An index whose pod fails twice is left failed while the others go on; the Job\n"
-	        "then ends with the condition `Failed` rather than `Complete` (the wait above "
-	        "runs\n"
-	        "to its timeout: `kubectl get job %s` shows it, and `kubectl logs -l\n"
-	        "batch.kubernetes.io/job-name=%s --prefix` the pods' output). Each pod requests "
-	        "one\n"
-	        "CPU and 1Gi of memory; edit `resources` for large scenarios.\n\n"
-	        "Then copy the reports back and merge them (or run the merge in a pod that mounts\n"
-	        "the claim):\n\n"
-	        "```sh\n"
-	        "kubectl cp POD:%s/cells %s/cells\n"
-	        "drasim sweep merge %s\n"
-	        "```\n\n"
-	        "The merge lists the runs that wrote no report (a failed index, or a run whose\n"
-	        "scenario failed: its `cells/ID/error.txt` says why). Applying the Job again after "
-	        "a\n"
-	        "failure (`kubectl delete job %s` first) runs only the runs that have no report.\n",
-	        sh_dir, name, name, name, sh_dir, sh_dir, sh_dir, name);
+	append_readme_image(out, image);
+	append_readme_run(out, name, sh_dir);
 }
 
 char *

@@ -67,9 +67,26 @@ escape_percent(const char *path)
 }
 
 /*
+ * TRUE when the option name of @arg (up to '=') names @option ("array"):
+ * sbatch parses with getopt_long, which takes an unambiguous abbreviation
+ * (--arr) for the option, or its short form @letter (-a, -a0-3).
+ */
+static gboolean
+names_option(const char *arg, const char *option, char letter)
+{
+	gsize n = strcspn(arg, "=");
+
+	if (arg[0] == '-' && arg[1] == letter)
+		return TRUE;
+	return g_str_has_prefix(arg, "--") && n >= 4 && n - 2 <= strlen(option) &&
+	       strncmp(arg + 2, option, n - 2) == 0;
+}
+
+/*
  * The options drasim writes itself, which an --sbatch-arg must not override:
  * --array (it must match run-task's --tasks) and --output (the task logs).
- * Short forms: -a and -o, with or without a value attached.
+ * "--ar" and "--ou" are the shortest abbreviations getopt_long would take
+ * for them among sbatch's options (--a and --o are ambiguous).
  */
 static gboolean
 check_extra_arg(const char *arg, GError **error)
@@ -81,13 +98,8 @@ check_extra_arg(const char *arg, GError **error)
 		            arg);
 		return FALSE;
 	}
-	gsize name_len = strcspn(arg, "=");
-	gboolean is_array =
-	        (name_len == strlen("--array") && strncmp(arg, "--array", name_len) == 0) ||
-	        g_str_has_prefix(arg, "-a");
-	gboolean is_output =
-	        (name_len == strlen("--output") && strncmp(arg, "--output", name_len) == 0) ||
-	        g_str_has_prefix(arg, "-o");
+	gboolean is_array = names_option(arg, "array", 'a');
+	gboolean is_output = names_option(arg, "output", 'o');
 	if (is_array || is_output) {
 		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
 		            "--sbatch-arg \"%s\": drasim writes %s itself (%s)", arg,

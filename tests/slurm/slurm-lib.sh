@@ -1,3 +1,5 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2154 # $tool, say and fail come from the sourcing script
 # tests/slurm/slurm-lib.sh: what the Slurm tests share, sourced by
 # slurm_smoke.sh and sweep_slurm.sh after they set $tool (tools/slurm-local)
 # and define say() and fail() (which exits 1).

@@ -5,7 +5,9 @@
 # (installing slurm-wlm and munge when missing), runs a small sweep (2 node
 # counts x 2 seeds of scenarios/dgx-h100-capacity over 12 h) once locally
 # with --jobs 2 and once as a Slurm job array of 2 tasks through sbatch, and
-# checks that sweep.json and sweep.csv are the same bytes. The Slurm output
+# checks that sweep.json and sweep.csv are the same bytes; then it removes one
+# run's report and submits the sweep again, which must run that run alone
+# and merge to the same bytes. The Slurm output
 # folder's name holds a space, a quote and a %, which sweep.sbatch must carry
 # through sbatch's #SBATCH parser, its file name patterns and sh. Then it
 # stops the cluster (also on failure, from the EXIT trap) and checks that no
@@ -52,8 +54,9 @@ set -- "$scenario" --vary 'spec.cluster.nodePools[0].count=3,4' --seeds 1-2 --ho
 t0=$(date +%s)
 "$drasim" sweep "$@" --jobs 2 -o "$local_dir" >"$work/local.log" 2>&1 ||
 	{
+		status=$?
 		cat "$work/local.log" >&2
-		fail "the local sweep (--jobs 2) exited with $?"
+		fail "the local sweep (--jobs 2) exited with $status"
 	}
 say "local sweep (--jobs 2) took $(($(date +%s) - t0))s"
 
@@ -84,6 +87,29 @@ for f in sweep.json sweep.csv; do
 	cmp "$local_dir/$f" "$slurm_dir/$f" || fail "$f differs between --jobs 2 and --slurm"
 	say "$f: the same $(wc -c <"$local_dir/$f") bytes from --jobs 2 and from Slurm"
 done
+
+# Resume through Slurm: with one report removed, the same sweep submitted
+# again runs that run alone (the other three are "already there" in the
+# tasks' logs) and merges to the same bytes.
+rm -f "$slurm_dir"/slurm/*.out "$slurm_dir/cells/c0001-seed2/report.json"
+timeout 150 "$drasim" sweep "$@" --slurm --submit --tasks 2 -o "$slurm_dir" \
+	>"$work/resume.log" 2>&1 ||
+	{
+		status=$?
+		cat "$work/resume.log" >&2
+		fail "the resumed Slurm sweep exited with $status"
+	}
+done_runs=$(cat "$slurm_dir"/slurm/*.out | sed -n 's/^task [0-9]* of 2: \([0-9]*\) runs done.*/\1/p' |
+	awk '{ n += $1 } END { print n + 0 }')
+there=$(cat "$slurm_dir"/slurm/*.out | sed -n 's/.* failed, \([0-9]*\) already there$/\1/p' |
+	awk '{ n += $1 } END { print n + 0 }')
+if [ "$done_runs" -ne 1 ] || [ "$there" -ne 3 ]; then
+	fail "the resumed array ran $done_runs runs and found $there there, expected 1 and 3"
+fi
+for f in sweep.json sweep.csv; do
+	cmp "$local_dir/$f" "$slurm_dir/$f" || fail "$f differs after the resumed Slurm sweep"
+done
+say "resumed through Slurm: 1 run run again, 3 already there; sweep.json and sweep.csv unchanged"
 
 slurm_down
 say "PASS"

@@ -34,7 +34,7 @@ expect_error() {
 	result $? "$what (exit $got)"
 }
 
-echo "1..10"
+echo "1..12"
 
 expect_error 1 "^--vary 1: error: spec.cluster.nodePools\[name=dgx\]: no item named dgx; the items are named gpu" \
 	"an unknown pool in a path names the pool the scenario has" -- \
@@ -47,7 +47,12 @@ expect_error 1 "tiny.yaml:[0-9]*:[0-9]*: expected an integer" \
 	"$tiny" --vary "$pool=1,two" --seeds 1-2 -o "$work/x3"
 expect_error 1 "the range 5-1 is empty" "the seed range 5-1 is refused" -- \
 	"$tiny" --vary "$pool=1,2" --seeds 5-1 -o "$work/x4"
-[ ! -e "$work/x1" ] && [ ! -e "$work/x3" ] && [ ! -e "$work/x4" ]
+expect_error 2 "newline or backslash cannot be written in an #SBATCH line" \
+	"a --partition Slurm cannot carry is a usage error before anything is written" -- \
+	"$tiny" --vary "$pool=1,2" --seeds 1-2 --slurm --partition "$(printf 'a\nb')" -o "$work/x5"
+expect_error 2 "are options of --slurm" "--submit without --slurm is a usage error" -- \
+	"$tiny" --vary "$pool=1,2" --seeds 1-2 --submit -o "$work/x6"
+[ ! -e "$work/x1" ] && [ ! -e "$work/x3" ] && [ ! -e "$work/x4" ] && [ ! -e "$work/x5" ]
 result $? "nothing was written by a sweep refused before it ran"
 
 # Equal bytes whatever --jobs is.

@@ -145,6 +145,10 @@ test_script_refused(void **state)
 		  "/d",
 		  "--sbatch-arg \"--array=0-9\": drasim writes --array itself (use --tasks and "
 		  "--array-throttle)" },
+		/* getopt_long takes --arr for --array */
+		{ { .tasks = 2, .args = (const char *const[]){ "--mem=1G", "--arr=0-1", NULL } },
+		  "/d",
+		  "--sbatch-arg \"--arr=0-1\": drasim writes --array itself" },
 		{ { .tasks = 2, .args = (const char *const[]){ "-o/tmp/x", NULL } },
 		  "/d",
 		  "--sbatch-arg \"-o/tmp/x\": drasim writes --output itself (the task logs go to "
