@@ -183,6 +183,9 @@ rpt_plan_value_to_string(double value, const char *unit)
 {
 	if (!isfinite(value))
 		return g_strdup("n/a");
+	/* Whole seconds from 1000 s on: 39180s, not 3.918e+04s (the SLO's own unit, s, stays). */
+	if (g_strcmp0(unit, "s") == 0 && fabs(value) >= 1000 && fabs(value) < 1e15)
+		return g_strdup_printf("%.0fs", value);
 	if (g_strcmp0(unit, "s") == 0)
 		return g_strdup_printf("%.4gs", value);
 	if (g_strcmp0(unit, "x") == 0)

@@ -522,14 +522,17 @@ k8s_yaml_path_resolve(const K8sYamlNode *root, const K8sYamlPath *path, GError *
 static guint
 node_depth(const K8sYamlNode *node)
 {
+	guint n = node->kind == K8S_YAML_MAPPING    ? node->map.n
+	          : node->kind == K8S_YAML_SEQUENCE ? node->seq.n
+	                                            : 0;
 	guint deepest = 0;
 
-	if (node->kind == K8S_YAML_MAPPING) {
-		for (guint i = 0; i < node->map.n; i++)
-			deepest = MAX(deepest, node_depth(node->map.pairs[i].value));
-	} else if (node->kind == K8S_YAML_SEQUENCE) {
-		for (guint i = 0; i < node->seq.n; i++)
-			deepest = MAX(deepest, node_depth(node->seq.items[i]));
+	/* one call per child: MAX() would evaluate it twice, 2^depth calls */
+	for (guint i = 0; i < n; i++) {
+		guint d = node_depth(node->kind == K8S_YAML_MAPPING ? node->map.pairs[i].value
+		                                                    : node->seq.items[i]);
+
+		deepest = MAX(deepest, d);
 	}
 	return deepest + 1;
 }

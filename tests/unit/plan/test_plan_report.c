@@ -134,6 +134,27 @@ test_html(void **state)
 	assert_non_null(strstr(html, "<title>drasim plan: scenarios/x/scenario.yaml</title>"));
 }
 
+/* Seconds from 1000 on are whole (39182.39 s -> "39182s"), below that 4 significant digits. */
+static void
+test_value_text(void **state)
+{
+	static const struct {
+		double value;
+		const char *unit, *text;
+	} cases[] = {
+		{ 39182.3916, "s", "39182s" }, { 999.94, "s", "999.9s" },
+		{ 64.8412, "s", "64.84s" },    { 0.8125, "ratio", "0.8125" },
+		{ 3.5, "x", "3.5x" },          { NAN, "s", "n/a" },
+	};
+
+	(void)state;
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *text = rpt_plan_value_to_string(cases[i].value, cases[i].unit);
+
+		assert_string_equal(text, cases[i].text);
+	}
+}
+
 int
 main(void)
 {
@@ -141,6 +162,7 @@ main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_value_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
