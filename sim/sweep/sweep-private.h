@@ -14,7 +14,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(cJSON, cJSON_Delete)
 #define SWEEP_MANIFEST_SCHEMA "drasim.io/sweep-manifest/v1"
 
 /* A run's folder and the files in it (sweep_run.c). */
-#define SWEEP_REPORT_FILE  "report.json"
+#define SWEEP_REPORT_FILE "report.json"
 /* The report's metrics alone (rpt_report_copy_summary()): what the merge reads. */
 #define SWEEP_SUMMARY_FILE "summary.json"
 #define SWEEP_ERROR_FILE   "error.txt"

@@ -84,7 +84,7 @@ SweepSpec *sweep_spec_load(const char *path, K8sDiagList *diags);
  * sweep_spec_add_vary:
  * Adds the command line's `--vary PATH=V1,V2,...` (@index: its 1-based
  * number, for positions). Values split at commas outside brackets and braces,
- * so `spec.modes=[dra],[dra,extended]` gives two values.
+ * so `spec.modes=[{name: a, world: dra}],[{name: b, world: extended}]` gives two values.
  * Returns: FALSE with @error (SWEEP_ERROR_INPUT) when it is malformed.
  */
 gboolean sweep_spec_add_vary(SweepSpec *self, const char *arg, guint index, GError **error);
