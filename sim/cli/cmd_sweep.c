@@ -103,7 +103,8 @@ run_locally(const SweepManifest *manifest, const char *dir, guint jobs)
 	g_autofree char *cells_dir = g_build_filename(dir, "cells", NULL);
 	g_autoptr(GPtrArray) runs = g_ptr_array_new();
 	g_autoptr(GArray) flat = g_array_new(FALSE, FALSE, sizeof(SweepRun));
-	SweepExecOptions options = { jobs, isatty(STDERR_FILENO), spec->name };
+	gboolean tty = isatty(STDERR_FILENO);
+	SweepExecOptions options = { jobs, tty, !tty, spec->name };
 	g_autoptr(GError) error = NULL;
 	SweepExecSummary summary;
 	gint64 start = g_get_monotonic_time();

@@ -24,6 +24,7 @@ typedef struct {
 	SweepExecSummary *summary;
 	GHashTable *running; /* pid -> run index + 1 */
 	guint n_todo;
+	guint tenths_shown; /* progress_lines: tenths of the runs already reported */
 	gint64 start_us;
 } ExecState;
 
@@ -43,22 +44,30 @@ format_eta(char *buf, gsize size, double seconds)
 		           s / 60 % 60);
 }
 
+/*
+ * On a terminal one line rewritten in place; in a log (progress_lines) a line
+ * each time another tenth of the runs has finished, so a long sweep in CI
+ * says where it is without flooding the log.
+ */
 static void
-show_progress(const ExecState *st, gboolean final)
+show_progress(ExecState *st, gboolean final)
 {
 	guint finished = st->summary->done + st->summary->failed;
 	guint running = g_hash_table_size(st->running);
 	double elapsed = (double)(g_get_monotonic_time() - st->start_us) / 1e6;
+	guint tenth = st->n_todo > 0 ? finished * 10 / st->n_todo : 10;
 	char eta[32] = "-";
 
-	if (!st->options->progress)
+	if (!st->options->progress && !(st->options->progress_lines && tenth > st->tenths_shown))
 		return;
 	if (finished > 0 && finished < st->n_todo)
 		format_eta(eta, sizeof eta, elapsed / finished * (st->n_todo - finished));
-	fprintf(stderr, "\r%s: %u/%u runs done, %u running, %u failed, ETA %s   ",
+	fprintf(stderr, "%s%s: %u/%u runs done, %u running, %u failed, ETA %s%s",
+	        st->options->progress ? "\r" : "",
 	        st->options->label != NULL ? st->options->label : "sweep", finished, st->n_todo,
-	        running, st->summary->failed, eta);
-	if (final)
+	        running, st->summary->failed, eta, st->options->progress ? "   " : "\n");
+	st->tenths_shown = tenth;
+	if (final && st->options->progress)
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
 }
@@ -137,7 +146,7 @@ sweep_exec_local(const char *scenario,
                  SweepExecSummary *summary,
                  GError **error)
 {
-	ExecState st = { scenario, horizon, runs, cells_dir, options, summary, NULL, 0, 0 };
+	ExecState st = { scenario, horizon, runs, cells_dir, options, summary, NULL, 0, 0, 0 };
 	guint jobs = options->jobs > 0 ? options->jobs : g_get_num_processors();
 	g_autoptr(GArray) todo = g_array_new(FALSE, FALSE, sizeof(guint));
 	gboolean ok = TRUE;

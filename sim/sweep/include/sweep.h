@@ -171,9 +171,10 @@ typedef struct {
 } SweepExecSummary;
 
 typedef struct {
-	guint jobs;        /* child processes at once; 0: the online cores */
-	gboolean progress; /* a progress line on stderr (done, running, failed, ETA) */
-	const char *label; /* its prefix ("sweep", "plan 3 x dgx") */
+	guint jobs;              /* child processes at once; 0: the online cores */
+	gboolean progress;       /* a progress line on stderr (done, running, failed, ETA) */
+	gboolean progress_lines; /* without @progress: a line at each tenth of the runs */
+	const char *label;       /* its prefix ("sweep", "plan 3 x dgx") */
 } SweepExecOptions;
 
 /**

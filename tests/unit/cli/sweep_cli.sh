@@ -34,7 +34,7 @@ expect_error() {
 	result $? "$what (exit $got)"
 }
 
-echo "1..12"
+echo "1..13"
 
 expect_error 1 "^--vary 1: error: spec.cluster.nodePools\[name=dgx\]: no item named dgx; the items are named gpu" \
 	"an unknown pool in a path names the pool the scenario has" -- \
@@ -61,6 +61,11 @@ set -- "$tiny" --vary "$pool=1,2,3" --seeds 1-4
 	"$drasim" sweep "$@" --jobs 2 -o "$work/j2" >/dev/null 2>"$work/err" &&
 	cmp "$work/j1/sweep.json" "$work/j2/sweep.json" && cmp "$work/j1/sweep.csv" "$work/j2/sweep.csv"
 result $? "--jobs 1 and --jobs 2 give byte-identical sweep.json and sweep.csv"
+# stderr is a file here: a progress line at each tenth of the 12 runs (after runs 2, 3, 4, 5,
+# 6, 8, 9, 10, 11 and 12: the tenth, floor(10 k / 12), grows at those k), the last one final.
+[ "$(grep -c ' runs done, ' "$work/err")" -eq 10 ] &&
+	grep -q '^sweep: 12/12 runs done, 0 running, 0 failed, ETA -$' "$work/err"
+result $? "a sweep logging to a file prints 10 progress lines, one per tenth of the runs"
 
 # Another sweep into the same folder is refused; the folder is left as it was.
 cp "$work/j1/sweep.csv" "$work/before.csv"

@@ -220,7 +220,7 @@ test_exec_local_task_resume(void **state)
 	g_autoptr(SweepSpec) spec = tiny_spec(counts);
 	g_autoptr(SweepManifest) m = sweep_manifest_new(spec, NULL);
 	g_autoptr(GArray) runs = g_array_new(FALSE, FALSE, sizeof(SweepRun));
-	SweepExecOptions options = { 2, FALSE, "test" };
+	SweepExecOptions options = { .jobs = 2, .label = "test" };
 	SweepExecSummary sum;
 
 	(void)state;
@@ -262,7 +262,7 @@ test_failed_run_recorded(void **state)
 	g_autoptr(SweepSpec) spec = tiny_spec(counts);
 	g_autoptr(SweepManifest) m = sweep_manifest_new(spec, NULL);
 	g_autoptr(GArray) runs = g_array_new(FALSE, FALSE, sizeof(SweepRun));
-	SweepExecOptions options = { 1, FALSE, "test" };
+	SweepExecOptions options = { .jobs = 1, .label = "test" };
 	SweepExecSummary sum;
 	g_autofree char *why = NULL;
 	RptReport *report;
