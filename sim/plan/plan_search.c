@@ -22,6 +22,10 @@ typedef struct {
 	GHashTable
 	        *index; /* "c0,c1,..." -> point index + 1 (lookups only: order comes from plan) */
 	guint *counts;  /* scratch: the point being built */
+	/* per SLO, for the mode being searched: TRUE when more nodes made it worse (it held at
+	 * --min and failed at --max, e.g. a utilisation floor); the search leaves it out of the
+	 * bisection and checks it at the answer */
+	gboolean *ceiling;
 } PlanSearch;
 
 static char *
@@ -76,6 +80,55 @@ point_at(PlanSearch *s, const guint *counts, guint *index_out, GError **error)
 	return TRUE;
 }
 
+/* Whether every SLO of @mode but the ceilings (see PlanSearch) holds at @point. */
+static gboolean
+floors_hold(const PlanSearch *s, RptPlanPoint *point, guint mode)
+{
+	if (point->error != NULL)
+		return FALSE;
+	for (guint k = 0; k < s->plan->n_slos; k++) {
+		if (!s->ceiling[k] &&
+		    rpt_plan_point_measure(s->plan, point, mode, k)->verdict != RPT_PLAN_HOLDS)
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/*
+ * At the max some SLO failed: those that held at --min are ceilings (more
+ * nodes make them worse). *@searchable_out: every SLO failing at the max is
+ * one, so a smallest count for the others may exist.
+ */
+static gboolean
+find_ceilings(PlanSearch *s, guint mode, guint *counts, gboolean *searchable_out, GError **error)
+{
+	guint last = s->spec->pools->len - 1, hi_index, lo_index;
+	RptPlanPoint *hi, *lo;
+
+	*searchable_out = FALSE;
+	if (!point_at(s, counts, &hi_index, error))
+		return FALSE;
+	counts[last] = s->spec->min;
+	if (!point_at(s, counts, &lo_index, error))
+		return FALSE;
+	hi = g_ptr_array_index(s->plan->points, hi_index);
+	lo = g_ptr_array_index(s->plan->points, lo_index);
+	if (hi->error != NULL || lo->error != NULL)
+		return TRUE;
+	for (guint k = 0; k < s->plan->n_slos; k++) {
+		gboolean at_hi =
+		        rpt_plan_point_measure(s->plan, hi, mode, k)->verdict == RPT_PLAN_HOLDS;
+		gboolean at_lo =
+		        rpt_plan_point_measure(s->plan, lo, mode, k)->verdict == RPT_PLAN_HOLDS;
+
+		if (!at_hi && !at_lo)
+			return TRUE;
+		s->ceiling[k] = s->ceiling[k] || (!at_hi && at_lo);
+	}
+	*searchable_out = TRUE;
+	return TRUE;
+}
+
 /* Whether @mode holds at @counts (evaluating it when new). */
 static gboolean
 holds_at(PlanSearch *s, guint mode, const guint *counts, gboolean *holds_out, GError **error)
@@ -84,7 +137,7 @@ holds_at(PlanSearch *s, guint mode, const guint *counts, gboolean *holds_out, GE
 
 	if (!point_at(s, counts, &index, error))
 		return FALSE;
-	*holds_out = rpt_plan_point_holds(s->plan, g_ptr_array_index(s->plan->points, index), mode);
+	*holds_out = floors_hold(s, g_ptr_array_index(s->plan->points, index), mode);
 	return TRUE;
 }
 
@@ -108,6 +161,8 @@ bisect_last(PlanSearch *s,
 
 	counts[last] = hi;
 	if (!holds_at(s, mode, counts, met_out, error))
+		return FALSE;
+	if (!*met_out && !find_ceilings(s, mode, counts, met_out, error))
 		return FALSE;
 	if (!*met_out)
 		return TRUE;
@@ -159,8 +214,8 @@ check_monotone(PlanSearch *s, guint mode)
 	guint last = s->spec->pools->len - 1;
 
 	for (guint i = 0; i < s->plan->points->len; i++) {
-		const RptPlanPoint *point = g_ptr_array_index(s->plan->points, i);
-		gboolean holds = rpt_plan_point_holds(s->plan, point, mode);
+		RptPlanPoint *point = g_ptr_array_index(s->plan->points, i);
+		gboolean holds = floors_hold(s, point, mode);
 		guint c = point->counts[last];
 		gboolean contradicts;
 
@@ -199,14 +254,14 @@ cost_of(const PlanSearch *s, const guint *counts)
 
 /* "; at the max jct_p99 is 40s (bound 64.84s), not <= 60s" */
 static void
-append_failure(GString *why, const RptPlanSlo *slo, const RptPlanMeasure *m)
+append_failure(GString *why, const char *where, const RptPlanSlo *slo, const RptPlanMeasure *m)
 {
 	g_autofree char *mean = rpt_plan_value_to_string(m->stat.mean, slo->unit);
 	g_autofree char *bound = rpt_plan_value_to_string(m->bound, slo->unit);
 	g_autofree char *value = rpt_plan_value_to_string(slo->value, slo->unit);
 
-	g_string_append_printf(why, "; at the max %s is %s (bound %s), not %s %s", slo->metric,
-	                       mean, bound, slo->op, value);
+	g_string_append_printf(why, "; %s %s is %s (bound %s), not %s %s", where, slo->metric, mean,
+	                       bound, slo->op, value);
 }
 
 /* "not met" with the closest point (every pool at max) and what failed there. */
@@ -238,9 +293,63 @@ set_not_met(PlanSearch *s, guint mode)
 			g_string_append_printf(why, "; at the max %s is undefined in some seed",
 			                       s->plan->slos[k].metric);
 		else if (m->verdict == RPT_PLAN_FAILS)
-			append_failure(why, &s->plan->slos[k], m);
+			append_failure(why, "at the max", &s->plan->slos[k], m);
 	}
 	answer->reason = g_string_free(why, FALSE);
+}
+
+/* "dgx=3 a100=0" */
+static char *
+counts_text(const PlanSearch *s, const guint *counts)
+{
+	GString *out = g_string_new(NULL);
+
+	for (guint p = 0; p < s->spec->pools->len; p++)
+		g_string_append_printf(out, "%s%s=%u", p ? " " : "",
+		                       (const char *)g_ptr_array_index(s->spec->pools, p),
+		                       counts[p]);
+	return g_string_free(out, FALSE);
+}
+
+/*
+ * "not met" because a ceiling (an SLO more nodes make worse) fails at the
+ * smallest count where every other SLO holds: a larger count only makes it
+ * worse, a smaller one fails the others.
+ */
+static void
+set_not_met_ceiling(PlanSearch *s, guint mode, const guint *counts)
+{
+	RptPlanAnswer *answer = &s->plan->answers[mode];
+	g_autofree char *where = counts_text(s, counts);
+	g_autofree char *at = g_strdup_printf("at %s", where);
+	GString *why = g_string_new(NULL);
+	RptPlanPoint *point;
+
+	answer->met = FALSE;
+	answer->point = lookup_point(s, counts);
+	point = g_ptr_array_index(s->plan->points, answer->point);
+	g_string_append_printf(why,
+	                       "no count meets every SLO: %s is the smallest count where the SLOs "
+	                       "that more nodes help hold",
+	                       where);
+	for (guint k = 0; k < s->plan->n_slos; k++) {
+		const RptPlanMeasure *m = rpt_plan_point_measure(s->plan, point, mode, k);
+
+		if (s->ceiling[k] && m->verdict != RPT_PLAN_HOLDS)
+			append_failure(why, at, &s->plan->slos[k], m);
+	}
+	g_string_append(why, "; more nodes only make that worse (it held at the min and fails at "
+	                     "the max)");
+	answer->reason = g_string_free(why, FALSE);
+}
+
+/* Every SLO holds at @counts (evaluated): the ceilings too. */
+static gboolean
+all_hold(PlanSearch *s, guint mode, const guint *counts)
+{
+	const RptPlanPoint *point = g_ptr_array_index(s->plan->points, lookup_point(s, counts));
+
+	return rpt_plan_point_holds(s->plan, point, mode);
 }
 
 static void
@@ -262,8 +371,10 @@ search_one_pool(PlanSearch *s, guint mode, GError **error)
 
 	if (!bisect_last(s, mode, s->counts, &answer, &met, error))
 		return FALSE;
-	if (met)
+	if (met && all_hold(s, mode, s->counts))
 		set_met(s, mode, s->counts);
+	else if (met)
+		set_not_met_ceiling(s, mode, s->counts);
 	else
 		set_not_met(s, mode);
 	check_monotone(s, mode);
@@ -336,7 +447,8 @@ search_mix(PlanSearch *s, guint mode, GError **error)
 			continue;
 		if (!(ok = bisect_last(s, mode, s->counts, &answer, &met, error)))
 			break;
-		if (met && better(spec, &best, s->counts, cost_of(s, s->counts))) {
+		if (met && all_hold(s, mode, s->counts) &&
+		    better(spec, &best, s->counts, cost_of(s, s->counts))) {
 			best.found = TRUE;
 			memcpy(best.counts, s->counts, sizeof(guint) * n);
 			best.cost = cost_of(s, s->counts);
@@ -387,6 +499,7 @@ plan_search(const PlanSpec *spec, PlanEvalFunc eval, gpointer user_data, GError 
 	g_autoptr(RptPlan) plan = NULL;
 	g_autoptr(GHashTable) index = NULL;
 	g_autofree guint *counts = NULL;
+	g_autofree gboolean *ceiling = NULL;
 	PlanSearch s;
 
 	g_return_val_if_fail(spec->modes->len > 0 && spec->seeds->len > 0, NULL);
@@ -395,15 +508,20 @@ plan_search(const PlanSpec *spec, PlanEvalFunc eval, gpointer user_data, GError 
 	plan = plan_new_for(spec);
 	index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	counts = g_new0(guint, spec->pools->len);
+	ceiling = g_new0(gboolean, spec->slos->len);
 	s = (PlanSearch){ .spec = spec,
 		          .eval = eval,
 		          .user_data = user_data,
 		          .plan = plan,
 		          .index = index,
-		          .counts = counts };
+		          .counts = counts,
+		          .ceiling = ceiling };
 	for (guint m = 0; m < spec->modes->len; m++) {
-		gboolean ok = spec->pools->len == 1 ? search_one_pool(&s, m, error)
-		                                    : search_mix(&s, m, error);
+		gboolean ok;
+
+		memset(ceiling, 0, sizeof(gboolean) * spec->slos->len);
+		ok = spec->pools->len == 1 ? search_one_pool(&s, m, error)
+		                           : search_mix(&s, m, error);
 
 		if (!ok)
 			return NULL;

@@ -45,7 +45,7 @@ expect_error 1 "spec.cluster.nodePools\[name=gpu\].cont" \
 expect_error 1 "tiny.yaml:[0-9]*:[0-9]*: expected an integer" \
 	"a value of the wrong type quotes the scenario's error at its file:line:col" -- \
 	"$tiny" --vary "$pool=1,two" --seeds 1-2 -o "$work/x3"
-expect_error 1 "the range 5-1 is empty" "the seed range 5-1 is refused" -- \
+expect_error 2 "the range 5-1 is empty" "the seed range 5-1 is a usage error" -- \
 	"$tiny" --vary "$pool=1,2" --seeds 5-1 -o "$work/x4"
 expect_error 2 "newline or backslash cannot be written in an #SBATCH line" \
 	"a --partition Slurm cannot carry is a usage error before anything is written" -- \

@@ -142,8 +142,9 @@ test_never_holds(void **state)
 	g_autoptr(RptPlan) plan = run(spec, &synth, NULL);
 
 	(void)state;
-	/* the max fails: no bisection, one point, a clear answer */
-	assert_string_equal(synth.sequence->str, "64");
+	/* the max fails, and so does the min (1), evaluated to tell an SLO more nodes make worse:
+	 * no bisection, two points, a clear answer */
+	assert_string_equal(synth.sequence->str, "64 1");
 	assert_false(plan->answers[0].met);
 	assert_int_equal(plan->answers[0].point, 0);
 	assert_non_null(strstr(plan->answers[0].reason,
@@ -225,12 +226,12 @@ test_mix_cheapest(void **state)
 
 	(void)state;
 	/*
-	 * a = 0: b's max (0,3) fails (3 < 4): nothing with a = 0.
+	 * a = 0: b's max (0,3) fails (3 < 4), and b's min (0,0) too: nothing with a = 0.
 	 * a = 1: (1,3) holds; bisect b in [0, 3]: mid 1 (1,1) fails (lo 2),
 	 *        mid 2 (1,2) holds (hi 2): 1 x a + 2 x b = 10 + 8 = $18/h.
 	 * a = 2: at least 2 x 10 = $20 > $18, skipped; a = 3 ($30) too.
 	 */
-	assert_string_equal(synth.sequence->str, "0,3 1,3 1,1 1,2");
+	assert_string_equal(synth.sequence->str, "0,3 0,0 1,3 1,1 1,2");
 	assert_true(plan->answers[0].met);
 	assert_int_equal(plan->answers[0].counts[0], 1);
 	assert_int_equal(plan->answers[0].counts[1], 2);
@@ -249,12 +250,12 @@ test_mix_tie_fewer_nodes(void **state)
 
 	(void)state;
 	/*
-	 * a = 0: (0,3) fails. a = 1: (1,3) (1,1) (1,2): 1a + 2b = 4 + 4 = $8, 3 nodes.
+	 * a = 0: (0,3) and (0,0) fail. a = 1: (1,3) (1,1) (1,2): 1a + 2b = 4 + 4 = $8, 3 nodes.
 	 * a = 2: lower bound 2 x 4 = $8, not dearer, so searched: (2,3) holds,
 	 *        mid 1 (2,1) holds (hi 1), mid 0 (2,0) holds (hi 0): 2a = $8, 2 nodes:
 	 *        as cheap with fewer nodes, it wins. a = 3: $12 > $8, skipped.
 	 */
-	assert_string_equal(synth.sequence->str, "0,3 1,3 1,1 1,2 2,3 2,1 2,0");
+	assert_string_equal(synth.sequence->str, "0,3 0,0 1,3 1,1 1,2 2,3 2,1 2,0");
 	assert_int_equal(plan->answers[0].counts[0], 2);
 	assert_int_equal(plan->answers[0].counts[1], 0);
 	assert_true(fabs(plan->answers[0].cost - 8.0) < 1e-9);
@@ -270,10 +271,10 @@ test_mix_never(void **state)
 	g_autoptr(RptPlan) plan = run(spec, &synth, NULL);
 
 	(void)state;
-	/* 2a + b <= 3 < 4 at a, b <= 1: each combination's max fails */
-	assert_string_equal(synth.sequence->str, "0,1 1,1");
+	/* 2a + b <= 3 < 4 at a, b <= 1: each combination's max fails, and its min */
+	assert_string_equal(synth.sequence->str, "0,1 0,0 1,1 1,0");
 	assert_false(plan->answers[0].met);
-	assert_int_equal(plan->answers[0].point, 1); /* (1,1), every pool at max */
+	assert_int_equal(plan->answers[0].point, 2); /* (1,1), every pool at max */
 	assert_non_null(strstr(plan->answers[0].reason, "no mix with each pool up to 1"));
 	g_string_free(synth.sequence, TRUE);
 }
@@ -353,6 +354,87 @@ test_bad_spec(void **state)
 	}
 }
 
+/*
+ * Two SLOs pulling apart: 20 one-GPU pods on c 8-GPU nodes leave
+ * max(0, 20 - 8c) pending and allocate min(20, 8c) / 8c of the GPUs, so
+ * pods_pending == 0 needs c >= 3 while a utilisation floor gets worse with
+ * every node: 1.0 at c <= 2, 0.833 at 3, 0.625 at 4, 20/512 at 64.
+ */
+static gboolean
+two_slo_eval(const guint *counts,
+             RptPlanMeasure *measures,
+             char **failure_out,
+             gpointer user_data,
+             GError **error)
+{
+	GString *sequence = user_data;
+	double c = counts[0];
+	double values[2] = { MAX(0.0, 20.0 - 8.0 * c), MIN(20.0, 8.0 * c) / (8.0 * c) };
+
+	(void)failure_out;
+	(void)error;
+	g_string_append_printf(sequence, "%s%u", sequence->len ? " " : "", counts[0]);
+	for (guint k = 0; k < 2; k++)
+		measures[k] = (RptPlanMeasure){
+			.stat = { .n = 1,
+			          .mean = values[k],
+			          .sd = NAN,
+			          .ci_low = NAN,
+			          .ci_high = NAN },
+			.n_runs = 1,
+		};
+	return TRUE;
+}
+
+static RptPlan *
+run_two_slos(const char *floor, GString *sequence)
+{
+	g_autoptr(PlanSpec) spec = spec_new(1, one_pool, NULL, 1, 64);
+	PlanSlo slo;
+
+	assert_true(plan_slo_parse(floor, &slo, NULL));
+	g_array_append_val(spec->slos, slo);
+	return plan_search(spec, two_slo_eval, sequence, NULL);
+}
+
+static void
+test_ceiling_met(void **state)
+{
+	g_autoptr(GString) sequence = g_string_new(NULL);
+	g_autoptr(RptPlan) plan =
+	        run_two_slos("gpu_allocation_ratio_time_weighted >= 0.8", sequence);
+
+	(void)state;
+	/*
+	 * 64 fails (the ratio, 0.039); 1 is evaluated: the ratio holds there (1.0), so it
+	 * is an SLO more nodes make worse and leaves the bisection. Bisecting
+	 * pods_pending in [1, 64]: 32 16 8 4 hold, 2 fails (4 pending), 3 holds. At 3
+	 * the ratio is 0.833 >= 0.8: the answer is 3, monotone.
+	 */
+	assert_string_equal(sequence->str, "64 1 32 16 8 4 2 3");
+	assert_true(plan->answers[0].met);
+	assert_int_equal(plan->answers[0].counts[0], 3);
+	assert_true(plan->answers[0].monotone);
+}
+
+static void
+test_ceiling_not_met(void **state)
+{
+	g_autoptr(GString) sequence = g_string_new(NULL);
+	g_autoptr(RptPlan) plan =
+	        run_two_slos("gpu_allocation_ratio_time_weighted >= 0.9", sequence);
+
+	(void)state;
+	/* the same search; at 3, the smallest count with no pod pending, 0.833 < 0.9: none */
+	assert_string_equal(sequence->str, "64 1 32 16 8 4 2 3");
+	assert_false(plan->answers[0].met);
+	assert_non_null(strstr(plan->answers[0].reason,
+	                       "no count meets every SLO: dgx=3 is the smallest count where the "
+	                       "SLOs that more nodes help hold; at dgx=3 "
+	                       "gpu_allocation_ratio_time_weighted is 0.8333"));
+	assert_non_null(strstr(plan->answers[0].reason, "more nodes only make that worse"));
+}
+
 int
 main(void)
 {
@@ -361,7 +443,8 @@ main(void)
 		cmocka_unit_test(test_holds_at_min),     cmocka_unit_test(test_not_monotone),
 		cmocka_unit_test(test_mix_cheapest),     cmocka_unit_test(test_mix_tie_fewer_nodes),
 		cmocka_unit_test(test_mix_never),        cmocka_unit_test(test_failed_runs),
-		cmocka_unit_test(test_eval_error_stops), cmocka_unit_test(test_bad_spec),
+		cmocka_unit_test(test_eval_error_stops), cmocka_unit_test(test_ceiling_met),
+		cmocka_unit_test(test_ceiling_not_met),  cmocka_unit_test(test_bad_spec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
