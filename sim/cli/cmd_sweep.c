@@ -176,7 +176,8 @@ sweep_main(int argc, char **argv)
 	if (a.jobs < 0 || a.jobs > 4096)
 		return cli_usage_error("sweep", "--jobs takes 1 to 4096 (0 or none: the cores)");
 	spec = spec_from_args(argv[1], &a, diags, &error);
-	/* A malformed --vary, --seeds or --horizon is the command line's fault (as in drasim plan). */
+	/* A malformed --vary, --seeds or --horizon is the command line's fault (as in drasim plan).
+	 */
 	if (spec == NULL && error != NULL)
 		return cli_usage_error("sweep", error->message);
 	if (spec != NULL && spec->seeds->len == 0)
