@@ -7,6 +7,7 @@
  * 1000] (2,900 free), 16 CPUs free; two fractional pods already on it. The
  * cluster's largest node is 128 CPUs / 8 GPUs (the upstream constants).
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -133,21 +134,21 @@ test_gpushare__frag_by_hand(void **state)
 	 * × 0.5 = 150. B fits (2 idle GPUs): GPUs below 1000 = 300 + 600 = 900,
 	 * × 0.25 = 225. C asks no GPU: all 2,900 × 0.25 = 725. F = 1,100.
 	 */
-	assert_float_equal(cluster_gpushare_node_frag(f.node), 1100.0, 1e-9);
+	assert_true(fabs(cluster_gpushare_node_frag(f.node) - 1100.0) < 1e-9);
 	/* 6 CPUs free: B lacks CPU (Q4), all 2,900 × 0.25 = 725: F = 150 + 725 + 725 = 1,600 */
-	assert_float_equal(cluster_gpushare_frag(f.share, 0, 6000, f.g.free, 4), 1600.0, 1e-9);
+	assert_true(fabs(cluster_gpushare_frag(f.share, 0, 6000, f.g.free, 4) - 1600.0) < 1e-9);
 	/* the same state in another GPU order is a memo hit: 2 misses so far (16 and 6 CPUs) */
-	assert_float_equal(cluster_gpushare_frag(f.share, 0, 16000, permuted, 4), 1100.0, 1e-9);
+	assert_true(fabs(cluster_gpushare_frag(f.share, 0, 16000, permuted, 4) - 1100.0) < 1e-9);
 	cluster_gpushare_get_memo_stats(f.share, &lookups, &misses);
 	assert_int_equal(lookups, 3);
 	assert_int_equal(misses, 2);
 	/* 14 CPUs free: the same tasks fit as with 16, so the same memo entry */
-	assert_float_equal(cluster_gpushare_frag(f.share, 0, 14000, f.g.free, 4), 1100.0, 1e-9);
+	assert_true(fabs(cluster_gpushare_frag(f.share, 0, 14000, f.g.free, 4) - 1100.0) < 1e-9);
 	cluster_gpushare_get_memo_stats(f.share, &lookups, &misses);
 	assert_int_equal(misses, 2);
 	/* a task of model 1 only cannot use this model-0 node: all 2,900 (NoAccess) */
 	cluster_gpushare_set_tasks(f.share, &other, 1);
-	assert_float_equal(cluster_gpushare_frag(f.share, 0, 16000, f.g.free, 4), 2900.0, 1e-9);
+	assert_true(fabs(cluster_gpushare_frag(f.share, 0, 16000, f.g.free, 4) - 2900.0) < 1e-9);
 	fixture_clear(&f);
 }
 
