@@ -114,7 +114,11 @@ main(int argc, char **argv)
 	WorkloadTrace *trace;
 	guint lo, hi;
 
-	for (int i = 1; i + 1 < argc; i += 2) {
+	for (int i = 1; i < argc; i += 2) {
+		if (i + 1 == argc) {
+			fprintf(stderr, "fgd: %s wants a value\n", argv[i]);
+			return 2;
+		}
 		if (strcmp(argv[i], "--csv-dir") == 0)
 			dir = argv[i + 1];
 		else if (strcmp(argv[i], "--trace") == 0)
@@ -136,7 +140,10 @@ main(int argc, char **argv)
 	}
 	points = g_strsplit(points_arg, ",", -1);
 	for (guint p = 0; points[p] != NULL; p++) {
-		if (atoi(points[p]) < 0 || atoi(points[p]) >= RESEARCH_FGD_POINTS) {
+		char *end = NULL;
+		long at = strtol(points[p], &end, 10);
+
+		if (end == points[p] || *end != '\0' || at < 0 || at >= RESEARCH_FGD_POINTS) {
 			fprintf(stderr, "fgd: --points are 0..130, got %s\n", points[p]);
 			return 2;
 		}
