@@ -325,12 +325,47 @@ test_gpushare__random_through_the_scheduler(void **state)
 		fixture_clear(&f[i]);
 }
 
+/*
+ * The memo grows past its first table (4,096 slots, doubled at half full):
+ * 1,000 free values of a 1-GPU node × 3 CPU bands (below 2, between 4 and 8,
+ * above 8 CPUs) are 3,000 states, each a miss once; asked again, each is a hit
+ * and equals the value a fresh context computes on its first (missed) lookup.
+ */
+static void
+test_gpushare__memo_survives_growth(void **state)
+{
+	static const gint64 cpu[] = { 1000, 5000, 16000 };
+	g_autoptr(ClusterGpuShare) share = cluster_gpushare_new(MAX_CPU, MAX_GPU, NULL, NULL);
+	guint64 lookups, misses;
+
+	cluster_gpushare_set_tasks(share, tasks, G_N_ELEMENTS(tasks));
+	for (guint pass = 0; pass < 2; pass++) {
+		for (gint32 free = 0; free < 1000; free++) {
+			for (guint c = 0; c < G_N_ELEMENTS(cpu); c++) {
+				g_autoptr(ClusterGpuShare) fresh =
+				        cluster_gpushare_new(MAX_CPU, MAX_GPU, NULL, NULL);
+				double got = cluster_gpushare_frag(share, 0, cpu[c], &free, 1),
+				       want;
+
+				cluster_gpushare_set_tasks(fresh, tasks, G_N_ELEMENTS(tasks));
+				want = cluster_gpushare_frag(fresh, 0, cpu[c], &free, 1);
+				/* bit for bit: the memo returns what was computed */
+				assert_memory_equal(&got, &want, sizeof(double));
+			}
+		}
+	}
+	cluster_gpushare_get_memo_stats(share, &lookups, &misses);
+	assert_int_equal(lookups, 6000);
+	assert_int_equal(misses, 3000);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gpushare__fit_and_pick),
 		cmocka_unit_test(test_gpushare__frag_by_hand),
+		cmocka_unit_test(test_gpushare__memo_survives_growth),
 		cmocka_unit_test(test_gpushare__fgd_score_by_hand),
 		cmocka_unit_test(test_gpushare__dotprod_by_hand),
 		cmocka_unit_test(test_gpushare__clustering_by_hand),
