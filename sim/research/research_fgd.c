@@ -257,7 +257,9 @@ research_fgd_run(const WorkloadTrace *trace,
 	 * lexicographically smallest node name among equal scores, "for
 	 * reproducibility". The paper's figures come from that rule.
 	 */
-	ClusterSchedConfig sc = { .percentage_of_nodes_to_score = 100, .rand = NULL };
+	ClusterSchedConfig sc = { .percentage_of_nodes_to_score = 100,
+		                  .rand = NULL,
+		                  .skip_reasons = TRUE };
 	g_autofree PointSums *sums = g_new0(PointSums, 1);
 	g_autoptr(GArray) order = NULL;
 	gint64 max_cpu, max_gpu, capacity, arrived = 0, used = 0;

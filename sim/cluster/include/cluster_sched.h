@@ -26,6 +26,10 @@ typedef struct {
 	gpointer rand_data;
 	const ClusterDraOps *dra; /* NULL: pods with has_dra are unschedulable */
 	gpointer dra_data;
+	/* TRUE: leave ClusterScheduleResult.reasons[] at 0 (the FitError histogram
+	 * for explain). A caller that never reads it (the FGD protocol) saves the
+	 * count per rejected node; rejected[] and rejectors are kept. */
+	gboolean skip_reasons;
 } ClusterSchedConfig;
 
 typedef struct {
