@@ -53,6 +53,25 @@ run_clear(Run *run)
 	sim_rng_free(run->order_rng);
 }
 
+/* What the milli-GPU model holds: at most 8 GPUs a node, 32 models (bits of a mask). */
+static gboolean
+check_nodes(const WorkloadTrace *trace, GError **error)
+{
+	for (guint i = 0; i < workload_trace_get_n_nodes(trace); i++) {
+		const WorkloadTraceNode *tn = workload_trace_get_node(trace, i);
+
+		if (tn->gpu > CLUSTER_GPUSHARE_MAX_GPUS || (tn->gpu > 0 && tn->model_index >= 32)) {
+			g_set_error(error, RESEARCH_FGD_ERROR, 0,
+			            "node list line %u: node %s has %u GPUs of model index %u; the "
+			            "milli-GPU model holds at most %u GPUs a node and 32 models",
+			            tn->line, tn->name, tn->gpu, tn->model_index,
+			            CLUSTER_GPUSHARE_MAX_GPUS);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 /* The GPU nodes (gpu > 0); the largest CPU and GPU spec among them. */
 static gint64
 build_nodes(Run *run, gint64 *max_cpu, gint64 *max_gpu)
@@ -266,7 +285,7 @@ research_fgd_run(const WorkloadTrace *trace,
 	double frag;
 
 	*out = (ResearchFgdRun){ 0 };
-	if (!check_policy(config->policy, &run.pick, error))
+	if (!check_policy(config->policy, &run.pick, error) || !check_nodes(trace, error))
 		return FALSE;
 	capacity = build_nodes(&run, &max_cpu, &max_gpu);
 	if (capacity == 0 || workload_trace_get_n_pods(trace) == 0) {

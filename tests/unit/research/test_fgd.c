@@ -167,6 +167,7 @@ test_fgd__run_by_hand(void **state)
 	}
 }
 
+/* A production policy, an unknown one, and a node the milli-GPU model cannot hold. */
 static void
 test_fgd__policies_outside_the_world(void **state)
 {
@@ -174,11 +175,20 @@ test_fgd__policies_outside_the_world(void **state)
 	        trace_new(NODES_HEADER "n0,8000,1024,1,T4\n", PODS_HEADER "p0,1000,1,1,500,\n");
 	ResearchFgdConfig config = { "LeastAllocated", 42, 1.3 };
 	ResearchFgdRun run;
+	g_autoptr(WorkloadTrace) wide =
+	        trace_new(NODES_HEADER "n0,8000,1024,16,T4\n", PODS_HEADER "p0,1000,1,1,500,\n");
 	g_autoptr(GError) first = NULL;
 	g_autoptr(GError) second = NULL;
+	g_autoptr(GError) third = NULL;
 
 	assert_false(research_fgd_run(trace, &config, &run, &first));
 	assert_non_null(strstr(first->message, "kube-scheduler's own policies score no milli-GPU"));
+	config.policy = "FGD";
+	assert_false(research_fgd_run(wide, &config, &run, &third));
+	assert_string_equal(third->message,
+	                    "node list line 2: node n0 has 16 GPUs of model index 0; "
+	                    "the milli-GPU model holds at most 8 GPUs a node and 32 "
+	                    "models");
 	config.policy = "Tetris";
 	assert_false(research_fgd_run(trace, &config, &run, &second));
 	assert_string_equal(second->message,
