@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cluster-private.h"
+#include "cluster_gpushare.h"
 #include "cluster_plugin.h"
 #include "cluster_types.h"
 
@@ -299,6 +300,13 @@ cluster_filter__run_mask(const ClusterPod *pod,
 	plugin_calls[CLUSTER_PLUGIN_NODE_RESOURCES_FIT]++;
 	if (!resources_fit_mask(pod, fit_mask, node, NULL)) {
 		*reason = "Insufficient resources";
+		return CLUSTER_PLUGIN_NODE_RESOURCES_FIT;
+	}
+	/* Open-Gpu-Share's Filter, only in the research worlds that model it
+	 * (cluster_gpushare.h); reported under NodeResourcesFit. */
+	if (G_UNLIKELY(pod->gpushare != NULL) &&
+	    !cluster_gpushare_fits(node->gpushare, pod->gpushare)) {
+		*reason = "Insufficient GPU (Open-Gpu-Share)";
 		return CLUSTER_PLUGIN_NODE_RESOURCES_FIT;
 	}
 	return CLUSTER_N_PLUGINS;

@@ -245,7 +245,8 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 		out->rejected[rejector]++;
 		out->rejectors |= CLUSTER_PLUGIN_BIT(rejector);
 		/* the FitError histogram (cluster_journal.c); no allocation */
-		cluster_reason_count(pod, node, rejector, reason, out->reasons);
+		if (!self->config.skip_reasons)
+			cluster_reason_count(pod, node, rejector, reason, out->reasons);
 		if (out->reason == NULL)
 			out->reason = reason;
 	}

@@ -619,8 +619,18 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 			const char *const *names = cluster_sched_score_policy_names();
 			guint i;
 
-			if (scenario_dec__choice(dec, v, field, names,
-			                         g_strv_length((char **)names), &i))
+			if (!scenario_dec__choice(dec, v, field, names,
+			                          g_strv_length((char **)names), &i))
+				i = G_MAXUINT;
+			else if (cluster_sched_score_policy_needs_gpushare(names[i]))
+				scenario_dec__error(
+				        dec, v, field,
+				        "score policy \"%s\" scores Open-Gpu-Share's "
+				        "milli-GPU state, which only the FGD protocol "
+				        "builds (docs/research/fgd-state.md); a scenario "
+				        "mode takes LeastAllocated or MostAllocated",
+				        names[i]);
+			if (i != G_MAXUINT && !cluster_sched_score_policy_needs_gpushare(names[i]))
 				m.score = g_strdup(names[i]);
 		} else if (strcmp(key, "percentageOfNodesToScore") == 0 &&
 		           scenario_dec__uint(dec, v, field, 100, &n)) {

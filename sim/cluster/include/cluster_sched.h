@@ -26,6 +26,10 @@ typedef struct {
 	gpointer rand_data;
 	const ClusterDraOps *dra; /* NULL: pods with has_dra are unschedulable */
 	gpointer dra_data;
+	/* TRUE: leave ClusterScheduleResult.reasons[] at 0 (the FitError histogram
+	 * for explain). A caller that never reads it (the FGD protocol) saves the
+	 * count per rejected node; rejected[] and rejectors are kept. */
+	gboolean skip_reasons;
 } ClusterSchedConfig;
 
 typedef struct {
@@ -68,6 +72,13 @@ void cluster_sched_add_default_score_plugins(ClusterSched *self);
  * row there; the scenario decoder and sim/world find it by name.
  */
 const char *const *cluster_sched_score_policy_names(void);
+/*
+ * TRUE for the FGD paper's policies (Random, DotProd, GpuClustering,
+ * GpuPacking, BestFit, FGD): they score Open-Gpu-Share's milli-GPU state
+ * (cluster_gpushare.h), which only the FGD protocol builds, so a world
+ * without it must refuse them rather than run them on nothing.
+ */
+gboolean cluster_sched_score_policy_needs_gpushare(const char *name);
 /* Adds the named policy's score plugins; FALSE (nothing added) for an unknown name. */
 gboolean cluster_sched_add_score_policy(ClusterSched *self, const char *name);
 /*

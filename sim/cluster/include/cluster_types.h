@@ -111,6 +111,9 @@ typedef struct {
 	ClusterResources requested;
 	ClusterResources nonzero_requested;
 	gpointer user_data; /* for the wiring (model node, GPUs, ...) */
+	/* Open-Gpu-Share's per-GPU state (cluster_gpushare.h); NULL outside the
+	 * research worlds, where no check or score reads it. */
+	struct ClusterGpuShareNode *gpushare;
 } ClusterNode;
 
 ClusterNode *cluster_node_new(const char *name);
@@ -167,6 +170,8 @@ typedef struct {
 	 * node has no allocatable of them, DynamicResources decides, not Fit. */
 	guint32 dra_extended;
 	gpointer user_data;
+	/* Open-Gpu-Share's request (cluster_gpushare.h); NULL: none. */
+	const struct ClusterGpuShareReq *gpushare;
 } ClusterPod;
 
 ClusterPod *cluster_pod_new(const char *name, guint64 uid);

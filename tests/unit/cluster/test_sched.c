@@ -107,6 +107,27 @@ test_sched__infeasible_nodes_count_as_processed(void **state)
 	assert_int_equal(r.evaluated, 500);
 	assert_int_equal(cluster_sched_get_next_start_index(sched), 459);
 	assert_true(r.rejectors & CLUSTER_PLUGIN_BIT(CLUSTER_PLUGIN_NODE_RESOURCES_FIT));
+	/* the histogram: the 250 odd nodes under their taint, the 250 even ones short of cpu */
+	assert_int_equal(r.reasons[CLUSTER_REASON_TAINT], 250);
+	assert_int_equal(r.reasons[CLUSTER_REASON_INSUFFICIENT + CLUSTER_RES_CPU], 250);
+	g_ptr_array_unref(nodes);
+}
+
+/* skip_reasons: the same rejections, no histogram. */
+static void
+test_sched__skip_reasons_keeps_rejections(void **state)
+{
+	ClusterSchedConfig config = { .skip_reasons = TRUE };
+	g_autoptr(ClusterSched) sched = cluster_sched_new(&config);
+	GPtrArray *nodes = add_nodes(sched, 10);
+	g_autoptr(ClusterPod) pod = cluster_pod_new("p", 1);
+	ClusterScheduleResult r;
+
+	cluster_pod_set_request(pod, CLUSTER_RES_CPU, 1000000);
+	cluster_sched_schedule_one(sched, pod, &r);
+	assert_int_equal(r.status, CLUSTER_STATUS_UNSCHEDULABLE);
+	assert_int_equal(r.rejected[CLUSTER_PLUGIN_NODE_RESOURCES_FIT], 10);
+	assert_int_equal(r.reasons[CLUSTER_REASON_INSUFFICIENT + CLUSTER_RES_CPU], 0);
 	g_ptr_array_unref(nodes);
 }
 
@@ -609,6 +630,7 @@ main(void)
 		cmocka_unit_test(test_sched__num_feasible_nodes_to_find),
 		cmocka_unit_test(test_sched__rotating_start_index),
 		cmocka_unit_test(test_sched__infeasible_nodes_count_as_processed),
+		cmocka_unit_test(test_sched__skip_reasons_keeps_rejections),
 		cmocka_unit_test(test_sched__taints_and_tolerations),
 		cmocka_unit_test(test_sched__node_affinity_operators),
 		cmocka_unit_test(test_sched__resources_fit),

@@ -1,0 +1,322 @@
+/*
+ * research_fgd.c: the FGD paper's protocol (research.h) over sim/cluster's
+ * scheduling cycle with Open-Gpu-Share's milli-GPU model. Each step follows
+ * the authors' simulator (hkust-adsl/kubernetes-scheduler-simulator), cited
+ * where it is done; the random streams are drasim's own, so runs match the
+ * paper's in distribution, not pod for pod.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "cluster_gpushare.h"
+#include "cluster_sched.h"
+#include "research-private.h"
+#include "research.h"
+#include "sim.h"
+
+G_DEFINE_QUARK(research - fgd - error - quark, research_fgd_error)
+
+#define MIB ((gint64)1 << 20)
+/* openb_node_list_gpu_node.yaml gives every node 1001 allocatable pods */
+#define NODE_PODS 1001
+
+typedef struct {
+	const WorkloadTrace *trace;
+	ClusterGpuShare *share;
+	ClusterSched *sched;
+	GPtrArray *nodes;         /* ClusterNode *, owned */
+	ClusterGpuShareNode *gpu; /* one per node */
+	GPtrArray *pods;          /* ClusterPod * per trace row, owned */
+	ClusterGpuShareReq *reqs; /* per trace row */
+	ClusterGpuPick pick;
+	SimRng *policy_rng, *order_rng;
+} Run;
+
+static guint32
+draw(gpointer rng, guint32 n)
+{
+	return sim_rng_uniform_int(rng, n);
+}
+
+static void
+run_clear(Run *run)
+{
+	cluster_sched_free(run->sched);
+	if (run->nodes != NULL)
+		g_ptr_array_unref(run->nodes);
+	if (run->pods != NULL)
+		g_ptr_array_unref(run->pods);
+	g_free(run->gpu);
+	g_free(run->reqs);
+	cluster_gpushare_free(run->share);
+	sim_rng_free(run->policy_rng);
+	sim_rng_free(run->order_rng);
+}
+
+/* What the milli-GPU model holds: at most 8 GPUs a node, 32 models (bits of a mask). */
+static gboolean
+check_nodes(const WorkloadTrace *trace, GError **error)
+{
+	for (guint i = 0; i < workload_trace_get_n_nodes(trace); i++) {
+		const WorkloadTraceNode *tn = workload_trace_get_node(trace, i);
+
+		if (tn->gpu > CLUSTER_GPUSHARE_MAX_GPUS || (tn->gpu > 0 && tn->model_index >= 32)) {
+			g_set_error(error, RESEARCH_FGD_ERROR, 0,
+			            "node list line %u: node %s has %u GPUs of model index %u; the "
+			            "milli-GPU model holds at most %u GPUs a node and 32 models",
+			            tn->line, tn->name, tn->gpu, tn->model_index,
+			            CLUSTER_GPUSHARE_MAX_GPUS);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* The GPU nodes (gpu > 0); the largest CPU and GPU spec among them. */
+static gint64
+build_nodes(Run *run, gint64 *max_cpu, gint64 *max_gpu)
+{
+	guint n = workload_trace_get_n_nodes(run->trace);
+	gint64 capacity = 0;
+
+	*max_cpu = *max_gpu = 0;
+	for (guint i = 0; i < n; i++) {
+		const WorkloadTraceNode *tn = workload_trace_get_node(run->trace, i);
+
+		if (tn->gpu == 0)
+			continue;
+		*max_cpu = MAX(*max_cpu, tn->cpu_milli);
+		*max_gpu = MAX(*max_gpu, (gint64)tn->gpu * CLUSTER_GPUSHARE_MILLI);
+		capacity +=
+		        (gint64)MIN(tn->gpu, CLUSTER_GPUSHARE_MAX_GPUS) * CLUSTER_GPUSHARE_MILLI;
+	}
+	return capacity;
+}
+
+static gint
+cmp_node_name(gconstpointer a, gconstpointer b, gpointer trace)
+{
+	return strcmp(workload_trace_get_node(trace, *(const guint *)a)->name,
+	              workload_trace_get_node(trace, *(const guint *)b)->name);
+}
+
+/*
+ * The nodes in name order: with every node scored (percentageOfNodesToScore
+ * 100) and no zone labels, the scheduler's filter order, which with no random
+ * tie-break (below) makes the smallest name win a tie.
+ */
+static void
+add_nodes(Run *run)
+{
+	guint n = workload_trace_get_n_nodes(run->trace), k = 0;
+	g_autofree guint *by_name = g_new(guint, MAX(n, 1));
+
+	for (guint i = 0; i < n; i++)
+		by_name[i] = i;
+	g_qsort_with_data(by_name, (gint)n, sizeof(guint), cmp_node_name, (gpointer)run->trace);
+
+	run->nodes = g_ptr_array_new_with_free_func((GDestroyNotify)cluster_node_free);
+	run->gpu = g_new0(ClusterGpuShareNode, n);
+	for (guint i = 0; i < n; i++) {
+		const WorkloadTraceNode *tn = workload_trace_get_node(run->trace, by_name[i]);
+		ClusterNode *node;
+
+		if (tn->gpu == 0)
+			continue;
+		node = cluster_node_new(tn->name);
+		node->allocatable.v[CLUSTER_RES_CPU] = tn->cpu_milli;
+		node->allocatable.v[CLUSTER_RES_MEMORY] = tn->memory_mib * MIB;
+		node->allocatable.v[CLUSTER_RES_PODS] = NODE_PODS;
+		cluster_gpushare_node_init(&run->gpu[k], run->share, tn->model_index, tn->gpu);
+		node->gpushare = &run->gpu[k++];
+		g_ptr_array_add(run->nodes, node);
+		cluster_sched_add_node(run->sched, node);
+	}
+}
+
+/* The scheduler's view of every trace row; tuned copies reuse their row's pod. */
+static void
+add_pods(Run *run)
+{
+	guint n = workload_trace_get_n_pods(run->trace);
+
+	run->pods = g_ptr_array_new_with_free_func((GDestroyNotify)cluster_pod_free);
+	run->reqs = g_new0(ClusterGpuShareReq, n);
+	for (guint i = 0; i < n; i++) {
+		const WorkloadTracePod *tp = workload_trace_get_pod(run->trace, i);
+		ClusterPod *pod = cluster_pod_new(tp->name, i + 1);
+
+		cluster_pod_set_request(pod, CLUSTER_RES_CPU, tp->cpu_milli);
+		cluster_pod_set_request(pod, CLUSTER_RES_MEMORY, tp->memory_mib * MIB);
+		run->reqs[i] =
+		        (ClusterGpuShareReq){ tp->num_gpu, tp->num_gpu > 0 ? tp->gpu_milli : 0,
+			                      tp->gpu_spec_mask };
+		pod->gpushare = &run->reqs[i];
+		g_ptr_array_add(run->pods, pod);
+	}
+}
+
+/* ------------------------------------------------------------ the log */
+
+typedef struct {
+	double alloc[RESEARCH_FGD_POINTS], amount[RESEARCH_FGD_POINTS], ratio[RESEARCH_FGD_POINTS];
+	guint count[RESEARCH_FGD_POINTS];
+} PointSums;
+
+/* Python's round(x, 2) on the logged ratio, as merge_alloc_discrete.py does. */
+static inline double
+round2(double x)
+{
+	return nearbyint(x * 100.0) / 100.0;
+}
+
+static void
+log_point(PointSums *sums, gint64 capacity, gint64 arrived, gint64 used, double frag)
+{
+	double arrived_pct = nearbyint((double)arrived / (double)capacity * 100.0);
+	gint64 idle = capacity - used;
+	guint i;
+
+	if (arrived_pct < 0 || arrived_pct >= RESEARCH_FGD_POINTS)
+		return;
+	i = (guint)arrived_pct;
+	sums->alloc[i] += round2((double)used / (double)capacity * 100.0);
+	sums->amount[i] += frag / (double)capacity * 100.0;
+	sums->ratio[i] += idle > 0 ? frag / (double)idle * 100.0 : 0.0;
+	sums->count[i]++;
+}
+
+/* Per integer: the mean of its log points, or of the points within ±1 when it has none. */
+static void
+aggregate(const PointSums *sums, ResearchFgdRun *out)
+{
+	for (gint i = 0; i < RESEARCH_FGD_POINTS; i++) {
+		gint lo = i, hi = i;
+		double alloc = 0, amount = 0, ratio = 0;
+		guint n = 0;
+
+		if (sums->count[i] == 0) {
+			lo = MAX(i - 1, 0);
+			hi = MIN(i + 1, RESEARCH_FGD_POINTS - 1);
+		}
+		for (gint j = lo; j <= hi; j++) {
+			alloc += sums->alloc[j];
+			amount += sums->amount[j];
+			ratio += sums->ratio[j];
+			n += sums->count[j];
+		}
+		out->has[i] = n > 0;
+		if (n == 0)
+			continue;
+		out->unallocated_pct[i] = 100.0 - round2(alloc / n);
+		out->frag_amount_pct[i] = amount / n;
+		out->frag_ratio_pct[i] = ratio / n;
+	}
+}
+
+/* ------------------------------------------------------------ the run */
+
+/* One pod offered: schedule, pick its GPUs, bind; the cluster fragment kept current. */
+static gboolean
+offer(Run *run, ClusterPod *pod, double *frag)
+{
+	ClusterScheduleResult result;
+	guint gpus[CLUSTER_GPUSHARE_MAX_GPUS];
+	guint n;
+	double before;
+
+	cluster_sched_schedule_one(run->sched, pod, &result);
+	if (result.status != CLUSTER_STATUS_SUCCESS)
+		return FALSE;
+	before = cluster_gpushare_node_frag(result.node);
+	n = cluster_gpushare_pick(run->pick, pod, result.node, gpus);
+	cluster_gpushare_bind(result.node, pod, gpus, n);
+	*frag += cluster_gpushare_node_frag(result.node) - before;
+	return TRUE;
+}
+
+static double
+cluster_frag(const Run *run)
+{
+	double sum = 0.0;
+
+	for (guint i = 0; i < run->nodes->len; i++)
+		sum += cluster_gpushare_node_frag(run->nodes->pdata[i]);
+	return sum;
+}
+
+static gboolean
+check_policy(const char *policy, ClusterGpuPick *pick, GError **error)
+{
+	if (policy != NULL && cluster_sched_score_policy_needs_gpushare(policy) &&
+	    cluster_sched_score_policy_gpu_pick(policy, pick))
+		return TRUE;
+	g_set_error(error, RESEARCH_FGD_ERROR, 0,
+	            "policy \"%s\": the FGD protocol runs Random, DotProd, GpuClustering, "
+	            "GpuPacking, BestFit or FGD%s",
+	            policy != NULL ? policy : "",
+	            policy != NULL && cluster_sched_score_policy_gpu_pick(policy, pick)
+	                    ? " (kube-scheduler's own policies score no milli-GPU state in this "
+	                      "world; they come with the DRA worlds)"
+	                    : "");
+	return FALSE;
+}
+
+gboolean
+research_fgd_run(const WorkloadTrace *trace,
+                 const ResearchFgdConfig *config,
+                 ResearchFgdRun *out,
+                 GError **error)
+{
+	Run run = { .trace = trace };
+	/*
+	 * No random tie-break: the authors' kube-scheduler fork (go.mod replaces
+	 * k8s.io/kubernetes with mental2008/kubernetes v1.20.5-minor) changed
+	 * selectHost (pkg/scheduler/core/generic_scheduler.go) to keep the
+	 * lexicographically smallest node name among equal scores, "for
+	 * reproducibility". The paper's figures come from that rule.
+	 */
+	ClusterSchedConfig sc = { .percentage_of_nodes_to_score = 100,
+		                  .rand = NULL,
+		                  .skip_reasons = TRUE };
+	g_autofree PointSums *sums = g_new0(PointSums, 1);
+	g_autoptr(GArray) order = NULL;
+	gint64 max_cpu, max_gpu, capacity, arrived = 0, used = 0;
+	double frag;
+
+	*out = (ResearchFgdRun){ 0 };
+	if (!check_policy(config->policy, &run.pick, error) || !check_nodes(trace, error))
+		return FALSE;
+	capacity = build_nodes(&run, &max_cpu, &max_gpu);
+	if (capacity == 0 || workload_trace_get_n_pods(trace) == 0) {
+		g_set_error(error, RESEARCH_FGD_ERROR, 0, "the trace has no GPU node or no pod");
+		return FALSE;
+	}
+	run.policy_rng = sim_rng_new(config->seed, "policy");
+	run.order_rng = sim_rng_new(config->seed, "workload");
+	run.sched = cluster_sched_new(&sc);
+	cluster_sched_add_score_policy(run.sched, config->policy);
+	run.share = cluster_gpushare_new(max_cpu, max_gpu, draw, run.policy_rng);
+	out->n_tasks = research_fgd__set_tasks(run.share, trace);
+	add_nodes(&run);
+	add_pods(&run);
+	order = research_fgd__order(trace, run.order_rng, config->tune_ratio, capacity);
+	frag = cluster_frag(&run);
+	for (guint k = 0; k < order->len; k++) {
+		guint row = g_array_index(order, guint, k);
+		const ClusterGpuShareReq *req = &run.reqs[row];
+
+		arrived += (gint64)req->num_gpu * req->gpu_milli;
+		if (offer(&run, run.pods->pdata[row], &frag))
+			used += (gint64)req->num_gpu * req->gpu_milli;
+		else
+			out->pods_failed++;
+		log_point(sums, capacity, arrived, used, frag);
+	}
+	out->pods_offered = order->len;
+	out->capacity_milli = capacity;
+	aggregate(sums, out);
+	cluster_gpushare_get_memo_stats(run.share, &out->memo_lookups, &out->memo_misses);
+	run_clear(&run);
+	return TRUE;
+}
