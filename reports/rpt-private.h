@@ -132,6 +132,8 @@ char *rpt_html__page_close(GString *out, gboolean charts_expected);
  * with @points == 0 it says so on the chart. The caller closes it with </svg>. */
 void
 rpt_svg__open_chart(GString *out, const char *id, const char *title, double height, guint points);
+/* An axis label: %.4g below 10,000, then 47.4k, 1.2M, 3.5G (rpt_svg.c). */
+void rpt_svg__tick_text(char *buf, gsize size, double v);
 void rpt_svg__line_chart(GString *out,
                          const char *id,
                          const char *title,

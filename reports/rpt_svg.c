@@ -41,6 +41,25 @@ rpt_svg__open_chart(GString *out, const char *id, const char *title, double heig
 	}
 }
 
+/* An axis label that fits the margin: %.4g below 10,000 (what it always was), then 47.4k, 1.2M,
+ * 3.5G instead of %.4g's 4.738e+04. */
+void
+rpt_svg__tick_text(char *buf, gsize size, double v)
+{
+	static const struct {
+		double scale;
+		const char *suffix;
+	} si[] = { { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" } };
+
+	for (gsize i = 0; fabs(v) >= 1e4 && fabs(v) < 1e12 && i < G_N_ELEMENTS(si); i++) {
+		if (fabs(v) >= si[i].scale) {
+			g_snprintf(buf, size, "%.3g%s", v / si[i].scale, si[i].suffix);
+			return;
+		}
+	}
+	g_snprintf(buf, size, "%.4g", v);
+}
+
 static void
 axes(GString *out,
      double x0,
@@ -55,15 +74,21 @@ axes(GString *out,
 	        "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"axis\"/>"
 	        "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"axis\"/>\n",
 	        LEFT, TOP, LEFT, H - BOTTOM, LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM);
+	char t_y1[32], t_y0[32], t_x0[32], t_x1[32];
+
+	rpt_svg__tick_text(t_y1, sizeof t_y1, y1);
+	rpt_svg__tick_text(t_y0, sizeof t_y0, y0);
+	rpt_svg__tick_text(t_x0, sizeof t_x0, x0);
+	rpt_svg__tick_text(t_x1, sizeof t_x1, x1);
 	g_string_append_printf(
 	        out,
-	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%.4g</text>"
-	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%.4g</text>"
-	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\">%.4g</text>"
-	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%.4g %s</text>"
+	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%s</text>"
+	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%s</text>"
+	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\">%s</text>"
+	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%s %s</text>"
 	        "<text x=\"4\" y=\"%.0f\" class=\"tick\">%s</text>\n",
-	        LEFT - 4, TOP + 4, y1, LEFT - 4, H - BOTTOM, y0, LEFT, H - 12, x0, W - RIGHT,
-	        H - 12, x1, x_unit, TOP - 10 + 30, y_unit);
+	        LEFT - 4, TOP + 4, t_y1, LEFT - 4, H - BOTTOM, t_y0, LEFT, H - 12, t_x0, W - RIGHT,
+	        H - 12, t_x1, x_unit, TOP - 10 + 30, y_unit);
 }
 
 static double
