@@ -115,12 +115,14 @@ static int
 check_args(FgdArgs *args)
 {
 	g_auto(GStrv) formats = NULL;
+	const char *seeds = args->seeds != NULL ? args->seeds : "42-51";
 	char tail;
 
 	if (args->output == NULL)
 		return cli_usage_error(CMD, "-o DIR is required");
-	if (sscanf(args->seeds, "%u-%u%c", &args->seed_lo, &args->seed_hi, &tail) != 2) {
-		if (sscanf(args->seeds, "%u%c", &args->seed_lo, &tail) != 1)
+
+	if (sscanf(seeds, "%u-%u%c", &args->seed_lo, &args->seed_hi, &tail) != 2) {
+		if (sscanf(seeds, "%u%c", &args->seed_lo, &tail) != 1)
 			return cli_usage_error(CMD, "--seeds wants A-B or A (e.g. 42-51)");
 		args->seed_hi = args->seed_lo;
 	}
@@ -129,7 +131,7 @@ check_args(FgdArgs *args)
 		                            "10000 seeds");
 	if (args->jobs < 0 || args->jobs > 1024)
 		return cli_usage_error(CMD, "--jobs wants 0 (the online cores) to 1024");
-	formats = g_strsplit(args->format, ",", -1);
+	formats = g_strsplit(args->format != NULL ? args->format : "json,csv", ",", -1);
 	for (guint i = 0; formats[i] != NULL; i++) {
 		if (strcmp(formats[i], "json") == 0)
 			args->json = TRUE;
@@ -514,7 +516,7 @@ default_csv_dir(void)
 int
 cli_experiment_main(int argc, char **argv)
 {
-	FgdArgs args = { .seeds = g_strdup("42-51"), .format = g_strdup("json,csv"), .jobs = 1 };
+	FgdArgs args = { .jobs = 1 }; /* option strings NULL until given: GOption overwrites */
 	GOptionEntry entries[] = {
 		{ "trace", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args.traces,
 		  "an openb trace name (default, cpu050, ...) or a pod list CSV; repeatable",
