@@ -303,7 +303,8 @@ research_fgd_run(const WorkloadTrace *trace,
 	 * k8s.io/kubernetes with mental2008/kubernetes v1.20.5-minor) changed
 	 * selectHost (pkg/scheduler/core/generic_scheduler.go) to keep the
 	 * lexicographically smallest node name among equal scores, "for
-	 * reproducibility". The paper's figures come from that rule.
+	 * reproducibility". The paper's figures come from that rule, over the
+	 * randomly prefixed names of add_nodes' order.
 	 */
 	ClusterSchedConfig sc = { .percentage_of_nodes_to_score = 100,
 		                  .rand = NULL,
