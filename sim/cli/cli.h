@@ -65,3 +65,4 @@ int cli_lint_main(int argc, char **argv);
 int cli_publish_main(int argc, char **argv);
 int cli_sweep_main(int argc, char **argv);
 int cli_plan_main(int argc, char **argv);
+int cli_experiment_main(int argc, char **argv);

@@ -101,12 +101,40 @@ cmp_node_name(gconstpointer a, gconstpointer b, gpointer trace)
 }
 
 /*
- * The nodes in name order: with every node scored (percentageOfNodesToScore
- * 100) and no zone labels, the scheduler's filter order, which with no random
- * tie-break (below) makes the smallest name win a tie.
+ * The scheduler's node order, which with no random tie-break (below) decides
+ * every tie: the first node in it wins. The authors' simulator sorts the nodes
+ * by name, then renames node i to "%04d-" + name with perm[i] from
+ * rand.Perm(n) (simulator.go syncClusterResourceList), so the smallest name,
+ * which wins a tie, is a random node drawn once per run from the run's seed,
+ * not openb-node-0000. Node i of the name order is placed at rank[i]: the
+ * nodes in renamed-name order. Fisher-Yates over its own stream ("nodes"),
+ * so the pod order is drawn as before.
  */
 static void
-add_nodes(Run *run)
+shuffle_by_rank(guint *by_name, guint n, SimRng *rng)
+{
+	g_autofree guint *rank = g_new(guint, MAX(n, 1));
+	g_autofree guint *placed = g_new(guint, MAX(n, 1));
+
+	for (guint i = 0; i < n; i++)
+		rank[i] = i;
+	for (guint i = n; i > 1; i--) {
+		guint j = sim_rng_uniform_int(rng, i), t = rank[i - 1];
+
+		rank[i - 1] = rank[j];
+		rank[j] = t;
+	}
+	for (guint i = 0; i < n; i++)
+		placed[rank[i]] = by_name[i];
+	memcpy(by_name, placed, n * sizeof(guint));
+}
+
+/*
+ * Every GPU node, in the order above (percentageOfNodesToScore 100 and no zone
+ * labels: the order the scheduler filters and scores them in).
+ */
+static void
+add_nodes(Run *run, SimRng *node_rng)
 {
 	guint n = workload_trace_get_n_nodes(run->trace), k = 0;
 	g_autofree guint *by_name = g_new(guint, MAX(n, 1));
@@ -114,6 +142,7 @@ add_nodes(Run *run)
 	for (guint i = 0; i < n; i++)
 		by_name[i] = i;
 	g_qsort_with_data(by_name, (gint)n, sizeof(guint), cmp_node_name, (gpointer)run->trace);
+	shuffle_by_rank(by_name, n, node_rng);
 
 	run->nodes = g_ptr_array_new_with_free_func((GDestroyNotify)cluster_node_free);
 	run->gpu = g_new0(ClusterGpuShareNode, n);
@@ -274,7 +303,8 @@ research_fgd_run(const WorkloadTrace *trace,
 	 * k8s.io/kubernetes with mental2008/kubernetes v1.20.5-minor) changed
 	 * selectHost (pkg/scheduler/core/generic_scheduler.go) to keep the
 	 * lexicographically smallest node name among equal scores, "for
-	 * reproducibility". The paper's figures come from that rule.
+	 * reproducibility". The paper's figures come from that rule, over the
+	 * randomly prefixed names of add_nodes' order.
 	 */
 	ClusterSchedConfig sc = { .percentage_of_nodes_to_score = 100,
 		                  .rand = NULL,
@@ -282,6 +312,7 @@ research_fgd_run(const WorkloadTrace *trace,
 	g_autofree PointSums *sums = g_new0(PointSums, 1);
 	g_autoptr(GArray) order = NULL;
 	gint64 max_cpu, max_gpu, capacity, arrived = 0, used = 0;
+	g_autoptr(SimRng) node_rng = NULL;
 	double frag;
 
 	*out = (ResearchFgdRun){ 0 };
@@ -294,11 +325,12 @@ research_fgd_run(const WorkloadTrace *trace,
 	}
 	run.policy_rng = sim_rng_new(config->seed, "policy");
 	run.order_rng = sim_rng_new(config->seed, "workload");
+	node_rng = sim_rng_new(config->seed, "nodes");
 	run.sched = cluster_sched_new(&sc);
 	cluster_sched_add_score_policy(run.sched, config->policy);
 	run.share = cluster_gpushare_new(max_cpu, max_gpu, draw, run.policy_rng);
 	out->n_tasks = research_fgd__set_tasks(run.share, trace);
-	add_nodes(&run);
+	add_nodes(&run, node_rng);
 	add_pods(&run);
 	order = research_fgd__order(trace, run.order_rng, config->tune_ratio, capacity);
 	frag = cluster_frag(&run);

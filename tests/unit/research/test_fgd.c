@@ -167,6 +167,46 @@ test_fgd__run_by_hand(void **state)
 	}
 }
 
+/*
+ * Ties go to a node drawn once per run from the seed, not to the smallest
+ * trace name: the authors' simulator renames the name-sorted nodes with a
+ * random "%04d-" prefix (simulator.go syncClusterResourceList) before its
+ * selectHost keeps the smallest name. Node a has 1 CPU, node b 8 CPUs, each one
+ * GPU. Pod p0 wants 1 CPU and no GPU (GpuClustering scores it 0 everywhere: a
+ * tie), p1 wants 8 CPUs and one whole GPU (only b fits it while b is empty).
+ *   - p1 first: p1 on b, then p0 on a (b has no CPU left): nothing fails;
+ *   - p0 first, a first in the node order: p0 on a, p1 on b: nothing fails;
+ *   - p0 first, b first in the node order: p0 on b leaves 7 CPUs, p1 fails.
+ * The pod order and the node order are each a coin toss per seed, so p1 fails
+ * in 1/4 of the seeds: 50 of 200 expected (SD sqrt(200 × 1/4 × 3/4) = 6.1),
+ * accepted in [25, 75]. With the node order fixed by name (a first), never.
+ * At 50 % arrived (p1's 1000 milli-GPU of 2000) unallocated is 100 − 50 = 50 %
+ * when p1 runs, 100 − 0 = 100 % when it failed.
+ */
+static void
+test_fgd__ties_follow_a_seeded_node_order(void **state)
+{
+	g_autoptr(WorkloadTrace) trace =
+	        trace_new(NODES_HEADER "a,1000,1024,1,T4\nb,8000,1024,1,T4\n",
+	                  PODS_HEADER "p0,1000,1,0,0,\np1,8000,1,1,1000,\n");
+	ResearchFgdConfig config = { "GpuClustering", 0, 0.0 };
+	ResearchFgdRun run;
+	g_autoptr(GError) error = NULL;
+	guint failed_runs = 0;
+
+	for (guint64 seed = 0; seed < 200; seed++) {
+		config.seed = seed;
+		assert_true(research_fgd_run(trace, &config, &run, &error));
+		assert_int_equal(run.pods_offered, 2);
+		assert_true(run.pods_failed <= 1);
+		assert_true(run.has[50]);
+		assert_true(fabs(run.unallocated_pct[50] - (run.pods_failed ? 100.0 : 50.0)) <
+		            1e-9);
+		failed_runs += run.pods_failed;
+	}
+	assert_in_range(failed_runs, 25, 75);
+}
+
 /* A production policy, an unknown one, and a node the milli-GPU model cannot hold. */
 static void
 test_fgd__policies_outside_the_world(void **state)
@@ -204,6 +244,7 @@ main(void)
 		cmocka_unit_test(test_fgd__tasks_cut_is_inclusive),
 		cmocka_unit_test(test_fgd__order_shuffle_and_tuning),
 		cmocka_unit_test(test_fgd__run_by_hand),
+		cmocka_unit_test(test_fgd__ties_follow_a_seeded_node_order),
 		cmocka_unit_test(test_fgd__policies_outside_the_world),
 	};
 
