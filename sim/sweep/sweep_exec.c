@@ -23,7 +23,7 @@ typedef struct {
 	const SweepExecOptions *options;
 	SweepExecSummary *summary;
 	GHashTable *running; /* pid -> run index + 1 */
-	guint n_todo;
+	guint n_to_run;
 	guint tenths_shown; /* progress_lines: tenths of the runs already reported */
 	gint64 start_us;
 } ExecState;
@@ -55,16 +55,16 @@ show_progress(ExecState *st, gboolean final)
 	guint finished = st->summary->done + st->summary->failed;
 	guint running = g_hash_table_size(st->running);
 	double elapsed = (double)(g_get_monotonic_time() - st->start_us) / 1e6;
-	guint tenth = st->n_todo > 0 ? finished * 10 / st->n_todo : 10;
+	guint tenth = st->n_to_run > 0 ? finished * 10 / st->n_to_run : 10;
 	char eta[32] = "-";
 
 	if (!st->options->progress && !(st->options->progress_lines && tenth > st->tenths_shown))
 		return;
-	if (finished > 0 && finished < st->n_todo)
-		format_eta(eta, sizeof eta, elapsed / finished * (st->n_todo - finished));
+	if (finished > 0 && finished < st->n_to_run)
+		format_eta(eta, sizeof eta, elapsed / finished * (st->n_to_run - finished));
 	fprintf(stderr, "%s%s: %u/%u runs done, %u running, %u failed, ETA %s%s",
 	        st->options->progress ? "\r" : "",
-	        st->options->label != NULL ? st->options->label : "sweep", finished, st->n_todo,
+	        st->options->label != NULL ? st->options->label : "sweep", finished, st->n_to_run,
 	        running, st->summary->failed, eta, st->options->progress ? "   " : "\n");
 	st->tenths_shown = tenth;
 	if (final && st->options->progress)
@@ -148,7 +148,7 @@ sweep_exec_local(const char *scenario,
 {
 	ExecState st = { scenario, horizon, runs, cells_dir, options, summary, NULL, 0, 0, 0 };
 	guint jobs = options->jobs > 0 ? options->jobs : g_get_num_processors();
-	g_autoptr(GArray) todo = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_autoptr(GArray) pending = g_array_new(FALSE, FALSE, sizeof(guint));
 	gboolean ok = TRUE;
 
 	*summary = (SweepExecSummary){ 0 };
@@ -156,17 +156,17 @@ sweep_exec_local(const char *scenario,
 		if (sweep_run__done(cells_dir, &runs[i]))
 			summary->skipped++;
 		else
-			g_array_append_val(todo, i);
+			g_array_append_val(pending, i);
 	}
 	st.running = g_hash_table_new(NULL, NULL);
-	st.n_todo = todo->len;
+	st.n_to_run = pending->len;
 	st.start_us = g_get_monotonic_time();
 	show_progress(&st, FALSE);
-	for (guint next = 0; next < todo->len || g_hash_table_size(st.running) > 0;) {
-		while (ok && next < todo->len && g_hash_table_size(st.running) < jobs)
-			ok = start_run(&st, g_array_index(todo, guint, next++), error);
+	for (guint next = 0; next < pending->len || g_hash_table_size(st.running) > 0;) {
+		while (ok && next < pending->len && g_hash_table_size(st.running) < jobs)
+			ok = start_run(&st, g_array_index(pending, guint, next++), error);
 		if (!ok)
-			next = todo->len; /* start nothing more; wait for what runs */
+			next = pending->len; /* start nothing more; wait for what runs */
 		if (g_hash_table_size(st.running) > 0)
 			reap_one(&st);
 	}

@@ -21,25 +21,9 @@ rm -rf "$work" && mkdir -p "$work"
 data=$root/tests/unit/cli/data/fgd
 n=0 status=0
 
-result() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -f "$work/err" ] && sed 's/^/# /' "$work/err"
-		status=1
-	fi
-}
-
-expect_error() {
-	want=$1 pattern=$2 what=$3
-	shift 4
-	"$drasim" experiment "$@" >/dev/null 2>"$work/err"
-	got=$?
-	[ "$got" -eq "$want" ] && grep -q -- "$pattern" "$work/err"
-	result $? "$what (exit $got)"
-}
+subcommand=experiment
+# shellcheck source=tests/unit/cli/tap-lib.sh
+. "$root/tests/unit/cli/tap-lib.sh"
 
 echo "1..9"
 

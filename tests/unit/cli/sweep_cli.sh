@@ -13,26 +13,9 @@ tiny=$root/tests/unit/sweep/data/tiny.yaml
 pool='spec.cluster.nodePools[name=gpu].count'
 n=0 status=0
 
-result() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -f "$work/err" ] && sed 's/^/# /' "$work/err"
-		status=1
-	fi
-}
-
-# expect_error STATUS PATTERN DESCRIPTION -- ARGS...: exit STATUS and stderr matching PATTERN.
-expect_error() {
-	want=$1 pattern=$2 what=$3
-	shift 4
-	"$drasim" sweep "$@" >/dev/null 2>"$work/err"
-	got=$?
-	[ "$got" -eq "$want" ] && grep -q -- "$pattern" "$work/err"
-	result $? "$what (exit $got)"
-}
+subcommand=sweep
+# shellcheck source=tests/unit/cli/tap-lib.sh
+. "$root/tests/unit/cli/tap-lib.sh"
 
 echo "1..13"
 
