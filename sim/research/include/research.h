@@ -9,8 +9,8 @@
  * recorded and dropped. After each pod: arrived GPU, allocated GPU and the
  * cluster's FGD fragment, aggregated per integer arrived percentage.
  *
- * The world is the extended one with Open-Gpu-Share's milli-GPU sharing
- * (cluster_gpushare.h), as in the paper. Plain values in and out.
+ * The paper's world is the extended one with Open-Gpu-Share's milli-GPU
+ * sharing (cluster_gpushare.h); the others are below. Plain values in and out.
  */
 #pragma once
 
@@ -22,10 +22,51 @@ G_BEGIN_DECLS
 
 #define RESEARCH_FGD_POINTS 131 /* arrived 0..130 % */
 
+/*
+ * The worlds the protocol runs in (issue 15 item 4). The pods and the GPU
+ * capacity are the same in every world; what changes is how a pod's share
+ * (gpu_milli) becomes a request, which node can take it, and which GPU
+ * (device) inside the node it lands on.
+ */
+typedef enum {
+	RESEARCH_WORLD_GPUSHARE,          /* Open-Gpu-Share milli-GPU, the paper's world */
+	RESEARCH_WORLD_WHOLE,             /* extended resource nvidia.com/gpu: whole GPUs */
+	RESEARCH_WORLD_TIME_SLICING,      /* device plugin time-slicing: replicas per GPU */
+	RESEARCH_WORLD_DRA_CAPACITY,      /* DRA consumable capacity, the allocator's first fit */
+	RESEARCH_WORLD_DRA_CAPACITY_PICK, /* the same, the policy picks the device (beyond
+	                                     production) */
+	RESEARCH_WORLD_DRA_MIG, /* DRA dynamic MIG: the smallest profile covering the share */
+	RESEARCH_N_WORLDS
+} ResearchWorld;
+
 typedef struct {
-	const char *policy; /* a name of cluster_sched_score_policy_names() that needs gpushare */
+	const char *name;           /* "gpushare", "whole", "time-slicing", "dra-capacity", ... */
+	const char *title;          /* one line for reports */
+	const char *device_pick;    /* "policy", "device-plugin" or "first-fit" */
+	gboolean beyond_production; /* the device choice is not what production does */
+	gboolean memory_isolation;  /* co-tenants of a GPU cannot touch each other's memory */
+} ResearchWorldInfo;
+
+const ResearchWorldInfo *research_world_info(ResearchWorld world);
+/* The world names, NULL-terminated, in ResearchWorld order. */
+const char *const *research_world_names(void);
+gboolean research_world_parse(const char *name, ResearchWorld *out);
+
+/* The protocol's policies, NULL-terminated: the paper's six, then kube-scheduler's own. */
+const char *const *research_policy_names(void);
+/* The paper's policies are research (beyond production); kube-scheduler's are not. */
+gboolean research_policy_beyond_production(const char *policy);
+/* NULL when @policy runs in @world; otherwise why not (a static sentence). */
+const char *research_world_refuses(ResearchWorld world, const char *policy);
+
+typedef struct {
+	const char *policy; /* a name of research_policy_names() */
 	guint64 seed;
 	double tune_ratio; /* 1.3 in the paper; <= 0: no tuning */
+	ResearchWorld world;
+	guint replicas;        /* time-slicing: replicas per GPU; 0 = the world's default */
+	gint64 capacity_step;  /* dra-capacity: the request policy's step in milli; 0 = default */
+	const char *mig_model; /* dra-mig: a MIG-capable catalog GPU model; NULL = default */
 } ResearchFgdConfig;
 
 /* One run. Points without a log entry (has[i] FALSE) are left out of aggregates. */
@@ -38,6 +79,17 @@ typedef struct {
 	guint n_tasks; /* typical pods in the fragment's task mix */
 	gint64 capacity_milli;
 	guint64 memo_lookups, memo_misses;
+	/*
+	 * When arrival first reaches 100 %: pods per GPU over the GPUs that hold
+	 * at least one (mean and max), and GPU held by pods beyond their share
+	 * (a whole GPU for a 0.3 pod, a 3g MIG slice for 0.35, a rounded-up
+	 * replica count), as % of capacity. FALSE in has_at_100 if never reached.
+	 */
+	gboolean has_at_100;
+	double cotenants_mean, cotenants_max;
+	double stranded_pct;
+	/* FALSE when the world has no FGD fragment (frag_* points then unset) */
+	gboolean frag_defined;
 } ResearchFgdRun;
 
 /**
