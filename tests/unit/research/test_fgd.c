@@ -149,7 +149,7 @@ test_fgd__run_by_hand(void **state)
 	        trace_new(NODES_HEADER "n0,8000,1024,2,T4\n", PODS_HEADER "p0,1000,1,1,600,\n"
 	                                                                  "p1,1000,1,1,600,\n"
 	                                                                  "p2,1000,1,1,400,\n");
-	ResearchFgdConfig config = { "BestFit", 42, 0.0 };
+	ResearchFgdConfig config = { .policy = "BestFit", .seed = 42, .tune_ratio = 0.0 };
 	ResearchFgdRun run;
 	g_autoptr(GError) error = NULL;
 
@@ -189,7 +189,7 @@ test_fgd__ties_follow_a_seeded_node_order(void **state)
 	g_autoptr(WorkloadTrace) trace =
 	        trace_new(NODES_HEADER "a,1000,1024,1,T4\nb,8000,1024,1,T4\n",
 	                  PODS_HEADER "p0,1000,1,0,0,\np1,8000,1,1,1000,\n");
-	ResearchFgdConfig config = { "GpuClustering", 0, 0.0 };
+	ResearchFgdConfig config = { .policy = "GpuClustering", .seed = 0, .tune_ratio = 0.0 };
 	ResearchFgdRun run;
 	g_autoptr(GError) error = NULL;
 	guint failed_runs = 0;
@@ -213,7 +213,7 @@ test_fgd__policies_outside_the_world(void **state)
 {
 	g_autoptr(WorkloadTrace) trace =
 	        trace_new(NODES_HEADER "n0,8000,1024,1,T4\n", PODS_HEADER "p0,1000,1,1,500,\n");
-	ResearchFgdConfig config = { "LeastAllocated", 42, 1.3 };
+	ResearchFgdConfig config = { .policy = "LeastAllocated", .seed = 42, .tune_ratio = 1.3 };
 	ResearchFgdRun run;
 	g_autoptr(WorkloadTrace) wide =
 	        trace_new(NODES_HEADER "n0,8000,1024,16,T4\n", PODS_HEADER "p0,1000,1,1,500,\n");

@@ -66,7 +66,7 @@ run_policy(const WorkloadTrace *trace, const char *policy, guint lo, guint hi, c
 	g_autofree double *ratio = g_new0(double, n *np), *cpu = g_new0(double, n);
 
 	for (guint s = 0; s < n; s++) {
-		ResearchFgdConfig config = { policy, lo + s, 1.3 };
+		ResearchFgdConfig config = { .policy = policy, .seed = lo + s, .tune_ratio = 1.3 };
 		ResearchFgdRun run;
 		g_autoptr(GError) error = NULL;
 		double t0 = cpu_seconds();
