@@ -13,9 +13,12 @@ them:
 2. Ordering: for every pair of policies whose published means at 100 % are
    further apart than the sum of their allowances, the measured means are in
    the same order. Pairs the paper itself cannot tell apart are not judged.
-3. The knee: the first arrived % (from 50, every 5 %) at which more than 1 pp
-   of what arrived is unallocated (unallocated > 100 - arrived + 1), measured
-   within one 5 % step of the published one, read the same way.
+3. The curves around the knee: unallocated GPU and fragment amount at every
+   5 % of arrival from 50 to 130 within the same allowance of the published
+   point. (The knee itself, the first arrival where more than 1 pp of what
+   arrived is unallocated, is printed for both but not judged alone: on a
+   curve that leaves the diagonal slowly, as Random's does, a 0.4 pp shift
+   moves that crossing by a whole 5 % step while every point agrees.)
 
 Prints one line per trace and policy and a final line "N passed, N failed";
 exits 1 when a check fails, 2 on unusable input.
@@ -28,7 +31,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_PUBLISHED = os.path.join(HERE, "..", "..", "tests", "data", "fgd", "published.csv")
-KNEE_SLACK = 5  # one step of the published table's 5 % grid
+CURVE_POINTS = range(50, 131, 5)
 
 
 def load_published(path):
@@ -64,6 +67,20 @@ def knee(curve_at):
     return None
 
 
+def curve_misses(name, policy, published):
+    """The curve points (metric@arrived) outside max(0.5, 2 SD) of the published ones."""
+    misses = []
+    for metric in ("unallocated_pct", "frag_amount_pct"):
+        for x in CURVE_POINTS:
+            pub = published.get((name, policy["name"], metric, x))
+            got = policy["points"][x][metric]["mean"] if x < len(policy["points"]) else None
+            if pub is None:
+                continue
+            if got is None or abs(got - pub[0]) > max(0.5, 2 * pub[1]):
+                misses.append("%s@%d" % (metric.split("_")[0], x))
+    return misses
+
+
 def check_trace(name, policies, published, results):
     at_100 = {}
     for policy in policies:
@@ -79,12 +96,12 @@ def check_trace(name, policies, published, results):
         at_100[pname] = (mean, pub[0], allowed)
         got = knee(lambda x: curve.get(x, {}).get("mean"))
         want = knee(lambda x: published.get((name, pname, "unallocated_pct", x), (None,))[0])
-        knee_ok = got is not None and want is not None and abs(got - want) <= KNEE_SLACK
-        results.append(knee_ok)
+        off = curve_misses(name, policy, published)
+        results.append(not off)
         print("%-12s %-14s %6.2f ± %4.2f  published %6.2f ± %4.2f  diff %+5.2f  allowed %4.2f  %s"
-              "  knee %s (published %s) %s" %
+              "  curves %s  knee %s (published %s)" %
               (name, pname, mean, sd, pub[0], pub[1], mean - pub[0], allowed,
-               "ok" if ok else "FAIL", got, want, "ok" if knee_ok else "FAIL"))
+               "ok" if ok else "FAIL", "ok" if not off else "FAIL " + ", ".join(off), got, want))
     names = sorted(at_100)
     for i, a in enumerate(names):
         for b in names[i + 1:]:
