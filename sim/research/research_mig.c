@@ -50,7 +50,7 @@ typedef struct {
 } MigProfile;
 
 struct ResearchMig {
-	HwCatalog *catalog;
+	HwCatalog *catalog; /* the built-in catalog, owned; NULL for a borrowed model */
 	const HwGpuModel *model;
 	guint compute_slices, memory_slices;
 	guint32 all_memory; /* a mask with every memory slice */
@@ -190,6 +190,8 @@ typedef struct {
 	const ResearchMig *self;
 	guint64 cap[N_COUNTERS];
 	guint64 sum[N_COUNTERS];
+	guint held[8]; /* the layout so far, as placement keys k (profile k / 8, start k % 8) */
+	guint n_held, max_held;
 	char *why;
 } Agree;
 
@@ -212,6 +214,27 @@ counters_add(Agree *a, const MigProfile *p, gint sign)
 	}
 }
 
+/* "adding 2g.10gb at 2 to {2g.10gb at 0}: the driver's counters refuse it, the slice rules allow
+ * it" */
+static char *
+disagreement(const Agree *a, guint key, gboolean slices_ok)
+{
+	const ResearchMig *self = a->self;
+	GString *text = g_string_new(NULL);
+	const HwMigProfile *p = self->profiles[key / 8].hw;
+
+	g_string_append_printf(text, "adding %s at %u to {", p->name, p->starts[key % 8]);
+	for (guint i = 0; i < a->n_held; i++) {
+		const HwMigProfile *h = self->profiles[a->held[i] / 8].hw;
+
+		g_string_append_printf(text, "%s%s at %u", i ? ", " : "", h->name,
+		                       h->starts[a->held[i] % 8]);
+	}
+	g_string_append_printf(text, "}: the driver's counters %s it, the slice rules %s it",
+	                       slices_ok ? "refuse" : "allow", slices_ok ? "allow" : "refuse");
+	return g_string_free(text, FALSE);
+}
+
 /*
  * Every layout reachable by adding plain placements one at a time, in
  * increasing (profile, start) order, from @from on: adding one more must fit
@@ -232,18 +255,16 @@ agree_from(Agree *a, guint32 used, guint compute, guint from)
 		}
 		gboolean slices_ok = compute + p->compute <= self->compute_slices;
 		if (slices_ok != counters_fit(a, p)) {
-			a->why = g_strdup_printf(
-			        "%s at %u %s the driver's counters but %s the slice "
-			        "rules",
-			        p->hw->name, p->hw->starts[s], slices_ok ? "breaks" : "fits",
-			        slices_ok ? "fits" : "breaks");
+			a->why = disagreement(a, k, slices_ok);
 			return FALSE;
 		}
-		if (!slices_ok) {
+		if (!slices_ok || a->n_held == a->max_held) {
 			continue;
 		}
 		counters_add(a, p, +1);
+		a->held[a->n_held++] = k;
 		gboolean ok = agree_from(a, used | p->masks[s], compute + p->compute, k + 1);
+		a->n_held--;
 		counters_add(a, p, -1);
 		if (!ok) {
 			return FALSE;
@@ -263,30 +284,29 @@ check_counters(const ResearchMig *self, GError **error)
 			a.cap[c] = MAX(a.cap[c], self->profiles[i].counters[c]);
 		}
 	}
-	if (agree_from(&a, 0, 0, 0)) {
-		return TRUE;
+	/* Deepening one instance at a time, so a disagreement is reported on the
+	 * smallest layout that shows it. */
+	for (a.max_held = 0; a.max_held < self->memory_slices; a.max_held++) {
+		if (!agree_from(&a, 0, 0, 0)) {
+			g_set_error(error, RESEARCH_FGD_ERROR, 0,
+			            "dra-mig: GPU model \"%s\" is not supported: %s",
+			            self->model->id, a.why);
+			g_free(a.why);
+			return FALSE;
+		}
 	}
-	g_set_error(error, RESEARCH_FGD_ERROR, 0, "dra-mig: GPU model \"%s\" is not supported: %s",
-	            self->model->id, a.why);
-	g_free(a.why);
-	return FALSE;
+	return TRUE;
 }
 
-ResearchMig *
-research_mig_new(const char *gpu_model, GError **error)
+/* Everything but the catalog: @model is borrowed. */
+static ResearchMig *
+mig_new(const HwGpuModel *model, GError **error)
 {
 	g_autoptr(ResearchMig) self = g_new0(ResearchMig, 1);
 
-	self->catalog = hw_catalog_new_builtin(error);
-	if (self->catalog == NULL) {
-		return NULL;
-	}
-	self->model = lookup_model(self->catalog, gpu_model ? gpu_model : DEFAULT_MODEL, error);
-	if (self->model == NULL) {
-		return NULL;
-	}
-	self->compute_slices = self->model->mig->compute_slices;
-	self->memory_slices = self->model->mig->memory_slices;
+	self->model = model;
+	self->compute_slices = model->mig->compute_slices;
+	self->memory_slices = model->mig->memory_slices;
 	self->all_memory = (1u << self->memory_slices) - 1u;
 	fill_profiles(self);
 	if (!check_counters(self, error)) {
@@ -297,6 +317,35 @@ research_mig_new(const char *gpu_model, GError **error)
 	return g_steal_pointer(&self);
 }
 
+ResearchMig *
+research_mig_new(const char *gpu_model, GError **error)
+{
+	g_autoptr(HwCatalog) catalog = hw_catalog_new_builtin(error);
+	const HwGpuModel *model;
+	ResearchMig *self;
+
+	if (catalog == NULL) {
+		return NULL;
+	}
+	model = lookup_model(catalog, gpu_model ? gpu_model : DEFAULT_MODEL, error);
+	self = model ? mig_new(model, error) : NULL;
+	if (self != NULL) {
+		self->catalog = g_steal_pointer(&catalog);
+	}
+	return self;
+}
+
+ResearchMig *
+research_mig_new_for_model(const HwGpuModel *model, GError **error)
+{
+	if (model->mig == NULL || model->mig->memory_slices > 8) {
+		g_set_error(error, RESEARCH_FGD_ERROR, 0, "dra-mig: GPU model \"%s\" has no MIG",
+		            model->id);
+		return NULL;
+	}
+	return mig_new(model, error);
+}
+
 void
 research_mig_free(ResearchMig *self)
 {
@@ -305,7 +354,7 @@ research_mig_free(ResearchMig *self)
 	}
 	g_free(self->first_start);
 	g_free(self->profiles);
-	hw_catalog_free(self->catalog);
+	g_clear_pointer(&self->catalog, hw_catalog_free);
 	g_free(self);
 }
 

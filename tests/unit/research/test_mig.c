@@ -243,6 +243,74 @@ test_mig__other_model(void **state)
 	assert_int_equal(research_mig_profile_milli(mig, research_mig_profile_for(mig, 250)), 250);
 }
 
+/*
+ * Two made-up models on the eight-slice geometry (1g, 2g, 7g), differing in
+ * the 2g's decoders. The driver's counter set holds each engine at its
+ * largest profile value: 5 decoders (7g). With 1 decoder per 2g, three 2g
+ * (the most the slices allow) take 3: the counters agree with the slice
+ * rules. With 3 per 2g, two 2g (compute 4, disjoint slices) need 6 > 5: the
+ * counters refuse what the slices allow, and the model is refused with why.
+ */
+static const char odd_doc[] =
+        "schema: drasim.hw/v1\n"
+        "placement_tables:\n"
+        "  small-eight:\n"
+        "    1g: { compute_slices: 1, size: 1, starts: [0, 1, 2, 3, 4, 5, 6] }\n"
+        "    2g: { compute_slices: 2, size: 2, starts: [0, 2, 4] }\n"
+        "    7g: { compute_slices: 7, size: 8, starts: [0] }\n"
+        "gpu_models:\n"
+        "%s";
+static const char odd_model[] =
+        "  - id: %s\n"
+        "    product_name: %s\n"
+        "    brand: Nvidia\n"
+        "    architecture: Ampere\n"
+        "    compute_capability: \"8.0\"\n"
+        "    memory_mib: 40960\n"
+        "    sms: 108\n"
+        "    confidence: inferred\n"
+        "    mig:\n"
+        "      compute_slices: 7\n"
+        "      memory_slices: 8\n"
+        "      mode_toggle_requires_reset: true\n"
+        "      placement_table: small-eight\n"
+        "      profiles:\n"
+        "        - { name: 1g.5gb, gi_profile_id: 19, class: 1g, memory_mib: 4864, sms: 14, "
+        "copy_engines: 1, decoders: 0, encoders: 0, jpeg: 0, ofa: 0, max_count: 7, "
+        "confidence: inferred }\n"
+        "        - { name: 2g.10gb, gi_profile_id: 14, class: 2g, memory_mib: 9856, sms: 28, "
+        "copy_engines: 2, decoders: %u, encoders: 0, jpeg: 0, ofa: 0, max_count: 3, "
+        "confidence: inferred }\n"
+        "        - { name: 7g.40gb, gi_profile_id: 0, class: 7g, memory_mib: 40192, sms: 98, "
+        "copy_engines: 7, decoders: 5, encoders: 0, jpeg: 1, ofa: 1, max_count: 1, "
+        "confidence: inferred }\n";
+
+static void
+test_mig__counters_must_agree(void **state)
+{
+	g_autofree char *even = g_strdup_printf(odd_model, "even-gpu", "Even GPU", 1u);
+	g_autofree char *odd = g_strdup_printf(odd_model, "odd-gpu", "Odd GPU", 3u);
+	g_autofree char *models = g_strconcat(even, odd, NULL);
+	g_autofree char *doc = g_strdup_printf(odd_doc, models);
+	g_autoptr(HwCatalog) catalog = hw_catalog_new_empty();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ResearchMig) good = NULL;
+	ResearchMig *bad;
+
+	if (!hw_catalog_load_data(catalog, "odd.yaml", doc, strlen(doc), &error)) {
+		fail_msg("%s", error->message);
+	}
+	good = research_mig_new_for_model(hw_catalog_lookup_gpu(catalog, "even-gpu"), &error);
+	assert_non_null(good);
+	assert_string_equal(research_mig_model_name(good), "even-gpu");
+	bad = research_mig_new_for_model(hw_catalog_lookup_gpu(catalog, "odd-gpu"), &error);
+	assert_null(bad);
+	assert_non_null(strstr(error->message, "\"odd-gpu\" is not supported"));
+	assert_non_null(strstr(error->message, "adding 2g.10gb at 2 to {"));
+	assert_non_null(strstr(error->message, "2g.10gb at 0}: the driver's counters refuse it, "
+	                                       "the slice rules allow it"));
+}
+
 int
 main(void)
 {
@@ -255,6 +323,7 @@ main(void)
 		cmocka_unit_test(test_mig__full_gpu_and_instances_exclude),
 		cmocka_unit_test(test_mig__bad_model),
 		cmocka_unit_test(test_mig__other_model),
+		cmocka_unit_test(test_mig__counters_must_agree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
