@@ -23,8 +23,10 @@
  * driver's counters (engines and memory at the largest profile's values, one
  * counter per memory slice) admit exactly the layouts that disjoint memory
  * slices within the GPU's compute slices do, so two numbers per GPU are the
- * whole state; tests/unit/research/test_mig.c compares the answers with the
- * real allocator.
+ * whole state; tests/unit/research/test_mig_alloc.c compares the answers with
+ * the real allocator. Ampere stops publishing the full GPU once MIG mode is
+ * on; with no departures such a GPU always holds an instance, whose counters
+ * refuse the full GPU anyway.
  */
 #include "research_mig.h"
 

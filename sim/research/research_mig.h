@@ -22,7 +22,7 @@ typedef struct {
 	guint32 memory_used;  /* bit s: memory slice s is held */
 	guint32 compute_used; /* compute slices held */
 	guint32 instances;    /* instances placed (co-tenants) */
-	gboolean whole;       /* the full GPU is allocated as one device */
+	gboolean whole;       /* the full GPU is allocated as one device (every slice held) */
 } ResearchMigGpu;
 
 /* @gpu_model: a MIG-capable catalog model (NULL: the default); the error lists the valid ones. */
