@@ -35,8 +35,9 @@ struct PolicyRow {
  * of VolumeBinding's default (v1/defaults.go SetDefaults_VolumeBindingArgs).
  * The reverse shape (0,10),(100,0) would score like LeastAllocated.
  */
-static const ClusterShapePoint default_rtcr_shape[] = { { 0, 0 },
-	                                                { 100, CLUSTER_MAX_CUSTOM_PRIORITY_SCORE } };
+static const ClusterShapePoint default_rtcr_shape[] = {
+	{ 0, 0 }, { 100, CLUSTER_MAX_CUSTOM_PRIORITY_SCORE }
+};
 
 /*
  * kube-scheduler's default profile: TaintToleration w3, NodeResourcesFit w1
@@ -52,11 +53,13 @@ add_default_profile(ClusterSched *sched, const PolicyRow *row, const PolicyArgs 
 	cluster_fit_scoring_init(&fit);
 	fit.type = row->strategy;
 	if (args->n_resources > 0) {
-		memcpy(fit.resources, args->resources, args->n_resources * sizeof(*args->resources));
+		memcpy(fit.resources, args->resources,
+		       args->n_resources * sizeof(*args->resources));
 		fit.n_resources = args->n_resources;
 	}
 	if (fit.type == CLUSTER_SCORING_REQUESTED_TO_CAPACITY_RATIO) {
-		const ClusterShapePoint *shape = args->n_shape > 0 ? args->shape : default_rtcr_shape;
+		const ClusterShapePoint *shape =
+		        args->n_shape > 0 ? args->shape : default_rtcr_shape;
 		guint n = args->n_shape > 0 ? args->n_shape : G_N_ELEMENTS(default_rtcr_shape);
 
 		memcpy(fit.shape, shape, n * sizeof(*shape));
@@ -276,7 +279,7 @@ cluster_score_policy_config_describe(const ClusterScorePolicyConfig *config)
 	}
 	for (guint i = 0; i < n_shape; i++) {
 		g_string_append_printf(out, "%s%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
-		                       i > 0                       ? ", "
+		                       i > 0                     ? ", "
 		                       : config->n_resources > 0 ? "; shape "
 		                                                 : " shape ",
 		                       shape[i].utilization, shape[i].score);

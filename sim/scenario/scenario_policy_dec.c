@@ -23,28 +23,39 @@ mode_policy_names(void)
 	while (names[n] != NULL && !cluster_sched_score_policy_needs_gpushare(names[n]))
 		n++;
 	for (guint i = 0; i < n; i++)
-		g_string_append_printf(out, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", names[i]);
+		g_string_append_printf(out, "%s%s",
+		                       i == 0      ? ""
+		                       : i + 1 < n ? ", "
+		                                   : " or ",
+		                       names[i]);
 	return g_string_free(out, FALSE);
 }
 
-/* The policy named by @node, from sim/cluster's table; NULL after an error. */
+/* The policy named by @node, from sim/cluster's table; NULL after an error.
+ * An unknown name lists the valid ones; the paper's are refused with why. */
 static const char *
 decode_name(ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
 	const char *const *names = cluster_sched_score_policy_names();
+	g_autofree char *name = scenario_dec__string(dec, node, path);
 	g_autofree char *valid = NULL;
-	guint i;
 
-	if (!scenario_dec__choice(dec, node, path, names, g_strv_length((char **)names), &i))
-		return NULL;
-	if (!cluster_sched_score_policy_needs_gpushare(names[i]))
-		return names[i];
+	if (name == NULL)
+		return NULL; /* not a string: scenario_dec__string said so */
+	for (guint i = 0; names[i] != NULL; i++) {
+		if (strcmp(names[i], name) == 0 && !cluster_sched_score_policy_needs_gpushare(name))
+			return names[i];
+	}
 	valid = mode_policy_names();
-	scenario_dec__error(dec, node, path,
-	                    "score policy \"%s\" scores Open-Gpu-Share's milli-GPU state, which "
-	                    "only the FGD protocol builds (docs/research/fgd-state.md); a "
-	                    "scenario mode's policy: takes %s",
-	                    names[i], valid);
+	if (cluster_sched_score_policy_needs_gpushare(name))
+		scenario_dec__error(
+		        dec, node, path,
+		        "score policy \"%s\" scores Open-Gpu-Share's milli-GPU state, "
+		        "which only the FGD protocol builds "
+		        "(docs/research/fgd-state.md); a scenario mode's policy: takes %s",
+		        name, valid);
+	else
+		scenario_dec__error(dec, node, path, "expected %s, got \"%s\"", valid, name);
 	return NULL;
 }
 
@@ -80,10 +91,11 @@ decode_resource(ScenarioDec *dec,
 		named = named || strcmp(key, "name") == 0;
 		if (strcmp(key, "name") == 0 && (res.name = scenario_dec__string(dec, v, field)) &&
 		    !valid_resource_name(res.name))
-			scenario_dec__error(dec, v, field,
-			                    "expected cpu, memory, ephemeral-storage or an extended "
-			                    "resource name (domain/name, e.g. nvidia.com/gpu), got \"%s\"",
-			                    res.name);
+			scenario_dec__error(
+			        dec, v, field,
+			        "expected cpu, memory, ephemeral-storage or an extended "
+			        "resource name (domain/name, e.g. nvidia.com/gpu), got \"%s\"",
+			        res.name);
 		/* validateResources: (0, 100]; 0 or unset is 1 (SetDefaults_*Args) */
 		if (strcmp(key, "weight") == 0 &&
 		    scenario_dec__uint(dec, v, field, CLUSTER_MAX_RESOURCE_WEIGHT, &w)) {
@@ -98,7 +110,8 @@ decode_resource(ScenarioDec *dec,
 		return;
 	}
 	/* ValidateNodeResourcesBalancedAllocationArgs: weights must be 1, names once */
-	if (weight != NULL && res.weight != 1 && cluster_score_policy_balanced_resources(config->name)) {
+	if (weight != NULL && res.weight != 1 &&
+	    cluster_score_policy_balanced_resources(config->name)) {
 		g_autofree char *field = g_strdup_printf("%s.weight", path);
 
 		scenario_dec__error(dec, weight, field,
@@ -109,10 +122,11 @@ decode_resource(ScenarioDec *dec,
 	for (guint i = 0; i < config->n_resources; i++) {
 		if (cluster_score_policy_balanced_resources(config->name) &&
 		    strcmp(config->resources[i].name, res.name) == 0)
-			scenario_dec__error(dec, node, path,
-			                    "duplicate resource \"%s\" (BalancedAllocation lists each "
-			                    "resource once)",
-			                    res.name);
+			scenario_dec__error(
+			        dec, node, path,
+			        "duplicate resource \"%s\" (BalancedAllocation lists each "
+			        "resource once)",
+			        res.name);
 	}
 	config->resources[config->n_resources++] = res;
 }
@@ -162,7 +176,8 @@ decode_point(ScenarioDec *dec,
 			p->utilization = (gint64)n;
 			util = v;
 		} else if (strcmp(key, "score") == 0 &&
-		           scenario_dec__uint(dec, v, field, CLUSTER_MAX_CUSTOM_PRIORITY_SCORE, &n)) {
+		           scenario_dec__uint(dec, v, field, CLUSTER_MAX_CUSTOM_PRIORITY_SCORE,
+		                              &n)) {
 			p->score = (gint64)n;
 		}
 	}
@@ -184,9 +199,10 @@ decode_shape(ScenarioDec *dec,
 {
 	if (!cluster_score_policy_takes_shape(config->name)) {
 		/* ValidateNodeResourcesFitArgs: forbidden unless the type is RTCR */
-		scenario_dec__error(dec, node, path,
-		                    "only RequestedToCapacityRatio takes a shape; %s takes resources",
-		                    config->name);
+		scenario_dec__error(
+		        dec, node, path,
+		        "only RequestedToCapacityRatio takes a shape; %s takes resources",
+		        config->name);
 		return;
 	}
 	if (!scenario_dec__seq(dec, node, path))

@@ -572,17 +572,11 @@ decode_mode_world(ScenarioDec *dec, const K8sYamlNode *node, const char *path, S
 static void
 decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
-	static const char *const known[] = { "name",
-		                             "world",
-		                             "migStrategy",
-		                             "sharing",
-		                             "mig",
-		                             "policy",
-		                             "score",
-		                             "percentageOfNodesToScore",
-		                             "featureGates",
-		                             "filterTimeout",
-		                             NULL };
+	static const char *const known[] = {
+		"name",         "world",         "migStrategy", "sharing",
+		"mig",          "policy",        "score",       "percentageOfNodesToScore",
+		"featureGates", "filterTimeout", NULL
+	};
 	ScenarioMode m = { .extended_resource_gate = TRUE };
 
 	cluster_score_policy_config_init(&m.policy);
