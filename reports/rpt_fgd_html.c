@@ -26,7 +26,8 @@ static const char fgd_style[] =
         "border-radius:8px;background:#fff1e5;color:#9a3c00;border:1px solid #f0b17a}"
         ".note{color:#555;max-width:75em}code{background:#f6f8fa;padding:1px 4px}"
         "td.refused{color:#777;font-style:italic}ul.toc{columns:4;font-size:13px}"
-        ".charts>p.note{flex-basis:100%;margin:2px 0}";
+        ".charts>p.note{flex-basis:100%;margin:2px 0}td.policy{white-space:nowrap}"
+        "td[rowspan]{vertical-align:top}";
 
 static const char beyond_badge[] = "<span class=\"badge\">beyond production</span>";
 
@@ -174,25 +175,29 @@ world_has_curve(const RptFgdWorld *world, RptFgdCurve curve)
 	return FALSE;
 }
 
-/* One world's chart of @curve, or a line saying why there is none. */
+/* One world's chart of @curve from @from % on the scale [0, @y_top], or a line saying why
+ * there is none. */
 static guint
 world_chart(GString *out,
             guint t,
             guint w,
             const RptFgdWorld *world,
             RptFgdCurve curve,
+            guint from,
             double y_top,
             GPtrArray *colours)
 {
-	g_autofree char *id = g_strdup_printf("t%u-w%u-%s", t, w, curve_ids[curve]);
-	g_autofree char *title = g_strdup_printf("%s: %s", world->name, curve_titles[curve]);
+	g_autofree char *id =
+	        g_strdup_printf("t%u-w%u-%s%s", t, w, curve_ids[curve], from > 0 ? "-close" : "");
+	g_autofree char *title = g_strdup_printf("%s: %s%s", world->name, curve_titles[curve],
+	                                         from > 0 ? ", from 80 % arrived" : "");
 	g_autofree char *subtitle =
 	        g_strdup_printf("%s · device pick: %s%s", world->title, world->device_pick,
 	                        world->beyond_production ? " (beyond production)" : "");
-	guint drawn = rpt_fgd_svg__curves(out, id, title, subtitle, world, curve, y_top, colour_of,
-	                                  colours);
+	RptFgdChart chart = { id, title, subtitle, curve, from, y_top };
+	guint drawn = rpt_fgd_svg__curves(out, &chart, world, colour_of, colours);
 
-	if (drawn == 0) {
+	if (drawn == 0 && from == 0) {
 		g_string_append(out, "<p class=\"note\">");
 		rpt_html__escaped(out, world->name);
 		g_string_append(out,
@@ -201,6 +206,22 @@ world_chart(GString *out,
 		                        : ": no FGD fragment in this world.</p>\n");
 	}
 	return drawn ? 1 : 0;
+}
+
+/* The unallocated charts of every world from @from %, on one scale. */
+static guint
+unallocated_charts(GString *out, guint t, const RptFgdTrace *trace, guint from, GPtrArray *colours)
+{
+	double top = rpt_fgd_svg__y_top(trace->worlds, RPT_FGD_UNALLOCATED, from);
+	guint charts = 0;
+
+	g_string_append(out, "<div class=\"charts\">\n");
+	for (guint w = 0; w < trace->worlds->len; w++) {
+		charts += world_chart(out, t, w, g_ptr_array_index(trace->worlds, w),
+		                      RPT_FGD_UNALLOCATED, from, top, colours);
+	}
+	g_string_append(out, "</div>\n");
+	return charts;
 }
 
 static void
@@ -219,21 +240,27 @@ stat_cell(GString *out, const RptFgdStat *stat, gboolean with_n)
 }
 
 static void
-policy_row(GString *out, const RptFgdWorld *world, const RptFgdPolicy *policy)
+policy_row(GString *out, const RptFgdWorld *world, guint p)
 {
 	static const RptFgdStat none = { (double)NAN, (double)NAN, 0 };
+	const RptFgdPolicy *policy = g_ptr_array_index(world->policies, p);
 
-	g_string_append(out, "<tr><td>");
-	rpt_html__escaped(out, world->name);
-	g_string_append(out, world->beyond_production ? beyond_badge : "");
-	g_string_append(out, "</td><td>");
-	rpt_html__escaped(out, world->device_pick);
-	g_string_append_printf(out, "</td><td>%s</td><td>", world->memory_isolation ? "yes" : "no");
+	g_string_append(out, "<tr>");
+	if (p == 0) { /* the world's cells span its policies' rows */
+		g_string_append_printf(out, "<td rowspan=\"%u\">", world->policies->len);
+		rpt_html__escaped(out, world->name);
+		g_string_append(out, world->beyond_production ? beyond_badge : "");
+		g_string_append_printf(out, "</td><td rowspan=\"%u\">", world->policies->len);
+		rpt_html__escaped(out, world->device_pick);
+		g_string_append_printf(out, "</td><td rowspan=\"%u\">%s</td>", world->policies->len,
+		                       world->memory_isolation ? "yes" : "no");
+	}
+	g_string_append(out, "<td class=\"policy\">");
 	rpt_html__escaped(out, policy->name);
 	g_string_append(out, policy->beyond_production ? beyond_badge : "");
 	g_string_append(out, "</td>");
 	if (policy->refused != NULL) {
-		g_string_append(out, "<td colspan=\"4\" class=\"refused\">refused: ");
+		g_string_append(out, "<td colspan=\"3\" class=\"refused\">refused: ");
 		rpt_html__escaped(out, policy->refused);
 		g_string_append(out, "</td></tr>\n");
 		return;
@@ -270,7 +297,7 @@ trace_table(GString *out, guint t, const RptFgdTrace *trace)
 		const RptFgdWorld *world = g_ptr_array_index(trace->worlds, w);
 
 		for (guint p = 0; p < world->policies->len; p++) {
-			policy_row(out, world, g_ptr_array_index(world->policies, p));
+			policy_row(out, world, p);
 		}
 	}
 	g_string_append(out, "</table>\n<p class=\"note\">Stranded GPU: GPU held by pods beyond "
@@ -288,17 +315,17 @@ trace_section(GString *out, guint t, const RptFgdTrace *trace, GPtrArray *colour
 	guint charts = 0;
 
 	for (RptFgdCurve c = 0; c < RPT_FGD_N_CURVES; c++) {
-		tops[c] = rpt_fgd_svg__y_top(trace->worlds, c);
+		tops[c] = rpt_fgd_svg__y_top(trace->worlds, c, 0);
 	}
 	g_string_append_printf(out, "<h2 id=\"trace-%u\">Trace ", t);
 	rpt_html__escaped(out, trace->name);
 	g_string_append(out, "</h2>\n<h3>Unallocated GPU against arrived GPU (the paper's Fig. "
-	                     "9a), a chart per world on one scale</h3>\n<div class=\"charts\">\n");
-	for (guint w = 0; w < trace->worlds->len; w++) {
-		charts += world_chart(out, t, w, g_ptr_array_index(trace->worlds, w),
-		                      RPT_FGD_UNALLOCATED, tops[RPT_FGD_UNALLOCATED], colours);
-	}
-	g_string_append(out, "</div>\n<h3>Unallocated GPU at 100 % arrival (SD whiskers)</h3>\n");
+	                     "9a), a chart per world on one scale</h3>\n");
+	charts += unallocated_charts(out, t, trace, 0, colours);
+	g_string_append(out, "<h3>The same from 80 % arrived: the knee and the policies' "
+	                     "order up close</h3>\n");
+	charts += unallocated_charts(out, t, trace, 80, colours);
+	g_string_append(out, "<h3>Unallocated GPU at 100 % arrival (SD whiskers)</h3>\n");
 	if (rpt_fgd_svg__bars(out, bars_id, "unallocated GPU % at 100 % arrival, by world",
 	                      trace->worlds, colour_of, colours) > 0) {
 		charts++;
@@ -311,11 +338,11 @@ trace_section(GString *out, guint t, const RptFgdTrace *trace, GPtrArray *colour
 		if (!world_has_curve(world, RPT_FGD_FRAG_AMOUNT) &&
 		    !world_has_curve(world, RPT_FGD_FRAG_RATIO)) {
 			/* said once for both charts */
-			world_chart(out, t, w, world, RPT_FGD_FRAG_AMOUNT, 1.0, colours);
+			world_chart(out, t, w, world, RPT_FGD_FRAG_AMOUNT, 0, 1.0, colours);
 			continue;
 		}
 		for (RptFgdCurve c = RPT_FGD_FRAG_AMOUNT; c <= RPT_FGD_FRAG_RATIO; c++) {
-			charts += world_chart(out, t, w, world, c, tops[c], colours);
+			charts += world_chart(out, t, w, world, c, 0, tops[c], colours);
 		}
 	}
 	g_string_append(out, "</div>\n<h3>Per world and policy at 100 % arrival</h3>\n");

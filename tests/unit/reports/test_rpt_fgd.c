@@ -110,7 +110,8 @@ test_bars(void **state)
  * (409.5, 160); the point at 102 % is null, so the line stops at 101 % (no 413.0 and no
  * zero drawn). Its band: upper 22, 25, 27 -> 160, 148, 140; lower 14, 15, 17 -> 192, 188,
  * 180. LeastAllocated's points have n 1 (null SD): a line, dashed (kube-scheduler's), no
- * band. The 100 % mark is at x 406 from the plot's top 48 to its bottom 248.
+ * band. The 100 % mark is at x 406 from the plot's top 48 to its bottom 248. The plot is
+ * 455 px wide (3.5 px per arrived %).
  */
 static void
 test_curves(void **state)
@@ -128,6 +129,13 @@ test_curves(void **state)
 	                      "stroke-dasharray=\"6 3\" points=\"402.5,136.0 406.0,128.0 "
 	                      "409.5,120.0\"/>");
 	assert_null(strstr(page, "413.0,"));
+	/* the close-up from 80 %: x(a) = 56 + (a - 80) 455 / 50 = 56 + 9.1 (a - 80), same y scale
+	 * (its points are those from 99 %): 99 -> 228.9, 100 -> 238, 101 -> 247.1 */
+	assert_contains(page, "id=\"t0-w0-unallocated-close\"");
+	assert_contains(page, "<polyline class=\"mean\" stroke=\"#1f6feb\" points=\"228.9,176.0 "
+	                      "238.0,168.0 247.1,160.0\"/>");
+	assert_contains(page, "<line x1=\"238.0\" y1=\"48.0\" x2=\"238.0\" y2=\"248.0\" "
+	                      "class=\"mark100\"/>");
 	assert_contains(page, "<line x1=\"406.0\" y1=\"48.0\" x2=\"406.0\" y2=\"248.0\" "
 	                      "class=\"mark100\"/>");
 	/* the page's check needs data in every chart: no chart is drawn empty */
@@ -147,15 +155,19 @@ test_sections(void **state)
 	assert_contains(page, "<p class=\"note\">dra-mig: no FGD fragment in this world.</p>");
 	assert_null(strstr(page, "id=\"t0-w1-frag-amount\""));
 	assert_contains(page, "id=\"t0-w0-frag-amount\"");
-	assert_contains(page, "<td colspan=\"4\" class=\"refused\">refused: FGD&apos;s fragment is "
-	                      "not defined on MIG slices</td>");
-	assert_contains(page, "<tr><td>gpushare<span class=\"badge\">beyond production</span>"
-	                      "</td><td>policy</td><td>no</td><td>FGD<span class=\"badge\">"
-	                      "beyond production</span></td><td class=\"num\">20.00 ± 5.00 "
-	                      "(n 3)</td><td class=\"num\">0.00 ± 0.00</td><td class=\"num\">"
-	                      "2.50 ± 0.10 / 7.00</td></tr>");
-	assert_contains(page, "<tr><td>dra-mig</td><td>first-fit</td><td>yes</td><td>"
-	                      "LeastAllocated</td><td class=\"num\">40.00 ± 8.00 (n 3)</td>");
+	/* a world's cells span its two policies' rows; the refused pair spans the figures */
+	assert_contains(page, "<tr><td rowspan=\"2\">dra-mig</td><td rowspan=\"2\">first-fit</td>"
+	                      "<td rowspan=\"2\">yes</td><td class=\"policy\">FGD<span "
+	                      "class=\"badge\">beyond production</span></td><td colspan=\"3\" "
+	                      "class=\"refused\">refused: FGD&apos;s fragment is not defined on "
+	                      "MIG slices</td></tr>\n<tr><td class=\"policy\">LeastAllocated</td>"
+	                      "<td class=\"num\">40.00 ± 8.00 (n 3)</td>");
+	assert_contains(page, "<tr><td rowspan=\"2\">gpushare<span class=\"badge\">beyond "
+	                      "production</span></td><td rowspan=\"2\">policy</td><td "
+	                      "rowspan=\"2\">no</td><td class=\"policy\">FGD<span "
+	                      "class=\"badge\">beyond production</span></td><td class=\"num\">"
+	                      "20.00 ± 5.00 (n 3)</td><td class=\"num\">0.00 ± 0.00</td><td "
+	                      "class=\"num\">2.50 ± 0.10 / 7.00</td></tr>");
 	assert_contains(page, "<td class=\"num\">30.00 (n 1)</td><td class=\"num\">1.50</td>");
 	assert_contains(page, "drasim.io/fgd/v1 · seeds 42-44 (3) · tune ratio 1.3");
 	assert_contains(page, "drasim experiment fgd --trace default --policy FGD --policy "
@@ -172,7 +184,7 @@ test_optional_sections(void **state)
 	g_autofree char *page = page_of(json);
 
 	(void)state;
-	assert_contains(page, "<td>LeastAllocated</td><td class=\"num\">-</td><td "
+	assert_contains(page, "LeastAllocated</td><td class=\"num\">-</td><td "
 	                      "class=\"num\">-</td><td class=\"num\">- / -</td></tr>");
 	/* its bar slot says there is no figure instead of drawing a zero */
 	assert_contains(page, "class=\"tick refused\">no data</text>");
