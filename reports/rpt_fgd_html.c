@@ -21,6 +21,7 @@ static const char fgd_style[] =
         ".band{stroke:none;fill-opacity:0.15}.mean{fill:none;stroke-width:1.6}"
         ".bar{stroke-width:1.5;stroke-opacity:0.5}.grid{stroke:#eee}"
         ".mark100{stroke:#888;stroke-dasharray:3 3}.whisker{stroke:#222;fill:none}"
+        ".halo{stroke:#fff;stroke-width:3;fill:none}"
         ".value{font-size:9px;fill:#222}.refused{fill:#999}.beyond{fill:#9a3c00}"
         ".badge{display:inline-block;font-size:11px;padding:0 5px;margin-left:4px;"
         "border-radius:8px;background:#fff1e5;color:#9a3c00;border:1px solid #f0b17a}"
@@ -215,10 +216,41 @@ unallocated_charts(GString *out, guint t, const RptFgdTrace *trace, guint from, 
 	double top = rpt_fgd_svg__y_top(trace->worlds, RPT_FGD_UNALLOCATED, from);
 	guint charts = 0;
 
-	g_string_append(out, "<div class=\"charts\">\n");
 	for (guint w = 0; w < trace->worlds->len; w++) {
 		charts += world_chart(out, t, w, g_ptr_array_index(trace->worlds, w),
 		                      RPT_FGD_UNALLOCATED, from, top, colours);
+	}
+	return charts;
+}
+
+/* Unallocated GPU: against arrived % (whole axis, then up close from 80 %) and at 100 %.
+ * Several worlds: a row of charts each; one world: the three charts in one row. */
+static guint
+unallocated_section(GString *out, guint t, const RptFgdTrace *trace, GPtrArray *colours)
+{
+	static const char *const headings[] = {
+		"<h3>Unallocated GPU against arrived GPU (the paper's Fig. 9a), a chart per world "
+		"on one scale</h3>\n<div class=\"charts\">\n",
+		"</div>\n<h3>The same from 80 % arrived: the knee and the policies' order up "
+		"close</h3>\n<div class=\"charts\">\n",
+		"</div>\n<h3>Unallocated GPU at 100 % arrival (SD whiskers)</h3>\n<div "
+		"class=\"charts\">\n",
+	};
+	gboolean one_row = trace->worlds->len == 1;
+	g_autofree char *bars_id = g_strdup_printf("t%u-bars", t);
+	guint charts = 0;
+
+	g_string_append(out, one_row ? "<h3>Unallocated GPU against arrived GPU (the paper's "
+	                               "Fig. 9a), up close from 80 % arrived, and at 100 % (SD "
+	                               "whiskers)</h3>\n<div class=\"charts\">\n"
+	                             : headings[0]);
+	charts += unallocated_charts(out, t, trace, 0, colours);
+	g_string_append(out, one_row ? "" : headings[1]);
+	charts += unallocated_charts(out, t, trace, 80, colours);
+	g_string_append(out, one_row ? "" : headings[2]);
+	if (rpt_fgd_svg__bars(out, bars_id, "unallocated GPU % at 100 % arrival, by world",
+	                      trace->worlds, colour_of, colours) > 0) {
+		charts++;
 	}
 	g_string_append(out, "</div>\n");
 	return charts;
@@ -311,25 +343,15 @@ static guint
 trace_section(GString *out, guint t, const RptFgdTrace *trace, GPtrArray *colours)
 {
 	double tops[RPT_FGD_N_CURVES];
-	g_autofree char *bars_id = g_strdup_printf("t%u-bars", t);
-	guint charts = 0;
+	guint charts;
 
 	for (RptFgdCurve c = 0; c < RPT_FGD_N_CURVES; c++) {
 		tops[c] = rpt_fgd_svg__y_top(trace->worlds, c, 0);
 	}
 	g_string_append_printf(out, "<h2 id=\"trace-%u\">Trace ", t);
 	rpt_html__escaped(out, trace->name);
-	g_string_append(out, "</h2>\n<h3>Unallocated GPU against arrived GPU (the paper's Fig. "
-	                     "9a), a chart per world on one scale</h3>\n");
-	charts += unallocated_charts(out, t, trace, 0, colours);
-	g_string_append(out, "<h3>The same from 80 % arrived: the knee and the policies' "
-	                     "order up close</h3>\n");
-	charts += unallocated_charts(out, t, trace, 80, colours);
-	g_string_append(out, "<h3>Unallocated GPU at 100 % arrival (SD whiskers)</h3>\n");
-	if (rpt_fgd_svg__bars(out, bars_id, "unallocated GPU % at 100 % arrival, by world",
-	                      trace->worlds, colour_of, colours) > 0) {
-		charts++;
-	}
+	g_string_append(out, "</h2>\n");
+	charts = unallocated_section(out, t, trace, colours);
 	g_string_append(out, "<h3>FGD fragmentation against arrived GPU</h3>\n"
 	                     "<div class=\"charts\">\n");
 	for (guint w = 0; w < trace->worlds->len; w++) {

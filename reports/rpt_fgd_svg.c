@@ -311,11 +311,16 @@ bar(GString *out, double cx, const RptFgdPolicy *policy, double top, const char 
 		double lo = sy(clip_pct(stat->mean - stat->sd), top);
 
 		whisker_top = sy(clip_pct(stat->mean + stat->sd), top);
+		g_autofree char *d = g_strdup_printf(
+		        "M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f", cx,
+		        whisker_top, cx, lo, cx - 3, whisker_top, cx + 3, whisker_top, cx - 3, lo,
+		        cx + 3, lo);
+
+		/* a white halo under the dark whisker keeps it visible on a dark bar */
 		g_string_append_printf(out,
-		                       "<path class=\"whisker\" d=\"M%.1f,%.1f L%.1f,%.1f "
-		                       "M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f\"/>",
-		                       cx, whisker_top, cx, lo, cx - 3, whisker_top, cx + 3,
-		                       whisker_top, cx - 3, lo, cx + 3, lo);
+		                       "<path class=\"halo\" d=\"%s\"/><path class=\"whisker\" "
+		                       "d=\"%s\"/>",
+		                       d, d);
 	}
 	g_snprintf(value, sizeof(value), "%.1f", stat->mean);
 	text_up(out, cx + 3.5, whisker_top - 3, "value", value);
