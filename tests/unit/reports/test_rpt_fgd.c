@@ -273,10 +273,11 @@ test_errors(void **state)
 		assert_error(json, -1, cases[i].message);
 	}
 	assert_error("[1, 2]", -1, "(top level): expected an object");
-	/* the length bounds the text: the fixture's first 40 bytes are not JSON; cJSON names
-	 * the last byte it read (0-based 39) */
+	/* the length bounds the text: the fixture's first 40 bytes are not JSON; cJSON gives
+	 * up at byte 39 (0-based): "{\n" is line 1, "  \"apiVersion\": \"drasim.io/fgd/v1\",\n"
+	 * (36 bytes, 2..37) line 2, so byte 39 is line 3's second byte, column 2 */
 	g_autofree char *whole = fixture();
-	assert_error(whole, 40, "fgd.json: not valid JSON at byte 39");
+	assert_error(whole, 40, "3:2: not valid JSON (expected a complete fgd.json document)");
 }
 
 /* Lists beyond the page's bounds fail with the bound, not with a page no browser opens. */
