@@ -87,7 +87,70 @@ shell_word(GString *out, const char *word)
 	}
 }
 
-/* The command that writes this page again: every trace, policy and world on it. */
+/*
+ * `drasim experiment fgd`'s defaults (docs/experiment.md), so that the command names only
+ * what differs: the CLI refuses a refused pair named on both sides (--worlds and --policy),
+ * which a page with refused pairs got from a default. reports/ sees no sim/ header, so the
+ * lists are here; sim/research's tables are the source (research_world_names(),
+ * research_policy_names()).
+ */
+static const char *const all_worlds[] = {
+	"gpushare", "whole", "time-slicing", "dra-capacity", "dra-capacity-pick", "dra-mig", NULL
+};
+static const char *const all_policies[] = { "Random",
+	                                    "DotProd",
+	                                    "GpuClustering",
+	                                    "GpuPacking",
+	                                    "BestFit",
+	                                    "FGD",
+	                                    "LeastAllocated",
+	                                    "MostAllocated",
+	                                    "RequestedToCapacityRatio",
+	                                    "BalancedAllocation",
+	                                    NULL };
+#define PAPER_POLICIES 6 /* the first six of all_policies */
+
+/* TRUE when @names are the first @n of @list, in order. */
+static gboolean
+is_prefix(const GPtrArray *names, const char *const *list, guint n)
+{
+	if (names->len != n) {
+		return FALSE;
+	}
+	for (guint i = 0; i < n; i++) {
+		if (list[i] == NULL || strcmp(g_ptr_array_index(names, i), list[i]) != 0) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* The options that name the page's worlds and policies, each left out when the default. */
+static void
+worlds_and_policies(GString *cmd, const GPtrArray *worlds, const GPtrArray *policies)
+{
+	gboolean paper_world = is_prefix(worlds, all_worlds, 1);
+
+	if (is_prefix(worlds, all_worlds, G_N_ELEMENTS(all_worlds) - 1)) {
+		g_string_append(cmd, " --worlds all");
+	} else if (!paper_world && worlds->len > 0) {
+		g_string_append(cmd, " --worlds ");
+		for (guint w = 0; w < worlds->len; w++) {
+			shell_word(cmd, g_ptr_array_index(worlds, w));
+			g_string_append(cmd, w + 1 < worlds->len ? "," : "");
+		}
+	}
+	if (is_prefix(policies, all_policies,
+	              paper_world ? PAPER_POLICIES : G_N_ELEMENTS(all_policies) - 1)) {
+		return;
+	}
+	for (guint p = 0; p < policies->len; p++) {
+		g_string_append(cmd, " --policy ");
+		shell_word(cmd, g_ptr_array_index(policies, p));
+	}
+}
+
+/* The command that writes this page again: every trace, world and policy on it. */
 static char *
 regenerate_command(const RptFgd *self)
 {
@@ -111,19 +174,7 @@ regenerate_command(const RptFgd *self)
 			}
 		}
 	}
-	for (guint p = 0; p < policies->len; p++) {
-		g_string_append(cmd, " --policy ");
-		shell_word(cmd, g_ptr_array_index(policies, p));
-	}
-	/* the paper's world alone is the default */
-	if (worlds->len > 1 || (worlds->len == 1 && strcmp(worlds->pdata[0], "gpushare") != 0)) {
-		g_autofree char *list = NULL;
-
-		g_ptr_array_add(worlds, NULL);
-		list = g_strjoinv(",", (char **)worlds->pdata);
-		g_string_append(cmd, " --worlds ");
-		shell_word(cmd, list);
-	}
+	worlds_and_policies(cmd, worlds, policies);
 	g_string_append_printf(cmd,
 	                       " --seeds %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
 	                       " --jobs 2 --format json,csv,html -o DIR",
@@ -140,14 +191,23 @@ header(GString *out, const RptFgd *self)
 	rpt_html__escaped(out, self->api_version);
 	g_string_append_printf(out,
 	                       " · seeds %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
-	                       " (%" G_GINT64_FORMAT ") · tune ratio %g (pods sampled up to "
-	                       "%g %% of GPU capacity) · %u traces</p>\n<p>Regenerate: <code>",
+	                       " (%" G_GINT64_FORMAT ") · tune ratio %g ",
 	                       self->seed_from, self->seed_to, self->seed_to - self->seed_from + 1,
-	                       self->tune_ratio, self->tune_ratio * 100.0, self->traces->len);
+	                       self->tune_ratio);
+	if (self->tune_ratio > 0) {
+		g_string_append_printf(out, "(pods sampled up to %g %% of GPU capacity)",
+		                       self->tune_ratio * 100.0);
+	} else { /* the protocol's "no tuning" */
+		g_string_append(out, "(the trace's pods as they are, not tuned)");
+	}
+	g_string_append_printf(out, " · %u trace%s</p>\n<p>Regenerate: <code>", self->traces->len,
+	                       self->traces->len == 1 ? "" : "s");
 	rpt_html__escaped(out, command);
 	g_string_append_printf(
 	        out,
-	        "</code> (a trace given as a file is named by its file name).</p>\n"
+	        "</code> (a trace given as a file is named by its file name; add --replicas, "
+	        "--capacity-step, --mig-model, --nodes or --csv-dir if the run set them: "
+	        "fgd.json does not record them).</p>\n"
 	        "<p class=\"note\">The FGD protocol: pods shuffled by seed, offered one at a "
 	        "time, none departs, a pod no node can take is dropped. Each line is a policy's "
 	        "mean over the seeds at each integer arrived %%, the shaded band +-1 SD, clipped "

@@ -169,9 +169,87 @@ test_sections(void **state)
 	                      "20.00 ± 5.00 (n 3)</td><td class=\"num\">0.00 ± 0.00</td><td "
 	                      "class=\"num\">2.50 ± 0.10 / 7.00</td></tr>");
 	assert_contains(page, "<td class=\"num\">30.00 (n 1)</td><td class=\"num\">1.50</td>");
-	assert_contains(page, "drasim.io/fgd/v1 · seeds 42-44 (3) · tune ratio 1.3");
-	assert_contains(page, "drasim experiment fgd --trace default --policy FGD --policy "
-	                      "LeastAllocated --worlds gpushare,dra-mig --seeds 42-44");
+	assert_contains(page, "drasim.io/fgd/v1 · seeds 42-44 (3) · tune ratio 1.3 (pods sampled "
+	                      "up to 130 % of GPU capacity) · 1 trace</p>");
+	assert_contains(page, "drasim experiment fgd --trace default --worlds gpushare,dra-mig "
+	                      "--policy FGD --policy LeastAllocated --seeds 42-44 --jobs 2 "
+	                      "--format json,csv,html -o DIR");
+}
+
+/* fgd.json with one trace, @worlds (NULL-terminated) each holding @policies, no figures. */
+static char *
+bare_json(const char *const *worlds, const char *const *policies)
+{
+	GString *json = g_string_new("{\"apiVersion\": \"drasim.io/fgd/v1\", \"tune_ratio\": 1.3, "
+	                             "\"seeds\": {\"from\": 42, \"to\": 51}, \"traces\": "
+	                             "[{\"name\": \"cpu050\", \"worlds\": [");
+
+	for (guint w = 0; worlds[w] != NULL; w++) {
+		g_string_append_printf(json,
+		                       "%s{\"name\": \"%s\", \"title\": \"t\", \"device_pick\": "
+		                       "\"first-fit\", \"beyond_production\": false, "
+		                       "\"memory_isolation\": false, \"policies\": [",
+		                       w ? ", " : "", worlds[w]);
+		for (guint p = 0; policies[p] != NULL; p++) {
+			g_string_append_printf(json,
+			                       "%s{\"name\": \"%s\", \"beyond_production\": true}",
+			                       p ? ", " : "", policies[p]);
+		}
+		g_string_append(json, "]}");
+	}
+	g_string_append(json, "]}]}");
+	return g_string_free(json, FALSE);
+}
+
+/*
+ * The command names only what differs from `drasim experiment fgd`'s defaults
+ * (docs/experiment.md): the paper's world and six policies are the defaults without
+ * --worlds, all ten policies with it, and every world is `--worlds all`. Naming a policy a
+ * world refuses on both sides is a usage error, so a page whose refused pairs came from
+ * those defaults must not name them.
+ */
+static void
+test_command(void **state)
+{
+	static const char *const paper[] = { "Random",     "DotProd", "GpuClustering",
+		                             "GpuPacking", "BestFit", "FGD",
+		                             NULL };
+	static const char *const ten[] = { "Random",
+		                           "DotProd",
+		                           "GpuClustering",
+		                           "GpuPacking",
+		                           "BestFit",
+		                           "FGD",
+		                           "LeastAllocated",
+		                           "MostAllocated",
+		                           "RequestedToCapacityRatio",
+		                           "BalancedAllocation",
+		                           NULL };
+	static const char *const gpushare[] = { "gpushare", NULL };
+	static const char *const all[] = {
+		"gpushare", "whole", "time-slicing", "dra-capacity", "dra-capacity-pick",
+		"dra-mig",  NULL
+	};
+	static const char *const two[] = { "whole", "dra-mig", NULL };
+	static const struct {
+		const char *const *worlds, *const *policies;
+		const char *command;
+	} cases[] = {
+		{ gpushare, paper, "fgd --trace cpu050 --seeds 42-51" },
+		{ gpushare, ten, "fgd --trace cpu050 --policy Random --policy DotProd" },
+		{ all, ten, "fgd --trace cpu050 --worlds all --seeds 42-51" },
+		{ two, ten, "fgd --trace cpu050 --worlds whole,dra-mig --seeds 42-51" },
+		{ two, paper, "--worlds whole,dra-mig --policy Random --policy DotProd" },
+		{ all, paper, "--worlds all --policy Random --policy DotProd" },
+	};
+
+	(void)state;
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *json = bare_json(cases[i].worlds, cases[i].policies);
+		g_autofree char *page = page_of(json);
+
+		assert_contains(page, cases[i].command);
+	}
 }
 
 /* A missing at_100 is not an error: the row shows dashes. */
@@ -317,6 +395,7 @@ main(void)
 		cmocka_unit_test(test_sections), cmocka_unit_test(test_optional_sections),
 		cmocka_unit_test(test_escaping), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_bounds),   cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
