@@ -26,7 +26,8 @@ static const char fgd_style[] =
         ".badge{display:inline-block;font-size:11px;padding:0 5px;margin-left:4px;"
         "border-radius:8px;background:#fff1e5;color:#9a3c00;border:1px solid #f0b17a}"
         ".note{color:#555;max-width:75em}code{background:#f6f8fa;padding:1px 4px}"
-        "td.refused{color:#777;font-style:italic}ul.toc{columns:4;font-size:13px}"
+        "td.refused{color:#777;font-style:italic}td.best{font-weight:bold}ul.toc{columns:4;font-"
+        "size:13px}"
         ".charts>p.note{flex-basis:100%;margin:2px 0}td.policy{white-space:nowrap}"
         "td[rowspan]{vertical-align:top}";
 
@@ -316,23 +317,46 @@ unallocated_section(GString *out, guint t, const RptFgdTrace *trace, GPtrArray *
 	return charts;
 }
 
+/* "mean ± SD (n N)", or "mean" without an SD, or "-" without a mean; @best in bold. */
 static void
-stat_cell(GString *out, const RptFgdStat *stat, gboolean with_n)
+stat_cell(GString *out, const RptFgdStat *stat, gboolean with_n, gboolean best)
 {
+	const char *open = best ? "<td class=\"num best\">" : "<td class=\"num\">";
+
 	if (!isfinite(stat->mean)) {
-		g_string_append(out, "<td class=\"num\">-</td>");
+		g_string_append_printf(out, "%s-</td>", open);
 	} else if (!isfinite(stat->sd)) {
-		g_string_append_printf(out, "<td class=\"num\">%.2f", stat->mean);
+		g_string_append_printf(out, "%s%.2f", open, stat->mean);
 	} else {
-		g_string_append_printf(out, "<td class=\"num\">%.2f ± %.2f", stat->mean, stat->sd);
+		g_string_append_printf(out, "%s%.2f ± %.2f", open, stat->mean, stat->sd);
 	}
 	if (isfinite(stat->mean)) {
 		g_string_append_printf(out, with_n ? " (n %u)</td>" : "</td>", stat->n);
 	}
 }
 
+/* The policy of @world with the least unallocated GPU at 100 % (the first of equals), or
+ * G_MAXUINT when none has the figure. */
+static guint
+best_policy(const RptFgdWorld *world)
+{
+	guint best = G_MAXUINT;
+	double least = (double)INFINITY;
+
+	for (guint p = 0; p < world->policies->len; p++) {
+		const RptFgdPolicy *policy = g_ptr_array_index(world->policies, p);
+		double mean = policy->at_100[RPT_FGD_AT_UNALLOCATED].mean;
+
+		if (policy->refused == NULL && policy->has_at_100 && mean < least) {
+			least = mean;
+			best = p;
+		}
+	}
+	return best;
+}
+
 static void
-policy_row(GString *out, const RptFgdWorld *world, guint p)
+policy_row(GString *out, const RptFgdWorld *world, guint p, guint best)
 {
 	static const RptFgdStat none = { (double)NAN, (double)NAN, 0 };
 	const RptFgdPolicy *policy = g_ptr_array_index(world->policies, p);
@@ -363,7 +387,7 @@ policy_row(GString *out, const RptFgdWorld *world, guint p)
 			continue;
 		}
 		stat_cell(out, policy->has_at_100 ? &policy->at_100[k] : &none,
-		          k == RPT_FGD_AT_UNALLOCATED);
+		          k == RPT_FGD_AT_UNALLOCATED, k == RPT_FGD_AT_UNALLOCATED && p == best);
 	}
 	g_string_truncate(out, out->len - strlen("</td>"));
 	g_string_append(out, " / ");
@@ -388,14 +412,17 @@ trace_table(GString *out, guint t, const RptFgdTrace *trace)
 	for (guint w = 0; w < trace->worlds->len; w++) {
 		const RptFgdWorld *world = g_ptr_array_index(trace->worlds, w);
 
+		guint best = best_policy(world);
+
 		for (guint p = 0; p < world->policies->len; p++) {
-			policy_row(out, world, p);
+			policy_row(out, world, p, best);
 		}
 	}
 	g_string_append(out, "</table>\n<p class=\"note\">Stranded GPU: GPU held by pods beyond "
 	                     "their share (a whole GPU for a 0.3 pod, a MIG slice larger than the "
 	                     "share), as % of capacity. Co-tenants: pods per GPU over the GPUs "
-	                     "that hold one. Both when arrival first reaches 100 %.</p>\n");
+	                     "that hold one. Both when arrival first reaches 100 %. In bold: "
+	                     "the world's least unallocated GPU.</p>\n");
 }
 
 /* The trace's section; returns the number of charts drawn. */

@@ -155,17 +155,19 @@ test_sections(void **state)
 	assert_contains(page, "<p class=\"note\">dra-mig: no FGD fragment in this world.</p>");
 	assert_null(strstr(page, "id=\"t0-w1-frag-amount\""));
 	assert_contains(page, "id=\"t0-w0-frag-amount\"");
-	/* a world's cells span its two policies' rows; the refused pair spans the figures */
+	/* a world's cells span its two policies' rows; the refused pair spans the figures; the
+	 * world's least unallocated at 100 % is bold: FGD's 20 against 30 in gpushare, the one
+	 * that ran in dra-mig */
 	assert_contains(page, "<tr><td rowspan=\"2\">dra-mig</td><td rowspan=\"2\">first-fit</td>"
 	                      "<td rowspan=\"2\">yes</td><td class=\"policy\">FGD<span "
 	                      "class=\"badge\">beyond production</span></td><td colspan=\"3\" "
 	                      "class=\"refused\">refused: FGD&apos;s fragment is not defined on "
 	                      "MIG slices</td></tr>\n<tr><td class=\"policy\">LeastAllocated</td>"
-	                      "<td class=\"num\">40.00 ± 8.00 (n 3)</td>");
+	                      "<td class=\"num best\">40.00 ± 8.00 (n 3)</td>");
 	assert_contains(page, "<tr><td rowspan=\"2\">gpushare<span class=\"badge\">beyond "
 	                      "production</span></td><td rowspan=\"2\">policy</td><td "
 	                      "rowspan=\"2\">no</td><td class=\"policy\">FGD<span "
-	                      "class=\"badge\">beyond production</span></td><td class=\"num\">"
+	                      "class=\"badge\">beyond production</span></td><td class=\"num best\">"
 	                      "20.00 ± 5.00 (n 3)</td><td class=\"num\">0.00 ± 0.00</td><td "
 	                      "class=\"num\">2.50 ± 0.10 / 7.00</td></tr>");
 	assert_contains(page, "<td class=\"num\">30.00 (n 1)</td><td class=\"num\">1.50</td>");
