@@ -22,6 +22,7 @@ static const char fgd_style[] =
         ".bar{stroke-width:1.5;stroke-opacity:0.5}.grid{stroke:#eee}"
         ".mark100{stroke:#888;stroke-dasharray:3 3}.whisker{stroke:#222;fill:none}"
         ".halo{stroke:#fff;stroke-width:3;fill:none}"
+        ".onplot{paint-order:stroke;stroke:#fff;stroke-width:3px}"
         ".value{font-size:9px;fill:#222}.refused{fill:#999}.beyond{fill:#9a3c00}"
         ".badge{display:inline-block;font-size:11px;padding:0 5px;margin-left:4px;"
         "border-radius:8px;background:#fff1e5;color:#9a3c00;border:1px solid #f0b17a}"
@@ -251,12 +252,11 @@ world_chart(GString *out,
 {
 	g_autofree char *id =
 	        g_strdup_printf("t%u-w%u-%s%s", t, w, curve_ids[curve], from > 0 ? "-close" : "");
-	g_autofree char *title = g_strdup_printf("%s: %s%s", world->name, curve_titles[curve],
-	                                         from > 0 ? ", from 80 % arrived" : "");
-	g_autofree char *subtitle =
-	        g_strdup_printf("%s · device pick: %s%s", world->title, world->device_pick,
+	g_autofree char *title =
+	        g_strdup_printf("%s: %s%s%s", world->name, curve_titles[curve],
+	                        from > 0 ? ", from 80 % arrived" : "",
 	                        world->beyond_production ? " (beyond production)" : "");
-	RptFgdChart chart = { id, title, subtitle, curve, from, y_top };
+	RptFgdChart chart = { id, title, world->title, curve, from, y_top };
 	guint drawn = rpt_fgd_svg__curves(out, &chart, world, colour_of, colours);
 
 	if (drawn == 0 && from == 0) {

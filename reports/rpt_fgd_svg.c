@@ -17,16 +17,17 @@
 #include "rpt-fgd-private.h"
 #include "rpt-private.h"
 
-#define LEFT       RPT_FGD_CURVE_LEFT
-#define PLOT_TOP   RPT_FGD_PLOT_TOP
-#define PLOT_H     RPT_FGD_PLOT_H
-#define BOTTOM     56.0  /* x labels and the axis title */
-#define LEGEND_W   180.0 /* the legend column right of the plot */
-#define ROW_H      14.0  /* a legend row */
-#define CHAR_W     6.0   /* a 10 px character, roughly */
-#define PCT_PLOT_W RPT_FGD_CURVE_W
-#define LAST_PCT   (RPT_FGD_POINTS - 1)
-#define DASHED     "stroke-dasharray=\"6 3\""
+#define LEFT           RPT_FGD_CURVE_LEFT
+#define PLOT_TOP       RPT_FGD_PLOT_TOP
+#define PLOT_H         RPT_FGD_PLOT_H
+#define BOTTOM         56.0  /* x labels and the axis title */
+#define LEGEND_W       180.0 /* the legend column right of the plot */
+#define ROW_H          14.0  /* a legend row */
+#define CHAR_W         6.0   /* a 10 px character, roughly */
+#define PCT_PLOT_W     RPT_FGD_CURVE_W
+#define LAST_PCT       (RPT_FGD_POINTS - 1)
+#define DASHED         "stroke-dasharray=\"6 3\""
+#define SUBTITLE_CHARS 110 /* 10 px characters over the plot and the legend */
 
 static const char *const curve_units[RPT_FGD_N_CURVES] = {
 	"unallocated GPU (% of capacity)",
@@ -226,13 +227,48 @@ x_axis(GString *out, guint from)
 	/* the paper's reading point: the load that fills the cluster's GPUs */
 	g_string_append_printf(out,
 	                       "\n<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-	                       "class=\"mark100\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick\" "
-	                       "text-anchor=\"middle\">100 %% arrived</text>"
+	                       "class=\"mark100\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick "
+	                       "onplot\">100 %% arrived</text>"
 	                       "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" "
 	                       "text-anchor=\"middle\">arrived GPU (%% of capacity)</text>\n",
 	                       sx(100, from), PLOT_TOP, sx(100, from), PLOT_TOP + PLOT_H,
-	                       sx(100, from), PLOT_TOP - 4, LEFT + PCT_PLOT_W / 2,
+	                       sx(100, from) + 3, PLOT_TOP + 10, LEFT + PCT_PLOT_W / 2,
 	                       PLOT_TOP + PLOT_H + 30);
+}
+
+/* @text under the title in at most two lines of SUBTITLE_CHARS, broken at a space; what
+ * does not fit ends in "..." and the whole text is the tooltip. */
+static void
+subtitle(GString *out, const char *text)
+{
+	const char *rest = text;
+	g_autofree char *whole = g_markup_escape_text(text, -1);
+
+	for (guint line = 0; line < 2 && *rest != '\0'; line++) {
+		glong left = g_utf8_strlen(rest, -1);
+		const char *end = rest + strlen(rest);
+		gboolean cut = left > SUBTITLE_CHARS;
+		g_autofree char *part = NULL;
+		g_autofree char *escaped = NULL;
+
+		if (cut) {
+			const char *limit = g_utf8_offset_to_pointer(rest, SUBTITLE_CHARS);
+
+			end = limit;
+			while (end > rest && *end != ' ') {
+				end--;
+			}
+			end = end > rest ? end : limit; /* one long word: cut it */
+		}
+		part = g_strndup(rest, end - rest);
+		escaped = g_markup_escape_text(part, -1);
+		g_string_append_printf(out,
+		                       "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%s%s"
+		                       "<title>%s</title></text>\n",
+		                       LEFT, 30.0 + 11.0 * line, escaped,
+		                       cut && line == 1 ? "..." : "", whole);
+		rest = *end == ' ' ? end + 1 : end;
+	}
 }
 
 guint
@@ -259,10 +295,7 @@ rpt_fgd_svg__curves(GString *out,
 	}
 	legend(body, LEFT + PCT_PLOT_W + 12, world->policies, colour_of, data);
 	if (chart->subtitle != NULL) {
-		g_autofree char *text = g_markup_escape_text(chart->subtitle, -1);
-
-		g_string_append_printf(body, "<text x=\"%.1f\" y=\"31\" class=\"tick\">%s</text>\n",
-		                       LEFT, text);
+		subtitle(body, chart->subtitle);
 	}
 	rpt_svg__open_chart_sized(out, chart->id, chart->title, LEFT + PCT_PLOT_W + LEGEND_W,
 	                          PLOT_TOP + PLOT_H + BOTTOM, drawn);

@@ -270,6 +270,38 @@ test_optional_sections(void **state)
 	assert_contains(page, "class=\"tick refused\">no data</text>");
 }
 
+/*
+ * A world's title longer than a chart is wide wraps under the chart's title: lines of at
+ * most 110 characters broken at a space, two at most, the rest cut with "..." (the whole
+ * title is the tooltip). "abcd " x 50 is 249 characters with spaces at 4, 9, ... 244: the
+ * 110-character limit lands on the 'a' at 110, so line 1 is characters 0..108 (22 words)
+ * and line 2 starts at 110, the same again (22 words), then "...".
+ */
+static void
+test_long_title(void **state)
+{
+	g_autoptr(GString) title = g_string_new(NULL);
+	g_autoptr(GString) words = g_string_new(NULL);
+	g_autofree char *json = NULL, *page = NULL, *line1 = NULL, *line2 = NULL, *quoted = NULL;
+
+	(void)state;
+	for (guint i = 0; i < 50; i++) {
+		g_string_append(title, i ? " abcd" : "abcd");
+	}
+	for (guint i = 0; i < 22; i++) {
+		g_string_append(words, i ? " abcd" : "abcd");
+	}
+	quoted = g_strdup_printf("\"%s\"", title->str);
+	json = fixture_with("\"Open-Gpu-Share milli-GPU\"", quoted);
+	page = page_of(json);
+	line1 = g_strdup_printf("<text x=\"56.0\" y=\"30.0\" class=\"tick\">%s<title>%s</title>",
+	                        words->str, title->str);
+	line2 = g_strdup_printf("<text x=\"56.0\" y=\"41.0\" class=\"tick\">%s...<title>",
+	                        words->str);
+	assert_contains(page, line1);
+	assert_contains(page, line2);
+}
+
 /* Names from the JSON (a trace is named by its file) are escaped everywhere. */
 static void
 test_escaping(void **state)
@@ -397,7 +429,7 @@ main(void)
 		cmocka_unit_test(test_sections), cmocka_unit_test(test_optional_sections),
 		cmocka_unit_test(test_escaping), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_bounds),   cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_command),  cmocka_unit_test(test_long_title),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
