@@ -142,24 +142,33 @@ y_axis(GString *out, double x0, double x1, double top, const char *unit)
 }
 
 /* @policies as a legend column at @x: a line sample (dashed for kube-scheduler's policies)
- * and the name; a refused one greyed with "(refused)". */
+ * and the name; with @mark_refused, a refused one greyed with "(refused)" (the bars' legend
+ * spans worlds, where a policy refused in one runs in another). */
 static void
-legend(GString *out, double x, const GPtrArray *policies, RptFgdColourOf colour_of, gpointer data)
+legend(GString *out,
+       double x,
+       const GPtrArray *policies,
+       gboolean mark_refused,
+       RptFgdColourOf colour_of,
+       gpointer data)
 {
 	for (guint p = 0; p < policies->len; p++) {
 		const RptFgdPolicy *policy = g_ptr_array_index(policies, p);
+		gboolean refused = mark_refused && policy->refused != NULL;
 		double y = PLOT_TOP + p * ROW_H;
 		g_autofree char *name = g_markup_escape_text(policy->name, -1);
+		/* asked even when refused: the policy keeps its place in the page's colours */
+		const char *colour = colour_of(policy->name, data);
 
 		g_string_append_printf(out,
 		                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		                       "stroke=\"%s\" stroke-width=\"2\"%s%s/>"
 		                       "<text x=\"%.1f\" y=\"%.1f\" class=\"tick%s\">%s%s</text>\n",
-		                       x, y - 3, x + 18, y - 3, colour_of(policy->name, data),
+		                       x, y - 3, x + 18, y - 3, refused ? "#cccccc" : colour,
 		                       policy->beyond_production ? "" : " ",
 		                       policy->beyond_production ? "" : DASHED, x + 22, y,
-		                       policy->refused ? " refused" : "", name,
-		                       policy->refused ? " (refused)" : "");
+		                       refused ? " refused" : "", name,
+		                       refused ? " (refused)" : "");
 	}
 }
 
@@ -293,7 +302,7 @@ rpt_fgd_svg__curves(GString *out,
 	if (drawn == 0) {
 		return 0;
 	}
-	legend(body, LEFT + PCT_PLOT_W + 12, world->policies, colour_of, data);
+	legend(body, LEFT + PCT_PLOT_W + 12, world->policies, TRUE, colour_of, data);
 	if (chart->subtitle != NULL) {
 		subtitle(body, chart->subtitle);
 	}
@@ -474,7 +483,7 @@ rpt_fgd_svg__bars(GString *out,
 	if (drawn == 0) {
 		return 0;
 	}
-	legend(body, right + 12, policies, colour_of, data);
+	legend(body, right + 12, policies, FALSE, colour_of, data);
 	/* wide enough for the title (13 px bold, ~8 px a character) with one world */
 	rpt_svg__open_chart_sized(out, id, title, MAX(right + LEGEND_W, LEFT + 8.0 * strlen(title)),
 	                          PLOT_TOP + PLOT_H + BOTTOM, drawn);

@@ -153,6 +153,14 @@ test_sections(void **state)
 
 	(void)state;
 	assert_contains(page, "<p class=\"note\">dra-mig: no FGD fragment in this world.</p>");
+	/* dra-mig's legends grey FGD out: a grey sample from the legend's x, 56 + 455 + 12 = 523,
+	 * 3 px above its first row at 48, the name 22 px right; on both dra-mig charts */
+	assert_contains(page, "<line x1=\"523.0\" y1=\"45.0\" x2=\"541.0\" y2=\"45.0\" "
+	                      "stroke=\"#cccccc\" stroke-width=\"2\"/><text x=\"545.0\" "
+	                      "y=\"48.0\" class=\"tick refused\">FGD (refused)</text>");
+	assert_non_null(strstr(strstr(page, "FGD (refused)") + 1, "FGD (refused)"));
+	assert_null(strstr(strstr(strstr(page, "FGD (refused)") + 1, "FGD (refused)") + 1,
+	                   "FGD (refused)"));
 	assert_null(strstr(page, "id=\"t0-w1-frag-amount\""));
 	assert_contains(page, "id=\"t0-w0-frag-amount\"");
 	/* a world's cells span its two policies' rows; the refused pair spans the figures; the
