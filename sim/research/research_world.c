@@ -211,11 +211,9 @@ research_world__request(const ResearchWorldSetup *setup,
 		r.held = (double)num_gpu * CLUSTER_GPUSHARE_MILLI;
 		break;
 	case RESEARCH_WORLD_TIME_SLICING:
-		/* ceil(m × R / 1000) replicas on one GPU's share; k × R for k whole GPUs */
-		r.units = r.share < CLUSTER_GPUSHARE_MILLI
-		                  ? (r.share * setup->replicas + CLUSTER_GPUSHARE_MILLI - 1) /
-		                            CLUSTER_GPUSHARE_MILLI
-		                  : num_gpu * setup->replicas;
+		/* ceil(m × R / 1000) replicas per GPU's share m: k × R for k whole GPUs */
+		r.units = num_gpu * ((r.share * setup->replicas + CLUSTER_GPUSHARE_MILLI - 1) /
+		                     CLUSTER_GPUSHARE_MILLI);
 		r.held = (double)r.units * CLUSTER_GPUSHARE_MILLI / setup->replicas;
 		break;
 	case RESEARCH_WORLD_DRA_CAPACITY:
