@@ -170,8 +170,10 @@ run_one(const FgdExperiment *exp, guint index, ResearchFgdRun *out, GError **err
 {
 	guint per_trace = exp->policies->len * exp->n_seeds;
 	ResearchFgdConfig config = {
-		exp->policies->pdata[(index % per_trace) / exp->n_seeds],
-		exp->seed_lo + index % exp->n_seeds, 1.3, /* the paper's 130 % of GPU capacity */
+		.policy = exp->policies->pdata[(index % per_trace) / exp->n_seeds],
+		.seed = exp->seed_lo + index % exp->n_seeds,
+		.tune_ratio = 1.3, /* the paper's 130 % of GPU capacity */
+		.world = RESEARCH_WORLD_GPUSHARE,
 	};
 
 	return research_fgd_run(exp->loaded->pdata[index / per_trace], &config, out, error);
