@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "fgd-trace.h"
+#include "research-private.h"
 #include "research.h"
 
 #define NODES                                                                                      \
@@ -159,6 +160,42 @@ test_worlds__dra_capacity_by_hand(void **state)
 	        "GpuPacking", &coarse);
 }
 
+/*
+ * dra-mig on the default model (A100-SXM4-40GB: 7 compute, 8 memory slices):
+ * 0.25 takes 2g.10gb (2 of 7 compute slices: 285 milli), 0.6 takes 7g.40gb
+ * (4g's 571 is short: 1000 milli), whole GPUs full devices. First fit puts
+ * three 2g on n0's GPU 0 (starts 0, 2, 4; 6 of 7 compute slices), the fourth
+ * on GPU 1. All but z run: unallocated 23.33. Stranded 4 × (285 − 250) +
+ * (1000 − 600) = 540: 9 %. Instances per GPU (3 + 1 + 1 + 1 + 1 + 1) / 6 =
+ * 1.33, max 3. No fragment. Same under BalancedAllocation and
+ * RequestedToCapacityRatio. An unknown MIG model lists the capable ones.
+ */
+static void
+test_worlds__dra_mig_by_hand(void **state)
+{
+	const Expect want = { 100.0 - 76.67, 9.0, 8.0 / 6.0, 3.0, 1, FALSE };
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ResearchMig) mig = research_mig_new(NULL, &error);
+	g_autoptr(WorkloadTrace) trace = trace_new(NODES, PODS);
+	ResearchFgdConfig config = { .policy = "LeastAllocated",
+		                     .world = RESEARCH_WORLD_DRA_MIG,
+		                     .mig_model = "tesla-t4" };
+	ResearchFgdRun run;
+
+	assert_non_null(mig);
+	assert_string_equal(research_mig_profile_name(mig, research_mig_profile_for(mig, 250)),
+	                    "2g.10gb");
+	assert_int_equal(research_mig_profile_milli(mig, research_mig_profile_for(mig, 250)), 285);
+	assert_string_equal(research_mig_profile_name(mig, research_mig_profile_for(mig, 600)),
+	                    "7g.40gb");
+	check_world((ResearchFgdConfig){ .world = RESEARCH_WORLD_DRA_MIG }, "BalancedAllocation",
+	            &want);
+	check_world((ResearchFgdConfig){ .world = RESEARCH_WORLD_DRA_MIG },
+	            "RequestedToCapacityRatio", &want);
+	assert_false(research_fgd_run(trace, &config, &run, &error));
+	assert_non_null(strstr(error->message, "(MIG-capable models: "));
+}
+
 /* The names in ResearchWorld order, parse and info agree; the policies list the paper's first. */
 static void
 test_worlds__api(void **state)
@@ -226,6 +263,7 @@ main(void)
 		cmocka_unit_test(test_worlds__whole_by_hand),
 		cmocka_unit_test(test_worlds__time_slicing_by_hand),
 		cmocka_unit_test(test_worlds__dra_capacity_by_hand),
+		cmocka_unit_test(test_worlds__dra_mig_by_hand),
 		cmocka_unit_test(test_worlds__api),
 		cmocka_unit_test(test_worlds__refusals),
 	};
