@@ -13,15 +13,21 @@
 /* kube-scheduler's default profile: TaintToleration w3, NodeResourcesFit w1 with
  * its strategy, BalancedAllocation w1 (pkg/scheduler/apis/config/v1/default_plugins.go). */
 static void
+add_default_profile_with(ClusterSched *sched, const ClusterFitScoring *fit)
+{
+	cluster_sched_add_score_plugin(sched, cluster_score_taint_new(3));
+	cluster_sched_add_score_plugin(sched, cluster_score_fit_new(fit, 1));
+	cluster_sched_add_score_plugin(sched, cluster_score_balanced_new(NULL, 0, 1));
+}
+
+static void
 add_default_profile(ClusterSched *sched, ClusterScoringType strategy)
 {
 	ClusterFitScoring fit;
 
 	cluster_fit_scoring_init(&fit);
 	fit.type = strategy;
-	cluster_sched_add_score_plugin(sched, cluster_score_taint_new(3));
-	cluster_sched_add_score_plugin(sched, cluster_score_fit_new(&fit, 1));
-	cluster_sched_add_score_plugin(sched, cluster_score_balanced_new(NULL, 0, 1));
+	add_default_profile_with(sched, &fit);
 }
 
 void
@@ -34,6 +40,43 @@ static void
 add_most_allocated(ClusterSched *sched)
 {
 	add_default_profile(sched, CLUSTER_SCORING_MOST_ALLOCATED);
+}
+
+/*
+ * The default profile with NodeResourcesFit's RequestedToCapacityRatio
+ * strategy. Upstream requires a shape for it (validation_pluginargs.go
+ * ValidateNodeResourcesFitArgs); without one drasim takes the bin-packing shape
+ * of the Kubernetes docs' "Resource Bin Packing" page, (0,0),(100,10): the only
+ * shape upstream documents, and one that differs from LeastAllocated (the
+ * reverse shape (0,10),(100,0) would score like it). Resources default to
+ * cpu:1, memory:1 (v1/defaults.go SetDefaults_NodeResourcesFitArgs).
+ */
+static void
+add_requested_to_capacity_ratio(ClusterSched *sched)
+{
+	ClusterFitScoring fit;
+
+	cluster_fit_scoring_init(&fit);
+	fit.type = CLUSTER_SCORING_REQUESTED_TO_CAPACITY_RATIO;
+	fit.shape[0] = (ClusterShapePoint){ 0, 0 };
+	fit.shape[1] = (ClusterShapePoint){ 100, 10 };
+	fit.n_shape = 2;
+	add_default_profile_with(sched, &fit);
+}
+
+/*
+ * The default profile with NodeResourcesFit's score disabled: TaintToleration
+ * w3 and NodeResourcesBalancedAllocation w1. The default profile already
+ * holds BalancedAllocation, so naming it for that profile would repeat
+ * LeastAllocated; disabling the fit score (a profile's plugins.score.disabled)
+ * is what an operator does to let balance alone decide, and it keeps the
+ * taint preferences production keeps (Filter's NodeResourcesFit still runs).
+ */
+static void
+add_balanced_allocation(ClusterSched *sched)
+{
+	cluster_sched_add_score_plugin(sched, cluster_score_taint_new(3));
+	cluster_sched_add_score_plugin(sched, cluster_score_balanced_new(NULL, 0, 1));
 }
 
 /* The FGD paper's policies, each alone in its profile (research; they score
@@ -80,12 +123,23 @@ add_fgd(ClusterSched *sched)
  * FGD its own, the others Open-Gpu-Share's default best-fit): one table, read
  * three ways. */
 static const char *const policy_names[] = {
-	"LeastAllocated", "MostAllocated", "Random", "DotProd", "GpuClustering",
-	"GpuPacking",     "BestFit",       "FGD",    NULL,
+	"LeastAllocated",
+	"MostAllocated",
+	"RequestedToCapacityRatio",
+	"BalancedAllocation",
+	"Random",
+	"DotProd",
+	"GpuClustering",
+	"GpuPacking",
+	"BestFit",
+	"FGD",
+	NULL,
 };
 static void (*const policy_add[])(ClusterSched *sched) = {
 	cluster_sched_add_default_score_plugins, /* the default profile */
 	add_most_allocated,
+	add_requested_to_capacity_ratio,
+	add_balanced_allocation,
 	add_random,
 	add_dotprod,
 	add_clustering,
@@ -94,10 +148,13 @@ static void (*const policy_add[])(ClusterSched *sched) = {
 	add_fgd,
 };
 static const ClusterGpuPick policy_pick[] = {
-	CLUSTER_GPU_PICK_BEST, CLUSTER_GPU_PICK_BEST, CLUSTER_GPU_PICK_RANDOM,
-	CLUSTER_GPU_PICK_BEST, CLUSTER_GPU_PICK_BEST, CLUSTER_GPU_PICK_BEST,
-	CLUSTER_GPU_PICK_BEST, CLUSTER_GPU_PICK_FGD,
+	CLUSTER_GPU_PICK_BEST, CLUSTER_GPU_PICK_BEST,   CLUSTER_GPU_PICK_BEST,
+	CLUSTER_GPU_PICK_BEST, CLUSTER_GPU_PICK_RANDOM, CLUSTER_GPU_PICK_BEST,
+	CLUSTER_GPU_PICK_BEST, CLUSTER_GPU_PICK_BEST,   CLUSTER_GPU_PICK_BEST,
+	CLUSTER_GPU_PICK_FGD,
 };
+/* kube-scheduler's own come first; the rest are the paper's research policies */
+#define N_KUBE_POLICIES 4
 G_STATIC_ASSERT(G_N_ELEMENTS(policy_names) == G_N_ELEMENTS(policy_add) + 1);
 G_STATIC_ASSERT(G_N_ELEMENTS(policy_pick) == G_N_ELEMENTS(policy_add));
 
@@ -133,8 +190,7 @@ cluster_sched_score_policy_needs_gpushare(const char *name)
 {
 	gint i = policy_index(name);
 
-	return i >= 0 && policy_add[i] != cluster_sched_add_default_score_plugins &&
-	       policy_add[i] != add_most_allocated;
+	return i >= N_KUBE_POLICIES;
 }
 
 gboolean

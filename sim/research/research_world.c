@@ -161,10 +161,9 @@ research_world__setup(ResearchWorldSetup *setup, const ResearchFgdConfig *config
 		return FALSE;
 	}
 	if (config->world == RESEARCH_WORLD_DRA_MIG) {
-		g_set_error(error, RESEARCH_FGD_ERROR, 0,
-		            "world dra-mig: not built yet (it waits for the dynamic-MIG model, "
-		            "research_mig.c)");
-		return FALSE;
+		setup->mig = research_mig_new(config->mig_model, error);
+		if (setup->mig == NULL)
+			return FALSE;
 	}
 	return TRUE;
 }
@@ -172,6 +171,7 @@ research_world__setup(ResearchWorldSetup *setup, const ResearchFgdConfig *config
 void
 research_world__setup_clear(ResearchWorldSetup *setup)
 {
+	g_clear_pointer(&setup->mig, research_mig_free);
 }
 
 /* KEP-5075 round-up (model/dra dra_capacity.c round_up): min + ceil((v − min) / step) × step. */
@@ -211,17 +211,20 @@ research_world__request(const ResearchWorldSetup *setup,
 		r.held = (double)num_gpu * CLUSTER_GPUSHARE_MILLI;
 		break;
 	case RESEARCH_WORLD_TIME_SLICING:
-		/* ceil(m × R / 1000) replicas on one GPU's share; k × R for k whole GPUs */
-		r.units = r.share < CLUSTER_GPUSHARE_MILLI
-		                  ? (r.share * setup->replicas + CLUSTER_GPUSHARE_MILLI - 1) /
-		                            CLUSTER_GPUSHARE_MILLI
-		                  : num_gpu * setup->replicas;
+		/* ceil(m × R / 1000) replicas per GPU's share m: k × R for k whole GPUs */
+		r.units = num_gpu * ((r.share * setup->replicas + CLUSTER_GPUSHARE_MILLI - 1) /
+		                     CLUSTER_GPUSHARE_MILLI);
 		r.held = (double)r.units * CLUSTER_GPUSHARE_MILLI / setup->replicas;
 		break;
 	case RESEARCH_WORLD_DRA_CAPACITY:
 	case RESEARCH_WORLD_DRA_CAPACITY_PICK:
 		r.req.gpu_milli = research_world__round_capacity(r.share, setup->step);
 		r.held = (double)num_gpu * r.req.gpu_milli;
+		break;
+	case RESEARCH_WORLD_DRA_MIG:
+		/* the smallest profile covering the share; k whole GPUs are k full devices */
+		r.profile = research_mig_profile_for(setup->mig, r.share);
+		r.held = (double)num_gpu * research_mig_profile_milli(setup->mig, r.profile);
 		break;
 	default:
 		g_assert_not_reached();

@@ -153,6 +153,42 @@ pick_gpus(const ResearchWorldSetup *setup,
 	}
 }
 
+/*
+ * dra-mig: num_gpu devices of the pod's profile, each where the allocator's
+ * first fit puts it (research_mig.h) after the ones before. On @gpus itself,
+ * or on a copy to ask whether it fits. @tenants: (nullable) instances per GPU.
+ */
+static gboolean
+mig_place(const ResearchMig *mig,
+          ResearchMigGpu *gpus,
+          guint n_gpus,
+          const ResearchWorldRequest *r,
+          guint16 *tenants)
+{
+	for (guint slot = 0; slot < r->num_gpu; slot++) {
+		guint gpu, start;
+
+		if (!research_mig_first_fit(mig, gpus, n_gpus, r->profile, &gpu, &start))
+			return FALSE;
+		research_mig_take(mig, &gpus[gpu], r->profile, start);
+		if (tenants != NULL)
+			tenants[gpu]++;
+	}
+	return TRUE;
+}
+
+static gboolean
+mig_fits(const ResearchMig *mig, const ResearchWorldNode *wn, const ResearchWorldRequest *r)
+{
+	ResearchMigGpu scratch[CLUSTER_GPUSHARE_MAX_GPUS];
+	guint gpu, start;
+
+	if (r->num_gpu == 1) /* the common case: no copy */
+		return research_mig_first_fit(mig, wn->mig, wn->n_gpus, r->profile, &gpu, &start);
+	memcpy(scratch, wn->mig, wn->n_gpus * sizeof(ResearchMigGpu));
+	return mig_place(mig, scratch, wn->n_gpus, r, NULL);
+}
+
 static void
 place_replicas(const ResearchWorldSetup *setup, ResearchWorldNode *wn, guint units)
 {
@@ -185,6 +221,8 @@ research_world__place(const ResearchWorldSetup *setup,
 		return;
 	if (setup->world == RESEARCH_WORLD_TIME_SLICING)
 		place_replicas(setup, wn, r->units);
+	else
+		mig_place(setup->mig, wn->mig, wn->n_gpus, r, wn->tenants);
 }
 
 void
@@ -240,6 +278,8 @@ world_filter(gpointer data,
 	/* time-slicing: NodeResourcesFit on the count of nvidia.com/gpu replicas */
 	if (setup->world == RESEARCH_WORLD_TIME_SLICING)
 		fits = wn->free_replicas >= r->units;
+	else
+		fits = mig_fits(setup->mig, wn, r);
 	if (fits)
 		return CLUSTER_STATUS_SUCCESS;
 	*reason = "Insufficient GPU";

@@ -628,7 +628,8 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 				        "score policy \"%s\" scores Open-Gpu-Share's "
 				        "milli-GPU state, which only the FGD protocol "
 				        "builds (docs/research/fgd-state.md); a scenario "
-				        "mode takes LeastAllocated or MostAllocated",
+				        "mode takes LeastAllocated, MostAllocated, "
+				        "RequestedToCapacityRatio or BalancedAllocation",
 				        names[i]);
 			if (i != G_MAXUINT && !cluster_sched_score_policy_needs_gpushare(names[i]))
 				m.score = g_strdup(names[i]);

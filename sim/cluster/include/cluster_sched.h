@@ -67,9 +67,12 @@ void cluster_sched_add_score_plugin(ClusterSched *self, ClusterScorePlugin *plug
 void cluster_sched_add_default_score_plugins(ClusterSched *self);
 /*
  * The score policies by name (cluster_score_policy.c), NULL-terminated, in
- * order: "LeastAllocated" (the default profile), "MostAllocated" (the default
- * profile with NodeResourcesFit's MostAllocated strategy). A new policy is a
- * row there; the scenario decoder and sim/world find it by name.
+ * order: kube-scheduler's own, "LeastAllocated" (the default profile),
+ * "MostAllocated" and "RequestedToCapacityRatio" (the default profile with
+ * that NodeResourcesFit strategy), "BalancedAllocation" (the default profile
+ * without NodeResourcesFit's score); then the FGD paper's research policies.
+ * A new policy is a row there; the scenario decoder and sim/world find it by
+ * name.
  */
 const char *const *cluster_sched_score_policy_names(void);
 /*

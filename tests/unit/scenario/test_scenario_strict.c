@@ -136,11 +136,14 @@ test_strict__score_policy(void **state)
 
 	assert_string_equal(names[0], "LeastAllocated");
 	assert_string_equal(names[1], "MostAllocated");
-	assert_string_equal(names[7], "FGD");
-	assert_null(names[8]);
+	assert_string_equal(names[2], "RequestedToCapacityRatio");
+	assert_string_equal(names[3], "BalancedAllocation");
+	assert_string_equal(names[9], "FGD");
+	assert_null(names[10]);
 	/* line 8: the value at column 24 ("  - {name: dra, score: " is 23 characters) */
 	scenario_test_expect_error(HEAD ONE_POOL "  modes:\n  - {name: dra, score: Most}\n",
 	                           "s.yaml:8:24: error: expected LeastAllocated, MostAllocated, "
+	                           "RequestedToCapacityRatio, BalancedAllocation, "
 	                           "Random, DotProd, GpuClustering, GpuPacking, BestFit or FGD, "
 	                           "got \"Most\" [spec.modes[0].score]");
 	scenario_test_expect_error(
@@ -148,7 +151,8 @@ test_strict__score_policy(void **state)
 	        "s.yaml:8:24: error: score policy \"FGD\" scores "
 	        "Open-Gpu-Share's milli-GPU state, which only the FGD "
 	        "protocol builds (docs/research/fgd-state.md); a scenario "
-	        "mode takes LeastAllocated or MostAllocated [spec.modes[0].score]");
+	        "mode takes LeastAllocated, MostAllocated, "
+	        "RequestedToCapacityRatio or BalancedAllocation [spec.modes[0].score]");
 }
 
 /* `arrival.process` and its parameters come from sim/workload's tables

@@ -97,11 +97,11 @@ run_policy(const WorkloadTrace *trace, const char *policy, guint lo, guint hi, c
 	for (guint s = 0; s < n; s++) {
 		ResearchFgdConfig config = base_config;
 		ResearchFgdRun run;
+		g_autoptr(GError) error = NULL;
+		double t0 = cpu_seconds();
 
 		config.policy = policy;
 		config.seed = lo + s;
-		g_autoptr(GError) error = NULL;
-		double t0 = cpu_seconds();
 
 		if (!research_fgd_run(trace, &config, &run, &error)) {
 			fprintf(stderr, "fgd: %s\n", error->message);
