@@ -4,8 +4,9 @@
  * traces, worlds and policies, with the valid ones listed on a miss), loads
  * the traces and hands the grid traces x worlds x policies x seeds to
  * sim/research's runner (research_experiment_run, which runs it on
- * sim/sweep's executor), then writes DIR/fgd.json, fgd.csv and fgd.html,
- * each atomically and only after every run succeeded. docs/experiment.md is
+ * sim/sweep's executor), then writes DIR/fgd.json, fgd.csv and fgd.html (the
+ * page drawn from the json text by reports' rpt_fgd_html), each atomically
+ * and only after every run succeeded. docs/experiment.md is
  * the user's guide.
  */
 #include "drasim-config.h"
@@ -19,6 +20,7 @@
 
 #include "cli.h"
 #include "research.h"
+#include "rpt_fgd.h"
 #include "workload.h"
 
 #define CMD "experiment fgd"
@@ -218,8 +220,10 @@ parse_formats(FgdArgs *args)
 			args->json = TRUE;
 		else if (strcmp(formats[i], "csv") == 0)
 			args->csv = TRUE;
+		else if (strcmp(formats[i], "html") == 0)
+			args->html = TRUE;
 		else
-			return cli_usage_error(CMD, "--format: the formats are json and csv");
+			return cli_usage_error(CMD, "--format: the formats are json, csv and html");
 	}
 	return CLI_EXIT_OK;
 }
@@ -315,15 +319,23 @@ write_output(const char *dir, const char *name, const char *text)
 	return ok;
 }
 
-/* Every file made first, then written: a failure writes none. */
+/* Every file made first, then written: a failure makes none. The page is drawn from
+ * fgd.json's own text (rpt_fgd.h), so a saved fgd.json redraws the same page. */
 static gboolean
 write_outputs(const FgdArgs *args, const ResearchExperiment *exp)
 {
 	g_autofree char *json = research_experiment_json(exp);
 	g_autofree char *csv = args->csv ? research_experiment_csv(exp) : NULL;
+	g_autoptr(GError) error = NULL;
+	g_autofree char *html = args->html ? rpt_fgd_html(json, -1, &error) : NULL;
 
+	if (args->html && html == NULL) {
+		fprintf(stderr, "drasim " CMD ": fgd.html: %s\n", error->message);
+		return FALSE;
+	}
 	return (!args->json || write_output(args->output, "fgd.json", json)) &&
-	       (!args->csv || write_output(args->output, "fgd.csv", csv));
+	       (!args->csv || write_output(args->output, "fgd.csv", csv)) &&
+	       (!args->html || write_output(args->output, "fgd.html", html));
 }
 
 static int
@@ -426,8 +438,8 @@ cli_experiment_main(int argc, char **argv)
 		{ "mig-model", 0, 0, G_OPTION_ARG_STRING, &args.mig_model,
 		  "dra-mig: a MIG-capable GPU model of the catalog (default: the world's)", "M" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output, "output folder", "DIR" },
-		{ "format", 0, 0, G_OPTION_ARG_STRING, &args.format, "json,csv (default both)",
-		  "LIST" },
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &args.format,
+		  "json,csv,html (default json,csv)", "LIST" },
 		{ "csv-dir", 0, 0, G_OPTION_ARG_FILENAME, &args.csv_dir,
 		  "folder of the openb CSVs (default $DRASIM_TRACES or ../shared/traces/...)",
 		  "DIR" },

@@ -38,7 +38,7 @@ subcommand=experiment
 # shellcheck source=tests/unit/cli/tap-lib.sh
 . "$root/tests/unit/cli/tap-lib.sh"
 
-echo "1..17"
+echo "1..19"
 
 "$drasim" experiment fgd --trace "$data/three.csv" --nodes "$data/nodes.csv" --policy BestFit \
 	--seeds 1-3 -o "$work/hand" >/dev/null 2>"$work/err"
@@ -150,6 +150,17 @@ ran = [p for p in ps if "refused" not in p]
 assert ran and all(len(p["points"]) == 131 and not p["beyond_production"] for p in ran)
 PY
 result $? "pairs refused by default are recorded in fgd.json and said on stderr"
+
+# The page: drawn from the json text (rpt_fgd_html), alone when only html is asked for.
+"$drasim" experiment fgd --trace "$work/half.csv" --nodes "$data/nodes.csv" --seeds 1-2 \
+	--worlds whole,dra-capacity --policy LeastAllocated --format html -o "$work/page" \
+	>/dev/null 2>"$work/err" &&
+	[ -s "$work/page/fgd.html" ] && [ ! -e "$work/page/fgd.json" ] &&
+	[ ! -e "$work/page/fgd.csv" ] && grep -q "<svg" "$work/page/fgd.html" &&
+	grep -q "dra-capacity" "$work/page/fgd.html" && grep -q "LeastAllocated" "$work/page/fgd.html"
+result $? "--format html writes fgd.html alone, with the worlds' charts"
+expect_error 2 "the formats are json, csv and html" "an unknown format lists the three" -- \
+	fgd --format pdf -o "$work/x6"
 
 # Equal bytes whatever --jobs is: 2 traces x 2 worlds x 6 policies x 3 seeds on three nodes.
 set -- fgd --trace "$data/mixed.csv" --trace "$data/three.csv" --nodes "$data/nodes3.csv" \
