@@ -228,6 +228,29 @@ parse_formats(FgdArgs *args)
 	return CLI_EXIT_OK;
 }
 
+/*
+ * Every run's figures stay in memory until the files are written (about 4 kB a
+ * run), so the grid is bounded: 100,000 runs is 400 MB and, at half a second
+ * a run of the default trace, a day on two cores.
+ */
+#define MAX_RUNS 100000
+
+static int
+check_grid(const FgdArgs *args)
+{
+	guint64 traces = args->traces != NULL ? g_strv_length(args->traces) : 1;
+	guint64 runs = traces * args->world_list->len * args->policy_list->len *
+	               (args->seed_hi - args->seed_lo + 1);
+	g_autofree char *msg = NULL;
+
+	if (runs <= MAX_RUNS)
+		return CLI_EXIT_OK;
+	msg = g_strdup_printf("%" G_GUINT64_FORMAT " runs (traces x worlds x policies x seeds); "
+	                      "at most %u: split the experiment",
+	                      runs, MAX_RUNS);
+	return cli_usage_error(CMD, msg);
+}
+
 static int
 check_args(FgdArgs *args)
 {
@@ -256,6 +279,8 @@ check_args(FgdArgs *args)
 		status = parse_policies(args);
 	if (status == CLI_EXIT_OK)
 		status = check_world_options(args);
+	if (status == CLI_EXIT_OK)
+		status = check_grid(args);
 	if (status == CLI_EXIT_OK)
 		status = check_pairs(args);
 	return status;

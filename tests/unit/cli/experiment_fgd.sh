@@ -38,7 +38,7 @@ subcommand=experiment
 # shellcheck source=tests/unit/cli/tap-lib.sh
 . "$root/tests/unit/cli/tap-lib.sh"
 
-echo "1..19"
+echo "1..20"
 
 "$drasim" experiment fgd --trace "$data/three.csv" --nodes "$data/nodes.csv" --policy BestFit \
 	--seeds 1-3 -o "$work/hand" >/dev/null 2>"$work/err"
@@ -121,6 +121,9 @@ expect_error 2 "seeds: the range A-B needs A <= B" "seeds out of order" -- \
 	fgd --seeds 51-42 -o "$work/x2"
 expect_error 2 "seeds wants A-B or A (e.g. 42-51)" "seeds that are not numbers" -- \
 	fgd --seeds 42-x -o "$work/x2"
+expect_error 2 "200000 runs (traces x worlds x policies x seeds); at most 100000" \
+	"a grid too large to hold is refused before it runs" -- \
+	fgd --worlds whole,dra-capacity --seeds 1-10000 -o "$work/x2"
 expect_error 2 "--replicas sets the time-slicing world, which --worlds does not include" \
 	"a world's option without its world" -- fgd --replicas 4 -o "$work/x2"
 expect_error 1 "bad.csv:3:[0-9]*:" "a malformed row names file:line:col" -- \
