@@ -27,7 +27,6 @@ struct ClusterGpuShare {
 	gint64 max_cpu, max_gpu;
 	ClusterRandFunc rand;
 	gpointer rand_data;
-	gboolean reuse_gpu;
 	ClusterGpuShareTask *tasks;
 	guint n_tasks;
 	gint64 *cpu_steps; /* distinct task CPU sizes, increasing */
@@ -108,13 +107,6 @@ cluster_gpushare_set_tasks(ClusterGpuShare *self, const ClusterGpuShareTask *tas
 	memo_reset(self, self->capacity);
 }
 
-void
-cluster_gpushare_set_reuse_gpu(ClusterGpuShare *self, gboolean reuse)
-{
-	self->reuse_gpu = reuse;
-	memo_reset(self, self->capacity);
-}
-
 gint64
 cluster_gpushare_get_max_cpu(const ClusterGpuShare *self)
 {
@@ -182,20 +174,12 @@ model_allowed(guint32 model, const ClusterGpuShareReq *req)
 	return req->model_mask == 0 || (model < 32 && (req->model_mask & (1u << model)) != 0);
 }
 
-/*
- * CanNodeHostPodOnGpuMemory: num_gpu GPUs with at least gpu_milli free each;
- * with @reuse, num_gpu shares of gpu_milli, several on one GPU with room.
- */
+/* CanNodeHostPodOnGpuMemory: num_gpu GPUs with at least gpu_milli free each. */
 static inline gboolean
-gpus_fit(const gint32 *free, guint32 n_gpus, const ClusterGpuShareReq *req, gboolean reuse)
+gpus_fit(const gint32 *free, guint32 n_gpus, const ClusterGpuShareReq *req)
 {
 	guint32 fitting = 0;
 
-	if (G_UNLIKELY(reuse)) {
-		for (guint i = 0; i < n_gpus; i++)
-			fitting += (guint32)free[i] / req->gpu_milli;
-		return fitting >= req->num_gpu;
-	}
 	for (guint i = 0; i < n_gpus; i++)
 		fitting += free[i] >= (gint32)req->gpu_milli;
 	return fitting >= req->num_gpu;
@@ -208,7 +192,7 @@ cluster_gpushare_fits(const ClusterGpuShareNode *node, const ClusterGpuShareReq 
 		return TRUE;
 	if (node == NULL || node->n_gpus == 0 || !model_allowed(node->model, req))
 		return FALSE;
-	return gpus_fit(node->free, node->n_gpus, req, node->share->reuse_gpu);
+	return gpus_fit(node->free, node->n_gpus, req);
 }
 
 gint64
@@ -261,7 +245,7 @@ frag_compute(const ClusterGpuShare *self,
 			data[NO_ACCESS] += task->p * (double)total;
 			continue;
 		}
-		if (!gpus_fit(free, n_gpus, &task->req, self->reuse_gpu)) {
+		if (!gpus_fit(free, n_gpus, &task->req)) {
 			data[cpu_ok ? Q2_LACK_GPU : Q1_LACK_BOTH] += task->p * (double)total;
 			continue;
 		}

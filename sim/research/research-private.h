@@ -59,6 +59,11 @@ typedef struct {
 	guint32 units;  /* time-slicing: replicas asked */
 	gint32 profile; /* dra-mig: the MIG profile per GPU, -1 for a full GPU */
 	double held;
+	/* The world's own GPU filter decides (research_world__dra_ops): always in
+	 * time-slicing and dra-mig; in dra-capacity for a pod whose k shares may
+	 * stack on one device, where @req (what Open-Gpu-Share's filter and the
+	 * paper's scores see) is one share, a condition the stacked fit implies. */
+	gboolean world_filter;
 } ResearchWorldRequest;
 
 ResearchWorldRequest research_world__request(const ResearchWorldSetup *setup,
@@ -91,8 +96,6 @@ void research_world__node_init(ResearchWorldNode *node,
                                guint32 n_gpus);
 /* Worlds whose GPUs are Open-Gpu-Share's per-GPU milli state (node->gpushare). */
 gboolean research_world__uses_gpushare(ResearchWorld world);
-/* Worlds where one GPU may serve several of a pod's num_gpu shares. */
-gboolean research_world__reuses_gpu(ResearchWorld world);
 /* Worlds with FGD's fragment (over that state, with the task mix in the world's terms). */
 gboolean research_world__has_frag(ResearchWorld world);
 /* The GPU filter of the worlds without Open-Gpu-Share state, as DynamicResources' hooks. */

@@ -191,8 +191,7 @@ add_pods(Run *run)
 		pod->user_data = &run->reqs[i];
 		if (research_world__uses_gpushare(run->setup.world))
 			pod->gpushare = &run->reqs[i].req;
-		else
-			pod->has_dra = run->reqs[i].num_gpu > 0;
+		pod->has_dra = run->reqs[i].world_filter;
 		g_ptr_array_add(run->pods, pod);
 	}
 }
@@ -401,7 +400,6 @@ research_fgd_run(const WorkloadTrace *trace,
 	run.sched = cluster_sched_new(&sc);
 	cluster_sched_add_score_policy(run.sched, config->policy);
 	run.share = cluster_gpushare_new(max_cpu, max_gpu, draw, run.policy_rng);
-	cluster_gpushare_set_reuse_gpu(run.share, research_world__reuses_gpu(config->world));
 	out->n_tasks = research_fgd__set_world_tasks(run.share, trace, &run.setup);
 	add_nodes(&run, node_rng);
 	add_pods(&run);

@@ -211,6 +211,7 @@ research_world__request(const ResearchWorldSetup *setup,
 		r.held = (double)num_gpu * CLUSTER_GPUSHARE_MILLI;
 		break;
 	case RESEARCH_WORLD_TIME_SLICING:
+		r.world_filter = TRUE;
 		/* ceil(m × R / 1000) replicas per GPU's share m: k × R for k whole GPUs */
 		r.units = num_gpu * ((r.share * setup->replicas + CLUSTER_GPUSHARE_MILLI - 1) /
 		                     CLUSTER_GPUSHARE_MILLI);
@@ -220,8 +221,20 @@ research_world__request(const ResearchWorldSetup *setup,
 	case RESEARCH_WORLD_DRA_CAPACITY_PICK:
 		r.req.gpu_milli = research_world__round_capacity(r.share, setup->step);
 		r.held = (double)num_gpu * r.req.gpu_milli;
+		/*
+		 * A multi-allocatable device is never "in use" (model/dra dra_search.c):
+		 * one request of count k may take a device twice. Open-Gpu-Share's filter
+		 * wants k distinct GPUs, so such a pod is filtered by the world's first
+		 * fit, and its scores and task see one share (kept out of the filter's
+		 * hot path; openb has no pod of k > 1 below a whole GPU).
+		 */
+		if (num_gpu > 1 && r.req.gpu_milli <= CLUSTER_GPUSHARE_MILLI / 2) {
+			r.req.num_gpu = 1;
+			r.world_filter = TRUE;
+		}
 		break;
 	case RESEARCH_WORLD_DRA_MIG:
+		r.world_filter = TRUE;
 		/* the smallest profile covering the share; k whole GPUs are k full devices */
 		r.profile = research_mig_profile_for(setup->mig, r.share);
 		r.held = (double)num_gpu * research_mig_profile_milli(setup->mig, r.profile);

@@ -32,13 +32,6 @@ research_world__has_frag(ResearchWorld world)
 	return research_world__uses_gpushare(world);
 }
 
-/* DRA's multi-allocatable devices: a request of k may take one device twice (model/dra). */
-gboolean
-research_world__reuses_gpu(ResearchWorld world)
-{
-	return world == RESEARCH_WORLD_DRA_CAPACITY || world == RESEARCH_WORLD_DRA_CAPACITY_PICK;
-}
-
 void
 research_world__node_init(ResearchWorldNode *node,
                           const ResearchWorldSetup *setup,
@@ -135,7 +128,8 @@ pick_gpus(const ResearchWorldSetup *setup,
           guint *gpus)
 {
 	const ClusterGpuShareReq *req = pod->gpushare;
-	gboolean fractional = req->num_gpu == 1 && req->gpu_milli < CLUSTER_GPUSHARE_MILLI;
+	const ResearchWorldRequest *r = pod->user_data;
+	gboolean fractional = r->num_gpu == 1 && req->gpu_milli < CLUSTER_GPUSHARE_MILLI;
 
 	switch (setup->world) {
 	case RESEARCH_WORLD_GPUSHARE:
@@ -148,7 +142,7 @@ pick_gpus(const ResearchWorldSetup *setup,
 		/* fall through */
 	default:
 		return research_world__capacity_first_fit(node->gpushare->free,
-		                                          node->gpushare->n_gpus, req->num_gpu,
+		                                          node->gpushare->n_gpus, r->num_gpu,
 		                                          req->gpu_milli, gpus);
 	}
 }
@@ -275,11 +269,19 @@ world_filter(gpointer data,
 		*reason = "GPU model not allowed";
 		return CLUSTER_STATUS_UNSCHEDULABLE;
 	}
-	/* time-slicing: NodeResourcesFit on the count of nvidia.com/gpu replicas */
-	if (setup->world == RESEARCH_WORLD_TIME_SLICING)
+	if (setup->world == RESEARCH_WORLD_TIME_SLICING) {
+		/* NodeResourcesFit on the count of nvidia.com/gpu replicas */
 		fits = wn->free_replicas >= r->units;
-	else
+	} else if (setup->world == RESEARCH_WORLD_DRA_MIG) {
 		fits = mig_fits(setup->mig, wn, r);
+	} else {
+		/* dra-capacity, k shares that may stack: the allocator's own answer */
+		guint gpus[RESEARCH_MAX_SLOTS];
+
+		fits = research_world__capacity_first_fit(node->gpushare->free,
+		                                          node->gpushare->n_gpus, r->num_gpu,
+		                                          r->req.gpu_milli, gpus) > 0;
+	}
 	if (fits)
 		return CLUSTER_STATUS_SUCCESS;
 	*reason = "Insufficient GPU";

@@ -79,12 +79,6 @@ ClusterGpuShare *cluster_gpushare_new(gint64 max_cpu_milli,
 void cluster_gpushare_free(ClusterGpuShare *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterGpuShare, cluster_gpushare_free)
 
-/*
- * A request of num_gpu shares may put several on one GPU with room, as a DRA
- * request of count k on multi-allocatable devices (KEP-5075) may land on one
- * device twice. Off (Open-Gpu-Share): num_gpu distinct GPUs. Set before use.
- */
-void cluster_gpushare_set_reuse_gpu(ClusterGpuShare *self, gboolean reuse);
 /* Replaces the task mix (copied) and empties the memo. */
 void cluster_gpushare_set_tasks(ClusterGpuShare *self, const ClusterGpuShareTask *tasks, guint n);
 gint64 cluster_gpushare_get_max_cpu(const ClusterGpuShare *self);

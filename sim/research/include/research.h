@@ -64,8 +64,12 @@ typedef struct {
 	guint64 seed;
 	double tune_ratio; /* 1.3 in the paper; <= 0: no tuning */
 	ResearchWorld world;
-	guint replicas;        /* time-slicing: replicas per GPU; 0 = the world's default */
-	gint64 capacity_step;  /* dra-capacity: the request policy's step in milli; 0 = default */
+	/* time-slicing: replicas per GPU; 0 = 10. A pod of k GPUs of share m asks
+	 * k x ceil(m x R / 1000) of the node's n_gpus x R nvidia.com/gpu. */
+	guint replicas;
+	/* dra-capacity(-pick): the request policy's step in milli (validRange
+	 * {min: step, max: 1000, step}); 0 = 10. A share rounds up to it. */
+	gint64 capacity_step;
 	const char *mig_model; /* dra-mig: a MIG-capable catalog GPU model; NULL = default */
 } ResearchFgdConfig;
 

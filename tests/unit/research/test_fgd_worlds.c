@@ -161,6 +161,31 @@ test_worlds__dra_capacity_by_hand(void **state)
 }
 
 /*
+ * One request of count 2 may put both shares on one multi-allocatable device
+ * (model/dra; test-research-world-dra): a pod of 2 x 0.4 GPU on a node of one
+ * GPU runs in dra-capacity (arrived 800 of 1000: 80 %, unallocated 20, one pod
+ * on the GPU), and fails under Open-Gpu-Share, which wants two GPUs
+ * (unallocated 100).
+ */
+static void
+test_worlds__dra_capacity_stacks_one_request(void **state)
+{
+	g_autoptr(WorkloadTrace) trace =
+	        trace_new(NODES_HEADER "n0,8000,1024,1,A\n", PODS_HEADER "p,1000,1,2,400,A\n");
+	ResearchFgdConfig config = { .policy = "FGD", .world = RESEARCH_WORLD_DRA_CAPACITY };
+	g_autoptr(GError) error = NULL;
+	ResearchFgdRun run;
+
+	assert_true(research_fgd_run(trace, &config, &run, &error));
+	assert_int_equal(run.pods_failed, 0);
+	assert_true(fabs(run.unallocated_pct[80] - 20.0) < 1e-9);
+	config.world = RESEARCH_WORLD_GPUSHARE;
+	assert_true(research_fgd_run(trace, &config, &run, &error));
+	assert_int_equal(run.pods_failed, 1);
+	assert_true(fabs(run.unallocated_pct[80] - 100.0) < 1e-9);
+}
+
+/*
  * dra-mig on the default model (A100-SXM4-40GB: 7 compute, 8 memory slices):
  * 0.25 takes 2g.10gb (2 of 7 compute slices: 285 milli), 0.6 takes 7g.40gb
  * (4g's 571 is short: 1000 milli), whole GPUs full devices. First fit puts
@@ -263,6 +288,7 @@ main(void)
 		cmocka_unit_test(test_worlds__whole_by_hand),
 		cmocka_unit_test(test_worlds__time_slicing_by_hand),
 		cmocka_unit_test(test_worlds__dra_capacity_by_hand),
+		cmocka_unit_test(test_worlds__dra_capacity_stacks_one_request),
 		cmocka_unit_test(test_worlds__dra_mig_by_hand),
 		cmocka_unit_test(test_worlds__api),
 		cmocka_unit_test(test_worlds__refusals),
