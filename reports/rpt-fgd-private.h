@@ -82,17 +82,24 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RptFgd, rpt_fgd__free)
  * the whole page). */
 typedef const char *(*RptFgdColourOf)(const char *policy, gpointer data);
 
-/* The y scale's top for @curve over every policy of @worlds (a trace's worlds share it). */
-double rpt_fgd_svg__y_top(const GPtrArray *worlds, RptFgdCurve curve);
-/* One world's @curve against arrived %, a line per policy with its +-SD band, @subtitle
- * (NULL: none) under the title; returns the number of points drawn (0: nothing written). */
+/* A curve chart: @curve against arrived % from @from to 130 % (0: the paper's whole axis;
+ * 80: the knee and the policies' order up close) on the y scale [0, @y_top]. */
+typedef struct {
+	const char *id, *title;
+	const char *subtitle; /* NULL: none */
+	RptFgdCurve curve;
+	guint from;
+	double y_top;
+} RptFgdChart;
+
+/* The y scale's top for @curve from @from % over every policy of @worlds (a trace's worlds
+ * share it). */
+double rpt_fgd_svg__y_top(const GPtrArray *worlds, RptFgdCurve curve, guint from);
+/* One world's chart, a line per policy with its +-SD band; returns the number of points
+ * drawn (0: nothing written). */
 guint rpt_fgd_svg__curves(GString *out,
-                          const char *id,
-                          const char *title,
-                          const char *subtitle,
+                          const RptFgdChart *chart,
                           const RptFgdWorld *world,
-                          RptFgdCurve curve,
-                          double y_top,
                           RptFgdColourOf colour_of,
                           gpointer data);
 /* Unallocated GPU % at 100 % arrival: a group per world, a bar per policy with SD whiskers. */
@@ -104,11 +111,11 @@ guint rpt_fgd_svg__bars(GString *out,
                         gpointer data);
 
 /* Layout, for the test's worked coordinates: the curve chart's plot area is x
- * [CURVE_LEFT, CURVE_LEFT + 130 * CURVE_PX_PER_PCT], y [PLOT_TOP, PLOT_TOP + PLOT_H];
+ * [CURVE_LEFT, CURVE_LEFT + CURVE_W] (arrived from..130 %), y [PLOT_TOP, PLOT_TOP + PLOT_H];
  * the bar chart's y the same. */
-#define RPT_FGD_CURVE_LEFT       56.0
-#define RPT_FGD_CURVE_PX_PER_PCT 3.5
-#define RPT_FGD_PLOT_TOP         48.0
-#define RPT_FGD_PLOT_H           200.0
-#define RPT_FGD_BAR_W            14.0
-#define RPT_FGD_BAR_GAP          20.0
+#define RPT_FGD_CURVE_LEFT 56.0
+#define RPT_FGD_CURVE_W    455.0
+#define RPT_FGD_PLOT_TOP   48.0
+#define RPT_FGD_PLOT_H     200.0
+#define RPT_FGD_BAR_W      14.0
+#define RPT_FGD_BAR_GAP    20.0

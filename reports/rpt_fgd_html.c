@@ -21,12 +21,16 @@ static const char fgd_style[] =
         ".band{stroke:none;fill-opacity:0.15}.mean{fill:none;stroke-width:1.6}"
         ".bar{stroke-width:1.5;stroke-opacity:0.5}.grid{stroke:#eee}"
         ".mark100{stroke:#888;stroke-dasharray:3 3}.whisker{stroke:#222;fill:none}"
+        ".halo{stroke:#fff;stroke-width:3;fill:none}"
+        ".onplot{paint-order:stroke;stroke:#fff;stroke-width:3px}"
         ".value{font-size:9px;fill:#222}.refused{fill:#999}.beyond{fill:#9a3c00}"
         ".badge{display:inline-block;font-size:11px;padding:0 5px;margin-left:4px;"
         "border-radius:8px;background:#fff1e5;color:#9a3c00;border:1px solid #f0b17a}"
         ".note{color:#555;max-width:75em}code{background:#f6f8fa;padding:1px 4px}"
-        "td.refused{color:#777;font-style:italic}ul.toc{columns:4;font-size:13px}"
-        ".charts>p.note{flex-basis:100%;margin:2px 0}";
+        "td.refused{color:#777;font-style:italic}td.best{font-weight:bold}ul.toc{columns:4;font-"
+        "size:13px}"
+        ".charts>p.note{flex-basis:100%;margin:2px 0}td.policy{white-space:nowrap}"
+        "td[rowspan]{vertical-align:top}";
 
 static const char beyond_badge[] = "<span class=\"badge\">beyond production</span>";
 
@@ -85,7 +89,70 @@ shell_word(GString *out, const char *word)
 	}
 }
 
-/* The command that writes this page again: every trace, policy and world on it. */
+/*
+ * `drasim experiment fgd`'s defaults (docs/experiment.md), so that the command names only
+ * what differs: the CLI refuses a refused pair named on both sides (--worlds and --policy),
+ * which a page with refused pairs got from a default. reports/ sees no sim/ header, so the
+ * lists are here; sim/research's tables are the source (research_world_names(),
+ * research_policy_names()).
+ */
+static const char *const all_worlds[] = {
+	"gpushare", "whole", "time-slicing", "dra-capacity", "dra-capacity-pick", "dra-mig", NULL
+};
+static const char *const all_policies[] = { "Random",
+	                                    "DotProd",
+	                                    "GpuClustering",
+	                                    "GpuPacking",
+	                                    "BestFit",
+	                                    "FGD",
+	                                    "LeastAllocated",
+	                                    "MostAllocated",
+	                                    "RequestedToCapacityRatio",
+	                                    "BalancedAllocation",
+	                                    NULL };
+#define PAPER_POLICIES 6 /* the first six of all_policies */
+
+/* TRUE when @names are the first @n of @list, in order. */
+static gboolean
+is_prefix(const GPtrArray *names, const char *const *list, guint n)
+{
+	if (names->len != n) {
+		return FALSE;
+	}
+	for (guint i = 0; i < n; i++) {
+		if (list[i] == NULL || strcmp(g_ptr_array_index(names, i), list[i]) != 0) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* The options that name the page's worlds and policies, each left out when the default. */
+static void
+worlds_and_policies(GString *cmd, const GPtrArray *worlds, const GPtrArray *policies)
+{
+	gboolean paper_world = is_prefix(worlds, all_worlds, 1);
+
+	if (is_prefix(worlds, all_worlds, G_N_ELEMENTS(all_worlds) - 1)) {
+		g_string_append(cmd, " --worlds all");
+	} else if (!paper_world && worlds->len > 0) {
+		g_string_append(cmd, " --worlds ");
+		for (guint w = 0; w < worlds->len; w++) {
+			shell_word(cmd, g_ptr_array_index(worlds, w));
+			g_string_append(cmd, w + 1 < worlds->len ? "," : "");
+		}
+	}
+	if (is_prefix(policies, all_policies,
+	              paper_world ? PAPER_POLICIES : G_N_ELEMENTS(all_policies) - 1)) {
+		return;
+	}
+	for (guint p = 0; p < policies->len; p++) {
+		g_string_append(cmd, " --policy ");
+		shell_word(cmd, g_ptr_array_index(policies, p));
+	}
+}
+
+/* The command that writes this page again: every trace, world and policy on it. */
 static char *
 regenerate_command(const RptFgd *self)
 {
@@ -109,19 +176,7 @@ regenerate_command(const RptFgd *self)
 			}
 		}
 	}
-	for (guint p = 0; p < policies->len; p++) {
-		g_string_append(cmd, " --policy ");
-		shell_word(cmd, g_ptr_array_index(policies, p));
-	}
-	/* the paper's world alone is the default */
-	if (worlds->len > 1 || (worlds->len == 1 && strcmp(worlds->pdata[0], "gpushare") != 0)) {
-		g_autofree char *list = NULL;
-
-		g_ptr_array_add(worlds, NULL);
-		list = g_strjoinv(",", (char **)worlds->pdata);
-		g_string_append(cmd, " --worlds ");
-		shell_word(cmd, list);
-	}
+	worlds_and_policies(cmd, worlds, policies);
 	g_string_append_printf(cmd,
 	                       " --seeds %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
 	                       " --jobs 2 --format json,csv,html -o DIR",
@@ -138,14 +193,23 @@ header(GString *out, const RptFgd *self)
 	rpt_html__escaped(out, self->api_version);
 	g_string_append_printf(out,
 	                       " · seeds %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
-	                       " (%" G_GINT64_FORMAT ") · tune ratio %g (pods sampled up to "
-	                       "%g %% of GPU capacity) · %u traces</p>\n<p>Regenerate: <code>",
+	                       " (%" G_GINT64_FORMAT ") · tune ratio %g ",
 	                       self->seed_from, self->seed_to, self->seed_to - self->seed_from + 1,
-	                       self->tune_ratio, self->tune_ratio * 100.0, self->traces->len);
+	                       self->tune_ratio);
+	if (self->tune_ratio > 0) {
+		g_string_append_printf(out, "(pods sampled up to %g %% of GPU capacity)",
+		                       self->tune_ratio * 100.0);
+	} else { /* the protocol's "no tuning" */
+		g_string_append(out, "(the trace's pods as they are, not tuned)");
+	}
+	g_string_append_printf(out, " · %u trace%s</p>\n<p>Regenerate: <code>", self->traces->len,
+	                       self->traces->len == 1 ? "" : "s");
 	rpt_html__escaped(out, command);
 	g_string_append_printf(
 	        out,
-	        "</code> (a trace given as a file is named by its file name).</p>\n"
+	        "</code> (a trace given as a file is named by its file name; add --replicas, "
+	        "--capacity-step, --mig-model, --nodes or --csv-dir if the run set them: "
+	        "fgd.json does not record them).</p>\n"
 	        "<p class=\"note\">The FGD protocol: pods shuffled by seed, offered one at a "
 	        "time, none departs, a pod no node can take is dropped. Each line is a policy's "
 	        "mean over the seeds at each integer arrived %%, the shaded band +-1 SD, clipped "
@@ -174,25 +238,28 @@ world_has_curve(const RptFgdWorld *world, RptFgdCurve curve)
 	return FALSE;
 }
 
-/* One world's chart of @curve, or a line saying why there is none. */
+/* One world's chart of @curve from @from % on the scale [0, @y_top], or a line saying why
+ * there is none. */
 static guint
 world_chart(GString *out,
             guint t,
             guint w,
             const RptFgdWorld *world,
             RptFgdCurve curve,
+            guint from,
             double y_top,
             GPtrArray *colours)
 {
-	g_autofree char *id = g_strdup_printf("t%u-w%u-%s", t, w, curve_ids[curve]);
-	g_autofree char *title = g_strdup_printf("%s: %s", world->name, curve_titles[curve]);
-	g_autofree char *subtitle =
-	        g_strdup_printf("%s · device pick: %s%s", world->title, world->device_pick,
+	g_autofree char *id =
+	        g_strdup_printf("t%u-w%u-%s%s", t, w, curve_ids[curve], from > 0 ? "-close" : "");
+	g_autofree char *title =
+	        g_strdup_printf("%s: %s%s%s", world->name, curve_titles[curve],
+	                        from > 0 ? ", from 80 % arrived" : "",
 	                        world->beyond_production ? " (beyond production)" : "");
-	guint drawn = rpt_fgd_svg__curves(out, id, title, subtitle, world, curve, y_top, colour_of,
-	                                  colours);
+	RptFgdChart chart = { id, title, world->title, curve, from, y_top };
+	guint drawn = rpt_fgd_svg__curves(out, &chart, world, colour_of, colours);
 
-	if (drawn == 0) {
+	if (drawn == 0 && from == 0) {
 		g_string_append(out, "<p class=\"note\">");
 		rpt_html__escaped(out, world->name);
 		g_string_append(out,
@@ -203,37 +270,113 @@ world_chart(GString *out,
 	return drawn ? 1 : 0;
 }
 
-static void
-stat_cell(GString *out, const RptFgdStat *stat, gboolean with_n)
+/* The unallocated charts of every world from @from %, on one scale. */
+static guint
+unallocated_charts(GString *out, guint t, const RptFgdTrace *trace, guint from, GPtrArray *colours)
 {
+	double top = rpt_fgd_svg__y_top(trace->worlds, RPT_FGD_UNALLOCATED, from);
+	guint charts = 0;
+
+	for (guint w = 0; w < trace->worlds->len; w++) {
+		charts += world_chart(out, t, w, g_ptr_array_index(trace->worlds, w),
+		                      RPT_FGD_UNALLOCATED, from, top, colours);
+	}
+	return charts;
+}
+
+/* Unallocated GPU: against arrived % (whole axis, then up close from 80 %) and at 100 %.
+ * Several worlds: a row of charts each; one world: the three charts in one row. */
+static guint
+unallocated_section(GString *out, guint t, const RptFgdTrace *trace, GPtrArray *colours)
+{
+	static const char *const headings[] = {
+		"<h3>Unallocated GPU against arrived GPU (the paper's Fig. 9a), a chart per world "
+		"on one scale</h3>\n<div class=\"charts\">\n",
+		"</div>\n<h3>The same from 80 % arrived: the knee and the policies' order up "
+		"close</h3>\n<div class=\"charts\">\n",
+		"</div>\n<h3>Unallocated GPU at 100 % arrival (SD whiskers)</h3>\n<div "
+		"class=\"charts\">\n",
+	};
+	gboolean one_row = trace->worlds->len == 1;
+	g_autofree char *bars_id = g_strdup_printf("t%u-bars", t);
+	guint charts = 0;
+
+	g_string_append(out, one_row ? "<h3>Unallocated GPU against arrived GPU (the paper's "
+	                               "Fig. 9a), up close from 80 % arrived, and at 100 % (SD "
+	                               "whiskers)</h3>\n<div class=\"charts\">\n"
+	                             : headings[0]);
+	charts += unallocated_charts(out, t, trace, 0, colours);
+	g_string_append(out, one_row ? "" : headings[1]);
+	charts += unallocated_charts(out, t, trace, 80, colours);
+	g_string_append(out, one_row ? "" : headings[2]);
+	if (rpt_fgd_svg__bars(out, bars_id, "unallocated GPU % at 100 % arrival, by world",
+	                      trace->worlds, colour_of, colours) > 0) {
+		charts++;
+	}
+	g_string_append(out, "</div>\n");
+	return charts;
+}
+
+/* "mean ± SD (n N)", or "mean" without an SD, or "-" without a mean; @best in bold. */
+static void
+stat_cell(GString *out, const RptFgdStat *stat, gboolean with_n, gboolean best)
+{
+	const char *open = best ? "<td class=\"num best\">" : "<td class=\"num\">";
+
 	if (!isfinite(stat->mean)) {
-		g_string_append(out, "<td class=\"num\">-</td>");
+		g_string_append_printf(out, "%s-</td>", open);
 	} else if (!isfinite(stat->sd)) {
-		g_string_append_printf(out, "<td class=\"num\">%.2f", stat->mean);
+		g_string_append_printf(out, "%s%.2f", open, stat->mean);
 	} else {
-		g_string_append_printf(out, "<td class=\"num\">%.2f ± %.2f", stat->mean, stat->sd);
+		g_string_append_printf(out, "%s%.2f ± %.2f", open, stat->mean, stat->sd);
 	}
 	if (isfinite(stat->mean)) {
 		g_string_append_printf(out, with_n ? " (n %u)</td>" : "</td>", stat->n);
 	}
 }
 
+/* The policy of @world with the least unallocated GPU at 100 % (the first of equals), or
+ * G_MAXUINT when none has the figure. */
+static guint
+best_policy(const RptFgdWorld *world)
+{
+	guint best = G_MAXUINT;
+	double least = (double)INFINITY;
+
+	for (guint p = 0; p < world->policies->len; p++) {
+		const RptFgdPolicy *policy = g_ptr_array_index(world->policies, p);
+		double mean = policy->at_100[RPT_FGD_AT_UNALLOCATED].mean;
+
+		if (policy->refused == NULL && policy->has_at_100 && mean < least) {
+			least = mean;
+			best = p;
+		}
+	}
+	return best;
+}
+
 static void
-policy_row(GString *out, const RptFgdWorld *world, const RptFgdPolicy *policy)
+policy_row(GString *out, const RptFgdWorld *world, guint p, guint best)
 {
 	static const RptFgdStat none = { (double)NAN, (double)NAN, 0 };
+	const RptFgdPolicy *policy = g_ptr_array_index(world->policies, p);
 
-	g_string_append(out, "<tr><td>");
-	rpt_html__escaped(out, world->name);
-	g_string_append(out, world->beyond_production ? beyond_badge : "");
-	g_string_append(out, "</td><td>");
-	rpt_html__escaped(out, world->device_pick);
-	g_string_append_printf(out, "</td><td>%s</td><td>", world->memory_isolation ? "yes" : "no");
+	g_string_append(out, "<tr>");
+	if (p == 0) { /* the world's cells span its policies' rows */
+		g_string_append_printf(out, "<td rowspan=\"%u\">", world->policies->len);
+		rpt_html__escaped(out, world->name);
+		g_string_append(out, world->beyond_production ? beyond_badge : "");
+		g_string_append_printf(out, "</td><td rowspan=\"%u\">", world->policies->len);
+		rpt_html__escaped(out, world->device_pick);
+		g_string_append_printf(out, "</td><td rowspan=\"%u\">%s</td>", world->policies->len,
+		                       world->memory_isolation ? "yes" : "no");
+	}
+	g_string_append(out, "<td class=\"policy\">");
 	rpt_html__escaped(out, policy->name);
 	g_string_append(out, policy->beyond_production ? beyond_badge : "");
 	g_string_append(out, "</td>");
 	if (policy->refused != NULL) {
-		g_string_append(out, "<td colspan=\"4\" class=\"refused\">refused: ");
+		g_string_append(out, "<td colspan=\"3\" class=\"refused\">refused: ");
 		rpt_html__escaped(out, policy->refused);
 		g_string_append(out, "</td></tr>\n");
 		return;
@@ -244,7 +387,7 @@ policy_row(GString *out, const RptFgdWorld *world, const RptFgdPolicy *policy)
 			continue;
 		}
 		stat_cell(out, policy->has_at_100 ? &policy->at_100[k] : &none,
-		          k == RPT_FGD_AT_UNALLOCATED);
+		          k == RPT_FGD_AT_UNALLOCATED, k == RPT_FGD_AT_UNALLOCATED && p == best);
 	}
 	g_string_truncate(out, out->len - strlen("</td>"));
 	g_string_append(out, " / ");
@@ -269,14 +412,17 @@ trace_table(GString *out, guint t, const RptFgdTrace *trace)
 	for (guint w = 0; w < trace->worlds->len; w++) {
 		const RptFgdWorld *world = g_ptr_array_index(trace->worlds, w);
 
+		guint best = best_policy(world);
+
 		for (guint p = 0; p < world->policies->len; p++) {
-			policy_row(out, world, g_ptr_array_index(world->policies, p));
+			policy_row(out, world, p, best);
 		}
 	}
 	g_string_append(out, "</table>\n<p class=\"note\">Stranded GPU: GPU held by pods beyond "
 	                     "their share (a whole GPU for a 0.3 pod, a MIG slice larger than the "
 	                     "share), as % of capacity. Co-tenants: pods per GPU over the GPUs "
-	                     "that hold one. Both when arrival first reaches 100 %.</p>\n");
+	                     "that hold one. Both when arrival first reaches 100 %. In bold: "
+	                     "the world's least unallocated GPU.</p>\n");
 }
 
 /* The trace's section; returns the number of charts drawn. */
@@ -284,25 +430,15 @@ static guint
 trace_section(GString *out, guint t, const RptFgdTrace *trace, GPtrArray *colours)
 {
 	double tops[RPT_FGD_N_CURVES];
-	g_autofree char *bars_id = g_strdup_printf("t%u-bars", t);
-	guint charts = 0;
+	guint charts;
 
 	for (RptFgdCurve c = 0; c < RPT_FGD_N_CURVES; c++) {
-		tops[c] = rpt_fgd_svg__y_top(trace->worlds, c);
+		tops[c] = rpt_fgd_svg__y_top(trace->worlds, c, 0);
 	}
 	g_string_append_printf(out, "<h2 id=\"trace-%u\">Trace ", t);
 	rpt_html__escaped(out, trace->name);
-	g_string_append(out, "</h2>\n<h3>Unallocated GPU against arrived GPU (the paper's Fig. "
-	                     "9a), a chart per world on one scale</h3>\n<div class=\"charts\">\n");
-	for (guint w = 0; w < trace->worlds->len; w++) {
-		charts += world_chart(out, t, w, g_ptr_array_index(trace->worlds, w),
-		                      RPT_FGD_UNALLOCATED, tops[RPT_FGD_UNALLOCATED], colours);
-	}
-	g_string_append(out, "</div>\n<h3>Unallocated GPU at 100 % arrival (SD whiskers)</h3>\n");
-	if (rpt_fgd_svg__bars(out, bars_id, "unallocated GPU % at 100 % arrival, by world",
-	                      trace->worlds, colour_of, colours) > 0) {
-		charts++;
-	}
+	g_string_append(out, "</h2>\n");
+	charts = unallocated_section(out, t, trace, colours);
 	g_string_append(out, "<h3>FGD fragmentation against arrived GPU</h3>\n"
 	                     "<div class=\"charts\">\n");
 	for (guint w = 0; w < trace->worlds->len; w++) {
@@ -311,11 +447,11 @@ trace_section(GString *out, guint t, const RptFgdTrace *trace, GPtrArray *colour
 		if (!world_has_curve(world, RPT_FGD_FRAG_AMOUNT) &&
 		    !world_has_curve(world, RPT_FGD_FRAG_RATIO)) {
 			/* said once for both charts */
-			world_chart(out, t, w, world, RPT_FGD_FRAG_AMOUNT, 1.0, colours);
+			world_chart(out, t, w, world, RPT_FGD_FRAG_AMOUNT, 0, 1.0, colours);
 			continue;
 		}
 		for (RptFgdCurve c = RPT_FGD_FRAG_AMOUNT; c <= RPT_FGD_FRAG_RATIO; c++) {
-			charts += world_chart(out, t, w, world, c, tops[c], colours);
+			charts += world_chart(out, t, w, world, c, 0, tops[c], colours);
 		}
 	}
 	g_string_append(out, "</div>\n<h3>Per world and policy at 100 % arrival</h3>\n");

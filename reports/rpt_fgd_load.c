@@ -415,9 +415,18 @@ rpt_fgd__load(const char *json, gssize len, GError **error)
 
 	self->traces = g_ptr_array_new_with_free_func(trace_free);
 	if (root == NULL) {
+		/* LINE:COL (1-based) of the byte where cJSON gave up, for the caller to prefix
+		 * with the file's name */
+		gsize at = end != NULL && end >= json ? MIN((gsize)(end - json), size) : 0;
+		guint line = 1, col = 1;
+
+		for (gsize i = 0; i < at; i++) {
+			line += json[i] == '\n';
+			col = json[i] == '\n' ? 1 : col + 1;
+		}
 		g_set_error(error, RPT_FGD_ERROR, RPT_FGD_ERROR_PARSE,
-		            "fgd.json: not valid JSON at byte %td",
-		            end ? end - json : (ptrdiff_t)0);
+		            "%u:%u: not valid JSON (expected a complete fgd.json document)", line,
+		            col);
 		return NULL;
 	}
 	ok = read_root(&reader, root, self);

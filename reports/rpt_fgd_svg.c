@@ -17,15 +17,17 @@
 #include "rpt-fgd-private.h"
 #include "rpt-private.h"
 
-#define LEFT       RPT_FGD_CURVE_LEFT
-#define PLOT_TOP   RPT_FGD_PLOT_TOP
-#define PLOT_H     RPT_FGD_PLOT_H
-#define BOTTOM     56.0  /* x labels and the axis title */
-#define LEGEND_W   180.0 /* the legend column right of the plot */
-#define ROW_H      14.0  /* a legend row */
-#define CHAR_W     6.0   /* a 10 px character, roughly */
-#define PCT_PLOT_W (130.0 * RPT_FGD_CURVE_PX_PER_PCT)
-#define DASHED     "stroke-dasharray=\"6 3\""
+#define LEFT           RPT_FGD_CURVE_LEFT
+#define PLOT_TOP       RPT_FGD_PLOT_TOP
+#define PLOT_H         RPT_FGD_PLOT_H
+#define BOTTOM         56.0  /* x labels and the axis title */
+#define LEGEND_W       180.0 /* the legend column right of the plot */
+#define ROW_H          14.0  /* a legend row */
+#define CHAR_W         6.0   /* a 10 px character, roughly */
+#define PCT_PLOT_W     RPT_FGD_CURVE_W
+#define LAST_PCT       (RPT_FGD_POINTS - 1)
+#define DASHED         "stroke-dasharray=\"6 3\""
+#define SUBTITLE_CHARS 110 /* 10 px characters over the plot and the legend */
 
 static const char *const curve_units[RPT_FGD_N_CURVES] = {
 	"unallocated GPU (% of capacity)",
@@ -79,7 +81,7 @@ stat_top(const RptFgdStat *stat)
 }
 
 double
-rpt_fgd_svg__y_top(const GPtrArray *worlds, RptFgdCurve curve)
+rpt_fgd_svg__y_top(const GPtrArray *worlds, RptFgdCurve curve, guint from)
 {
 	double max = 0.0;
 
@@ -89,7 +91,7 @@ rpt_fgd_svg__y_top(const GPtrArray *worlds, RptFgdCurve curve)
 		for (guint p = 0; p < world->policies->len; p++) {
 			const RptFgdPolicy *policy = g_ptr_array_index(world->policies, p);
 
-			for (guint i = 0; i < RPT_FGD_POINTS && policy->refused == NULL; i++) {
+			for (guint i = from; i < RPT_FGD_POINTS && policy->refused == NULL; i++) {
 				double top = stat_top(&policy->curve[curve][i]);
 
 				max = isfinite(top) ? MAX(max, top) : max;
@@ -97,6 +99,13 @@ rpt_fgd_svg__y_top(const GPtrArray *worlds, RptFgdCurve curve)
 		}
 	}
 	return nice_top(max);
+}
+
+/* Where arrived @pct lands on a chart from @from %. */
+static double
+sx(guint pct, guint from)
+{
+	return LEFT + (double)(pct - from) * PCT_PLOT_W / (LAST_PCT - from);
 }
 
 static double
@@ -133,54 +142,65 @@ y_axis(GString *out, double x0, double x1, double top, const char *unit)
 }
 
 /* @policies as a legend column at @x: a line sample (dashed for kube-scheduler's policies)
- * and the name; a refused one greyed with "(refused)". */
+ * and the name; with @mark_refused, a refused one greyed with "(refused)" (the bars' legend
+ * spans worlds, where a policy refused in one runs in another). */
 static void
-legend(GString *out, double x, const GPtrArray *policies, RptFgdColourOf colour_of, gpointer data)
+legend(GString *out,
+       double x,
+       const GPtrArray *policies,
+       gboolean mark_refused,
+       RptFgdColourOf colour_of,
+       gpointer data)
 {
 	for (guint p = 0; p < policies->len; p++) {
 		const RptFgdPolicy *policy = g_ptr_array_index(policies, p);
+		gboolean refused = mark_refused && policy->refused != NULL;
 		double y = PLOT_TOP + p * ROW_H;
 		g_autofree char *name = g_markup_escape_text(policy->name, -1);
+		/* asked even when refused: the policy keeps its place in the page's colours */
+		const char *colour = colour_of(policy->name, data);
 
 		g_string_append_printf(out,
 		                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		                       "stroke=\"%s\" stroke-width=\"2\"%s%s/>"
 		                       "<text x=\"%.1f\" y=\"%.1f\" class=\"tick%s\">%s%s</text>\n",
-		                       x, y - 3, x + 18, y - 3, colour_of(policy->name, data),
+		                       x, y - 3, x + 18, y - 3, refused ? "#cccccc" : colour,
 		                       policy->beyond_production ? "" : " ",
 		                       policy->beyond_production ? "" : DASHED, x + 22, y,
-		                       policy->refused ? " refused" : "", name,
-		                       policy->refused ? " (refused)" : "");
+		                       refused ? " refused" : "", name,
+		                       refused ? " (refused)" : "");
 	}
 }
 
 /* One policy's line and band, in a group titled with its name; returns the points drawn. */
 static guint
-policy_curve(
-        GString *out, const RptFgdPolicy *policy, RptFgdCurve curve, double top, const char *colour)
+policy_curve(GString *out, const RptFgdPolicy *policy, const RptFgdChart *chart, const char *colour)
 {
 	RptSvgPoint points[RPT_FGD_POINTS];
+	guint n = RPT_FGD_POINTS - chart->from;
 	g_autofree char *name = g_markup_escape_text(policy->name, -1);
 	guint drawn;
 
-	for (guint i = 0; i < RPT_FGD_POINTS; i++) {
-		const RptFgdStat *stat = &policy->curve[curve][i];
+	for (guint i = 0; i < n; i++) {
+		const RptFgdStat *stat = &policy->curve[chart->curve][chart->from + i];
 		gboolean band = isfinite(stat->mean) && isfinite(stat->sd);
 
 		points[i] = (RptSvgPoint){
-			.x = LEFT + i * RPT_FGD_CURVE_PX_PER_PCT,
-			.y = isfinite(stat->mean) ? sy(stat->mean, top) : (double)NAN,
-			.lo = band ? sy(clip_pct(stat->mean - stat->sd), top) : (double)NAN,
-			.hi = band ? sy(clip_pct(stat->mean + stat->sd), top) : (double)NAN,
+			.x = sx(chart->from + i, chart->from),
+			.y = isfinite(stat->mean) ? sy(stat->mean, chart->y_top) : (double)NAN,
+			.lo = band ? sy(clip_pct(stat->mean - stat->sd), chart->y_top)
+			           : (double)NAN,
+			.hi = band ? sy(clip_pct(stat->mean + stat->sd), chart->y_top)
+			           : (double)NAN,
 		};
 	}
 	g_string_append_printf(out, "<g class=\"policy\" data-policy=\"%s\"><title>%s</title>",
 	                       name, name);
-	drawn = rpt_svg__band_line(out, points, RPT_FGD_POINTS, colour,
+	drawn = rpt_svg__band_line(out, points, n, colour,
 	                           policy->beyond_production ? NULL : DASHED);
-	for (guint i = 0; i < RPT_FGD_POINTS; i++) {
+	for (guint i = 0; i < n; i++) {
 		gboolean alone = (i == 0 || !isfinite(points[i - 1].y)) &&
-		                 (i + 1 == RPT_FGD_POINTS || !isfinite(points[i + 1].y));
+		                 (i + 1 == n || !isfinite(points[i + 1].y));
 
 		if (isfinite(points[i].y) && alone) { /* a line of one point shows nothing */
 			g_string_append_printf(out,
@@ -193,19 +213,20 @@ policy_curve(
 	return drawn;
 }
 
+/* Ticks every 10 % (5 % up close), labels every other tick, the 100 % mark. */
 static void
-x_axis(GString *out)
+x_axis(GString *out, guint from)
 {
-	double x100 = LEFT + 100 * RPT_FGD_CURVE_PX_PER_PCT;
+	guint label = LAST_PCT - from > 60 ? 20 : 10;
 
-	for (guint pct = 0; pct <= 130; pct += 10) {
-		double x = LEFT + pct * RPT_FGD_CURVE_PX_PER_PCT;
+	for (guint pct = from; pct <= LAST_PCT; pct += label / 2) {
+		double x = sx(pct, from);
 
 		g_string_append_printf(out,
 		                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		                       "class=\"axis\"/>",
 		                       x, PLOT_TOP + PLOT_H, x, PLOT_TOP + PLOT_H + 4);
-		if (pct % 20 == 0) {
+		if (pct % label == 0) {
 			g_string_append_printf(out,
 			                       "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" "
 			                       "text-anchor=\"middle\">%u</text>",
@@ -215,49 +236,77 @@ x_axis(GString *out)
 	/* the paper's reading point: the load that fills the cluster's GPUs */
 	g_string_append_printf(out,
 	                       "\n<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-	                       "class=\"mark100\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick\" "
-	                       "text-anchor=\"middle\">100 %% arrived</text>"
+	                       "class=\"mark100\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick "
+	                       "onplot\">100 %% arrived</text>"
 	                       "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" "
 	                       "text-anchor=\"middle\">arrived GPU (%% of capacity)</text>\n",
-	                       x100, PLOT_TOP, x100, PLOT_TOP + PLOT_H, x100, PLOT_TOP - 4,
-	                       LEFT + PCT_PLOT_W / 2, PLOT_TOP + PLOT_H + 30);
+	                       sx(100, from), PLOT_TOP, sx(100, from), PLOT_TOP + PLOT_H,
+	                       sx(100, from) + 3, PLOT_TOP + 10, LEFT + PCT_PLOT_W / 2,
+	                       PLOT_TOP + PLOT_H + 30);
+}
+
+/* @text under the title in at most two lines of SUBTITLE_CHARS, broken at a space; what
+ * does not fit ends in "..." and the whole text is the tooltip. */
+static void
+subtitle(GString *out, const char *text)
+{
+	const char *rest = text;
+	g_autofree char *whole = g_markup_escape_text(text, -1);
+
+	for (guint line = 0; line < 2 && *rest != '\0'; line++) {
+		glong left = g_utf8_strlen(rest, -1);
+		const char *end = rest + strlen(rest);
+		gboolean cut = left > SUBTITLE_CHARS;
+		g_autofree char *part = NULL;
+		g_autofree char *escaped = NULL;
+
+		if (cut) {
+			const char *limit = g_utf8_offset_to_pointer(rest, SUBTITLE_CHARS);
+
+			end = limit;
+			while (end > rest && *end != ' ') {
+				end--;
+			}
+			end = end > rest ? end : limit; /* one long word: cut it */
+		}
+		part = g_strndup(rest, end - rest);
+		escaped = g_markup_escape_text(part, -1);
+		g_string_append_printf(out,
+		                       "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%s%s"
+		                       "<title>%s</title></text>\n",
+		                       LEFT, 30.0 + 11.0 * line, escaped,
+		                       cut && line == 1 ? "..." : "", whole);
+		rest = *end == ' ' ? end + 1 : end;
+	}
 }
 
 guint
 rpt_fgd_svg__curves(GString *out,
-                    const char *id,
-                    const char *title,
-                    const char *subtitle,
+                    const RptFgdChart *chart,
                     const RptFgdWorld *world,
-                    RptFgdCurve curve,
-                    double y_top,
                     RptFgdColourOf colour_of,
                     gpointer data)
 {
 	g_autoptr(GString) body = g_string_new(NULL);
 	guint drawn = 0;
 
-	y_axis(body, LEFT, LEFT + PCT_PLOT_W, y_top, curve_units[curve]);
-	x_axis(body);
+	y_axis(body, LEFT, LEFT + PCT_PLOT_W, chart->y_top, curve_units[chart->curve]);
+	x_axis(body, chart->from);
 	for (guint p = 0; p < world->policies->len; p++) {
 		const RptFgdPolicy *policy = g_ptr_array_index(world->policies, p);
 
 		if (policy->refused == NULL) {
-			drawn += policy_curve(body, policy, curve, y_top,
-			                      colour_of(policy->name, data));
+			drawn += policy_curve(body, policy, chart, colour_of(policy->name, data));
 		}
 	}
 	if (drawn == 0) {
 		return 0;
 	}
-	legend(body, LEFT + PCT_PLOT_W + 12, world->policies, colour_of, data);
-	if (subtitle != NULL) {
-		g_autofree char *text = g_markup_escape_text(subtitle, -1);
-
-		g_string_append_printf(body, "<text x=\"%.1f\" y=\"31\" class=\"tick\">%s</text>\n",
-		                       LEFT, text);
+	legend(body, LEFT + PCT_PLOT_W + 12, world->policies, TRUE, colour_of, data);
+	if (chart->subtitle != NULL) {
+		subtitle(body, chart->subtitle);
 	}
-	rpt_svg__open_chart_sized(out, id, title, LEFT + PCT_PLOT_W + LEGEND_W,
+	rpt_svg__open_chart_sized(out, chart->id, chart->title, LEFT + PCT_PLOT_W + LEGEND_W,
 	                          PLOT_TOP + PLOT_H + BOTTOM, drawn);
 	g_string_append_len(out, body->str, body->len);
 	g_string_append(out, "</svg>\n");
@@ -304,11 +353,16 @@ bar(GString *out, double cx, const RptFgdPolicy *policy, double top, const char 
 		double lo = sy(clip_pct(stat->mean - stat->sd), top);
 
 		whisker_top = sy(clip_pct(stat->mean + stat->sd), top);
+		g_autofree char *d = g_strdup_printf(
+		        "M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f", cx,
+		        whisker_top, cx, lo, cx - 3, whisker_top, cx + 3, whisker_top, cx - 3, lo,
+		        cx + 3, lo);
+
+		/* a white halo under the dark whisker keeps it visible on a dark bar */
 		g_string_append_printf(out,
-		                       "<path class=\"whisker\" d=\"M%.1f,%.1f L%.1f,%.1f "
-		                       "M%.1f,%.1f L%.1f,%.1f M%.1f,%.1f L%.1f,%.1f\"/>",
-		                       cx, whisker_top, cx, lo, cx - 3, whisker_top, cx + 3,
-		                       whisker_top, cx - 3, lo, cx + 3, lo);
+		                       "<path class=\"halo\" d=\"%s\"/><path class=\"whisker\" "
+		                       "d=\"%s\"/>",
+		                       d, d);
 	}
 	g_snprintf(value, sizeof(value), "%.1f", stat->mean);
 	text_up(out, cx + 3.5, whisker_top - 3, "value", value);
@@ -429,9 +483,10 @@ rpt_fgd_svg__bars(GString *out,
 	if (drawn == 0) {
 		return 0;
 	}
-	legend(body, right + 12, policies, colour_of, data);
-	rpt_svg__open_chart_sized(out, id, title, right + LEGEND_W, PLOT_TOP + PLOT_H + BOTTOM,
-	                          drawn);
+	legend(body, right + 12, policies, FALSE, colour_of, data);
+	/* wide enough for the title (13 px bold, ~8 px a character) with one world */
+	rpt_svg__open_chart_sized(out, id, title, MAX(right + LEGEND_W, LEFT + 8.0 * strlen(title)),
+	                          PLOT_TOP + PLOT_H + BOTTOM, drawn);
 	g_string_append_len(out, body->str, body->len);
 	g_string_append(out, "</svg>\n");
 	return drawn;

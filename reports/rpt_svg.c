@@ -52,10 +52,11 @@ rpt_svg__open_chart(GString *out, const char *id, const char *title, double heig
 const char *
 rpt_svg__colour(guint index)
 {
-	/* the first six are the sweep page's since it has had them; the last four
-	 * (matplotlib's tab10 cyan, pink, grey, olive) keep ten lines apart */
+	/* the first five are the sweep page's since it has had them; the sixth, near
+	 * black, replaced an orange too close to the fourth; the last four (matplotlib's
+	 * tab10 cyan, pink, grey, olive) keep ten lines apart */
 	static const char *const palette[] = { "#1f6feb", "#d1242f", "#1a7f37", "#9a6700",
-		                               "#8250df", "#bc4c00", "#17becf", "#e377c2",
+		                               "#8250df", "#24292f", "#17becf", "#e377c2",
 		                               "#7f7f7f", "#bcbd22" };
 
 	return palette[index % G_N_ELEMENTS(palette)];

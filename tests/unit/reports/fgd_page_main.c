@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "rpt_fgd.h"
+#include "rpt-fgd-private.h"
 
 int
 main(int argc, char **argv)
@@ -23,7 +23,10 @@ main(int argc, char **argv)
 	if (!g_file_get_contents(argv[1], &json, &len, &error) ||
 	    (page = rpt_fgd_html(json, (gssize)len, &error)) == NULL ||
 	    !g_file_set_contents(argv[2], page, -1, &error)) {
-		fprintf(stderr, "%s: %s\n", argv[1], error->message);
+		/* a parse error reads LINE:COL: ..., a field error PATH: ...; both after FILE: */
+		fprintf(stderr, "%s:%s%s\n", argv[1],
+		        g_error_matches(error, RPT_FGD_ERROR, RPT_FGD_ERROR_PARSE) ? "" : " ",
+		        error->message);
 		return 1;
 	}
 	return 0;

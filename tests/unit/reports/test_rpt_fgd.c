@@ -110,7 +110,8 @@ test_bars(void **state)
  * (409.5, 160); the point at 102 % is null, so the line stops at 101 % (no 413.0 and no
  * zero drawn). Its band: upper 22, 25, 27 -> 160, 148, 140; lower 14, 15, 17 -> 192, 188,
  * 180. LeastAllocated's points have n 1 (null SD): a line, dashed (kube-scheduler's), no
- * band. The 100 % mark is at x 406 from the plot's top 48 to its bottom 248.
+ * band. The 100 % mark is at x 406 from the plot's top 48 to its bottom 248. The plot is
+ * 455 px wide (3.5 px per arrived %).
  */
 static void
 test_curves(void **state)
@@ -128,6 +129,13 @@ test_curves(void **state)
 	                      "stroke-dasharray=\"6 3\" points=\"402.5,136.0 406.0,128.0 "
 	                      "409.5,120.0\"/>");
 	assert_null(strstr(page, "413.0,"));
+	/* the close-up from 80 %: x(a) = 56 + (a - 80) 455 / 50 = 56 + 9.1 (a - 80), same y scale
+	 * (its points are those from 99 %): 99 -> 228.9, 100 -> 238, 101 -> 247.1 */
+	assert_contains(page, "id=\"t0-w0-unallocated-close\"");
+	assert_contains(page, "<polyline class=\"mean\" stroke=\"#1f6feb\" points=\"228.9,176.0 "
+	                      "238.0,168.0 247.1,160.0\"/>");
+	assert_contains(page, "<line x1=\"238.0\" y1=\"48.0\" x2=\"238.0\" y2=\"248.0\" "
+	                      "class=\"mark100\"/>");
 	assert_contains(page, "<line x1=\"406.0\" y1=\"48.0\" x2=\"406.0\" y2=\"248.0\" "
 	                      "class=\"mark100\"/>");
 	/* the page's check needs data in every chart: no chart is drawn empty */
@@ -145,21 +153,113 @@ test_sections(void **state)
 
 	(void)state;
 	assert_contains(page, "<p class=\"note\">dra-mig: no FGD fragment in this world.</p>");
+	/* dra-mig's legends grey FGD out: a grey sample from the legend's x, 56 + 455 + 12 = 523,
+	 * 3 px above its first row at 48, the name 22 px right; on both dra-mig charts */
+	assert_contains(page, "<line x1=\"523.0\" y1=\"45.0\" x2=\"541.0\" y2=\"45.0\" "
+	                      "stroke=\"#cccccc\" stroke-width=\"2\"/><text x=\"545.0\" "
+	                      "y=\"48.0\" class=\"tick refused\">FGD (refused)</text>");
+	assert_non_null(strstr(strstr(page, "FGD (refused)") + 1, "FGD (refused)"));
+	assert_null(strstr(strstr(strstr(page, "FGD (refused)") + 1, "FGD (refused)") + 1,
+	                   "FGD (refused)"));
 	assert_null(strstr(page, "id=\"t0-w1-frag-amount\""));
 	assert_contains(page, "id=\"t0-w0-frag-amount\"");
-	assert_contains(page, "<td colspan=\"4\" class=\"refused\">refused: FGD&apos;s fragment is "
-	                      "not defined on MIG slices</td>");
-	assert_contains(page, "<tr><td>gpushare<span class=\"badge\">beyond production</span>"
-	                      "</td><td>policy</td><td>no</td><td>FGD<span class=\"badge\">"
-	                      "beyond production</span></td><td class=\"num\">20.00 ± 5.00 "
-	                      "(n 3)</td><td class=\"num\">0.00 ± 0.00</td><td class=\"num\">"
-	                      "2.50 ± 0.10 / 7.00</td></tr>");
-	assert_contains(page, "<tr><td>dra-mig</td><td>first-fit</td><td>yes</td><td>"
-	                      "LeastAllocated</td><td class=\"num\">40.00 ± 8.00 (n 3)</td>");
+	/* a world's cells span its two policies' rows; the refused pair spans the figures; the
+	 * world's least unallocated at 100 % is bold: FGD's 20 against 30 in gpushare, the one
+	 * that ran in dra-mig */
+	assert_contains(page, "<tr><td rowspan=\"2\">dra-mig</td><td rowspan=\"2\">first-fit</td>"
+	                      "<td rowspan=\"2\">yes</td><td class=\"policy\">FGD<span "
+	                      "class=\"badge\">beyond production</span></td><td colspan=\"3\" "
+	                      "class=\"refused\">refused: FGD&apos;s fragment is not defined on "
+	                      "MIG slices</td></tr>\n<tr><td class=\"policy\">LeastAllocated</td>"
+	                      "<td class=\"num best\">40.00 ± 8.00 (n 3)</td>");
+	assert_contains(page, "<tr><td rowspan=\"2\">gpushare<span class=\"badge\">beyond "
+	                      "production</span></td><td rowspan=\"2\">policy</td><td "
+	                      "rowspan=\"2\">no</td><td class=\"policy\">FGD<span "
+	                      "class=\"badge\">beyond production</span></td><td class=\"num best\">"
+	                      "20.00 ± 5.00 (n 3)</td><td class=\"num\">0.00 ± 0.00</td><td "
+	                      "class=\"num\">2.50 ± 0.10 / 7.00</td></tr>");
 	assert_contains(page, "<td class=\"num\">30.00 (n 1)</td><td class=\"num\">1.50</td>");
-	assert_contains(page, "drasim.io/fgd/v1 · seeds 42-44 (3) · tune ratio 1.3");
-	assert_contains(page, "drasim experiment fgd --trace default --policy FGD --policy "
-	                      "LeastAllocated --worlds gpushare,dra-mig --seeds 42-44");
+	assert_contains(page, "drasim.io/fgd/v1 · seeds 42-44 (3) · tune ratio 1.3 (pods sampled "
+	                      "up to 130 % of GPU capacity) · 1 trace</p>");
+	assert_contains(page, "drasim experiment fgd --trace default --worlds gpushare,dra-mig "
+	                      "--policy FGD --policy LeastAllocated --seeds 42-44 --jobs 2 "
+	                      "--format json,csv,html -o DIR");
+}
+
+/* fgd.json with one trace, @worlds (NULL-terminated) each holding @policies, no figures. */
+static char *
+bare_json(const char *const *worlds, const char *const *policies)
+{
+	GString *json = g_string_new("{\"apiVersion\": \"drasim.io/fgd/v1\", \"tune_ratio\": 1.3, "
+	                             "\"seeds\": {\"from\": 42, \"to\": 51}, \"traces\": "
+	                             "[{\"name\": \"cpu050\", \"worlds\": [");
+
+	for (guint w = 0; worlds[w] != NULL; w++) {
+		g_string_append_printf(json,
+		                       "%s{\"name\": \"%s\", \"title\": \"t\", \"device_pick\": "
+		                       "\"first-fit\", \"beyond_production\": false, "
+		                       "\"memory_isolation\": false, \"policies\": [",
+		                       w ? ", " : "", worlds[w]);
+		for (guint p = 0; policies[p] != NULL; p++) {
+			g_string_append_printf(json,
+			                       "%s{\"name\": \"%s\", \"beyond_production\": true}",
+			                       p ? ", " : "", policies[p]);
+		}
+		g_string_append(json, "]}");
+	}
+	g_string_append(json, "]}]}");
+	return g_string_free(json, FALSE);
+}
+
+/*
+ * The command names only what differs from `drasim experiment fgd`'s defaults
+ * (docs/experiment.md): the paper's world and six policies are the defaults without
+ * --worlds, all ten policies with it, and every world is `--worlds all`. Naming a policy a
+ * world refuses on both sides is a usage error, so a page whose refused pairs came from
+ * those defaults must not name them.
+ */
+static void
+test_command(void **state)
+{
+	static const char *const paper[] = { "Random",     "DotProd", "GpuClustering",
+		                             "GpuPacking", "BestFit", "FGD",
+		                             NULL };
+	static const char *const ten[] = { "Random",
+		                           "DotProd",
+		                           "GpuClustering",
+		                           "GpuPacking",
+		                           "BestFit",
+		                           "FGD",
+		                           "LeastAllocated",
+		                           "MostAllocated",
+		                           "RequestedToCapacityRatio",
+		                           "BalancedAllocation",
+		                           NULL };
+	static const char *const gpushare[] = { "gpushare", NULL };
+	static const char *const all[] = {
+		"gpushare", "whole", "time-slicing", "dra-capacity", "dra-capacity-pick",
+		"dra-mig",  NULL
+	};
+	static const char *const two[] = { "whole", "dra-mig", NULL };
+	static const struct {
+		const char *const *worlds, *const *policies;
+		const char *command;
+	} cases[] = {
+		{ gpushare, paper, "fgd --trace cpu050 --seeds 42-51" },
+		{ gpushare, ten, "fgd --trace cpu050 --policy Random --policy DotProd" },
+		{ all, ten, "fgd --trace cpu050 --worlds all --seeds 42-51" },
+		{ two, ten, "fgd --trace cpu050 --worlds whole,dra-mig --seeds 42-51" },
+		{ two, paper, "--worlds whole,dra-mig --policy Random --policy DotProd" },
+		{ all, paper, "--worlds all --policy Random --policy DotProd" },
+	};
+
+	(void)state;
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *json = bare_json(cases[i].worlds, cases[i].policies);
+		g_autofree char *page = page_of(json);
+
+		assert_contains(page, cases[i].command);
+	}
 }
 
 /* A missing at_100 is not an error: the row shows dashes. */
@@ -172,10 +272,42 @@ test_optional_sections(void **state)
 	g_autofree char *page = page_of(json);
 
 	(void)state;
-	assert_contains(page, "<td>LeastAllocated</td><td class=\"num\">-</td><td "
+	assert_contains(page, "LeastAllocated</td><td class=\"num\">-</td><td "
 	                      "class=\"num\">-</td><td class=\"num\">- / -</td></tr>");
 	/* its bar slot says there is no figure instead of drawing a zero */
 	assert_contains(page, "class=\"tick refused\">no data</text>");
+}
+
+/*
+ * A world's title longer than a chart is wide wraps under the chart's title: lines of at
+ * most 110 characters broken at a space, two at most, the rest cut with "..." (the whole
+ * title is the tooltip). "abcd " x 50 is 249 characters with spaces at 4, 9, ... 244: the
+ * 110-character limit lands on the 'a' at 110, so line 1 is characters 0..108 (22 words)
+ * and line 2 starts at 110, the same again (22 words), then "...".
+ */
+static void
+test_long_title(void **state)
+{
+	g_autoptr(GString) title = g_string_new(NULL);
+	g_autoptr(GString) words = g_string_new(NULL);
+	g_autofree char *json = NULL, *page = NULL, *line1 = NULL, *line2 = NULL, *quoted = NULL;
+
+	(void)state;
+	for (guint i = 0; i < 50; i++) {
+		g_string_append(title, i ? " abcd" : "abcd");
+	}
+	for (guint i = 0; i < 22; i++) {
+		g_string_append(words, i ? " abcd" : "abcd");
+	}
+	quoted = g_strdup_printf("\"%s\"", title->str);
+	json = fixture_with("\"Open-Gpu-Share milli-GPU\"", quoted);
+	page = page_of(json);
+	line1 = g_strdup_printf("<text x=\"56.0\" y=\"30.0\" class=\"tick\">%s<title>%s</title>",
+	                        words->str, title->str);
+	line2 = g_strdup_printf("<text x=\"56.0\" y=\"41.0\" class=\"tick\">%s...<title>",
+	                        words->str);
+	assert_contains(page, line1);
+	assert_contains(page, line2);
 }
 
 /* Names from the JSON (a trace is named by its file) are escaped everywhere. */
@@ -261,10 +393,11 @@ test_errors(void **state)
 		assert_error(json, -1, cases[i].message);
 	}
 	assert_error("[1, 2]", -1, "(top level): expected an object");
-	/* the length bounds the text: the fixture's first 40 bytes are not JSON; cJSON names
-	 * the last byte it read (0-based 39) */
+	/* the length bounds the text: the fixture's first 40 bytes are not JSON; cJSON gives
+	 * up at byte 39 (0-based): "{\n" is line 1, "  \"apiVersion\": \"drasim.io/fgd/v1\",\n"
+	 * (36 bytes, 2..37) line 2, so byte 39 is line 3's second byte, column 2 */
 	g_autofree char *whole = fixture();
-	assert_error(whole, 40, "fgd.json: not valid JSON at byte 39");
+	assert_error(whole, 40, "3:2: not valid JSON (expected a complete fgd.json document)");
 }
 
 /* Lists beyond the page's bounds fail with the bound, not with a page no browser opens. */
@@ -304,6 +437,7 @@ main(void)
 		cmocka_unit_test(test_sections), cmocka_unit_test(test_optional_sections),
 		cmocka_unit_test(test_escaping), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_bounds),   cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_command),  cmocka_unit_test(test_long_title),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
