@@ -14,6 +14,9 @@ struct _ResearchExperiment {
 	guint64 seed_from;
 	guint n_seeds;
 	double tune_ratio;
+	guint replicas; /* the world options as given: 0 / NULL is the world's default */
+	gint64 capacity_step;
+	char *mig_model;
 	const char **refused; /* [world][policy]: the world's static reason, or NULL */
 	ResearchFgdRun *runs; /* [trace][world][policy][seed]; zero for a refused pair */
 };

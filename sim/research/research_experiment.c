@@ -104,6 +104,9 @@ experiment_new(const ResearchExperimentConfig *c)
 	exp->seed_from = c->seed_from;
 	exp->n_seeds = c->n_seeds;
 	exp->tune_ratio = c->tune_ratio;
+	exp->replicas = c->replicas;
+	exp->capacity_step = c->capacity_step;
+	exp->mig_model = g_strdup(c->mig_model);
 	exp->refused = g_new0(const char *, MAX(c->n_worlds * c->n_policies, 1));
 	for (guint w = 0; w < c->n_worlds; w++) {
 		for (guint p = 0; p < c->n_policies; p++)
@@ -179,6 +182,7 @@ research_experiment_free(ResearchExperiment *exp)
 	g_ptr_array_unref(exp->policies);
 	g_free(exp->refused);
 	g_free(exp->runs);
+	g_free(exp->mig_model);
 	g_free(exp);
 }
 

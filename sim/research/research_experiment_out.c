@@ -163,6 +163,28 @@ json_world(const Writer *wr, guint t, guint w)
 	g_string_append_printf(s, "      ]}%s\n", w + 1 < exp->worlds->len ? "," : "");
 }
 
+/* The world options as given (null: the world's default), so the runs can be repeated. */
+static void
+json_world_options(GString *s, const ResearchExperiment *exp)
+{
+	g_string_append(s, "  \"world_options\": {\"replicas\": ");
+	if (exp->replicas > 0)
+		g_string_append_printf(s, "%u", exp->replicas);
+	else
+		g_string_append(s, "null");
+	g_string_append(s, ", \"capacity_step\": ");
+	if (exp->capacity_step > 0)
+		g_string_append_printf(s, "%" G_GINT64_FORMAT, exp->capacity_step);
+	else
+		g_string_append(s, "null");
+	g_string_append(s, ", \"mig_model\": ");
+	if (exp->mig_model != NULL)
+		json_string(s, exp->mig_model);
+	else
+		g_string_append(s, "null");
+	g_string_append(s, "},\n");
+}
+
 char *
 research_experiment_json(const ResearchExperiment *exp)
 {
@@ -170,6 +192,7 @@ research_experiment_json(const ResearchExperiment *exp)
 		      g_new0(double, MAX(exp->n_seeds, 1)) };
 
 	g_string_append_printf(wr.s, "  \"tune_ratio\": %g,\n", exp->tune_ratio);
+	json_world_options(wr.s, exp);
 	g_string_append_printf(wr.s,
 	                       "  \"seeds\": {\"from\": %" G_GUINT64_FORMAT
 	                       ", \"to\": %" G_GUINT64_FORMAT "},\n  \"traces\": [\n",

@@ -139,20 +139,23 @@ expect_error 2 "the experiments are: fgd" "an unknown experiment is a usage erro
 result $? "nothing was written by an experiment refused or failed"
 
 # Defaults: --worlds time-slicing alone runs every policy; it refuses the paper's six,
-# which are recorded with the reason and said once each on stderr, not an error.
+# which are recorded with the reason and said once each on stderr, not an error. The
+# world option given is recorded (null: the world's default).
 "$drasim" experiment fgd --trace "$data/three.csv" --nodes "$data/nodes.csv" --seeds 1 \
-	--worlds time-slicing -o "$work/ts" >/dev/null 2>"$work/err" &&
+	--worlds time-slicing --replicas 5 -o "$work/ts" >/dev/null 2>"$work/err" &&
 	[ "$(grep -c "world time-slicing, policy .*(recorded as refused)" "$work/err")" -eq 6 ] &&
 	python3 - "$work/ts/fgd.json" <<'PY' >>"$work/err" 2>&1
 import json, sys
-ps = json.load(open(sys.argv[1]))["traces"][0]["worlds"][0]["policies"]
+d = json.load(open(sys.argv[1]))
+assert d["world_options"] == {"replicas": 5, "capacity_step": None, "mig_model": None}, d
+ps = d["traces"][0]["worlds"][0]["policies"]
 refused = [p["name"] for p in ps if "refused" in p]
 assert refused == ["Random", "DotProd", "GpuClustering", "GpuPacking", "BestFit", "FGD"], refused
 assert all("points" not in p for p in ps if "refused" in p)
 ran = [p for p in ps if "refused" not in p]
 assert ran and all(len(p["points"]) == 131 and not p["beyond_production"] for p in ran)
 PY
-result $? "pairs refused by default are recorded in fgd.json and said on stderr"
+result $? "pairs refused by default are recorded in fgd.json and said on stderr; world options"
 
 # The page: drawn from the json text (rpt_fgd_html), alone when only html is asked for.
 "$drasim" experiment fgd --trace "$work/half.csv" --nodes "$data/nodes.csv" --seeds 1-2 \

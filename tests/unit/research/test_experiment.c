@@ -72,6 +72,7 @@ experiment_by_hand(void)
 	exp->seed_from = 7;
 	exp->n_seeds = 2;
 	exp->tune_ratio = 1.3;
+	exp->replicas = 4; /* given; capacity_step and mig_model left to their worlds */
 	exp->refused = g_new0(const char *, 2);
 	exp->refused[1] = "refused \"by hand\"";
 	exp->runs = g_new0(ResearchFgdRun, 4);
@@ -132,6 +133,9 @@ test_experiment__json_by_hand(void **state)
 	assert_true(fabs(at(root, "tune_ratio")->valuedouble - 1.3) < 1e-12);
 	assert_int_equal(at(root, "seeds.from")->valueint, 7);
 	assert_int_equal(at(root, "seeds.to")->valueint, 8);
+	assert_int_equal(at(root, "world_options.replicas")->valueint, 4);
+	assert_true(cJSON_IsNull(at(root, "world_options.capacity_step")));
+	assert_true(cJSON_IsNull(at(root, "world_options.mig_model")));
 	assert_string_equal(at(root, "traces.0.name")->valuestring, "t,1");
 	world = at(root, "traces.0.worlds.0");
 	assert_string_equal(at(world, "name")->valuestring, "gpushare");
