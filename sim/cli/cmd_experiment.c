@@ -443,7 +443,8 @@ cli_experiment_main(int argc, char **argv)
 		  "NAME|PATH" },
 		{ "policy", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args.policies,
 		  "a policy (Random, DotProd, GpuClustering, GpuPacking, BestFit, FGD, "
-		  "LeastAllocated, ...); repeatable (default: the paper's six; with --worlds all)",
+		  "LeastAllocated, ...); repeatable (default: the paper's six; with --worlds, all "
+		  "ten)",
 		  "NAME" },
 		{ "worlds", 0, 0, G_OPTION_ARG_STRING, &args.worlds,
 		  "worlds, comma-separated (gpushare, whole, time-slicing, dra-capacity, "
