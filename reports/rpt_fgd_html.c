@@ -24,7 +24,8 @@ static const char fgd_style[] =
         ".halo{stroke:#fff;stroke-width:3;fill:none}"
         ".onplot{paint-order:stroke;stroke:#fff;stroke-width:3px}"
         ".value{font-size:9px;fill:#222}.refused{fill:#999}.beyond{fill:#9a3c00}"
-        ".badge{display:inline-block;font-size:11px;padding:0 5px;margin-left:4px;"
+        ".badge{display:inline-block;white-space:nowrap;font-size:11px;padding:0 "
+        "5px;margin-left:4px;"
         "border-radius:8px;background:#fff1e5;color:#9a3c00;border:1px solid #f0b17a}"
         ".note{color:#555;max-width:75em}code{background:#f6f8fa;padding:1px 4px}"
         "td.refused{color:#777;font-style:italic}td.best{font-weight:bold}ul.toc{columns:4;font-"
@@ -376,8 +377,15 @@ policy_row(GString *out, const RptFgdWorld *world, guint p, guint best)
 	g_string_append(out, policy->beyond_production ? beyond_badge : "");
 	g_string_append(out, "</td>");
 	if (policy->refused != NULL) {
+		const RptFgdPolicy *previous = p ? g_ptr_array_index(world->policies, p - 1) : NULL;
+
 		g_string_append(out, "<td colspan=\"3\" class=\"refused\">refused: ");
-		rpt_html__escaped(out, policy->refused);
+		/* a world refuses the paper's six for one reason: said once */
+		if (previous != NULL && g_strcmp0(previous->refused, policy->refused) == 0) {
+			g_string_append(out, "the same reason");
+		} else {
+			rpt_html__escaped(out, policy->refused);
+		}
 		g_string_append(out, "</td></tr>\n");
 		return;
 	}

@@ -310,6 +310,36 @@ test_long_title(void **state)
 	assert_contains(page, line2);
 }
 
+/* Refused pairs of one world with one reason: the reason once, then "the same reason";
+ * another reason in full. A refused pair's figures, if any, are not drawn. */
+static void
+test_refused_rows(void **state)
+{
+	static const char la_dra_mig[] = "\"name\": \"LeastAllocated\", \"beyond_production\": "
+	                                 "false,\n        \"at_100\": {\"unallocated_pct\": "
+	                                 "{\"mean\": 40";
+	g_autofree char *same = NULL, *other = NULL, *page_same = NULL, *page_other = NULL;
+
+	(void)state;
+	same = fixture_with(la_dra_mig, "\"name\": \"LeastAllocated\", \"beyond_production\": "
+	                                "false, \"refused\": \"FGD's fragment is not defined on "
+	                                "MIG slices\",\n        \"at_100\": {\"unallocated_pct\": "
+	                                "{\"mean\": 40");
+	other = fixture_with(la_dra_mig, "\"name\": \"LeastAllocated\", \"beyond_production\": "
+	                                 "false, \"refused\": \"another\",\n        \"at_100\": "
+	                                 "{\"unallocated_pct\": {\"mean\": 40");
+	page_same = page_of(same);
+	page_other = page_of(other);
+	assert_contains(page_same, "<td class=\"policy\">LeastAllocated</td><td colspan=\"3\" "
+	                           "class=\"refused\">refused: the same reason</td></tr>");
+	assert_contains(page_other, "<td class=\"policy\">LeastAllocated</td><td colspan=\"3\" "
+	                            "class=\"refused\">refused: another</td></tr>");
+	/* no bar for it: the bars are gpushare's two */
+	assert_null(strstr(page_same, "<rect class=\"fgd-bar\" x=\"156.0\""));
+	/* nothing ran in dra-mig: its charts give way to a line saying so */
+	assert_contains(page_same, "dra-mig: no policy ran in this world (see the table).");
+}
+
 /* Names from the JSON (a trace is named by its file) are escaped everywhere. */
 static void
 test_escaping(void **state)
@@ -433,11 +463,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bars),     cmocka_unit_test(test_curves),
-		cmocka_unit_test(test_sections), cmocka_unit_test(test_optional_sections),
-		cmocka_unit_test(test_escaping), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_bounds),   cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_command),  cmocka_unit_test(test_long_title),
+		cmocka_unit_test(test_bars),         cmocka_unit_test(test_curves),
+		cmocka_unit_test(test_sections),     cmocka_unit_test(test_optional_sections),
+		cmocka_unit_test(test_escaping),     cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_bounds),       cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_command),      cmocka_unit_test(test_long_title),
+		cmocka_unit_test(test_refused_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
