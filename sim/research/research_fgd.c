@@ -343,6 +343,19 @@ offer_all(Run *run, const GArray *order, PointSums *sums, gint64 capacity, Resea
 	}
 }
 
+/* Without a GPU pod tuning up to 130 % of GPU capacity would append CPU pods forever. */
+static gboolean
+has_gpu_pod(const WorkloadTrace *trace)
+{
+	for (guint i = 0; i < workload_trace_get_n_pods(trace); i++) {
+		const WorkloadTracePod *tp = workload_trace_get_pod(trace, i);
+
+		if (tp->num_gpu > 0 && tp->gpu_milli > 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
 gboolean
 research_fgd_run(const WorkloadTrace *trace,
                  const ResearchFgdConfig *config,
@@ -374,8 +387,10 @@ research_fgd_run(const WorkloadTrace *trace,
 	    !research_world__setup(&run.setup, config, error))
 		return FALSE;
 	capacity = build_nodes(&run, &max_cpu, &max_gpu);
-	if (capacity == 0 || workload_trace_get_n_pods(trace) == 0) {
-		g_set_error(error, RESEARCH_FGD_ERROR, 0, "the trace has no GPU node or no pod");
+	if (capacity == 0 || !has_gpu_pod(trace)) {
+		g_set_error(error, RESEARCH_FGD_ERROR, 0,
+		            "the trace has no GPU node or no GPU pod (num_gpu and gpu_milli > 0): "
+		            "the protocol tunes the GPU load to its target with GPU pods");
 		research_world__setup_clear(&run.setup);
 		return FALSE;
 	}
