@@ -264,7 +264,7 @@ static void
 test_world_dra__quirk_count_by_hand(void **state)
 {
 	gint32 three[] = { 400, 1000, 1000 }, two[] = { 600, 1000 }, full[] = { 0, 1000 };
-	guint want[3], got[3];
+	guint want[4], got[4];
 	DraOutcome outcome;
 	Node a, b;
 
