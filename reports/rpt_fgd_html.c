@@ -97,9 +97,10 @@ shell_word(GString *out, const char *word)
  * lists are here; sim/research's tables are the source (research_world_names(),
  * research_policy_names()).
  */
-static const char *const all_worlds[] = {
-	"gpushare", "whole", "time-slicing", "dra-capacity", "dra-capacity-pick", "dra-mig", NULL
-};
+static const char *const all_worlds[] = { "gpushare",          "whole",
+	                                  "time-slicing",      "dra-capacity",
+	                                  "dra-capacity-pick", "dra-mig",
+	                                  "dra-capacity-1.34", NULL };
 static const char *const all_policies[] = { "Random",
 	                                    "DotProd",
 	                                    "GpuClustering",

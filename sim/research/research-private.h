@@ -121,6 +121,19 @@ void research_world__cotenants(const ResearchWorldNode *nodes, guint n, double *
 guint research_world__capacity_first_fit(
         const gint32 *free, guint n_gpus, guint32 num, guint32 milli, guint *gpus);
 /*
+ * The same choice by the allocator of Kubernetes 1.34.x, whose capacity
+ * re-check reads the device at the slot's index in the slice instead of the
+ * candidate (kubernetes#133705; model/dra's quirk
+ * capacity_recheck_by_request_index). Slot j then needs room on its candidate
+ * and on device j. Slot j's first device with room is at most j, so no slot
+ * takes from a later slot's device: @num fits iff @num <= @n_gpus (slot n
+ * would read past the slice: an index error) and every device below @num has
+ * @milli free; the devices are then research_world__capacity_first_fit's,
+ * the depth-first search's first branch. A one-GPU claim fits only on GPU 0.
+ */
+guint research_world__capacity_fit_134(
+        const gint32 *free, guint n_gpus, guint32 num, guint32 milli, guint *gpus);
+/*
  * The NVIDIA device plugin's choice of @units replicas on a time-sliced node
  * with @taken replicas taken per GPU of @per_gpu: replica by replica the GPU
  * with the fewest taken, then the fewest taken by this pod, then the lowest

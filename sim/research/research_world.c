@@ -31,7 +31,8 @@ static const ResearchWorldInfo world_info[RESEARCH_N_WORLDS] = {
 	  "device-plugin", FALSE, FALSE },
 	{ "dra-capacity",
 	  "DRA consumable capacity (KEP-5075, alpha in 1.34): a share of a multi-allocatable GPU, "
-	  "the allocator's first fit",
+	  "the allocator's first fit as fixed by kubernetes#133706 (Kubernetes 1.35+); "
+	  "dra-capacity-1.34 is 1.34.x as shipped",
 	  "first-fit", FALSE, FALSE },
 	{ "dra-capacity-pick",
 	  "DRA consumable capacity with the policy's own GPU choice (beyond production)", "policy",
@@ -40,10 +41,16 @@ static const ResearchWorldInfo world_info[RESEARCH_N_WORLDS] = {
 	  "DRA dynamic MIG (what-if: the trace's GPUs are not MIG-capable; the MIG model's "
 	  "geometry): the smallest profile covering the share, the allocator's first fit",
 	  "first-fit", FALSE, TRUE },
+	{ "dra-capacity-1.34",
+	  "DRA consumable capacity with the allocator of Kubernetes 1.34.x as shipped "
+	  "(kubernetes#133705: the capacity re-check reads the device at the request's index, "
+	  "so a claim's i-th GPU fits only while GPU i has room)",
+	  "first-fit", FALSE, FALSE },
 };
 
 static const char *const world_names[RESEARCH_N_WORLDS + 1] = {
-	"gpushare", "whole", "time-slicing", "dra-capacity", "dra-capacity-pick", "dra-mig", NULL,
+	"gpushare",          "whole",   "time-slicing",      "dra-capacity",
+	"dra-capacity-pick", "dra-mig", "dra-capacity-1.34", NULL,
 };
 
 const ResearchWorldInfo *
@@ -232,6 +239,16 @@ research_world__request(const ResearchWorldSetup *setup,
 			r.req.num_gpu = 1;
 			r.world_filter = TRUE;
 		}
+		break;
+	case RESEARCH_WORLD_DRA_CAPACITY_134:
+		r.req.gpu_milli = research_world__round_capacity(r.share, setup->step);
+		r.held = (double)num_gpu * r.req.gpu_milli;
+		/*
+		 * The 1.34.x fit (research_world__capacity_fit_134) is narrower than
+		 * Open-Gpu-Share's: it implies k distinct GPUs with room (0..k-1), so
+		 * both filters run and the world's decides.
+		 */
+		r.world_filter = TRUE;
 		break;
 	case RESEARCH_WORLD_DRA_MIG:
 		r.world_filter = TRUE;

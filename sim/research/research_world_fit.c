@@ -1,7 +1,7 @@
 /*
  * research_world_fit.c: where a pod of the FGD protocol fits and which GPUs
  * it lands on, per world (research.h). The worlds with a per-GPU milli state
- * (gpushare, whole, dra-capacity, dra-capacity-pick) keep Open-Gpu-Share's
+ * (gpushare, whole, dra-capacity(-pick, -1.34)) keep Open-Gpu-Share's
  * node state, so sim/cluster's filter and the paper's scores read it; the
  * others (time-slicing, dra-mig) keep their own state here and reach the
  * scheduler's filter through DynamicResources' hooks (ClusterDraOps), as a
@@ -29,7 +29,13 @@ research_world__uses_gpushare(ResearchWorld world)
 gboolean
 research_world__has_frag(ResearchWorld world)
 {
-	return research_world__uses_gpushare(world);
+	/*
+	 * dra-capacity-1.34 keeps per-GPU free milli, but FGD's fragment counts a
+	 * GPU's free milli as usable by every task whose share it covers, and in
+	 * 1.34.x only GPUs 0..k-1 serve a claim of k (a node whose GPU 0 is short
+	 * takes nothing): the number would call stranded GPU usable. No fragment.
+	 */
+	return research_world__uses_gpushare(world) && world != RESEARCH_WORLD_DRA_CAPACITY_134;
 }
 
 void
@@ -66,6 +72,21 @@ research_world__capacity_first_fit(
 		gpus[slot] = i;
 	}
 	return num;
+}
+
+/* The derivation is in research-private.h; test-research-world-dra checks it against model/dra. */
+guint
+research_world__capacity_fit_134(
+        const gint32 *free, guint n_gpus, guint32 num, guint32 milli, guint *gpus)
+{
+	n_gpus = MIN(n_gpus, CLUSTER_GPUSHARE_MAX_GPUS);
+	if (num > n_gpus || milli == 0)
+		return 0;
+	for (guint j = 0; j < num; j++) {
+		if (free[j] < (gint32)milli)
+			return 0;
+	}
+	return research_world__capacity_first_fit(free, n_gpus, num, milli, gpus);
 }
 
 /*
@@ -118,7 +139,8 @@ count_tenants(ResearchWorldNode *wn, const guint *gpus, guint n)
  * (1000 free), so which one changes no figure: the lowest index.
  * dra-capacity: the allocator's first fit. dra-capacity-pick: the policy's
  * choice for a share of one GPU, first fit (which Open-Gpu-Share's
- * AllocateExclusiveGpuId also is) for whole GPUs.
+ * AllocateExclusiveGpuId also is) for whole GPUs. dra-capacity-1.34: the
+ * 1.34.x allocator's choice, the same first fit where it fits.
  */
 static guint
 pick_gpus(const ResearchWorldSetup *setup,
@@ -140,10 +162,14 @@ pick_gpus(const ResearchWorldSetup *setup,
 		if (fractional)
 			return cluster_gpushare_pick(policy_pick, pod, node, gpus);
 		/* fall through */
-	default:
+	case RESEARCH_WORLD_DRA_CAPACITY:
 		return research_world__capacity_first_fit(node->gpushare->free,
 		                                          node->gpushare->n_gpus, r->num_gpu,
 		                                          req->gpu_milli, gpus);
+	default: /* dra-capacity-1.34: its filter said it fits */
+		return research_world__capacity_fit_134(node->gpushare->free,
+		                                        node->gpushare->n_gpus, r->num_gpu,
+		                                        req->gpu_milli, gpus);
 	}
 }
 
@@ -275,12 +301,15 @@ world_filter(gpointer data,
 	} else if (setup->world == RESEARCH_WORLD_DRA_MIG) {
 		fits = mig_fits(setup->mig, wn, r);
 	} else {
-		/* dra-capacity, k shares that may stack: the allocator's own answer */
+		/* dra-capacity(-1.34), k shares that may stack: the allocator's own answer */
 		guint gpus[RESEARCH_MAX_SLOTS];
+		guint (*fit)(const gint32 *, guint, guint32, guint32, guint *) =
+		        setup->world == RESEARCH_WORLD_DRA_CAPACITY_134
+		                ? research_world__capacity_fit_134
+		                : research_world__capacity_first_fit;
 
-		fits = research_world__capacity_first_fit(node->gpushare->free,
-		                                          node->gpushare->n_gpus, r->num_gpu,
-		                                          r->req.gpu_milli, gpus) > 0;
+		fits = fit(node->gpushare->free, node->gpushare->n_gpus, r->num_gpu,
+		           r->req.gpu_milli, gpus) > 0;
 	}
 	if (fits)
 		return CLUSTER_STATUS_SUCCESS;

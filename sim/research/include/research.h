@@ -32,10 +32,14 @@ typedef enum {
 	RESEARCH_WORLD_GPUSHARE,          /* Open-Gpu-Share milli-GPU, the paper's world */
 	RESEARCH_WORLD_WHOLE,             /* extended resource nvidia.com/gpu: whole GPUs */
 	RESEARCH_WORLD_TIME_SLICING,      /* device plugin time-slicing: replicas per GPU */
-	RESEARCH_WORLD_DRA_CAPACITY,      /* DRA consumable capacity, the allocator's first fit */
+	RESEARCH_WORLD_DRA_CAPACITY,      /* DRA consumable capacity, the allocator's first fit
+	                                     (after #133706, Kubernetes 1.35+) */
 	RESEARCH_WORLD_DRA_CAPACITY_PICK, /* the same, the policy picks the device (beyond
 	                                     production) */
 	RESEARCH_WORLD_DRA_MIG, /* DRA dynamic MIG: the smallest profile covering the share */
+	/* dra-capacity as Kubernetes 1.34.x ships it: the allocator's capacity
+	 * re-check reads the device at the request's index (#133705) */
+	RESEARCH_WORLD_DRA_CAPACITY_134,
 	RESEARCH_N_WORLDS
 } ResearchWorld;
 
@@ -67,7 +71,7 @@ typedef struct {
 	/* time-slicing: replicas per GPU; 0 = 10. A pod of k GPUs of share m asks
 	 * k x ceil(m x R / 1000) of the node's n_gpus x R nvidia.com/gpu. */
 	guint replicas;
-	/* dra-capacity(-pick): the request policy's step in milli (validRange
+	/* dra-capacity(-pick, -1.34): the request policy's step in milli (validRange
 	 * {min: step, max: 1000, step}); 0 = 10. A share rounds up to it. */
 	gint64 capacity_step;
 	const char *mig_model; /* dra-mig: a MIG-capable catalog GPU model; NULL = default */

@@ -240,10 +240,10 @@ test_command(void **state)
 		                           "BalancedAllocation",
 		                           NULL };
 	static const char *const gpushare[] = { "gpushare", NULL };
-	static const char *const all[] = {
-		"gpushare", "whole", "time-slicing", "dra-capacity", "dra-capacity-pick",
-		"dra-mig",  NULL
-	};
+	static const char *const all[] = { "gpushare",          "whole",
+		                           "time-slicing",      "dra-capacity",
+		                           "dra-capacity-pick", "dra-mig",
+		                           "dra-capacity-1.34", NULL };
 	static const char *const two[] = { "whole", "dra-mig", NULL };
 	static const struct {
 		const char *const *worlds, *const *policies;

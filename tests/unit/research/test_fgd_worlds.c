@@ -161,11 +161,40 @@ test_worlds__dra_capacity_by_hand(void **state)
 }
 
 /*
+ * dra-capacity-1.34 (the allocator's re-check reads device i for a claim's
+ * i-th GPU, kubernetes#133705): a one-GPU pod fits only while GPU 0 has room.
+ * Step 10: the four 0.25 shares all fit on n0's GPU 0 (1000), d takes n1's
+ * GPUs 0 and 1 (both idle), c and b their node's GPU 0: dra-capacity's
+ * figures (unallocated 23.33, stranded 0, 1.6 pods per GPU, max 4), but no
+ * fragment in this world. Step 100: a share of 250 holds 300; GPU 0 takes
+ * three (900), the fourth fails on GPU 0's 100 though GPU 1 is idle (in
+ * dra-capacity it goes there). Placed 3 × 250 + 2000 + 1000 + 600 = 4350,
+ * 72.5 %: unallocated 27.5. Failed: that a and z. Stranded 3 × 50 / 6000 =
+ * 2.5 %. Pods per GPU over the 5 in use (3 + 1 + 1 + 1 + 1) / 5 = 1.4, max 3.
+ */
+static void
+test_worlds__dra_capacity_134_by_hand(void **state)
+{
+	const Expect fine = { 100.0 - 76.67, 0.0, 1.6, 4.0, 1, FALSE };
+	const Expect coarse = { 27.5, 2.5, 1.4, 3.0, 2, FALSE };
+
+	check_world((ResearchFgdConfig){ .world = RESEARCH_WORLD_DRA_CAPACITY_134 },
+	            "LeastAllocated", &fine);
+	check_world((ResearchFgdConfig){ .world = RESEARCH_WORLD_DRA_CAPACITY_134,
+	                                 .capacity_step = 100 },
+	            "FGD", &coarse);
+	check_world((ResearchFgdConfig){ .world = RESEARCH_WORLD_DRA_CAPACITY_134,
+	                                 .capacity_step = 100 },
+	            "MostAllocated", &coarse);
+}
+
+/*
  * One request of count 2 may put both shares on one multi-allocatable device
  * (model/dra; test-research-world-dra): a pod of 2 x 0.4 GPU on a node of one
  * GPU runs in dra-capacity (arrived 800 of 1000: 80 %, unallocated 20, one pod
  * on the GPU), and fails under Open-Gpu-Share, which wants two GPUs
- * (unallocated 100).
+ * (unallocated 100), and in dra-capacity-1.34, whose second slot re-checks
+ * device 1 of a one-device slice (model/dra: an index error).
  */
 static void
 test_worlds__dra_capacity_stacks_one_request(void **state)
@@ -180,6 +209,10 @@ test_worlds__dra_capacity_stacks_one_request(void **state)
 	assert_int_equal(run.pods_failed, 0);
 	assert_true(fabs(run.unallocated_pct[80] - 20.0) < 1e-9);
 	config.world = RESEARCH_WORLD_GPUSHARE;
+	assert_true(research_fgd_run(trace, &config, &run, &error));
+	assert_int_equal(run.pods_failed, 1);
+	assert_true(fabs(run.unallocated_pct[80] - 100.0) < 1e-9);
+	config.world = RESEARCH_WORLD_DRA_CAPACITY_134;
 	assert_true(research_fgd_run(trace, &config, &run, &error));
 	assert_int_equal(run.pods_failed, 1);
 	assert_true(fabs(run.unallocated_pct[80] - 100.0) < 1e-9);
@@ -239,6 +272,11 @@ test_worlds__api(void **state)
 	assert_string_equal(research_world_info(RESEARCH_WORLD_DRA_CAPACITY)->device_pick,
 	                    "first-fit");
 	assert_true(research_world_info(RESEARCH_WORLD_DRA_CAPACITY_PICK)->beyond_production);
+	assert_string_equal(names[RESEARCH_WORLD_DRA_CAPACITY_134], "dra-capacity-1.34");
+	assert_string_equal(research_world_info(RESEARCH_WORLD_DRA_CAPACITY_134)->device_pick,
+	                    "first-fit");
+	assert_false(research_world_info(RESEARCH_WORLD_DRA_CAPACITY_134)->beyond_production);
+	assert_false(research_world_info(RESEARCH_WORLD_DRA_CAPACITY_134)->memory_isolation);
 	assert_true(research_world_info(RESEARCH_WORLD_WHOLE)->memory_isolation);
 	assert_false(research_world_info(RESEARCH_WORLD_TIME_SLICING)->memory_isolation);
 	assert_string_equal(policies[0], "Random");
@@ -263,6 +301,7 @@ test_worlds__refusals(void **state)
 
 	assert_null(research_world_refuses(RESEARCH_WORLD_TIME_SLICING, "LeastAllocated"));
 	assert_null(research_world_refuses(RESEARCH_WORLD_DRA_CAPACITY, "FGD"));
+	assert_null(research_world_refuses(RESEARCH_WORLD_DRA_CAPACITY_134, "BestFit"));
 	assert_null(research_world_refuses(RESEARCH_WORLD_WHOLE, "Random"));
 	assert_non_null(research_world_refuses(RESEARCH_WORLD_DRA_MIG, "BestFit"));
 	assert_false(research_fgd_run(trace, &config, &run, &ts));
@@ -288,6 +327,7 @@ main(void)
 		cmocka_unit_test(test_worlds__whole_by_hand),
 		cmocka_unit_test(test_worlds__time_slicing_by_hand),
 		cmocka_unit_test(test_worlds__dra_capacity_by_hand),
+		cmocka_unit_test(test_worlds__dra_capacity_134_by_hand),
 		cmocka_unit_test(test_worlds__dra_capacity_stacks_one_request),
 		cmocka_unit_test(test_worlds__dra_mig_by_hand),
 		cmocka_unit_test(test_worlds__api),
