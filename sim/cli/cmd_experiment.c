@@ -448,7 +448,7 @@ cli_experiment_main(int argc, char **argv)
 		  "NAME" },
 		{ "worlds", 0, 0, G_OPTION_ARG_STRING, &args.worlds,
 		  "worlds, comma-separated (gpushare, whole, time-slicing, dra-capacity, "
-		  "dra-capacity-pick, dra-mig) or all (default gpushare)",
+		  "dra-capacity-pick, dra-mig, dra-capacity-1.34) or all (default gpushare)",
 		  "LIST" },
 		{ "seeds", 0, 0, G_OPTION_ARG_STRING, &args.seeds, "seeds A-B (default 42-51)",
 		  "A-B" },
