@@ -132,6 +132,23 @@ char *rpt_html__page_close(GString *out, gboolean charts_expected);
  * with @points == 0 it says so on the chart. The caller closes it with </svg>. */
 void
 rpt_svg__open_chart(GString *out, const char *id, const char *title, double height, guint points);
+/* The same at @width x @height (a chart wider than the line charts). */
+void rpt_svg__open_chart_sized(
+        GString *out, const char *id, const char *title, double width, double height, guint points);
+/* Colour @index of the charts' palette of ten (a series keeps its index on every chart). */
+const char *rpt_svg__colour(guint index);
+/* A point of a line with its band, in plot pixels; NaN y: a gap; NaN lo or hi: no band. */
+typedef struct {
+	double x, y, lo, hi;
+} RptSvgPoint;
+/* The bands over each run of points with lo and hi (a lone one: an error bar, class
+ * "bar"), then the line (class "mean", @line_attrs added when not NULL) through the
+ * points with a y, broken at the gaps. Returns the number of points on the line. */
+guint rpt_svg__band_line(GString *out,
+                         const RptSvgPoint *points,
+                         guint n,
+                         const char *colour,
+                         const char *line_attrs);
 /* An axis label: %.4g below 10,000, then 47.4k, 1.2M, 3.5G (rpt_svg.c). */
 void rpt_svg__tick_text(char *buf, gsize size, double v);
 void rpt_svg__line_chart(GString *out,

@@ -190,6 +190,7 @@ mode_section(GString *out, const RptMode *mode, guint index)
 	g_autoptr(GArray) latency = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) slowdown = g_array_new(FALSE, FALSE, sizeof(double));
 	const char *rows = rpt_mode_lookup_info(mode, "heatmap_nodes");
+	const char *policy = rpt_mode_lookup_info(mode, "score_policy");
 	g_autofree char *end = rpt_mode_describe_end(mode);
 	g_autofree char *heat_title =
 	        rows != NULL ? g_strdup_printf("GPU occupancy per node over time (%s)", rows)
@@ -200,6 +201,11 @@ mode_section(GString *out, const RptMode *mode, guint index)
 	g_string_append(out, "<h2>Mode ");
 	rpt_html__escaped(out, mode->name);
 	g_string_append(out, "</h2>");
+	if (policy != NULL) {
+		g_string_append(out, "\n<p>Score policy: ");
+		rpt_html__escaped(out, policy);
+		g_string_append(out, "</p>");
+	}
 	if (end != NULL) {
 		g_string_append(out, "\n<p>Run ended: ");
 		rpt_html__escaped(out, end);

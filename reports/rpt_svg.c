@@ -22,23 +22,99 @@
 #define MAX_ROWS 64
 
 void
-rpt_svg__open_chart(GString *out, const char *id, const char *title, double height, guint points)
+rpt_svg__open_chart_sized(
+        GString *out, const char *id, const char *title, double width, double height, guint points)
 {
 	g_autofree char *escaped = g_markup_escape_text(title, -1);
+	g_autofree char *escaped_id = g_markup_escape_text(id, -1);
 
 	g_string_append_printf(out,
 	                       "<svg class=\"chart\" id=\"%s\" data-points=\"%u\" "
 	                       "viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
 	                       "xmlns=\"http://www.w3.org/2000/svg\">"
 	                       "<text x=\"%.0f\" y=\"16\" class=\"title\">%s</text>\n",
-	                       id, points, W, height, W, height, LEFT, escaped);
+	                       escaped_id, points, width, height, width, height, LEFT, escaped);
 	if (points == 0) {
 		/* say so on the page rather than draw empty axes that look like zeros */
 		g_string_append_printf(out,
 		                       "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\">no data in "
 		                       "this run</text>\n",
-		                       W / 2 - 40, height / 2);
+		                       width / 2 - 40, height / 2);
 	}
+}
+
+void
+rpt_svg__open_chart(GString *out, const char *id, const char *title, double height, guint points)
+{
+	rpt_svg__open_chart_sized(out, id, title, W, height, points);
+}
+
+const char *
+rpt_svg__colour(guint index)
+{
+	/* the first five are the sweep page's since it has had them; the sixth, near
+	 * black, replaced an orange too close to the fourth; the last four (matplotlib's
+	 * tab10 cyan, pink, grey, olive) keep ten lines apart */
+	static const char *const palette[] = { "#1f6feb", "#d1242f", "#1a7f37", "#9a6700",
+		                               "#8250df", "#24292f", "#17becf", "#e377c2",
+		                               "#7f7f7f", "#bcbd22" };
+
+	return palette[index % G_N_ELEMENTS(palette)];
+}
+
+/* The band over the run [from, to) of points that all have lo and hi: along the
+ * upper edge, back along the lower one; a run of one point gets an error bar. */
+static void
+band(GString *out, const RptSvgPoint *p, guint from, guint to, const char *colour)
+{
+	if (to - from == 1) {
+		g_string_append_printf(out,
+		                       "<line class=\"bar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		                       "y2=\"%.1f\" stroke=\"%s\"/>",
+		                       p[from].x, p[from].lo, p[from].x, p[from].hi, colour);
+		return;
+	}
+	g_string_append_printf(out, "<path class=\"band\" fill=\"%s\" d=\"", colour);
+	for (guint i = from; i < to; i++) {
+		g_string_append_printf(out, "%s%.1f,%.1f", i == from ? "M" : " L", p[i].x, p[i].hi);
+	}
+	for (guint i = to; i-- > from;) {
+		g_string_append_printf(out, " L%.1f,%.1f", p[i].x, p[i].lo);
+	}
+	g_string_append(out, " Z\"/>\n");
+}
+
+guint
+rpt_svg__band_line(
+        GString *out, const RptSvgPoint *p, guint n, const char *colour, const char *line_attrs)
+{
+	guint drawn = 0;
+
+	for (guint i = 0, from = 0; i <= n; i++) {
+		if (i == n || !isfinite(p[i].lo) || !isfinite(p[i].hi)) {
+			if (i > from) {
+				band(out, p, from, i, colour);
+			}
+			from = i + 1;
+		}
+	}
+	for (guint i = 0; i < n; i++) {
+		gboolean starts = i == 0 || !isfinite(p[i - 1].y);
+		gboolean ends = i + 1 == n || !isfinite(p[i + 1].y);
+
+		if (!isfinite(p[i].y)) {
+			continue;
+		}
+		if (starts) {
+			g_string_append_printf(
+			        out, "<polyline class=\"mean\" stroke=\"%s\"%s%s points=\"", colour,
+			        line_attrs ? " " : "", line_attrs ? line_attrs : "");
+		}
+		g_string_append_printf(out, "%s%.1f,%.1f%s", starts ? "" : " ", p[i].x, p[i].y,
+		                       ends ? "\"/>\n" : "");
+		drawn++;
+	}
+	return drawn;
 }
 
 /* An axis label that fits the margin: %.4g below 10,000 (what it always was), then 47.4k, 1.2M,

@@ -27,9 +27,6 @@
 #define BOTTOM   44.0
 #define MAX_TICK 12
 
-static const char *const palette[] = { "#1f6feb", "#d1242f", "#1a7f37",
-	                               "#9a6700", "#8250df", "#bc4c00" };
-
 typedef struct {
 	double x; /* position on the axis: the value, or the category's index */
 	const RptSweepRow *row;
@@ -190,79 +187,30 @@ compare_points(gconstpointer a, gconstpointer b)
 	return (p->x > q->x) - (p->x < q->x);
 }
 
-static gboolean
-has_interval(const RptSweepRow *row)
-{
-	return isfinite(row->stat.ci_low) && isfinite(row->stat.ci_high);
-}
-
-/* The band over the run of points [from, to) that all have an interval: along the
- * upper bounds, back along the lower ones; a run of one point gets an error bar. */
-static void
-draw_band(GString *out,
-          const Axes *axes,
-          const Point *points,
-          guint from,
-          guint to,
-          const char *colour)
-{
-	if (to - from == 1) {
-		const RptSweepRow *row = points[from].row;
-		double x = sx(axes, points[from].x);
-
-		g_string_append_printf(out,
-		                       "<line class=\"bar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		                       "y2=\"%.1f\" stroke=\"%s\"/>",
-		                       x, sy(axes, row->stat.ci_low), x,
-		                       sy(axes, row->stat.ci_high), colour);
-		return;
-	}
-	g_string_append_printf(out, "<path class=\"band\" fill=\"%s\" d=\"", colour);
-	for (guint i = from; i < to; i++) {
-		g_string_append_printf(out, "%s%.1f,%.1f", i == from ? "M" : " L",
-		                       sx(axes, points[i].x),
-		                       sy(axes, points[i].row->stat.ci_high));
-	}
-	for (guint i = to; i-- > from;) {
-		g_string_append_printf(out, " L%.1f,%.1f", sx(axes, points[i].x),
-		                       sy(axes, points[i].row->stat.ci_low));
-	}
-	g_string_append(out, " Z\"/>\n");
-}
-
-/* Bands, then the mean line (broken where a mean is undefined), then the points with
+/* The mode's points in pixels (NaN where a mean or a bound is undefined): bands, then the
+ * mean line broken where a mean is undefined (rpt_svg__band_line), then the points with
  * their numbers as a tooltip. Returns the number of points drawn. */
 static guint
 draw_mode(GString *out, const Axes *axes, guint param, GArray *points, const char *colour)
 {
 	const Point *p;
-	guint drawn = 0;
+	g_autofree RptSvgPoint *pixels = g_new(RptSvgPoint, points->len + 1);
+	guint drawn;
 
 	g_array_sort(points, compare_points);
 	p = (const Point *)(void *)points->data;
-	for (guint i = 0, from = 0; i <= points->len; i++) {
-		if (i == points->len || !has_interval(p[i].row)) {
-			if (i > from) {
-				draw_band(out, axes, p, from, i, colour);
-			}
-			from = i + 1;
-		}
-	}
 	for (guint i = 0; i < points->len; i++) {
-		gboolean starts = i == 0 || !isfinite(p[i - 1].row->stat.mean);
-		gboolean ends = i + 1 == points->len || !isfinite(p[i + 1].row->stat.mean);
+		const RptStat *stat = &p[i].row->stat;
+		gboolean interval = isfinite(stat->ci_low) && isfinite(stat->ci_high);
 
-		if (!isfinite(p[i].row->stat.mean)) {
-			continue;
-		}
-		if (starts) {
-			g_string_append_printf(
-			        out, "<polyline class=\"mean\" stroke=\"%s\" points=\"", colour);
-		}
-		g_string_append_printf(out, "%s%.1f,%.1f%s", starts ? "" : " ", sx(axes, p[i].x),
-		                       sy(axes, p[i].row->stat.mean), ends ? "\"/>\n" : "");
-		drawn++;
+		pixels[i] = (RptSvgPoint){
+			.x = sx(axes, p[i].x),
+			.y = isfinite(stat->mean) ? sy(axes, stat->mean) : (double)NAN,
+			.lo = interval ? sy(axes, stat->ci_low) : (double)NAN,
+			.hi = interval ? sy(axes, stat->ci_high) : (double)NAN,
+		};
 	}
+	drawn = rpt_svg__band_line(out, pixels, points->len, colour, NULL);
 	for (guint i = 0; i < points->len; i++) {
 		const RptStat *stat = &p[i].row->stat;
 		g_autofree char *tip = NULL;
@@ -276,7 +224,7 @@ draw_mode(GString *out, const Axes *axes, guint param, GArray *points, const cha
 		g_string_append_printf(out,
 		                       "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\">"
 		                       "<title>%s</title></circle>",
-		                       sx(axes, p[i].x), sy(axes, stat->mean), colour, tip);
+		                       pixels[i].x, pixels[i].y, colour, tip);
 	}
 	g_string_append_c(out, '\n');
 	return drawn;
@@ -297,7 +245,7 @@ legend(GString *out, const char *const *modes, guint n_modes, const char *subtit
 		                       "<rect x=\"%.1f\" y=\"7\" width=\"10\" height=\"10\" "
 		                       "fill=\"%s\"/><text x=\"%.1f\" y=\"16\" class=\"tick\">%s"
 		                       "</text>",
-		                       x, palette[m % G_N_ELEMENTS(palette)], x + 13, name);
+		                       x, rpt_svg__colour(m), x + 13, name);
 	}
 	if (subtitle != NULL && *subtitle != '\0') {
 		g_autofree char *text = g_markup_escape_text(subtitle, -1);
@@ -338,7 +286,7 @@ rpt_sweep_svg__chart(GString *out,
 				g_array_append_val(points, point);
 			}
 		}
-		drawn += draw_mode(body, &axes, param, points, palette[m % G_N_ELEMENTS(palette)]);
+		drawn += draw_mode(body, &axes, param, points, rpt_svg__colour(m));
 	}
 	legend(body, modes, n_modes, subtitle);
 	rpt_svg__open_chart(out, id, title, H, drawn);

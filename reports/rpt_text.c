@@ -259,6 +259,31 @@ translation_list(TextOut *self, const RptMode *mode)
 	}
 }
 
+/* Each mode's score policy (info score_policy, sim/measure), when the run says. */
+static void
+policy_list(TextOut *self, const RptReport *report)
+{
+	guint width = 0;
+	gboolean any = FALSE;
+
+	for (guint m = 0; m < report->modes->len; m++) {
+		const RptMode *mode = g_ptr_array_index(report->modes, m);
+
+		width = MAX(width, (guint)strlen(mode->name));
+		any = any || rpt_mode_lookup_info(mode, "score_policy") != NULL;
+	}
+	if (!any)
+		return;
+	heading(self, "Score policy");
+	for (guint m = 0; m < report->modes->len; m++) {
+		const RptMode *mode = g_ptr_array_index(report->modes, m);
+		const char *policy = rpt_mode_lookup_info(mode, "score_policy");
+
+		g_string_append_printf(self->out, "%-*s  %s\n", (int)width, mode->name,
+		                       policy != NULL ? policy : "-");
+	}
+}
+
 char *
 rpt_text_to_string(const RptReport *report, gboolean colour)
 {
@@ -270,6 +295,7 @@ rpt_text_to_string(const RptReport *report, gboolean colour)
 		g_string_append_printf(self.out, "hash %s\n", report->scenario_hash);
 	}
 	summary_table(&self, report);
+	policy_list(&self, report);
 	for (guint m = 0; m < report->modes->len; m++) {
 		const RptMode *mode = g_ptr_array_index(report->modes, m);
 

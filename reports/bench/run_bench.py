@@ -45,6 +45,12 @@ CELEVAL = "tools/bench/celeval/celeval"
 ALLOC = "tests/unit/dra/bench-alloc"
 PHOLD = "tools/bench/phold/phold"
 DRASIM = "sim/cli/drasim"
+FGD = "tools/bench/fgd/fgd"
+OPENB = os.path.join(ROOT, "..", "shared", "traces", "alibaba-gpu-v2023", "csv")
+# The FGD paper's 17 openb traces (issue 15: all 1,020 runs in at most 15 minutes with --jobs 2).
+FGD_TRACES = ["default", "cpu050", "cpu100", "cpu200", "cpu250", "gpushare40", "gpushare60",
+              "gpushare80", "gpushare100", "gpuspec10", "gpuspec20", "gpuspec25", "gpuspec33",
+              "multigpu20", "multigpu30", "multigpu40", "multigpu50"]
 
 
 def bench(name, family, exe, args, sets="full", runs=None, callgrind=True, kind="process"):
@@ -58,6 +64,21 @@ def bench(name, family, exe, args, sets="full", runs=None, callgrind=True, kind=
 def phold(name, lps, events, sets="full"):
     return bench(name, "phold", PHOLD, ["--lps", str(lps), "--events", str(events), "--runs", "1",
                                         "--json", "--quiet"], sets=sets, kind="phold")
+
+
+def fgd_one(policy):
+    """One run of the FGD protocol (default trace, seed 42): the issue's "< 1 s of CPU"."""
+    return bench("fgd_default_" + policy, "fgd", FGD,
+                 ["--csv-dir", OPENB, "--trace", "default", "--policy", policy, "--seeds", "42-42",
+                  "--points", "100"])
+
+
+def fgd_all():
+    """The paper's 1,020 runs (17 traces x 6 policies x 10 seeds), --jobs 2: wall time only."""
+    traces = [a for t in FGD_TRACES for a in ("--trace", t)]
+    return bench("fgd_1020_runs_jobs2", "fgd", DRASIM,
+                 ["experiment", "fgd", "--csv-dir", OPENB] + traces +
+                 ["--seeds", "42-51", "--jobs", "2", "-o", "{tmp}"], runs=1, callgrind=False)
 
 
 def e2e(name, scenario, sets="full", runs=None, callgrind=True):
@@ -88,6 +109,9 @@ BENCHMARKS = [
     # devices: wall time only (a JIT's instruction count says nothing stable).
     bench("cel_peer", "cel_peers", "node", ["peers.mjs", "100000"], callgrind=False, runs=1,
           kind="cel_peers"),
+    # The FGD paper's protocol (sim/research): one run per policy, then all 1,020.
+    fgd_one("Random"), fgd_one("DotProd"), fgd_one("GpuClustering"), fgd_one("GpuPacking"),
+    fgd_one("BestFit"), fgd_one("FGD"), fgd_all(),
     bench("lint_1k_slices", "api", "tests/unit/api/bench-lint", ["--slices", "1000", "--runs", "1"]),
     bench("api_load_10k_slices", "api", "tests/unit/api/bench-api-load", []),
 ]
@@ -261,19 +285,25 @@ def run_suite(args, instructions):
     for spec in BENCHMARKS:
         if spec["sets"] != "both" and spec["sets"] != ("quick" if args.quick else "full"):
             continue
+        if args.family is not None and spec["family"] != args.family:
+            continue
         if spec["kind"] == "cel_peers":
             reason = peers_missing()
             if reason:
                 print("SKIP %s: %s" % (spec["name"], reason), file=sys.stderr)
                 skipped += 1
                 continue
+        elif spec["family"] == "fgd" and not os.path.isdir(OPENB):
+            print("SKIP %s: the openb trace is not at %s" % (spec["name"], OPENB), file=sys.stderr)
+            skipped += 1
+            continue
         elif not os.access(os.path.join(args.build, spec["exe"]), os.X_OK):
             print("SKIP %s: %s is not built" % (spec["name"], spec["exe"]), file=sys.stderr)
             skipped += 1
             continue
         counted = instructions and (spec["callgrind"] or args.all_instructions)
         if instructions and not counted and spec["kind"] != "cel_peers":
-            print("note %s: no instruction count (40+ min under callgrind; "
+            print("note %s: no instruction count (tens of minutes or more under callgrind; "
                   "--all-instructions counts it)" % spec["name"], file=sys.stderr)
         try:
             if spec["kind"] == "cel_peers":
@@ -331,7 +361,16 @@ def main():
     parser.add_argument("--runs", type=int, default=0)
     parser.add_argument("--no-callgrind", action="store_true")
     parser.add_argument("--all-instructions", action="store_true")
+    parser.add_argument("--family", help="only the benchmarks of this family")
     args = parser.parse_args()
+    families = sorted(set(b["family"] for b in BENCHMARKS))
+    if args.family is not None and args.family not in families:
+        print("drasim bench: --family %s: the families are %s" % (args.family, ", ".join(families)),
+              file=sys.stderr)
+        return 2
+    if args.family is not None and args.check:
+        print("drasim bench: --family and --check: the gate compares the whole set", file=sys.stderr)
+        return 2
     if args.check:
         reason = comparable(args)
         if reason:

@@ -145,6 +145,7 @@ cli_bench_main(int argc, char **argv)
 	gint runs = 0;
 	g_autofree char *output = NULL;
 	g_autofree char *check = NULL;
+	g_autofree char *family = NULL;
 	GOptionEntry entries[] = {
 		{ "quick", 'q', 0, G_OPTION_ARG_NONE, &quick, "the CI subset only", NULL },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "write the records to FILE",
@@ -156,6 +157,8 @@ cli_bench_main(int argc, char **argv)
 		  "N" },
 		{ "all-instructions", 0, 0, G_OPTION_ARG_NONE, &all_instructions,
 		  "also count e2e_1000nodes under callgrind (40+ minutes)", NULL },
+		{ "family", 0, 0, G_OPTION_ARG_STRING, &family,
+		  "only this family (cel, alloc, phold, e2e, fgd, api, cel_peers)", "NAME" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) context =
@@ -202,6 +205,10 @@ cli_bench_main(int argc, char **argv)
 	}
 	if (all_instructions) {
 		g_ptr_array_add(args, (gpointer) "--all-instructions");
+	}
+	if (family != NULL) {
+		g_ptr_array_add(args, (gpointer) "--family");
+		g_ptr_array_add(args, family);
 	}
 	g_ptr_array_add(args, NULL);
 	return run_harness(args, output, check != NULL);

@@ -167,12 +167,8 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 		self->config.sched.rand_data = self->sched_rng;
 	}
 	self->sched = cluster_sched_new(&self->config.sched);
-	if (self->config.default_score_plugins && self->config.score_policy != NULL) {
-		if (!cluster_sched_add_score_policy(self->sched, self->config.score_policy))
-			g_critical("unknown score policy \"%s\"", self->config.score_policy);
-	} else if (self->config.default_score_plugins) {
+	if (self->config.default_score_plugins)
 		cluster_sched_add_default_score_plugins(self->sched);
-	}
 	self->queue = cluster_queue_new(&self->config.queue);
 	claims_config = self->config.claims;
 	claims_config.rand = rng_below;

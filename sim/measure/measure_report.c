@@ -163,13 +163,19 @@ fill_series(RptMode *mode, const ScenarioResult *r)
 }
 
 static void
-fill_mode(RptMode *mode, const ScenarioResult *r)
+fill_mode(RptMode *mode, const ScenarioResult *r, const ScenarioMode *spec)
 {
 	g_autofree char *end = g_strdup_printf("%.6f", sim_time_to_seconds(r->end));
 	g_autofree char *events = g_strdup_printf("%" G_GUINT64_FORMAT, r->events);
 	g_autofree char *gpus = g_strdup_printf("%u", r->n_gpus);
 
 	rpt_mode_set_info(mode, "world", r->world == SCENARIO_WORLD_DRA ? "dra" : "extended");
+	if (spec != NULL) {
+		/* the mode's `policy:`, with its arguments (LeastAllocated when unset) */
+		g_autofree char *policy = cluster_score_policy_config_describe(&spec->policy);
+
+		rpt_mode_set_info(mode, "score_policy", policy);
+	}
 	rpt_mode_set_info(mode, "gpu_devices", gpus);
 	rpt_mode_set_info(mode, "simulated_end_s", end);
 	rpt_mode_set_info(mode, "end", scenario_end_to_string(r->end_reason));
@@ -238,7 +244,8 @@ scenario_report_build(const Scenario *scenario, ScenarioResult *const *results, 
 		rpt_report_set_horizon(report, horizon);
 	}
 	for (guint i = 0; i < n; i++) {
-		fill_mode(rpt_mode_add(report, results[i]->mode), results[i]);
+		fill_mode(rpt_mode_add(report, results[i]->mode), results[i],
+		          scenario_lookup_mode(scenario, results[i]->mode));
 	}
 	return report;
 }

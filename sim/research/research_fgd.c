@@ -24,10 +24,12 @@ typedef struct {
 	const WorkloadTrace *trace;
 	ClusterGpuShare *share;
 	ClusterSched *sched;
-	GPtrArray *nodes;         /* ClusterNode *, owned */
-	ClusterGpuShareNode *gpu; /* one per node */
-	GPtrArray *pods;          /* ClusterPod * per trace row, owned */
-	ClusterGpuShareReq *reqs; /* per trace row */
+	GPtrArray *nodes;           /* ClusterNode *, owned */
+	ClusterGpuShareNode *gpu;   /* one per node */
+	GPtrArray *pods;            /* ClusterPod * per trace row, owned */
+	ResearchWorldRequest *reqs; /* per trace row, in the world's terms */
+	ResearchWorldNode *world;   /* one per node */
+	ResearchWorldSetup setup;
 	ClusterGpuPick pick;
 	SimRng *policy_rng, *order_rng;
 } Run;
@@ -47,7 +49,9 @@ run_clear(Run *run)
 	if (run->pods != NULL)
 		g_ptr_array_unref(run->pods);
 	g_free(run->gpu);
+	g_free(run->world);
 	g_free(run->reqs);
+	research_world__setup_clear(&run->setup);
 	cluster_gpushare_free(run->share);
 	sim_rng_free(run->policy_rng);
 	sim_rng_free(run->order_rng);
@@ -146,6 +150,7 @@ add_nodes(Run *run, SimRng *node_rng)
 
 	run->nodes = g_ptr_array_new_with_free_func((GDestroyNotify)cluster_node_free);
 	run->gpu = g_new0(ClusterGpuShareNode, n);
+	run->world = g_new0(ResearchWorldNode, n);
 	for (guint i = 0; i < n; i++) {
 		const WorkloadTraceNode *tn = workload_trace_get_node(run->trace, by_name[i]);
 		ClusterNode *node;
@@ -157,7 +162,11 @@ add_nodes(Run *run, SimRng *node_rng)
 		node->allocatable.v[CLUSTER_RES_MEMORY] = tn->memory_mib * MIB;
 		node->allocatable.v[CLUSTER_RES_PODS] = NODE_PODS;
 		cluster_gpushare_node_init(&run->gpu[k], run->share, tn->model_index, tn->gpu);
-		node->gpushare = &run->gpu[k++];
+		research_world__node_init(&run->world[k], &run->setup, tn->model_index, tn->gpu);
+		node->user_data = &run->world[k];
+		if (research_world__uses_gpushare(run->setup.world))
+			node->gpushare = &run->gpu[k];
+		k++;
 		g_ptr_array_add(run->nodes, node);
 		cluster_sched_add_node(run->sched, node);
 	}
@@ -170,17 +179,19 @@ add_pods(Run *run)
 	guint n = workload_trace_get_n_pods(run->trace);
 
 	run->pods = g_ptr_array_new_with_free_func((GDestroyNotify)cluster_pod_free);
-	run->reqs = g_new0(ClusterGpuShareReq, n);
+	run->reqs = g_new0(ResearchWorldRequest, n);
 	for (guint i = 0; i < n; i++) {
 		const WorkloadTracePod *tp = workload_trace_get_pod(run->trace, i);
 		ClusterPod *pod = cluster_pod_new(tp->name, i + 1);
 
 		cluster_pod_set_request(pod, CLUSTER_RES_CPU, tp->cpu_milli);
 		cluster_pod_set_request(pod, CLUSTER_RES_MEMORY, tp->memory_mib * MIB);
-		run->reqs[i] =
-		        (ClusterGpuShareReq){ tp->num_gpu, tp->num_gpu > 0 ? tp->gpu_milli : 0,
-			                      tp->gpu_spec_mask };
-		pod->gpushare = &run->reqs[i];
+		run->reqs[i] = research_world__request(&run->setup, tp->num_gpu, tp->gpu_milli,
+		                                       tp->gpu_spec_mask);
+		pod->user_data = &run->reqs[i];
+		if (research_world__uses_gpushare(run->setup.world))
+			pod->gpushare = &run->reqs[i].req;
+		pod->has_dra = run->reqs[i].world_filter;
 		g_ptr_array_add(run->pods, pod);
 	}
 }
@@ -245,22 +256,25 @@ aggregate(const PointSums *sums, ResearchFgdRun *out)
 
 /* ------------------------------------------------------------ the run */
 
-/* One pod offered: schedule, pick its GPUs, bind; the cluster fragment kept current. */
+/*
+ * One pod offered: schedule, place it on GPUs the world's way, bind; the
+ * cluster fragment kept current where the world has one.
+ */
 static gboolean
 offer(Run *run, ClusterPod *pod, double *frag)
 {
 	ClusterScheduleResult result;
-	guint gpus[CLUSTER_GPUSHARE_MAX_GPUS];
-	guint n;
-	double before;
+	gboolean has_frag = research_world__has_frag(run->setup.world);
+	double before = 0.0;
 
 	cluster_sched_schedule_one(run->sched, pod, &result);
 	if (result.status != CLUSTER_STATUS_SUCCESS)
 		return FALSE;
-	before = cluster_gpushare_node_frag(result.node);
-	n = cluster_gpushare_pick(run->pick, pod, result.node, gpus);
-	cluster_gpushare_bind(result.node, pod, gpus, n);
-	*frag += cluster_gpushare_node_frag(result.node) - before;
+	if (has_frag)
+		before = cluster_gpushare_node_frag(result.node);
+	research_world__place(&run->setup, run->pick, result.node, pod);
+	if (has_frag)
+		*frag += cluster_gpushare_node_frag(result.node) - before;
 	return TRUE;
 }
 
@@ -269,25 +283,76 @@ cluster_frag(const Run *run)
 {
 	double sum = 0.0;
 
+	if (!research_world__has_frag(run->setup.world))
+		return 0.0;
 	for (guint i = 0; i < run->nodes->len; i++)
 		sum += cluster_gpushare_node_frag(run->nodes->pdata[i]);
 	return sum;
 }
 
+/* The policy's name, its GPU pick, and whether the world runs it (research_world_refuses). */
 static gboolean
-check_policy(const char *policy, ClusterGpuPick *pick, GError **error)
+check_policy(const ResearchFgdConfig *config, ClusterGpuPick *pick, GError **error)
 {
-	if (policy != NULL && cluster_sched_score_policy_needs_gpushare(policy) &&
-	    cluster_sched_score_policy_gpu_pick(policy, pick))
-		return TRUE;
-	g_set_error(error, RESEARCH_FGD_ERROR, 0,
-	            "policy \"%s\": the FGD protocol runs Random, DotProd, GpuClustering, "
-	            "GpuPacking, BestFit or FGD%s",
-	            policy != NULL ? policy : "",
-	            policy != NULL && cluster_sched_score_policy_gpu_pick(policy, pick)
-	                    ? " (kube-scheduler's own policies score no milli-GPU state in this "
-	                      "world; they come with the DRA worlds)"
-	                    : "");
+	const char *policy = config->policy != NULL ? config->policy : "";
+	const char *refused;
+
+	if (!g_strv_contains((const char *const *)research_policy_names(), policy) ||
+	    !cluster_sched_score_policy_gpu_pick(policy, pick)) {
+		g_autofree char *names = g_strjoinv(", ", (char **)research_policy_names());
+
+		g_set_error(error, RESEARCH_FGD_ERROR, 0, "policy \"%s\": the FGD protocol runs %s",
+		            policy, names);
+		return FALSE;
+	}
+	refused = research_world_refuses(config->world, policy);
+	if (refused != NULL) {
+		g_set_error(error, RESEARCH_FGD_ERROR, 0, "policy %s cannot run in world %s: %s",
+		            policy, research_world_info(config->world)->name, refused);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* Logs every pod; takes cotenants and stranded GPU once arrival first reaches 100 %. */
+static void
+offer_all(Run *run, const GArray *order, PointSums *sums, gint64 capacity, ResearchFgdRun *out)
+{
+	gint64 arrived = 0, used = 0;
+	double frag = cluster_frag(run), held = 0.0;
+
+	for (guint k = 0; k < order->len; k++) {
+		guint row = g_array_index(order, guint, k);
+		const ResearchWorldRequest *req = &run->reqs[row];
+		gint64 share = (gint64)req->num_gpu * req->share;
+
+		arrived += share;
+		if (offer(run, run->pods->pdata[row], &frag)) {
+			used += share;
+			held += req->held;
+		} else {
+			out->pods_failed++;
+		}
+		log_point(sums, capacity, arrived, used, frag);
+		if (!out->has_at_100 && arrived >= capacity) {
+			out->has_at_100 = TRUE;
+			out->stranded_pct = (held - (double)used) / (double)capacity * 100.0;
+			research_world__cotenants(run->world, run->nodes->len, &out->cotenants_mean,
+			                          &out->cotenants_max);
+		}
+	}
+}
+
+/* Without a GPU pod tuning up to 130 % of GPU capacity would append CPU pods forever. */
+static gboolean
+has_gpu_pod(const WorkloadTrace *trace)
+{
+	for (guint i = 0; i < workload_trace_get_n_pods(trace); i++) {
+		const WorkloadTracePod *tp = workload_trace_get_pod(trace, i);
+
+		if (tp->num_gpu > 0 && tp->gpu_milli > 0)
+			return TRUE;
+	}
 	return FALSE;
 }
 
@@ -304,23 +369,29 @@ research_fgd_run(const WorkloadTrace *trace,
 	 * selectHost (pkg/scheduler/core/generic_scheduler.go) to keep the
 	 * lexicographically smallest node name among equal scores, "for
 	 * reproducibility". The paper's figures come from that rule, over the
-	 * randomly prefixed names of add_nodes' order.
+	 * randomly prefixed names of add_nodes' order. The worlds without
+	 * Open-Gpu-Share state reach their GPU fit through DynamicResources' hooks.
 	 */
 	ClusterSchedConfig sc = { .percentage_of_nodes_to_score = 100,
 		                  .rand = NULL,
-		                  .skip_reasons = TRUE };
+		                  .skip_reasons = TRUE,
+		                  .dra = research_world__dra_ops(),
+		                  .dra_data = &run.setup };
 	g_autofree PointSums *sums = g_new0(PointSums, 1);
 	g_autoptr(GArray) order = NULL;
-	gint64 max_cpu, max_gpu, capacity, arrived = 0, used = 0;
+	gint64 max_cpu, max_gpu, capacity;
 	g_autoptr(SimRng) node_rng = NULL;
-	double frag;
 
 	*out = (ResearchFgdRun){ 0 };
-	if (!check_policy(config->policy, &run.pick, error) || !check_nodes(trace, error))
+	if (!check_policy(config, &run.pick, error) || !check_nodes(trace, error) ||
+	    !research_world__setup(&run.setup, config, error))
 		return FALSE;
 	capacity = build_nodes(&run, &max_cpu, &max_gpu);
-	if (capacity == 0 || workload_trace_get_n_pods(trace) == 0) {
-		g_set_error(error, RESEARCH_FGD_ERROR, 0, "the trace has no GPU node or no pod");
+	if (capacity == 0 || !has_gpu_pod(trace)) {
+		g_set_error(error, RESEARCH_FGD_ERROR, 0,
+		            "the trace has no GPU node or no GPU pod (num_gpu and gpu_milli > 0): "
+		            "the protocol tunes the GPU load to its target with GPU pods");
+		research_world__setup_clear(&run.setup);
 		return FALSE;
 	}
 	run.policy_rng = sim_rng_new(config->seed, "policy");
@@ -329,24 +400,14 @@ research_fgd_run(const WorkloadTrace *trace,
 	run.sched = cluster_sched_new(&sc);
 	cluster_sched_add_score_policy(run.sched, config->policy);
 	run.share = cluster_gpushare_new(max_cpu, max_gpu, draw, run.policy_rng);
-	out->n_tasks = research_fgd__set_tasks(run.share, trace);
+	out->n_tasks = research_fgd__set_world_tasks(run.share, trace, &run.setup);
 	add_nodes(&run, node_rng);
 	add_pods(&run);
 	order = research_fgd__order(trace, run.order_rng, config->tune_ratio, capacity);
-	frag = cluster_frag(&run);
-	for (guint k = 0; k < order->len; k++) {
-		guint row = g_array_index(order, guint, k);
-		const ClusterGpuShareReq *req = &run.reqs[row];
-
-		arrived += (gint64)req->num_gpu * req->gpu_milli;
-		if (offer(&run, run.pods->pdata[row], &frag))
-			used += (gint64)req->num_gpu * req->gpu_milli;
-		else
-			out->pods_failed++;
-		log_point(sums, capacity, arrived, used, frag);
-	}
+	offer_all(&run, order, sums, capacity, out);
 	out->pods_offered = order->len;
 	out->capacity_milli = capacity;
+	out->frag_defined = research_world__has_frag(run.setup.world);
 	aggregate(sums, out);
 	cluster_gpushare_get_memo_stats(run.share, &out->memo_lookups, &out->memo_misses);
 	run_clear(&run);

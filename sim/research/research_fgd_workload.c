@@ -84,6 +84,15 @@ group_pods(const WorkloadTrace *trace)
 guint
 research_fgd__set_tasks(ClusterGpuShare *share, const WorkloadTrace *trace)
 {
+	return research_fgd__set_world_tasks(share, trace, NULL);
+}
+
+/* The groups are the trace's shapes; each kept task then asks what its world asks. */
+guint
+research_fgd__set_world_tasks(ClusterGpuShare *share,
+                              const WorkloadTrace *trace,
+                              const ResearchWorldSetup *world)
+{
 	g_autoptr(GArray) groups = group_pods(trace);
 	g_autofree ClusterGpuShareTask *tasks = g_new0(ClusterGpuShareTask, MAX(groups->len, 1));
 	double total = workload_trace_get_n_pods(trace);
@@ -98,6 +107,11 @@ research_fgd__set_tasks(ClusterGpuShare *share, const WorkloadTrace *trace)
 		tasks[kept].cpu_milli = g->cpu;
 		tasks[kept].req = (ClusterGpuShareReq){ g->first->num_gpu, pod_milli(g->first),
 			                                g->first->gpu_spec_mask };
+		if (world != NULL)
+			tasks[kept].req = research_world__request(world, g->first->num_gpu,
+			                                          pod_milli(g->first),
+			                                          g->first->gpu_spec_mask)
+			                          .req;
 		tasks[kept].p = g->count;
 		covered += g->count;
 		kept++;

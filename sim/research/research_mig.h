@@ -11,6 +11,8 @@
 
 #include <glib.h>
 
+#include "hw.h"
+
 G_BEGIN_DECLS
 
 typedef struct ResearchMig ResearchMig;
@@ -20,11 +22,13 @@ typedef struct {
 	guint32 memory_used;  /* bit s: memory slice s is held */
 	guint32 compute_used; /* compute slices held */
 	guint32 instances;    /* instances placed (co-tenants) */
-	gboolean whole;       /* the full GPU is allocated as one device */
+	gboolean whole;       /* the full GPU is allocated as one device (every slice held) */
 } ResearchMigGpu;
 
 /* @gpu_model: a MIG-capable catalog model (NULL: the default); the error lists the valid ones. */
 ResearchMig *research_mig_new(const char *gpu_model, GError **error);
+/* The same for @model of a caller's catalog (borrowed: it must outlive the result). */
+ResearchMig *research_mig_new_for_model(const HwGpuModel *model, GError **error);
 void research_mig_free(ResearchMig *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ResearchMig, research_mig_free)
 

@@ -59,6 +59,16 @@ void scenario_spec__run(Scenario *self, ScenarioDec *dec, const K8sYamlNode *nod
 void scenario_spec__check_gpu_models(Scenario *self, ScenarioDec *dec);
 void scenario_spec__check_mode_layouts(Scenario *self, ScenarioDec *dec);
 
+/* ---- a mode's policy: (scenario_policy_dec.c) ---- */
+
+/* Decodes @node, a policy name or {name, resources, shape}, into @config
+ * (init'ed; LeastAllocated stays after an error); @pos gets @node's place. */
+void scenario_spec__policy(ScenarioDec *dec,
+                           const K8sYamlNode *node,
+                           const char *path,
+                           ClusterScorePolicyConfig *config,
+                           K8sPos *pos);
+
 /* ---- overrides by path (scenario_override.c) ---- */
 
 /* Applies the @n @overrides to the document @root in order (nodes into @arena, text

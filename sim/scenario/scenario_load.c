@@ -39,7 +39,7 @@ mode_clear(gpointer data)
 	ScenarioMode *m = data;
 
 	g_free(m->name);
-	g_free(m->score);
+	cluster_score_policy_config_clear(&m->policy);
 	if (m->layouts != NULL) {
 		for (guint i = 0; i < m->layouts->len; i++) {
 			ScenarioPoolLayout *l = &g_array_index(m->layouts, ScenarioPoolLayout, i);

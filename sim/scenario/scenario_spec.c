@@ -572,18 +572,14 @@ decode_mode_world(ScenarioDec *dec, const K8sYamlNode *node, const char *path, S
 static void
 decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
-	static const char *const known[] = { "name",
-		                             "world",
-		                             "migStrategy",
-		                             "sharing",
-		                             "mig",
-		                             "score",
-		                             "percentageOfNodesToScore",
-		                             "featureGates",
-		                             "filterTimeout",
-		                             NULL };
+	static const char *const known[] = {
+		"name",         "world",         "migStrategy", "sharing",
+		"mig",          "policy",        "score",       "percentageOfNodesToScore",
+		"featureGates", "filterTimeout", NULL
+	};
 	ScenarioMode m = { .extended_resource_gate = TRUE };
 
+	cluster_score_policy_config_init(&m.policy);
 	xr_config_init(&m.xr);
 	m.xr.mig_strategy = XR_MIG_MIXED;
 	m.layouts = g_array_new(FALSE, TRUE, sizeof(ScenarioPoolLayout));
@@ -593,7 +589,7 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 		return;
 	}
 	scenario_dec__check_keys(dec, node, path, known);
-	FOREACH_PAIR(node, key, v)
+	FOREACH_PAIR_I(node, pair, key, v)
 	{
 		g_autofree char *field = g_strdup_printf("%s.%s", path, key);
 		guint64 n;
@@ -614,24 +610,14 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 			decode_sharing(dec, v, field, &m);
 		} else if (strcmp(key, "mig") == 0 && scenario_dec__map(dec, v, field)) {
 			decode_mode_layouts(dec, v, field, &m);
+		} else if (strcmp(key, "policy") == 0) {
+			scenario_spec__policy(dec, v, field, &m.policy, &m.policy_pos);
 		} else if (strcmp(key, "score") == 0) {
-			/* sim/cluster's policy table (cluster_score_policy.c) */
-			const char *const *names = cluster_sched_score_policy_names();
-			guint i;
-
-			if (!scenario_dec__choice(dec, v, field, names,
-			                          g_strv_length((char **)names), &i))
-				i = G_MAXUINT;
-			else if (cluster_sched_score_policy_needs_gpushare(names[i]))
-				scenario_dec__error(
-				        dec, v, field,
-				        "score policy \"%s\" scores Open-Gpu-Share's "
-				        "milli-GPU state, which only the FGD protocol "
-				        "builds (docs/research/fgd-state.md); a scenario "
-				        "mode takes LeastAllocated or MostAllocated",
-				        names[i]);
-			if (i != G_MAXUINT && !cluster_sched_score_policy_needs_gpushare(names[i]))
-				m.score = g_strdup(names[i]);
+			/* the key before issue 15: a clear error, not "unknown field" */
+			scenario_dec__error(dec, node->map.pairs[pair].key, field,
+			                    "score: is now policy: (write policy: %s; it takes a "
+			                    "name or {name, resources, shape}, docs/scenario.md)",
+			                    v->kind == K8S_YAML_SCALAR ? v->scalar.text : "NAME");
 		} else if (strcmp(key, "percentageOfNodesToScore") == 0 &&
 		           scenario_dec__uint(dec, v, field, 100, &n)) {
 			m.percentage_of_nodes_to_score = (guint)n;
@@ -659,6 +645,7 @@ scenario_spec__modes(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
 				                           : SCENARIO_WORLD_EXTENDED,
 				           .extended_resource_gate = TRUE };
 
+			cluster_score_policy_config_init(&m.policy);
 			xr_config_init(&m.xr);
 			m.xr.mig_strategy = XR_MIG_MIXED;
 			m.layouts = g_array_new(FALSE, TRUE, sizeof(ScenarioPoolLayout));

@@ -520,7 +520,8 @@ configure(WorldRun *run, ClusterSimConfig *config, guint64 seed)
 	config->run = run->env.sc->run;
 	config->sched.percentage_of_nodes_to_score =
 	        (gint32)run->env.mode->percentage_of_nodes_to_score;
-	config->score_policy = run->env.mode->score; /* checked by the decoder */
+	/* the mode's policy replaces the default profile: build_world adds it */
+	config->default_score_plugins = FALSE;
 }
 
 /* At the end of the run: sim/measure reads the metrics; the sampler goes to the result. */
@@ -634,6 +635,14 @@ build_world(WorldRun *run, ClusterSimConfig *config)
 		config->place_data = run->env.place;
 	}
 	run->env.sim = cluster_sim_new(run->env.loop, config);
+	/* The decoder checked the name and arguments; what can still fail is a
+	 * resource name past the run's CLUSTER_RES_MAX slots (populate() stops). */
+	if (!cluster_sched_add_score_policy_config(cluster_sim_get_sched(run->env.sim),
+	                                           &mode->policy, run->env.names))
+		k8s_diag_list_error(run->env.diags, &mode->policy_pos, NULL,
+		                    "mode %s: the policy's resources need more than the %d "
+		                    "resource names drasim tracks per run",
+		                    mode->name, CLUSTER_RES_MAX);
 	run->sampler = scenario_sample__new(run->env.sc, mode, run->env.sim, run->env.names,
 	                                    run->pods, scenario_xlate__claim_shape);
 	if (run->env.dra != NULL) {

@@ -94,7 +94,22 @@ def main():
     for what, document, want in cases:
         got = diff_status(drasim, tolerance, baseline_path, document, workdir)
         expect(got == want, "drasim diff, %s: exit %d (expected %d)" % (what, got, want))
+    check_family(drasim)
     return 1 if failures else 0
+
+
+def check_family(drasim):
+    """--family: an unknown name lists the families (exit 2); one family runs only its own."""
+    done = subprocess.run([drasim, "bench", "--family", "nope"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    expect(done.returncode == 2 and "the families are alloc, api," in done.stderr,
+           "drasim bench --family nope: exit 2 listing the families (got %d: %s)"
+           % (done.returncode, done.stderr.strip()))
+    done = subprocess.run([drasim, "bench", "--quick", "--family", "alloc", "--runs", "1"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    names = [i["labels"]["Name"] for i in json.loads(done.stdout or "{}").get("dataItems", [])]
+    expect(done.returncode == 0 and names and all(n.startswith("alloc_") for n in names),
+           "drasim bench --quick --family alloc: only alloc_* (got %s)" % sorted(set(names)))
 
 
 if __name__ == "__main__":

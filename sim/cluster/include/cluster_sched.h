@@ -67,9 +67,12 @@ void cluster_sched_add_score_plugin(ClusterSched *self, ClusterScorePlugin *plug
 void cluster_sched_add_default_score_plugins(ClusterSched *self);
 /*
  * The score policies by name (cluster_score_policy.c), NULL-terminated, in
- * order: "LeastAllocated" (the default profile), "MostAllocated" (the default
- * profile with NodeResourcesFit's MostAllocated strategy). A new policy is a
- * row there; the scenario decoder and sim/world find it by name.
+ * order: kube-scheduler's own, "LeastAllocated" (the default profile),
+ * "MostAllocated" and "RequestedToCapacityRatio" (the default profile with
+ * that NodeResourcesFit strategy), "BalancedAllocation" (the default profile
+ * without NodeResourcesFit's score); then the FGD paper's research policies.
+ * A new policy is a row there; the scenario decoder and sim/world find it by
+ * name.
  */
 const char *const *cluster_sched_score_policy_names(void);
 /*
@@ -81,6 +84,53 @@ const char *const *cluster_sched_score_policy_names(void);
 gboolean cluster_sched_score_policy_needs_gpushare(const char *name);
 /* Adds the named policy's score plugins; FALSE (nothing added) for an unknown name. */
 gboolean cluster_sched_add_score_policy(ClusterSched *self, const char *name);
+
+/* A resource of a policy's `resources` list, by name: slots are per run. */
+typedef struct {
+	char *name; /* owned */
+	gint64 weight;
+} ClusterPolicyResource;
+
+/*
+ * ClusterScorePolicyConfig:
+ * A score policy with its arguments, as a scenario mode's `policy:` gives it
+ * (and as the FGD protocol may): NodeResourcesFitArgs.scoringStrategy's
+ * resources and shape for LeastAllocated, MostAllocated and
+ * RequestedToCapacityRatio; NodeResourcesBalancedAllocationArgs.resources
+ * for BalancedAllocation. The scenario decoder validates it as
+ * kube-scheduler does (validation_pluginargs.go); the FGD paper's policies
+ * take no arguments.
+ */
+typedef struct {
+	const char *name; /* a cluster_sched_score_policy_names() entry (static) */
+	ClusterPolicyResource resources[CLUSTER_RES_MAX];
+	guint n_resources; /* 0: cpu:1, memory:1 (v1/defaults.go) */
+	ClusterShapePoint shape[CLUSTER_MAX_SHAPE_POINTS];
+	guint n_shape; /* RequestedToCapacityRatio only; 0: (0,0),(100,10) */
+} ClusterScorePolicyConfig;
+
+/* LeastAllocated (the default profile), no arguments. */
+void cluster_score_policy_config_init(ClusterScorePolicyConfig *config);
+/* Frees the resource names; the config is init'ed again. */
+void cluster_score_policy_config_clear(ClusterScorePolicyConfig *config);
+/* TRUE when @name's arguments include a shape (RequestedToCapacityRatio). */
+gboolean cluster_score_policy_takes_shape(const char *name);
+/* TRUE when @name's resources are BalancedAllocation's: each weight must be 1,
+ * each name once (ValidateNodeResourcesBalancedAllocationArgs). */
+gboolean cluster_score_policy_balanced_resources(const char *name);
+/*
+ * Adds @config's score plugins, its resource names interned in @names (a
+ * name no node or pod has gets a slot no node advertises: it scores as
+ * upstream scores a resource the node lacks). FALSE (nothing added) for an
+ * unknown name, or resources without @names, or more names than slots.
+ */
+gboolean cluster_sched_add_score_policy_config(ClusterSched *self,
+                                               const ClusterScorePolicyConfig *config,
+                                               ClusterResNames *names);
+/* One line for reports: "LeastAllocated", "RequestedToCapacityRatio resources
+ * cpu:1, nvidia.com/gpu:3; shape 0:0, 100:10" (the shape RTCR uses, given or
+ * default). (transfer full) */
+char *cluster_score_policy_config_describe(const ClusterScorePolicyConfig *config);
 /*
  * (transfer none): the caller owns nodes. The scheduler sees them in the
  * snapshot's order: grouped by zone (topology.kubernetes.io/region and /zone

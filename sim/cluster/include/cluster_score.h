@@ -72,6 +72,10 @@ typedef struct {
 } ClusterShapePoint;
 
 #define CLUSTER_MAX_SHAPE_POINTS 16
+/* config.MaxCustomPriorityScore: a shape point's score is 0..10 */
+#define CLUSTER_MAX_CUSTOM_PRIORITY_SCORE 10
+/* validation_pluginargs.go validateResources: a weight is in (0, 100] */
+#define CLUSTER_MAX_RESOURCE_WEIGHT 100
 
 /* NodeResourcesFitArgs.scoringStrategy */
 typedef struct {

@@ -84,9 +84,9 @@ typedef struct {
 	gpointer place_data;
 	/* claims.rand is replaced by the "claims" stream; the rest is passed on */
 	ClusterClaimsConfig claims;
-	gboolean default_score_plugins; /* add the profile's score plugins: */
-	const char
-	        *score_policy; /* a cluster_sched_score_policy_names() name; NULL = the default */
+	/* add the default profile's score plugins; FALSE: the caller adds its own
+	 * (sim/world adds a mode's policy, cluster_sched_add_score_policy_config) */
+	gboolean default_score_plugins;
 	/* A failed node gets node.kubernetes.io/unreachable:NoExecute after
 	 * node-monitor-grace-period (40 s); pods that do not tolerate it
 	 * themselves get DefaultTolerationSeconds' toleration (300 s): their

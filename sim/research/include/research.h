@@ -32,10 +32,14 @@ typedef enum {
 	RESEARCH_WORLD_GPUSHARE,          /* Open-Gpu-Share milli-GPU, the paper's world */
 	RESEARCH_WORLD_WHOLE,             /* extended resource nvidia.com/gpu: whole GPUs */
 	RESEARCH_WORLD_TIME_SLICING,      /* device plugin time-slicing: replicas per GPU */
-	RESEARCH_WORLD_DRA_CAPACITY,      /* DRA consumable capacity, the allocator's first fit */
+	RESEARCH_WORLD_DRA_CAPACITY,      /* DRA consumable capacity, the allocator's first fit
+	                                     (after #133706, Kubernetes 1.35+) */
 	RESEARCH_WORLD_DRA_CAPACITY_PICK, /* the same, the policy picks the device (beyond
 	                                     production) */
 	RESEARCH_WORLD_DRA_MIG, /* DRA dynamic MIG: the smallest profile covering the share */
+	/* dra-capacity as Kubernetes 1.34.x ships it: the allocator's capacity
+	 * re-check reads the device at the request's index (#133705) */
+	RESEARCH_WORLD_DRA_CAPACITY_134,
 	RESEARCH_N_WORLDS
 } ResearchWorld;
 
@@ -64,8 +68,12 @@ typedef struct {
 	guint64 seed;
 	double tune_ratio; /* 1.3 in the paper; <= 0: no tuning */
 	ResearchWorld world;
-	guint replicas;        /* time-slicing: replicas per GPU; 0 = the world's default */
-	gint64 capacity_step;  /* dra-capacity: the request policy's step in milli; 0 = default */
+	/* time-slicing: replicas per GPU; 0 = 10. A pod of k GPUs of share m asks
+	 * k x ceil(m x R / 1000) of the node's n_gpus x R nvidia.com/gpu. */
+	guint replicas;
+	/* dra-capacity(-pick, -1.34): the request policy's step in milli (validRange
+	 * {min: step, max: 1000, step}); 0 = 10. A share rounds up to it. */
+	gint64 capacity_step;
 	const char *mig_model; /* dra-mig: a MIG-capable catalog GPU model; NULL = default */
 } ResearchFgdConfig;
 
@@ -106,5 +114,53 @@ gboolean research_fgd_run(const WorkloadTrace *trace,
 
 #define RESEARCH_FGD_ERROR (research_fgd_error_quark())
 GQuark research_fgd_error_quark(void);
+
+/*
+ * Experiments (`drasim experiment fgd`, docs/experiment.md): the grid traces x
+ * worlds x policies x seeds, each run a task of sim/sweep's executor
+ * (sweep_pool.h, a child process each, --jobs at once), its figures filed by
+ * run index so the outputs are the same bytes whatever @jobs is. A pair the
+ * world refuses (research_world_refuses) is not run and is kept as refused.
+ */
+typedef struct {
+	const char *const *trace_names;     /* the traces' names in the outputs */
+	const WorkloadTrace *const *traces; /* borrowed for research_experiment_run() only */
+	guint n_traces;
+	const ResearchWorld *worlds;
+	guint n_worlds;
+	const char *const *policies; /* names of research_policy_names() */
+	guint n_policies;
+	guint64 seed_from;
+	guint n_seeds;
+	double tune_ratio; /* and the world options of ResearchFgdConfig, for every run */
+	guint replicas;
+	gint64 capacity_step;
+	const char *mig_model;
+	guint jobs;              /* runs at once; 1: in this process; 0: the online cores */
+	gboolean progress;       /* a progress line rewritten on stderr (a terminal) */
+	gboolean progress_lines; /* without @progress: a line per tenth of the runs (a log) */
+} ResearchExperimentConfig;
+
+typedef struct _ResearchExperiment ResearchExperiment;
+
+/**
+ * research_experiment_run:
+ * Returns: (transfer full): every run's figures, or NULL with
+ *   RESEARCH_FGD_ERROR when a run failed ("trace T, world W, policy P, seed
+ *   S: why", the first such run in grid order) or could not be started.
+ */
+ResearchExperiment *research_experiment_run(const ResearchExperimentConfig *config, GError **error);
+void research_experiment_free(ResearchExperiment *exp);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ResearchExperiment, research_experiment_free)
+
+/* Why world @w refuses policy @p (indices into the config's lists), or NULL: it ran. */
+const char *research_experiment_refused(const ResearchExperiment *exp, guint w, guint p);
+/* One run's figures; NULL for a refused pair. */
+const ResearchFgdRun *
+research_experiment_get_run(const ResearchExperiment *exp, guint t, guint w, guint p, guint s);
+
+/* fgd.json (drasim.io/fgd/v1) and fgd.csv, as docs/experiment.md describes. (transfer full) */
+char *research_experiment_json(const ResearchExperiment *exp);
+char *research_experiment_csv(const ResearchExperiment *exp);
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "cluster_run.h"
+#include "cluster_sched.h"
 #include "cluster_types.h"
 #include "hw.h"
 #include "k8s_diag.h"
@@ -145,7 +146,9 @@ typedef struct {
 	XrConfig xr;          /* device plugin: MIG strategy, sharing, replicas */
 	gboolean dynamic_mig; /* DRA: DynamicMIG */
 	GArray *layouts;      /* ScenarioPoolLayout: per-pool MIG layout overrides */
-	char *score;          /* LeastAllocated (default), MostAllocated */
+	/* `policy:`: the score policy and its arguments (LeastAllocated unless set) */
+	ClusterScorePolicyConfig policy;
+	K8sPos policy_pos;
 	guint percentage_of_nodes_to_score;
 	gboolean extended_resource_gate; /* DRAExtendedResource (default on in dra world) */
 	gboolean device_taints_gate;     /* DRADeviceTaints (alpha, off) */

@@ -161,6 +161,36 @@ test_report__text_tables(void **state)
 	assert_non_null(strstr(plain, "61.2%"));
 }
 
+/*
+ * Each mode's score policy (info score_policy, set by sim/measure from the
+ * mode's policy:): the text report lists it per mode, names aligned (the
+ * longest, "binpack", is 7 wide), a mode without it as "-"; the HTML shows it
+ * under the mode's heading, escaped. A report without the info (fake-small's
+ * golden files) shows neither.
+ */
+static void
+test_report__score_policy(void **state)
+{
+	g_autoptr(RptReport) report = rpt_report_new("s", NULL, 1, "v");
+	g_autoptr(RptReport) none = rpt_report_new("s", NULL, 1, "v");
+	g_autofree char *text = NULL, *html = NULL, *plain = NULL;
+
+	rpt_mode_set_info(rpt_mode_add(report, "dra"), "score_policy", "LeastAllocated");
+	rpt_mode_set_info(rpt_mode_add(report, "binpack"), "score_policy",
+	                  "RequestedToCapacityRatio shape 0:0, 100:10 <x>");
+	rpt_mode_add(report, "ext");
+	rpt_mode_add(none, "dra");
+	text = rpt_text_to_string(report, FALSE);
+	html = rpt_html_to_string(report);
+	plain = rpt_text_to_string(none, FALSE);
+	assert_non_null(strstr(text, "\nScore policy\ndra      LeastAllocated\n"
+	                             "binpack  RequestedToCapacityRatio shape 0:0, 100:10 <x>\n"
+	                             "ext      -\n"));
+	assert_non_null(strstr(html, "<h2>Mode binpack</h2>\n<p>Score policy: "
+	                             "RequestedToCapacityRatio shape 0:0, 100:10 &lt;x&gt;</p>"));
+	assert_null(strstr(plain, "Score policy"));
+}
+
 static void
 test_report__csv_shape(void **state)
 {
@@ -306,6 +336,7 @@ main(void)
 		cmocka_unit_test(test_report__json_round_trip),
 		cmocka_unit_test(test_report__json_load_errors),
 		cmocka_unit_test(test_report__text_tables),
+		cmocka_unit_test(test_report__score_policy),
 		cmocka_unit_test(test_report__csv_shape),
 		cmocka_unit_test(test_report__write_formats),
 		cmocka_unit_test(test_report__number_format),

@@ -103,19 +103,29 @@ test_override__mode_list_replaced(void **state)
 	assert_int_equal(g_array_index(sc->modes, ScenarioMode, 0).world, SCENARIO_WORLD_EXTENDED);
 }
 
-/* spec.modes[0] has no score: the last step adds the key, and the decoder reads it. */
+/* spec.modes[0] has no policy: the last step adds the key, and the decoder reads it:
+ * a name, or a mapping given as YAML text (how a sweep varies a policy's shape). */
 static void
 test_override__added_key(void **state)
 {
 	const ScenarioOverride ov[] = {
-		{ "spec.modes[0].score", "MostAllocated", ORIGIN },
+		{ "spec.modes[0].policy", "MostAllocated", ORIGIN },
+		{ "spec.modes[1].policy",
+		  "{name: RequestedToCapacityRatio, shape: [{utilization: 0, score: 10}, "
+		  "{utilization: 50, score: 0}]}",
+		  ORIGIN },
 	};
 	g_autoptr(Scenario) plain = load_with(NULL, 0);
-	g_autoptr(Scenario) sc = load_with(ov, 1);
+	g_autoptr(Scenario) sc = load_with(ov, 2);
+	const ScenarioMode *rtcr = &g_array_index(sc->modes, ScenarioMode, 1);
 
-	assert_null(g_array_index(plain->modes, ScenarioMode, 0).score);
-	assert_string_equal(g_array_index(sc->modes, ScenarioMode, 0).score, "MostAllocated");
-	assert_null(g_array_index(sc->modes, ScenarioMode, 1).score);
+	assert_string_equal(g_array_index(plain->modes, ScenarioMode, 0).policy.name,
+	                    "LeastAllocated");
+	assert_string_equal(g_array_index(sc->modes, ScenarioMode, 0).policy.name, "MostAllocated");
+	assert_string_equal(rtcr->policy.name, "RequestedToCapacityRatio");
+	assert_int_equal(rtcr->policy.n_shape, 2);
+	assert_int_equal(rtcr->policy.shape[1].utilization, 50);
+	assert_int_equal(rtcr->policy.shape[1].score, 0);
 }
 
 /* An added key the decoder does not know is its own error, at the mapping the key

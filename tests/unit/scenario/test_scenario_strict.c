@@ -125,32 +125,6 @@ test_strict__duplicate_key(void **state)
 	                           "s.yaml:6:3: error: duplicate key 'horizon' (first at line 5)");
 }
 
-/* `score:` names a policy of sim/cluster's table (cluster_score_policy.c); the error
- * lists them all, from the table, so a policy added there is valid here unchanged.
- * The FGD paper's policies are in the table but need Open-Gpu-Share's milli-GPU
- * state, which no scenario world builds: a mode naming one is refused, with why. */
-static void
-test_strict__score_policy(void **state)
-{
-	const char *const *names = cluster_sched_score_policy_names();
-
-	assert_string_equal(names[0], "LeastAllocated");
-	assert_string_equal(names[1], "MostAllocated");
-	assert_string_equal(names[7], "FGD");
-	assert_null(names[8]);
-	/* line 8: the value at column 24 ("  - {name: dra, score: " is 23 characters) */
-	scenario_test_expect_error(HEAD ONE_POOL "  modes:\n  - {name: dra, score: Most}\n",
-	                           "s.yaml:8:24: error: expected LeastAllocated, MostAllocated, "
-	                           "Random, DotProd, GpuClustering, GpuPacking, BestFit or FGD, "
-	                           "got \"Most\" [spec.modes[0].score]");
-	scenario_test_expect_error(
-	        HEAD ONE_POOL "  modes:\n  - {name: dra, score: FGD}\n",
-	        "s.yaml:8:24: error: score policy \"FGD\" scores "
-	        "Open-Gpu-Share's milli-GPU state, which only the FGD "
-	        "protocol builds (docs/research/fgd-state.md); a scenario "
-	        "mode takes LeastAllocated or MostAllocated [spec.modes[0].score]");
-}
-
 /* `arrival.process` and its parameters come from sim/workload's tables
  * (workload_arrival.c). Line 9 is the entry; columns: "    - {" is 7 characters,
  * "kind: Job, " 11, "name: w, " 9, "arrival: {" 10, "process: " 9, so the process
@@ -187,7 +161,6 @@ main(void)
 		cmocka_unit_test(test_strict__mig_profile_is_not_a_layout),
 		cmocka_unit_test(test_strict__mode_layouts),
 		cmocka_unit_test(test_strict__duplicate_key),
-		cmocka_unit_test(test_strict__score_policy),
 		cmocka_unit_test(test_strict__arrival_process),
 	};
 

@@ -1,0 +1,214 @@
+/*
+ * test_policy.c: a mode's `policy:` end to end and its decoder errors. The
+ * name comes from sim/cluster's table; the mapping's resources and shape are
+ * checked as kube-scheduler checks NodeResourcesFitArgs and
+ * NodeResourcesBalancedAllocationArgs (validation_pluginargs.go), each error at
+ * FILE:LINE:COL with the field path and what is valid. Lines and columns are
+ * counted by hand in the texts below (line 1 is apiVersion; a column is the
+ * 1-based offset of the node in its line).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cluster_sched.h"
+#include "measure.h"
+#include "scenario_test_util.h"
+
+#define HEAD     "apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\nspec:\n"
+#define ONE_POOL "  cluster:\n    nodePools: [{name: p, shape: dgx-h100}]\n"
+/* lines 7 to 9; the policy's own keys start on line 10 at column 7 */
+#define POLICY HEAD ONE_POOL "  modes:\n  - name: dra\n    policy:\n"
+
+/*
+ * data/policy.yaml: two empty nodes alike; `first` (a quarter of a node's cpu
+ * and memory) lands on either, `second` (the same) arrives once it is bound.
+ * On the node of `first` the utilisation with `second` would be 2q, on the
+ * other q (q the quarter, integer percent of both resources):
+ *  - least (LeastAllocated): 100 - 2q < 100 - q: the other node;
+ *  - binpack (RequestedToCapacityRatio, default shape (0,0),(100,10)): the
+ *    score rises with utilisation: 2q > q, the node of `first`;
+ *  - spread (RTCR, shape (0,10),(100,0)): falls with it: the other node;
+ *  - packcpu (extended world; MostAllocated over cpu:2): 2q > q: the same node.
+ * BalancedAllocation is 100 on both nodes in every case (cpu and memory grow
+ * alike), so the policies decide. Without sim/world applying the mode's
+ * policy, all four would spread like least.
+ */
+static void
+test_policy__modes_place_by_policy(void **state)
+{
+	const struct {
+		const char *mode;
+		gboolean same_node;
+		const char *described;
+	} cases[] = {
+		{ "least", FALSE, "LeastAllocated" },
+		{ "binpack", TRUE, "RequestedToCapacityRatio shape 0:0, 100:10" },
+		{ "spread", FALSE, "RequestedToCapacityRatio shape 0:10, 100:0" },
+		{ "packcpu", TRUE, "MostAllocated resources cpu:2" },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(ScenarioResult) r = scenario_test_run_mode("policy.yaml", cases[i].mode);
+		const ScenarioPodRecord *first = scenario_test_pod_record(r, "first", NULL);
+		const ScenarioPodRecord *second = scenario_test_pod_record(r, "second", NULL);
+		g_autofree char *path = scenario_test_data_path("policy.yaml");
+		g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+		g_autoptr(Scenario) sc = scenario_load(path, diags);
+		g_autofree char *described = NULL;
+
+		assert_non_null(first->node);
+		assert_non_null(second->node);
+		if (cases[i].same_node)
+			assert_string_equal(first->node, second->node);
+		else
+			assert_string_not_equal(first->node, second->node);
+		described = cluster_score_policy_config_describe(
+		        &scenario_lookup_mode(sc, cases[i].mode)->policy);
+		assert_string_equal(described, cases[i].described);
+	}
+}
+
+/* `score:` was the key before: a clear error naming the new key, at the old key
+ * (line 8 "  - {name: dra, score: Most}": "  - {name: dra, " is 16 characters). */
+static void
+test_policy__score_key_is_now_policy(void **state)
+{
+	scenario_test_expect_error(HEAD ONE_POOL
+	                           "  modes:\n  - {name: dra, score: MostAllocated}\n",
+	                           "s.yaml:8:17: error: score: is now policy: (write policy: "
+	                           "MostAllocated; it takes a name or {name, resources, shape}, "
+	                           "docs/scenario.md) [spec.modes[0].score]");
+}
+
+/* The names of sim/cluster's table: kube-scheduler's are listed as valid; the
+ * FGD paper's are refused with why (line 8, the value at column 25: "  - {name:
+ * dra, policy: " is 24 characters). */
+static void
+test_policy__names(void **state)
+{
+	const char *const *names = cluster_sched_score_policy_names();
+
+	assert_string_equal(names[0], "LeastAllocated");
+	assert_string_equal(names[1], "MostAllocated");
+	assert_string_equal(names[2], "RequestedToCapacityRatio");
+	assert_string_equal(names[3], "BalancedAllocation");
+	assert_string_equal(names[9], "FGD");
+	assert_null(names[10]);
+	scenario_test_expect_error(HEAD ONE_POOL "  modes:\n  - {name: dra, policy: Most}\n",
+	                           "s.yaml:8:25: error: expected LeastAllocated, MostAllocated, "
+	                           "RequestedToCapacityRatio or BalancedAllocation, got \"Most\" "
+	                           "[spec.modes[0].policy]");
+	scenario_test_expect_error(
+	        HEAD ONE_POOL "  modes:\n  - {name: dra, policy: FGD}\n",
+	        "s.yaml:8:25: error: score policy \"FGD\" scores Open-Gpu-Share's milli-GPU state, "
+	        "which only the FGD protocol builds (docs/research/fgd-state.md); a scenario "
+	        "mode's policy: takes LeastAllocated, MostAllocated, RequestedToCapacityRatio or "
+	        "BalancedAllocation [spec.modes[0].policy]");
+	/* the mapping's name is checked alike (line 10 "      name: Tetris": column 13) */
+	scenario_test_expect_error(POLICY "      name: Tetris\n",
+	                           "s.yaml:10:13: error: expected LeastAllocated, MostAllocated, "
+	                           "RequestedToCapacityRatio or BalancedAllocation, got \"Tetris\" "
+	                           "[spec.modes[0].policy.name]");
+	/* a mapping without a name: at the mapping, line 10 column 7 */
+	scenario_test_expect_error(POLICY "      resources: []\n",
+	                           "s.yaml:10:7: error: expected a name: LeastAllocated, "
+	                           "MostAllocated, RequestedToCapacityRatio or BalancedAllocation "
+	                           "[spec.modes[0].policy]");
+}
+
+/*
+ * validateResources: a weight in (0, 100], 0 or unset meaning 1 (defaults.go);
+ * the name one scoring can read. Line 12 "      - {name: cpu, weight: 101}":
+ * "      - {" is 9 characters, "name: " 6 (the name at 16), "cpu, " 5 and
+ * "weight: " 8 (the weight at 29).
+ */
+static void
+test_policy__resources(void **state)
+{
+	const char *weights = POLICY "      name: MostAllocated\n      resources:\n"
+	                             "      - {name: cpu, weight: 101}\n";
+	const char *gpu = POLICY "      name: LeastAllocated\n      resources:\n"
+	                         "      - {name: gpu, weight: 1}\n";
+
+	scenario_test_expect_error(weights, "s.yaml:12:29: error: expected an integer in [0, 100], "
+	                                    "got 101 [spec.modes[0].policy.resources[0].weight]");
+	scenario_test_expect_error(gpu, "s.yaml:12:16: error: expected cpu, memory, "
+	                                "ephemeral-storage or an extended resource name "
+	                                "(domain/name, e.g. nvidia.com/gpu), got \"gpu\" "
+	                                "[spec.modes[0].policy.resources[0].name]");
+	/* an entry without a name: at its mapping, column 9 */
+	scenario_test_expect_error(POLICY "      name: MostAllocated\n      resources:\n"
+	                                  "      - {weight: 2}\n",
+	                           "s.yaml:12:9: error: expected a name (e.g. cpu or "
+	                           "nvidia.com/gpu) [spec.modes[0].policy.resources[0]]");
+}
+
+/* ValidateNodeResourcesBalancedAllocationArgs: every weight 1, each name once
+ * (line 13 repeats line 12's resource; the second entry's '{' at column 9). */
+static void
+test_policy__balanced_resources(void **state)
+{
+	const char *weight = POLICY "      name: BalancedAllocation\n      resources:\n"
+	                            "      - {name: cpu, weight: 2}\n";
+	const char *twice = POLICY "      name: BalancedAllocation\n      resources:\n"
+	                           "      - {name: cpu}\n      - {name: cpu}\n";
+
+	scenario_test_expect_error(weight, "s.yaml:12:29: error: must be 1: BalancedAllocation "
+	                                   "weighs every resource alike "
+	                                   "(NodeResourcesBalancedAllocationArgs), got 2 "
+	                                   "[spec.modes[0].policy.resources[0].weight]");
+	scenario_test_expect_error(twice, "s.yaml:13:9: error: duplicate resource \"cpu\" "
+	                                  "(BalancedAllocation lists each resource once) "
+	                                  "[spec.modes[0].policy.resources[1]]");
+}
+
+/*
+ * validateFunctionShape: at least one point, utilization in [0, 100] strictly
+ * increasing, score in [0, 10]; and a shape only for RequestedToCapacityRatio.
+ * Line 12 "      - {utilization: 0, score: 11}": "      - {" 9, "utilization: "
+ * 13 (utilization at 23), "0, " 3, "score: " 7 (score at 33). "      shape: " is
+ * 13 characters: the list at column 14.
+ */
+static void
+test_policy__shape(void **state)
+{
+	const char *rtcr = POLICY "      name: RequestedToCapacityRatio\n      shape:\n";
+	g_autofree char *score = g_strconcat(rtcr, "      - {utilization: 0, score: 11}\n", NULL);
+	g_autofree char *util = g_strconcat(rtcr, "      - {utilization: 101, score: 1}\n", NULL);
+	g_autofree char *order = g_strconcat(rtcr, "      - {utilization: 50, score: 1}\n",
+	                                     "      - {utilization: 50, score: 2}\n", NULL);
+
+	scenario_test_expect_error(score, "s.yaml:12:33: error: expected an integer in [0, 10], "
+	                                  "got 11 [spec.modes[0].policy.shape[0].score]");
+	scenario_test_expect_error(util, "s.yaml:12:23: error: expected an integer in [0, 100], "
+	                                 "got 101 [spec.modes[0].policy.shape[0].utilization]");
+	scenario_test_expect_error(
+	        order, "s.yaml:13:23: error: values must be sorted in increasing "
+	               "order: 50 follows 50 [spec.modes[0].policy.shape[1].utilization]");
+	scenario_test_expect_error(POLICY "      name: RequestedToCapacityRatio\n      shape: []\n",
+	                           "s.yaml:11:14: error: expected 1 to 16 points, got 0 "
+	                           "[spec.modes[0].policy.shape]");
+	scenario_test_expect_error(
+	        POLICY "      name: MostAllocated\n      shape: []\n",
+	        "s.yaml:11:14: error: only RequestedToCapacityRatio takes a "
+	        "shape; MostAllocated takes resources [spec.modes[0].policy.shape]");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_policy__modes_place_by_policy),
+		cmocka_unit_test(test_policy__score_key_is_now_policy),
+		cmocka_unit_test(test_policy__names),
+		cmocka_unit_test(test_policy__resources),
+		cmocka_unit_test(test_policy__balanced_resources),
+		cmocka_unit_test(test_policy__shape),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
