@@ -70,6 +70,9 @@ typedef struct {
 	char *api_version;
 	double tune_ratio;
 	gint64 seed_from, seed_to;
+	/* world_options (optional): 0 / NULL = the world's default */
+	gint64 replicas, capacity_step;
+	char *mig_model;
 	GPtrArray *traces; /* RptFgdTrace */
 } RptFgd;
 

@@ -179,6 +179,15 @@ regenerate_command(const RptFgd *self)
 		}
 	}
 	worlds_and_policies(cmd, worlds, policies);
+	if (self->replicas > 0)
+		g_string_append_printf(cmd, " --replicas %" G_GINT64_FORMAT, self->replicas);
+	if (self->capacity_step > 0)
+		g_string_append_printf(cmd, " --capacity-step %" G_GINT64_FORMAT,
+		                       self->capacity_step);
+	if (self->mig_model != NULL) {
+		g_string_append(cmd, " --mig-model ");
+		shell_word(cmd, self->mig_model);
+	}
 	g_string_append_printf(cmd,
 	                       " --seeds %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
 	                       " --jobs 2 --format json,csv,html -o DIR",
@@ -209,9 +218,8 @@ header(GString *out, const RptFgd *self)
 	rpt_html__escaped(out, command);
 	g_string_append_printf(
 	        out,
-	        "</code> (a trace given as a file is named by its file name; add --replicas, "
-	        "--capacity-step, --mig-model, --nodes or --csv-dir if the run set them: "
-	        "fgd.json does not record them).</p>\n"
+	        "</code> (a trace given as a file is named by its file name; add --nodes or "
+	        "--csv-dir if the run set them: fgd.json does not record them).</p>\n"
 	        "<p class=\"note\">The FGD protocol: pods shuffled by seed, offered one at a "
 	        "time, none departs, a pod no node can take is dropped. Each line is a policy's "
 	        "mean over the seeds at each integer arrived %%, the shaded band +-1 SD, clipped "

@@ -354,6 +354,45 @@ read_trace(Reader *r, const cJSON *item)
 	return trace;
 }
 
+/* An integer or null (0); absent is null too. */
+static gboolean
+read_option_integer(Reader *r, const cJSON *obj, const char *key, gint64 *out)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*out = 0;
+	if (item == NULL || cJSON_IsNull(item)) {
+		return TRUE;
+	}
+	return read_integer(r, obj, key, 1, 1000000, out);
+}
+
+/* world_options: the experiment's --replicas, --capacity-step, --mig-model, each null when unset.
+ */
+static gboolean
+read_world_options(Reader *r, const cJSON *root, RptFgd *self)
+{
+	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(root, "world_options");
+	const cJSON *mig;
+	gsize len;
+	gboolean ok;
+
+	if (opts == NULL) {
+		return TRUE;
+	}
+	if (!cJSON_IsObject(opts)) {
+		return fail(r, "world_options", "expected an object");
+	}
+	len = enter(r, "world_options", 0);
+	mig = cJSON_GetObjectItemCaseSensitive(opts, "mig_model");
+	ok = read_option_integer(r, opts, "replicas", &self->replicas) &&
+	     read_option_integer(r, opts, "capacity_step", &self->capacity_step) &&
+	     (mig == NULL || cJSON_IsNull(mig) ||
+	      read_string(r, opts, "mig_model", FALSE, &self->mig_model));
+	leave(r, len);
+	return ok;
+}
+
 static gboolean
 read_header(Reader *r, const cJSON *root, RptFgd *self)
 {
@@ -388,6 +427,7 @@ static gboolean
 read_root(Reader *r, const cJSON *root, RptFgd *self)
 {
 	return expect_object(r, root) && read_header(r, root, self) &&
+	       read_world_options(r, root, self) &&
 	       read_list(r, root, "traces", RPT_FGD_MAX_TRACES, read_trace, self->traces);
 }
 
@@ -398,6 +438,7 @@ rpt_fgd__free(RptFgd *self)
 		return;
 	}
 	g_free(self->api_version);
+	g_free(self->mig_model);
 	g_ptr_array_unref(self->traces);
 	g_free(self);
 }

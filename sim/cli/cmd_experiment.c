@@ -173,6 +173,26 @@ check_pairs(const FgdArgs *args)
 	return CLI_EXIT_OK;
 }
 
+/* The values themselves (a MIG model of the catalog, replicas and step in range), before any run.
+ */
+static int
+check_world_values(const FgdArgs *args)
+{
+	for (guint w = 0; w < args->world_list->len; w++) {
+		ResearchFgdConfig config = {
+			.world = g_array_index(args->world_list, ResearchWorld, w),
+			.replicas = (guint)args->replicas,
+			.capacity_step = args->capacity_step,
+			.mig_model = args->mig_model,
+		};
+		g_autoptr(GError) error = NULL;
+
+		if (!research_world_check(&config, &error))
+			return cli_usage_error(CMD, error->message);
+	}
+	return CLI_EXIT_OK;
+}
+
 static int
 check_world_options(const FgdArgs *args)
 {
@@ -197,7 +217,8 @@ check_world_options(const FgdArgs *args)
 
 			used |= world == owners[i].world ||
 			        (owners[i].world == RESEARCH_WORLD_DRA_CAPACITY &&
-			         world == RESEARCH_WORLD_DRA_CAPACITY_PICK);
+			         (world == RESEARCH_WORLD_DRA_CAPACITY_PICK ||
+			          world == RESEARCH_WORLD_DRA_CAPACITY_134));
 		}
 		if (given[i] && !used) {
 			g_autofree char *msg = g_strdup_printf(
@@ -206,7 +227,7 @@ check_world_options(const FgdArgs *args)
 			return cli_usage_error(CMD, msg);
 		}
 	}
-	return CLI_EXIT_OK;
+	return check_world_values(args);
 }
 
 static int

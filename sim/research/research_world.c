@@ -181,6 +181,16 @@ research_world__setup_clear(ResearchWorldSetup *setup)
 	g_clear_pointer(&setup->mig, research_mig_free);
 }
 
+gboolean
+research_world_check(const ResearchFgdConfig *config, GError **error)
+{
+	ResearchWorldSetup setup;
+	gboolean ok = research_world__setup(&setup, config, error);
+
+	research_world__setup_clear(&setup);
+	return ok;
+}
+
 /* KEP-5075 round-up (model/dra dra_capacity.c round_up): min + ceil((v − min) / step) × step. */
 guint32
 research_world__round_capacity(guint32 milli, gint64 step)

@@ -77,6 +77,13 @@ typedef struct {
 	const char *mig_model; /* dra-mig: a MIG-capable catalog GPU model; NULL = default */
 } ResearchFgdConfig;
 
+/*
+ * Checks @config's world options (replicas, capacity_step, mig_model) for
+ * @config->world before any run, so a caller can refuse them up front.
+ * Returns: FALSE with RESEARCH_FGD_ERROR saying what is valid.
+ */
+gboolean research_world_check(const ResearchFgdConfig *config, GError **error);
+
 /* One run. Points without a log entry (has[i] FALSE) are left out of aggregates. */
 typedef struct {
 	gboolean has[RESEARCH_FGD_POINTS];

@@ -38,7 +38,7 @@ subcommand=experiment
 # shellcheck source=tests/unit/cli/tap-lib.sh
 . "$root/tests/unit/cli/tap-lib.sh"
 
-echo "1..20"
+echo "1..23"
 
 "$drasim" experiment fgd --trace "$data/three.csv" --nodes "$data/nodes.csv" --policy BestFit \
 	--seeds 1-3 -o "$work/hand" >/dev/null 2>"$work/err"
@@ -126,6 +126,16 @@ expect_error 2 "200000 runs (traces x worlds x policies x seeds); at most 100000
 	fgd --worlds whole,dra-capacity --seeds 1-10000 -o "$work/x2"
 expect_error 2 "--replicas sets the time-slicing world, which --worlds does not include" \
 	"a world's option without its world" -- fgd --replicas 4 -o "$work/x2"
+expect_error 2 "dra-mig: GPU model \"t4-16gb\" has no MIG (MIG-capable models: a100-sxm4-40gb" \
+	"a MIG model without MIG is a usage error, before any run" -- \
+	fgd --worlds dra-mig --mig-model t4-16gb -o "$work/x2"
+expect_error 2 "time-slicing replicas 5000: expected 1..1000 replicas per GPU" \
+	"replicas out of range are a usage error, before any run" -- \
+	fgd --worlds time-slicing --replicas 5000 -o "$work/x2"
+"$drasim" experiment fgd --trace "$data/three.csv" --nodes "$data/nodes.csv" --seeds 1 \
+	--worlds dra-capacity-1.34 --capacity-step 100 --policy LeastAllocated \
+	-o "$work/cc134" >/dev/null 2>&1 && [ -s "$work/cc134/fgd.json" ]
+result $? "--capacity-step also sets dra-capacity-1.34"
 expect_error 1 "bad.csv:3:[0-9]*:" "a malformed row names file:line:col" -- \
 	fgd --trace "$data/bad.csv" --nodes "$data/nodes.csv" -o "$work/x3"
 printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\np0,1000,1,0,0,\n' >"$work/cpu.csv"

@@ -266,6 +266,22 @@ test_command(void **state)
 	}
 }
 
+/* The experiment's world options (fgd.json's world_options) come back in the command; nulls do not.
+ */
+static void
+test_command_world_options(void **state)
+{
+	g_autofree char *json =
+	        fixture_with("\"tune_ratio\": 1.3,", "\"tune_ratio\": 1.3, \"world_options\": "
+	                                             "{\"replicas\": 4, \"capacity_step\": null, "
+	                                             "\"mig_model\": \"h100-sxm5-80gb\"},");
+	g_autofree char *page = page_of(json);
+
+	(void)state;
+	assert_contains(page, " --replicas 4 --mig-model h100-sxm5-80gb --seeds 42-44");
+	assert_null(strstr(page, "--capacity-step"));
+}
+
 /* A missing at_100 is not an error: the row shows dashes. */
 static void
 test_optional_sections(void **state)
@@ -418,6 +434,11 @@ test_errors(void **state)
 		{ "\"to\": 44", "\"to\": 41", "seeds.to: expected at least from (42)" },
 		{ "\"name\": \"dra-mig\"", "\"name\": 7",
 		  "traces[0].worlds[1].name: expected a string (UTF-8, at most 256 bytes)" },
+		{ "\"tune_ratio\": 1.3,",
+		  "\"tune_ratio\": 1.3, \"world_options\": {\"replicas\": 0},",
+		  "world_options.replicas: expected an integer from 1 to 1000000" },
+		{ "\"tune_ratio\": 1.3,", "\"tune_ratio\": 1.3, \"world_options\": [],",
+		  "world_options: expected an object" },
 	};
 
 	(void)state;
@@ -467,12 +488,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bars),         cmocka_unit_test(test_curves),
-		cmocka_unit_test(test_sections),     cmocka_unit_test(test_optional_sections),
-		cmocka_unit_test(test_escaping),     cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_bounds),       cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_command),      cmocka_unit_test(test_long_title),
-		cmocka_unit_test(test_refused_rows),
+		cmocka_unit_test(test_bars),       cmocka_unit_test(test_curves),
+		cmocka_unit_test(test_sections),   cmocka_unit_test(test_optional_sections),
+		cmocka_unit_test(test_escaping),   cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_bounds),     cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_command),    cmocka_unit_test(test_command_world_options),
+		cmocka_unit_test(test_long_title), cmocka_unit_test(test_refused_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
