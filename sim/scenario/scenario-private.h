@@ -68,6 +68,12 @@ void scenario_spec__policy(ScenarioDec *dec,
                            const char *path,
                            ClusterScorePolicyConfig *config,
                            K8sPos *pos);
+/* After the mode's world and sharing: refuses the paper's six where they have
+ * no per-GPU state (@node: the policy's, NULL when the mode has none). */
+void scenario_spec__check_policy_world(ScenarioDec *dec,
+                                       const K8sYamlNode *node,
+                                       const char *path,
+                                       const ScenarioMode *m);
 
 /* ---- overrides by path (scenario_override.c) ---- */
 
