@@ -194,19 +194,28 @@ test_policy__shape(void **state)
 
 /*
  * data/policy-gpushare.yaml: two empty nodes of 2 GPUs, 32 cpu, 256 GiB each
- * (extended world, whole nvidia.com/gpu); `first` (1 GPU, 8 cpu, 64 GiB) lands
- * on either, call it A, and `second` (the same) arrives once it is bound.
- *  - least (LeastAllocated over cpu and memory, the default): on A the
- *    utilisation with `second` would be 50 %, on B 25 %: B, another node.
+ * (extended world, whole nvidia.com/gpu). `first` (1 GPU, 24 cpu, 64 GiB)
+ * lands on either, call it A; `second` (1 GPU, 8 cpu, 64 GiB) arrives once it
+ * is bound. With `second`, A would hold 32 of 32 cpu and 128 of 256 GiB, the
+ * other node B 8 cpu and 64 GiB.
+ *  - least (LeastAllocated over cpu and memory): A ((0 + 50) / 2 = 25) < B
+ *    ((75 + 75) / 2 = 75), and BalancedAllocation is 100 on B (25 % and 25 %),
+ *    less on A: B, another node.
  *  - bestfit (best_fit_score.go; max spec 32000 milli-CPU, 2000 milli-GPU):
- *    leftover A = 0.5 (24000 - 8000) / 32000 + 0.5 (1000 - 1000) / 2000 = 0.25,
- *    score int(100 × 0.75) = 75; B = 0.5 × 24000 / 32000 + 0.5 × 1000 / 2000
- *    = 0.625, score 37; min-max normalised 100 and 0: A, the node of `first`.
+ *    leftover A = 0.5 (8000 - 8000) / 32000 + 0.5 (1000 - 1000) / 2000 = 0,
+ *    score 100; B = 0.5 × 24000 / 32000 + 0.5 × 1000 / 2000 = 0.625, score
+ *    int(37.5) = 37; min-max normalised 100 and 0: A, the node of `first`.
  *  - packing (gpu_packing_score.go): A has 1 idle GPU of 2 and the pod takes
  *    it: max(50 - 1, 33) = 49; B is all idle: max(33 - 2, 2) = 31: A.
- * Each alone in its profile, so the policy decides. Only the paper's modes get
- * the translation note that marks them beyond production. On main both
- * policies are refused by the decoder, so the run fails.
+ *  - fgd: the task mix is both shapes, p 1/2 each. A now (8000 cpu, GPUs
+ *    [0, 1000]): `first`'s shape fits the GPU but not the CPU, so its idle
+ *    1000 is fragment (Q4): 500; `second`'s fits (Q3): 0. A after (0 cpu, no
+ *    GPU free): 0. The fragment falls by 500: int(100 sigmoid(0.5)) = 62. B
+ *    now (32000, [1000, 1000]) and after (24000, one idle GPU): both shapes
+ *    fit, 0 and 0: int(100 sigmoid(0)) = 50. A.
+ * Each of the paper's is alone in its profile, so the policy decides. Only the
+ * paper's modes get the translation note that marks them beyond production. On
+ * main the decoder refuses them, so these runs fail to load.
  */
 static void
 test_policy__gpushare_modes_place_by_policy(void **state)
@@ -214,7 +223,9 @@ test_policy__gpushare_modes_place_by_policy(void **state)
 	const struct {
 		const char *mode;
 		gboolean same_node;
-	} cases[] = { { "least", FALSE }, { "bestfit", TRUE }, { "packing", TRUE } };
+	} cases[] = {
+		{ "least", FALSE }, { "bestfit", TRUE }, { "packing", TRUE }, { "fgd", TRUE }
+	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		g_autoptr(ScenarioResult) r =
