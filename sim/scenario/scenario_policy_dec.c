@@ -290,10 +290,13 @@ scenario_spec__policy(ScenarioDec *dec,
  */
 void
 scenario_spec__check_policy_world(ScenarioDec *dec,
-                                  const K8sYamlNode *node,
-                                  const char *path,
+                                  const K8sYamlNode *mode,
+                                  const char *mode_path,
                                   const ScenarioMode *m)
 {
+	const K8sYamlNode *node = k8s_yaml_map_lookup(mode, "policy");
+	g_autofree char *path = g_strdup_printf("%s.policy", mode_path);
+
 	if (node == NULL || !cluster_sched_score_policy_needs_gpushare(m->policy.name))
 		return;
 	if (m->world == SCENARIO_WORLD_DRA)

@@ -118,8 +118,8 @@ typedef struct ScenarioGpuShare ScenarioGpuShare;
 
 /* NULL unless the mode's policy is one of the paper's six; then a note in @notes
  * (the mode's translation section) marks it beyond production. */
-ScenarioGpuShare *
-scenario_gpushare__new(const ScenarioMode *mode, guint n_pods, guint64 seed, GPtrArray *notes);
+ScenarioGpuShare *scenario_gpushare__new(
+        const Scenario *sc, const ScenarioMode *mode, guint n_pods, guint64 seed, GPtrArray *notes);
 void scenario_gpushare__free(ScenarioGpuShare *self);
 /* FALSE (an error in @diags at the mode's policy) for a MIG layout or > 8 GPUs. */
 gboolean scenario_gpushare__add_node(ScenarioGpuShare *self,

@@ -15,6 +15,7 @@
 
 struct ScenarioGpuShare {
 	const ScenarioMode *mode;
+	char *policy_path; /* spec.modes[i].policy, for errors */
 	ClusterGpuShare *share;
 	SimRng *rng;      /* the Random policy's and the random GPU pick's draws */
 	GPtrArray *nodes; /* ClusterNode*, borrowed from the simulation */
@@ -31,7 +32,8 @@ draw(gpointer rng, guint32 n)
 }
 
 ScenarioGpuShare *
-scenario_gpushare__new(const ScenarioMode *mode, guint n_pods, guint64 seed, GPtrArray *notes)
+scenario_gpushare__new(
+        const Scenario *sc, const ScenarioMode *mode, guint n_pods, guint64 seed, GPtrArray *notes)
 {
 	ScenarioGpuShare *self;
 
@@ -45,6 +47,10 @@ scenario_gpushare__new(const ScenarioMode *mode, guint n_pods, guint64 seed, GPt
 	                   "production)");
 	self = g_new0(ScenarioGpuShare, 1);
 	self->mode = mode;
+	for (guint i = 0; i < sc->modes->len; i++) {
+		if (&g_array_index(sc->modes, ScenarioMode, i) == mode)
+			self->policy_path = g_strdup_printf("spec.modes[%u].policy", i);
+	}
 	self->rng = sim_rng_new(seed, "policy");
 	self->nodes = g_ptr_array_new();
 	self->reqs = g_new0(ClusterGpuShareReq, MAX(n_pods, 1));
@@ -60,6 +66,7 @@ scenario_gpushare__free(ScenarioGpuShare *self)
 		return;
 	g_clear_pointer(&self->share, cluster_gpushare_free);
 	sim_rng_free(self->rng);
+	g_free(self->policy_path);
 	g_ptr_array_unref(self->nodes);
 	g_free(self->gpu_nodes);
 	g_free(self->reqs);
@@ -80,7 +87,7 @@ scenario_gpushare__add_node(ScenarioGpuShare *self,
                             K8sDiagList *diags)
 {
 	if (strcmp(layout, "all-disabled") != 0 && strcmp(layout, "dynamic") != 0) {
-		k8s_diag_list_error(diags, &self->mode->policy_pos, NULL,
+		k8s_diag_list_error(diags, &self->mode->policy_pos, self->policy_path,
 		                    "mode %s: policy %s reads each GPU's free share, which a "
 		                    "MIG instance is not (node %s has MIG layout %s); use a mode "
 		                    "without MIG (docs/research/scenario-policies.md)",
@@ -88,7 +95,7 @@ scenario_gpushare__add_node(ScenarioGpuShare *self,
 		return FALSE;
 	}
 	if (n_gpus > CLUSTER_GPUSHARE_MAX_GPUS) {
-		k8s_diag_list_error(diags, &self->mode->policy_pos, NULL,
+		k8s_diag_list_error(diags, &self->mode->policy_pos, self->policy_path,
 		                    "mode %s: policy %s handles nodes of at most %d GPUs; node %s "
 		                    "has %u",
 		                    self->mode->name, self->mode->policy.name,

@@ -739,7 +739,7 @@ scenario_run(const Scenario *self,
 	if (!run_begin(&run, rngs, &trace, error))
 		return NULL;
 	run.gpuspec = scenario_gpuspec__new(self, mode, trace, run.pods, result->notes, diags);
-	run.gpushare = scenario_gpushare__new(mode, run.pods->len, seed, result->notes);
+	run.gpushare = scenario_gpushare__new(self, mode, run.pods->len, seed, result->notes);
 	configure(&run, &config, seed);
 	build_world(&run, &config);
 	if (!populate(&run, before, error) || !drive(&run, horizon, &prog, error)) {

@@ -280,6 +280,34 @@ test_policy__gpushare_refusals(void **state)
 	        "paper defines it [spec.modes[0].policy.resources]");
 }
 
+/*
+ * A MIG instance is no share of one GPU: the run refuses the mode at its policy.
+ * data/policy-gpushare.yaml line 22 "  - {name: fgdmig, world: extended, policy: ":
+ * 44 characters, FGD at column 45; the fifth mode.
+ */
+static void
+test_policy__gpushare_refuses_mig(void **state)
+{
+	g_autofree char *path = scenario_test_data_path("policy-gpushare.yaml");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = scenario_load(path, diags);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ScenarioResult) r = NULL;
+	g_autofree char *line = NULL;
+
+	assert_non_null(sc);
+	r = scenario_run(sc, scenario_lookup_mode(sc, "fgdmig"), 0, 0, NULL, NULL, diags, &error);
+	assert_null(r);
+	assert_non_null(error);
+	assert_int_equal(k8s_diag_list_count(diags), 1);
+	line = k8s_diag_format(k8s_diag_list_get(diags, 0));
+	assert_non_null(strstr(line, "policy-gpushare.yaml:22:45: error: mode fgdmig: policy FGD "
+	                             "reads each GPU's free share, which a MIG instance is not "
+	                             "(node node-0 has MIG layout all-1g.10gb); use a mode without "
+	                             "MIG (docs/research/scenario-policies.md) "
+	                             "[spec.modes[4].policy]"));
+}
+
 int
 main(void)
 {
@@ -292,6 +320,7 @@ main(void)
 		cmocka_unit_test(test_policy__shape),
 		cmocka_unit_test(test_policy__gpushare_modes_place_by_policy),
 		cmocka_unit_test(test_policy__gpushare_refusals),
+		cmocka_unit_test(test_policy__gpushare_refuses_mig),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
