@@ -115,6 +115,9 @@ gboolean scenario_place__func(gpointer data,
 /* ---- the FGD paper's policies: per-GPU state of a mode (world_gpushare.c) ---- */
 
 typedef struct ScenarioGpuShare ScenarioGpuShare;
+void scenario_gpushare__check_events(const ScenarioGpuShare *self,
+                                     const Scenario *sc,
+                                     K8sDiagList *diags);
 
 /* NULL unless the mode's policy is one of the paper's six; then a note in @notes
  * (the mode's translation section) marks it beyond production. */

@@ -59,6 +59,31 @@ scenario_gpushare__new(
 	return self;
 }
 
+/*
+ * A mig-reconfigure event changes a node's GPUs under a running mode, and the
+ * per-GPU state here follows only pods' assume and release: refused, at the
+ * mode's policy, rather than scored on a stale count.
+ */
+void
+scenario_gpushare__check_events(const ScenarioGpuShare *self,
+                                const Scenario *sc,
+                                K8sDiagList *diags)
+{
+	for (guint i = 0; self != NULL && i < sc->events->len; i++) {
+		const ScenarioEvent *e = &g_array_index(sc->events, ScenarioEvent, i);
+
+		if (e->action != SCENARIO_EVENT_MIG_RECONFIGURE)
+			continue;
+		k8s_diag_list_error(diags, &self->mode->policy_pos, self->policy_path,
+		                    "mode %s: policy %s reads each GPU's free share, and "
+		                    "spec.events[%u] (mig-reconfigure, line %u) changes the GPUs "
+		                    "under it; use a mode without MIG reconfiguration "
+		                    "(docs/research/scenario-policies.md)",
+		                    self->mode->name, self->mode->policy.name, i, e->pos.line);
+		return;
+	}
+}
+
 void
 scenario_gpushare__free(ScenarioGpuShare *self)
 {

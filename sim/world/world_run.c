@@ -740,6 +740,7 @@ scenario_run(const Scenario *self,
 		return NULL;
 	run.gpuspec = scenario_gpuspec__new(self, mode, trace, run.pods, result->notes, diags);
 	run.gpushare = scenario_gpushare__new(self, mode, run.pods->len, seed, result->notes);
+	scenario_gpushare__check_events(run.gpushare, self, diags);
 	configure(&run, &config, seed);
 	build_world(&run, &config);
 	if (!populate(&run, before, error) || !drive(&run, horizon, &prog, error)) {

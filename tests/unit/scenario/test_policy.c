@@ -308,6 +308,33 @@ test_policy__gpushare_refuses_mig(void **state)
 	                             "[spec.modes[4].policy]"));
 }
 
+/* A mig-reconfigure event would change the GPUs under the per-GPU state: refused at the policy. */
+static void
+test_policy__gpushare_refuses_mig_events(void **state)
+{
+	g_autofree char *path = scenario_test_data_path("policy-gpushare.yaml");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	ScenarioOverride events = {
+		"spec.events",
+		"[{at: 1h, action: mig-reconfigure, node: node-0, migConfig: all-1g.10gb}]",
+		{ "--vary 1", 0, 0 }
+	};
+	g_autoptr(Scenario) sc = scenario_load_with(path, &events, 1, diags);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ScenarioResult) r = NULL;
+	g_autofree char *line = NULL;
+
+	(void)state;
+	assert_non_null(sc);
+	r = scenario_run(sc, scenario_lookup_mode(sc, "fgd"), 0, 0, NULL, NULL, diags, &error);
+	assert_null(r);
+	assert_non_null(error);
+	line = k8s_diag_format(k8s_diag_list_get(diags, 0));
+	assert_non_null(strstr(line, "error: mode fgd: policy FGD reads each GPU's free share, and "
+	                             "spec.events[0] (mig-reconfigure"));
+	assert_non_null(strstr(line, "[spec.modes[3].policy]"));
+}
+
 int
 main(void)
 {
@@ -321,6 +348,7 @@ main(void)
 		cmocka_unit_test(test_policy__gpushare_modes_place_by_policy),
 		cmocka_unit_test(test_policy__gpushare_refusals),
 		cmocka_unit_test(test_policy__gpushare_refuses_mig),
+		cmocka_unit_test(test_policy__gpushare_refuses_mig_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
