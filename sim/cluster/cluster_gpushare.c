@@ -502,21 +502,93 @@ cluster_gpushare_pick(ClusterGpuPick how,
 	return n;
 }
 
+/* GpuClustering's class of a GPU pod: 0 fractional, k for k whole GPUs. */
+static guint
+pod_class(const ClusterGpuShareReq *req)
+{
+	return req->gpu_milli < CLUSTER_GPUSHARE_MILLI
+	               ? 0
+	               : MIN(req->num_gpu, CLUSTER_GPUSHARE_MAX_GPUS);
+}
+
 void
 cluster_gpushare_bind(ClusterNode *node, const ClusterPod *pod, const guint *gpus, guint n)
 {
 	ClusterGpuShareNode *g = node->gpushare;
 	const ClusterGpuShareReq *req = pod->gpushare;
-	guint cls;
 
 	g->frag_valid = FALSE; /* the CPU changed even for a CPU-only pod */
 	if (req == NULL || req->num_gpu == 0)
 		return;
 	for (guint i = 0; i < n; i++)
 		g->free[gpus[i]] -= (gint32)req->gpu_milli;
-	cls = req->gpu_milli < CLUSTER_GPUSHARE_MILLI
-	              ? 0
-	              : MIN(req->num_gpu, CLUSTER_GPUSHARE_MAX_GPUS);
-	if (g->affinity[cls]++ == 0)
+	if (g->affinity[pod_class(req)]++ == 0)
 		g->n_affinity++;
+}
+
+void
+cluster_gpushare_node_track_whole(ClusterGpuShareNode *g, guint slot)
+{
+	g->whole = TRUE;
+	g->whole_res = slot;
+}
+
+void
+cluster_gpushare_node_sync(ClusterNode *node, const ClusterPod *pod, gint delta)
+{
+	ClusterGpuShareNode *g = node->gpushare;
+	const ClusterGpuShareReq *req = pod->gpushare;
+	gint64 idle;
+	guint cls;
+
+	if (g == NULL || !g->whole)
+		return;
+	g->frag_valid = FALSE; /* the CPU changed even for a CPU-only pod */
+	idle = node->allocatable.v[g->whole_res] - node->requested.v[g->whole_res];
+	/* taken GPUs first, as the plugin hands out the idle ones of lowest index;
+	 * only the count matters to the scores */
+	for (guint i = 0; i < g->n_gpus; i++)
+		g->free[i] = (gint64)(g->n_gpus - i) <= idle ? CLUSTER_GPUSHARE_MILLI : 0;
+	if (req == NULL || req->num_gpu == 0)
+		return;
+	cls = pod_class(req);
+	if (delta > 0 && g->affinity[cls]++ == 0)
+		g->n_affinity++;
+	else if (delta < 0 && g->affinity[cls] > 0 && --g->affinity[cls] == 0)
+		g->n_affinity--;
+}
+
+/* Most popular first; equal counts by shape, so the 95 % cut is deterministic. */
+static gint
+cmp_popular(gconstpointer pa, gconstpointer pb)
+{
+	const ClusterGpuShareTask *a = pa, *b = pb;
+
+	if (a->p > b->p || a->p < b->p) /* pod counts: exact */
+		return a->p > b->p ? -1 : 1;
+	if (a->cpu_milli != b->cpu_milli)
+		return a->cpu_milli < b->cpu_milli ? -1 : 1;
+	if (a->req.gpu_milli != b->req.gpu_milli)
+		return a->req.gpu_milli < b->req.gpu_milli ? -1 : 1;
+	if (a->req.num_gpu != b->req.num_gpu)
+		return a->req.num_gpu < b->req.num_gpu ? -1 : 1;
+	return (a->req.model_mask > b->req.model_mask) - (a->req.model_mask < b->req.model_mask);
+}
+
+guint
+cluster_gpushare_set_popular_tasks(ClusterGpuShare *self, ClusterGpuShareTask *shapes, guint n)
+{
+	double total = 0.0, covered = 0.0;
+	guint kept = 0;
+
+	for (guint i = 0; i < n; i++)
+		total += shapes[i].p;
+	qsort(shapes, n, sizeof(*shapes), cmp_popular);
+	/* podPopularityThreshold 95: whole shapes until 95 % of the pods are covered */
+	while (kept < n && covered < 0.95 * total)
+		covered += shapes[kept++].p;
+	for (guint i = 0; i < kept; i++)
+		shapes[i].p /= covered;
+	cluster_gpushare_set_tasks(self, shapes, kept);
+	return kept;
 }

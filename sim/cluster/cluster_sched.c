@@ -12,6 +12,7 @@
 #include "cluster_sched.h"
 
 #include "cluster-private.h"
+#include "cluster_gpushare.h"
 #include "cluster_plugin.h"
 #include "cluster_score.h"
 #include "cluster_types.h"
@@ -150,6 +151,7 @@ cluster_sched_assume(ClusterSched *self, const ClusterPod *pod, ClusterNode *nod
 		node->requested.v[i] += pod->requests.v[i];
 		node->nonzero_requested.v[i] += pod->nonzero_requests.v[i];
 	}
+	cluster_gpushare_node_sync(node, pod, 1);
 }
 
 void
@@ -159,6 +161,7 @@ cluster_sched_release(ClusterSched *self, const ClusterPod *pod, ClusterNode *no
 		node->requested.v[i] -= pod->requests.v[i];
 		node->nonzero_requested.v[i] -= pod->nonzero_requests.v[i];
 	}
+	cluster_gpushare_node_sync(node, pod, -1);
 }
 
 /* Filter one node: the node-local plugins, then DynamicResources. */

@@ -175,6 +175,12 @@ fill_mode(RptMode *mode, const ScenarioResult *r, const ScenarioMode *spec)
 		g_autofree char *policy = cluster_score_policy_config_describe(&spec->policy);
 
 		rpt_mode_set_info(mode, "score_policy", policy);
+		/* the FGD paper's six: a research plugin no kube-scheduler ships
+		 * (docs/research/scenario-policies.md); devices stay production's */
+		if (cluster_sched_score_policy_needs_gpushare(spec->policy.name)) {
+			rpt_mode_set_info(mode, "score_policy_beyond_production", "yes");
+			rpt_mode_set_info(mode, "device_pick", "production");
+		}
 	}
 	rpt_mode_set_info(mode, "gpu_devices", gpus);
 	rpt_mode_set_info(mode, "simulated_end_s", end);

@@ -11,8 +11,8 @@
 #include "k8s_names.h"
 #include "scenario-private.h"
 
-/* The policy names a scenario mode takes ("A, B, C or D"): the table's
- * kube-scheduler policies, not the paper's (they need Open-Gpu-Share state). */
+/* The policy names a scenario mode takes ("A, B, C or D"): sim/cluster's
+ * table, kube-scheduler's four and the paper's six. */
 static char *
 mode_policy_names(void)
 {
@@ -20,7 +20,7 @@ mode_policy_names(void)
 	GString *out = g_string_new(NULL);
 	guint n = 0;
 
-	while (names[n] != NULL && !cluster_sched_score_policy_needs_gpushare(names[n]))
+	while (names[n] != NULL)
 		n++;
 	for (guint i = 0; i < n; i++)
 		g_string_append_printf(out, "%s%s",
@@ -31,8 +31,8 @@ mode_policy_names(void)
 	return g_string_free(out, FALSE);
 }
 
-/* The policy named by @node, from sim/cluster's table; NULL after an error.
- * An unknown name lists the valid ones; the paper's are refused with why. */
+/* The policy named by @node, from sim/cluster's table; NULL after an error
+ * (an unknown name lists the valid ones). */
 static const char *
 decode_name(ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
@@ -43,19 +43,11 @@ decode_name(ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 	if (name == NULL)
 		return NULL; /* not a string: scenario_dec__string said so */
 	for (guint i = 0; names[i] != NULL; i++) {
-		if (strcmp(names[i], name) == 0 && !cluster_sched_score_policy_needs_gpushare(name))
+		if (strcmp(names[i], name) == 0)
 			return names[i];
 	}
 	valid = mode_policy_names();
-	if (cluster_sched_score_policy_needs_gpushare(name))
-		scenario_dec__error(
-		        dec, node, path,
-		        "score policy \"%s\" scores Open-Gpu-Share's milli-GPU state, "
-		        "which only the FGD protocol builds "
-		        "(docs/research/fgd-state.md); a scenario mode's policy: takes %s",
-		        name, valid);
-	else
-		scenario_dec__error(dec, node, path, "expected %s, got \"%s\"", valid, name);
+	scenario_dec__error(dec, node, path, "expected %s, got \"%s\"", valid, name);
 	return NULL;
 }
 
@@ -255,7 +247,13 @@ decode_mapping(ScenarioDec *dec,
 	if (resources != NULL) {
 		g_autofree char *rpath = g_strdup_printf("%s.resources", path);
 
-		decode_resources(dec, resources, rpath, config);
+		if (cluster_sched_score_policy_needs_gpushare(config->name))
+			scenario_dec__error(dec, resources, rpath,
+			                    "%s takes no resources: it scores CPU and GPUs as the "
+			                    "FGD paper defines it",
+			                    config->name);
+		else
+			decode_resources(dec, resources, rpath, config);
 	}
 	if (shape != NULL) {
 		g_autofree char *spath = g_strdup_printf("%s.shape", path);
@@ -282,4 +280,37 @@ scenario_spec__policy(ScenarioDec *dec,
 	}
 	if (config->name == NULL)
 		config->name = cluster_sched_score_policy_names()[0];
+}
+
+/*
+ * The paper's six score each GPU's free share (docs/research/scenario-policies.md):
+ * built for the extended world's whole GPUs only. The DRA world's state (its
+ * ResourceSlices and allocations) is not built yet, and a time-sliced or MPS
+ * replica is an advertised unit, not a measured share of a GPU.
+ */
+void
+scenario_spec__check_policy_world(ScenarioDec *dec,
+                                  const K8sYamlNode *mode,
+                                  const char *mode_path,
+                                  const ScenarioMode *m)
+{
+	const K8sYamlNode *node = k8s_yaml_map_lookup(mode, "policy");
+	g_autofree char *path = g_strdup_printf("%s.policy", mode_path);
+
+	if (node == NULL || !cluster_sched_score_policy_needs_gpushare(m->policy.name))
+		return;
+	if (m->world == SCENARIO_WORLD_DRA)
+		scenario_dec__error(dec, node, path,
+		                    "score policy %s runs in the extended world only for now: the "
+		                    "DRA world's per-GPU state is not built yet "
+		                    "(docs/research/scenario-policies.md); use world: extended or "
+		                    "LeastAllocated, MostAllocated, RequestedToCapacityRatio or "
+		                    "BalancedAllocation",
+		                    m->policy.name);
+	else if (m->xr.sharing != XR_SHARING_NONE)
+		scenario_dec__error(dec, node, path,
+		                    "score policy %s reads each GPU's free share, which a "
+		                    "time-sliced or MPS replica is not: use it with sharing "
+		                    "strategy none (docs/research/scenario-policies.md)",
+		                    m->policy.name);
 }

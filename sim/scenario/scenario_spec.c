@@ -627,6 +627,7 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 	}
 	decode_filter_timeout(dec, node, path, &m);
 	decode_mode_world(dec, node, path, &m);
+	scenario_spec__check_policy_world(dec, node, path, &m);
 	if (m.name == NULL)
 		m.name = g_strdup(m.world == SCENARIO_WORLD_DRA ? "dra" : "extended");
 	g_array_append_val(self->modes, m);

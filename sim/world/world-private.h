@@ -112,6 +112,31 @@ gboolean scenario_place__func(gpointer data,
 
 /* ---- node and device events at run time (world_events.c) ---- */
 
+/* ---- the FGD paper's policies: per-GPU state of a mode (world_gpushare.c) ---- */
+
+typedef struct ScenarioGpuShare ScenarioGpuShare;
+void scenario_gpushare__check_events(const ScenarioGpuShare *self,
+                                     const Scenario *sc,
+                                     K8sDiagList *diags);
+
+/* NULL unless the mode's policy is one of the paper's six; then a note in @notes
+ * (the mode's translation section) marks it beyond production. */
+ScenarioGpuShare *scenario_gpushare__new(
+        const Scenario *sc, const ScenarioMode *mode, guint n_pods, guint64 seed, GPtrArray *notes);
+void scenario_gpushare__free(ScenarioGpuShare *self);
+/* FALSE (an error in @diags at the mode's policy) for a MIG layout or > 8 GPUs. */
+gboolean scenario_gpushare__add_node(ScenarioGpuShare *self,
+                                     ClusterNode *node,
+                                     const char *layout,
+                                     guint n_gpus,
+                                     K8sDiagList *diags);
+void scenario_gpushare__add_pod(ScenarioGpuShare *self,
+                                ClusterPod *pod,
+                                guint index,
+                                const ClusterResNames *names);
+/* After the nodes and pods, before the run: node state, largest spec, task mix. */
+void scenario_gpushare__start(ScenarioGpuShare *self, const ClusterResNames *names);
+
 typedef struct ScenarioEvents ScenarioEvents;
 
 /* What the events of one run act on; all borrowed, alive for the whole run. */
@@ -163,8 +188,9 @@ typedef struct {
 	guint physical_gpus; /* physical GPUs, for capacity under DynamicMIG */
 	gint64 physical_mem;
 	ScenarioResult *result;
-	ScenarioEvents *events;   /* spec.events of this run */
-	ScenarioSampler *sampler; /* per-node occupancy, fragmentation (measure_sample.c) */
+	ScenarioEvents *events;     /* spec.events of this run */
+	ScenarioSampler *sampler;   /* per-node occupancy, fragmentation (measure_sample.c) */
+	ScenarioGpuShare *gpushare; /* the paper's policies only: per-GPU state */
 } WorldRun;
 
 G_END_DECLS

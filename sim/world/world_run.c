@@ -142,6 +142,14 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 	if (run->env.place != NULL)
 		scenario_place__add_node(run->env.place, name, resources,
 		                         run->env.mode->xr.replicas > 1);
+	if (run->gpushare != NULL &&
+	    !scenario_gpushare__add_node(run->gpushare, cnode, dynamic ? "dynamic" : layout,
+	                                 devices->len, run->env.diags)) {
+		cluster_node_free(cnode);
+		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
+		            "node %s: the mode's policy cannot score it", name);
+		return FALSE;
+	}
 	cluster_sim_add_node(run->env.sim, cnode, (ClusterDevice *)devices->data, devices->len);
 	scenario_sample__add_node(run->sampler, node, &opts, slices);
 	if (run->env.dra != NULL)
@@ -407,6 +415,8 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 	if (run->env.mode->world == SCENARIO_WORLD_EXTENDED)
 		scenario_xlate__plugin_mps(run->env.sc, run->env.mode, resource, &w.mps_threads,
 		                           &w.mem_limit);
+	if (run->gpushare != NULL)
+		scenario_gpushare__add_pod(run->gpushare, cpod, (guint)uid, run->env.names);
 	index = cluster_sim_add_pod(run->env.sim, cpod, &w);
 	if (run->env.place != NULL && resource != NULL)
 		scenario_place__set_pod(run->env.place, index, resource);
@@ -562,6 +572,7 @@ run_clear(WorldRun *run)
 	g_clear_pointer(&run->pending, g_array_unref);
 	g_clear_pointer(&run->alloc, g_array_unref);
 	g_clear_pointer(&run->sampler, scenario_sample__free);
+	g_clear_pointer(&run->gpushare, scenario_gpushare__free);
 	/* last: the allocator borrowed the DeviceTaintRules the events own */
 	g_clear_pointer(&run->events, scenario_events__free);
 }
@@ -667,6 +678,8 @@ populate(WorldRun *run, guint before, GError **error)
 		add_taint_rules(run);
 	for (guint i = 0; ok && i < run->pods->len; i++)
 		ok = add_pod(run, &g_array_index(run->pods, ScenarioPod, i), i);
+	if (ok && run->gpushare != NULL)
+		scenario_gpushare__start(run->gpushare, run->env.names);
 	if (ok && k8s_diag_list_count_errors(run->env.diags) > before) {
 		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
 		            "%s: the cluster or the pods have errors", run->env.mode->name);
@@ -726,6 +739,8 @@ scenario_run(const Scenario *self,
 	if (!run_begin(&run, rngs, &trace, error))
 		return NULL;
 	run.gpuspec = scenario_gpuspec__new(self, mode, trace, run.pods, result->notes, diags);
+	run.gpushare = scenario_gpushare__new(self, mode, run.pods->len, seed, result->notes);
+	scenario_gpushare__check_events(run.gpushare, self, diags);
 	configure(&run, &config, seed);
 	build_world(&run, &config);
 	if (!populate(&run, before, error) || !drive(&run, horizon, &prog, error)) {

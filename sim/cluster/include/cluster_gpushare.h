@@ -50,6 +50,11 @@ typedef struct ClusterGpuShareNode {
 	/* FGD: the fragment of the current state, valid until the next bind */
 	double frag;
 	gboolean frag_valid;
+	/* A scenario's extended world (cluster_gpushare_node_track_whole): the
+	 * GPUs are whole devices counted in resource slot @whole_res, and the
+	 * scheduler's assume / release keep @free in step with that count. */
+	gboolean whole;
+	guint whole_res;
 } ClusterGpuShareNode;
 
 /* How a policy picks GPUs inside the chosen node (Open-Gpu-Share's gpuSelMethod). */
@@ -132,6 +137,34 @@ guint cluster_gpushare_pick(ClusterGpuPick how,
                             guint *gpus);
 /* Takes the pod's milli from @gpus and counts its class; invalidates the cached fragment. */
 void cluster_gpushare_bind(ClusterNode *node, const ClusterPod *pod, const guint *gpus, guint n);
+
+/*
+ * A scenario's extended world: @node's GPUs are the whole devices the device
+ * plugin advertises in resource slot @slot (nvidia.com/gpu), and from now on
+ * cluster_sched_assume() / cluster_sched_release() keep the node's per-GPU
+ * state in step through cluster_gpushare_node_sync(). Whole GPUs are idle or
+ * taken, and every score of the paper reads only how many are idle (the
+ * fragment sorts the free list), so the state is derived from the node's
+ * allocatable minus requested count of @slot: no per-device record.
+ */
+void cluster_gpushare_node_track_whole(ClusterGpuShareNode *g, guint slot);
+/*
+ * After the scheduler added (@delta 1) or removed (@delta -1) @pod's requests
+ * on @node: nothing unless the node tracks whole GPUs; then its free list,
+ * GpuClustering's class counts and the cached fragment follow. Allocates nothing.
+ */
+void cluster_gpushare_node_sync(ClusterNode *node, const ClusterPod *pod, gint delta);
+
+/*
+ * FGD's task mix from a workload's pod shapes (GetTypicalPods,
+ * pkg/utils/frag.go): @shapes holds one task per distinct shape with its pod
+ * count in .p; they are sorted most popular first (ties by CPU, milli, GPU
+ * count, model mask) and kept whole until at least 95 % of the pods are
+ * covered, each then with its share of the kept pods. Sorts @shapes in place.
+ * Returns: the number of tasks kept.
+ */
+guint
+cluster_gpushare_set_popular_tasks(ClusterGpuShare *self, ClusterGpuShareTask *shapes, guint n);
 
 /* The paper's score plugins (cluster_score_gpushare.c), weight 1, each alone in its profile. */
 struct ClusterScorePlugin;

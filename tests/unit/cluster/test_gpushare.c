@@ -359,6 +359,86 @@ test_gpushare__memo_survives_growth(void **state)
 	assert_int_equal(misses, 3000);
 }
 
+/*
+ * A scenario's extended world tracks whole GPUs from the node's count of
+ * resource slot 3 (nvidia.com/gpu there), through the scheduler's assume and
+ * release. An idle node of 4 GPUs, 32 CPUs:
+ *  - assume a 2-GPU pod: 4 - 2 = 2 idle, taken ones first: [0, 0, 1000, 1000]
+ *    (2,000 free, 2 fully free), class 2 counted (one class present);
+ *  - assume a 1-GPU pod: 1 idle: [0, 0, 0, 1000]; class 1 too (two classes);
+ *  - release the 2-GPU pod: 3 idle: [0, 1000, 1000, 1000]; class 2 gone (one).
+ * Each step drops the cached fragment. A node of the FGD protocol (no
+ * tracking) keeps its state: only cluster_gpushare_bind changes it.
+ */
+static void
+test_gpushare__whole_gpus_follow_assume_and_release(void **state)
+{
+	static const gint32 idle[] = { 1000, 1000, 1000, 1000 };
+	ClusterSchedConfig config = { .percentage_of_nodes_to_score = 100 };
+	g_autoptr(ClusterSched) sched = cluster_sched_new(&config);
+	ClusterGpuShareReq two = { 2, 1000, 0 }, one = { 1, 1000, 0 };
+	g_autoptr(ClusterPod) p2 = pod_new(8000, &two);
+	g_autoptr(ClusterPod) p1 = pod_new(4000, &one);
+	Fixture f, research;
+	const gint32 after_two[] = { 0, 0, 1000, 1000 }, after_one[] = { 0, 0, 0, 1000 };
+	const gint32 after_release[] = { 0, 1000, 1000, 1000 };
+
+	fixture_init(&f, 32000, idle, 4);
+	f.node->allocatable.v[3] = 4;
+	cluster_gpushare_node_track_whole(&f.g, 3);
+	cluster_pod_set_request(p2, 3, 2);
+	cluster_pod_set_request(p1, 3, 1);
+	f.g.frag_valid = TRUE;
+	cluster_sched_assume(sched, p2, f.node);
+	assert_memory_equal(f.g.free, after_two, sizeof(after_two));
+	assert_int_equal(cluster_gpushare_node_free_total(&f.g), 2000);
+	assert_int_equal(cluster_gpushare_node_fully_free(&f.g), 2);
+	assert_int_equal(f.g.affinity[2], 1);
+	assert_int_equal(f.g.n_affinity, 1);
+	assert_false(f.g.frag_valid);
+	cluster_sched_assume(sched, p1, f.node);
+	assert_memory_equal(f.g.free, after_one, sizeof(after_one));
+	assert_int_equal(f.g.affinity[1], 1);
+	assert_int_equal(f.g.n_affinity, 2);
+	f.g.frag_valid = TRUE;
+	cluster_sched_release(sched, p2, f.node);
+	assert_memory_equal(f.g.free, after_release, sizeof(after_release));
+	assert_int_equal(f.g.affinity[2], 0);
+	assert_int_equal(f.g.n_affinity, 1);
+	assert_false(f.g.frag_valid);
+
+	fixture_std(&research);
+	cluster_sched_assume(sched, p1, research.node);
+	assert_int_equal(research.g.free[1], 300);
+	assert_int_equal(cluster_gpushare_node_free_total(&research.g), 2900);
+	assert_int_equal(research.g.n_affinity, 1);
+	fixture_clear(&research);
+	fixture_clear(&f);
+}
+
+/*
+ * FGD's task mix from pod counts (GetTypicalPods): shapes C (1 pod), B (7), A
+ * (12), 20 pods. Most popular first: A, B, C. 95 % of 20 is 19: A covers 12,
+ * A + B 19, which is not below 19: C is cut. Popularity over the 19 kept:
+ * 12/19 and 7/19.
+ */
+static void
+test_gpushare__popular_tasks(void **state)
+{
+	ClusterGpuShareTask shapes[] = {
+		{ 2000, { 0, 0, 0 }, 1 },
+		{ 8000, { 1, 1000, 0 }, 7 },
+		{ 4000, { 2, 1000, 0 }, 12 },
+	};
+	g_autoptr(ClusterGpuShare) share = cluster_gpushare_new(MAX_CPU, MAX_GPU, rand_last, NULL);
+
+	assert_int_equal(cluster_gpushare_set_popular_tasks(share, shapes, 3), 2);
+	assert_int_equal(shapes[0].cpu_milli, 4000);
+	assert_int_equal(shapes[1].cpu_milli, 8000);
+	assert_true(fabs(shapes[0].p - 12.0 / 19.0) < 1e-12);
+	assert_true(fabs(shapes[1].p - 7.0 / 19.0) < 1e-12);
+}
+
 int
 main(void)
 {
@@ -372,6 +452,8 @@ main(void)
 		cmocka_unit_test(test_gpushare__packing_by_hand),
 		cmocka_unit_test(test_gpushare__bestfit_by_hand),
 		cmocka_unit_test(test_gpushare__random_through_the_scheduler),
+		cmocka_unit_test(test_gpushare__whole_gpus_follow_assume_and_release),
+		cmocka_unit_test(test_gpushare__popular_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,10 @@
 #define ONE_POOL "  cluster:\n    nodePools: [{name: p, shape: dgx-h100}]\n"
 /* lines 7 to 9; the policy's own keys start on line 10 at column 7 */
 #define POLICY HEAD ONE_POOL "  modes:\n  - name: dra\n    policy:\n"
+/* every name of sim/cluster's table, as an error lists them */
+#define VALID                                                                                      \
+	"LeastAllocated, MostAllocated, RequestedToCapacityRatio, BalancedAllocation, "            \
+	"Random, DotProd, GpuClustering, GpuPacking, BestFit or FGD"
 
 /*
  * data/policy.yaml: two empty nodes alike; `first` (a quarter of a node's cpu
@@ -84,9 +88,8 @@ test_policy__score_key_is_now_policy(void **state)
 	                           "docs/scenario.md) [spec.modes[0].score]");
 }
 
-/* The names of sim/cluster's table: kube-scheduler's are listed as valid; the
- * FGD paper's are refused with why (line 8, the value at column 25: "  - {name:
- * dra, policy: " is 24 characters). */
+/* The names of sim/cluster's table, all listed as valid (line 8, the value at
+ * column 25: "  - {name: dra, policy: " is 24 characters). */
 static void
 test_policy__names(void **state)
 {
@@ -99,25 +102,16 @@ test_policy__names(void **state)
 	assert_string_equal(names[9], "FGD");
 	assert_null(names[10]);
 	scenario_test_expect_error(HEAD ONE_POOL "  modes:\n  - {name: dra, policy: Most}\n",
-	                           "s.yaml:8:25: error: expected LeastAllocated, MostAllocated, "
-	                           "RequestedToCapacityRatio or BalancedAllocation, got \"Most\" "
+	                           "s.yaml:8:25: error: expected " VALID ", got \"Most\" "
 	                           "[spec.modes[0].policy]");
-	scenario_test_expect_error(
-	        HEAD ONE_POOL "  modes:\n  - {name: dra, policy: FGD}\n",
-	        "s.yaml:8:25: error: score policy \"FGD\" scores Open-Gpu-Share's milli-GPU state, "
-	        "which only the FGD protocol builds (docs/research/fgd-state.md); a scenario "
-	        "mode's policy: takes LeastAllocated, MostAllocated, RequestedToCapacityRatio or "
-	        "BalancedAllocation [spec.modes[0].policy]");
 	/* the mapping's name is checked alike (line 10 "      name: Tetris": column 13) */
 	scenario_test_expect_error(POLICY "      name: Tetris\n",
-	                           "s.yaml:10:13: error: expected LeastAllocated, MostAllocated, "
-	                           "RequestedToCapacityRatio or BalancedAllocation, got \"Tetris\" "
+	                           "s.yaml:10:13: error: expected " VALID ", got \"Tetris\" "
 	                           "[spec.modes[0].policy.name]");
 	/* a mapping without a name: at the mapping, line 10 column 7 */
 	scenario_test_expect_error(POLICY "      resources: []\n",
-	                           "s.yaml:10:7: error: expected a name: LeastAllocated, "
-	                           "MostAllocated, RequestedToCapacityRatio or BalancedAllocation "
-	                           "[spec.modes[0].policy]");
+	                           "s.yaml:10:7: error: expected a name: " VALID
+	                           " [spec.modes[0].policy]");
 }
 
 /*
@@ -198,6 +192,149 @@ test_policy__shape(void **state)
 	        "shape; MostAllocated takes resources [spec.modes[0].policy.shape]");
 }
 
+/*
+ * data/policy-gpushare.yaml: two empty nodes of 2 GPUs, 32 cpu, 256 GiB each
+ * (extended world, whole nvidia.com/gpu). `first` (1 GPU, 24 cpu, 64 GiB)
+ * lands on either, call it A; `second` (1 GPU, 8 cpu, 64 GiB) arrives once it
+ * is bound. With `second`, A would hold 32 of 32 cpu and 128 of 256 GiB, the
+ * other node B 8 cpu and 64 GiB.
+ *  - least (LeastAllocated over cpu and memory): A ((0 + 50) / 2 = 25) < B
+ *    ((75 + 75) / 2 = 75), and BalancedAllocation is 100 on B (25 % and 25 %),
+ *    less on A: B, another node.
+ *  - bestfit (best_fit_score.go; max spec 32000 milli-CPU, 2000 milli-GPU):
+ *    leftover A = 0.5 (8000 - 8000) / 32000 + 0.5 (1000 - 1000) / 2000 = 0,
+ *    score 100; B = 0.5 × 24000 / 32000 + 0.5 × 1000 / 2000 = 0.625, score
+ *    int(37.5) = 37; min-max normalised 100 and 0: A, the node of `first`.
+ *  - packing (gpu_packing_score.go): A has 1 idle GPU of 2 and the pod takes
+ *    it: max(50 - 1, 33) = 49; B is all idle: max(33 - 2, 2) = 31: A.
+ *  - fgd: the task mix is both shapes, p 1/2 each. A now (8000 cpu, GPUs
+ *    [0, 1000]): `first`'s shape fits the GPU but not the CPU, so its idle
+ *    1000 is fragment (Q4): 500; `second`'s fits (Q3): 0. A after (0 cpu, no
+ *    GPU free): 0. The fragment falls by 500: int(100 sigmoid(0.5)) = 62. B
+ *    now (32000, [1000, 1000]) and after (24000, one idle GPU): both shapes
+ *    fit, 0 and 0: int(100 sigmoid(0)) = 50. A.
+ * Each of the paper's is alone in its profile, so the policy decides. Only the
+ * paper's modes get the translation note that marks them beyond production. On
+ * main the decoder refuses them, so these runs fail to load.
+ */
+static void
+test_policy__gpushare_modes_place_by_policy(void **state)
+{
+	const struct {
+		const char *mode;
+		gboolean same_node;
+	} cases[] = {
+		{ "least", FALSE }, { "bestfit", TRUE }, { "packing", TRUE }, { "fgd", TRUE }
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(ScenarioResult) r =
+		        scenario_test_run_mode("policy-gpushare.yaml", cases[i].mode);
+		const ScenarioPodRecord *first = scenario_test_pod_record(r, "first", NULL);
+		const ScenarioPodRecord *second = scenario_test_pod_record(r, "second", NULL);
+		gboolean marked = FALSE;
+
+		assert_non_null(first->node);
+		assert_non_null(second->node);
+		if (cases[i].same_node)
+			assert_string_equal(first->node, second->node);
+		else
+			assert_string_not_equal(first->node, second->node);
+		for (guint n = 0; n < r->notes->len; n++) {
+			const ScenarioNote *note = g_ptr_array_index(r->notes, n);
+
+			marked |= strcmp(note->object, "policy") == 0 &&
+			          strstr(note->approx, "beyond production") != NULL;
+		}
+		assert_int_equal(marked, cases[i].same_node);
+	}
+}
+
+/*
+ * Where the paper's six have no per-GPU state they are refused at the policy:
+ * the DRA world (not built yet; line 8 "  - {name: dra, policy: FGD}", the
+ * value at column 25), a shared GPU (line 8, "  - {name: x, world: extended,
+ * sharing: {strategy: time-slicing, replicas: 2}, policy: " is 87 characters),
+ * and resources they do not take (the list at column 63).
+ */
+static void
+test_policy__gpushare_refusals(void **state)
+{
+	scenario_test_expect_error(
+	        HEAD ONE_POOL "  modes:\n  - {name: dra, policy: FGD}\n",
+	        "s.yaml:8:25: error: score policy FGD runs in the extended world only for now: "
+	        "the DRA world's per-GPU state is not built yet "
+	        "(docs/research/scenario-policies.md); use world: extended or LeastAllocated, "
+	        "MostAllocated, RequestedToCapacityRatio or BalancedAllocation "
+	        "[spec.modes[0].policy]");
+	scenario_test_expect_error(
+	        HEAD ONE_POOL "  modes:\n  - {name: x, world: extended, sharing: {strategy: "
+	                      "time-slicing, replicas: 2}, policy: BestFit}\n",
+	        "s.yaml:8:88: error: score policy BestFit reads each GPU's free share, which a "
+	        "time-sliced or MPS replica is not: use it with sharing strategy none "
+	        "(docs/research/scenario-policies.md) [spec.modes[0].policy]");
+	scenario_test_expect_error(
+	        HEAD ONE_POOL "  modes:\n  - {name: x, world: extended, policy: {name: FGD, "
+	                      "resources: []}}\n",
+	        "s.yaml:8:63: error: FGD takes no resources: it scores CPU and GPUs as the FGD "
+	        "paper defines it [spec.modes[0].policy.resources]");
+}
+
+/*
+ * A MIG instance is no share of one GPU: the run refuses the mode at its policy.
+ * data/policy-gpushare.yaml line 22 "  - {name: fgdmig, world: extended, policy: ":
+ * 44 characters, FGD at column 45; the fifth mode.
+ */
+static void
+test_policy__gpushare_refuses_mig(void **state)
+{
+	g_autofree char *path = scenario_test_data_path("policy-gpushare.yaml");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = scenario_load(path, diags);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ScenarioResult) r = NULL;
+	g_autofree char *line = NULL;
+
+	assert_non_null(sc);
+	r = scenario_run(sc, scenario_lookup_mode(sc, "fgdmig"), 0, 0, NULL, NULL, diags, &error);
+	assert_null(r);
+	assert_non_null(error);
+	assert_int_equal(k8s_diag_list_count(diags), 1);
+	line = k8s_diag_format(k8s_diag_list_get(diags, 0));
+	assert_non_null(strstr(line, "policy-gpushare.yaml:22:45: error: mode fgdmig: policy FGD "
+	                             "reads each GPU's free share, which a MIG instance is not "
+	                             "(node node-0 has MIG layout all-1g.10gb); use a mode without "
+	                             "MIG (docs/research/scenario-policies.md) "
+	                             "[spec.modes[4].policy]"));
+}
+
+/* A mig-reconfigure event would change the GPUs under the per-GPU state: refused at the policy. */
+static void
+test_policy__gpushare_refuses_mig_events(void **state)
+{
+	g_autofree char *path = scenario_test_data_path("policy-gpushare.yaml");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	ScenarioOverride events = {
+		"spec.events",
+		"[{at: 1h, action: mig-reconfigure, node: node-0, migConfig: all-1g.10gb}]",
+		{ "--vary 1", 0, 0 }
+	};
+	g_autoptr(Scenario) sc = scenario_load_with(path, &events, 1, diags);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ScenarioResult) r = NULL;
+	g_autofree char *line = NULL;
+
+	(void)state;
+	assert_non_null(sc);
+	r = scenario_run(sc, scenario_lookup_mode(sc, "fgd"), 0, 0, NULL, NULL, diags, &error);
+	assert_null(r);
+	assert_non_null(error);
+	line = k8s_diag_format(k8s_diag_list_get(diags, 0));
+	assert_non_null(strstr(line, "error: mode fgd: policy FGD reads each GPU's free share, and "
+	                             "spec.events[0] (mig-reconfigure"));
+	assert_non_null(strstr(line, "[spec.modes[3].policy]"));
+}
+
 int
 main(void)
 {
@@ -208,6 +345,10 @@ main(void)
 		cmocka_unit_test(test_policy__resources),
 		cmocka_unit_test(test_policy__balanced_resources),
 		cmocka_unit_test(test_policy__shape),
+		cmocka_unit_test(test_policy__gpushare_modes_place_by_policy),
+		cmocka_unit_test(test_policy__gpushare_refusals),
+		cmocka_unit_test(test_policy__gpushare_refuses_mig),
+		cmocka_unit_test(test_policy__gpushare_refuses_mig_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
