@@ -576,19 +576,28 @@ cmp_popular(gconstpointer pa, gconstpointer pb)
 }
 
 guint
-cluster_gpushare_set_popular_tasks(ClusterGpuShare *self, ClusterGpuShareTask *shapes, guint n)
+cluster_gpushare_keep_popular_tasks(ClusterGpuShare *self, ClusterGpuShareTask *shapes, guint n)
 {
-	double total = 0.0, covered = 0.0;
+	double total = 0.0, covered = 0.0, expected;
 	guint kept = 0;
 
 	for (guint i = 0; i < n; i++)
 		total += shapes[i].p;
-	qsort(shapes, n, sizeof(*shapes), cmp_popular);
-	/* podPopularityThreshold 95: whole shapes until 95 % of the pods are covered */
-	while (kept < n && covered < 0.95 * total)
+	/* podPopularityThreshold 95: whole shapes until 95 % of the pods are covered
+	 * (95 x total / 100, in the authors' order of operations: 0.95 x total can
+	 * differ in the last bit and move the cut) */
+	expected = 95.0 * total / 100.0;
+	while (kept < n && covered < expected)
 		covered += shapes[kept++].p;
 	for (guint i = 0; i < kept; i++)
 		shapes[i].p /= covered;
 	cluster_gpushare_set_tasks(self, shapes, kept);
 	return kept;
+}
+
+guint
+cluster_gpushare_set_popular_tasks(ClusterGpuShare *self, ClusterGpuShareTask *shapes, guint n)
+{
+	qsort(shapes, n, sizeof(*shapes), cmp_popular);
+	return cluster_gpushare_keep_popular_tasks(self, shapes, n);
 }

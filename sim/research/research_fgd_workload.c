@@ -8,8 +8,7 @@
 
 #include "research-private.h"
 
-#define POPULARITY_THRESHOLD 95  /* podPopularityThreshold in the paper's runs */
-#define DEFAULT_CPU_REQUEST  100 /* GetNonzeroRequests: a pod without CPU counts 100m */
+#define DEFAULT_CPU_REQUEST 100 /* GetNonzeroRequests: a pod without CPU counts 100m */
 
 typedef struct {
 	const WorkloadTracePod *first; /* the group's first pod, its shape */
@@ -87,7 +86,11 @@ research_fgd__set_tasks(ClusterGpuShare *share, const WorkloadTrace *trace)
 	return research_fgd__set_world_tasks(share, trace, NULL);
 }
 
-/* The groups are the trace's shapes; each kept task then asks what its world asks. */
+/*
+ * The trace's shapes in popularity order (equal counts by the trace's shape),
+ * each asking what its world asks, with its pod count;
+ * cluster_gpushare_keep_popular_tasks makes the cut a scenario's mix makes.
+ */
 guint
 research_fgd__set_world_tasks(ClusterGpuShare *share,
                               const WorkloadTrace *trace,
@@ -95,31 +98,22 @@ research_fgd__set_world_tasks(ClusterGpuShare *share,
 {
 	g_autoptr(GArray) groups = group_pods(trace);
 	g_autofree ClusterGpuShareTask *tasks = g_new0(ClusterGpuShareTask, MAX(groups->len, 1));
-	double total = workload_trace_get_n_pods(trace);
-	double expected = POPULARITY_THRESHOLD * total / 100.0, covered = 0.0;
-	guint kept = 0;
 
 	g_array_sort(groups, cmp_group);
-	/* whole groups until at least 95 % of the pods are covered */
-	while (kept < groups->len && covered < expected) {
-		const Group *g = &g_array_index(groups, Group, kept);
+	for (guint i = 0; i < groups->len; i++) {
+		const Group *g = &g_array_index(groups, Group, i);
 
-		tasks[kept].cpu_milli = g->cpu;
-		tasks[kept].req = (ClusterGpuShareReq){ g->first->num_gpu, pod_milli(g->first),
-			                                g->first->gpu_spec_mask };
+		tasks[i].cpu_milli = g->cpu;
+		tasks[i].req = (ClusterGpuShareReq){ g->first->num_gpu, pod_milli(g->first),
+			                             g->first->gpu_spec_mask };
 		if (world != NULL)
-			tasks[kept].req = research_world__request(world, g->first->num_gpu,
-			                                          pod_milli(g->first),
-			                                          g->first->gpu_spec_mask)
-			                          .req;
-		tasks[kept].p = g->count;
-		covered += g->count;
-		kept++;
+			tasks[i].req = research_world__request(world, g->first->num_gpu,
+			                                       pod_milli(g->first),
+			                                       g->first->gpu_spec_mask)
+			                       .req;
+		tasks[i].p = g->count;
 	}
-	for (guint i = 0; i < kept; i++)
-		tasks[i].p /= covered;
-	cluster_gpushare_set_tasks(share, tasks, kept);
-	return kept;
+	return cluster_gpushare_keep_popular_tasks(share, tasks, groups->len);
 }
 
 static gint

@@ -156,6 +156,14 @@ void cluster_gpushare_node_track_whole(ClusterGpuShareNode *g, guint slot);
 void cluster_gpushare_node_sync(ClusterNode *node, const ClusterPod *pod, gint delta);
 
 /*
+ * The cut alone, for @shapes already in the caller's order (the FGD protocol
+ * orders equal counts by the trace's own shape): the most popular first until
+ * 95 % of the pods are covered, renormalised. Returns: how many were kept.
+ */
+guint
+cluster_gpushare_keep_popular_tasks(ClusterGpuShare *self, ClusterGpuShareTask *shapes, guint n);
+
+/*
  * FGD's task mix from a workload's pod shapes (GetTypicalPods,
  * pkg/utils/frag.go): @shapes holds one task per distinct shape with its pod
  * count in .p; they are sorted most popular first (ties by CPU, milli, GPU
