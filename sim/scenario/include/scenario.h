@@ -140,6 +140,13 @@ typedef struct {
 	K8sPos pos;
 } ScenarioEvent;
 
+/* addNodes: @count more nodes like the imported node @like (issue 16, docs/import.md). */
+typedef struct {
+	char *like;
+	guint count;
+	K8sPos pos;
+} ScenarioNodeClone;
+
 typedef struct {
 	char *name;
 	ScenarioWorld world;
@@ -156,8 +163,34 @@ typedef struct {
 	gboolean filter_timeout_set;
 	SimTime filter_timeout;
 	gboolean filter_timeout_gate_off; /* DRASchedulerFilterTimeout: false */
+	/* What-if edits of an imported cluster (spec.cluster.objects; docs/import.md).
+	 * NULL when the mode has none. Node names are the imported Nodes'. */
+	GArray *add_nodes;       /* ScenarioNodeClone: addNodes */
+	GPtrArray *remove_nodes; /* char*: removeNodes (node and its slices gone) */
+	GPtrArray *drain_nodes;  /* char*: drainNodes (cordoned; its pods pending at 0) */
 	K8sPos pos;
 } ScenarioMode;
+
+/* spec.cluster.nodeDefaults: CPU, memory and pods of a node known only from
+ * its ResourceSlices' nodeName. Unset (or < 0): unlimited. */
+typedef struct {
+	gint64 cpu_milli;
+	gint64 memory; /* bytes */
+	gint64 pods;
+	K8sPos pos;
+} ScenarioNodeDefaults;
+
+/* spec.workload.imported: the Pods of a snapshot (docs/import.md). Bound pods
+ * (spec.nodeName) run on their node from t = 0 with their claims' allocations
+ * kept; the others arrive at t = 0. */
+typedef struct {
+	GPtrArray *manifests; /* char*: resolved paths; NULL: no imported pods */
+	WorkloadDist duration;
+	gboolean service; /* no duration given: they run to the horizon */
+	double compute;
+	gint64 memory;
+	K8sPos pos;
+} ScenarioImported;
 
 typedef struct {
 	char *file; /* the scenario file */
@@ -167,6 +200,12 @@ typedef struct {
 	SimTime horizon;      /* SIM_TIME_NEVER: until the queue empties */
 	SimTime sampling;     /* pending-pods sample interval */
 	GArray *pools;        /* ScenarioPool */
+	/* spec.cluster.objects: Nodes, ResourceSlices (and DeviceClasses) as the
+	 * inventory, as a cluster published them; NULL when not given */
+	GPtrArray *inventory_paths; /* char*: resolved paths */
+	K8sObjectSet *inventory;
+	ScenarioNodeDefaults node_defaults;
+	ScenarioImported imported;
 	HwCatalog *catalog;   /* built-in plus spec.cluster.catalog files */
 	GPtrArray *manifests; /* char*: resolved paths */
 	GArray *entries;      /* ScenarioEntry */
