@@ -52,6 +52,10 @@ K8sPos scenario_dec__pos(ScenarioDec *dec, const K8sYamlNode *node);
 
 /* ---- parts of the spec (scenario_spec.c) ---- */
 
+/* A duration: a scalar (fixed) or {distribution, ...}, checked by sim/workload. */
+void
+scenario_spec__dist(ScenarioDec *dec, const K8sYamlNode *node, const char *path, WorkloadDist *out);
+
 void scenario_spec__workload(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
 void scenario_spec__modes(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
 void scenario_spec__run(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
@@ -74,6 +78,18 @@ void scenario_spec__check_policy_world(ScenarioDec *dec,
                                        const K8sYamlNode *mode,
                                        const char *mode_path,
                                        const ScenarioMode *m);
+
+/* ---- the cluster as objects, the imported pods (scenario_objects_dec.c) ---- */
+
+/* A list of file or folder paths at @path, resolved against the scenario's folder. */
+GPtrArray *scenario_objects__paths(Scenario *self,
+                                   ScenarioDec *dec,
+                                   const K8sYamlNode *node,
+                                   const char *path);
+void scenario_objects__node_defaults(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
+void scenario_objects__imported(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
+/* After decoding: loads the inventory and the imported pods; warns about unused objects. */
+void scenario_objects__load(Scenario *self, K8sDiagList *diags);
 
 /* ---- overrides by path (scenario_override.c) ---- */
 

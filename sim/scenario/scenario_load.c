@@ -69,6 +69,10 @@ scenario_free(Scenario *self)
 	g_array_unref(self->modes);
 	g_array_unref(self->events);
 	k8s_object_set_free(self->objects);
+	g_clear_pointer(&self->inventory_paths, g_ptr_array_unref);
+	g_clear_pointer(&self->inventory, k8s_object_set_free);
+	g_clear_pointer(&self->imported.manifests, g_ptr_array_unref);
+	g_clear_pointer(&self->imported.objects, k8s_object_set_free);
 	g_string_chunk_free(self->strings);
 	g_free(self);
 }
@@ -95,6 +99,13 @@ scenario_new(const char *path)
 	self->default_duration = SIM_TIME_HOUR;
 	self->default_compute = 1.0;
 	self->objects = k8s_object_set_new();
+	/* nodes known only from slices: unlimited unless nodeDefaults says */
+	self->node_defaults.cpu_milli = -1;
+	self->node_defaults.memory = -1;
+	self->node_defaults.pods = -1;
+	/* imported pods run to the horizon unless a duration is given */
+	self->imported.service = TRUE;
+	self->imported.compute = 1.0;
 	self->strings = g_string_chunk_new(4096);
 	/* The built-in catalog is compiled in; it fails only on a build bug. */
 	self->catalog = hw_catalog_new_builtin(NULL);
@@ -184,43 +195,61 @@ decode_pool(Scenario *self,
 	g_array_append_val(self->pools, pool);
 }
 
+/* spec.cluster.catalog: more node shapes and GPUs for the pools. */
+static void
+decode_catalog(Scenario *self, ScenarioDec *dec, const K8sYamlNode *files)
+{
+	if (!scenario_dec__seq(dec, files, "spec.cluster.catalog"))
+		return;
+	for (guint i = 0; i < files->seq.n; i++) {
+		g_autofree char *field = g_strdup_printf("spec.cluster.catalog[%u]", i);
+		g_autofree char *p = scenario_dec__string(dec, files->seq.items[i], field);
+		g_autofree char *full = NULL;
+		g_autoptr(GError) err = NULL;
+
+		if (p == NULL)
+			continue;
+		full = g_path_is_absolute(p) ? g_strdup(p) : g_build_filename(self->dir, p, NULL);
+		if (!hw_catalog_load_file(self->catalog, full, &err))
+			scenario_dec__error(dec, files->seq.items[i], field, "%s", err->message);
+	}
+}
+
+/* A cluster is node pools of catalog shapes, objects (docs/import.md), or both. */
 static void
 decode_cluster(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
 {
-	static const char *const known[] = { "nodePools", "catalog", NULL };
-	const K8sYamlNode *pools, *files;
+	static const char *const known[] = { "nodePools", "catalog", "objects", "nodeDefaults",
+		                             NULL };
+	const K8sYamlNode *pools, *v;
 
 	if (!scenario_dec__map(dec, node, "spec.cluster"))
 		return;
 	scenario_dec__check_keys(dec, node, "spec.cluster", known);
-	files = k8s_yaml_map_lookup(node, "catalog");
-	if (files != NULL && scenario_dec__seq(dec, files, "spec.cluster.catalog")) {
-		for (guint i = 0; i < files->seq.n; i++) {
-			g_autofree char *field = g_strdup_printf("spec.cluster.catalog[%u]", i);
-			g_autofree char *p = scenario_dec__string(dec, files->seq.items[i], field);
-			g_autofree char *full = NULL;
-			g_autoptr(GError) err = NULL;
-
-			if (p == NULL)
-				continue;
-			full = g_path_is_absolute(p) ? g_strdup(p)
-			                             : g_build_filename(self->dir, p, NULL);
-			if (!hw_catalog_load_file(self->catalog, full, &err))
-				scenario_dec__error(dec, files->seq.items[i], field, "%s",
-				                    err->message);
-		}
+	if ((v = k8s_yaml_map_lookup(node, "catalog")) != NULL)
+		decode_catalog(self, dec, v);
+	if ((v = k8s_yaml_map_lookup(node, "objects")) != NULL) {
+		self->inventory_paths =
+		        scenario_objects__paths(self, dec, v, "spec.cluster.objects");
+		if (v->kind == K8S_YAML_SEQUENCE && v->seq.n == 0)
+			scenario_dec__error(dec, v, "spec.cluster.objects",
+			                    "expected files or folders of Nodes and "
+			                    "ResourceSlices, got an empty list");
 	}
+	if ((v = k8s_yaml_map_lookup(node, "nodeDefaults")) != NULL)
+		scenario_objects__node_defaults(self, dec, v);
 	pools = k8s_yaml_map_lookup(node, "nodePools");
-	if (pools == NULL) {
+	if (pools == NULL && self->inventory_paths == NULL) {
 		scenario_dec__error(dec, node, "spec.cluster.nodePools",
-		                    "expected at least one node pool");
+		                    "expected at least one node pool or spec.cluster.objects");
 		return;
 	}
-	if (!scenario_dec__seq(dec, pools, "spec.cluster.nodePools"))
+	if (pools == NULL || !scenario_dec__seq(dec, pools, "spec.cluster.nodePools"))
 		return;
-	if (pools->seq.n == 0) {
+	if (pools->seq.n == 0 && self->inventory_paths == NULL) {
 		scenario_dec__error(dec, pools, "spec.cluster.nodePools",
-		                    "expected at least one node pool, got an empty list");
+		                    "expected at least one node pool (or spec.cluster.objects), "
+		                    "got an empty list");
 		return;
 	}
 	for (guint i = 0; i < pools->seq.n; i++) {
@@ -366,8 +395,10 @@ scenario_load_with(const char *path, const ScenarioOverride *overrides, guint n,
 			decode_envelope(self, &dec, file.docs[0].root);
 		}
 	}
-	if (k8s_diag_list_count_errors(diags) == before)
+	if (k8s_diag_list_count_errors(diags) == before) {
 		load_manifests(self, diags);
+		scenario_objects__load(self, diags);
+	}
 	if (k8s_diag_list_count_errors(diags) > before)
 		return NULL;
 	return g_steal_pointer(&self);

@@ -18,8 +18,8 @@
 			     VAL = NULL)
 #define FOREACH_PAIR(node, KEY, VAL) FOREACH_PAIR_I(node, pair_i_, KEY, VAL)
 
-static void
-decode_dist(ScenarioDec *dec, const K8sYamlNode *node, const char *path, WorkloadDist *out)
+void
+scenario_spec__dist(ScenarioDec *dec, const K8sYamlNode *node, const char *path, WorkloadDist *out)
 {
 	static const char *const known[] = { "distribution", "value", "mean", "mu",  "sigma",
 		                             "lo",           "hi",    "min",  "max", NULL };
@@ -220,7 +220,7 @@ decode_entry(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const ch
 		else if (strcmp(key, "arrival") == 0)
 			decode_arrival(dec, v, field, &e);
 		else if (strcmp(key, "duration") == 0)
-			decode_dist(dec, v, field, &e.duration);
+			scenario_spec__dist(dec, v, field, &e.duration);
 		else if (strcmp(key, "compute") == 0)
 			scenario_dec__double(dec, v, field, &e.compute);
 		else if (strcmp(key, "memory") == 0)
@@ -408,7 +408,8 @@ decode_trace(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
 void
 scenario_spec__workload(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node)
 {
-	static const char *const known[] = { "manifests", "defaults", "entries", "trace", NULL };
+	static const char *const known[] = { "manifests", "defaults", "entries",
+		                             "trace",     "imported", NULL };
 	const K8sYamlNode *v;
 
 	if (!scenario_dec__map(dec, node, "spec.workload"))
@@ -445,6 +446,8 @@ scenario_spec__workload(Scenario *self, ScenarioDec *dec, const K8sYamlNode *nod
 	}
 	if ((v = k8s_yaml_map_lookup(node, "trace")) != NULL)
 		decode_trace(self, dec, v);
+	if ((v = k8s_yaml_map_lookup(node, "imported")) != NULL)
+		scenario_objects__imported(self, dec, v);
 }
 
 static void
