@@ -87,6 +87,8 @@ struct ScenarioSampler {
 	GPtrArray *nodes; /* SampleNode* */
 	GArray *tasks;    /* ScenarioTask; NULL until the first tick */
 	guint total_gpus;
+	/* some node has no model/hw node (spec.cluster.objects): no fragmentation figure */
+	gboolean partial;
 	guint replicas;    /* device-plugin replicas of full GPUs (extended world), 1 = none */
 	GArray *frag;      /* double per sample */
 	GArray *occupancy; /* double per sample: occupied fraction of all physical GPUs */
@@ -302,6 +304,12 @@ scenario_sample__add_node(ScenarioSampler *self,
 	fill_devices(self, n, self->nodes->len - 1, slices);
 }
 
+void
+scenario_sample__add_unsampled_node(ScenarioSampler *self)
+{
+	self->partial = TRUE;
+}
+
 /* A reconfiguration installed other devices: the counts or capacities differ. */
 static gboolean
 devices_changed(const ScenarioSampler *self, const SampleNode *n, guint index)
@@ -450,7 +458,9 @@ scenario_sample__tick(ScenarioSampler *self, SimTime now)
 		if (n->busy != NULL)
 			g_array_append_val(n->busy, n->last_busy);
 	}
-	frag = self->total_gpus > 0 && self->tasks->len > 0 ? frag / self->total_gpus : (double)NAN;
+	frag = !self->partial && self->total_gpus > 0 && self->tasks->len > 0
+	               ? frag / self->total_gpus
+	               : (double)NAN;
 	g_array_append_val(self->frag, frag);
 	busy_total = self->total_gpus > 0 ? busy_total / self->total_gpus : 0.0;
 	g_array_append_val(self->occupancy, busy_total);

@@ -191,6 +191,15 @@ typedef struct {
 	ScenarioEvents *events;     /* spec.events of this run */
 	ScenarioSampler *sampler;   /* per-node occupancy, fragmentation (measure_sample.c) */
 	ScenarioGpuShare *gpushare; /* the paper's policies only: per-GPU state */
+	K8sObjectSet *inventory;    /* spec.cluster.objects as this mode sees them */
 } WorldRun;
+
+/* ---- a cluster given as objects (world_objects.c) ---- */
+
+/* After the pools' nodes: the nodes, devices and slices of spec.cluster.objects. */
+gboolean scenario_objects__add_nodes(WorldRun *run, GError **error);
+/* The catalog GPU whose product name is @product ("NVIDIA A100-SXM4-40GB" or GFD's
+ * "NVIDIA-A100-SXM4-40GB"), or NULL. */
+const HwGpuModel *scenario_objects__gpu_model(const HwCatalog *catalog, const char *product);
 
 G_END_DECLS

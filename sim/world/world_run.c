@@ -175,7 +175,8 @@ add_nodes(WorldRun *run, GError **error)
 			}
 		}
 	}
-	return TRUE;
+	/* after the pools: the sampler's nodes are the first of the simulation */
+	return scenario_objects__add_nodes(run, error);
 }
 
 /* DRA world: the manifests' classes, then the driver's and drasim's (world_classes.c). */
@@ -568,6 +569,7 @@ run_clear(WorldRun *run)
 	g_clear_pointer(&run->env.loop, sim_loop_free);
 	g_clear_pointer(&run->env.names, cluster_res_names_free);
 	g_clear_pointer(&run->published, k8s_object_set_free);
+	g_clear_pointer(&run->inventory, k8s_object_set_free);
 	g_clear_pointer(&run->env.nodes, g_ptr_array_unref);
 	g_clear_pointer(&run->pending, g_array_unref);
 	g_clear_pointer(&run->alloc, g_array_unref);

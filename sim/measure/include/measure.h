@@ -163,6 +163,10 @@ ScenarioSampler *scenario_sample__new(const Scenario *sc,
 void scenario_sample__free(ScenarioSampler *self);
 /* After cluster_sim_add_node(): the node's hardware, published with @opts
  * (@slices: its hw_publish_nvidia() output, the simulation's device order). */
+/* A node of the simulation the sampler cannot model (no model/hw node: spec.cluster.objects),
+ * added after every sampled node: fragmentation is then not measured (NaN), never a figure
+ * over part of the cluster. */
+void scenario_sample__add_unsampled_node(ScenarioSampler *self);
 void scenario_sample__add_node(ScenarioSampler *self,
                                const HwNode *node,
                                const HwPublishOptions *opts,

@@ -1,0 +1,418 @@
+/*
+ * world_objects.c: the nodes of a scenario whose cluster is given as objects
+ * (spec.cluster.objects, docs/import.md section 1). Each Node of the mode's
+ * inventory (world_inventory__build()) becomes a ClusterNode from its own
+ * status.allocatable, labels and taints; its run-model devices come from what
+ * the mode's world shows the scheduler: the node's ResourceSlices as published
+ * (dra), or the Node's extended resources (extended). A slice whose nodeName
+ * names no Node makes an inferred node with spec.cluster.nodeDefaults.
+ * Catalog-shape pools are built first (world_run.c), so the sampler's nodes,
+ * which need a model/hw node, stay the first nodes of the simulation.
+ */
+#include <string.h>
+
+#include "cluster_dra.h"
+#include "cluster_k8s.h"
+#include "world-inventory.h"
+#include "world-private.h"
+
+/* What a node shows the run model: its devices, their DRA names and device-plugin resources. */
+typedef struct {
+	GArray *devices;      /* ClusterDevice */
+	GPtrArray *names;     /* char*: DRA device names */
+	GPtrArray *resources; /* char*: device-plugin resource of each device */
+} NodeDevs;
+
+static void
+node_devs_init(NodeDevs *d)
+{
+	d->devices = g_array_new(FALSE, TRUE, sizeof(ClusterDevice));
+	d->names = g_ptr_array_new_with_free_func(g_free);
+	d->resources = g_ptr_array_new_with_free_func(g_free);
+}
+
+static void
+node_devs_clear(NodeDevs *d)
+{
+	g_array_unref(d->devices);
+	g_ptr_array_unref(d->names);
+	g_ptr_array_unref(d->resources);
+}
+
+/* "NVIDIA A100-SXM4-40GB" (driver) and "NVIDIA-A100-SXM4-40GB" (GFD) are one product. */
+static gboolean
+same_product(const char *a, const char *b)
+{
+	for (; *a != '\0' && *b != '\0'; a++, b++) {
+		char x = *a == ' ' ? '-' : g_ascii_tolower(*a);
+		char y = *b == ' ' ? '-' : g_ascii_tolower(*b);
+
+		if (x != y)
+			return FALSE;
+	}
+	return *a == '\0' && *b == '\0';
+}
+
+/* The catalog GPU whose product name is @product, or NULL. */
+const HwGpuModel *
+scenario_objects__gpu_model(const HwCatalog *catalog, const char *product)
+{
+	const GPtrArray *gpus = hw_catalog_get_gpus(catalog);
+
+	for (guint i = 0; product != NULL && i < gpus->len; i++) {
+		const HwGpuModel *m = gpus->pdata[i];
+
+		if (m->product_name != NULL && same_product(m->product_name, product))
+			return m;
+	}
+	return NULL;
+}
+
+/* A device attribute by its bare name or qualified with the slice's driver. */
+static const K8sDeviceAttribute *
+device_attr(const K8sDevice *dev, const char *driver, const char *name)
+{
+	gsize dl = strlen(driver);
+
+	for (guint i = 0; i < dev->n_attributes; i++) {
+		const char *n = dev->attributes[i].name;
+
+		if (strcmp(n, name) == 0 ||
+		    (strncmp(n, driver, dl) == 0 && n[dl] == '/' && strcmp(n + dl + 1, name) == 0))
+			return &dev->attributes[i];
+	}
+	return NULL;
+}
+
+static const K8sDeviceCapacity *
+device_capacity(const K8sDevice *dev, const char *driver, const char *name)
+{
+	gsize dl = strlen(driver);
+
+	for (guint i = 0; i < dev->n_capacity; i++) {
+		const char *n = dev->capacity[i].name;
+
+		if (strcmp(n, name) == 0 ||
+		    (strncmp(n, driver, dl) == 0 && n[dl] == '/' && strcmp(n + dl + 1, name) == 0))
+			return &dev->capacity[i];
+	}
+	return NULL;
+}
+
+static const char *
+attr_string(const K8sDevice *dev, const char *driver, const char *name)
+{
+	const K8sDeviceAttribute *a = device_attr(dev, driver, name);
+
+	return a != NULL && a->type == K8S_ATTR_STRING ? a->string_value : NULL;
+}
+
+/*
+ * One published device as the run model sees it: exclusive, its `memory`
+ * capacity when published, compute 1.0; an NVIDIA MIG device (type=mig) has
+ * the share of its parent's SMs its `multiprocessors` capacity says, the
+ * parent a catalog GPU found by the `productName` attribute.
+ */
+static void
+slice_device(WorldRun *run, const char *driver, const K8sDevice *dev, NodeDevs *out)
+{
+	const K8sDeviceCapacity *mem = device_capacity(dev, driver, "memory");
+	const char *type = attr_string(dev, driver, "type");
+	gboolean mig = strcmp(driver, "gpu.nvidia.com") == 0 && g_strcmp0(type, "mig") == 0;
+	ClusterDevice d = { CLUSTER_SHARE_EXCLUSIVE, CLUSTER_INTERVAL_DEFAULT, 1.0,
+		            mem != NULL ? k8s_quantity_value(&mem->value.value) : 0, mig };
+
+	if (mig) {
+		const K8sDeviceCapacity *sms = device_capacity(dev, driver, "multiprocessors");
+		const char *product = attr_string(dev, driver, "productName");
+		const HwGpuModel *model =
+		        scenario_objects__gpu_model(run->env.sc->catalog, product);
+
+		if (sms != NULL && model != NULL && model->sms > 0)
+			d.capacity = MIN(1.0, (double)k8s_quantity_value(&sms->value.value) /
+			                              model->sms);
+		else
+			scenario_note__add(run->result->notes, dev->name, "MIG compute",
+			                   "the parent GPU (productName) is not in the catalog or "
+			                   "multiprocessors is not published: compute 1.0");
+	}
+	g_array_append_val(out->devices, d);
+	g_ptr_array_add(out->names, g_strdup(dev->name));
+	g_ptr_array_add(out->resources, g_strdup(driver));
+	/* physical GPUs: the whole GPUs of GPU drivers (gpu.nvidia.com, gpu.amd.com,
+	 * gpu.intel.com); a MIG device's parent is counted once (count_mig_parent) */
+	if (!mig && g_str_has_prefix(driver, "gpu.")) {
+		run->physical_gpus++;
+		run->physical_mem += d.mem_bytes;
+	}
+}
+
+/* MIG parents count once each (parentUUID), with the catalog memory of their model. */
+static void
+count_mig_parent(WorldRun *run, GHashTable *parents, const char *driver, const K8sDevice *dev)
+{
+	const char *parent = attr_string(dev, driver, "parentUUID");
+	const HwGpuModel *model;
+
+	if (parent == NULL || g_strcmp0(attr_string(dev, driver, "type"), "mig") != 0 ||
+	    !g_hash_table_add(parents, (gpointer)parent))
+		return;
+	model = scenario_objects__gpu_model(run->env.sc->catalog,
+	                                    attr_string(dev, driver, "productName"));
+	run->physical_gpus++;
+	run->physical_mem += model != NULL ? (gint64)model->memory_mib << 20 : 0;
+}
+
+/* DRA world: every device of the slices published for @node. */
+static void
+dra_node_devices(WorldRun *run, const K8sObjectSet *set, const char *node, NodeDevs *out)
+{
+	g_autoptr(GHashTable) parents = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, i));
+
+		if (g_strcmp0(s->spec.node_name, node) != 0)
+			continue;
+		for (guint k = 0; k < s->spec.n_devices; k++) {
+			slice_device(run, s->spec.driver, &s->spec.devices[k], out);
+			count_mig_parent(run, parents, s->spec.driver, &s->spec.devices[k]);
+		}
+	}
+}
+
+static const char *
+node_label(const K8sNode *node, const char *key)
+{
+	for (guint i = 0; i < node->obj.metadata.labels.n; i++)
+		if (strcmp(node->obj.metadata.labels.items[i].key, key) == 0)
+			return node->obj.metadata.labels.items[i].value;
+	return NULL;
+}
+
+/*
+ * Memory of one of the node's GPUs as the device plugin world knows it: GFD's
+ * nvidia.com/gpu.memory (MiB), else the catalog model of nvidia.com/gpu.product,
+ * else unknown (0, with a note).
+ */
+static gint64
+gfd_gpu_memory(WorldRun *run, const K8sNode *node, const HwGpuModel **model)
+{
+	const char *mib = node_label(node, "nvidia.com/gpu.memory");
+
+	*model = scenario_objects__gpu_model(run->env.sc->catalog,
+	                                     node_label(node, "nvidia.com/gpu.product"));
+	if (mib != NULL && g_ascii_strtoll(mib, NULL, 10) > 0)
+		return g_ascii_strtoll(mib, NULL, 10) << 20;
+	if (*model != NULL)
+		return (gint64)(*model)->memory_mib << 20;
+	scenario_note__add(run->result->notes, node->obj.metadata.name, "GPU memory",
+	                   "no nvidia.com/gpu.memory label and nvidia.com/gpu.product is not in "
+	                   "the catalog: GPU memory unknown (0)");
+	return 0;
+}
+
+/* One device of an extended resource: nvidia.com/gpu or nvidia.com/mig-<profile>. */
+static void
+extended_device(
+        WorldRun *run, const char *resource, gint64 gpu_mem, const HwGpuModel *model, NodeDevs *out)
+{
+	const char *profile = g_str_has_prefix(resource, "nvidia.com/mig-") ? resource + 15 : NULL;
+	const HwMigProfile *p =
+	        profile && model ? hw_gpu_model_lookup_profile(model, profile) : NULL;
+	ClusterShareMode shared = CLUSTER_SHARE_EXCLUSIVE;
+	ClusterDevice d;
+
+	if (profile == NULL && run->env.mode->xr.replicas > 1)
+		shared = run->env.mode->xr.sharing == XR_SHARING_MPS ? CLUSTER_SHARE_MPS
+		                                                     : CLUSTER_SHARE_TIME_SLICE;
+	d = (ClusterDevice){ shared, CLUSTER_INTERVAL_DEFAULT, 1.0, gpu_mem, profile != NULL };
+	if (profile != NULL) {
+		d.mem_bytes = p != NULL ? (gint64)p->memory_mib << 20 : 0;
+		if (p != NULL && model->sms > 0)
+			d.capacity = MIN(1.0, (double)p->sms / model->sms);
+		else
+			scenario_note__add(
+			        run->result->notes, resource, "MIG profile",
+			        "not a profile of the catalog GPU of nvidia.com/gpu.product: "
+			        "compute 1.0, memory unknown");
+	}
+	g_array_append_val(out->devices, d);
+	g_ptr_array_add(out->names,
+	                g_strdup_printf("%s-%u", profile ? profile : "gpu", out->devices->len - 1));
+	g_ptr_array_add(out->resources, g_strdup(resource));
+}
+
+/* Extended world: N of nvidia.com/gpu or nvidia.com/mig-<profile> allocatable, N devices. */
+static void
+extended_node_devices(WorldRun *run, const K8sNode *node, NodeDevs *out)
+{
+	const K8sQtyMap *alloc = node->allocatable.n > 0 ? &node->allocatable : &node->capacity;
+	const HwGpuModel *model = NULL;
+	gint64 gpu_mem = -1;
+
+	for (guint i = 0; i < alloc->n; i++) {
+		const char *res = alloc->items[i].key;
+		gint64 n = k8s_quantity_value(&alloc->items[i].value.value);
+		gboolean whole = strcmp(res, "nvidia.com/gpu") == 0;
+
+		if (!whole && !g_str_has_prefix(res, "nvidia.com/mig-"))
+			continue;
+		if (gpu_mem < 0)
+			gpu_mem = gfd_gpu_memory(run, node, &model);
+		for (gint64 k = 0; k < MIN(n, 64); k++)
+			extended_device(run, res, gpu_mem, model, out);
+		if (whole) {
+			run->physical_gpus += (guint)MIN(n, 64);
+			run->physical_mem += MIN(n, 64) * gpu_mem;
+		}
+	}
+}
+
+/* The ClusterNode of a node known only from slices' nodeName: nodeDefaults, else unlimited. */
+static ClusterNode *
+inferred_node(const Scenario *sc, const char *name)
+{
+	ClusterNode *n = cluster_node_new(name);
+	const ScenarioNodeDefaults *d = &sc->node_defaults;
+	const gint64 unlimited = G_MAXINT64 / 4;
+
+	n->allocatable.v[CLUSTER_RES_CPU] = d->cpu_milli >= 0 ? d->cpu_milli : unlimited;
+	n->allocatable.v[CLUSTER_RES_MEMORY] = d->memory >= 0 ? d->memory : unlimited;
+	n->allocatable.v[CLUSTER_RES_PODS] = d->pods >= 0 ? d->pods : 110;
+	cluster_node_set_label(n, "kubernetes.io/hostname", name);
+	return n;
+}
+
+/* Adds @cnode with its devices to the simulation, the placement and the allocator. */
+static gboolean
+add_node(WorldRun *run, ClusterNode *cnode, NodeDevs *d, GError **error)
+{
+	const char *name = cnode->name;
+
+	if (run->gpushare != NULL) {
+		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
+		            "node %s: the mode's policy needs catalog-shape nodes "
+		            "(spec.cluster.nodePools), not objects",
+		            name);
+		cluster_node_free(cnode);
+		return FALSE;
+	}
+	if (run->env.place != NULL)
+		scenario_place__add_node(run->env.place, name, d->resources,
+		                         run->env.mode->xr.replicas > 1);
+	if (run->env.dra != NULL)
+		cluster_dra_set_node_devices(run->env.dra, name,
+		                             (const char *const *)d->names->pdata, d->names->len);
+	cluster_sim_add_node(run->env.sim, cnode, (ClusterDevice *)d->devices->data,
+	                     d->devices->len);
+	scenario_sample__add_unsampled_node(run->sampler);
+	return TRUE;
+}
+
+/* Slices naming no Node: one inferred node per name, in slice order; one warning. */
+static gboolean
+add_inferred_nodes(WorldRun *run, const K8sObjectSet *set, GHashTable *known, GError **error)
+{
+	g_autoptr(GString) names = g_string_new(NULL);
+	guint n = 0;
+
+	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, i));
+		const char *node = s->spec.node_name;
+		NodeDevs d;
+		gboolean ok;
+
+		if (node == NULL || node[0] == '\0' || !g_hash_table_add(known, (gpointer)node))
+			continue;
+		node_devs_init(&d);
+		if (run->env.dra != NULL)
+			dra_node_devices(run, set, node, &d);
+		ok = add_node(run, inferred_node(run->env.sc, node), &d, error);
+		node_devs_clear(&d);
+		if (!ok)
+			return FALSE;
+		g_string_append_printf(names, "%s%s", n++ > 0 ? ", " : "", node);
+	}
+	if (n > 0)
+		scenario_note__add(run->result->notes, names->str, "inferred nodes",
+		                   "no Node object: nodes made from the ResourceSlices' nodeName "
+		                   "with spec.cluster.nodeDefaults (unlimited CPU and memory when "
+		                   "unset; docs/import.md section 1)");
+	return TRUE;
+}
+
+/* DRA world: every slice of the inventory goes to the allocator as written. */
+static void
+add_slices(WorldRun *run, const K8sObjectSet *set)
+{
+	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, i));
+
+		/*
+		 * Pools keep generation and resourceSliceCount: the allocator uses
+		 * the newest generation of a pool and leaves out a pool with fewer
+		 * slices than resourceSliceCount (model/dra dra_pools.c, after
+		 * staging/src/k8s.io/dynamic-resource-allocation/structured/pools.go).
+		 */
+		cluster_dra_add_slice(run->env.dra, s);
+		if (s->spec.node_name == NULL && s->spec.n_devices > 0)
+			scenario_note__add(run->result->notes, s->obj.metadata.name,
+			                   "node-independent pool",
+			                   "allocatable on the nodes its selector names; the run "
+			                   "model runs no work on its devices (reported as other "
+			                   "devices)");
+	}
+	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_DEVICE_CLASS); i++)
+		cluster_dra_add_class(run->env.dra,
+		                      k8s_object_as_device_class(k8s_object_set_get_kind(
+		                              (K8sObjectSet *)set, K8S_KIND_DEVICE_CLASS, i)));
+}
+
+gboolean
+scenario_objects__add_nodes(WorldRun *run, GError **error)
+{
+	g_autoptr(GHashTable) known = g_hash_table_new(g_str_hash, g_str_equal);
+	WorldInventory inv = { 0 };
+	gboolean ok = TRUE;
+
+	if (run->env.sc->inventory_paths == NULL)
+		return TRUE;
+	if (!world_inventory__build(run->env.sc, run->env.mode, &inv, run->result->notes,
+	                            run->env.diags, error))
+		return FALSE;
+	for (guint i = 0; ok && i < k8s_object_set_count_kind(inv.set, K8S_KIND_NODE); i++) {
+		const K8sNode *kn =
+		        k8s_object_as_node(k8s_object_set_get_kind(inv.set, K8S_KIND_NODE, i));
+		ClusterNode *cnode = cluster_k8s_node_new(kn, run->env.names, run->env.diags);
+		NodeDevs d;
+
+		if (cnode == NULL || !g_hash_table_add(known, (gpointer)kn->obj.metadata.name)) {
+			g_clear_pointer(&cnode, cluster_node_free);
+			continue; /* its error is in the diagnostics; populate() fails */
+		}
+		node_devs_init(&d);
+		if (run->env.dra != NULL)
+			dra_node_devices(run, inv.set, kn->obj.metadata.name, &d);
+		else
+			extended_node_devices(run, kn, &d);
+		ok = add_node(run, cnode, &d, error);
+		node_devs_clear(&d);
+	}
+	if (ok)
+		ok = add_inferred_nodes(run, inv.set, known, error);
+	if (ok && run->env.dra != NULL)
+		add_slices(run, inv.set);
+	if (ok && k8s_object_set_count(inv.set) > 0)
+		scenario_note__add(run->result->notes, "spec.cluster.objects", "fragmentation",
+		                   "the sampler models catalog-shape nodes only: no GPU "
+		                   "fragmentation figure for a cluster given as objects");
+	/* the allocator borrows the slices: the run keeps them */
+	if (ok)
+		run->inventory = g_steal_pointer(&inv.set);
+	world_inventory__clear(&inv);
+	return ok;
+}
