@@ -17,6 +17,8 @@ GArray *scenario_pods__expand(const Scenario *self,
                               WorkloadTrace **trace_out,
                               K8sDiagList *diags);
 void scenario_pods__clear(gpointer pod);
+/* A snapshot's pod in phase Succeeded or Failed: left out. */
+gboolean scenario_pods__imported_done(const K8sPod *pod);
 /* The manifest object of workload entry @e (NULL: none), and the pod spec it makes. */
 const K8sObject *scenario_pods__find_object(const Scenario *self, const ScenarioEntry *e);
 const K8sPodSpec *scenario_pods__object_spec(const K8sObject *obj);
@@ -192,6 +194,7 @@ typedef struct {
 	ScenarioSampler *sampler;   /* per-node occupancy, fragmentation (measure_sample.c) */
 	ScenarioGpuShare *gpushare; /* the paper's policies only: per-GPU state */
 	K8sObjectSet *inventory;    /* spec.cluster.objects as this mode sees them */
+	GPtrArray *unpinned;        /* char*: nodes this mode removed or drains */
 } WorldRun;
 
 /* ---- a cluster given as objects (world_objects.c) ---- */
@@ -201,5 +204,12 @@ gboolean scenario_objects__add_nodes(WorldRun *run, GError **error);
 /* The catalog GPU whose product name is @product ("NVIDIA A100-SXM4-40GB" or GFD's
  * "NVIDIA-A100-SXM4-40GB"), or NULL. */
 const HwGpuModel *scenario_objects__gpu_model(const HwCatalog *catalog, const char *product);
+
+/* ---- the imported starting state (world_start.c) ---- */
+
+/* A snapshot's pod with spec.nodeName: pinned to its node unless the mode removed it. */
+void scenario_start__pin(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod);
+/* Notes on the snapshot's pods: left out, bound, held claims without a pod. */
+void scenario_start__notes(WorldRun *run);
 
 G_END_DECLS

@@ -394,6 +394,9 @@ scenario_objects__add_nodes(WorldRun *run, GError **error)
 			g_clear_pointer(&cnode, cluster_node_free);
 			continue; /* its error is in the diagnostics; populate() fails */
 		}
+		/* what kubelet sets; bound imported pods are pinned by it (world_start.c) */
+		if (cluster_node_get_label(cnode, "kubernetes.io/hostname") == NULL)
+			cluster_node_set_label(cnode, "kubernetes.io/hostname", cnode->name);
 		node_devs_init(&d);
 		if (run->env.dra != NULL)
 			dra_node_devices(run, inv.set, kn->obj.metadata.name, &d);
@@ -411,8 +414,14 @@ scenario_objects__add_nodes(WorldRun *run, GError **error)
 		                   "the sampler models catalog-shape nodes only: no GPU "
 		                   "fragmentation figure for a cluster given as objects");
 	/* the allocator borrows the slices: the run keeps them */
-	if (ok)
+	if (ok) {
 		run->inventory = g_steal_pointer(&inv.set);
+		run->unpinned = g_ptr_array_new_with_free_func(g_free);
+		for (guint i = 0; i < inv.gone->len; i++)
+			g_ptr_array_add(run->unpinned, g_strdup(inv.gone->pdata[i]));
+		for (guint i = 0; i < inv.drained->len; i++)
+			g_ptr_array_add(run->unpinned, g_strdup(inv.drained->pdata[i]));
+	}
 	world_inventory__clear(&inv);
 	return ok;
 }

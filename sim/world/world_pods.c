@@ -187,6 +187,53 @@ expand_trace(const Scenario *self, GArray *out, WorkloadTrace **trace_out, K8sDi
 	return TRUE;
 }
 
+/* Succeeded and Failed pods of a snapshot are over: left out (world_start.c counts them). */
+gboolean
+scenario_pods__imported_done(const K8sPod *pod)
+{
+	return g_strcmp0(pod->phase, "Succeeded") == 0 || g_strcmp0(pod->phase, "Failed") == 0;
+}
+
+/*
+ * spec.workload.imported: every Pod of the snapshot arrives at t = 0, the
+ * bound ones (spec.nodeName) first so they take their nodes before the pending
+ * ones are scheduled (world_start.c pins them); the snapshot's order within each.
+ */
+static gboolean
+expand_imported(const Scenario *self, SimRngSet *rngs, GArray *out, K8sDiagList *diags)
+{
+	const ScenarioImported *im = &self->imported;
+	ScenarioEntry e = { .count = 1,
+		            .arrival_kind = SCENARIO_ARRIVAL_AT,
+		            .end = SIM_TIME_NEVER,
+		            .duration = im->duration,
+		            .compute = im->compute,
+		            .memory = im->memory,
+		            .service = im->service,
+		            .pos = im->pos };
+	guint n = im->objects != NULL ? k8s_object_set_count_kind(im->objects, K8S_KIND_POD) : 0;
+
+	if (e.service) { /* runs to the horizon: the synthesizer still wants a duration */
+		e.duration.kind = WORKLOAD_DIST_FIXED;
+		e.duration.value = 1.0;
+	}
+
+	for (guint bound = 2; bound-- > 0;) {
+		for (guint i = 0; i < n; i++) {
+			const K8sObject *obj =
+			        k8s_object_set_get_kind(im->objects, K8S_KIND_POD, i);
+			const K8sPod *pod = k8s_object_as_pod((K8sObject *)obj);
+
+			if (scenario_pods__imported_done(pod) ||
+			    (pod->spec.node_name != NULL) != bound)
+				continue;
+			if (!expand_object(self, obj, &e, rngs, out, diags))
+				return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 static gint
 keyed_cmp(gconstpointer a, gconstpointer b)
 {
@@ -220,6 +267,8 @@ scenario_pods__expand(const Scenario *self,
 			ok = FALSE;
 		}
 	}
+	if (ok)
+		ok = expand_imported(self, rngs, keyed, diags);
 	/* Every workload object runs, in manifest order; an entry only sets how. */
 	for (guint i = 0; ok && i < k8s_object_set_count(self->objects); i++) {
 		const K8sObject *obj = k8s_object_set_get(self->objects, i);

@@ -203,11 +203,18 @@ static void
 add_dra_claims(WorldRun *run)
 {
 	const K8sObjectSet *m = run->env.sc->objects;
+	g_autoptr(GHashTable) held = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 
-	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_RESOURCE_CLAIM); i++)
-		cluster_dra_add_claim(run->env.dra,
-		                      k8s_object_as_resource_claim(k8s_object_set_get_kind(
-		                              m, K8S_KIND_RESOURCE_CLAIM, i)));
+	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_RESOURCE_CLAIM); i++) {
+		const K8sResourceClaim *c = k8s_object_as_resource_claim(
+		        k8s_object_set_get_kind(m, K8S_KIND_RESOURCE_CLAIM, i));
+
+		/* an imported claim keeps its allocation (docs/import.md) */
+		if (c->status.allocation != NULL)
+			cluster_dra_add_allocated_claim(run->env.dra, c, held, run->env.diags);
+		else
+			cluster_dra_add_claim(run->env.dra, c);
+	}
 	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_RESOURCE_CLAIM_TEMPLATE); i++)
 		cluster_dra_add_template(
 		        run->env.dra, k8s_object_as_resource_claim_template(k8s_object_set_get_kind(
@@ -407,6 +414,7 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 		                           run->env.diags, "spec.");
 		if (cpod == NULL)
 			return FALSE;
+		scenario_start__pin(run, pod, cpod);
 		if (run->env.mode->world == SCENARIO_WORLD_DRA)
 			dra_pod_work(run, pod, &w, &claims, &templates);
 		else
@@ -570,6 +578,7 @@ run_clear(WorldRun *run)
 	g_clear_pointer(&run->env.names, cluster_res_names_free);
 	g_clear_pointer(&run->published, k8s_object_set_free);
 	g_clear_pointer(&run->inventory, k8s_object_set_free);
+	g_clear_pointer(&run->unpinned, g_ptr_array_unref);
 	g_clear_pointer(&run->env.nodes, g_ptr_array_unref);
 	g_clear_pointer(&run->pending, g_array_unref);
 	g_clear_pointer(&run->alloc, g_array_unref);
@@ -678,6 +687,8 @@ populate(WorldRun *run, guint before, GError **error)
 		add_dra_slices(run);
 	if (ok)
 		add_taint_rules(run);
+	if (ok)
+		scenario_start__notes(run);
 	for (guint i = 0; ok && i < run->pods->len; i++)
 		ok = add_pod(run, &g_array_index(run->pods, ScenarioPod, i), i);
 	if (ok && run->gpushare != NULL)

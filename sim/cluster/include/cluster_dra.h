@@ -44,6 +44,18 @@ void cluster_dra_add_slice(ClusterDra *self, const K8sResourceSlice *slice);
 /* A user-created claim: it joins the simulation's claim controller. */
 void cluster_dra_add_claim(ClusterDra *self, const K8sResourceClaim *claim);
 void cluster_dra_add_template(ClusterDra *self, const K8sResourceClaimTemplate *tmpl);
+/*
+ * cluster_dra_add_allocated_claim: a claim with status.allocation (an imported
+ * cluster): its devices stay allocated to it (never allocated again) until
+ * its last consumer is gone (cluster_dra_import.c). @held maps
+ * "driver/pool/device" to the claim holding it, across the calls of one run
+ * (g_str_hash, keys freed with g_free): a device two claims hold exclusively is
+ * an error in @diags at the second claim's result, and FALSE.
+ */
+gboolean cluster_dra_add_allocated_claim(ClusterDra *self,
+                                         const K8sResourceClaim *claim,
+                                         GHashTable *held,
+                                         K8sDiagList *diags);
 /**
  * cluster_dra_set_node_devices:
  * @names: the device names (as published in the node's slices) of the

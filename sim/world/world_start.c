@@ -1,0 +1,142 @@
+/*
+ * world_start.c: the imported starting state (spec.workload.imported,
+ * docs/import.md section 1). A Pod of the snapshot with spec.nodeName was
+ * bound by the scheduler (or by whoever wrote nodeName): it arrives at t = 0
+ * pinned to that node, so the one scheduling cycle it goes through can only
+ * bind it there, and its claims keep the devices of their status.allocation
+ * (cluster_dra_add_allocated_claim()). A pod whose node this mode removed
+ * or drains is pending at t = 0 instead, with a note.
+ */
+#include <string.h>
+
+#include "world-private.h"
+
+/* The kubernetes.io/hostname of node @name of the mode's inventory (Nodes, or
+ * inferred from slices: the name), or NULL when the mode has no such node. */
+static const char *
+inventory_hostname(const WorldRun *run, const char *name)
+{
+	const K8sObjectSet *set = run->inventory;
+	const K8sObject *obj;
+
+	if (set == NULL)
+		return NULL;
+	obj = k8s_object_set_lookup(set, K8S_KIND_NODE, NULL, name);
+	if (obj != NULL) {
+		for (guint i = 0; i < obj->metadata.labels.n; i++)
+			if (strcmp(obj->metadata.labels.items[i].key, "kubernetes.io/hostname") ==
+			    0)
+				return obj->metadata.labels.items[i].value;
+		return obj->metadata.name;
+	}
+	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind((K8sObjectSet *)set, K8S_KIND_RESOURCE_SLICE, i));
+
+		if (g_strcmp0(s->spec.node_name, name) == 0)
+			return s->spec.node_name;
+	}
+	return NULL;
+}
+
+static gboolean
+listed(const GPtrArray *names, const char *name)
+{
+	for (guint i = 0; names != NULL && i < names->len; i++)
+		if (strcmp(names->pdata[i], name) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+void
+scenario_start__pin(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod)
+{
+	const char *node = pod->spec != NULL ? pod->spec->node_name : NULL;
+	const char *hostname;
+
+	if (node == NULL)
+		return;
+	hostname = inventory_hostname(run, node);
+	if (hostname == NULL || listed(run->unpinned, node)) {
+		scenario_note__add(run->result->notes, pod->name, "imported bound pod",
+		                   hostname == NULL ? "its node is not in this mode's cluster: "
+		                                      "pending at t = 0"
+		                                    : "its node is removed or drained in this "
+		                                      "mode: pending at t = 0");
+		return;
+	}
+	cluster_pod_add_node_selector(cpod, "kubernetes.io/hostname", hostname);
+}
+
+/* Does any pod of the snapshot still running use claim @name (of namespace @ns)? */
+static gboolean
+claim_used(const K8sObjectSet *pods, const char *ns, const char *name)
+{
+	for (guint i = 0; pods != NULL && i < k8s_object_set_count_kind(pods, K8S_KIND_POD); i++) {
+		const K8sPod *p = k8s_object_as_pod(
+		        k8s_object_set_get_kind((K8sObjectSet *)pods, K8S_KIND_POD, i));
+
+		if (scenario_pods__imported_done(p) ||
+		    g_strcmp0(k8s_object_namespace(&p->obj), ns) != 0)
+			continue;
+		for (guint k = 0; k < p->spec.n_resource_claims; k++)
+			if (g_strcmp0(p->spec.resource_claims[k].resource_claim_name, name) == 0)
+				return TRUE;
+		for (guint k = 0; k < p->n_resource_claim_statuses; k++)
+			if (g_strcmp0(p->resource_claim_statuses[k].resource_claim_name, name) == 0)
+				return TRUE;
+	}
+	return FALSE;
+}
+
+/* DRA world: an allocated claim of the input that no pod uses keeps its devices. */
+static void
+held_claim_notes(WorldRun *run)
+{
+	const K8sObjectSet *m = run->env.sc->objects;
+
+	for (guint i = 0; i < k8s_object_set_count_kind(m, K8S_KIND_RESOURCE_CLAIM); i++) {
+		const K8sResourceClaim *c = k8s_object_as_resource_claim(
+		        k8s_object_set_get_kind((K8sObjectSet *)m, K8S_KIND_RESOURCE_CLAIM, i));
+
+		if (c->status.allocation != NULL &&
+		    !claim_used(run->env.sc->imported.objects, k8s_object_namespace(&c->obj),
+		                c->obj.metadata.name))
+			scenario_note__add(
+			        run->result->notes, c->obj.metadata.name,
+			        "allocated claim without a pod",
+			        "keeps the devices of its status.allocation for the whole "
+			        "run, as in a cluster (nothing deallocates it)");
+	}
+}
+
+/* Notes on what of the snapshot's pods was left out or kept as is. */
+void
+scenario_start__notes(WorldRun *run)
+{
+	const K8sObjectSet *set = run->env.sc->imported.objects;
+	guint done = 0, bound = 0;
+
+	for (guint i = 0; set != NULL && i < k8s_object_set_count_kind(set, K8S_KIND_POD); i++) {
+		const K8sPod *p = k8s_object_as_pod(
+		        k8s_object_set_get_kind((K8sObjectSet *)set, K8S_KIND_POD, i));
+
+		done += scenario_pods__imported_done(p);
+		bound += !scenario_pods__imported_done(p) && p->spec.node_name != NULL;
+	}
+	if (done > 0) {
+		g_autofree char *what = g_strdup_printf("%u Succeeded or Failed pods", done);
+
+		scenario_note__add(run->result->notes, "spec.workload.imported", what,
+		                   "over in the snapshot: left out");
+	}
+	if (run->env.dra != NULL)
+		held_claim_notes(run);
+	if (bound > 0) {
+		g_autofree char *what = g_strdup_printf("%u bound pods", bound);
+
+		scenario_note__add(run->result->notes, "spec.workload.imported", what,
+		                   "arrive at t = 0 pinned to their spec.nodeName (one scheduling "
+		                   "cycle there, claims keep status.allocation)");
+	}
+}
