@@ -50,7 +50,7 @@ check_exclusive(GHashTable *held,
 	key = g_strdup_printf("%s/%s/%s", r->driver, r->pool, r->device);
 	first = g_hash_table_lookup(held, key);
 	if (first != NULL) {
-		k8s_diag_list_error(diags, &r->pos, "status.allocation.devices.results",
+		k8s_diag_list_error(diags, &r->pos, "status.allocation.devices.results[]",
 		                    "ResourceClaim %s: device %s is already allocated to "
 		                    "ResourceClaim %s: an exclusive device has one claim",
 		                    claim->obj.metadata.name, key, first);

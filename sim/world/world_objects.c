@@ -244,6 +244,25 @@ extended_device(
 	g_ptr_array_add(out->resources, g_strdup(resource));
 }
 
+/*
+ * nvidia.com/gpu.replicas (GFD, time-slicing or MPS sharing): the device plugin
+ * advertises each GPU that many times, so N allocatable are N / replicas GPUs.
+ * How they are shared is the mode's `sharing:` (the labels do not say it all).
+ */
+static gint64
+gfd_replicas(WorldRun *run, const K8sNode *node)
+{
+	const char *label = node_label(node, "nvidia.com/gpu.replicas");
+	gint64 r = label != NULL ? g_ascii_strtoll(label, NULL, 10) : 1;
+
+	if (r > 1 && (guint)r != run->env.mode->xr.replicas)
+		scenario_note__add(run->result->notes, node->obj.metadata.name,
+		                   "nvidia.com/gpu.replicas",
+		                   "the node's GPUs are shared by the device plugin; the mode's "
+		                   "sharing.replicas differs, and the run model follows the mode");
+	return MAX(r, 1);
+}
+
 /* Extended world: N of nvidia.com/gpu or nvidia.com/mig-<profile> allocatable, N devices. */
 static void
 extended_node_devices(WorldRun *run, const K8sNode *node, NodeDevs *out)
@@ -261,11 +280,14 @@ extended_node_devices(WorldRun *run, const K8sNode *node, NodeDevs *out)
 			continue;
 		if (gpu_mem < 0)
 			gpu_mem = gfd_gpu_memory(run, node, &model);
-		for (gint64 k = 0; k < MIN(n, 64); k++)
+		if (whole)
+			n /= gfd_replicas(run, node);
+		n = CLAMP(n, 0, 64); /* the run model's limit per resource and node */
+		for (gint64 k = 0; k < n; k++)
 			extended_device(run, res, gpu_mem, model, out);
 		if (whole) {
-			run->physical_gpus += (guint)MIN(n, 64);
-			run->physical_mem += MIN(n, 64) * gpu_mem;
+			run->physical_gpus += (guint)n;
+			run->physical_mem += n * gpu_mem;
 		}
 	}
 }

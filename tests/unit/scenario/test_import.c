@@ -127,13 +127,148 @@ test_v1beta1(void **state)
 	check_tiny_run(r);
 }
 
+/*
+ * Device-plugin snapshot (data/import/dp-*.yaml): dp-a and dp-b advertise
+ * nvidia.com/gpu: 8 with GFD labels gpu.memory 81920 MiB. Bound pods dp-run-1,
+ * dp-run-2 (dp-a) and dp-run-3 (dp-b) take 2 GPUs each: dp-a has 8 - 4 = 4 left,
+ * dp-b 8 - 2 = 6, 10 in all, so of the 12 pending pods asking one GPU 10 run and
+ * 2 stay pending: submitted 3 + 12 = 15, scheduled 3 + 10 = 13. Devices: 16,
+ * memory 16 x 81920 MiB.
+ */
+static void
+test_device_plugin(void **state)
+{
+	g_autoptr(ScenarioResult) r = scenario_test_run_mode("import-device-plugin.yaml", "plugin");
+	guint on_a = 0, on_b = 0;
+
+	(void)state;
+	assert_int_equal(r->submitted, 15);
+	assert_int_equal(r->scheduled, 13);
+	assert_int_equal(r->pending, 2);
+	assert_int_equal(r->n_gpus, 16);
+	assert_int_equal(r->gpu_memory_capacity, (gint64)16 * 81920 << 20);
+	assert_string_equal(scenario_test_pod_record(r, "dp-run-1", NULL)->node, "dp-a");
+	assert_string_equal(scenario_test_pod_record(r, "dp-run-2", NULL)->node, "dp-a");
+	assert_string_equal(scenario_test_pod_record(r, "dp-run-3", NULL)->node, "dp-b");
+	for (guint i = 0; i < 12; i++) {
+		g_autofree char *name = g_strdup_printf("dp-wait-%u", i);
+		const char *node = scenario_test_pod_record(r, name, NULL)->node;
+
+		on_a += g_strcmp0(node, "dp-a") == 0;
+		on_b += g_strcmp0(node, "dp-b") == 0;
+	}
+	assert_int_equal(on_a, 4);
+	assert_int_equal(on_b, 6);
+}
+
+/* Loads data/@file; returns its diagnostics, one formatted line each (and the scenario). */
+static char *
+load_diags(const char *file, Scenario **out)
+{
+	g_autofree char *path = scenario_test_data_path(file);
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	GString *buf = g_string_new(NULL);
+
+	*out = scenario_load(path, diags);
+	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
+		g_autofree char *line = k8s_diag_format(k8s_diag_list_get(diags, i));
+
+		g_string_append_printf(buf, "%s\n", line);
+	}
+	return g_string_free(buf, FALSE);
+}
+
+/* Two claims allocated one exclusive device: an error at the second's result, no run. */
+static void
+test_conflict(void **state)
+{
+	g_autoptr(Scenario) sc = NULL;
+	g_autofree char *text = load_diags("import-conflict.yaml", &sc);
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ScenarioResult) r = NULL;
+	g_autofree char *line = NULL;
+
+	(void)state;
+	assert_non_null(sc);
+	assert_string_equal(text, "");
+	r = scenario_run(sc, scenario_lookup_mode(sc, "dra"), 0, 0, NULL, NULL, diags, &error);
+	assert_null(r);
+	assert_int_equal(k8s_diag_list_count_errors(diags), 1);
+	line = k8s_diag_format(k8s_diag_list_get(diags, 0));
+	assert_non_null(strstr(line, "claims-conflict.yaml:29:9: error: ResourceClaim second: "
+	                             "device gpu.nvidia.com/node-a/gpu-0 is already allocated "
+	                             "to ResourceClaim first"));
+}
+
+/* Nodes and slices in the manifests, a Pod in the inventory: each named in a warning. */
+static void
+test_misplaced(void **state)
+{
+	g_autoptr(Scenario) sc = NULL;
+	g_autofree char *text = load_diags("import-misplaced.yaml", &sc);
+
+	(void)state;
+	assert_non_null(sc);
+	assert_non_null(strstr(text, "misplaced.yaml:2:1: warning: not inventory, ignored: 1 Pod"));
+	assert_non_null(strstr(text, "slices.yaml:3:1: warning: the manifests' 2 ResourceSlice, "
+	                             "2 Node are not the cluster and are ignored: put them under "
+	                             "spec.cluster.objects"));
+}
+
+#define HEAD "apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: s}\nspec:\n"
+
+/* Every decoder error of the new fields, at its line and field path. */
+static void
+test_decode_errors(void **state)
+{
+	(void)state;
+	scenario_test_expect_error(HEAD "  cluster: {catalog: []}\n",
+	                           "s.yaml:5:12: error: expected at least one node pool or "
+	                           "spec.cluster.objects [spec.cluster.nodePools]");
+	scenario_test_expect_error(HEAD "  cluster: {objects: nodes.yaml}\n",
+	                           "s.yaml:5:22: error: expected a list, got string [spec.cluster.objects]");
+	scenario_test_expect_error(HEAD "  cluster: {objects: [nope.yaml]}\n",
+	                           "s.yaml:5:23: error: expected a file or folder of Kubernetes "
+	                           "objects, nothing at");
+	scenario_test_expect_error(HEAD "  cluster: {objects: []}\n",
+	                           "error: expected files or folders of Nodes and ResourceSlices, "
+	                           "got an empty list [spec.cluster.objects]");
+	scenario_test_expect_error(HEAD "  cluster:\n    nodePools: []\n",
+	                           "s.yaml:6:16: error: expected at least one node pool (or "
+	                           "spec.cluster.objects), got an empty list");
+	scenario_test_expect_error(HEAD "  cluster:\n    nodePools: [{shape: dgx-h100}]\n"
+	                                "    nodeDefaults: {cpu: lots}\n",
+	                           "s.yaml:7:25: error: expected a quantity like 64, 500m or "
+	                           "512Gi: ");
+	scenario_test_expect_error(HEAD "  cluster:\n    nodePools: [{shape: dgx-h100}]\n"
+	                                "    nodeDefaults: {memory: -1Gi}\n",
+	                           "error: expected a quantity >= 0, got -1Gi "
+	                           "[spec.cluster.nodeDefaults.memory]");
+	scenario_test_expect_error(HEAD "  cluster:\n    nodePools: [{shape: dgx-h100}]\n"
+	                                "    nodeDefaults: {gpus: 8}\n",
+	                           "unknown field 'gpus'");
+	scenario_test_expect_error(HEAD "  cluster:\n    nodePools: [{shape: dgx-h100}]\n"
+	                                "  workload:\n    imported: {compute: 0.5}\n",
+	                           "s.yaml:8:15: error: expected the files of the snapshot's Pods "
+	                           "[spec.workload.imported.manifests]");
+	scenario_test_expect_error(HEAD "  cluster:\n    nodePools: [{shape: dgx-h100}]\n"
+	                                "  workload:\n    imported: {manifests: [], duration: "
+	                                "soon}\n",
+	                           "error: expected a duration like 90s or 1h30m");
+	scenario_test_expect_error(HEAD "  cluster:\n    nodePools: [{shape: dgx-h100}]\n"
+	                                "  workload:\n    imported: {manifests: [], pods: 3}\n",
+	                           "unknown field 'pods'");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_objects_only),
-		cmocka_unit_test(test_slices_only),
-		cmocka_unit_test(test_v1beta1),
+		cmocka_unit_test(test_objects_only),  cmocka_unit_test(test_slices_only),
+		cmocka_unit_test(test_v1beta1),       cmocka_unit_test(test_device_plugin),
+		cmocka_unit_test(test_conflict),      cmocka_unit_test(test_misplaced),
+		cmocka_unit_test(test_decode_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
