@@ -17,6 +17,7 @@
  * left out), scheduled = 3 + 5 = 8. Had the held devices been allocatable
  * again, all 6 would have run (8 - 3 bound = 5 only if held; 8 otherwise).
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,6 +162,31 @@ test_device_plugin(void **state)
 	assert_int_equal(on_b, 6);
 }
 
+/*
+ * One inferred node (data/import/mixed-slices.yaml, nodeDefaults cpu 32): MIG
+ * devices 3g.40gb of an A100-SXM4-80GB with 42 SMs each have compute 42/108;
+ * a MIG device of an unknown GPU gets 1.0 (a note); the AMD GPU 1.0. Devices
+ * 4, compute 2 x 42/108 + 1 + 1 = 2.7778, memory 2 x 40192Mi + 10Gi + 192Gi.
+ * amd-0 gets the AMD GPU through the inventory's DeviceClass and runs 30 min of
+ * the 1 h: allocation ratio 1/4 x 1/2 = 12.5 %; cpu-33 asks more than 32 CPUs.
+ */
+static void
+test_mixed_devices(void **state)
+{
+	g_autoptr(ScenarioResult) r = scenario_test_run_journal("import-mixed.yaml", "dra");
+
+	(void)state;
+	assert_int_equal(r->n_gpus, 4);
+	assert_true(fabs(r->gpu_compute_capacity - (2.0 + 84.0 / 108.0)) < 1e-9);
+	assert_int_equal(r->gpu_memory_capacity,
+	                 ((gint64)2 * 40192 << 20) + ((gint64)10 << 30) + ((gint64)192 << 30));
+	assert_non_null(strstr(bound_text(r, "amd-0"), "gpu.amd.com/mixed-a/gpu-0"));
+	assert_int_equal(r->completed, 1);
+	assert_true(fabs(r->alloc_ratio_mean - 0.125) < 1e-9);
+	assert_null(scenario_test_pod_record(r, "cpu-33", NULL)->node);
+	assert_true(has_note(r, "gpu-1-mig-19-0-1", "MIG compute"));
+}
+
 /* Loads data/@file; returns its diagnostics, one formatted line each (and the scenario). */
 static char *
 load_diags(const char *file, Scenario **out)
@@ -226,17 +252,15 @@ test_decode_errors(void **state)
 	scenario_test_expect_error(HEAD "  cluster: {catalog: []}\n",
 	                           "s.yaml:5:12: error: expected at least one node pool or "
 	                           "spec.cluster.objects [spec.cluster.nodePools]");
-	scenario_test_expect_error(HEAD "  cluster: {objects: nodes.yaml}\n",
-	                           "s.yaml:5:22: error: expected a list, got string [spec.cluster.objects]");
+	scenario_test_expect_error(
+	        HEAD "  cluster: {objects: nodes.yaml}\n",
+	        "s.yaml:5:22: error: expected a list, got string [spec.cluster.objects]");
 	scenario_test_expect_error(HEAD "  cluster: {objects: [nope.yaml]}\n",
 	                           "s.yaml:5:23: error: expected a file or folder of Kubernetes "
 	                           "objects, nothing at");
 	scenario_test_expect_error(HEAD "  cluster: {objects: []}\n",
 	                           "error: expected files or folders of Nodes and ResourceSlices, "
 	                           "got an empty list [spec.cluster.objects]");
-	scenario_test_expect_error(HEAD "  cluster:\n    nodePools: []\n",
-	                           "s.yaml:6:16: error: expected at least one node pool (or "
-	                           "spec.cluster.objects), got an empty list");
 	scenario_test_expect_error(HEAD "  cluster:\n    nodePools: [{shape: dgx-h100}]\n"
 	                                "    nodeDefaults: {cpu: lots}\n",
 	                           "s.yaml:7:25: error: expected a quantity like 64, 500m or "
@@ -267,8 +291,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objects_only),  cmocka_unit_test(test_slices_only),
 		cmocka_unit_test(test_v1beta1),       cmocka_unit_test(test_device_plugin),
-		cmocka_unit_test(test_conflict),      cmocka_unit_test(test_misplaced),
-		cmocka_unit_test(test_decode_errors),
+		cmocka_unit_test(test_mixed_devices), cmocka_unit_test(test_conflict),
+		cmocka_unit_test(test_misplaced),     cmocka_unit_test(test_decode_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

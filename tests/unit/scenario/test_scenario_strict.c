@@ -25,8 +25,9 @@ test_strict__empty_node_pools(void **state)
 {
 	/* line 6 "    nodePools: []": the list at column 16 */
 	scenario_test_expect_error(HEAD "  cluster:\n    nodePools: []\n",
-	                           "s.yaml:6:16: error: expected at least one node pool, got an "
-	                           "empty list [spec.cluster.nodePools]");
+	                           "s.yaml:6:16: error: expected at least one node pool (or "
+	                           "spec.cluster.objects), got an empty list "
+	                           "[spec.cluster.nodePools]");
 }
 
 static void
