@@ -195,6 +195,8 @@ typedef struct {
 	ScenarioGpuShare *gpushare; /* the paper's policies only: per-GPU state */
 	K8sObjectSet *inventory;    /* spec.cluster.objects as this mode sees them */
 	GPtrArray *unpinned;        /* char*: nodes this mode removed or drains */
+	GHashTable *sim_nodes;      /* world_start.c: node name -> ClusterNode* */
+	GHashTable *bound_load;     /* world_start.c: node name -> ClusterResources of bound pods */
 } WorldRun;
 
 /* ---- a cluster given as objects (world_objects.c) ---- */
@@ -208,7 +210,8 @@ const HwGpuModel *scenario_objects__gpu_model(const HwCatalog *catalog, const ch
 /* ---- the imported starting state (world_start.c) ---- */
 
 /* A snapshot's pod with spec.nodeName: pinned to its node unless the mode removed it. */
-void scenario_start__pin(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod);
+/* FALSE (an error at the pod) when the node's bound pods exceed its allocatable. */
+gboolean scenario_start__pin(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod);
 /* Notes on the snapshot's pods: left out, bound, held claims without a pod. */
 void scenario_start__notes(WorldRun *run);
 

@@ -414,7 +414,10 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 		                           run->env.diags, "spec.");
 		if (cpod == NULL)
 			return FALSE;
-		scenario_start__pin(run, pod, cpod);
+		if (!scenario_start__pin(run, pod, cpod)) {
+			cluster_pod_free(cpod);
+			return FALSE;
+		}
 		if (run->env.mode->world == SCENARIO_WORLD_DRA)
 			dra_pod_work(run, pod, &w, &claims, &templates);
 		else
@@ -579,6 +582,8 @@ run_clear(WorldRun *run)
 	g_clear_pointer(&run->published, k8s_object_set_free);
 	g_clear_pointer(&run->inventory, k8s_object_set_free);
 	g_clear_pointer(&run->unpinned, g_ptr_array_unref);
+	g_clear_pointer(&run->sim_nodes, g_hash_table_unref);
+	g_clear_pointer(&run->bound_load, g_hash_table_unref);
 	g_clear_pointer(&run->env.nodes, g_ptr_array_unref);
 	g_clear_pointer(&run->pending, g_array_unref);
 	g_clear_pointer(&run->alloc, g_array_unref);
@@ -693,7 +698,8 @@ populate(WorldRun *run, guint before, GError **error)
 		ok = add_pod(run, &g_array_index(run->pods, ScenarioPod, i), i);
 	if (ok && run->gpushare != NULL)
 		scenario_gpushare__start(run->gpushare, run->env.names);
-	if (ok && k8s_diag_list_count_errors(run->env.diags) > before) {
+	if ((ok || (error != NULL && *error == NULL)) &&
+	    k8s_diag_list_count_errors(run->env.diags) > before) {
 		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
 		            "%s: the cluster or the pods have errors", run->env.mode->name);
 		ok = FALSE;

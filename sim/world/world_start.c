@@ -48,14 +48,65 @@ listed(const GPtrArray *names, const char *name)
 	return FALSE;
 }
 
-void
+/* The simulation's node named @name (a name -> node table made at the first call). */
+static ClusterNode *
+sim_node(WorldRun *run, const char *name)
+{
+	if (run->bound_load == NULL) {
+		run->bound_load = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+		run->sim_nodes = g_hash_table_new(g_str_hash, g_str_equal);
+		for (guint i = 0; i < cluster_sim_get_n_nodes(run->env.sim); i++) {
+			ClusterNode *n = cluster_sim_get_node(run->env.sim, i);
+
+			g_hash_table_insert(run->sim_nodes, n->name, n);
+		}
+	}
+	return g_hash_table_lookup(run->sim_nodes, name);
+}
+
+/*
+ * The bound pods of a node must fit its allocatable (the kubelet admitted
+ * them): more is a conflict in the input, an error at the pod. Resources the
+ * node does not advertise are left to the scheduler (a DRA node and a
+ * device-plugin request: KEP-5004 or pending).
+ */
+static gboolean
+check_fits(WorldRun *run, const ScenarioPod *pod, const ClusterPod *cpod, ClusterNode *node)
+{
+	ClusterResources *load = g_hash_table_lookup(run->bound_load, node->name);
+	g_autofree char *field = g_strdup_printf("%sspec.nodeName", pod->obj->path_prefix);
+
+	if (load == NULL) {
+		load = g_new0(ClusterResources, 1);
+		g_hash_table_insert(run->bound_load, node->name, load);
+	}
+	load->v[CLUSTER_RES_PODS]++;
+	for (gint slot = 0; slot < CLUSTER_RES_MAX; slot++) {
+		gint64 have = node->allocatable.v[slot];
+
+		load->v[slot] += slot == CLUSTER_RES_PODS ? 0 : cpod->requests.v[slot];
+		if (load->v[slot] <= have || (have == 0 && slot >= CLUSTER_RES_FIRST_SCALAR))
+			continue;
+		k8s_diag_list_error(
+		        run->env.diags, &pod->obj->pos, "spec.nodeName",
+		        "Pod %s is bound to node %s, but its bound pods request %" G_GINT64_FORMAT
+		        " of %s there, more than the node's allocatable %" G_GINT64_FORMAT,
+		        pod->name, node->name, load->v[slot],
+		        cluster_res_names_get(run->env.names, slot), have);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean
 scenario_start__pin(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod)
 {
 	const char *node = pod->spec != NULL ? pod->spec->node_name : NULL;
 	const char *hostname;
+	ClusterNode *cnode;
 
 	if (node == NULL)
-		return;
+		return TRUE;
 	hostname = inventory_hostname(run, node);
 	if (hostname == NULL || listed(run->unpinned, node)) {
 		scenario_note__add(run->result->notes, pod->name, "imported bound pod",
@@ -63,9 +114,11 @@ scenario_start__pin(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod)
 		                                      "pending at t = 0"
 		                                    : "its node is removed or drained in this "
 		                                      "mode: pending at t = 0");
-		return;
+		return TRUE;
 	}
 	cluster_pod_add_node_selector(cpod, "kubernetes.io/hostname", hostname);
+	cnode = sim_node(run, node);
+	return cnode == NULL || check_fits(run, pod, cpod, cnode);
 }
 
 /* Does any pod of the snapshot still running use claim @name (of namespace @ns)? */

@@ -204,27 +204,48 @@ load_diags(const char *file, Scenario **out)
 	return g_string_free(buf, FALSE);
 }
 
-/* Two claims allocated one exclusive device: an error at the second's result, no run. */
+/* Loads data/@file cleanly, runs @mode and expects it to fail with one error containing @needle. */
 static void
-test_conflict(void **state)
+expect_run_error(const char *file, const char *mode, const char *needle)
 {
 	g_autoptr(Scenario) sc = NULL;
-	g_autofree char *text = load_diags("import-conflict.yaml", &sc);
+	g_autofree char *text = load_diags(file, &sc);
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	g_autoptr(GError) error = NULL;
 	g_autoptr(ScenarioResult) r = NULL;
 	g_autofree char *line = NULL;
 
-	(void)state;
 	assert_non_null(sc);
 	assert_string_equal(text, "");
-	r = scenario_run(sc, scenario_lookup_mode(sc, "dra"), 0, 0, NULL, NULL, diags, &error);
+	r = scenario_run(sc, scenario_lookup_mode(sc, mode), 0, 0, NULL, NULL, diags, &error);
 	assert_null(r);
+	assert_non_null(error);
 	assert_int_equal(k8s_diag_list_count_errors(diags), 1);
 	line = k8s_diag_format(k8s_diag_list_get(diags, 0));
-	assert_non_null(strstr(line, "claims-conflict.yaml:29:9: error: ResourceClaim second: "
-	                             "device gpu.nvidia.com/node-a/gpu-0 is already allocated "
-	                             "to ResourceClaim first"));
+	if (strstr(line, needle) == NULL)
+		fail_msg("expected \"%s\" in %s", needle, line);
+}
+
+/* Two claims allocated one exclusive device: an error at the second's result, no run. */
+static void
+test_conflict(void **state)
+{
+	(void)state;
+	expect_run_error("import-conflict.yaml", "dra",
+	                 "claims-conflict.yaml:29:9: error: ResourceClaim second: device "
+	                 "gpu.nvidia.com/node-a/gpu-0 is already allocated to ResourceClaim "
+	                 "first");
+}
+
+/* Bound pods asking 5 + 4 of dp-a's 8 GPUs: an error at the second pod. */
+static void
+test_overbound(void **state)
+{
+	(void)state;
+	expect_run_error("import-overbound.yaml", "plugin",
+	                 "dp-over-pods.yaml:12:3: error: Pod big-4 is bound to node dp-a, but its "
+	                 "bound pods request 9 of nvidia.com/gpu there, more than the node's "
+	                 "allocatable 8 [spec.nodeName]");
 }
 
 /* Nodes and slices in the manifests, a Pod in the inventory: each named in a warning. */
@@ -292,7 +313,8 @@ main(void)
 		cmocka_unit_test(test_objects_only),  cmocka_unit_test(test_slices_only),
 		cmocka_unit_test(test_v1beta1),       cmocka_unit_test(test_device_plugin),
 		cmocka_unit_test(test_mixed_devices), cmocka_unit_test(test_conflict),
-		cmocka_unit_test(test_misplaced),     cmocka_unit_test(test_decode_errors),
+		cmocka_unit_test(test_overbound),     cmocka_unit_test(test_misplaced),
+		cmocka_unit_test(test_decode_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
