@@ -183,6 +183,36 @@ not_inventory(K8sKind kind)
 	return kind != K8S_KIND_NODE && kind != K8S_KIND_RESOURCE_SLICE;
 }
 
+/* Slices whose nodeName names no Node: one warning naming those nodes (sim/world infers them). */
+static void
+warn_inferred(const K8sObjectSet *set, K8sDiagList *diags)
+{
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GString) names = g_string_new(NULL);
+	K8sPos pos = { 0 };
+
+	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind((K8sObjectSet *)set, K8S_KIND_RESOURCE_SLICE, i));
+		const char *node = s->spec.node_name;
+
+		if (node == NULL || node[0] == '\0' ||
+		    k8s_object_set_lookup(set, K8S_KIND_NODE, NULL, node) != NULL ||
+		    !g_hash_table_add(seen, (gpointer)node))
+			continue;
+		if (names->len == 0)
+			pos = s->spec.node_name_pos;
+		g_string_append_printf(names, "%s%s", names->len > 0 ? ", " : "", node);
+	}
+	if (names->len > 0)
+		k8s_diag_list_warning(
+		        diags, &pos, "spec.nodeName",
+		        "no Node object for %s: inferred from the ResourceSlices with "
+		        "spec.cluster.nodeDefaults (unlimited CPU and memory when unset; "
+		        "docs/import.md section 1)",
+		        names->str);
+}
+
 /*
  * Loads spec.cluster.objects and spec.workload.imported.manifests, then warns
  * about what is not used where it was put (kinds drasim does not model at all
@@ -197,6 +227,7 @@ scenario_objects__load(Scenario *self, K8sDiagList *diags)
 	if (self->inventory_paths != NULL) {
 		self->inventory = k8s_object_set_new();
 		load_paths(self->inventory_paths, self->inventory, diags);
+		warn_inferred(self->inventory, diags);
 		if (count_unused(self->inventory, is_inventory, list, &pos) > 0)
 			k8s_diag_list_warning(diags, &pos, "spec.cluster.objects",
 			                      "not inventory, ignored: %s (spec.cluster.objects "

@@ -375,10 +375,11 @@ add_slices(WorldRun *run, const K8sObjectSet *set)
 		        k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, i));
 
 		/*
-		 * Pools keep generation and resourceSliceCount: the allocator uses
-		 * the newest generation of a pool and leaves out a pool with fewer
-		 * slices than resourceSliceCount (model/dra dra_pools.c, after
-		 * staging/src/k8s.io/dynamic-resource-allocation/structured/pools.go).
+		 * Pools keep generation and resourceSliceCount: per node, the
+		 * allocator keeps the highest generation of a pool and treats a pool
+		 * with fewer slices than resourceSliceCount as incomplete, as 1.34
+		 * does (model/dra/dra_pools.c, after k8s.io/dynamic-resource-
+		 * allocation structured/internal/experimental/pools_experimental.go).
 		 */
 		cluster_dra_add_slice(run->env.dra, s);
 		if (s->spec.node_name == NULL && s->spec.n_devices > 0)

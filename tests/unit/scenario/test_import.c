@@ -248,6 +248,19 @@ test_overbound(void **state)
 	                 "allocatable 8 [spec.nodeName]");
 }
 
+/* Slices without their Nodes: one warning at load names the inferred nodes. */
+static void
+test_inferred_warning(void **state)
+{
+	g_autoptr(Scenario) sc = NULL;
+	g_autofree char *text = load_diags("import-slices.yaml", &sc);
+
+	(void)state;
+	assert_non_null(sc);
+	assert_non_null(strstr(text, "slices.yaml:8:13: warning: no Node object for node-a, "
+	                             "node-b: inferred from the ResourceSlices"));
+}
+
 /* Nodes and slices in the manifests, a Pod in the inventory: each named in a warning. */
 static void
 test_misplaced(void **state)
@@ -310,11 +323,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_objects_only),  cmocka_unit_test(test_slices_only),
-		cmocka_unit_test(test_v1beta1),       cmocka_unit_test(test_device_plugin),
-		cmocka_unit_test(test_mixed_devices), cmocka_unit_test(test_conflict),
-		cmocka_unit_test(test_overbound),     cmocka_unit_test(test_misplaced),
-		cmocka_unit_test(test_decode_errors),
+		cmocka_unit_test(test_objects_only),     cmocka_unit_test(test_slices_only),
+		cmocka_unit_test(test_v1beta1),          cmocka_unit_test(test_device_plugin),
+		cmocka_unit_test(test_mixed_devices),    cmocka_unit_test(test_conflict),
+		cmocka_unit_test(test_overbound),        cmocka_unit_test(test_misplaced),
+		cmocka_unit_test(test_inferred_warning), cmocka_unit_test(test_decode_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
