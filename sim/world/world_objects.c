@@ -68,34 +68,32 @@ scenario_objects__gpu_model(const HwCatalog *catalog, const char *product)
 	return NULL;
 }
 
-/* A device attribute by its bare name or qualified with the slice's driver. */
-static const K8sDeviceAttribute *
-device_attr(const K8sDevice *dev, const char *driver, const char *name)
+/* @n names @name: bare ("memory") or qualified with the slice's driver ("gpu.nvidia.com/memory").
+ */
+static gboolean
+names_field(const char *n, const char *driver, const char *name)
 {
 	gsize dl = strlen(driver);
 
-	for (guint i = 0; i < dev->n_attributes; i++) {
-		const char *n = dev->attributes[i].name;
+	return strcmp(n, name) == 0 ||
+	       (strncmp(n, driver, dl) == 0 && n[dl] == '/' && strcmp(n + dl + 1, name) == 0);
+}
 
-		if (strcmp(n, name) == 0 ||
-		    (strncmp(n, driver, dl) == 0 && n[dl] == '/' && strcmp(n + dl + 1, name) == 0))
+static const K8sDeviceAttribute *
+device_attr(const K8sDevice *dev, const char *driver, const char *name)
+{
+	for (guint i = 0; i < dev->n_attributes; i++)
+		if (names_field(dev->attributes[i].name, driver, name))
 			return &dev->attributes[i];
-	}
 	return NULL;
 }
 
 static const K8sDeviceCapacity *
 device_capacity(const K8sDevice *dev, const char *driver, const char *name)
 {
-	gsize dl = strlen(driver);
-
-	for (guint i = 0; i < dev->n_capacity; i++) {
-		const char *n = dev->capacity[i].name;
-
-		if (strcmp(n, name) == 0 ||
-		    (strncmp(n, driver, dl) == 0 && n[dl] == '/' && strcmp(n + dl + 1, name) == 0))
+	for (guint i = 0; i < dev->n_capacity; i++)
+		if (names_field(dev->capacity[i].name, driver, name))
 			return &dev->capacity[i];
-	}
 	return NULL;
 }
 
