@@ -95,12 +95,60 @@ scenario_chart_classes_load(const K8sObjectSet *manifests, K8sObjectSet *set, K8
 	load_classes(yaml, set, diags);
 }
 
+/*
+ * The DeviceClasses of spec.cluster.objects join the manifests' (docs/import.md):
+ * a class the manifests define wins, and an imported class replaces the chart's
+ * of its name (the cluster's object is the one in force). They were checked at
+ * their own file:line:col when the scenario was loaded.
+ */
+static void
+append_inventory_classes(const Scenario *sc, GString *yaml)
+{
+	const K8sObjectSet *inv = sc->inventory;
+
+	for (guint i = 0; inv != NULL && i < k8s_object_set_count_kind(inv, K8S_KIND_DEVICE_CLASS);
+	     i++) {
+		const K8sObject *obj = k8s_object_set_get_kind(inv, K8S_KIND_DEVICE_CLASS, i);
+
+		if (has_class(sc->objects, obj->metadata.name))
+			continue;
+		g_string_append(yaml, "---\n");
+		k8s_object_encode(obj, yaml);
+	}
+}
+
+/* The chart's classes neither the manifests nor the inventory define. */
+static void
+append_chart_classes_of(const Scenario *sc, GString *yaml)
+{
+	g_autoptr(GString) chart = g_string_new(NULL);
+	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
+	g_autoptr(K8sDiagList) quiet = k8s_diag_list_new();
+
+	append_chart_classes(sc->objects, chart);
+	if (sc->inventory == NULL ||
+	    k8s_object_set_count_kind(sc->inventory, K8S_KIND_DEVICE_CLASS) == 0) {
+		g_string_append_len(yaml, chart->str, (gssize)chart->len);
+		return;
+	}
+	load_classes(chart, set, quiet);
+	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_DEVICE_CLASS); i++) {
+		const K8sObject *obj = k8s_object_set_get_kind(set, K8S_KIND_DEVICE_CLASS, i);
+
+		if (has_class(sc->inventory, obj->metadata.name))
+			continue;
+		g_string_append(yaml, "---\n");
+		k8s_object_encode(obj, yaml);
+	}
+}
+
 void
 scenario_dra_classes_load(const Scenario *sc, K8sObjectSet *set, K8sDiagList *diags)
 {
 	g_autoptr(GString) yaml = g_string_new(NULL);
 
-	append_chart_classes(sc->objects, yaml);
+	append_chart_classes_of(sc, yaml);
+	append_inventory_classes(sc, yaml);
 	append_mig_classes(sc, yaml);
 	load_classes(yaml, set, diags);
 }

@@ -387,10 +387,7 @@ add_slices(WorldRun *run, const K8sObjectSet *set)
 			                   "model runs no work on its devices (reported as other "
 			                   "devices)");
 	}
-	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_DEVICE_CLASS); i++)
-		cluster_dra_add_class(run->env.dra,
-		                      k8s_object_as_device_class(k8s_object_set_get_kind(
-		                              (K8sObjectSet *)set, K8S_KIND_DEVICE_CLASS, i)));
+	/* the inventory's DeviceClasses join the run's with the chart's (world_classes.c) */
 }
 
 gboolean
