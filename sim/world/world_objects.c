@@ -296,7 +296,9 @@ inferred_node(const Scenario *sc, const char *name)
 {
 	ClusterNode *n = cluster_node_new(name);
 	const ScenarioNodeDefaults *d = &sc->node_defaults;
-	const gint64 unlimited = G_MAXINT64 / 4;
+	/* unlimited: 2^50 (a PiB, 10^12 cores), small enough that the scorers'
+	 * (capacity - requested) * 100 cannot overflow */
+	const gint64 unlimited = (gint64)1 << 50;
 
 	n->allocatable.v[CLUSTER_RES_CPU] = d->cpu_milli >= 0 ? d->cpu_milli : unlimited;
 	n->allocatable.v[CLUSTER_RES_MEMORY] = d->memory >= 0 ? d->memory : unlimited;
