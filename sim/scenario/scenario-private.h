@@ -75,6 +75,18 @@ void scenario_spec__check_policy_world(ScenarioDec *dec,
                                        const char *mode_path,
                                        const ScenarioMode *m);
 
+/* ---- what-if keys of a mode on an imported cluster (scenario_whatif_dec.c) ---- */
+
+/* addNodes, removeNodes and drainNodes of the mode mapping @mode (at @path) into @m. */
+void scenario_whatif__decode(ScenarioDec *dec,
+                             const K8sYamlNode *mode,
+                             const char *path,
+                             ScenarioMode *m);
+void scenario_whatif__clear(ScenarioMode *m);
+/* After the inventory is loaded: what-if keys without spec.cluster.objects are
+ * errors; with it, every name is checked (scenario_mode_check_nodes()). */
+void scenario_whatif__check(const Scenario *self, K8sDiagList *diags);
+
 /* ---- overrides by path (scenario_override.c) ---- */
 
 /* Applies the @n @overrides to the document @root in order (nodes into @arena, text
