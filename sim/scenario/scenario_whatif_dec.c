@@ -106,21 +106,27 @@ scenario_whatif__clear(ScenarioMode *m)
 	g_clear_pointer(&m->drain_pos, g_array_unref);
 }
 
-/* The imported Nodes' names (and, with @pools, the pools'), NULL-terminated. */
+/* The imported nodes' names: Nodes, then nodes known only from their slices'
+ * nodeName (with @pools, the pools' first), NULL-terminated. */
 static GPtrArray *
 valid_names(const Scenario *self, gboolean pools)
 {
 	GPtrArray *out = g_ptr_array_new();
-	guint n = self->inventory != NULL
-	                  ? k8s_object_set_count_kind(self->inventory, K8S_KIND_NODE)
-	                  : 0;
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+	const K8sKind kinds[] = { K8S_KIND_NODE, K8S_KIND_RESOURCE_SLICE };
 
 	for (guint i = 0; pools && self->pools != NULL && i < self->pools->len; i++)
 		g_ptr_array_add(out, g_array_index(self->pools, ScenarioPool, i).name);
-	for (guint i = 0; i < n; i++)
-		g_ptr_array_add(out,
-		                (gpointer)k8s_object_set_get_kind(self->inventory, K8S_KIND_NODE, i)
-		                        ->metadata.name);
+	for (guint k = 0; self->inventory != NULL && k < G_N_ELEMENTS(kinds); k++) {
+		for (guint i = 0; i < k8s_object_set_count_kind(self->inventory, kinds[k]); i++) {
+			K8sObject *obj = k8s_object_set_get_kind(self->inventory, kinds[k], i);
+			const K8sResourceSlice *s = k8s_object_as_resource_slice(obj);
+			const char *name = s != NULL ? s->spec.node_name : obj->metadata.name;
+
+			if (name != NULL && g_hash_table_add(seen, (gpointer)name))
+				g_ptr_array_add(out, (gpointer)name);
+		}
+	}
 	g_ptr_array_add(out, NULL);
 	return out;
 }
@@ -152,28 +158,52 @@ name_error(const Scenario *self,
 	                    closest != NULL ? closest : "", closest != NULL ? "\"?" : "");
 }
 
+/* A Node of the inventory, or (@inferred) a node only its slices' nodeName names. */
 static gboolean
-is_node(const Scenario *self, const char *name)
+is_node(const Scenario *self, const char *name, gboolean inferred)
 {
-	return self->inventory != NULL &&
-	       k8s_object_set_lookup(self->inventory, K8S_KIND_NODE, NULL, name) != NULL;
+	if (self->inventory == NULL)
+		return FALSE;
+	if (k8s_object_set_lookup(self->inventory, K8S_KIND_NODE, NULL, name) != NULL)
+		return TRUE;
+	for (guint i = 0;
+	     inferred && i < k8s_object_set_count_kind(self->inventory, K8S_KIND_RESOURCE_SLICE);
+	     i++) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind(self->inventory, K8S_KIND_RESOURCE_SLICE, i));
+
+		if (g_strcmp0(s->spec.node_name, name) == 0)
+			return TRUE;
+	}
+	return FALSE;
 }
 
+/* removeNodes (@drain FALSE) or drainNodes: cordoning sets a Node's
+ * spec.unschedulable, so a node known only from slices cannot be drained. */
 static guint
 check_list(const Scenario *self,
            const GPtrArray *names,
            const GArray *pos,
            const char *path,
+           gboolean drain,
            K8sDiagList *diags)
 {
 	guint bad = 0;
 
 	for (guint i = 0; names != NULL && i < names->len; i++) {
 		g_autofree char *field = g_strdup_printf("%s[%u]", path, i);
+		const char *name = g_ptr_array_index(names, i);
+		const K8sPos *at = &g_array_index(pos, K8sPos, i);
 
-		if (!is_node(self, g_ptr_array_index(names, i)) && ++bad)
-			name_error(self, diags, &g_array_index(pos, K8sPos, i), field,
-			           g_ptr_array_index(names, i), FALSE);
+		if (!is_node(self, name, TRUE) && ++bad)
+			name_error(self, diags, at, field, name, FALSE);
+		else if (drain && !is_node(self, name, FALSE) && ++bad)
+			k8s_diag_list_error(diags, at, field,
+			                    "node %s is known only from its slices' nodeName: "
+			                    "draining cordons a Node (spec.unschedulable); give "
+			                    "its Node object in spec.cluster.objects, or use "
+			                    "removeNodes",
+			                    name);
 	}
 	return bad;
 }
@@ -186,22 +216,23 @@ scenario_mode_check_nodes(const Scenario *self,
 {
 	g_autofree char *f_remove = g_strdup_printf("spec.modes[%u].removeNodes", index);
 	g_autofree char *f_drain = g_strdup_printf("spec.modes[%u].drainNodes", index);
-	guint bad = check_list(self, mode->remove_nodes, mode->remove_pos, f_remove, diags) +
-	            check_list(self, mode->drain_nodes, mode->drain_pos, f_drain, diags);
+	guint bad = check_list(self, mode->remove_nodes, mode->remove_pos, f_remove, FALSE, diags) +
+	            check_list(self, mode->drain_nodes, mode->drain_pos, f_drain, TRUE, diags);
 
 	for (guint i = 0; mode->add_nodes != NULL && i < mode->add_nodes->len; i++) {
 		const ScenarioNodeClone *c = &g_array_index(mode->add_nodes, ScenarioNodeClone, i);
 		g_autofree char *field =
 		        g_strdup_printf("spec.modes[%u].addNodes[%u].like", index, i);
 
-		if (!is_node(self, c->like) && ++bad)
+		if (!is_node(self, c->like, TRUE) && ++bad)
 			name_error(self, diags, &c->pos, field, c->like, FALSE);
 	}
 	for (guint i = 0; mode->layouts != NULL && i < mode->layouts->len; i++) {
 		const ScenarioPoolLayout *l = &g_array_index(mode->layouts, ScenarioPoolLayout, i);
 		g_autofree char *field = g_strdup_printf("spec.modes[%u].mig.%s", index, l->pool);
 
-		if (scenario_lookup_pool(self, l->pool) == NULL && !is_node(self, l->pool) && ++bad)
+		if (scenario_lookup_pool(self, l->pool) == NULL && !is_node(self, l->pool, TRUE) &&
+		    ++bad)
 			name_error(self, diags, &l->pos, field, l->pool, TRUE);
 	}
 	return bad == 0;

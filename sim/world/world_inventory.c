@@ -89,14 +89,21 @@ relabel(K8sObjectSet *set, K8sStringMap *labels, const char *clone)
 	labels->items = items;
 }
 
-/* One clone of node @like and of every slice with nodeName @like. */
+/* One clone of node @from (its Node @like; NULL for a node known only from
+ * slices, whose clone is inferred the same way) and of every slice of it. */
 static void
-add_clone(const Scenario *sc, WorldInventory *inv, const K8sObject *like, const char *clone)
+add_clone(const Scenario *sc,
+          WorldInventory *inv,
+          const char *from,
+          const K8sObject *like,
+          const char *clone)
 {
-	const char *from = like->metadata.name;
-	K8sObject *copy = k8s_object_set_add_copy(inv->set, like, clone);
+	K8sObject *copy;
 
-	relabel(inv->set, &copy->metadata.labels, clone);
+	if (like != NULL) {
+		copy = k8s_object_set_add_copy(inv->set, like, clone);
+		relabel(inv->set, &copy->metadata.labels, clone);
+	}
 	for (guint i = 0; i < k8s_object_set_count_kind(sc->inventory, K8S_KIND_RESOURCE_SLICE);
 	     i++) {
 		const K8sObject *obj =
@@ -131,7 +138,7 @@ add_clones(const Scenario *sc,
 		guint k = GPOINTER_TO_UINT(g_hash_table_lookup(next, c->like));
 		g_autofree char *what = g_strdup_printf("addNodes: %u like %s", c->count, c->like);
 
-		for (guint n = 0; like != NULL && n < c->count; n++, k++) {
+		for (guint n = 0; n < c->count; n++, k++) {
 			g_autofree char *clone = g_strdup_printf("%s-clone-%u", c->like, k);
 			g_autofree char *field =
 			        g_strdup_printf("spec.modes[%u].addNodes[%u].like", index, i);
@@ -146,7 +153,7 @@ add_clones(const Scenario *sc,
 				            "%s: node %s exists", field, clone);
 				return FALSE;
 			}
-			add_clone(sc, inv, like, clone);
+			add_clone(sc, inv, c->like, like, clone);
 		}
 		g_hash_table_insert(next, c->like, GUINT_TO_POINTER(k));
 		scenario_note__add(notes, "cluster", what,

@@ -167,18 +167,63 @@ extend_node(const Scenario *sc,
 	          "slices are not used by that world");
 }
 
+/* A Node for @name, known only from its slices: the extended world reads
+ * resources from Nodes. CPU, memory and pods from nodeDefaults; unset, as
+ * sim/world's inferred nodes: 2^50 (unlimited, small enough for the scorers'
+ * arithmetic) and 110 pods (kubelet's default maxPods). */
+static K8sNode *
+inferred_node(const Scenario *sc, WorldInventory *inv, const char *name)
+{
+	K8sNode *node =
+	        k8s_object_as_node(k8s_object_set_add_new(inv->set, K8S_KIND_NODE, NULL, name));
+	const ScenarioNodeDefaults *d = &sc->node_defaults;
+	const gint64 unlimited = (gint64)1 << 50;
+	const char *keys[] = { "cpu", "memory", "pods" };
+	gint64 values[] = { d->cpu_milli >= 0 ? d->cpu_milli : unlimited,
+		            d->memory >= 0 ? d->memory : unlimited, d->pods >= 0 ? d->pods : 110 };
+
+	for (guint i = 0; i < G_N_ELEMENTS(keys); i++) {
+		K8sQtyMap *maps[] = { &node->capacity, &node->allocatable };
+
+		for (guint m = 0; m < 2; m++) {
+			qty_map_set(inv->set, maps[m], keys[i], values[i]);
+			if (i == 0) /* milli-CPU */
+				maps[m]->items[maps[m]->n - 1].value.value =
+				        k8s_quantity_from_milli(values[i], K8S_QUANTITY_DECIMAL_SI);
+		}
+	}
+	label_set(inv->set, &node->obj.metadata.labels, "kubernetes.io/hostname", name);
+	return node;
+}
+
 void
 world_inv__view_extended(const Scenario *sc,
                          const ScenarioMode *mode,
                          WorldInventory *inv,
                          GPtrArray *notes)
 {
-	for (guint i = 0; i < k8s_object_set_count_kind(inv->set, K8S_KIND_NODE); i++) {
+	guint n_nodes = k8s_object_set_count_kind(inv->set, K8S_KIND_NODE);
+	guint n_slices = k8s_object_set_count_kind(inv->set, K8S_KIND_RESOURCE_SLICE);
+
+	for (guint i = 0; i < n_nodes; i++) {
 		K8sNode *node =
 		        k8s_object_as_node(k8s_object_set_get_kind(inv->set, K8S_KIND_NODE, i));
 
 		if (!has_nvidia_resources(node))
 			extend_node(sc, mode, inv, node, notes);
+	}
+	for (guint i = 0; i < n_slices; i++) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind(inv->set, K8S_KIND_RESOURCE_SLICE, i));
+		const char *name = s->spec.node_name;
+
+		if (g_strcmp0(s->spec.driver, WORLD_INV_NVIDIA) != 0 || name == NULL ||
+		    k8s_object_set_lookup(inv->set, K8S_KIND_NODE, NULL, name) != NULL)
+			continue;
+		extend_node(sc, mode, inv, inferred_node(sc, inv, name), notes);
+		scenario_note__add(notes, name, "inferred node, world: extended",
+		                   "a Node made from spec.cluster.nodeDefaults (unlimited CPU and "
+		                   "memory when unset) to carry the device plugin's resources");
 	}
 }
 
