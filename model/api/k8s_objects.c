@@ -277,6 +277,18 @@ k8s_object_set_add_built(K8sObjectSet *self, K8sKind kind, const char *name, K8s
 	return obj;
 }
 
+K8sObject *
+k8s_object_set_add_copy(K8sObjectSet *self, const K8sObject *obj, const char *name)
+{
+	K8sObject *copy = k8s_object_set__new_object(self, obj->kind);
+
+	memcpy(copy, obj, kind_size(obj->kind));
+	if (name != NULL)
+		copy->metadata.name = k8s_object_set_intern(self, name);
+	k8s_object_set__add(self, copy, NULL);
+	return copy;
+}
+
 #define DOWNCAST(fn, Type, KIND)                                                                   \
 	Type *fn(K8sObject *obj)                                                                   \
 	{                                                                                          \

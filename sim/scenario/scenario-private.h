@@ -90,6 +90,17 @@ void scenario_objects__node_defaults(Scenario *self, ScenarioDec *dec, const K8s
 void scenario_objects__imported(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
 /* After decoding: loads the inventory and the imported pods; warns about unused objects. */
 void scenario_objects__load(Scenario *self, K8sDiagList *diags);
+/* ---- what-if keys of a mode on an imported cluster (scenario_whatif_dec.c) ---- */
+
+/* addNodes, removeNodes and drainNodes of the mode mapping @mode (at @path) into @m. */
+void scenario_whatif__decode(ScenarioDec *dec,
+                             const K8sYamlNode *mode,
+                             const char *path,
+                             ScenarioMode *m);
+void scenario_whatif__clear(ScenarioMode *m);
+/* After the inventory is loaded: what-if keys without spec.cluster.objects are
+ * errors; with it, every name is checked (scenario_mode_check_nodes()). */
+void scenario_whatif__check(const Scenario *self, K8sDiagList *diags);
 
 /* ---- overrides by path (scenario_override.c) ---- */
 

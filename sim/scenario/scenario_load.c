@@ -49,6 +49,7 @@ mode_clear(gpointer data)
 		}
 		g_array_unref(m->layouts);
 	}
+	scenario_whatif__clear(m);
 }
 
 void
@@ -399,6 +400,9 @@ scenario_load_with(const char *path, const ScenarioOverride *overrides, guint n,
 		load_manifests(self, diags);
 		scenario_objects__load(self, diags);
 	}
+	/* After the inventory: the what-if edits name its Nodes. */
+	if (k8s_diag_list_count_errors(diags) == before)
+		scenario_whatif__check(self, diags);
 	if (k8s_diag_list_count_errors(diags) > before)
 		return NULL;
 	return g_steal_pointer(&self);

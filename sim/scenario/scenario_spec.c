@@ -351,6 +351,8 @@ scenario_spec__check_mode_layouts(Scenario *self, ScenarioDec *dec)
 			g_autoptr(GArray) inst = NULL;
 			gboolean on = FALSE;
 
+			if (pool == NULL && self->inventory_paths != NULL)
+				continue; /* an imported node: scenario_whatif__check() */
 			if (pool == NULL) {
 				k8s_diag_list_error(dec->diags, &l->pos, field,
 				                    "expected the name of a pool of "
@@ -575,11 +577,13 @@ decode_mode_world(ScenarioDec *dec, const K8sYamlNode *node, const char *path, S
 static void
 decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
-	static const char *const known[] = {
-		"name",         "world",         "migStrategy", "sharing",
-		"mig",          "policy",        "score",       "percentageOfNodesToScore",
-		"featureGates", "filterTimeout", NULL
-	};
+	static const char *const known[] = { "name",         "world",
+		                             "migStrategy",  "sharing",
+		                             "mig",          "policy",
+		                             "score",        "percentageOfNodesToScore",
+		                             "featureGates", "filterTimeout",
+		                             "addNodes",     "removeNodes",
+		                             "drainNodes",   NULL };
 	ScenarioMode m = { .extended_resource_gate = TRUE };
 
 	cluster_score_policy_config_init(&m.policy);
@@ -629,6 +633,7 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 		}
 	}
 	decode_filter_timeout(dec, node, path, &m);
+	scenario_whatif__decode(dec, node, path, &m);
 	decode_mode_world(dec, node, path, &m);
 	scenario_spec__check_policy_world(dec, node, path, &m);
 	if (m.name == NULL)

@@ -91,6 +91,14 @@ k8s_object_set_add_new(K8sObjectSet *self, K8sKind kind, const char *namespace_,
  * in the set is no error. (transfer none)
  */
 K8sObject *k8s_object_set_add_built(K8sObjectSet *self, K8sKind kind, const char *name, K8sPos pos);
+/**
+ * k8s_object_set_add_copy:
+ * Appends a copy of @obj named @name (NULL: @obj's name), in @obj's namespace.
+ * The copy is shallow: its arrays and strings are @obj's, so @obj's set must
+ * outlive @self; a caller that edits a field gives the copy its own array first
+ * (k8s_object_set_alloc()). Only indexed, like k8s_object_set_add_new(). (transfer none)
+ */
+K8sObject *k8s_object_set_add_copy(K8sObjectSet *self, const K8sObject *obj, const char *name);
 BaseArena *k8s_object_set_get_arena(K8sObjectSet *self);
 GStringChunk *k8s_object_set_get_strings(K8sObjectSet *self);
 

@@ -168,6 +168,7 @@ typedef struct {
 	GArray *add_nodes;       /* ScenarioNodeClone: addNodes */
 	GPtrArray *remove_nodes; /* char*: removeNodes (node and its slices gone) */
 	GPtrArray *drain_nodes;  /* char*: drainNodes (cordoned; its pods pending at 0) */
+	GArray *remove_pos, *drain_pos; /* K8sPos of each name of remove_nodes, drain_nodes */
 	K8sPos pos;
 } ScenarioMode;
 
@@ -277,6 +278,18 @@ gint64 scenario_mode_filter_timeout(const ScenarioMode *mode);
 
 /* The MIG layout @pool has in @mode: the mode's override, the pool's, else "all-disabled". */
 const char *scenario_mode_pool_layout(const ScenarioMode *mode, const ScenarioPool *pool);
+/*
+ * scenario_mode_check_nodes:
+ * The what-if edits of @mode (spec.modes[@index]: addNodes, removeNodes,
+ * drainNodes, mig keyed by node) against the imported Nodes of @self->inventory
+ * (docs/import.md): a name that is no imported Node (nor, for mig, a pool) is
+ * an error at its position listing the valid names, with the closest as
+ * suggestion. Returns: FALSE when it added errors to @diags.
+ */
+gboolean scenario_mode_check_nodes(const Scenario *self,
+                                   const ScenarioMode *mode,
+                                   guint index,
+                                   K8sDiagList *diags);
 /* The node pool named @name, or NULL. */
 const ScenarioPool *scenario_lookup_pool(const Scenario *self, const char *name);
 /* The pool of a node named "<pool>-<k>" (sim/world names them so), or NULL. */

@@ -1,0 +1,279 @@
+/*
+ * scenario_whatif_dec.c: the what-if keys of a mode on an imported cluster
+ * (docs/import.md, "What-if modes"): addNodes [{like, count}], removeNodes and
+ * drainNodes [NODE...], and mig: keyed by an imported node besides a pool.
+ * Decoding only checks their form; once the inventory (spec.cluster.objects)
+ * is loaded, scenario_mode_check_nodes() checks every name against its Nodes,
+ * and sim/world's world_inventory__build() calls it again before editing.
+ */
+#include <string.h>
+
+#include "base_strict.h"
+#include "scenario-private.h"
+
+#define MAX_CLONES 10000u
+
+/* removeNodes / drainNodes: a list of node names, with their positions. */
+static void
+decode_names(
+        ScenarioDec *dec, const K8sYamlNode *v, const char *path, GPtrArray **names, GArray **pos)
+{
+	if (!scenario_dec__seq(dec, v, path))
+		return;
+	*names = g_ptr_array_new_with_free_func(g_free);
+	*pos = g_array_new(FALSE, TRUE, sizeof(K8sPos));
+	for (guint i = 0; i < v->seq.n; i++) {
+		g_autofree char *field = g_strdup_printf("%s[%u]", path, i);
+		char *name = scenario_dec__string(dec, v->seq.items[i], field);
+		K8sPos at = scenario_dec__pos(dec, v->seq.items[i]);
+
+		if (name == NULL)
+			continue;
+		g_ptr_array_add(*names, name);
+		g_array_append_val(*pos, at);
+	}
+}
+
+/* addNodes: [{like: NODE, count: N}], N in [1, 10000]. */
+static void
+decode_clones(ScenarioDec *dec, const K8sYamlNode *v, const char *path, ScenarioMode *m)
+{
+	static const char *const known[] = { "like", "count", NULL };
+
+	if (!scenario_dec__seq(dec, v, path))
+		return;
+	m->add_nodes = g_array_new(FALSE, TRUE, sizeof(ScenarioNodeClone));
+	for (guint i = 0; i < v->seq.n; i++) {
+		const K8sYamlNode *item = v->seq.items[i];
+		g_autofree char *field = g_strdup_printf("%s[%u]", path, i);
+		g_autofree char *f_like = g_strdup_printf("%s.like", field);
+		g_autofree char *f_count = g_strdup_printf("%s.count", field);
+		const K8sYamlNode *like, *count;
+		ScenarioNodeClone c = { NULL, 1, scenario_dec__pos(dec, item) };
+		guint64 n;
+
+		if (!scenario_dec__map(dec, item, field))
+			continue;
+		scenario_dec__check_keys(dec, item, field, known);
+		like = k8s_yaml_map_lookup(item, "like");
+		count = k8s_yaml_map_lookup(item, "count");
+		if (like == NULL) {
+			scenario_dec__error(dec, item, f_like,
+			                    "expected the name of an imported node");
+			continue;
+		}
+		c.like = scenario_dec__string(dec, like, f_like);
+		c.pos = scenario_dec__pos(dec, like);
+		if (count != NULL && scenario_dec__uint(dec, count, f_count, MAX_CLONES, &n)) {
+			if (n == 0)
+				scenario_dec__error(dec, count, f_count,
+				                    "expected a count >= 1, got 0");
+			c.count = (guint)n;
+		}
+		if (c.like != NULL)
+			g_array_append_val(m->add_nodes, c);
+	}
+}
+
+void
+scenario_whatif__decode(ScenarioDec *dec,
+                        const K8sYamlNode *mode,
+                        const char *path,
+                        ScenarioMode *m)
+{
+	const K8sYamlNode *v;
+	g_autofree char *f_add = g_strdup_printf("%s.addNodes", path);
+	g_autofree char *f_remove = g_strdup_printf("%s.removeNodes", path);
+	g_autofree char *f_drain = g_strdup_printf("%s.drainNodes", path);
+
+	if ((v = k8s_yaml_map_lookup(mode, "addNodes")) != NULL)
+		decode_clones(dec, v, f_add, m);
+	if ((v = k8s_yaml_map_lookup(mode, "removeNodes")) != NULL)
+		decode_names(dec, v, f_remove, &m->remove_nodes, &m->remove_pos);
+	if ((v = k8s_yaml_map_lookup(mode, "drainNodes")) != NULL)
+		decode_names(dec, v, f_drain, &m->drain_nodes, &m->drain_pos);
+}
+
+void
+scenario_whatif__clear(ScenarioMode *m)
+{
+	for (guint i = 0; m->add_nodes != NULL && i < m->add_nodes->len; i++)
+		g_free(g_array_index(m->add_nodes, ScenarioNodeClone, i).like);
+	g_clear_pointer(&m->add_nodes, g_array_unref);
+	g_clear_pointer(&m->remove_nodes, g_ptr_array_unref);
+	g_clear_pointer(&m->drain_nodes, g_ptr_array_unref);
+	g_clear_pointer(&m->remove_pos, g_array_unref);
+	g_clear_pointer(&m->drain_pos, g_array_unref);
+}
+
+/* The imported nodes' names: Nodes, then nodes known only from their slices'
+ * nodeName (with @pools, the pools' first), NULL-terminated. */
+static GPtrArray *
+valid_names(const Scenario *self, gboolean pools)
+{
+	GPtrArray *out = g_ptr_array_new();
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+	const K8sKind kinds[] = { K8S_KIND_NODE, K8S_KIND_RESOURCE_SLICE };
+
+	for (guint i = 0; pools && self->pools != NULL && i < self->pools->len; i++)
+		g_ptr_array_add(out, g_array_index(self->pools, ScenarioPool, i).name);
+	for (guint k = 0; self->inventory != NULL && k < G_N_ELEMENTS(kinds); k++) {
+		for (guint i = 0; i < k8s_object_set_count_kind(self->inventory, kinds[k]); i++) {
+			K8sObject *obj = k8s_object_set_get_kind(self->inventory, kinds[k], i);
+			const K8sResourceSlice *s = k8s_object_as_resource_slice(obj);
+			const char *name = s != NULL ? s->spec.node_name : obj->metadata.name;
+
+			if (name != NULL && g_hash_table_add(seen, (gpointer)name))
+				g_ptr_array_add(out, (gpointer)name);
+		}
+	}
+	g_ptr_array_add(out, NULL);
+	return out;
+}
+
+/* "expected ...: a, b, c (and N more); did you mean \"x\"?" */
+static void
+name_error(const Scenario *self,
+           K8sDiagList *diags,
+           const K8sPos *pos,
+           const char *field,
+           const char *name,
+           gboolean pools)
+{
+	g_autoptr(GPtrArray) names = valid_names(self, pools);
+	const char *closest = base_strict_closest(name, (const char *const *)names->pdata);
+	g_autoptr(GString) list = g_string_new(NULL);
+	guint n = names->len - 1;
+
+	for (guint i = 0; i < n && i < 8; i++)
+		g_string_append_printf(list, "%s%s", i > 0 ? ", " : "",
+		                       (const char *)names->pdata[i]);
+	if (n > 8)
+		g_string_append_printf(list, " (and %u more)", n - 8);
+	if (n == 0)
+		g_string_assign(list, "none");
+	k8s_diag_list_error(diags, pos, field, "\"%s\" is no %s (valid: %s)%s%s%s", name,
+	                    pools ? "node pool or imported node" : "imported node", list->str,
+	                    closest != NULL ? "; did you mean \"" : "",
+	                    closest != NULL ? closest : "", closest != NULL ? "\"?" : "");
+}
+
+/* A Node of the inventory, or (@inferred) a node only its slices' nodeName names. */
+static gboolean
+is_node(const Scenario *self, const char *name, gboolean inferred)
+{
+	if (self->inventory == NULL)
+		return FALSE;
+	if (k8s_object_set_lookup(self->inventory, K8S_KIND_NODE, NULL, name) != NULL)
+		return TRUE;
+	for (guint i = 0;
+	     inferred && i < k8s_object_set_count_kind(self->inventory, K8S_KIND_RESOURCE_SLICE);
+	     i++) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind(self->inventory, K8S_KIND_RESOURCE_SLICE, i));
+
+		if (g_strcmp0(s->spec.node_name, name) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* removeNodes (@drain FALSE) or drainNodes: cordoning sets a Node's
+ * spec.unschedulable, so a node known only from slices cannot be drained. */
+static guint
+check_list(const Scenario *self,
+           const GPtrArray *names,
+           const GArray *pos,
+           const char *path,
+           gboolean drain,
+           K8sDiagList *diags)
+{
+	guint bad = 0;
+
+	for (guint i = 0; names != NULL && i < names->len; i++) {
+		g_autofree char *field = g_strdup_printf("%s[%u]", path, i);
+		const char *name = g_ptr_array_index(names, i);
+		const K8sPos *at = &g_array_index(pos, K8sPos, i);
+
+		if (!is_node(self, name, TRUE) && ++bad)
+			name_error(self, diags, at, field, name, FALSE);
+		else if (drain && !is_node(self, name, FALSE) && ++bad)
+			k8s_diag_list_error(diags, at, field,
+			                    "node %s is known only from its slices' nodeName: "
+			                    "draining cordons a Node (spec.unschedulable); give "
+			                    "its Node object in spec.cluster.objects, or use "
+			                    "removeNodes",
+			                    name);
+	}
+	return bad;
+}
+
+gboolean
+scenario_mode_check_nodes(const Scenario *self,
+                          const ScenarioMode *mode,
+                          guint index,
+                          K8sDiagList *diags)
+{
+	g_autofree char *f_remove = g_strdup_printf("spec.modes[%u].removeNodes", index);
+	g_autofree char *f_drain = g_strdup_printf("spec.modes[%u].drainNodes", index);
+	guint bad = check_list(self, mode->remove_nodes, mode->remove_pos, f_remove, FALSE, diags) +
+	            check_list(self, mode->drain_nodes, mode->drain_pos, f_drain, TRUE, diags);
+
+	for (guint i = 0; mode->add_nodes != NULL && i < mode->add_nodes->len; i++) {
+		const ScenarioNodeClone *c = &g_array_index(mode->add_nodes, ScenarioNodeClone, i);
+		g_autofree char *field =
+		        g_strdup_printf("spec.modes[%u].addNodes[%u].like", index, i);
+
+		if (!is_node(self, c->like, TRUE) && ++bad)
+			name_error(self, diags, &c->pos, field, c->like, FALSE);
+	}
+	for (guint i = 0; mode->layouts != NULL && i < mode->layouts->len; i++) {
+		const ScenarioPoolLayout *l = &g_array_index(mode->layouts, ScenarioPoolLayout, i);
+		g_autofree char *field = g_strdup_printf("spec.modes[%u].mig.%s", index, l->pool);
+
+		if (scenario_lookup_pool(self, l->pool) == NULL && !is_node(self, l->pool, TRUE) &&
+		    ++bad)
+			name_error(self, diags, &l->pos, field, l->pool, TRUE);
+	}
+	return bad == 0;
+}
+
+/* The first position of a what-if key of @m, or NULL when it has none. */
+static const K8sPos *
+first_whatif(const ScenarioMode *m, const char **key)
+{
+	if (m->add_nodes != NULL && m->add_nodes->len > 0) {
+		*key = "addNodes";
+		return &g_array_index(m->add_nodes, ScenarioNodeClone, 0).pos;
+	}
+	if (m->remove_pos != NULL && m->remove_pos->len > 0) {
+		*key = "removeNodes";
+		return &g_array_index(m->remove_pos, K8sPos, 0);
+	}
+	if (m->drain_pos != NULL && m->drain_pos->len > 0) {
+		*key = "drainNodes";
+		return &g_array_index(m->drain_pos, K8sPos, 0);
+	}
+	return NULL;
+}
+
+void
+scenario_whatif__check(const Scenario *self, K8sDiagList *diags)
+{
+	for (guint i = 0; i < self->modes->len; i++) {
+		const ScenarioMode *m = &g_array_index(self->modes, ScenarioMode, i);
+		const char *key = NULL;
+		const K8sPos *pos = first_whatif(m, &key);
+
+		if (self->inventory_paths == NULL && pos != NULL) {
+			g_autofree char *field = g_strdup_printf("spec.modes[%u].%s", i, key);
+
+			k8s_diag_list_error(diags, pos, field,
+			                    "%s needs an imported cluster (spec.cluster.objects); "
+			                    "this scenario's nodes come from nodePools",
+			                    key);
+		} else if (self->inventory_paths != NULL) {
+			scenario_mode_check_nodes(self, m, i, diags);
+		}
+	}
+}
