@@ -51,7 +51,7 @@ def node_of(spec, device):
 
 
 def qualified(driver, name):
-    return name if "/" in name else driver + "/" + name
+    return name if "/" in name or not driver else driver + "/" + name
 
 
 def device_line(spec, device):
