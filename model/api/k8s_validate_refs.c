@@ -194,12 +194,21 @@ known_classes(const K8sObjectSet *set)
 	return g_string_free(text, FALSE);
 }
 
+/*
+ * A request naming no known DeviceClass is an error: the allocator fails the claim with
+ * these words. A claim that is already allocated (status.allocation, as a kubectl dump of a
+ * running cluster has it) never reaches the allocator again: the scheduler hands only the
+ * claims still to allocate to it (dynamic-resource-allocation
+ * structured/internal/stable/allocator_stable.go, claimsToAllocate), so there the missing
+ * class is only a warning, the usual case of a dump of claims without their classes.
+ */
 static void
 check_class(RefCtx *rc,
             const K8sObject *owner,
             const K8sExactDeviceRequest *r,
             const char *path,
-            const char *request)
+            const char *request,
+            gboolean allocated)
 {
 	const K8sPos *pos =
 	        r->device_class_name_pos.line != 0 ? &r->device_class_name_pos : &r->pos;
@@ -212,6 +221,14 @@ check_class(RefCtx *rc,
 	g_autofree char *full =
 	        g_strconcat(object_path_prefix(owner), path, ".deviceClassName", NULL);
 	g_autofree char *known = known_classes(rc->set);
+	if (allocated) {
+		k8s_diag_list_warning(rc->diags, pos, full,
+		                      "request %s: device class %s is not known (%s); the claim is "
+		                      "allocated (status.allocation), so its devices are kept, but "
+		                      "it could not be allocated again",
+		                      request, r->device_class_name, known);
+		return;
+	}
 	/* the allocator's words: "request %s: could not retrieve device class %s: ..." */
 	k8s_diag_list_error(rc->diags, pos, full,
 	                    "request %s: could not retrieve device class %s: "
@@ -223,7 +240,8 @@ static void
 check_claim_spec(RefCtx *rc,
                  const K8sObject *owner,
                  const K8sResourceClaimSpec *spec,
-                 const char *base)
+                 const char *base,
+                 gboolean allocated)
 {
 	gboolean flat =
 	        owner->version == K8S_VERSION_V1BETA1 || owner->version == K8S_VERSION_V1ALPHA3;
@@ -234,7 +252,7 @@ check_claim_spec(RefCtx *rc,
 		if (r->has_exactly) {
 			g_autofree char *p = g_strdup_printf("%s.devices.requests[%u]%s", base, i,
 			                                     flat ? "" : ".exactly");
-			check_class(rc, owner, &r->exactly, p, rname);
+			check_class(rc, owner, &r->exactly, p, rname, allocated);
 		}
 		for (guint j = 0; j < r->n_first_available; j++) {
 			const K8sDeviceSubRequest *sub = &r->first_available[j];
@@ -242,7 +260,7 @@ check_claim_spec(RefCtx *rc,
 			        "%s.devices.requests[%u].firstAvailable[%u]", base, i, j);
 			g_autofree char *rn =
 			        g_strdup_printf("%s/%s", rname, sub->name != NULL ? sub->name : "");
-			check_class(rc, owner, &sub->spec, p, rn);
+			check_class(rc, owner, &sub->spec, p, rn, allocated);
 		}
 	}
 }
@@ -266,12 +284,15 @@ k8s_validate_references(const K8sObjectSet *set, K8sDiagList *diags)
 			check_pod_spec(&rc, o, &k8s_object_as_workload(o)->template_.spec,
 			               "spec.template.spec");
 			break;
-		case K8S_KIND_RESOURCE_CLAIM:
-			check_claim_spec(&rc, o, &k8s_object_as_resource_claim(o)->spec, "spec");
+		case K8S_KIND_RESOURCE_CLAIM: {
+			const K8sResourceClaim *claim = k8s_object_as_resource_claim(o);
+			check_claim_spec(&rc, o, &claim->spec, "spec",
+			                 claim->status.allocation != NULL);
 			break;
+		}
 		case K8S_KIND_RESOURCE_CLAIM_TEMPLATE:
 			check_claim_spec(&rc, o, &k8s_object_as_resource_claim_template(o)->spec,
-			                 "spec.spec");
+			                 "spec.spec", FALSE);
 			break;
 		default:
 			break;

@@ -3,6 +3,10 @@
  * selector in the DRA environment (model/cel/cel_dra.h) and, given ResourceSlices, evaluates
  * it against every device, printing `driver/pool/device: true|false|error: ...`.
  *
+ * The slices may come from any kubectl dump (`v1 List`, several kinds): objects that are not
+ * ResourceSlices are skipped and counted, kinds drasim does not model are skipped by the
+ * loader with a warning each. A summary line on stderr says how many devices matched.
+ *
  * Compile errors are printed as `<expression>:LINE:COL: error: message` followed by the source
  * line and a caret, so they read like every other drasim diagnostic.
  */
@@ -71,11 +75,16 @@ device_view(const K8sResourceSlice *slice, const K8sDevice *d, GError **error)
 	return g_steal_pointer(&dev);
 }
 
-static guint
-evaluate_slices(const CelDraSelector *sel, CelDraEnv *env, K8sObjectSet *set)
+typedef struct {
+	guint devices;
+	guint matches;
+	guint errors;
+} CelTally;
+
+static void
+evaluate_slices(const CelDraSelector *sel, CelDraEnv *env, K8sObjectSet *set, CelTally *t)
 {
 	g_autoptr(CelDraEval) ev = cel_dra_eval_new(env);
-	guint errors = 0;
 
 	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
 		const K8sResourceSlice *slice = k8s_object_as_resource_slice(
@@ -85,15 +94,17 @@ evaluate_slices(const CelDraSelector *sel, CelDraEnv *env, K8sObjectSet *set)
 			g_autoptr(GError) error = NULL;
 			g_autoptr(CelDraDevice) dev = device_view(slice, d, &error);
 			printf("%s/%s/%s: ", slice->spec.driver, slice->spec.pool.name, d->name);
+			t->devices++;
 			if (dev == NULL) {
 				printf("error: %s\n", error->message);
-				errors++;
+				t->errors++;
 				continue;
 			}
 			const char *msg = NULL;
 			switch (cel_dra_selector_eval(sel, ev, dev, &msg)) {
 			case CEL_DRA_TRUE:
 				printf("true\n");
+				t->matches++;
 				break;
 			case CEL_DRA_FALSE:
 				printf("false\n");
@@ -101,12 +112,43 @@ evaluate_slices(const CelDraSelector *sel, CelDraEnv *env, K8sObjectSet *set)
 			case CEL_DRA_ERROR:
 			default:
 				printf("error: %s\n", msg);
-				errors++;
+				t->errors++;
 				break;
 			}
 		}
 	}
-	return errors;
+}
+
+/* "; 2 objects that are not ResourceSlices skipped (1 ResourceClaim, 1 Pod)", or "". */
+static char *
+skipped_objects(const K8sObjectSet *set)
+{
+	guint per_kind[K8S_KIND_COUNT_] = { 0 };
+	guint total = 0;
+
+	for (guint i = 0; i < k8s_object_set_count(set); i++) {
+		K8sKind kind = k8s_object_set_get(set, i)->kind;
+		if (kind != K8S_KIND_RESOURCE_SLICE) {
+			per_kind[kind]++;
+			total++;
+		}
+	}
+	if (total == 0) {
+		return g_strdup("");
+	}
+	GString *text = g_string_new(NULL);
+	g_string_printf(text, "; %u %s skipped (", total,
+	                total == 1 ? "object that is not a ResourceSlice"
+	                           : "objects that are not ResourceSlices");
+	const char *sep = "";
+	for (guint k = 0; k < K8S_KIND_COUNT_; k++) {
+		if (per_kind[k] > 0) {
+			g_string_append_printf(text, "%s%u %s", sep, per_kind[k], k8s_kind_name(k));
+			sep = ", ";
+		}
+	}
+	g_string_append_c(text, ')');
+	return g_string_free(text, FALSE);
 }
 
 int
@@ -176,7 +218,12 @@ cli_cel_main(int argc, char **argv)
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	gboolean loaded = k8s_load_paths((const char *const *)slices, K8S_LOAD_DEFAULT, set, diags);
 	k8s_diag_list_print(diags, stderr);
-	guint errors = evaluate_slices(sel, env, set);
-	return loaded && errors == 0 && cost <= CEL_DRA_MAX_COST ? CLI_EXIT_OK
-	                                                         : CLI_EXIT_INPUT_ERROR;
+	CelTally t = { 0 };
+	evaluate_slices(sel, env, set, &t);
+	g_autofree char *skipped = skipped_objects(set);
+	fprintf(stderr, "drasim cel: %u of %u devices match, %u errors, in %u ResourceSlices%s\n",
+	        t.matches, t.devices, t.errors,
+	        k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE), skipped);
+	return loaded && t.errors == 0 && cost <= CEL_DRA_MAX_COST ? CLI_EXIT_OK
+	                                                           : CLI_EXIT_INPUT_ERROR;
 }

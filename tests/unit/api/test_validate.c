@@ -469,6 +469,16 @@ static const Case cases[] = {
 	             "        deviceClassName: tpu.example.com\n",
 	  "request gpu/big: could not retrieve device class tpu.example.com",
 	  "spec.devices.requests[0].firstAvailable[0].deviceClassName", K8S_SEVERITY_ERROR },
+	/* An allocated claim never reaches the allocator again (allocator_stable.go sees only
+	 * claimsToAllocate): its unknown class is a warning, as in a dump of claims alone. */
+	{ "unknown DeviceClass of an allocated claim",
+	  CLAIM_HEAD "    requests:\n    - name: gpu\n      exactly:\n"
+	             "        deviceClassName: tpu.example.com\n"
+	             "status:\n  allocation:\n    devices:\n      results:\n"
+	             "      - {request: gpu, driver: tpu.example.com, pool: n1, device: t0}\n",
+	  "device class tpu.example.com is not known (known DeviceClasses: gpu.example.com); the "
+	  "claim is allocated (status.allocation)",
+	  "spec.devices.requests[0].exactly.deviceClassName", K8S_SEVERITY_WARNING },
 	{ "pod claim missing",
 	  POD_HEAD "  resourceClaims:\n  - name: gpu\n    resourceClaimName: nope\n  containers:\n"
 	           "  - name: a\n    image: x\n",

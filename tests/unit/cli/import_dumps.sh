@@ -1,0 +1,127 @@
+#!/bin/sh
+# import_dumps.sh DRASIM SOURCE_ROOT WORK: the real kubectl dumps of tests/data/import
+# (their sources are in SOURCES.md there) through `drasim lint`, `drasim convert --to v1`
+# and `drasim cel --slices`. For every dump:
+#  - lint exits as expected: 0 for the complete dumps (warnings allowed), 1 with the true
+#    error for the ones their posters trimmed;
+#  - the published devices per node (tools/import/devices_of.py --counts) are the counts
+#    written below, read off the dump by hand;
+#  - convert keeps every device: devices_of.py lists the same lines (node, driver, pool,
+#    name, attributes, capacities) for the dump and for convert's v1 output.
+# Then cel selectors on two dumps, with the matching devices worked out by hand.
+set -u
+drasim=$1 root=$2 work=$3
+n=0 status=0
+. "$(dirname "$0")/tap-lib.sh"
+rm -rf "$work" && mkdir -p "$work" || exit 1
+data=$root/tests/data/import
+devices_of="python3 $root/tools/import/devices_of.py"
+
+# check_lint DUMP STATUS PATTERN: lint exits STATUS and its stderr matches PATTERN.
+check_lint() {
+	"$drasim" lint "$data/$1" >/dev/null 2>"$work/err"
+	got=$?
+	[ "$got" -eq "$2" ] && grep -q -- "$3" "$work/err"
+	result $? "$1: lint exits $2 with '$3' (exit $got)"
+}
+
+# check_counts DUMP "NODE N;NODE N;...": devices per node as read by hand.
+check_counts() {
+	$devices_of --counts "$data/$1" >"$work/counts" 2>"$work/err"
+	printf '%s' "$2" | tr ';' '\n' | sed '/^$/d' | tr ' ' '\t' >"$work/want"
+	diff "$work/want" "$work/counts" >"$work/err" 2>&1
+	result $? "$1: devices per node are $2"
+}
+
+# check_round_trip DUMP: convert --to v1 succeeds and keeps every device as published.
+check_round_trip() {
+	"$drasim" convert --to v1 "$data/$1" >"$work/v1.yaml" 2>"$work/err"
+	got=$?
+	$devices_of "$data/$1" >"$work/in" && $devices_of "$work/v1.yaml" >"$work/out" &&
+		[ "$got" -eq 0 ] && diff "$work/in" "$work/out" >"$work/err" 2>&1
+	result $? "$1: convert --to v1 keeps $(wc -l <"$work/in") devices (exit $got)"
+}
+
+# Complete dumps: lint clean, devices counted by hand, round trip.
+# H100: per node one gpu.nvidia.com slice of gpu-0..gpu-7 and one compute-domain slice of
+# daemon-0 and channel-0: 8 + 2 = 10 devices on each of the 2 nodes.
+check_lint nvidia-h100-2node-v1.yaml 0 "4 objects, 0 errors, 0 warnings"
+check_counts nvidia-h100-2node-v1.yaml "gpu-node-1 10;gpu-node-2 10;"
+check_round_trip nvidia-h100-2node-v1.yaml
+# vGPU: 4 nodes, each gpu-0 (one GRID A100 vGPU) + channel-0 + daemon-0 = 3 devices.
+check_lint nvidia-a100-vgpu-4node-v1.yaml 0 "8 objects, 0 errors, 0 warnings"
+check_counts nvidia-a100-vgpu-4node-v1.yaml "test-ai-0-node-pool-40c-kn48j-7n6h9-gvhpn 3;\
+test-ai-0-node-pool-4c-zdfrn-rnkzj-gcxqf 3;test-ai-0-node-pool-4c-zdfrn-rnkzj-lrj4k 3;\
+test-ai-0-node-pool-4c-zdfrn-rnkzj-w78x4 3;"
+check_round_trip nvidia-a100-vgpu-4node-v1.yaml
+# P100, v1beta1 with `basic:`: one GPU; the only warning is the beta version.
+check_lint nvidia-p100-v1beta1.yaml 0 "0 errors, 1 warning"
+check_counts nvidia-p100-v1beta1.yaml "192.168.140.59 1;"
+check_round_trip nvidia-p100-v1beta1.yaml
+# Intel v1: two GPUs on rpl-s (0000-00-02-0-0x7d67 and 0000-04-00-0-0xe211).
+check_lint intel-gpu-v1.yaml 0 "1 object, 0 errors, 0 warnings"
+check_counts intel-gpu-v1.yaml "rpl-s 2;"
+check_round_trip intel-gpu-v1.yaml
+# Claims with status.allocation and no DeviceClass in the dump: a warning, not an error
+# (the allocator never sees an allocated claim again); no devices are published.
+check_lint nvidia-claims-allocated-v1.yaml 0 "the claim is allocated (status.allocation)"
+check_lint amd-mi300x-claim-allocated-v1.yaml 0 "device class gpu.amd.com is not known"
+check_counts nvidia-claims-allocated-v1.yaml ""
+check_round_trip nvidia-claims-allocated-v1.yaml
+check_round_trip amd-mi300x-claim-allocated-v1.yaml
+
+# Dumps in a version 1.34 no longer serves, or trimmed by their posters: true errors.
+# Intel v1alpha3 (1.31): not served, but convert writes it as v1 with its one A770.
+check_lint intel-gpu-v1alpha3.yaml 1 'no matches for kind "ResourceSlice" in version "resource.k8s.io/v1alpha3"'
+check_counts intel-gpu-v1alpha3.yaml "rpl-s 1;"
+check_round_trip intel-gpu-v1alpha3.yaml
+# AMD blog slice: the poster left out spec.pool, which Kubernetes requires.
+check_lint amd-mi300x-gpu-blog-v1.yaml 1 "Required value \[spec.pool.name\]"
+check_counts amd-mi300x-gpu-blog-v1.yaml "gpu-worker-2 1;"
+# dranet: cut with `...` after eth1..eth3, so no spec.driver and no node.
+check_lint dranet-gke-v1beta1.yaml 1 "Required value \[spec.driver\]"
+check_counts dranet-gke-v1beta1.yaml "(nodeSelector) 3;"
+# MIG: cut with `...` after the first MIG device, so the List has no kind.
+check_lint nvidia-a100-mig-v1alpha3.yaml 1 "missing 'kind'"
+"$drasim" convert --to v1 "$data/nvidia-a100-mig-v1alpha3.yaml" >/dev/null 2>"$work/err"
+got=$?
+[ "$got" -eq 1 ] && grep -q "missing 'kind'" "$work/err"
+result $? "nvidia-a100-mig-v1alpha3.yaml: convert refuses the trimmed List (exit $got)"
+
+# check_cel DUMP EXPR STATUS SUMMARY MATCHES: `drasim cel EXPR --slices DUMP` exits STATUS,
+# prints SUMMARY on stderr and exactly the devices MATCHES (sorted, space-separated) true.
+check_cel() {
+	"$drasim" cel "$2" --slices "$data/$1" >"$work/cel" 2>"$work/err"
+	got=$?
+	sed -n 's/: true$//p' "$work/cel" | sort | tr '\n' ' ' | sed 's/ $//' >"$work/match"
+	[ "$got" -eq "$3" ] && grep -qF -- "$4" "$work/err" && [ "$(cat "$work/match")" = "$5" ]
+	result $? "$1: cel '$2' matches $5 (exit $got)"
+}
+
+# H100: the 16 gpu.nvidia.com devices are all "NVIDIA H100 80GB HBM3"; the driver test
+# keeps the 4 compute-domain devices (no productName) false rather than errors.
+h100=""
+for node in gpu-node-1 gpu-node-2; do
+	for i in 0 1 2 3 4 5 6 7; do h100="$h100 gpu.nvidia.com/$node/gpu-$i"; done
+done
+check_cel nvidia-h100-2node-v1.yaml \
+	'device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA H100")' \
+	0 "drasim cel: 16 of 20 devices match, 0 errors, in 4 ResourceSlices" "${h100# }"
+# vGPU: GRID A100-4C is the vGPU of the three "4c" nodes, not of the "40c" node's
+# GRID A100-40C; 12 devices, 3 match.
+check_cel nvidia-a100-vgpu-4node-v1.yaml \
+	'device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].productName == "GRID A100-4C"' \
+	0 "drasim cel: 3 of 12 devices match, 0 errors, in 8 ResourceSlices" \
+	"gpu.nvidia.com/test-ai-0-node-pool-4c-zdfrn-rnkzj-gcxqf/gpu-0 gpu.nvidia.com/test-ai-0-node-pool-4c-zdfrn-rnkzj-lrj4k/gpu-0 gpu.nvidia.com/test-ai-0-node-pool-4c-zdfrn-rnkzj-w78x4/gpu-0"
+# Without the driver test the compute-domain devices have no productName: errors, exit 1,
+# as the allocator fails a claim on a CEL runtime error.
+check_cel nvidia-a100-vgpu-4node-v1.yaml \
+	'device.attributes["gpu.nvidia.com"].productName == "GRID A100-40C"' \
+	1 "drasim cel: 1 of 12 devices match, 8 errors, in 8 ResourceSlices" \
+	"gpu.nvidia.com/test-ai-0-node-pool-40c-kn48j-7n6h9-gvhpn/gpu-0"
+# A dump of claims only: nothing to evaluate, the claim skipped and counted.
+check_cel nvidia-claims-allocated-v1.yaml 'true' 0 \
+	"0 of 0 devices match, 0 errors, in 0 ResourceSlices; 1 object that is not a ResourceSlice skipped (1 ResourceClaim)" ""
+
+echo "1..$n"
+exit $status
