@@ -429,6 +429,30 @@ note_versions(ImportResult *self)
 	}
 }
 
+/*
+ * Kubernetes' validation of @obj, less what it says of the apiVersion: a dump in a
+ * version 1.34 no longer serves (v1alpha3) or serves only when enabled (the betas)
+ * is still what the cluster published, so it is imported and note_versions() says so.
+ */
+static void
+validate(ImportResult *self, const K8sObject *obj)
+{
+	g_autoptr(K8sDiagList) found = k8s_diag_list_new();
+
+	k8s_validate_object(obj, found);
+	for (guint i = 0; i < k8s_diag_list_count(found); i++) {
+		const K8sDiag *diag = k8s_diag_list_get(found, i);
+
+		if (diag->pos.line == obj->api_version_pos.line &&
+		    diag->pos.col == obj->api_version_pos.col && diag->path != NULL &&
+		    g_str_has_suffix(diag->path, "apiVersion")) {
+			continue;
+		}
+		k8s_diag_list_add(self->diags, diag->severity, &diag->pos, diag->path, "%s",
+		                  diag->message);
+	}
+}
+
 gboolean
 cmd_import_scan(ImportResult *self)
 {
@@ -437,7 +461,7 @@ cmd_import_scan(ImportResult *self)
 
 	fill_trimmed_pools(self);
 	for (guint i = 0; i < n; i++) {
-		k8s_validate_object(k8s_object_set_get(self->set, i), self->diags);
+		validate(self, k8s_object_set_get(self->set, i));
 	}
 	k8s_diag_list_sort(self->diags);
 	charge_errors(self, bad);
