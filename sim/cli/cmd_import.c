@@ -134,8 +134,8 @@ run_import(ImportResult *result)
 		fprintf(stderr, "drasim import: %s\n", error->message);
 		return CLI_EXIT_INPUT_ERROR;
 	}
-	printf("drasim import: %s: %u nodes, %u ResourceSlices, %u pods (%u bound); %u objects "
-	       "left out with errors\n",
+	printf("drasim import: wrote %s (nodes: %u, ResourceSlices: %u, pods: %u of which %u "
+	       "bound, objects left out with errors: %u)\n",
 	       result->out_dir, result->nodes->len, result->files[IMPORT_FILE_SLICES]->len,
 	       result->files[IMPORT_FILE_PODS]->len, result->pods_bound, result->left_out);
 	return CLI_EXIT_OK;
