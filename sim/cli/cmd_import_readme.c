@@ -118,8 +118,11 @@ append_left_out(GString *out, const ImportResult *self)
 		                       self->pods_finished);
 	}
 	if (self->errors->len > 0) {
-		g_string_append_printf(out, "- %u objects with errors (--keep-going):\n\n",
-		                       self->left_out);
+		g_string_append_printf(
+		        out,
+		        "- %u errors (--keep-going); the %u objects they are in are "
+		        "left out, documents that never became objects with them:\n\n",
+		        self->errors->len, self->left_out);
 		for (guint i = 0; i < self->errors->len; i++) {
 			g_string_append_printf(out, "      %s\n", (char *)self->errors->pdata[i]);
 		}

@@ -82,6 +82,34 @@ pos_cmp(const K8sPos *a, const K8sPos *b)
 	return a->col < b->col ? -1 : a->col > b->col;
 }
 
+static gboolean
+same_pos(const K8sPos *a, const K8sPos *b)
+{
+	return a->line == b->line && a->col == b->col;
+}
+
+/*
+ * Whether @diag, found after @obj in a file of several documents, is about a later
+ * document that never became an object (no kind or apiVersion, an unknown kind, not a
+ * mapping): it says so at that document's apiVersion, kind or root, never at @obj's.
+ */
+static gboolean
+is_own_document_error(const K8sObject *obj, const K8sDiag *diag)
+{
+	const char *rel = diag->path != NULL ? diag->path : "";
+
+	if (obj->path_prefix != NULL && g_str_has_prefix(rel, obj->path_prefix)) {
+		rel += strlen(obj->path_prefix);
+	}
+	if (strcmp(rel, "kind") == 0 || strcmp(rel, "apiVersion") == 0) {
+		return !same_pos(&diag->pos, &obj->kind_pos) &&
+		       !same_pos(&diag->pos, &obj->api_version_pos);
+	}
+	return rel[0] == '\0' && (g_str_has_prefix(diag->message, "missing 'kind'") ||
+	                          g_str_has_prefix(diag->message, "missing 'apiVersion'") ||
+	                          g_str_has_prefix(diag->message, "expected a Kubernetes object"));
+}
+
 /*
  * The object @diag lies in: the last object of its file that starts at or before it,
  * when the diagnostic's field path is inside that object's (a List item's paths start
@@ -112,7 +140,7 @@ owner_of(GHashTable *by_file, const K8sDiag *diag)
 	    (diag->path == NULL || !g_str_has_prefix(diag->path, obj->path_prefix))) {
 		return NULL;
 	}
-	return obj;
+	return is_own_document_error(obj, diag) ? NULL : obj;
 }
 
 /* Marks in @bad (by object index) the objects that have errors; lists every error. */

@@ -10,7 +10,7 @@ rm -rf "$work" && mkdir -p "$work"
 n=0 status=0
 . "$(dirname "$0")/tap-lib.sh"
 
-echo "1..20"
+echo "1..21"
 
 # 1. mixed.yaml: a Node, two slices (v1; v1beta1), a DeviceClass, a claim, two Pods,
 # a Secret, a ConfigMap, an Event. Files: nodes, slices, classes, the claim, the pods
@@ -146,7 +146,7 @@ result $? "bad objects: nothing written, no temporary folder left"
 # listed (3 errors), the good slice is imported.
 out=$work/keep
 "$drasim" import "$data/bad.yaml" -o "$out" --keep-going >/dev/null 2>"$work/err" &&
-	grep -q '^- 2 objects with errors (--keep-going):$' "$out/README.md" &&
+	grep -q '^- 3 errors (--keep-going); the 2 objects they are in are left out' "$out/README.md" &&
 	[ "$(grep -c 'bad.yaml:[0-9]*:[0-9]*: error' "$out/README.md")" -eq 3 ] &&
 	grep -q '^  name: good$' "$out/cluster/resourceslices.yaml" &&
 	! grep -q 'name: bad' "$out/cluster/resourceslices.yaml" && [ ! -e "$out/workload/pods.yaml" ]
@@ -169,5 +169,13 @@ result $? "a refused --force leaves the directory as it was"
 # 20. Usage: a bad --node-defaults is exit 2.
 expect_error 2 'expected KEY=QUANTITY' "--node-defaults gpu=1: exit 2" -- \
 	"$data/mixed.yaml" -o "$work/x" --node-defaults gpu=1
+
+# 21. Errors in documents that never became objects (no kind; a misspelt kind) are
+# listed, but charged to no object: the Node before them is kept (2 errors, 0 objects).
+out=$work/docs
+"$drasim" import "$data/bad-docs.yaml" -o "$out" --keep-going >/dev/null 2>"$work/err" &&
+	grep -q '^- 2 errors (--keep-going); the 0 objects they are in' "$out/README.md" &&
+	grep -q '^  name: kept-node$' "$out/cluster/nodes.yaml"
+result $? "--keep-going: a document without kind does not take the object before it along"
 
 exit $status
