@@ -10,7 +10,7 @@ rm -rf "$work" && mkdir -p "$work"
 n=0 status=0
 . "$(dirname "$0")/tap-lib.sh"
 
-echo "1..21"
+echo "1..22"
 
 # 1. mixed.yaml: a Node, two slices (v1; v1beta1), a DeviceClass, a claim, two Pods,
 # a Secret, a ConfigMap, an Event. Files: nodes, slices, classes, the claim, the pods
@@ -177,5 +177,13 @@ out=$work/docs
 	grep -q '^- 2 errors (--keep-going); the 0 objects they are in' "$out/README.md" &&
 	grep -q '^  name: kept-node$' "$out/cluster/nodes.yaml"
 result $? "--keep-going: a document without kind does not take the object before it along"
+
+# 22. `kubectl -o json` of the same objects (mixed.json: mixed.yaml through a YAML to
+# JSON converter) imports to the same object files.
+"$drasim" import "$data/mixed.json" -o "$work/json" >/dev/null 2>"$work/err" &&
+	diff -r "$work/mixed/cluster" "$work/json/cluster" >/dev/null &&
+	diff -r "$work/mixed/workload" "$work/json/workload" >/dev/null &&
+	! grep -rq -e SECRET-MARKER -e CONFIGMAP-MARKER "$work/json"
+result $? "a JSON dump imports to the same files as its YAML"
 
 exit $status
