@@ -151,6 +151,8 @@ int k8s_kubectl__key_compare(const char *a, const char *b);
 /* k8s_objects.c */
 gboolean k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags);
 K8sObject *k8s_object_set__new_object(K8sObjectSet *set, K8sKind kind);
+/* One more object of the unmodelled kind @kind_name (K8S_LOAD_COUNT_SKIPPED). */
+void k8s_object_set__count_skipped(K8sObjectSet *set, const char *kind_name);
 
 /*
  * The YAML tree builder (k8s_yaml.c: events -> tree; k8s_yaml_keys.c: duplicate and

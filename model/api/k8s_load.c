@@ -127,6 +127,8 @@ report_unknown_kind(K8sDec *dec,
 	if (close != NULL && strcmp(close, kind_name) != 0) {
 		k8s_dec__error(dec, kind_node, "unknown kind '%s'; did you mean '%s'?", kind_name,
 		               close);
+	} else if (dec->flags & K8S_LOAD_COUNT_SKIPPED) {
+		k8s_object_set__count_skipped(dec->set, kind_name);
 	} else {
 		k8s_dec__warning(dec, kind_node, "kind %s (%s) is not modelled by drasim; skipped",
 		                 kind_name, api_version);

@@ -15,7 +15,8 @@ struct K8sObjectSet {
 	GStringChunk *strings;
 	GPtrArray *objects; /* K8sObject*, input order */
 	GPtrArray *by_kind[K8S_KIND_COUNT_];
-	GHashTable *index; /* "kind/ns/name" (in strings) -> first K8sObject* */
+	GHashTable *index;   /* "kind/ns/name" (in strings) -> first K8sObject* */
+	GHashTable *skipped; /* kind name (in strings) -> count; NULL until one is skipped */
 };
 
 K8sObjectSet *
@@ -40,6 +41,9 @@ k8s_object_set_free(K8sObjectSet *self)
 		return;
 	}
 	g_hash_table_destroy(self->index);
+	if (self->skipped != NULL) {
+		g_hash_table_destroy(self->skipped);
+	}
 	for (guint k = 0; k < K8S_KIND_COUNT_; k++) {
 		g_ptr_array_free(self->by_kind[k], TRUE);
 	}
@@ -47,6 +51,25 @@ k8s_object_set_free(K8sObjectSet *self)
 	g_string_chunk_free(self->strings);
 	base_arena_free(self->arena);
 	g_free(self);
+}
+
+GHashTable *
+k8s_object_set_get_skipped(const K8sObjectSet *self)
+{
+	return self->skipped;
+}
+
+void
+k8s_object_set__count_skipped(K8sObjectSet *self, const char *kind_name)
+{
+	const char *key = g_string_chunk_insert_const(self->strings, kind_name);
+
+	if (self->skipped == NULL) {
+		self->skipped = g_hash_table_new(g_str_hash, g_str_equal);
+	}
+	g_hash_table_insert(
+	        self->skipped, (gpointer)key,
+	        GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(self->skipped, key)) + 1));
 }
 
 const char *

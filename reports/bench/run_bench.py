@@ -87,6 +87,14 @@ def e2e(name, scenario, sets="full", runs=None, callgrind=True):
                  sets=sets, runs=runs, callgrind=callgrind, kind="e2e")
 
 
+def import_dump(nodes):
+    """`drasim import` of a generated dump of @nodes nodes x 8 GPUs (tools/import/gen_dump.py,
+    seed 1): wall time and peak memory (issue 16: 10,000 nodes in under 10 s, linear memory)."""
+    return dict(bench("import_%dk_nodes" % (nodes // 1000), "import", DRASIM,
+                      ["import", "{dump}", "-o", "{tmp}", "--force"], callgrind=False,
+                      kind="import"), nodes=nodes)
+
+
 # The quick subset runs in CI under callgrind in well under 60 s; the full suite
 # uses the sizes of the issues (CEL: 100,000 devices; PHOLD: N = 1k, 100k, 1M;
 # end to end: 100 and 1,000 DGX nodes over a simulated week).
@@ -114,6 +122,7 @@ BENCHMARKS = [
     fgd_one("BestFit"), fgd_one("FGD"), fgd_all(),
     bench("lint_1k_slices", "api", "tests/unit/api/bench-lint", ["--slices", "1000", "--runs", "1"]),
     bench("api_load_10k_slices", "api", "tests/unit/api/bench-api-load", []),
+    import_dump(1000), import_dump(10000),
 ]
 
 
@@ -140,7 +149,36 @@ CHILD_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
 
 
 def command_of(spec, build, tmp):
-    return [os.path.join(build, spec["exe"])] + [a.replace("{tmp}", tmp) for a in spec["args"]]
+    dump = os.path.join(os.path.dirname(tmp), "dump.yaml")
+    return [os.path.join(build, spec["exe"])] + [a.replace("{tmp}", tmp).replace("{dump}", dump)
+                                                 for a in spec["args"]]
+
+
+def run_peak_memory(spec, build, tmp):
+    """One run; returns (wall ns, CPU ns (user + system), peak resident KiB: ru_maxrss).
+    The CPU time is the figure to trust on a shared machine, where wall time waits."""
+    command = command_of(spec, build, os.path.join(tmp, "out"))
+    start = time.perf_counter_ns()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=CHILD_ENV)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter_ns() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise subprocess.CalledProcessError(child.returncode, command)
+    return wall, round((usage.ru_utime + usage.ru_stime) * 1e9), usage.ru_maxrss
+
+
+def import_items(spec, build, tmp, runs):
+    """The import family: the dump is generated first (not timed)."""
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "import", "gen_dump.py"),
+                    "--nodes", str(spec["nodes"]), "--seed", "1", "-o",
+                    os.path.join(tmp, "dump.yaml")], check=True)
+    walls, cpus, peaks = zip(*[run_peak_memory(spec, build, tmp)
+                               for _ in range(spec["runs"] or runs)])
+    return [item(spec["name"], spec["family"], "wall_time", "ns", distribution(list(walls))),
+            item(spec["name"], spec["family"], "cpu_time", "ns", distribution(list(cpus))),
+            item(spec["name"], spec["family"], "peak_memory", "KiB", {"Value": max(peaks)})]
 
 
 def run_native(spec, build, tmp):
@@ -187,6 +225,8 @@ def measure(spec, build, runs, instructions):
     name, family = spec["name"], spec["family"]
     walls, outputs, extra = [], [], []
     with tempfile.TemporaryDirectory(prefix="drasim-bench-") as tmp:
+        if spec["kind"] == "import":
+            return import_items(spec, build, tmp, runs)
         for _ in range(spec["runs"] or runs):
             wall, out = run_native(spec, build, tmp)
             walls.append(wall)

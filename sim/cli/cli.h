@@ -62,6 +62,7 @@ int cli_version_main(int argc, char **argv);
 int cli_explain_main(int argc, char **argv);
 int cli_convert_main(int argc, char **argv);
 int cli_lint_main(int argc, char **argv);
+int cli_import_main(int argc, char **argv);
 int cli_publish_main(int argc, char **argv);
 int cli_sweep_main(int argc, char **argv);
 int cli_plan_main(int argc, char **argv);

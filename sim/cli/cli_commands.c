@@ -31,6 +31,8 @@ const CliCommand cli_commands[] = {
 	  cli_experiment_main },
 	{ "explain", "print one pod's history in a scenario run: attempts, reasons, co-tenants",
 	  cli_explain_main },
+	{ "import", "write a scenario from `kubectl get -o yaml` dumps of a real cluster",
+	  cli_import_main },
 	{ "lint", "check manifests as a Kubernetes 1.34 cluster would (exit 1 on errors)",
 	  cli_lint_main },
 	{ "plan",

@@ -158,7 +158,8 @@ cli_bench_main(int argc, char **argv)
 		{ "all-instructions", 0, 0, G_OPTION_ARG_NONE, &all_instructions,
 		  "also count e2e_1000nodes under callgrind (40+ minutes)", NULL },
 		{ "family", 0, 0, G_OPTION_ARG_STRING, &family,
-		  "only this family (cel, alloc, phold, e2e, fgd, api, cel_peers)", "NAME" },
+		  "only this family (cel, alloc, phold, e2e, fgd, api, cel_peers, import)",
+		  "NAME" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) context =

@@ -22,6 +22,10 @@ G_BEGIN_DECLS
 typedef enum {
 	K8S_LOAD_DEFAULT = 0,
 	K8S_LOAD_LENIENT = 1 << 0, /* unknown fields are warnings, not errors */
+	/* kinds drasim does not model are counted per kind in the set
+	 * (k8s_object_set_get_skipped()) instead of a warning each: `drasim import`
+	 * reads whole cluster dumps, where thousands of Events are the norm */
+	K8S_LOAD_COUNT_SKIPPED = 1 << 1,
 } K8sLoadFlags;
 
 typedef struct K8sObjectSet K8sObjectSet;
@@ -54,6 +58,13 @@ gboolean k8s_load_data(const char *name,
                        K8sLoadFlags flags,
                        K8sObjectSet *set,
                        K8sDiagList *diags);
+
+/**
+ * k8s_object_set_get_skipped:
+ * The kinds skipped while loading with K8S_LOAD_COUNT_SKIPPED: kind name (as written)
+ * -> GUINT_TO_POINTER(count). NULL when none was skipped. (transfer none)
+ */
+GHashTable *k8s_object_set_get_skipped(const K8sObjectSet *self);
 
 /** k8s_object_set_count: the number of objects. */
 guint k8s_object_set_count(const K8sObjectSet *self);

@@ -380,6 +380,40 @@ test_load__object_shape(void **state)
 	loaded_clear(&l);
 }
 
+/*
+ * K8S_LOAD_COUNT_SKIPPED (drasim import): unmodelled kinds are counted per kind, with no
+ * diagnostic; a List item and a document count alike, and a Pod is still decoded. Here:
+ * 2 Secrets (one a List item), 1 Event, the Pod kept: {Event: 1, Secret: 2}.
+ */
+static void
+test_load__count_skipped(void **state)
+{
+	static const char text[] = "apiVersion: v1\nkind: List\nitems:\n"
+	                           "- {apiVersion: v1, kind: Secret, metadata: {name: a}, "
+	                           "data: {k: c2VjcmV0}}\n"
+	                           "- {apiVersion: v1, kind: Pod, metadata: {name: p}, "
+	                           "spec: {containers: [{name: c, image: x}]}}\n"
+	                           "---\napiVersion: v1\nkind: Secret\nmetadata: {name: b}\n"
+	                           "---\napiVersion: events.k8s.io/v1\nkind: Event\n";
+	Loaded l = load_text("c.yaml", text, K8S_LOAD_COUNT_SKIPPED);
+	GHashTable *skipped = k8s_object_set_get_skipped(l.set);
+
+	(void)state;
+	assert_true(l.ok);
+	assert_int_equal(k8s_diag_list_count(l.diags), 0);
+	assert_int_equal(k8s_object_set_count(l.set), 1);
+	assert_non_null(skipped);
+	assert_int_equal(g_hash_table_size(skipped), 2);
+	assert_int_equal(GPOINTER_TO_UINT(g_hash_table_lookup(skipped, "Secret")), 2);
+	assert_int_equal(GPOINTER_TO_UINT(g_hash_table_lookup(skipped, "Event")), 1);
+	loaded_clear(&l);
+	/* without the flag: nothing counted (a warning each instead) */
+	l = load_text("c.yaml", text, 0);
+	assert_null(k8s_object_set_get_skipped(l.set));
+	assert_int_equal(k8s_diag_list_count_warnings(l.diags), 3);
+	loaded_clear(&l);
+}
+
 static void
 test_load__duplicate_object(void **state)
 {
@@ -422,6 +456,7 @@ main(void)
 		cmocka_unit_test(test_load__scalar_types),
 		cmocka_unit_test(test_load__list),
 		cmocka_unit_test(test_load__object_shape),
+		cmocka_unit_test(test_load__count_skipped),
 		cmocka_unit_test(test_load__duplicate_object),
 	};
 
