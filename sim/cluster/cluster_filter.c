@@ -285,12 +285,12 @@ cluster_filter__run_mask(const ClusterPod *pod,
                          const char **reason)
 {
 	plugin_calls[CLUSTER_PLUGIN_NODE_UNSCHEDULABLE]++;
-	if (!node_unschedulable(pod, node)) {
+	if (!pod->bound && !node_unschedulable(pod, node)) {
 		*reason = "node(s) were unschedulable";
 		return CLUSTER_PLUGIN_NODE_UNSCHEDULABLE;
 	}
 	plugin_calls[CLUSTER_PLUGIN_TAINT_TOLERATION]++;
-	if (!taint_toleration(pod, node, reason))
+	if (!pod->bound && !taint_toleration(pod, node, reason))
 		return CLUSTER_PLUGIN_TAINT_TOLERATION;
 	plugin_calls[CLUSTER_PLUGIN_NODE_AFFINITY]++;
 	if (!node_affinity(pod, node)) {

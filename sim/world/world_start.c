@@ -4,7 +4,8 @@
  * bound by the scheduler (or by whoever wrote nodeName): it arrives at t = 0
  * pinned to that node, so the one scheduling cycle it goes through can only
  * bind it there, and its claims keep the devices of their status.allocation
- * (cluster_dra_add_allocated_claim()). A pod whose node this mode removed
+ * (cluster_dra_add_allocated_claim()). No scheduler placed it, so its node's
+ * NoSchedule taints and cordon do not apply (ClusterPod.bound). A pod whose node this mode removed
  * or drains is pending at t = 0 instead, with a note.
  */
 #include <string.h>
@@ -117,6 +118,7 @@ scenario_start__pin(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod)
 		return TRUE;
 	}
 	cluster_pod_add_node_selector(cpod, "kubernetes.io/hostname", hostname);
+	cpod->bound = TRUE;
 	cnode = sim_node(run, node);
 	return cnode == NULL || check_fits(run, pod, cpod, cnode);
 }

@@ -172,6 +172,12 @@ typedef struct {
 	gpointer user_data;
 	/* Open-Gpu-Share's request (cluster_gpushare.h); NULL: none. */
 	const struct ClusterGpuShareReq *gpushare;
+	/* Already bound when the run starts (an imported pod with spec.nodeName,
+	 * docs/import.md): no scheduler placed it, so NoSchedule taints and a
+	 * cordon do not keep it off its node. Only what the kubelet's admission
+	 * checks applies: node selector/affinity and resources (GeneralPredicates,
+	 * pkg/kubelet/lifecycle/predicate.go). */
+	gboolean bound;
 } ClusterPod;
 
 ClusterPod *cluster_pod_new(const char *name, guint64 uid);
