@@ -575,7 +575,7 @@ decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const cha
 	static const char *const known[] = {
 		"name",         "world",         "migStrategy", "sharing",
 		"mig",          "policy",        "score",       "percentageOfNodesToScore",
-		"featureGates", "filterTimeout", NULL
+		"featureGates", "filterTimeout", "devicePick",  NULL
 	};
 	ScenarioMode m = { .extended_resource_gate = TRUE };
 

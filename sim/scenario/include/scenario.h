@@ -156,6 +156,9 @@ typedef struct {
 	/* `policy:`: the score policy and its arguments (LeastAllocated unless set) */
 	ClusterScorePolicyConfig policy;
 	K8sPos policy_pos;
+	/* `devicePick: policy` (only with the FGD paper's six): the policy picks
+	 * the GPUs inside the node, beyond production; FALSE: production's pick */
+	gboolean device_pick_policy;
 	guint percentage_of_nodes_to_score;
 	gboolean extended_resource_gate; /* DRAExtendedResource (default on in dra world) */
 	gboolean device_taints_gate;     /* DRADeviceTaints (alpha, off) */
@@ -197,9 +200,9 @@ typedef struct {
 	char *dir;  /* its folder: manifest and trace paths are relative to it */
 	char *name;
 	guint64 seed;
-	SimTime horizon;      /* SIM_TIME_NEVER: until the queue empties */
-	SimTime sampling;     /* pending-pods sample interval */
-	GArray *pools;        /* ScenarioPool */
+	SimTime horizon;  /* SIM_TIME_NEVER: until the queue empties */
+	SimTime sampling; /* pending-pods sample interval */
+	GArray *pools;    /* ScenarioPool */
 	/* spec.cluster.objects: Nodes, ResourceSlices (and DeviceClasses) as the
 	 * inventory, as a cluster published them; NULL when not given */
 	GPtrArray *inventory_paths; /* char*: resolved paths */

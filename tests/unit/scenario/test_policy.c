@@ -214,8 +214,14 @@ test_policy__shape(void **state)
  *    now (32000, [1000, 1000]) and after (24000, one idle GPU): both shapes
  *    fit, 0 and 0: int(100 sigmoid(0)) = 50. A.
  * Each of the paper's is alone in its profile, so the policy decides. Only the
- * paper's modes get the translation note that marks them beyond production. On
- * main the decoder refuses them, so these runs fail to load.
+ * paper's modes get the translation note that marks them beyond production.
+ * The dra-* modes are the same in the DRA world: the pods' nvidia.com/gpu is
+ * backed by gpu.nvidia.com (KEP-5004), each node has two whole GPU devices,
+ * and the per-GPU state follows the claims' allocations; every number above
+ * is the same (a GPU is idle or held, the CPU is the same), so the same node.
+ * dra-pick and ext-pick are FGD with devicePick: policy: whole GPUs, the same
+ * choice. On main the decoder refused the DRA world's six and devicePick, so
+ * those runs failed to load.
  */
 static void
 test_policy__gpushare_modes_place_by_policy(void **state)
@@ -224,7 +230,10 @@ test_policy__gpushare_modes_place_by_policy(void **state)
 		const char *mode;
 		gboolean same_node;
 	} cases[] = {
-		{ "least", FALSE }, { "bestfit", TRUE }, { "packing", TRUE }, { "fgd", TRUE }
+		{ "least", FALSE },      { "bestfit", TRUE },    { "packing", TRUE },
+		{ "fgd", TRUE },         { "dra-least", FALSE }, { "dra-bestfit", TRUE },
+		{ "dra-packing", TRUE }, { "dra-fgd", TRUE },    { "dra-pick", TRUE },
+		{ "ext-pick", TRUE },
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -252,21 +261,18 @@ test_policy__gpushare_modes_place_by_policy(void **state)
 
 /*
  * Where the paper's six have no per-GPU state they are refused at the policy:
- * the DRA world (not built yet; line 8 "  - {name: dra, policy: FGD}", the
- * value at column 25), a shared GPU (line 8, "  - {name: x, world: extended,
- * sharing: {strategy: time-slicing, replicas: 2}, policy: " is 87 characters),
- * and resources they do not take (the list at column 63).
+ * a shared GPU (line 8, "  - {name: x, world: extended, sharing: {strategy:
+ * time-slicing, replicas: 2}, policy: " is 87 characters) and resources they
+ * do not take (the list at column 63). `devicePick: policy` needs one of the
+ * six: line 8 "  - {name: x, policy: LeastAllocated, devicePick: " is 50
+ * characters (the value at column 51), "  - {name: x, devicePick: " 26 (no
+ * policy: LeastAllocated, column 27); a value other than production or policy,
+ * "  - {name: x, policy: FGD, devicePick: " 39 (column 40). On main the DRA
+ * world refused the six and devicePick was an unknown field.
  */
 static void
 test_policy__gpushare_refusals(void **state)
 {
-	scenario_test_expect_error(
-	        HEAD ONE_POOL "  modes:\n  - {name: dra, policy: FGD}\n",
-	        "s.yaml:8:25: error: score policy FGD runs in the extended world only for now: "
-	        "the DRA world's per-GPU state is not built yet "
-	        "(docs/research/scenario-policies.md); use world: extended or LeastAllocated, "
-	        "MostAllocated, RequestedToCapacityRatio or BalancedAllocation "
-	        "[spec.modes[0].policy]");
 	scenario_test_expect_error(
 	        HEAD ONE_POOL "  modes:\n  - {name: x, world: extended, sharing: {strategy: "
 	                      "time-slicing, replicas: 2}, policy: BestFit}\n",
@@ -278,6 +284,21 @@ test_policy__gpushare_refusals(void **state)
 	                      "resources: []}}\n",
 	        "s.yaml:8:63: error: FGD takes no resources: it scores CPU and GPUs as the FGD "
 	        "paper defines it [spec.modes[0].policy.resources]");
+	scenario_test_expect_error(
+	        HEAD ONE_POOL
+	        "  modes:\n  - {name: x, policy: LeastAllocated, devicePick: policy}\n",
+	        "s.yaml:8:51: error: devicePick policy needs a policy that picks GPUs: Random, "
+	        "DotProd, GpuClustering, GpuPacking, BestFit or FGD (policy is LeastAllocated); "
+	        "with it, the valid value is production [spec.modes[0].devicePick]");
+	scenario_test_expect_error(
+	        HEAD ONE_POOL "  modes:\n  - {name: x, devicePick: policy}\n",
+	        "s.yaml:8:27: error: devicePick policy needs a policy that picks GPUs: Random, "
+	        "DotProd, GpuClustering, GpuPacking, BestFit or FGD (policy is LeastAllocated); "
+	        "with it, the valid value is production [spec.modes[0].devicePick]");
+	scenario_test_expect_error(
+	        HEAD ONE_POOL "  modes:\n  - {name: x, policy: FGD, devicePick: first}\n",
+	        "s.yaml:8:40: error: expected production or policy, got \"first\" "
+	        "[spec.modes[0].devicePick]");
 }
 
 /*
