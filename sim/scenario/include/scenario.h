@@ -200,9 +200,9 @@ typedef struct {
 	char *dir;  /* its folder: manifest and trace paths are relative to it */
 	char *name;
 	guint64 seed;
-	SimTime horizon;  /* SIM_TIME_NEVER: until the queue empties */
-	SimTime sampling; /* pending-pods sample interval */
-	GArray *pools;    /* ScenarioPool */
+	SimTime horizon;      /* SIM_TIME_NEVER: until the queue empties */
+	SimTime sampling;     /* pending-pods sample interval */
+	GArray *pools;        /* ScenarioPool */
 	/* spec.cluster.objects: Nodes, ResourceSlices (and DeviceClasses) as the
 	 * inventory, as a cluster published them; NULL when not given */
 	GPtrArray *inventory_paths; /* char*: resolved paths */
