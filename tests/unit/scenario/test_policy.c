@@ -356,6 +356,141 @@ test_policy__gpushare_refuses_mig_events(void **state)
 	assert_non_null(strstr(line, "[spec.modes[3].policy]"));
 }
 
+/*
+ * data/policy-gpushare-dra.yaml: policy-gpushare.yaml's two nodes and pods in
+ * the DRA world, `first` and `second` asking through a claim of one
+ * gpu.nvidia.com device (ExactCount, count 1). Each node's two GPU devices are
+ * its per-GPU state; a pod's request is its claim's one whole GPU, its CPU the
+ * same as in the extended world. So every score of the extended test above is
+ * the same here (BestFit 100 vs 37, GpuPacking 49 vs 31, FGD 62 vs 50, least
+ * spreading): `second` joins `first` under the paper's three, not under least.
+ */
+static void
+test_policy__gpushare_dra_claims_place_by_policy(void **state)
+{
+	const struct {
+		const char *mode;
+		gboolean same_node;
+	} cases[] = {
+		{ "least", FALSE }, { "bestfit", TRUE }, { "packing", TRUE }, { "fgd", TRUE }
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(ScenarioResult) r =
+		        scenario_test_run_mode("policy-gpushare-dra.yaml", cases[i].mode);
+		const ScenarioPodRecord *first = scenario_test_pod_record(r, "first", NULL);
+		const ScenarioPodRecord *second = scenario_test_pod_record(r, "second", NULL);
+
+		assert_non_null(first->node);
+		assert_non_null(second->node);
+		if (cases[i].same_node)
+			assert_string_equal(first->node, second->node);
+		else
+			assert_string_not_equal(first->node, second->node);
+	}
+}
+
+/* Runs @mode of data/policy-gpushare-dra.yaml with @value at @path; the run must
+ * fail with one diagnostic containing @needle. */
+static void
+expect_run_refused(const char *path, const char *value, const char *mode, const char *needle)
+{
+	g_autofree char *file = scenario_test_data_path("policy-gpushare-dra.yaml");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	ScenarioOverride o = { path, value, { "--vary 1", 0, 0 } };
+	g_autoptr(Scenario) sc = scenario_load_with(file, &o, path != NULL ? 1 : 0, diags);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ScenarioResult) r = NULL;
+	g_autofree char *line = NULL;
+
+	assert_non_null(sc);
+	r = scenario_run(sc, scenario_lookup_mode(sc, mode), 0, 0, NULL, NULL, diags, &error);
+	assert_null(r);
+	assert_non_null(error);
+	assert_int_equal(k8s_diag_list_count(diags), 1);
+	line = k8s_diag_format(k8s_diag_list_get(diags, 0));
+	if (strstr(line, needle) == NULL)
+		fail_msg("%s\ndoes not contain\n%s", line, needle);
+}
+
+#define MANIFESTS(file) "[policy-gpushare-dra-manifests.yaml, policy-gpushare-dra-refused-" file "]"
+#define FGD_AT                                                                                     \
+	"policy-gpushare-dra.yaml:21:37: error: mode fgd: policy FGD reads each GPU's free "       \
+	"share, "
+#define USE_ANOTHER                                                                                \
+	"; use a mode without it (docs/research/scenario-policies.md) [spec.modes[3].policy]"
+
+/*
+ * What the paper's six cannot score in the DRA world is refused at the mode's
+ * policy (mode fgd, line 21 "  - {name: fgd, world: dra, policy: " is 36
+ * characters: FGD at column 37): a claim of allocationMode All (how many GPUs
+ * depends on the node), a MIG device, GpuConfig time-slicing, a node of 16
+ * GPUs (the memo key holds 8) and DynamicMIG (mode fgdmig, line 22, "  -
+ * {name: fgdmig, world: dra, policy: " 39 characters). On main every DRA mode
+ * with one of the six was refused at load, for want of the state.
+ */
+static void
+test_policy__gpushare_dra_refusals(void **state)
+{
+	expect_run_refused("spec.workload.manifests", MANIFESTS("all.yaml"), "fgd",
+	                   FGD_AT "and pod all asks for allocationMode All of gpu.nvidia.com: how "
+	                          "many GPUs that is depends on the node, and the policy scores a "
+	                          "known count" USE_ANOTHER);
+	expect_run_refused("spec.workload.manifests", MANIFESTS("mig.yaml"), "fgd",
+	                   FGD_AT "and pod mig asks for MIG devices, which are not shares of one "
+	                          "GPU" USE_ANOTHER);
+	expect_run_refused("spec.workload.manifests", MANIFESTS("sliced.yaml"), "fgd",
+	                   FGD_AT "and pod sliced asks for GPU sharing (GpuConfig time-slicing or "
+	                          "MPS): a replica is an advertised unit, not a measured share of "
+	                          "a GPU" USE_ANOTHER);
+	expect_run_refused("spec.cluster.nodePools",
+	                   "[{name: node, shape: test-sixteen-h100, count: 1}]", "fgd",
+	                   "policy-gpushare-dra.yaml:21:37: error: mode fgd: policy FGD handles "
+	                   "nodes of at most 8 GPUs; node node-0 has 16 [spec.modes[3].policy]");
+	expect_run_refused(NULL, NULL, "fgdmig",
+	                   "policy-gpushare-dra.yaml:22:40: error: mode fgdmig: policy FGD reads "
+	                   "each GPU's free share, which a MIG instance is not (node node-0 has "
+	                   "MIG layout dynamic); use a mode without MIG "
+	                   "(docs/research/scenario-policies.md) [spec.modes[4].policy]");
+}
+
+/*
+ * The differential check: data/policy-gpushare-diff.yaml runs one workload
+ * (nine pods of 0, 1 or 2 whole GPUs on three nodes of two, pods ending and
+ * arriving, so GPUs are freed and taken again) under each of the six in the
+ * extended world (state from the nvidia.com/gpu count) and in the DRA world
+ * (state from the claims' devices). With whole GPUs the states are equal at
+ * every cycle, and so every pod's node must be. (With the DRA hook turned
+ * off, GpuPacking and FGD place p2, p4 and p9 elsewhere: the check sees it.)
+ */
+static void
+test_policy__gpushare_dra_equals_extended(void **state)
+{
+	static const char *const six[] = { "Random",     "DotProd", "GpuClustering",
+		                           "GpuPacking", "BestFit", "FGD" };
+	static const char *const pods[] = { "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9" };
+
+	for (guint i = 0; i < G_N_ELEMENTS(six); i++) {
+		g_autofree char *ext_mode = g_strdup_printf("ext-%s", six[i]);
+		g_autofree char *dra_mode = g_strdup_printf("dra-%s", six[i]);
+		g_autoptr(ScenarioResult) ext =
+		        scenario_test_run_mode("policy-gpushare-diff.yaml", ext_mode);
+		g_autoptr(ScenarioResult) dra =
+		        scenario_test_run_mode("policy-gpushare-diff.yaml", dra_mode);
+
+		for (guint k = 0; k < G_N_ELEMENTS(pods); k++) {
+			const ScenarioPodRecord *e = scenario_test_pod_record(ext, pods[k], NULL);
+			const ScenarioPodRecord *d = scenario_test_pod_record(dra, pods[k], NULL);
+
+			assert_non_null(e->node);
+			assert_non_null(d->node);
+			if (strcmp(e->node, d->node) != 0)
+				fail_msg("%s: pod %s on %s (extended) and %s (dra)", six[i],
+				         pods[k], e->node, d->node);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -370,6 +505,9 @@ main(void)
 		cmocka_unit_test(test_policy__gpushare_refusals),
 		cmocka_unit_test(test_policy__gpushare_refuses_mig),
 		cmocka_unit_test(test_policy__gpushare_refuses_mig_events),
+		cmocka_unit_test(test_policy__gpushare_dra_claims_place_by_policy),
+		cmocka_unit_test(test_policy__gpushare_dra_refusals),
+		cmocka_unit_test(test_policy__gpushare_dra_equals_extended),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
