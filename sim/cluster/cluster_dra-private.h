@@ -18,6 +18,9 @@ typedef struct {
 typedef struct {
 	char *node;      /* NULL: usable on every node */
 	GArray *devices; /* DevRef */
+	/* the node it was made on (ClusterNodes outlive every claim): whose
+	 * per-GPU state the devices are (cluster_dra_gpushare.c) */
+	const ClusterNode *on;
 } ClaimAlloc;
 
 typedef struct {
@@ -79,3 +82,6 @@ DraOutcome cluster_dra__ext_allocate_without(ClusterDra *self, const DraNode *no
 void cluster_dra__ext_restore(ClusterDra *self);
 void cluster_dra__ext_mark_pod(ClusterDra *self, ClusterPod *pod);
 ClusterClaim *cluster_dra__ext_materialize(ClusterDra *self, const ClusterPod *pod);
+
+/* cluster_dra_gpushare.c: the FGD paper's per-GPU state follows the claims */
+void cluster_dra__gpushare_held(ClusterDra *self, const ClaimAlloc *a, gboolean held);

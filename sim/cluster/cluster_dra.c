@@ -474,6 +474,7 @@ claim_alloc_new(const DraAllocation *a, const ClusterNode *node)
 	out->devices = g_array_new(FALSE, TRUE, sizeof(DevRef));
 	if (a->node_selector != NULL)
 		out->node = g_strdup(node->name);
+	out->on = node;
 	for (guint i = 0; i < a->n_results; i++) {
 		DevRef d = { g_strdup(a->results[i].driver), g_strdup(a->results[i].pool),
 			     g_strdup(a->results[i].device), g_strdup(a->results[i].request) };
@@ -513,6 +514,7 @@ dra_reserve(gpointer data, const ClusterPod *pod, const ClusterNode *node)
 			claim = cluster_dra__ext_materialize(self, pod);
 		dra_allocator_commit(self->alloc, i);
 		cluster_claims_allocate(claims, claim, a);
+		cluster_dra__gpushare_held(self, a, TRUE);
 	}
 	return TRUE;
 }
@@ -565,6 +567,8 @@ on_deallocated(gpointer data, ClusterClaim *claim)
 
 		dra_allocator_mark_allocated(self->alloc, d->driver, d->pool, d->device, FALSE);
 	}
+	if (a != NULL)
+		cluster_dra__gpushare_held(self, a, FALSE);
 }
 
 /* ------------------------------------------------------------ placement */

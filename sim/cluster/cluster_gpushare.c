@@ -534,6 +534,21 @@ cluster_gpushare_node_track_whole(ClusterGpuShareNode *g, guint slot)
 }
 
 void
+cluster_gpushare_node_track_devices(ClusterGpuShareNode *g)
+{
+	g->devices = TRUE;
+}
+
+void
+cluster_gpushare_node_set_held(ClusterGpuShareNode *g, guint index, gboolean held)
+{
+	if (index >= g->n_gpus)
+		return;
+	g->free[index] = held ? 0 : CLUSTER_GPUSHARE_MILLI;
+	g->frag_valid = FALSE;
+}
+
+void
 cluster_gpushare_node_sync(ClusterNode *node, const ClusterPod *pod, gint delta)
 {
 	ClusterGpuShareNode *g = node->gpushare;
@@ -541,14 +556,16 @@ cluster_gpushare_node_sync(ClusterNode *node, const ClusterPod *pod, gint delta)
 	gint64 idle;
 	guint cls;
 
-	if (g == NULL || !g->whole)
+	if (g == NULL || (!g->whole && !g->devices))
 		return;
 	g->frag_valid = FALSE; /* the CPU changed even for a CPU-only pod */
-	idle = node->allocatable.v[g->whole_res] - node->requested.v[g->whole_res];
 	/* taken GPUs first, as the plugin hands out the idle ones of lowest index;
-	 * only the count matters to the scores */
-	for (guint i = 0; i < g->n_gpus; i++)
-		g->free[i] = (gint64)(g->n_gpus - i) <= idle ? CLUSTER_GPUSHARE_MILLI : 0;
+	 * only the count matters to the scores (devices: DynamicResources sets them) */
+	if (g->whole) {
+		idle = node->allocatable.v[g->whole_res] - node->requested.v[g->whole_res];
+		for (guint i = 0; i < g->n_gpus; i++)
+			g->free[i] = (gint64)(g->n_gpus - i) <= idle ? CLUSTER_GPUSHARE_MILLI : 0;
+	}
 	if (req == NULL || req->num_gpu == 0)
 		return;
 	cls = pod_class(req);

@@ -176,10 +176,11 @@ fill_mode(RptMode *mode, const ScenarioResult *r, const ScenarioMode *spec)
 
 		rpt_mode_set_info(mode, "score_policy", policy);
 		/* the FGD paper's six: a research plugin no kube-scheduler ships
-		 * (docs/research/scenario-policies.md); devices stay production's */
+		 * (docs/research/scenario-policies.md); who picks the GPUs (devicePick) */
 		if (cluster_sched_score_policy_needs_gpushare(spec->policy.name)) {
 			rpt_mode_set_info(mode, "score_policy_beyond_production", "yes");
-			rpt_mode_set_info(mode, "device_pick", "production");
+			rpt_mode_set_info(mode, "device_pick",
+			                  spec->device_pick_policy ? "policy" : "production");
 		}
 	}
 	rpt_mode_set_info(mode, "gpu_devices", gpus);

@@ -72,12 +72,13 @@ void scenario_spec__policy(ScenarioDec *dec,
                            const char *path,
                            ClusterScorePolicyConfig *config,
                            K8sPos *pos);
-/* After the mode's world and sharing: refuses the paper's six at the mode's
- * policy (@mode: the mode's mapping at @mode_path) where they have no per-GPU state. */
+/* After the mode's world and sharing: decodes `devicePick:` into @m and
+ * refuses the paper's six at the mode's policy (@mode: the mode's mapping at
+ * @mode_path) where they have no per-GPU state. */
 void scenario_spec__check_policy_world(ScenarioDec *dec,
                                        const K8sYamlNode *mode,
                                        const char *mode_path,
-                                       const ScenarioMode *m);
+                                       ScenarioMode *m);
 
 /* ---- the cluster as objects, the imported pods (scenario_objects_dec.c) ---- */
 

@@ -283,31 +283,56 @@ scenario_spec__policy(ScenarioDec *dec,
 }
 
 /*
+ * `devicePick: production|policy` (docs/research/scenario-policies.md section
+ * 5): production (the default) leaves the GPUs to the device plugin or the
+ * DRA allocator's first fit; policy lets one of the paper's six pick them
+ * (cluster_gpushare_pick), beyond production, so a kube-scheduler policy,
+ * which picks no GPU, cannot take it.
+ */
+static void
+decode_device_pick(ScenarioDec *dec,
+                   const K8sYamlNode *mode,
+                   const char *mode_path,
+                   ScenarioMode *m)
+{
+	static const char *const names[] = { "production", "policy" };
+	const K8sYamlNode *node = k8s_yaml_map_lookup(mode, "devicePick");
+	g_autofree char *path = g_strdup_printf("%s.devicePick", mode_path);
+	guint i;
+
+	if (node == NULL || !scenario_dec__choice(dec, node, path, names, 2, &i) || i == 0)
+		return;
+	if (!cluster_sched_score_policy_needs_gpushare(m->policy.name)) {
+		scenario_dec__error(dec, node, path,
+		                    "devicePick policy needs a policy that picks GPUs: Random, "
+		                    "DotProd, GpuClustering, GpuPacking, BestFit or FGD (policy is "
+		                    "%s); with it, the valid value is production",
+		                    m->policy.name);
+		return;
+	}
+	m->device_pick_policy = TRUE;
+}
+
+/*
  * The paper's six score each GPU's free share (docs/research/scenario-policies.md):
- * built for the extended world's whole GPUs only. The DRA world's state (its
- * ResourceSlices and allocations) is not built yet, and a time-sliced or MPS
- * replica is an advertised unit, not a measured share of a GPU.
+ * whole GPUs in either world (nvidia.com/gpu devices, or the DRA driver's GPU
+ * devices and the claims' allocations). A time-sliced or MPS replica is an
+ * advertised unit, not a measured share of a GPU; the DRA world's GpuConfig
+ * sharing and MIG are refused when the run meets them (world_gpushare.c).
  */
 void
 scenario_spec__check_policy_world(ScenarioDec *dec,
                                   const K8sYamlNode *mode,
                                   const char *mode_path,
-                                  const ScenarioMode *m)
+                                  ScenarioMode *m)
 {
 	const K8sYamlNode *node = k8s_yaml_map_lookup(mode, "policy");
 	g_autofree char *path = g_strdup_printf("%s.policy", mode_path);
 
+	decode_device_pick(dec, mode, mode_path, m);
 	if (node == NULL || !cluster_sched_score_policy_needs_gpushare(m->policy.name))
 		return;
-	if (m->world == SCENARIO_WORLD_DRA)
-		scenario_dec__error(dec, node, path,
-		                    "score policy %s runs in the extended world only for now: the "
-		                    "DRA world's per-GPU state is not built yet "
-		                    "(docs/research/scenario-policies.md); use world: extended or "
-		                    "LeastAllocated, MostAllocated, RequestedToCapacityRatio or "
-		                    "BalancedAllocation",
-		                    m->policy.name);
-	else if (m->xr.sharing != XR_SHARING_NONE)
+	if (m->world == SCENARIO_WORLD_EXTENDED && m->xr.sharing != XR_SHARING_NONE)
 		scenario_dec__error(dec, node, path,
 		                    "score policy %s reads each GPU's free share, which a "
 		                    "time-sliced or MPS replica is not: use it with sharing "

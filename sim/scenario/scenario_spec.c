@@ -577,13 +577,12 @@ decode_mode_world(ScenarioDec *dec, const K8sYamlNode *node, const char *path, S
 static void
 decode_mode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
-	static const char *const known[] = { "name",         "world",
-		                             "migStrategy",  "sharing",
-		                             "mig",          "policy",
-		                             "score",        "percentageOfNodesToScore",
-		                             "featureGates", "filterTimeout",
-		                             "addNodes",     "removeNodes",
-		                             "drainNodes",   NULL };
+	static const char *const known[] = {
+		"name",         "world",         "migStrategy", "sharing",
+		"mig",          "policy",        "score",       "percentageOfNodesToScore",
+		"featureGates", "filterTimeout", "addNodes",    "removeNodes",
+		"drainNodes",   "devicePick",    NULL
+	};
 	ScenarioMode m = { .extended_resource_gate = TRUE };
 
 	cluster_score_policy_config_init(&m.policy);

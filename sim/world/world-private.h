@@ -64,6 +64,12 @@ void scenario_xlate__plugin_mps(const Scenario *self,
                                 const char *resource,
                                 double *mps_threads,
                                 gint64 *mem_limit);
+/* The spec of the pod's claim reference @pc in namespace @ns (the manifests'
+ * ResourceClaim, @shared TRUE, or ResourceClaimTemplate), NULL if none. */
+const K8sResourceClaimSpec *scenario_xlate__claim_spec(const Scenario *self,
+                                                       const char *ns,
+                                                       const K8sPodResourceClaim *pc,
+                                                       gboolean *shared);
 /* ScenarioClaimShapeFunc (measure.h) over scenario_xlate__pod(): the sampler's task mix. */
 void scenario_xlate__claim_shape(const Scenario *sc,
                                  const ScenarioPod *pod,
@@ -132,12 +138,17 @@ gboolean scenario_gpushare__add_node(ScenarioGpuShare *self,
                                      const char *layout,
                                      guint n_gpus,
                                      K8sDiagList *diags);
+/* A pod of the run (@pod, made into @cpod): its GPU request (in the DRA world
+ * from its claims; what cannot be scored is refused at start). */
 void scenario_gpushare__add_pod(ScenarioGpuShare *self,
-                                ClusterPod *pod,
+                                const ScenarioPod *pod,
+                                ClusterPod *cpod,
                                 guint index,
                                 const ClusterResNames *names);
-/* After the nodes and pods, before the run: node state, largest spec, task mix. */
-void scenario_gpushare__start(ScenarioGpuShare *self, const ClusterResNames *names);
+/* After the nodes and pods, before the run: node state, largest spec, task
+ * mix; a pod the policy cannot score is an error in @diags at the mode's policy. */
+void
+scenario_gpushare__start(ScenarioGpuShare *self, const ClusterResNames *names, K8sDiagList *diags);
 
 typedef struct ScenarioEvents ScenarioEvents;
 

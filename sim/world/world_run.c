@@ -428,7 +428,7 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 		scenario_xlate__plugin_mps(run->env.sc, run->env.mode, resource, &w.mps_threads,
 		                           &w.mem_limit);
 	if (run->gpushare != NULL)
-		scenario_gpushare__add_pod(run->gpushare, cpod, (guint)uid, run->env.names);
+		scenario_gpushare__add_pod(run->gpushare, pod, cpod, (guint)uid, run->env.names);
 	index = cluster_sim_add_pod(run->env.sim, cpod, &w);
 	if (run->env.place != NULL && resource != NULL)
 		scenario_place__set_pod(run->env.place, index, resource);
@@ -697,7 +697,7 @@ populate(WorldRun *run, guint before, GError **error)
 	for (guint i = 0; ok && i < run->pods->len; i++)
 		ok = add_pod(run, &g_array_index(run->pods, ScenarioPod, i), i);
 	if (ok && run->gpushare != NULL)
-		scenario_gpushare__start(run->gpushare, run->env.names);
+		scenario_gpushare__start(run->gpushare, run->env.names, run->env.diags);
 	if ((ok || (error != NULL && *error == NULL)) &&
 	    k8s_diag_list_count_errors(run->env.diags) > before) {
 		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,

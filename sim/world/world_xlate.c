@@ -55,6 +55,15 @@ claim_spec(const Scenario *self, const char *ns, const K8sPodResourceClaim *pc, 
 	return NULL;
 }
 
+const K8sResourceClaimSpec *
+scenario_xlate__claim_spec(const Scenario *self,
+                           const char *ns,
+                           const K8sPodResourceClaim *pc,
+                           gboolean *shared)
+{
+	return claim_spec(self, ns, pc, shared);
+}
+
 static const K8sDeviceClass *
 lookup_class(const Scenario *self, const char *name)
 {

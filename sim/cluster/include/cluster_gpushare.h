@@ -55,6 +55,10 @@ typedef struct ClusterGpuShareNode {
 	 * scheduler's assume / release keep @free in step with that count. */
 	gboolean whole;
 	guint whole_res;
+	/* A scenario's DRA world (cluster_gpushare_node_track_devices): GPU i is
+	 * the node's i-th compute device, and DynamicResources' allocation and
+	 * deallocation of a claim set @free (cluster_dra_gpushare.c). */
+	gboolean devices;
 } ClusterGpuShareNode;
 
 /* How a policy picks GPUs inside the chosen node (Open-Gpu-Share's gpuSelMethod). */
@@ -148,6 +152,20 @@ void cluster_gpushare_bind(ClusterNode *node, const ClusterPod *pod, const guint
  * allocatable minus requested count of @slot: no per-device record.
  */
 void cluster_gpushare_node_track_whole(ClusterGpuShareNode *g, guint slot);
+/*
+ * A scenario's DRA world: @g's GPUs are the node's compute devices, whole and
+ * exclusive (drasim's NVIDIA driver publishes no allowMultipleAllocations
+ * GPU), and DynamicResources keeps @free in step with the claims' allocations
+ * through cluster_gpushare_node_set_held(); the scheduler's assume / release
+ * keep GpuClustering's counts and the cached fragment.
+ */
+void cluster_gpushare_node_track_devices(ClusterGpuShareNode *g);
+/*
+ * GPU @index of @g is now held by an allocated claim (@held) or free again:
+ * its free milli becomes 0 or a whole GPU, and the cached fragment is
+ * invalidated. Out-of-range indexes are ignored. Allocates nothing.
+ */
+void cluster_gpushare_node_set_held(ClusterGpuShareNode *g, guint index, gboolean held);
 /*
  * After the scheduler added (@delta 1) or removed (@delta -1) @pod's requests
  * on @node: nothing unless the node tracks whole GPUs; then its free list,

@@ -156,6 +156,9 @@ typedef struct {
 	/* `policy:`: the score policy and its arguments (LeastAllocated unless set) */
 	ClusterScorePolicyConfig policy;
 	K8sPos policy_pos;
+	/* `devicePick: policy` (only with the FGD paper's six): the policy picks
+	 * the GPUs inside the node, beyond production; FALSE: production's pick */
+	gboolean device_pick_policy;
 	guint percentage_of_nodes_to_score;
 	gboolean extended_resource_gate; /* DRAExtendedResource (default on in dra world) */
 	gboolean device_taints_gate;     /* DRADeviceTaints (alpha, off) */

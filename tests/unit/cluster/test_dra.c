@@ -4,7 +4,8 @@
  * ResourceSlice with two GPUs, a template, a shared claim, pods) go through
  * the claim controller, DynamicResources, Reserve and placement: template
  * pods get distinct GPUs and a third waits for a deallocation; pods sharing
- * a claim share its GPU (time-sliced); a CEL runtime error is an error.
+ * a claim share its GPU (time-sliced); a CEL runtime error is an error; the
+ * FGD paper's per-GPU state follows the claims' allocations.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 
 #include "cluster_claims.h"
 #include "cluster_dra.h"
+#include "cluster_gpushare.h"
 #include "cluster_k8s.h"
 #include "cluster_plugin.h"
 #include "cluster_query.h"
@@ -323,6 +325,50 @@ test_dra__extended_resource_backed_by_a_class(void **state)
 	fixture_clear(&f);
 }
 
+/*
+ * The DRA world's per-GPU state (cluster_dra_gpushare.c): node-a's two GPUs
+ * are gpu-0 and gpu-1 (indexes 0 and 1), idle: free [1000, 1000]. a and b
+ * (one GPU each, 10 s of work) arrive at 0: the allocator's first fit gives
+ * a gpu-0 and b gpu-1: [0, 0], two pods of class 1 (one whole GPU). c arrives
+ * at 1 s and fits nowhere (no GPU with 1000 free) until a and b end at 10 s;
+ * their claims are deallocated ([1000, 1000]) and c takes the first fit,
+ * gpu-0: at 15 s [0, 1000], one pod of class 1. At the end c's claim is gone
+ * too: [1000, 1000], no class. Without the hook the state would stay idle.
+ */
+static void
+test_dra__gpushare_state_follows_claims(void **state)
+{
+	static const gint32 both[] = { 0, 0 }, first[] = { 0, 1000 }, idle[] = { 1000, 1000 };
+	g_autoptr(ClusterGpuShare) share = cluster_gpushare_new(64000, 2000, NULL, NULL);
+	ClusterGpuShareReq one = { 1, 1000, 0 };
+	ClusterGpuShareNode g;
+	Fixture f;
+
+	fixture_init(&f);
+	cluster_gpushare_node_init(&g, share, 0, 2);
+	cluster_gpushare_node_track_devices(&g);
+	cluster_sim_get_node(f.sim, 0)->gpushare = &g;
+	cluster_sim_get_pod(f.sim, add_pod(&f, "a", 0, "one-gpu", TRUE))->gpushare = &one;
+	cluster_sim_get_pod(f.sim, add_pod(&f, "b", 0, "one-gpu", TRUE))->gpushare = &one;
+	cluster_sim_get_pod(f.sim, add_pod(&f, "c", 1 * S, "one-gpu", TRUE))->gpushare = &one;
+	sim_loop_set_horizon(f.loop, 5 * S);
+	sim_loop_run(f.loop);
+	assert_memory_equal(g.free, both, sizeof(both));
+	assert_int_equal(g.affinity[1], 2);
+	assert_int_equal(g.n_affinity, 1);
+	sim_loop_set_horizon(f.loop, 15 * S);
+	sim_loop_run(f.loop);
+	assert_memory_equal(g.free, first, sizeof(first));
+	assert_int_equal(g.affinity[1], 1);
+	assert_int_equal(cluster_sim_get_pod_latency(f.sim, 2), 9 * S);
+	sim_loop_set_horizon(f.loop, SIM_TIME_NEVER);
+	sim_loop_run(f.loop);
+	assert_memory_equal(g.free, idle, sizeof(idle));
+	assert_int_equal(g.affinity[1], 0);
+	assert_int_equal(g.n_affinity, 0);
+	fixture_clear(&f);
+}
+
 int
 main(void)
 {
@@ -331,6 +377,7 @@ main(void)
 		cmocka_unit_test(test_dra__shared_claim_shares_its_gpu),
 		cmocka_unit_test(test_dra__cel_runtime_error_is_an_error),
 		cmocka_unit_test(test_dra__extended_resource_backed_by_a_class),
+		cmocka_unit_test(test_dra__gpushare_state_follows_claims),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -214,8 +214,14 @@ test_policy__shape(void **state)
  *    now (32000, [1000, 1000]) and after (24000, one idle GPU): both shapes
  *    fit, 0 and 0: int(100 sigmoid(0)) = 50. A.
  * Each of the paper's is alone in its profile, so the policy decides. Only the
- * paper's modes get the translation note that marks them beyond production. On
- * main the decoder refuses them, so these runs fail to load.
+ * paper's modes get the translation note that marks them beyond production.
+ * The dra-* modes are the same in the DRA world: the pods' nvidia.com/gpu is
+ * backed by gpu.nvidia.com (KEP-5004), each node has two whole GPU devices,
+ * and the per-GPU state follows the claims' allocations; every number above
+ * is the same (a GPU is idle or held, the CPU is the same), so the same node.
+ * dra-pick and ext-pick are FGD with devicePick: policy: whole GPUs, the same
+ * choice. On main the decoder refused the DRA world's six and devicePick, so
+ * those runs failed to load.
  */
 static void
 test_policy__gpushare_modes_place_by_policy(void **state)
@@ -224,7 +230,10 @@ test_policy__gpushare_modes_place_by_policy(void **state)
 		const char *mode;
 		gboolean same_node;
 	} cases[] = {
-		{ "least", FALSE }, { "bestfit", TRUE }, { "packing", TRUE }, { "fgd", TRUE }
+		{ "least", FALSE },      { "bestfit", TRUE },    { "packing", TRUE },
+		{ "fgd", TRUE },         { "dra-least", FALSE }, { "dra-bestfit", TRUE },
+		{ "dra-packing", TRUE }, { "dra-fgd", TRUE },    { "dra-pick", TRUE },
+		{ "ext-pick", TRUE },
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -252,21 +261,18 @@ test_policy__gpushare_modes_place_by_policy(void **state)
 
 /*
  * Where the paper's six have no per-GPU state they are refused at the policy:
- * the DRA world (not built yet; line 8 "  - {name: dra, policy: FGD}", the
- * value at column 25), a shared GPU (line 8, "  - {name: x, world: extended,
- * sharing: {strategy: time-slicing, replicas: 2}, policy: " is 87 characters),
- * and resources they do not take (the list at column 63).
+ * a shared GPU (line 8, "  - {name: x, world: extended, sharing: {strategy:
+ * time-slicing, replicas: 2}, policy: " is 87 characters) and resources they
+ * do not take (the list at column 63). `devicePick: policy` needs one of the
+ * six: line 8 "  - {name: x, policy: LeastAllocated, devicePick: " is 50
+ * characters (the value at column 51), "  - {name: x, devicePick: " 26 (no
+ * policy: LeastAllocated, column 27); a value other than production or policy,
+ * "  - {name: x, policy: FGD, devicePick: " 39 (column 40). On main the DRA
+ * world refused the six and devicePick was an unknown field.
  */
 static void
 test_policy__gpushare_refusals(void **state)
 {
-	scenario_test_expect_error(
-	        HEAD ONE_POOL "  modes:\n  - {name: dra, policy: FGD}\n",
-	        "s.yaml:8:25: error: score policy FGD runs in the extended world only for now: "
-	        "the DRA world's per-GPU state is not built yet "
-	        "(docs/research/scenario-policies.md); use world: extended or LeastAllocated, "
-	        "MostAllocated, RequestedToCapacityRatio or BalancedAllocation "
-	        "[spec.modes[0].policy]");
 	scenario_test_expect_error(
 	        HEAD ONE_POOL "  modes:\n  - {name: x, world: extended, sharing: {strategy: "
 	                      "time-slicing, replicas: 2}, policy: BestFit}\n",
@@ -278,6 +284,21 @@ test_policy__gpushare_refusals(void **state)
 	                      "resources: []}}\n",
 	        "s.yaml:8:63: error: FGD takes no resources: it scores CPU and GPUs as the FGD "
 	        "paper defines it [spec.modes[0].policy.resources]");
+	scenario_test_expect_error(
+	        HEAD ONE_POOL
+	        "  modes:\n  - {name: x, policy: LeastAllocated, devicePick: policy}\n",
+	        "s.yaml:8:51: error: devicePick policy needs a policy that picks GPUs: Random, "
+	        "DotProd, GpuClustering, GpuPacking, BestFit or FGD (policy is LeastAllocated); "
+	        "with it, the valid value is production [spec.modes[0].devicePick]");
+	scenario_test_expect_error(
+	        HEAD ONE_POOL "  modes:\n  - {name: x, devicePick: policy}\n",
+	        "s.yaml:8:27: error: devicePick policy needs a policy that picks GPUs: Random, "
+	        "DotProd, GpuClustering, GpuPacking, BestFit or FGD (policy is LeastAllocated); "
+	        "with it, the valid value is production [spec.modes[0].devicePick]");
+	scenario_test_expect_error(
+	        HEAD ONE_POOL "  modes:\n  - {name: x, policy: FGD, devicePick: first}\n",
+	        "s.yaml:8:40: error: expected production or policy, got \"first\" "
+	        "[spec.modes[0].devicePick]");
 }
 
 /*
@@ -335,6 +356,141 @@ test_policy__gpushare_refuses_mig_events(void **state)
 	assert_non_null(strstr(line, "[spec.modes[3].policy]"));
 }
 
+/*
+ * data/policy-gpushare-dra.yaml: policy-gpushare.yaml's two nodes and pods in
+ * the DRA world, `first` and `second` asking through a claim of one
+ * gpu.nvidia.com device (ExactCount, count 1). Each node's two GPU devices are
+ * its per-GPU state; a pod's request is its claim's one whole GPU, its CPU the
+ * same as in the extended world. So every score of the extended test above is
+ * the same here (BestFit 100 vs 37, GpuPacking 49 vs 31, FGD 62 vs 50, least
+ * spreading): `second` joins `first` under the paper's three, not under least.
+ */
+static void
+test_policy__gpushare_dra_claims_place_by_policy(void **state)
+{
+	const struct {
+		const char *mode;
+		gboolean same_node;
+	} cases[] = {
+		{ "least", FALSE }, { "bestfit", TRUE }, { "packing", TRUE }, { "fgd", TRUE }
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(ScenarioResult) r =
+		        scenario_test_run_mode("policy-gpushare-dra.yaml", cases[i].mode);
+		const ScenarioPodRecord *first = scenario_test_pod_record(r, "first", NULL);
+		const ScenarioPodRecord *second = scenario_test_pod_record(r, "second", NULL);
+
+		assert_non_null(first->node);
+		assert_non_null(second->node);
+		if (cases[i].same_node)
+			assert_string_equal(first->node, second->node);
+		else
+			assert_string_not_equal(first->node, second->node);
+	}
+}
+
+/* Runs @mode of data/policy-gpushare-dra.yaml with @value at @path; the run must
+ * fail with one diagnostic containing @needle. */
+static void
+expect_run_refused(const char *path, const char *value, const char *mode, const char *needle)
+{
+	g_autofree char *file = scenario_test_data_path("policy-gpushare-dra.yaml");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	ScenarioOverride o = { path, value, { "--vary 1", 0, 0 } };
+	g_autoptr(Scenario) sc = scenario_load_with(file, &o, path != NULL ? 1 : 0, diags);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(ScenarioResult) r = NULL;
+	g_autofree char *line = NULL;
+
+	assert_non_null(sc);
+	r = scenario_run(sc, scenario_lookup_mode(sc, mode), 0, 0, NULL, NULL, diags, &error);
+	assert_null(r);
+	assert_non_null(error);
+	assert_int_equal(k8s_diag_list_count(diags), 1);
+	line = k8s_diag_format(k8s_diag_list_get(diags, 0));
+	if (strstr(line, needle) == NULL)
+		fail_msg("%s\ndoes not contain\n%s", line, needle);
+}
+
+#define MANIFESTS(file) "[policy-gpushare-dra-manifests.yaml, policy-gpushare-dra-refused-" file "]"
+#define FGD_AT                                                                                     \
+	"policy-gpushare-dra.yaml:21:37: error: mode fgd: policy FGD reads each GPU's free "       \
+	"share, "
+#define USE_ANOTHER                                                                                \
+	"; use a mode without it (docs/research/scenario-policies.md) [spec.modes[3].policy]"
+
+/*
+ * What the paper's six cannot score in the DRA world is refused at the mode's
+ * policy (mode fgd, line 21 "  - {name: fgd, world: dra, policy: " is 36
+ * characters: FGD at column 37): a claim of allocationMode All (how many GPUs
+ * depends on the node), a MIG device, GpuConfig time-slicing, a node of 16
+ * GPUs (the memo key holds 8) and DynamicMIG (mode fgdmig, line 22, "  -
+ * {name: fgdmig, world: dra, policy: " 39 characters). On main every DRA mode
+ * with one of the six was refused at load, for want of the state.
+ */
+static void
+test_policy__gpushare_dra_refusals(void **state)
+{
+	expect_run_refused("spec.workload.manifests", MANIFESTS("all.yaml"), "fgd",
+	                   FGD_AT "and pod all asks for allocationMode All of gpu.nvidia.com: how "
+	                          "many GPUs that is depends on the node, and the policy scores a "
+	                          "known count" USE_ANOTHER);
+	expect_run_refused("spec.workload.manifests", MANIFESTS("mig.yaml"), "fgd",
+	                   FGD_AT "and pod mig asks for MIG devices, which are not shares of one "
+	                          "GPU" USE_ANOTHER);
+	expect_run_refused("spec.workload.manifests", MANIFESTS("sliced.yaml"), "fgd",
+	                   FGD_AT "and pod sliced asks for GPU sharing (GpuConfig time-slicing or "
+	                          "MPS): a replica is an advertised unit, not a measured share of "
+	                          "a GPU" USE_ANOTHER);
+	expect_run_refused("spec.cluster.nodePools",
+	                   "[{name: node, shape: test-sixteen-h100, count: 1}]", "fgd",
+	                   "policy-gpushare-dra.yaml:21:37: error: mode fgd: policy FGD handles "
+	                   "nodes of at most 8 GPUs; node node-0 has 16 [spec.modes[3].policy]");
+	expect_run_refused(NULL, NULL, "fgdmig",
+	                   "policy-gpushare-dra.yaml:22:40: error: mode fgdmig: policy FGD reads "
+	                   "each GPU's free share, which a MIG instance is not (node node-0 has "
+	                   "MIG layout dynamic); use a mode without MIG "
+	                   "(docs/research/scenario-policies.md) [spec.modes[4].policy]");
+}
+
+/*
+ * The differential check: data/policy-gpushare-diff.yaml runs one workload
+ * (nine pods of 0, 1 or 2 whole GPUs on three nodes of two, pods ending and
+ * arriving, so GPUs are freed and taken again) under each of the six in the
+ * extended world (state from the nvidia.com/gpu count) and in the DRA world
+ * (state from the claims' devices). With whole GPUs the states are equal at
+ * every cycle, and so every pod's node must be. (With the DRA hook turned
+ * off, GpuPacking and FGD place p2, p4 and p9 elsewhere: the check sees it.)
+ */
+static void
+test_policy__gpushare_dra_equals_extended(void **state)
+{
+	static const char *const six[] = { "Random",     "DotProd", "GpuClustering",
+		                           "GpuPacking", "BestFit", "FGD" };
+	static const char *const pods[] = { "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9" };
+
+	for (guint i = 0; i < G_N_ELEMENTS(six); i++) {
+		g_autofree char *ext_mode = g_strdup_printf("ext-%s", six[i]);
+		g_autofree char *dra_mode = g_strdup_printf("dra-%s", six[i]);
+		g_autoptr(ScenarioResult) ext =
+		        scenario_test_run_mode("policy-gpushare-diff.yaml", ext_mode);
+		g_autoptr(ScenarioResult) dra =
+		        scenario_test_run_mode("policy-gpushare-diff.yaml", dra_mode);
+
+		for (guint k = 0; k < G_N_ELEMENTS(pods); k++) {
+			const ScenarioPodRecord *e = scenario_test_pod_record(ext, pods[k], NULL);
+			const ScenarioPodRecord *d = scenario_test_pod_record(dra, pods[k], NULL);
+
+			assert_non_null(e->node);
+			assert_non_null(d->node);
+			if (strcmp(e->node, d->node) != 0)
+				fail_msg("%s: pod %s on %s (extended) and %s (dra)", six[i],
+				         pods[k], e->node, d->node);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -349,6 +505,9 @@ main(void)
 		cmocka_unit_test(test_policy__gpushare_refusals),
 		cmocka_unit_test(test_policy__gpushare_refuses_mig),
 		cmocka_unit_test(test_policy__gpushare_refuses_mig_events),
+		cmocka_unit_test(test_policy__gpushare_dra_claims_place_by_policy),
+		cmocka_unit_test(test_policy__gpushare_dra_refusals),
+		cmocka_unit_test(test_policy__gpushare_dra_equals_extended),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
