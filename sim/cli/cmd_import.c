@@ -148,7 +148,7 @@ static const char import_description[] =
         "(with status.allocation and reservedFor), ResourceClaimTemplates, Pods,\n"
         "Deployments, StatefulSets, ReplicaSets, Jobs and DeviceTaintRules are imported;\n"
         "other kinds (Secrets, ConfigMaps, Events, Namespaces...) are skipped unread,\n"
-        "with a count per kind. Writes SCENARIO_DIR/scenario.yaml, README.md (what was\n"
+        "with a count per kind. Writes DIR/scenario.yaml, DIR/README.md (what was\n"
         "imported and left out), cluster/*.yaml and workload/*.yaml (docs/import.md).\n"
         "\n"
         "Examples:\n"
@@ -186,7 +186,7 @@ cli_import_main(int argc, char **argv)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) context =
-	        g_option_context_new("FILE|DIR... -o DIR - a scenario from a cluster's dump");
+	        g_option_context_new("-o DIR - a scenario from a cluster's dump");
 	g_autofree char *scenario = NULL;
 	ImportResult result;
 	int status;
