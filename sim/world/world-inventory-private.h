@@ -52,6 +52,12 @@ void world_inv__node_clear(WorldInvNode *inv);
  * @domain), or NULL. */
 const char *world_inv__attr(const K8sDevice *device, const char *domain, const char *name);
 
+/* The next slice of @set after index *@i (start at 0) with nodeName @node and,
+ * unless NULL, driver @driver; NULL after the last. Loop:
+ * for (guint i = 0; (s = world_inv__next_slice(set, node, driver, &i));) */
+const K8sResourceSlice *
+world_inv__next_slice(K8sObjectSet *set, const char *node, const char *driver, guint *i);
+
 /* The mode's index in @sc->modes (for field paths "spec.modes[I]..."). */
 guint world_inv__mode_index(const Scenario *sc, const ScenarioMode *mode);
 

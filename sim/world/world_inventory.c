@@ -98,23 +98,17 @@ add_clone(const Scenario *sc,
           const K8sObject *like,
           const char *clone)
 {
+	const K8sResourceSlice *s;
 	K8sObject *copy;
 
 	if (like != NULL) {
 		copy = k8s_object_set_add_copy(inv->set, like, clone);
 		relabel(inv->set, &copy->metadata.labels, clone);
 	}
-	for (guint i = 0; i < k8s_object_set_count_kind(sc->inventory, K8S_KIND_RESOURCE_SLICE);
-	     i++) {
-		const K8sObject *obj =
-		        k8s_object_set_get_kind(sc->inventory, K8S_KIND_RESOURCE_SLICE, i);
-		const K8sResourceSlice *s = k8s_object_as_resource_slice((K8sObject *)obj);
-		K8sResourceSlice *c;
+	for (guint i = 0; (s = world_inv__next_slice(sc->inventory, from, NULL, &i));) {
+		K8sResourceSlice *c = k8s_object_as_resource_slice(k8s_object_set_add_copy(
+		        inv->set, &s->obj, renamed(inv->set, s->obj.metadata.name, from, clone)));
 
-		if (g_strcmp0(s->spec.node_name, from) != 0)
-			continue;
-		c = k8s_object_as_resource_slice(k8s_object_set_add_copy(
-		        inv->set, obj, renamed(inv->set, obj->metadata.name, from, clone)));
 		c->spec.node_name = k8s_object_set_intern(inv->set, clone);
 		c->spec.pool.name = renamed(inv->set, s->spec.pool.name, from, clone);
 	}
@@ -168,17 +162,11 @@ add_clones(const Scenario *sc,
 static gint64
 nvidia_generation(const Scenario *sc, const char *name)
 {
+	const K8sResourceSlice *s;
 	gint64 g = 0;
 
-	for (guint i = 0; i < k8s_object_set_count_kind(sc->inventory, K8S_KIND_RESOURCE_SLICE);
-	     i++) {
-		const K8sResourceSlice *s = k8s_object_as_resource_slice(
-		        k8s_object_set_get_kind(sc->inventory, K8S_KIND_RESOURCE_SLICE, i));
-
-		if (g_strcmp0(s->spec.node_name, name) == 0 &&
-		    g_strcmp0(s->spec.driver, WORLD_INV_NVIDIA) == 0)
-			g = MAX(g, s->spec.pool.generation);
-	}
+	for (guint i = 0; (s = world_inv__next_slice(sc->inventory, name, WORLD_INV_NVIDIA, &i));)
+		g = MAX(g, s->spec.pool.generation);
 	return g;
 }
 

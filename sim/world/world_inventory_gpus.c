@@ -63,6 +63,20 @@ world_inv__attr(const K8sDevice *device, const char *domain, const char *name)
 	return NULL;
 }
 
+const K8sResourceSlice *
+world_inv__next_slice(K8sObjectSet *set, const char *node, const char *driver, guint *i)
+{
+	while (*i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE)) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, (*i)++));
+
+		if (g_strcmp0(s->spec.node_name, node) == 0 &&
+		    (driver == NULL || g_strcmp0(s->spec.driver, driver) == 0))
+			return s;
+	}
+	return NULL;
+}
+
 guint
 world_inv__mode_index(const Scenario *sc, const ScenarioMode *mode)
 {
@@ -204,13 +218,9 @@ seen_gpus_free(GArray *gpus)
 static const char *
 node_product(K8sObjectSet *set, const char *name)
 {
-	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
-		const K8sResourceSlice *s = k8s_object_as_resource_slice(
-		        k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, i));
+	const K8sResourceSlice *s;
 
-		if (g_strcmp0(s->spec.node_name, name) != 0 ||
-		    g_strcmp0(s->spec.driver, WORLD_INV_NVIDIA) != 0)
-			continue;
+	for (guint i = 0; (s = world_inv__next_slice(set, name, WORLD_INV_NVIDIA, &i));) {
 		for (guint d = 0; d < s->spec.n_devices; d++) {
 			const char *p = world_inv__attr(&s->spec.devices[d], WORLD_INV_NVIDIA,
 			                                "productName");
@@ -230,6 +240,7 @@ world_inv__node_from_slices(WorldInvNode *out,
 {
 	const char *product = node_product(set, name);
 	const HwGpuModel *model = world_inv__gpu_model(catalog, product);
+	const K8sResourceSlice *s;
 	GArray *gpus;
 
 	memset(out, 0, sizeof(*out));
@@ -241,15 +252,9 @@ world_inv__node_from_slices(WorldInvNode *out,
 		return FALSE;
 	}
 	gpus = g_array_new(FALSE, TRUE, sizeof(SeenGpu));
-	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
-		const K8sResourceSlice *s = k8s_object_as_resource_slice(
-		        k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, i));
-
-		if (g_strcmp0(s->spec.node_name, name) == 0 &&
-		    g_strcmp0(s->spec.driver, WORLD_INV_NVIDIA) == 0)
-			for (guint d = 0; d < s->spec.n_devices; d++)
-				see_device(gpus, model, &s->spec.devices[d]);
-	}
+	for (guint i = 0; (s = world_inv__next_slice(set, name, WORLD_INV_NVIDIA, &i));)
+		for (guint d = 0; d < s->spec.n_devices; d++)
+			see_device(gpus, model, &s->spec.devices[d]);
 	world_inv__node_init(out, model, name, gpus->len);
 	for (guint i = 0; i < gpus->len; i++) {
 		const SeenGpu *g = &g_array_index(gpus, SeenGpu, i);

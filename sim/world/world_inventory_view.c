@@ -97,14 +97,9 @@ has_nvidia_resources(const K8sNode *node)
 static gboolean
 has_slices(K8sObjectSet *set, const char *name)
 {
-	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
-		const K8sResourceSlice *s = k8s_object_as_resource_slice(
-		        k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, i));
+	guint i = 0;
 
-		if (g_strcmp0(s->spec.node_name, name) == 0)
-			return TRUE;
-	}
-	return FALSE;
+	return world_inv__next_slice(set, name, NULL, &i) != NULL;
 }
 
 static void

@@ -171,7 +171,8 @@ typedef struct {
 	GArray *add_nodes;       /* ScenarioNodeClone: addNodes */
 	GPtrArray *remove_nodes; /* char*: removeNodes (node and its slices gone) */
 	GPtrArray *drain_nodes;  /* char*: drainNodes (cordoned; its pods pending at 0) */
-	GArray *remove_pos, *drain_pos; /* K8sPos of each name of remove_nodes, drain_nodes */
+	/* K8sPos of each name of remove_nodes and drain_nodes (error positions) */
+	GArray *remove_pos, *drain_pos;
 	K8sPos pos;
 } ScenarioMode;
 
