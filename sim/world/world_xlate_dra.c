@@ -118,6 +118,7 @@ take_affinity(Convert *c, K8sNodeSelector *affinity)
 		K8sNodeSelectorRequirement *r = &term->match_expressions[i];
 		const WorldXlateLabel *row = world_xlate_label_for_key(r->key);
 		g_autoptr(GString) list = g_string_new(NULL);
+		g_autofree char *cond = NULL;
 
 		if (row == NULL || g_strcmp0(r->operator_, "In") != 0 || r->values.n == 0) {
 			term->match_expressions[kept++] = *r;
@@ -130,17 +131,13 @@ take_affinity(Convert *c, K8sNodeSelector *affinity)
 
 			g_string_append_printf(list, "%s\"%s\"", v > 0 ? ", " : "", product);
 		}
-		g_ptr_array_add(
-		        c->selectors,
-		        r->values.n == 1
-		                ? g_strdup_printf("device.attributes[\"gpu.nvidia.com\"].%s "
-		                                  "== %s",
-		                                  row->attribute, list->str)
-		                : g_strdup_printf("device.attributes[\"gpu.nvidia.com\"].%s "
-		                                  "in [%s]",
-		                                  row->attribute, list->str));
-		report(c, "node affinity %s In [%s] -> selector %s %s [%s]", r->key, list->str,
-		       row->attribute, r->values.n == 1 ? "==" : "in", list->str);
+		cond = r->values.n == 1 ? g_strdup_printf("== %s", list->str)
+		                        : g_strdup_printf("in [%s]", list->str);
+		g_ptr_array_add(c->selectors,
+		                g_strdup_printf("device.attributes[\"gpu.nvidia.com\"].%s %s",
+		                                row->attribute, cond));
+		report(c, "node affinity %s In [%s] -> selector %s %s", r->key, list->str,
+		       row->attribute, cond);
 	}
 	term->n_match_expressions = kept;
 	return kept == 0 && term->n_match_fields == 0;
@@ -261,13 +258,6 @@ convert_container(
 
 		if (row == NULL || !limits->items[i].value.valid ||
 		    !k8s_quantity_as_int64(&limits->items[i].value.value, &count) || count < 1) {
-			if (g_str_has_prefix(key, "nvidia.com/"))
-				report(c,
-				       "container %s %s: not carried over: no DRA request of the "
-				       "table asks it (a renamed time-slicing or MPS replica has "
-				       "no "
-				       "per-pod form; see docs/sharing.md); kept as written",
-				       ct->name, key);
 			i++;
 			continue;
 		}
@@ -316,6 +306,23 @@ asks_gpus(const K8sContainer *ct)
 	return FALSE;
 }
 
+/* Reports the nvidia.com/ resources of @ct the table has no row for (kept as written). */
+static void
+note_untranslated(Convert *c, const K8sContainer *ct)
+{
+	for (guint i = 0; i < ct->resources.limits.n; i++) {
+		const char *key = ct->resources.limits.items[i].key, *rest;
+
+		if (g_str_has_prefix(key, "nvidia.com/") &&
+		    world_xlate_resource_for_name(key, &rest) == NULL)
+			report(c,
+			       "container %s %s: not carried over: no DRA request of the table "
+			       "asks it (a renamed time-slicing or MPS replica has no per-pod "
+			       "form; see docs/sharing.md); kept as written",
+			       ct->name, key);
+	}
+}
+
 /* One Pod or pod template: its GFD selectors, then each container's GPUs. */
 static gboolean
 convert_spec(Convert *c, const K8sObject *obj, K8sPodSpec *spec)
@@ -326,6 +333,10 @@ convert_spec(Convert *c, const K8sObject *obj, K8sPodSpec *spec)
 		asking += asks_gpus(&spec->containers[i]);
 	for (guint i = 0; i < spec->n_init_containers; i++)
 		asking += asks_gpus(&spec->init_containers[i]);
+	for (guint i = 0; i < spec->n_init_containers; i++)
+		note_untranslated(c, &spec->init_containers[i]);
+	for (guint i = 0; i < spec->n_containers; i++)
+		note_untranslated(c, &spec->containers[i]);
 	if (asking == 0)
 		return FALSE;
 	g_ptr_array_set_size(c->selectors, 0);
