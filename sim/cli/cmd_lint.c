@@ -28,6 +28,7 @@ typedef void (*LintPass)(K8sObjectSet *set, K8sDiagList *diags);
 static const LintPass lint_passes[] = {
 	lint_cel_selectors, /* model/cel: every selector compiles, within the cost limit */
 	lint_dra_requests,  /* model/dra: every request can match some published device */
+	lint_shared_claims_manifests, /* many pods on one claim's GPU memory (lint_shared.c) */
 	NULL,
 };
 

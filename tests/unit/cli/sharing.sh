@@ -79,5 +79,31 @@ subcommand=convert
 expect_error 2 'v1 (normalized YAML) or dra' "convert --to v2: the valid targets" -- --to v2 x.yaml
 expect_error 2 'report goes with --to dra' "convert --to v1 --report: usage" -- --to v1 --report r x.yaml
 
+# 5. The shared-claim warning (sim/lint/lint_shared.c), worked by hand:
+# 12 notebooks of 6Gi (6144 MiB) on one 3g.40gb of an H100 (40448 MiB, the catalog's
+# profile): floor(40448 / 6144) = 6 (6 x 6144 = 36864, 7 x 6144 = 43008 > 40448) < 12.
+d=tests/data/sharing/lint
+"$drasim" lint $d/notebooks-scenario.yaml 2>"$work/err"
+[ $? -eq 0 ] && grep -q "^$d/notebooks.yaml:19:51: warning: 12 pods share ResourceClaim shared-mig (workload entry 0, Pod notebook: 12 pods): its 1 device of 40448 MiB holds 6 pods of 6144 MiB; .*at most 6 pods per claim.* \[spec.resourceClaims\[0\].resourceClaimName\]$" "$work/err" &&
+	grep -q ', 0 errors, 1 warning$' "$work/err"
+result $? "lint: 12 notebooks of 6Gi on one shared 3g.40gb claim: room for 6"
+# 3Gi each: floor(40448 / 3072) = 13 >= 12, no warning.
+"$drasim" lint $d/small-notebooks-scenario.yaml 2>"$work/err" && grep -q ', 0 errors, 0 warnings$' "$work/err"
+result $? "lint: 12 notebooks of 3Gi fit the 3g.40gb (room for 13)"
+# 12 of 8Gi (8192 MiB) on one H100 (81559 MiB): floor(81559 / 8192) = 9 (10 x 8192 =
+# 81920 > 81559). The run agrees: the 9 oldest complete, the newer ones are OOM-killed
+# at each start and retry (cluster_run_oom_victims kills the newest).
+"$drasim" lint $d/gpu-scenario.yaml 2>"$work/err" &&
+	grep -q "^$d/gpu.yaml:16:51: warning: 12 pods share ResourceClaim shared-gpu .*its 1 device of 81559 MiB holds 9 pods of 8192 MiB" "$work/err" &&
+	"$drasim" run $d/gpu-scenario.yaml >"$work/out" 2>"$work/err" &&
+	grep -q '^pods_completed  *pods  *9$' "$work/out" && ! grep -q '^pods_oom_killed  *pods  *0$' "$work/out"
+result $? "lint: 12 notebooks of 8Gi on one shared H100: room for 9, as the run completes 9"
+# Manifests declare no GPU memory: Deployment many (12 replicas) on one device passes
+# 8 per device and is reported at its claim reference; eight (8 replicas) is not.
+"$drasim" lint --shape dgx-h100 $d/deployments.yaml 2>"$work/err" &&
+	grep -q "^$d/deployments.yaml:36:55: warning: 12 pods share ResourceClaim h100-a (Deployment many: 12 pods): more than 8 per device (1 device of 81559 MiB; the pods declare no GPU memory)" "$work/err" &&
+	grep -q ', 0 errors, 1 warning$' "$work/err"
+result $? "lint: 12 replicas on one shared claim warn, 8 do not"
+
 echo "1..$n"
 exit $status
