@@ -105,5 +105,19 @@ result $? "lint: 12 notebooks of 8Gi on one shared H100: room for 9, as the run 
 	grep -q ', 0 errors, 1 warning$' "$work/err"
 result $? "lint: 12 replicas on one shared claim warn, 8 do not"
 
+# 6. Every ```yaml block of docs/sharing.md lints clean on a DGX H100 (warnings fail
+# too: the cookbook shows what to write). There are 5: time-slicing, MPS, the device
+# plugin's pod, MIG static, the shared MIG instance, counted so that none is lost.
+mkdir -p "$work/doc"
+awk -v dir="$work/doc" '/^```yaml$/ { n++; file = dir "/snippet-" n ".yaml"; next }
+	/^```/ { file = ""; next } file != "" { print > file }' docs/sharing.md
+count=$(ls "$work/doc" | wc -l)
+[ "$count" -eq 5 ]
+result $? "docs/sharing.md has 5 yaml blocks (got $count)"
+for f in "$work"/doc/*.yaml; do
+	"$drasim" lint --shape dgx-h100 "$f" 2>"$work/err" && grep -q ', 0 errors, 0 warnings$' "$work/err"
+	result $? "docs/sharing.md $(basename "$f"): lint --shape dgx-h100 is clean"
+done
+
 echo "1..$n"
 exit $status
