@@ -162,6 +162,8 @@ cli_lint_main(int argc, char **argv)
 	        "publish there (attribute vs capacity, unknown names).\n"
 	        "A drasim Scenario file is read as drasim run reads it, and its manifests are\n"
 	        "linted on its cluster in each of its modes (a directory skips scenario.yaml).\n"
+	        "A ResourceClaim named by more pods than its GPU memory holds is a warning\n"
+	        "(docs/sharing.md).\n"
 	        "Diagnostics go to stderr as FILE:LINE:COL: error|warning: message [path].\n"
 	        "Exit status: 0 no errors (warnings are fine), 1 errors, 2 usage error.");
 	status = cli_parse_options(context, &argc, &argv);
