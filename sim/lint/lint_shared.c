@@ -23,7 +23,7 @@
  * gpu-sharing.md of NVIDIA's k8s-device-plugin) straddle it. */
 #define LINT_SHARED_MAX_PODS 8
 
-/* The memory (MiB) of the device one request of @cls with @exprs gets, or 0. */
+/* The memory (MiB) of the smallest device request @x can get among @gpus, or 0. */
 static guint64
 request_memory(const K8sExactDeviceRequest *x, const GPtrArray *gpus, gboolean gpus_are_cluster)
 {
@@ -67,6 +67,7 @@ claim_memory(const K8sResourceClaimSpec *spec,
              guint64 *devices)
 {
 	guint64 mem = 0;
+	gboolean unknown = FALSE;
 
 	*devices = 0;
 	for (guint r = 0; r < spec->n_requests; r++) {
@@ -82,12 +83,11 @@ claim_memory(const K8sResourceClaimSpec *spec,
 			continue;
 		m = request_memory(x, gpus, gpus_are_cluster);
 		*devices += x->has_count ? (guint64)MAX(x->count, 1) : 1;
-		if (m == 0)
-			return 0; /* one device of unknown memory: the claim's is unknown */
+		unknown |= m == 0; /* one device of unknown memory: the claim's is unknown */
 		if (mem == 0 || m < mem)
 			mem = m;
 	}
-	return mem;
+	return unknown ? 0 : mem;
 }
 
 static void

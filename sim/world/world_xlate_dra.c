@@ -169,7 +169,7 @@ dns_part(const char *text)
 	return s;
 }
 
-/* Appends one ResourceClaimTemplate to the text; returns its request name. */
+/* Appends one ResourceClaimTemplate to the text: @count devices of @row, @rest its value. */
 static void
 write_template(Convert *c,
                const K8sObject *obj,
