@@ -28,6 +28,7 @@ typedef void (*LintPass)(K8sObjectSet *set, K8sDiagList *diags);
 static const LintPass lint_passes[] = {
 	lint_cel_selectors, /* model/cel: every selector compiles, within the cost limit */
 	lint_dra_requests,  /* model/dra: every request can match some published device */
+	lint_shared_claims_manifests, /* many pods on one claim's GPU memory (lint_shared.c) */
 	NULL,
 };
 
@@ -161,6 +162,8 @@ cli_lint_main(int argc, char **argv)
 	        "publish there (attribute vs capacity, unknown names).\n"
 	        "A drasim Scenario file is read as drasim run reads it, and its manifests are\n"
 	        "linted on its cluster in each of its modes (a directory skips scenario.yaml).\n"
+	        "A ResourceClaim named by more pods than its GPU memory holds is a warning\n"
+	        "(docs/sharing.md).\n"
 	        "Diagnostics go to stderr as FILE:LINE:COL: error|warning: message [path].\n"
 	        "Exit status: 0 no errors (warnings are fine), 1 errors, 2 usage error.");
 	status = cli_parse_options(context, &argc, &argv);

@@ -237,6 +237,7 @@ lint_scenario(const char *path, K8sDiagList *diags)
 	scenario_dra_classes_load(sc, sc->objects, found);
 	k8s_lint_set(sc->objects, found);
 	lint_cel_selectors(sc->objects, found);
+	lint_shared_claims_scenario(sc, found);
 	lint_classes_append_user(diags, found);
 	return n_objects;
 }

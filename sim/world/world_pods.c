@@ -68,6 +68,13 @@ scenario_pods__find_object(const Scenario *self, const ScenarioEntry *e)
 	return NULL;
 }
 
+guint64
+scenario_entry_pods(const Scenario *self, const ScenarioEntry *e, const K8sObject **obj)
+{
+	*obj = scenario_pods__find_object(self, e);
+	return *obj != NULL ? pods_per_object(*obj) * e->count : 0;
+}
+
 static const ScenarioEntry *
 entry_for(const Scenario *self, const K8sObject *obj)
 {

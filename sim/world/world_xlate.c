@@ -11,6 +11,7 @@
 
 #include "hw_api.h"
 #include "world-private.h"
+#include "world-xlate.h"
 
 void
 scenario_xlate__clear(ScenarioXlate *x)
@@ -19,20 +20,6 @@ scenario_xlate__clear(ScenarioXlate *x)
 	g_clear_pointer(&x->node_selector, g_ptr_array_unref);
 	g_clear_pointer(&x->device_class, g_free);
 	x->count = 0;
-}
-
-/* The quoted literal after `attr ==` in @expr, e.g. productName == "X". */
-static char *
-equality_literal(const char *expr, const char *attr)
-{
-	g_autofree char *pattern =
-	        g_strdup_printf("\\]\\s*\\.\\s*%s\\s*==\\s*[\"']([^\"']*)[\"']", attr);
-	g_autoptr(GRegex) re = g_regex_new(pattern, 0, 0, NULL);
-	g_autoptr(GMatchInfo) m = NULL;
-
-	if (re == NULL || !g_regex_match(re, expr, 0, &m))
-		return NULL;
-	return g_match_info_fetch(m, 1);
 }
 
 static const K8sResourceClaimSpec *
@@ -92,23 +79,24 @@ class_is_nic(const Scenario *self, const char *name)
 static void
 xlate_selector(const char *object, const char *expr, ScenarioXlate *out, GPtrArray *notes)
 {
-	g_autofree char *product = equality_literal(expr, "productName");
-	g_autofree char *profile = equality_literal(expr, "profile");
+	const WorldXlateLabel *label = world_xlate_label_nth(0);
+	const WorldXlateResource *mig = world_xlate_resource_for_attribute("profile");
+	g_autofree char *product = world_xlate_equality_literal(expr, label->attribute);
+	g_autofree char *profile = world_xlate_equality_literal(expr, mig->attribute);
 	g_autofree char *what = g_strdup_printf("selector %s", expr);
 
 	if (profile == NULL)
-		profile = equality_literal(expr, "migProfile");
+		profile = world_xlate_equality_literal(expr, "migProfile");
 	if (product != NULL) {
-		g_strdelimit(product, " ", '-');
-		g_ptr_array_add(out->node_selector, g_strdup("nvidia.com/gpu.product"));
-		g_ptr_array_add(out->node_selector, g_steal_pointer(&product));
+		g_ptr_array_add(out->node_selector, g_strdup(label->label));
+		g_ptr_array_add(out->node_selector, world_xlate_label_value(label, product));
 		if (strstr(expr, "&&") != NULL || strstr(expr, "||") != NULL)
 			scenario_note__add(notes, object, what,
 			                   "kept only productName == ... as the node selector "
 			                   "nvidia.com/gpu.product; the rest is dropped");
 	} else if (profile != NULL) {
 		g_free(out->resource);
-		out->resource = g_strdup_printf("nvidia.com/mig-%s", profile);
+		out->resource = g_strconcat(mig->resource, profile, NULL);
 		scenario_note__add(notes, object, what,
 		                   "the MIG profile becomes the resource nvidia.com/mig-<profile> "
 		                   "(mixed strategy)");
@@ -163,7 +151,7 @@ xlate_request(const Scenario *self,
 		        "any MIG device has no single resource name: asks nvidia.com/gpu");
 	}
 	if (out->resource == NULL)
-		out->resource = g_strdup("nvidia.com/gpu");
+		out->resource = g_strdup(world_xlate_whole_gpu()->resource);
 	if (out->device_class == NULL)
 		out->device_class = g_strdup(x->device_class_name);
 	out->count += count;

@@ -10,6 +10,7 @@
 
 #include "k8s_diag.h"
 #include "k8s_objects.h"
+#include "scenario.h"
 
 /* Compiles every CEL selector; errors and over-limit cost estimates at their position. */
 void lint_cel_selectors(K8sObjectSet *set, K8sDiagList *diags);
@@ -47,3 +48,35 @@ gboolean lint_is_scenario(const char *path);
 guint lint_scenario(const char *path, K8sDiagList *diags);
 /* Prints a note when the directory @path holds a scenario.yaml (lint DIR skips it). */
 void lint_print_dir_hint(const char *path, FILE *out);
+
+/* ---- claims shared by many pods (lint_shared.c) ---- */
+
+/* One pod template that names a ResourceClaim, with the pods it makes. */
+typedef struct {
+	const char *claim;      /* resourceClaimName */
+	const char *namespace_; /* the pods' */
+	guint64 pods;           /* pods that share the claim through this template */
+	gint64 memory;          /* GPU memory each pod uses (bytes); 0 = not declared */
+	const char *object;     /* what the message names: "Deployment notebook: 12 pods" */
+	K8sPos pos;             /* of the resourceClaimName */
+	const char *path;
+} LintSharedUser;
+
+/**
+ * lint_shared_claims:
+ * Warns, at the first user's reference, for each ResourceClaim of @set whose
+ * @users' pods need more GPU memory than its devices have (the devices' memory from
+ * @gpus, the HwGpuModel* the cluster has when @gpus_are_cluster, else the catalog's,
+ * where a selector names the product or MIG profile), or, when no memory is declared,
+ * more than 8 pods per device.
+ */
+void lint_shared_claims(const K8sObjectSet *set,
+                        const GPtrArray *gpus,
+                        gboolean gpus_are_cluster,
+                        const LintSharedUser *users,
+                        guint n_users,
+                        K8sDiagList *diags);
+/* The pass over manifests: Pods and workload templates, replicas (a Job: parallelism). */
+void lint_shared_claims_manifests(K8sObjectSet *set, K8sDiagList *diags);
+/* A scenario's workload entries: count x replicas pods, each of the entry's memory. */
+void lint_shared_claims_scenario(const Scenario *sc, K8sDiagList *diags);

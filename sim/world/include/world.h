@@ -42,6 +42,13 @@ void scenario_dra_classes_load(const Scenario *sc, K8sObjectSet *set, K8sDiagLis
  */
 void scenario_lint_extended(const Scenario *sc, const ScenarioMode *mode, K8sDiagList *diags);
 
+/**
+ * scenario_entry_pods:
+ * The manifest object of workload entry @e in @obj (NULL: none) and how many pods
+ * the entry makes: its count times the object's replicas (or completions...).
+ */
+guint64 scenario_entry_pods(const Scenario *sc, const ScenarioEntry *e, const K8sObject **obj);
+
 /* Progress during a run: called every so many events (CLI: a TTY line). */
 typedef void (*ScenarioProgressFunc)(SimTime now, guint64 pods, guint64 events, gpointer data);
 
