@@ -41,7 +41,7 @@ static const char page_check_head[] =
         "['x','y'].forEach(function(a){var r=c.getAttribute('data-'+a);if(!r){return;}"
         "var v=r.split(' ').map(Number);var t=[];"
         "c.querySelectorAll('text.'+a+'t').forEach(function(e){t.push(e.textContent);});"
-        "if(!(v[0]<v[1])||t.length<2||new Set(t).size!==t.length){empty.push(c.id+':'+a);}"
+        "if(!(v[0]<v[1])||t.length<1||new Set(t).size!==t.length){empty.push(c.id+':'+a);}"
         "});});"
         "var b=document.body;b.setAttribute('data-charts',String(charts.length));"
         "b.setAttribute('data-empty-charts',empty.join(' '));"
