@@ -86,6 +86,7 @@ struct RptReport {
 	uint64_t seed;
 	char *version;
 	RptTime horizon_us;
+	char *baseline;   /* the HTML page's baseline mode, NULL: the first */
 	GPtrArray *modes; /* RptMode */
 };
 
@@ -97,6 +98,15 @@ RptTime rpt_mode__sample_time(const RptMode *mode, guint i);
 guint rpt_mode__n_samples(const RptMode *mode);
 /* Formats @value with the report's fixed precision into @buf ("null" for NaN/inf). */
 void rpt__format_number(char *buf, gsize size, double value);
+
+/* rpt_text.c: pods with the same message and detail, most pods first (ties in report
+ * order); the first one stands for the rest. An array of RptReasonGroup. */
+typedef struct {
+	const RptReason *first;
+	guint order; /* index of @first: ties keep report order */
+	guint pods;
+} RptReasonGroup;
+GArray *rpt_text__group_reasons(const RptMode *mode);
 
 /* rpt_csv.c: an RFC 4180 field (quoted when it holds a comma, a quote or a line break;
  * NULL is empty), preceded by a comma unless @first; a number field (empty when not
@@ -125,6 +135,14 @@ const char *rpt_tolerances__lookup(const RptTolerances *self,
 void rpt_html__escaped(GString *out, const char *text);
 GString *rpt_html__page_open(const char *title, const char *extra_style);
 char *rpt_html__page_close(GString *out, gboolean charts_expected);
+/* rpt_html_compare.c: the page's comparing parts. The summary sentence, from the metrics
+ * and pod reasons ("dra scheduled 72 of 72 pods, extended 60. ..."); what a scheduler
+ * message says pods waited for ("for nvidia.com/gpu"); the metrics table with deltas
+ * against the baseline mode; the per-workload breakdown. */
+char *rpt_html__summary_sentence(const RptReport *report);
+char *rpt_html__wait_phrase(const char *message);
+void rpt_html__summary_table(GString *out, const RptReport *report);
+void rpt_html__workloads(GString *out, const RptReport *report);
 
 /* rpt_svg.c: inline SVG charts for the HTML page. Each chart is an <svg class="chart">
  * with data-points = the number of data points drawn, which the page's check reads. */
@@ -151,30 +169,5 @@ guint rpt_svg__band_line(GString *out,
                          const char *line_attrs);
 /* An axis label: %.4g below 10,000, then 47.4k, 1.2M, 3.5G (rpt_svg.c). */
 void rpt_svg__tick_text(char *buf, gsize size, double v);
-void rpt_svg__line_chart(GString *out,
-                         const char *id,
-                         const char *title,
-                         const char *y_unit,
-                         const RptMode *mode,
-                         const RptSeries *series);
-void rpt_svg__cdf(GString *out,
-                  const char *id,
-                  const char *title,
-                  const char *x_unit,
-                  const double *samples,
-                  gsize n);
 void rpt_svg__heatmap(GString *out, const char *id, const char *title, const RptMode *mode);
 void rpt_svg__gpus(GString *out, const char *id, const char *title, const RptMode *mode);
-
-/* rpt_svg.c, for charts drawn elsewhere: a line chart's frame (data-points = @points drawn),
- * its axes over [x0, x1] x [y0, y1], and where (x, y) lands in the plot area. */
-void rpt_svg__chart_open(GString *out, const char *id, const char *title, guint points);
-void rpt_svg__chart_axes(GString *out,
-                         double x0,
-                         double x1,
-                         double y0,
-                         double y1,
-                         const char *x_unit,
-                         const char *y_unit);
-void rpt_svg__chart_xy(
-        double x, double y, double x0, double x1, double y0, double y1, double *px, double *py);

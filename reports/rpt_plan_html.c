@@ -8,6 +8,7 @@
  */
 #include <math.h>
 
+#include "rpt-chart-private.h"
 #include "rpt-private.h"
 #include "rpt_plan-private.h"
 
@@ -57,17 +58,16 @@ y_range(const RptPlan *self, guint mode, guint slo, const GArray *chosen, double
 		*y1 = *y0 + 1.0;
 }
 
-/* The plot area: counts on a log scale (bisection's points 2, 4, 8 ... 64 spread evenly). */
+/* The plot area: counts on a log scale (bisection's points 2, 4, 8 ... 64 spread evenly),
+ * the chart module's frame (rpt_chart.c). */
 typedef struct {
-	double c0, c1; /* the counts at the ends */
-	double y0, y1;
+	RptChartFrame frame;
 } ChartFrame;
 
 static void
 place(const ChartFrame *f, double count, double y, double *px, double *py)
 {
-	rpt_svg__chart_xy(log2(1.0 + count), y, log2(1.0 + f->c0), log2(1.0 + f->c1), f->y0, f->y1,
-	                  px, py);
+	rpt_chart_frame_xy(&f->frame, MAX(count, 1.0), y, px, py);
 }
 
 static void
@@ -127,30 +127,39 @@ slo_chart(GString *out, const RptPlan *self, guint mode, guint slo, const GArray
 	g_autofree char *id = g_strdup_printf("m%u-slo%u", mode, slo);
 	g_autofree char *title = g_strdup_printf("%s: %s against the count of %s",
 	                                         self->modes[mode], self->slos[slo].text, pool);
+	g_autofree char *attrs = NULL;
 	g_autoptr(GString) line = g_string_new(NULL);
 	g_autoptr(GString) marks = g_string_new(NULL);
-	ChartFrame f = { .c0 = G_MAXDOUBLE, .c1 = 0.0 };
+	ChartFrame f;
+	double counts[2] = { G_MAXDOUBLE, 1.0 }, ys[2];
 	guint drawn;
 
 	for (guint i = 0; i < chosen->len; i++) {
 		RptPlanPoint *point =
 		        g_ptr_array_index(self->points, g_array_index(chosen, guint, i));
 
-		f.c0 = MIN(f.c0, point->counts[self->n_pools - 1]);
-		f.c1 = MAX(f.c1, point->counts[self->n_pools - 1]);
+		counts[0] = MIN(counts[0], MAX(point->counts[self->n_pools - 1], 1.0));
+		counts[1] = MAX(counts[1], point->counts[self->n_pools - 1]);
 	}
-	if (f.c0 > f.c1)
-		f.c0 = 0.0;
-	y_range(self, mode, slo, chosen, &f.y0, &f.y1);
+	if (counts[0] > counts[1])
+		counts[0] = 1.0;
+	y_range(self, mode, slo, chosen, &ys[0], &ys[1]);
+	rpt_chart_frame_init(&f.frame, 560.0, 240.0,
+	                     &(RptAxis){ RPT_AXIS_LOG, "nodes (log scale)", NAN, NAN, NULL, 0 },
+	                     &(RptAxis){ RPT_AXIS_NUMBER, self->slos[slo].unit, NAN, NAN, NULL, 0 },
+	                     counts, ys);
 	drawn = draw_points(line, marks, self, mode, slo, chosen, &f);
-	rpt_svg__chart_open(out, id, title, drawn);
-	rpt_svg__chart_axes(out, f.c0, f.c1, f.y0, f.y1, "nodes (log scale)", self->slos[slo].unit);
-	svg_line(out, &f, f.c0, self->slos[slo].value, f.c1, self->slos[slo].value,
+	attrs = g_strdup_printf("data-series=\"1\" data-x=\"%.6g %.6g\" data-y=\"%.6g %.6g\"",
+	                        f.frame.x.lo, f.frame.x.hi, f.frame.y.lo, f.frame.y.hi);
+	rpt_chart_open(out, id, title, 560.0, 240.0, drawn, NULL, attrs);
+	rpt_chart_frame_draw(out, &f.frame);
+	svg_line(out, &f, f.frame.x.lo, self->slos[slo].value, f.frame.x.hi, self->slos[slo].value,
 	         "class=\"threshold\" stroke=\"#d73a49\" stroke-dasharray=\"4 3\"");
 	if (self->answers[mode].met) {
 		double c = self->answers[mode].counts[self->n_pools - 1];
 
-		svg_line(out, &f, c, f.y0, c, f.y1, "class=\"answer\" stroke=\"#2da44e\"");
+		svg_line(out, &f, c, f.frame.y.lo, c, f.frame.y.hi,
+		         "class=\"answer\" stroke=\"#2da44e\"");
 	}
 	g_string_append_printf(out, "\n%s\n<polyline class=\"line\" points=\"%s\"/></svg>\n",
 	                       marks->str, line->str);

@@ -35,6 +35,7 @@ rpt_report_free(RptReport *self)
 	g_free(self->scenario);
 	g_free(self->scenario_hash);
 	g_free(self->version);
+	g_free(self->baseline);
 	g_ptr_array_unref(self->modes);
 	g_free(self);
 }
@@ -73,6 +74,25 @@ RptTime
 rpt_report_get_horizon(const RptReport *self)
 {
 	return self->horizon_us;
+}
+
+gboolean
+rpt_report_set_baseline(RptReport *self, const char *mode)
+{
+	if (mode != NULL && rpt_report_lookup_mode(self, mode) == NULL)
+		return FALSE;
+	g_free(self->baseline);
+	self->baseline = g_strdup(mode);
+	return TRUE;
+}
+
+const char *
+rpt_report_get_baseline(const RptReport *self)
+{
+	if (self->baseline != NULL)
+		return self->baseline;
+	return self->modes->len > 0 ? ((const RptMode *)g_ptr_array_index(self->modes, 0))->name
+	                            : NULL;
 }
 
 guint

@@ -1,15 +1,16 @@
 /*
- * rpt_svg.c: the HTML report's charts, drawn as inline SVG text.
+ * rpt_svg.c: the report's per-mode pictures (the GPU heat map and who holds
+ * which slice), the palette, bands and number labels the chart module
+ * (rpt_chart.c) draws with.
  *
- * SVG written by hand keeps the page self-contained and offline (no
- * script library, no fonts, no network) and keeps reports/ on GLib and
- * cJSON only. Every chart carries data-points so the page's own check
- * (and the Chromium test) can tell an empty chart from a drawn one.
- * Coordinates are printed with one decimal so the file is deterministic.
+ * Every chart carries data-points so the page's own check (and the Chromium
+ * test) can tell an empty chart from a drawn one. Coordinates are printed
+ * with one decimal so the file is deterministic.
  */
 #include <math.h>
 #include <string.h>
 
+#include "rpt-chart-private.h"
 #include "rpt-private.h"
 
 #define W        560.0
@@ -25,22 +26,7 @@ void
 rpt_svg__open_chart_sized(
         GString *out, const char *id, const char *title, double width, double height, guint points)
 {
-	g_autofree char *escaped = g_markup_escape_text(title, -1);
-	g_autofree char *escaped_id = g_markup_escape_text(id, -1);
-
-	g_string_append_printf(out,
-	                       "<svg class=\"chart\" id=\"%s\" data-points=\"%u\" "
-	                       "viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
-	                       "xmlns=\"http://www.w3.org/2000/svg\">"
-	                       "<text x=\"%.0f\" y=\"16\" class=\"title\">%s</text>\n",
-	                       escaped_id, points, width, height, width, height, LEFT, escaped);
-	if (points == 0) {
-		/* say so on the page rather than draw empty axes that look like zeros */
-		g_string_append_printf(out,
-		                       "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\">no data in "
-		                       "this run</text>\n",
-		                       width / 2 - 40, height / 2);
-	}
+	rpt_chart_open(out, id, title, width, height, points, NULL, NULL);
 }
 
 void
@@ -134,117 +120,6 @@ rpt_svg__tick_text(char *buf, gsize size, double v)
 		}
 	}
 	g_snprintf(buf, size, "%.4g", v);
-}
-
-static void
-axes(GString *out,
-     double x0,
-     double x1,
-     double y0,
-     double y1,
-     const char *x_unit,
-     const char *y_unit)
-{
-	g_string_append_printf(
-	        out,
-	        "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"axis\"/>"
-	        "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"axis\"/>\n",
-	        LEFT, TOP, LEFT, H - BOTTOM, LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM);
-	char t_y1[32], t_y0[32], t_x0[32], t_x1[32];
-
-	rpt_svg__tick_text(t_y1, sizeof t_y1, y1);
-	rpt_svg__tick_text(t_y0, sizeof t_y0, y0);
-	rpt_svg__tick_text(t_x0, sizeof t_x0, x0);
-	rpt_svg__tick_text(t_x1, sizeof t_x1, x1);
-	g_string_append_printf(
-	        out,
-	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%s</text>"
-	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%s</text>"
-	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\">%s</text>"
-	        "<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" text-anchor=\"end\">%s %s</text>"
-	        "<text x=\"4\" y=\"%.0f\" class=\"tick\">%s</text>\n",
-	        LEFT - 4, TOP + 4, t_y1, LEFT - 4, H - BOTTOM, t_y0, LEFT, H - 12, t_x0, W - RIGHT,
-	        H - 12, t_x1, x_unit, TOP - 10 + 30, y_unit);
-}
-
-static double
-scale(double v, double lo, double hi, double a, double b)
-{
-	return hi > lo ? a + (v - lo) / (hi - lo) * (b - a) : (a + b) / 2;
-}
-
-void
-rpt_svg__line_chart(GString *out,
-                    const char *id,
-                    const char *title,
-                    const char *y_unit,
-                    const RptMode *mode,
-                    const RptSeries *series)
-{
-	guint n = series ? series->values->len : 0;
-	double t1 = n > 1 ? (double)rpt_mode__sample_time(mode, n - 1) / 1e6 : 1.0;
-	double t0 = (double)rpt_mode__sample_time(mode, 0) / 1e6;
-	double y1 = g_strcmp0(y_unit, "ratio") == 0 ? 1.0 : 0.0;
-
-	for (guint i = 0; i < n; i++) {
-		y1 = MAX(y1, g_array_index(series->values, double, i));
-	}
-	rpt_svg__open_chart(out, id, title, H, n);
-	axes(out, t0, t1, 0.0, y1, "s", y_unit);
-	g_string_append(out, "<polyline class=\"line\" points=\"");
-	for (guint i = 0; i < n; i++) {
-		double t = (double)rpt_mode__sample_time(mode, i) / 1e6;
-		double v = g_array_index(series->values, double, i);
-
-		g_string_append_printf(out, "%s%.1f,%.1f", i ? " " : "",
-		                       scale(t, t0, t1, LEFT, W - RIGHT),
-		                       scale(isfinite(v) ? v : 0.0, 0.0, y1, H - BOTTOM, TOP));
-	}
-	g_string_append(out, "\"/></svg>\n");
-}
-
-static int
-compare_doubles(gconstpointer a, gconstpointer b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-void
-rpt_svg__cdf(GString *out,
-             const char *id,
-             const char *title,
-             const char *x_unit,
-             const double *samples,
-             gsize n)
-{
-	g_autofree double *sorted = n ? g_memdup2(samples, n * sizeof(double)) : NULL;
-	double x0, x1;
-
-	if (n > 0) {
-		qsort(sorted, n, sizeof(double), compare_doubles);
-	}
-	x0 = n ? sorted[0] : 0.0;
-	x1 = n ? sorted[n - 1] : 1.0;
-	rpt_svg__open_chart(out, id, title, H, (guint)n);
-	axes(out, x0, x1, 0.0, 1.0, x_unit, "fraction");
-	g_string_append(out, "<polyline class=\"line\" points=\"");
-	/* an empirical CDF is a staircase: at each sample, rise from the previous level;
-	 * at most ~500 steps keep the page small */
-	double level = 0.0;
-
-	for (gsize i = 0, step = MAX(1, n / 500); i < n; i += step) {
-		gsize last = MIN(i + step, n) - 1;
-		double x = scale(sorted[last], x0, x1, LEFT, W - RIGHT);
-
-		g_string_append_printf(
-		        out, "%s%.1f,%.1f %.1f,%.1f", i ? " " : "", x,
-		        scale(level, 0.0, 1.0, H - BOTTOM, TOP), x,
-		        scale((double)(last + 1) / (double)n, 0.0, 1.0, H - BOTTOM, TOP));
-		level = (double)(last + 1) / (double)n;
-	}
-	g_string_append(out, "\"/></svg>\n");
 }
 
 void
@@ -396,32 +271,4 @@ rpt_svg__gpus(GString *out, const char *id, const char *title, const RptMode *mo
 	g_string_append_len(out, body->str, body->len);
 	g_string_append(out, "</svg>\n");
 	g_string_free(body, TRUE);
-}
-
-/* ---- the frame for charts drawn elsewhere (rpt_plan_html.c) ------------------------------ */
-
-void
-rpt_svg__chart_open(GString *out, const char *id, const char *title, guint points)
-{
-	rpt_svg__open_chart(out, id, title, H, points);
-}
-
-void
-rpt_svg__chart_axes(GString *out,
-                    double x0,
-                    double x1,
-                    double y0,
-                    double y1,
-                    const char *x_unit,
-                    const char *y_unit)
-{
-	axes(out, x0, x1, y0, y1, x_unit, y_unit);
-}
-
-void
-rpt_svg__chart_xy(
-        double x, double y, double x0, double x1, double y0, double y1, double *px, double *py)
-{
-	*px = scale(x, x0, x1, LEFT, W - RIGHT);
-	*py = scale(y, y0, y1, H - BOTTOM, TOP);
 }

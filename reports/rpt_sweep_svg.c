@@ -1,7 +1,7 @@
 /*
  * rpt_sweep_svg.c: the sweep page's chart, a metric against one parameter:
  * one line per mode through the cells' means and a shaded band between the
- * interval's bounds, drawn as inline SVG text like rpt_svg.c.
+ * interval's bounds, on the chart module's axes and legend (rpt_chart.c).
  *
  * The x axis is numeric when every value of the parameter reads as a number
  * (a node count, an arrival rate: distances mean something) and categorical
@@ -15,17 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rpt-chart-private.h"
 #include "rpt-private.h"
 #include "rpt-sweep-private.h"
 
 /* the width rpt_svg__open_chart() draws (rpt_svg.c's charts) */
-#define W        560.0
-#define H        250.0
-#define LEFT     56.0
-#define RIGHT    16.0
-#define TOP      42.0
-#define BOTTOM   44.0
-#define MAX_TICK 12
+#define W     560.0
+#define H     250.0
+#define RIGHT 16.0
 
 typedef struct {
 	double x; /* position on the axis: the value, or the category's index */
@@ -126,57 +123,21 @@ axes_init(Axes *axes,
 	}
 }
 
-static double
-sx(const Axes *axes, double x)
-{
-	double inset = axes->numeric ? 8.0 : 24.0; /* categories sit off the axis line */
-	double a = LEFT + inset, b = W - RIGHT - inset;
-
-	return axes->x1 > axes->x0 ? a + (x - axes->x0) / (axes->x1 - axes->x0) * (b - a)
-	                           : (a + b) / 2;
-}
-
-static double
-sy(const Axes *axes, double y)
-{
-	return H - BOTTOM - (y - axes->y0) / (axes->y1 - axes->y0) * (H - BOTTOM - TOP);
-}
-
+/* The chart module's frame (rpt_chart.c) over the sweep's axes: a numeric parameter on a
+ * number axis, any other on a category axis in the sweep's order. */
 static void
-draw_axes(GString *out, const Axes *axes, const char *x_name, const char *y_unit)
+frame_init(RptChartFrame *f, const Axes *axes, const char *x_name, const char *y_unit)
 {
-	guint n = axes->labels->len, step = (n + MAX_TICK - 1) / MAX_TICK;
-	g_autofree char *x_text = g_markup_escape_text(x_name, -1);
-	g_autofree char *unit = g_markup_escape_text(y_unit, -1);
+	RptAxis x = { axes->numeric ? RPT_AXIS_NUMBER : RPT_AXIS_CATEGORY,
+		      x_name,
+		      (double)NAN,
+		      (double)NAN,
+		      (const char *const *)axes->labels->pdata,
+		      axes->labels->len };
+	RptAxis y = { RPT_AXIS_NUMBER, y_unit, (double)NAN, (double)NAN, NULL, 0 };
+	double xs[2] = { axes->x0, axes->x1 }, ys[2] = { axes->y0, axes->y1 };
 
-	g_string_append_printf(
-	        out,
-	        "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"axis\"/>"
-	        "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"axis\"/>\n",
-	        LEFT, TOP, LEFT, H - BOTTOM, LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM);
-	for (guint i = 0; i <= 2; i++) {
-		double v = axes->y0 + (axes->y1 - axes->y0) * i / 2.0;
-
-		g_string_append_printf(out,
-		                       "<text x=\"%.0f\" y=\"%.1f\" class=\"tick\" "
-		                       "text-anchor=\"end\">%.4g</text>",
-		                       LEFT - 4, sy(axes, v) + 3, v);
-	}
-	g_string_append_printf(out, "<text x=\"4\" y=\"%.0f\" class=\"tick\">%s</text>\n", TOP - 12,
-	                       unit);
-	for (guint i = 0; i < n; i += MAX(step, 1u)) {
-		const char *label = g_ptr_array_index(axes->labels, i);
-		g_autofree char *text = g_markup_escape_text(label, -1);
-
-		g_string_append_printf(out,
-		                       "<text x=\"%.1f\" y=\"%.0f\" class=\"tick\" "
-		                       "text-anchor=\"middle\">%s</text>",
-		                       sx(axes, position(axes, label)), H - BOTTOM + 14, text);
-	}
-	g_string_append_printf(out,
-	                       "\n<text x=\"%.0f\" y=\"%.0f\" class=\"tick\" "
-	                       "text-anchor=\"middle\">%s</text>\n",
-	                       (LEFT + W - RIGHT) / 2, H - 8, x_text);
+	rpt_chart_frame_init(f, W, H, &x, &y, xs, ys);
 }
 
 static int
@@ -191,7 +152,7 @@ compare_points(gconstpointer a, gconstpointer b)
  * mean line broken where a mean is undefined (rpt_svg__band_line), then the points with
  * their numbers as a tooltip. Returns the number of points drawn. */
 static guint
-draw_mode(GString *out, const Axes *axes, guint param, GArray *points, const char *colour)
+draw_mode(GString *out, const RptChartFrame *f, guint param, GArray *points, const char *colour)
 {
 	const Point *p;
 	g_autofree RptSvgPoint *pixels = g_new(RptSvgPoint, points->len + 1);
@@ -203,12 +164,14 @@ draw_mode(GString *out, const Axes *axes, guint param, GArray *points, const cha
 		const RptStat *stat = &p[i].row->stat;
 		gboolean interval = isfinite(stat->ci_low) && isfinite(stat->ci_high);
 
-		pixels[i] = (RptSvgPoint){
-			.x = sx(axes, p[i].x),
-			.y = isfinite(stat->mean) ? sy(axes, stat->mean) : (double)NAN,
-			.lo = interval ? sy(axes, stat->ci_low) : (double)NAN,
-			.hi = interval ? sy(axes, stat->ci_high) : (double)NAN,
-		};
+		double px, py, lo = (double)NAN, hi = (double)NAN, unused;
+
+		rpt_chart_frame_xy(f, p[i].x, stat->mean, &px, &py);
+		if (interval) {
+			rpt_chart_frame_xy(f, p[i].x, stat->ci_low, &unused, &lo);
+			rpt_chart_frame_xy(f, p[i].x, stat->ci_high, &unused, &hi);
+		}
+		pixels[i] = (RptSvgPoint){ .x = px, .y = py, .lo = lo, .hi = hi };
 	}
 	drawn = rpt_svg__band_line(out, pixels, points->len, colour, NULL);
 	for (guint i = 0; i < points->len; i++) {
@@ -230,30 +193,27 @@ draw_mode(GString *out, const Axes *axes, guint param, GArray *points, const cha
 	return drawn;
 }
 
-/* On the title's row, right-aligned; the other parameters' values under it. */
+/* The chart module's legend row, the other parameters' values at the top right. */
 static void
-legend(GString *out, const char *const *modes, guint n_modes, const char *subtitle)
+legend(GString *out,
+       const RptChartFrame *f,
+       const char *const *modes,
+       guint n_modes,
+       const char *subtitle)
 {
-	double x = W - RIGHT;
+	g_autofree guint *colours = g_new(guint, n_modes + 1);
 
-	/* right-aligned, last mode rightmost: ~6.5 px a character at 10 px */
-	for (guint m = n_modes; m-- > 0;) {
-		g_autofree char *name = g_markup_escape_text(modes[m], -1);
-
-		x -= 6.0 * strlen(modes[m]) + 18;
-		g_string_append_printf(out,
-		                       "<rect x=\"%.1f\" y=\"7\" width=\"10\" height=\"10\" "
-		                       "fill=\"%s\"/><text x=\"%.1f\" y=\"16\" class=\"tick\">%s"
-		                       "</text>",
-		                       x, rpt_svg__colour(m), x + 13, name);
-	}
+	for (guint m = 0; m < n_modes; m++)
+		colours[m] = m;
+	rpt_chart_legend(out, f, modes, colours, n_modes);
 	if (subtitle != NULL && *subtitle != '\0') {
 		g_autofree char *text = g_markup_escape_text(subtitle, -1);
 
-		g_string_append_printf(out, "<text x=\"%.0f\" y=\"30\" class=\"tick\">%s</text>",
-		                       LEFT, text);
+		g_string_append_printf(out,
+		                       "<text x=\"%.0f\" y=\"16\" class=\"tick\" "
+		                       "text-anchor=\"end\">%s</text>\n",
+		                       W - RIGHT, text);
 	}
-	g_string_append_c(out, '\n');
 }
 
 void
@@ -270,13 +230,15 @@ rpt_sweep_svg__chart(GString *out,
                      const double y_range[2])
 {
 	Axes axes;
+	RptChartFrame f;
+	g_autofree char *attrs = NULL;
 	GString *body = g_string_new(NULL);
 	g_autoptr(GArray) points = g_array_new(FALSE, FALSE, sizeof(Point));
 	guint drawn = 0;
 
 	axes_init(&axes, param, rows, n_rows, y_range);
-	draw_axes(body, &axes, g_ptr_array_index(sweep->params, param),
-	          n_rows ? rows[0]->unit : "");
+	frame_init(&f, &axes, g_ptr_array_index(sweep->params, param), n_rows ? rows[0]->unit : "");
+	rpt_chart_frame_draw(body, &f);
 	for (guint m = 0; m < n_modes; m++) {
 		g_array_set_size(points, 0);
 		for (guint i = 0; i < n_rows; i++) {
@@ -286,10 +248,12 @@ rpt_sweep_svg__chart(GString *out,
 				g_array_append_val(points, point);
 			}
 		}
-		drawn += draw_mode(body, &axes, param, points, rpt_svg__colour(m));
+		drawn += draw_mode(body, &f, param, points, rpt_svg__colour(m));
 	}
-	legend(body, modes, n_modes, subtitle);
-	rpt_svg__open_chart(out, id, title, H, drawn);
+	legend(body, &f, modes, n_modes, subtitle);
+	attrs = g_strdup_printf("data-series=\"%u\" data-x=\"%.6g %.6g\" data-y=\"%.6g %.6g\"",
+	                        n_modes, f.x.lo, f.x.hi, f.y.lo, f.y.hi);
+	rpt_chart_open(out, id, title, W, H, drawn, NULL, attrs);
 	g_string_append_len(out, body->str, body->len);
 	g_string_append(out, "</svg>\n");
 	g_string_free(body, TRUE);

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rpt-chart-private.h"
 #include "rpt-private.h"
 
 #define MAX_REASONS_SHOWN 10
@@ -23,22 +24,6 @@ heading(TextOut *self, const char *title)
 {
 	g_string_append_printf(self->out, "\n%s%s%s\n", self->colour ? "\033[1m" : "", title,
 	                       self->colour ? "\033[0m" : "");
-}
-
-static void
-format_value(char *buf, gsize size, double value, const char *unit)
-{
-	if (isnan(value)) {
-		g_strlcpy(buf, "-", size);
-	} else if (g_strcmp0(unit, "ratio") == 0) {
-		g_snprintf(buf, size, "%.1f%%", value * 100.0);
-	} else if (g_strcmp0(unit, "s") == 0 || g_strcmp0(unit, "x") == 0) {
-		g_snprintf(buf, size, "%.3f", value);
-	} else if (!(value > floor(value)) && fabs(value) < 1e15) {
-		g_snprintf(buf, size, "%.0f", value);
-	} else {
-		g_snprintf(buf, size, "%.3f", value);
-	}
 }
 
 /* The union of metric names over modes, in first-seen order, with the first unit seen. */
@@ -90,7 +75,7 @@ summary_table(TextOut *self, const RptReport *report)
 			double value = (double)NAN;
 
 			rpt_mode_lookup_metric(mode, g_ptr_array_index(names, i), &value);
-			format_value(buf, sizeof(buf), value, g_ptr_array_index(units, i));
+			rpt_chart_value(buf, sizeof(buf), value, g_ptr_array_index(units, i));
 			widths[m] = MAX(widths[m], strlen(buf));
 		}
 	}
@@ -114,7 +99,7 @@ summary_table(TextOut *self, const RptReport *report)
 
 			rpt_mode_lookup_metric(g_ptr_array_index(report->modes, m),
 			                       g_ptr_array_index(names, i), &value);
-			format_value(buf, sizeof(buf), value, unit);
+			rpt_chart_value(buf, sizeof(buf), value, unit);
 			g_string_append_printf(self->out, "  %*s", widths[m], buf);
 		}
 		g_string_append_c(self->out, '\n');
@@ -144,17 +129,10 @@ unschedulable_table(TextOut *self, const RptMode *mode)
 	}
 }
 
-/* Pods with the same message and detail: the first one stands for the rest. */
-typedef struct {
-	const RptReason *first;
-	guint order; /* index of @first: ties keep report order */
-	guint pods;
-} ReasonGroup;
-
 static gint
 by_pods(gconstpointer a, gconstpointer b)
 {
-	const ReasonGroup *x = a, *y = b;
+	const RptReasonGroup *x = a, *y = b;
 
 	/* more pods first; ties keep first-seen order (g_array_sort is not stable) */
 	if (x->pods != y->pods) {
@@ -163,10 +141,10 @@ by_pods(gconstpointer a, gconstpointer b)
 	return x->order < y->order ? -1 : (x->order > y->order);
 }
 
-static GArray *
-group_reasons(const RptMode *mode)
+GArray *
+rpt_text__group_reasons(const RptMode *mode)
 {
-	GArray *groups = g_array_new(FALSE, TRUE, sizeof(ReasonGroup));
+	GArray *groups = g_array_new(FALSE, TRUE, sizeof(RptReasonGroup));
 	g_autoptr(GHashTable) index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 
 	for (guint i = 0; i < mode->reasons->len; i++) {
@@ -175,11 +153,11 @@ group_reasons(const RptMode *mode)
 		gpointer at = g_hash_table_lookup(index, key);
 
 		if (at != NULL) {
-			g_array_index(groups, ReasonGroup, GPOINTER_TO_UINT(at) - 1).pods++;
+			g_array_index(groups, RptReasonGroup, GPOINTER_TO_UINT(at) - 1).pods++;
 			g_free(key);
 			continue;
 		}
-		ReasonGroup g = { r, i, 1 };
+		RptReasonGroup g = { r, i, 1 };
 		g_array_append_val(groups, g);
 		g_hash_table_insert(index, key, GUINT_TO_POINTER(groups->len));
 	}
@@ -194,7 +172,7 @@ reasons_list(TextOut *self, const RptMode *mode)
 	if (mode->reasons->len == 0) {
 		return;
 	}
-	g_autoptr(GArray) groups = group_reasons(mode);
+	g_autoptr(GArray) groups = rpt_text__group_reasons(mode);
 	guint shown = MIN(groups->len, MAX_REASONS_SHOWN);
 	g_autofree char *title =
 	        g_strdup_printf("Why pods waited (%s): %u pod%s, %u distinct reason%s", mode->name,
@@ -202,7 +180,7 @@ reasons_list(TextOut *self, const RptMode *mode)
 	                        groups->len == 1 ? "" : "s");
 	heading(self, title);
 	for (guint i = 0; i < shown; i++) {
-		const ReasonGroup *g = &g_array_index(groups, ReasonGroup, i);
+		const RptReasonGroup *g = &g_array_index(groups, RptReasonGroup, i);
 
 		g_string_append_printf(self->out, "%u pod%s, e.g. %s at %.3f s: %s\n", g->pods,
 		                       g->pods == 1 ? "" : "s", g->first->pod,

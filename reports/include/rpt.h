@@ -143,6 +143,11 @@ RptReport *rpt_report_copy_summary(const RptReport *self);
 /* The horizon the run was asked for (RPT_TIME_NONE when unbounded). */
 void rpt_report_set_horizon(RptReport *self, RptTime horizon_us);
 RptTime rpt_report_get_horizon(const RptReport *self);
+/* The mode the HTML page measures the others against (`drasim compare --baseline`):
+ * FALSE, and nothing changed, when the report has no mode of that name; NULL: the first. */
+gboolean rpt_report_set_baseline(RptReport *self, const char *mode);
+/* (transfer none) the baseline mode's name: the one set, else the first mode's (NULL: no mode). */
+const char *rpt_report_get_baseline(const RptReport *self);
 
 /**
  * rpt_mode_add:

@@ -20,6 +20,7 @@ typedef struct {
 	char *horizon;
 	char *output;
 	char *format;
+	char *baseline; /* compare: the HTML page's baseline mode */
 	gboolean progress;
 	gint64 start_us;
 	char *label;
@@ -32,6 +33,7 @@ run_args_clear(RunArgs *a)
 	g_free(a->horizon);
 	g_free(a->output);
 	g_free(a->format);
+	g_free(a->baseline);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunArgs, run_args_clear)
@@ -99,6 +101,7 @@ run_modes(Scenario *sc, RunArgs *a, gboolean compare, SimTime horizon, K8sDiagLi
 	}
 	k8s_diag_list_print(diags, stderr);
 	report = scenario_report_build(sc, (ScenarioResult *const *)results->pdata, results->len);
+	rpt_report_set_baseline(report, a->baseline); /* checked against the modes before the run */
 	ok = rpt_write_formats(report, a->format, a->output, &error);
 	rpt_report_free(report);
 	if (!ok) {
@@ -135,6 +138,9 @@ cli_run_common(int argc, char **argv, gboolean compare)
 		  "write report.txt, report.json, ... into DIR", "DIR" },
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &a.format,
 		  "text (default), json, csv, html, or a comma list (csv and html need -o)", "F" },
+		{ "baseline", 0, 0, G_OPTION_ARG_STRING, &a.baseline,
+		  "compare: the mode the HTML page's deltas are against (default: the first)",
+		  "M" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) context =
@@ -145,6 +151,8 @@ cli_run_common(int argc, char **argv, gboolean compare)
 	SimTime horizon = 0;
 	int rc;
 
+	if (!compare) /* --baseline is compare's alone: run has one mode */
+		entries[G_N_ELEMENTS(entries) - 2] = entries[G_N_ELEMENTS(entries) - 1];
 	g_option_context_add_main_entries(context, compare ? entries + 1 : entries, NULL);
 	if ((rc = cli_parse_options(context, &argc, &argv)) != CLI_EXIT_OK)
 		return rc;
@@ -171,6 +179,8 @@ cli_run_common(int argc, char **argv, gboolean compare)
 		k8s_diag_list_print(diags, stderr);
 		return CLI_EXIT_INPUT_ERROR;
 	}
+	if (compare && a.baseline != NULL && scenario_lookup_mode(sc, a.baseline) == NULL)
+		return cli_compare_unknown_baseline(sc, a.baseline);
 	if (!compare) {
 		if (a.mode == NULL)
 			a.mode = g_strdup(g_array_index(sc->modes, ScenarioMode, 0).name);

@@ -5,7 +5,12 @@
 
 #include <glib.h>
 
+#include "scenario.h"
+
 /* @compare: run every mode of the scenario and print one table. */
 int cli_run_main(int argc, char **argv);
 int cli_compare_main(int argc, char **argv);
 int cli_run_common(int argc, char **argv, gboolean compare);
+/* cmd_compare.c: the usage error for a --baseline that names no mode of @sc, listing its
+ * modes; returns the usage exit status. */
+int cli_compare_unknown_baseline(const Scenario *sc, const char *baseline);

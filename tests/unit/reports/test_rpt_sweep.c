@@ -186,8 +186,10 @@ test_rpt_sweep__html_small_multiples(void **state)
 	assert_non_null(strstr(html, "id=\"k0-p0-g0\" data-points=\"2\""));
 	/* each chart titled by its metric and the other parameter's value under it */
 	assert_int_equal(count(html, "class=\"title\">pods_pending</text>"), 2);
-	assert_non_null(strstr(html, "class=\"tick\">where " P_MODES "=[dra, extended]</text>"));
-	assert_non_null(strstr(html, "class=\"tick\">where " P_COUNT "=2</text>"));
+	assert_non_null(strstr(html, "class=\"tick\" text-anchor=\"end\">where " P_MODES
+	                             "=[dra, extended]</text>"));
+	assert_non_null(
+	        strstr(html, "class=\"tick\" text-anchor=\"end\">where " P_COUNT "=2</text>"));
 	assert_non_null(strstr(html, "Not defined in any run: jct_p50."));
 	/* the failures table, escaped; the seeds and the level in the header */
 	assert_non_null(strstr(html, "<td class=\"num\">2</td><td>s.yaml:3:7: spec.x: "
@@ -201,8 +203,10 @@ test_rpt_sweep__html_band_numeric_axis(void **state)
 {
 	/* One numeric parameter given out of order (4, 1, 2), two modes, an interval at every
 	 * point: one chart, one band and one mean line per mode, 3 points each, drawn in
-	 * axis order. The plot spans x 64..536 (56 + 8 to 560 - 16 - 8), counts 1..4, so
-	 * x = 64, 221.3, 536 for 1, 2, 4. A mean missing in the middle breaks the line. */
+	 * axis order. The chart module's plot spans x 60..544 (560 - 16); counts 1..4 tick
+	 * every 0.5 (step 0.2 would be 15 intervals, 0.5 is 6), so the axis is 1..4 and
+	 * x = 60, 60 + 484 / 3 = 221.3, 544 for 1, 2, 4. A mean missing in the middle breaks
+	 * the line. */
 	const char *params[] = { "spec.count" };
 	const char *values[][1] = { { "4" }, { "1" }, { "2" } };
 	g_autoptr(RptSweep) table = rpt_sweep_new("n", "s.yaml", params, 1, NULL, 0, 0.95);
@@ -229,17 +233,18 @@ test_rpt_sweep__html_band_numeric_axis(void **state)
 	assert_int_equal(count(html, "<path class=\"band\""), 1);
 	assert_int_equal(count(html, "<polyline class=\"mean\""), 1 + 2);
 	assert_int_equal(count(html, "<circle "), 5);
-	assert_non_null(strstr(html, "<path class=\"band\" fill=\"#1f6feb\" d=\"M64.0,"));
+	assert_non_null(strstr(html, "<path class=\"band\" fill=\"#1f6feb\" d=\"M60.0,"));
 	assert_non_null(strstr(html, ">1</text>"));
 	assert_non_null(strstr(html, "x=\"221.3\""));
-	assert_non_null(strstr(html, "x=\"536.0\""));
+	assert_non_null(strstr(html, "x=\"544.0\""));
 }
 
 static void
 test_rpt_sweep__html_categorical_axis(void **state)
 {
 	/* Values that are not all numbers sit at even steps in the order given: three
-	 * categories over 80..520 (56 + 24 to 560 - 16 - 24) at 80, 300, 520. */
+	 * categories, each in the middle of its slot on the axis -0.5..2.5 over x 60..544:
+	 * 60 + 484 * 0.5 / 3 = 140.7, 302.0, 463.3; labels at y 216 + 14 = 230. */
 	const char *params[] = { "spec.policy" };
 	const char *values[][1] = { { "MostAllocated" }, { "2" }, { "LeastAllocated" } };
 	const RptStat stat = { 2, 1, 0, 1, 1 };
@@ -250,11 +255,11 @@ test_rpt_sweep__html_categorical_axis(void **state)
 		rpt_sweep_add_row(table, values[i], "dra", "m", "pods", &stat);
 	}
 	html = rpt_sweep_html_to_string(table);
-	assert_non_null(strstr(html, "<text x=\"80.0\" y=\"220\" class=\"tick\" "
+	assert_non_null(strstr(html, "<text x=\"140.7\" y=\"230\" class=\"tick xt\" "
 	                             "text-anchor=\"middle\">MostAllocated</text>"));
-	assert_non_null(strstr(html, "<text x=\"300.0\" y=\"220\" class=\"tick\" "
+	assert_non_null(strstr(html, "<text x=\"302.0\" y=\"230\" class=\"tick xt\" "
 	                             "text-anchor=\"middle\">2</text>"));
-	assert_non_null(strstr(html, "<text x=\"520.0\" y=\"220\" class=\"tick\" "
+	assert_non_null(strstr(html, "<text x=\"463.3\" y=\"230\" class=\"tick xt\" "
 	                             "text-anchor=\"middle\">LeastAllocated</text>"));
 }
 
@@ -263,8 +268,10 @@ test_rpt_sweep__html_shared_scale(void **state)
 {
 	/* Parameters a (1, 2) and b (x, y); dra's means 0, 1 at b = x and 10, 20 at b = y, no
 	 * spread. Four panels (two per parameter), all on the metric's range [0, 20]: each
-	 * has the ticks 0, 10 and 20 (a panel on its own range would top out at 1, 10 or 20). A
-	 * single value, 12.5 s at one cell, gets 10 % either side: ticks 11.25, 12.5, 13.75. */
+	 * has the ticks 0, 5, 10, 15 and 20 (step 2 would be 10 intervals, 5 is 4; a panel on
+	 * its own range would top out at 1, 10 or 20). A single value, 12.5 s at one cell,
+	 * gets 10 % either side, [11.25, 13.75]: step 0.2 is 69 - 56 = 13 intervals, 0.5 is
+	 * 28 - 22 = 6, so ticks 11, 11.5 ... 14. */
 	const char *params[] = { "a", "b" };
 	const char *cells[][2] = { { "1", "x" }, { "1", "y" }, { "2", "x" }, { "2", "y" } };
 	const double means[] = { 0, 10, 1, 20 };
@@ -284,8 +291,10 @@ test_rpt_sweep__html_shared_scale(void **state)
 	assert_int_equal(count(html, "text-anchor=\"end\">20</text>"), 4);
 	assert_int_equal(count(html, "text-anchor=\"end\">10</text>"), 4);
 	assert_int_equal(count(html, "text-anchor=\"end\">0</text>"), 4);
-	assert_int_equal(count(html, "text-anchor=\"end\">11.25</text>"), 2);
-	assert_int_equal(count(html, "text-anchor=\"end\">13.75</text>"), 2);
+	assert_int_equal(count(html, "text-anchor=\"end\">5</text>"), 4);
+	assert_int_equal(count(html, "text-anchor=\"end\">11</text>"), 2);
+	assert_int_equal(count(html, "text-anchor=\"end\">12.5</text>"), 2);
+	assert_int_equal(count(html, "text-anchor=\"end\">14</text>"), 2);
 }
 
 static void
