@@ -82,7 +82,8 @@ relabel(K8sObjectSet *set, K8sStringMap *labels, const char *clone)
 {
 	K8sStringPair *items = k8s_object_set_alloc(set, sizeof(*items) * MAX(labels->n, 1));
 
-	memcpy(items, labels->items, sizeof(*items) * labels->n);
+	if (labels->n > 0)
+		memcpy(items, labels->items, sizeof(*items) * labels->n);
 	for (guint i = 0; i < labels->n; i++)
 		if (strcmp(items[i].key, "kubernetes.io/hostname") == 0)
 			items[i].value = k8s_object_set_intern(set, clone);

@@ -30,7 +30,8 @@ qty_map_set(K8sObjectSet *set, K8sQtyMap *map, const char *key, gint64 value)
 		            map->pos };
 	guint at = 0;
 
-	memcpy(items, map->items, sizeof(*items) * map->n);
+	if (map->n > 0) /* items is NULL when empty: memcpy must not see it */
+		memcpy(items, map->items, sizeof(*items) * map->n);
 	while (at < map->n && strcmp(items[at].key, key) != 0)
 		at++;
 	items[at] = pair;
@@ -58,7 +59,8 @@ label_set(K8sObjectSet *set, K8sStringMap *map, const char *key, const char *val
 	K8sStringPair *items = k8s_object_set_alloc(set, sizeof(*items) * (map->n + 1));
 	guint at = 0;
 
-	memcpy(items, map->items, sizeof(*items) * map->n);
+	if (map->n > 0) /* items is NULL when empty: memcpy must not see it */
+		memcpy(items, map->items, sizeof(*items) * map->n);
 	while (at < map->n && strcmp(items[at].key, key) != 0)
 		at++;
 	items[at] = (K8sStringPair){ k8s_object_set_intern(set, key),
