@@ -424,7 +424,8 @@ expect_run_refused(const char *path, const char *value, const char *mode, const 
  * What the paper's six cannot score in the DRA world is refused at the mode's
  * policy (mode fgd, line 21 "  - {name: fgd, world: dra, policy: " is 36
  * characters: FGD at column 37): a claim of allocationMode All (how many GPUs
- * depends on the node), a MIG device, GpuConfig time-slicing, a node of 16
+ * depends on the node), a MIG device, GpuConfig time-slicing, a prioritized
+ * list of GPUs, a shared ResourceClaim of a GPU, a node of 16
  * GPUs (the memo key holds 8) and DynamicMIG (mode fgdmig, line 22, "  -
  * {name: fgdmig, world: dra, policy: " 39 characters). On main every DRA mode
  * with one of the six was refused at load, for want of the state.
@@ -443,6 +444,16 @@ test_policy__gpushare_dra_refusals(void **state)
 	                   FGD_AT "and pod sliced asks for GPU sharing (GpuConfig time-slicing or "
 	                          "MPS): a replica is an advertised unit, not a measured share of "
 	                          "a GPU" USE_ANOTHER);
+	expect_run_refused("spec.workload.manifests", MANIFESTS("prio.yaml"), "fgd",
+	                   FGD_AT
+	                   "and pod prio has a prioritized list (firstAvailable) of GPUs: how "
+	                   "many it takes is known only once the allocator chose a "
+	                   "subrequest" USE_ANOTHER);
+	expect_run_refused("spec.workload.manifests", MANIFESTS("shared.yaml"), "fgd",
+	                   FGD_AT
+	                   "and pod shared uses a shared ResourceClaim (resourceClaimName) of "
+	                   "GPUs: its devices are taken once for every pod, the policy "
+	                   "charges each pod" USE_ANOTHER);
 	expect_run_refused("spec.cluster.nodePools",
 	                   "[{name: node, shape: test-sixteen-h100, count: 1}]", "fgd",
 	                   "policy-gpushare-dra.yaml:21:37: error: mode fgd: policy FGD handles "
