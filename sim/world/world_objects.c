@@ -161,7 +161,13 @@ count_mig_parent(WorldRun *run, GHashTable *parents, const char *driver, const K
 	run->physical_mem += model != NULL ? (gint64)model->memory_mib << 20 : 0;
 }
 
-/* DRA world: every device of the slices published for @node. */
+/*
+ * DRA world: the devices of GPU drivers (gpu.nvidia.com, gpu.amd.com,
+ * gpu.intel.com: the driver names of the gpu.* family) in the slices published
+ * for @node are the run model's compute devices. Other drivers' devices (NICs of
+ * dra.net, ComputeDomain channels) are still allocated by the allocator, but,
+ * as the NICs of catalog shapes, they run no work and do not count as GPUs.
+ */
 static void
 dra_node_devices(WorldRun *run, const K8sObjectSet *set, const char *node, NodeDevs *out)
 {
@@ -171,7 +177,8 @@ dra_node_devices(WorldRun *run, const K8sObjectSet *set, const char *node, NodeD
 		const K8sResourceSlice *s = k8s_object_as_resource_slice(
 		        k8s_object_set_get_kind(set, K8S_KIND_RESOURCE_SLICE, i));
 
-		if (g_strcmp0(s->spec.node_name, node) != 0)
+		if (g_strcmp0(s->spec.node_name, node) != 0 || s->spec.driver == NULL ||
+		    !g_str_has_prefix(s->spec.driver, "gpu."))
 			continue;
 		for (guint k = 0; k < s->spec.n_devices; k++) {
 			slice_device(run, s->spec.driver, &s->spec.devices[k], out);
