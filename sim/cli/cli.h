@@ -21,6 +21,8 @@ typedef struct {
 	const char *name;
 	const char *summary;
 	CliHandler handler;
+	/* the "Examples:" of its --help (and of drasim(1)): indented command lines */
+	const char *examples;
 } CliCommand;
 
 /* The subcommands, terminated by a row with name == NULL. */
@@ -34,18 +36,36 @@ extern const CliCommand cli_commands[];
 int cli_parse_options(GOptionContext *context, int *argc, char ***argv);
 
 /**
+ * cli_option_names:
+ * The long options @context knows ("--format", ...; not --help), in its help's
+ * order: what an unknown option is matched against.
+ * Returns: (transfer full): a NULL-terminated array.
+ */
+char **cli_option_names(GOptionContext *context);
+
+/**
  * cli_usage_error:
- * Prints "drasim @command: @message" and the --help hint on stderr.
+ * Prints "drasim @command: @message" and the --help hint on stderr (@command
+ * NULL: the running command, as dispatched).
  * Returns: CLI_EXIT_USAGE, for the caller to return.
  */
 int cli_usage_error(const char *command, const char *message);
 
 /**
  * cli_dispatch:
- * Runs the row of @table named by argv[1]; prints @what's list on a miss.
+ * Runs the row of @table named by argv[1] (--version and -V: `version`);
+ * on a miss, did-you-mean and the table.
  * Returns: the handler's exit status, or CLI_EXIT_USAGE.
  */
 int cli_dispatch(const CliCommand *table, const char *prog, int argc, char **argv);
+
+/**
+ * cli_run_row:
+ * Runs @row's handler as "@prog NAME": its --help, usage line and errors name
+ * it so, and it gets the row's examples (cli_dispatch, nested subcommands).
+ * Returns: the handler's exit status.
+ */
+int cli_run_row(const CliCommand *row, const char *prog, int argc, char **argv);
 
 /**
  * cli_install_output_checks:

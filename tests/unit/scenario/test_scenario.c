@@ -104,7 +104,7 @@ test_decode_errors(void **state)
 	             "[spec.cluster.nodePools[0].cuont]");
 	expect_error("apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
 	             "spec:\n  cluster:\n    nodePools: [{name: p, shape: dgx-h99}]\n",
-	             "s.yaml:6:34: error: unknown node shape \"dgx-h99\"");
+	             "s.yaml:6:34: error: unknown node shape 'dgx-h99'");
 	expect_error(
 	        "apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
 	        "spec:\n  horizon: 2x\n  cluster:\n    nodePools: [{name: p, shape: dgx-h100}]\n",
