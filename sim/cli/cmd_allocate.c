@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base_strict.h"
 #include "cli.h"
 #include "cluster_allocate.h"
 #include "dra.h"
@@ -199,9 +200,11 @@ parse_args(AllocateArgs *args, int *argc, char ***argv)
 	}
 	args->json = args->output != NULL && strcmp(args->output, "json") == 0;
 	if (args->output != NULL && !args->json && strcmp(args->output, "yaml") != 0) {
-		g_printerr("drasim allocate: unknown output format %s (yaml or json)\n",
-		           args->output);
-		return CLI_EXIT_USAGE;
+		static const char *const formats[] = { "yaml", "json", NULL };
+		g_autofree char *msg =
+		        base_strict_unknown("-o: unknown format", args->output, formats, "formats");
+
+		return cli_usage_error(NULL, msg);
 	}
 	return parse_features(args);
 }

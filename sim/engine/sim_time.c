@@ -40,9 +40,10 @@ typedef struct {
 
 /* Longest names first where one is a prefix of another ("ms" before "m"). */
 static const TimeUnit units[] = {
-	{ "us", SIM_TIME_US },  { "\xc2\xb5s", SIM_TIME_US }, /* µs */
-	{ "ms", SIM_TIME_MS },  { "s", SIM_TIME_S },          { "m", SIM_TIME_MIN },
-	{ "h", SIM_TIME_HOUR }, { "d", SIM_TIME_DAY },        { "w", 7 * SIM_TIME_DAY },
+	{ "us", SIM_TIME_US },     { "\xc2\xb5s", SIM_TIME_US }, /* µs */
+	{ "ms", SIM_TIME_MS },     { "s", SIM_TIME_S },          { "min", SIM_TIME_MIN },
+	{ "m", SIM_TIME_MIN },     { "h", SIM_TIME_HOUR },       { "d", SIM_TIME_DAY },
+	{ "w", 7 * SIM_TIME_DAY },
 };
 
 static const TimeUnit *
@@ -101,7 +102,8 @@ parse_term(const char *text, const char **pp, SimTime *total, GError **error)
 	}
 	const TimeUnit *unit = match_unit(p);
 	if (unit == NULL) {
-		return parse_error(error, text, p, "expected a unit (us, ms, s, m, h, d or w)");
+		return parse_error(error, text, p,
+		                   "expected a unit (us, ms, s, m or min, h, d or w)");
 	}
 	if (whole >= INT64_MAX / unit->scale) { /* leaves room for the fraction */
 		return range_error(error, text, *pp);
