@@ -9,6 +9,8 @@
 
 #include <glib.h>
 
+#include "sim.h"
+
 typedef enum {
 	CLI_EXIT_OK = 0,          /* success, or only warnings */
 	CLI_EXIT_INPUT_ERROR = 1, /* the input has errors, or a check failed */
@@ -76,6 +78,34 @@ int cli_run_row(const CliCommand *row, const char *prog, int argc, char **argv);
  * first thing in main() (cli_output.c).
  */
 void cli_install_output_checks(void);
+
+/* A run's progress line on a terminal (cli_progress.c). */
+typedef struct {
+	const char *label; /* the mode */
+	SimTime horizon;   /* <= 0 or SIM_TIME_NEVER: no percent, no ETA */
+	gint64 start_us, shown_us;
+} CliProgress;
+
+/**
+ * cli_progress_line:
+ * "LABEL: t=1d14h of 7d (22%)  pods=138,099  events/s=19,936  ETA 3m12s": the
+ * simulated time @now of @horizon (floored percent), @pods bound, @events over
+ * @wall_s seconds, and the ETA if the rest goes at the same simulated speed;
+ * without a horizon "LABEL: t=1d14h  pods=...  events/s=...". Returns: (transfer full).
+ */
+char *cli_progress_line(const char *label,
+                        SimTime now,
+                        SimTime horizon,
+                        guint64 pods,
+                        guint64 events,
+                        double wall_s);
+/* TRUE on a terminal only: never in pipes or CI logs. */
+gboolean cli_progress_wanted(void);
+void cli_progress_start(CliProgress *p, const char *label, SimTime horizon);
+/* Rewrites the line in place, at most four times a second. */
+void cli_progress_show(CliProgress *p, SimTime now, guint64 pods, guint64 events);
+/* Erases the line. */
+void cli_progress_end(CliProgress *p);
 
 /* Handlers, one per row of the tables. */
 int cli_version_main(int argc, char **argv);

@@ -3,12 +3,12 @@
  * `drasim compare`, every mode) and writes the report through reports/
  * (text or JSON on stdout; with -o DIR also CSV and HTML, the directory
  * replaced as a whole: reports/rpt_output.c). On a terminal a
- * progress line on stderr shows simulated time, pods bound and events/s.
+ * progress line on stderr shows simulated time of the horizon, pods bound,
+ * events/s and an ETA (cli_progress.c).
  */
 #include "cmd_run.h"
 
 #include <stdio.h>
-#include <unistd.h>
 
 #include "base_strict.h"
 #include "cli.h"
@@ -22,8 +22,7 @@ typedef struct {
 	char *output;
 	char *format;
 	gboolean progress;
-	gint64 start_us;
-	char *label;
+	CliProgress line;
 } RunArgs;
 
 static void
@@ -60,17 +59,13 @@ formats_problem(const char *formats, gboolean have_dir)
 	return NULL;
 }
 
-/* Only on a terminal: the wall clock is read here, never in the engine. */
+/* Only on a terminal: the wall clock is read in cli_progress.c, never in the engine. */
 static void
 on_progress(SimTime now, guint64 pods, guint64 events, gpointer data)
 {
 	RunArgs *a = data;
-	double wall = (double)(g_get_monotonic_time() - a->start_us) / 1e6;
-	g_autofree char *t = sim_time_format(now);
 
-	fprintf(stderr, "\r%s: t=%s pods=%" G_GUINT64_FORMAT " events/s=%.0f   ", a->label, t, pods,
-	        wall > 0 ? (double)events / wall : 0.0);
-	fflush(stderr);
+	cli_progress_show(&a->line, now, pods, events);
 }
 
 static int
@@ -88,12 +83,11 @@ run_modes(Scenario *sc, RunArgs *a, gboolean compare, SimTime horizon, K8sDiagLi
 
 		if (!compare && g_strcmp0(m->name, a->mode) != 0)
 			continue;
-		a->label = m->name;
-		a->start_us = g_get_monotonic_time();
+		cli_progress_start(&a->line, m->name, horizon > 0 ? horizon : sc->horizon);
 		r = scenario_run(sc, m, (guint64)a->seed, horizon, a->progress ? on_progress : NULL,
 		                 a, diags, &error);
 		if (a->progress)
-			fputs("\r\033[K", stderr);
+			cli_progress_end(&a->line);
 		if (r == NULL) {
 			k8s_diag_list_sort(diags);
 			k8s_diag_list_print(diags, stderr);
@@ -196,7 +190,7 @@ cli_run_common(int argc, char **argv, gboolean compare)
 		if ((rc = cli_check_mode(sc, a.mode)) != CLI_EXIT_OK)
 			return rc;
 	}
-	a.progress = isatty(STDERR_FILENO);
+	a.progress = cli_progress_wanted();
 	return run_modes(sc, &a, compare, horizon, diags);
 }
 

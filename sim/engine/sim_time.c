@@ -183,3 +183,35 @@ sim_time_format(SimTime t)
 	}
 	return g_string_free(s, FALSE);
 }
+
+char *
+sim_time_format_brief(SimTime t)
+{
+	static const struct {
+		const char *name;
+		SimTime scale;
+	} steps[] = { { "d", SIM_TIME_DAY },
+		      { "h", SIM_TIME_HOUR },
+		      { "m", SIM_TIME_MIN },
+		      { "s", SIM_TIME_S } };
+	uint64_t rest = t < 0 ? -(uint64_t)t : (uint64_t)t;
+	const char *sign = t < 0 ? "-" : "";
+
+	for (guint i = 0; i + 1 < G_N_ELEMENTS(steps); i++) {
+		uint64_t big = rest / (uint64_t)steps[i].scale;
+		uint64_t small = rest % (uint64_t)steps[i].scale / (uint64_t)steps[i + 1].scale;
+
+		if (big == 0)
+			continue;
+		if (small == 0)
+			return g_strdup_printf("%s%" G_GUINT64_FORMAT "%s", sign, big,
+			                       steps[i].name);
+		return g_strdup_printf("%s%" G_GUINT64_FORMAT "%s%s%" G_GUINT64_FORMAT "%s", sign,
+		                       big, steps[i].name,
+		                       i == 0       ? ""
+		                       : small < 10 ? "0"
+		                                    : "",
+		                       small, steps[i + 1].name);
+	}
+	return g_strdup_printf("%s%" G_GUINT64_FORMAT "s", sign, rest / (uint64_t)SIM_TIME_S);
+}
