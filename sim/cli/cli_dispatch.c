@@ -115,16 +115,21 @@ add_help_texts(GOptionContext *context)
 	}
 }
 
-/* -h, --help or -? before any "--": the help, printed as UTF-8 whatever the locale. */
-static gboolean
+/*
+ * -h, --help or -? (1) or --help-all (2) before any "--": the help is then
+ * printed here, as UTF-8 whatever the locale ("[OPTION…]", not "[OPTION?]").
+ */
+static int
 wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "-?") == 0)
-			return TRUE;
+			return 1;
+		if (strcmp(argv[i], "--help-all") == 0)
+			return 2;
 	}
-	return FALSE;
+	return 0;
 }
 
 char **
@@ -175,10 +180,11 @@ int
 cli_parse_options(GOptionContext *context, int *argc, char ***argv)
 {
 	g_autoptr(GError) error = NULL;
+	int help_kind;
 
 	add_help_texts(context);
-	if (wants_help(*argc, *argv)) {
-		g_autofree char *help = g_option_context_get_help(context, TRUE, NULL);
+	if ((help_kind = wants_help(*argc, *argv)) != 0) {
+		g_autofree char *help = g_option_context_get_help(context, help_kind == 1, NULL);
 
 		fputs(help, stdout);
 		exit(CLI_EXIT_OK); /* as GOption's own --help does; stdout is checked at exit */
