@@ -12,7 +12,7 @@ subcommand=run
 . "$root/tests/unit/cli/tap-lib.sh"
 notebooks=$root/scenarios/mig-notebooks/scenario.yaml
 
-echo "1..20"
+echo "1..21"
 
 # expect_exact STATUS WANT DESCRIPTION -- ARGS...: `drasim ARGS` exits STATUS and its
 # stderr's first line is exactly WANT.
@@ -52,6 +52,9 @@ expect_exact 2 "drasim run: --format: unknown format 'jsn'; did you mean 'json'?
 	"an unknown format lists the formats" -- run --format text,jsn "$notebooks"
 expect_exact 2 "drasim allocate: -o: unknown format 'jsn'; did you mean 'json'? formats: yaml, json" \
 	"allocate -o lists its formats" -- allocate -o jsn "$notebooks"
+# "DRAAdminAcess" is one deletion from DRAAdminAccess
+expect_exact 2 "drasim allocate: --feature: unknown feature gate 'DRAAdminAcess'; did you mean 'DRAAdminAccess'? gates: DRAAdminAccess, DRAPrioritizedList, DRAPartitionableDevices, DRADeviceTaints, DRADeviceBindingConditions, DRAResourceClaimDeviceStatus, DRAConsumableCapacity, DRASchedulerFilterTimeout" \
+	"an unknown feature gate gets did-you-mean and the gates" -- allocate --feature DRAAdminAcess=true "$root/scenarios/dra-claims/manifests.yaml"
 "$drasim" publish --shape dgx-h10 >/dev/null 2>"$work/err"
 got=$?
 [ "$got" -eq 2 ] && head -n 1 "$work/err" | grep -q "^drasim publish: unknown node shape 'dgx-h10'; did you mean 'dgx-h100'? shapes: dgx-a100-640gb, .*, dgx-h100, .*azure-nd96isr-h100-v5$"
