@@ -7,7 +7,7 @@ set -u
 drasim=$1 root=$2 work=$3 version=$4
 rm -rf "$work" && mkdir -p "$work"
 n=0 status=0
-subcommand=run
+# expect_error is not used here (expect_exact checks whole lines), so no $subcommand
 # shellcheck source=tests/unit/cli/tap-lib.sh
 . "$root/tests/unit/cli/tap-lib.sh"
 notebooks=$root/scenarios/mig-notebooks/scenario.yaml

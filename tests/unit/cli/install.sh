@@ -29,7 +29,7 @@ result $? "the installed drasim runs"
 commands=$("$bin" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
 missing=""
 for cmd in $commands; do
-	grep -q "^\.SH \"DRASIM $(echo "$cmd" | tr a-z A-Z)\"" "$man" || missing="$missing $cmd"
+	grep -q "^\.SH \"DRASIM $(echo "$cmd" | tr '[:lower:]' '[:upper:]')\"" "$man" || missing="$missing $cmd"
 done
 [ -n "$commands" ] && [ -z "$missing" ] && grep -q '^\.TH DRASIM 1' "$man"
 result $? "the man page has a section for every command (missing:$missing)"
