@@ -95,8 +95,6 @@ base_strict_is_known(const char *word, const char *const *known)
 gboolean
 base_strict_key(const char *key, const char *const *known, BaseStrictHint hint, char **message)
 {
-	const char *near;
-
 	if (base_strict_is_known(key, known))
 		return TRUE;
 	if (hint == BASE_STRICT_HINT_LIST) {
@@ -106,10 +104,7 @@ base_strict_key(const char *key, const char *const *known, BaseStrictHint hint, 
 		        g_strdup_printf("unknown field \"%s\" (expected one of: %s)", key, names);
 		return FALSE;
 	}
-	near = base_strict_closest(key, known);
-	*message = near != NULL
-	                   ? g_strdup_printf("unknown field '%s'; did you mean '%s'?", key, near)
-	                   : g_strdup_printf("unknown field '%s'", key);
+	*message = base_strict_unknown("unknown field", key, known, NULL);
 	return FALSE;
 }
 
