@@ -66,6 +66,17 @@ cli_run_row(const CliCommand *row, const char *prog, int argc, char **argv)
 int
 cli_dispatch(const CliCommand *table, const char *prog, int argc, char **argv)
 {
+	if (argc == 3 && strcmp(argv[1], "help") == 0) {
+		/* `drasim help CMD` is `drasim CMD --help` */
+		char help[] = "--help";
+		char *help_argv[] = { argv[2], help, NULL };
+
+		for (const CliCommand *row = table; row->name != NULL; row++) {
+			if (strcmp(row->name, argv[2]) == 0)
+				return cli_run_row(row, prog, 2, help_argv);
+		}
+		return unknown_command(table, prog, argv[2]);
+	}
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		print_table(argc < 2 ? stderr : stdout, prog, table);

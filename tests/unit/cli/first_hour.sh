@@ -12,7 +12,7 @@ n=0 status=0
 . "$root/tests/unit/cli/tap-lib.sh"
 notebooks=$root/scenarios/mig-notebooks/scenario.yaml
 
-echo "1..21"
+echo "1..22"
 
 # expect_exact STATUS WANT DESCRIPTION -- ARGS...: `drasim ARGS` exits STATUS and its
 # stderr's first line is exactly WANT.
@@ -74,6 +74,9 @@ for cmd in $("$drasim" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF 
 done
 [ -z "$missing" ]
 result $? "every command's --help: usage with drasim, a summary, an example (missing:$missing)"
+"$drasim" help compare >"$work/help1" && "$drasim" compare --help >"$work/help2" &&
+	cmp -s "$work/help1" "$work/help2"
+result $? "drasim help compare is drasim compare --help"
 "$drasim" sweep merge --help | sed -n 2p | grep -q "^  drasim sweep merge \[OPTION…\] DIR"
 result $? "sweep merge --help names 'drasim sweep merge'"
 
