@@ -29,7 +29,9 @@ osa_distance(const char *a, const char *b)
 			guint v = MIN(D(i - 1, j) + 1, D(i, j - 1) + 1);
 
 			v = MIN(v, D(i - 1, j - 1) + cost);
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+			if (i > 1 && j > 1 &&
+			    g_ascii_tolower(a[i - 1]) == g_ascii_tolower(b[j - 2]) &&
+			    g_ascii_tolower(a[i - 2]) == g_ascii_tolower(b[j - 1]))
 				v = MIN(v, D(i - 2, j - 2) + 1);
 			D(i, j) = v;
 		}
@@ -39,14 +41,14 @@ osa_distance(const char *a, const char *b)
 }
 
 const char *
-base_strict_closest(const char *word, const char *const *known)
+base_strict_closest_n(const char *word, const char *const *known, gsize n)
 {
 	gsize len = strlen(word);
 	guint limit = len <= 4 ? 1 : len <= 8 ? 2 : 3;
 	const char *best = NULL;
 	guint best_d = limit + 1;
 
-	for (guint i = 0; known[i] != NULL; i++) {
+	for (gsize i = 0; i < n; i++) {
 		guint d = osa_distance(word, known[i]);
 
 		if (d < best_d) {
@@ -55,6 +57,29 @@ base_strict_closest(const char *word, const char *const *known)
 		}
 	}
 	return best;
+}
+
+const char *
+base_strict_closest(const char *word, const char *const *known)
+{
+	return base_strict_closest_n(word, known, g_strv_length((char **)known));
+}
+
+char *
+base_strict_unknown(const char *what, const char *word, const char *const *known, const char *label)
+{
+	GString *s = g_string_new(NULL);
+	const char *near = base_strict_closest(word, known);
+
+	g_string_append_printf(s, "%s '%s'", what, word);
+	if (near != NULL)
+		g_string_append_printf(s, "; did you mean '%s'?", near);
+	if (label != NULL) {
+		g_autofree char *names = g_strjoinv(", ", (char **)known);
+
+		g_string_append_printf(s, "%s %s: %s", near != NULL ? "" : ";", label, names);
+	}
+	return g_string_free(s, FALSE);
 }
 
 gboolean
@@ -70,8 +95,6 @@ base_strict_is_known(const char *word, const char *const *known)
 gboolean
 base_strict_key(const char *key, const char *const *known, BaseStrictHint hint, char **message)
 {
-	const char *near;
-
 	if (base_strict_is_known(key, known))
 		return TRUE;
 	if (hint == BASE_STRICT_HINT_LIST) {
@@ -81,10 +104,7 @@ base_strict_key(const char *key, const char *const *known, BaseStrictHint hint, 
 		        g_strdup_printf("unknown field \"%s\" (expected one of: %s)", key, names);
 		return FALSE;
 	}
-	near = base_strict_closest(key, known);
-	*message = near != NULL
-	                   ? g_strdup_printf("unknown field '%s'; did you mean '%s'?", key, near)
-	                   : g_strdup_printf("unknown field '%s'", key);
+	*message = base_strict_unknown("unknown field", key, known, NULL);
 	return FALSE;
 }
 

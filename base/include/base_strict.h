@@ -22,6 +22,22 @@ G_BEGIN_DECLS
  */
 const char *base_strict_closest(const char *word, const char *const *known);
 
+/* base_strict_closest over the first @n entries of @known (no NULL needed). */
+const char *base_strict_closest_n(const char *word, const char *const *known, gsize n);
+
+/**
+ * base_strict_unknown:
+ * The one message for a name that is not one of @known (NULL-terminated), used
+ * wherever a name is looked up (commands, options, modes, shapes, formats...):
+ * "@what 'WORD'; did you mean 'NEAR'? @label: A, B, C", the did-you-mean only
+ * when base_strict_closest finds a near name ("@what 'WORD'; @label: A, B, C"
+ * otherwise), the list only with a non-NULL @label. Returns: (transfer full).
+ */
+char *base_strict_unknown(const char *what,
+                          const char *word,
+                          const char *const *known,
+                          const char *label);
+
 /* TRUE when @word is one of @known (NULL-terminated). */
 gboolean base_strict_is_known(const char *word, const char *const *known);
 

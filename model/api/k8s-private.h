@@ -124,8 +124,6 @@ void k8s_dec__qty(K8sDec *dec, const K8sYamlNode *node, K8sQty *out);
 void k8s_dec__struct(K8sDec *dec, const K8sYamlNode *node, const K8sStructDesc *desc, void *out);
 /* Reports an unknown field, with "did you mean" and version hints. */
 void k8s_dec__unknown_field(K8sDec *dec, const K8sYamlNode *key, const K8sStructDesc *desc);
-/* The closest name to @word among @names (edit distance, case-insensitive), or NULL. */
-const char *k8s_dec__closest(const char *word, const char *const *names, guint n);
 
 /* k8s_fields.c: the tables of every kind, by version. */
 const K8sStructDesc *k8s_fields__object(K8sKind kind, K8sApiVersion version);

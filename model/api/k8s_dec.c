@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base_strict.h"
 #include "k8s-private.h"
 
 void
@@ -262,57 +263,6 @@ k8s_dec__qty(K8sDec *dec, const K8sYamlNode *node, K8sQty *out)
 
 /* ---- did you mean ------------------------------------------------------------------ */
 
-/* Optimal string alignment distance (a swap of two neighbours counts 1), ignoring case. */
-static guint
-edit_distance(const char *a, const char *b)
-{
-	gsize la = strlen(a), lb = strlen(b);
-	guint d[65][65];
-
-	if (la > 64 || lb > 64) {
-		return G_MAXUINT;
-	}
-	for (gsize i = 0; i <= la; i++) {
-		d[i][0] = (guint)i;
-	}
-	for (gsize j = 0; j <= lb; j++) {
-		d[0][j] = (guint)j;
-	}
-	for (gsize i = 1; i <= la; i++) {
-		for (gsize j = 1; j <= lb; j++) {
-			char ca = g_ascii_tolower(a[i - 1]), cb = g_ascii_tolower(b[j - 1]);
-			guint cost = ca == cb ? 0 : 1;
-
-			d[i][j] =
-			        MIN(MIN(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-			if (i > 1 && j > 1 && ca == g_ascii_tolower(b[j - 2]) &&
-			    g_ascii_tolower(a[i - 2]) == cb) {
-				d[i][j] = MIN(d[i][j], d[i - 2][j - 2] + 1);
-			}
-		}
-	}
-	return d[la][lb];
-}
-
-const char *
-k8s_dec__closest(const char *word, const char *const *names, guint n)
-{
-	const char *best = NULL;
-	guint best_distance = G_MAXUINT;
-	gsize len = strlen(word);
-	guint limit = len <= 4 ? 1 : len <= 10 ? 2 : 3;
-
-	for (guint i = 0; i < n; i++) {
-		guint d = edit_distance(word, names[i]);
-
-		if (d < best_distance) {
-			best = names[i];
-			best_distance = d;
-		}
-	}
-	return best_distance <= limit ? best : NULL;
-}
-
 void
 k8s_dec__unknown_field(K8sDec *dec, const K8sYamlNode *key, const K8sStructDesc *desc)
 {
@@ -344,7 +294,7 @@ k8s_dec__unknown_field(K8sDec *dec, const K8sYamlNode *key, const K8sStructDesc 
 			g_ptr_array_add(names, (gpointer)*ig);
 		}
 	}
-	suggestion = k8s_dec__closest(name, (const char *const *)names->pdata, names->len);
+	suggestion = base_strict_closest_n(name, (const char *const *)names->pdata, names->len);
 	if (suggestion != NULL) {
 		k8s_diag_list_add(dec->diags, severity, &pos, dec->path->str,
 		                  "unknown field '%s' in %s; did you mean '%s'?", name, desc->name,

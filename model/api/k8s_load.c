@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "base.h"
+#include "base_strict.h"
 #include "k8s-private.h"
 
 #define MAX_DIR_DEPTH 32
@@ -115,7 +116,7 @@ report_unknown_kind(K8sDec *dec,
 		                             "ReplicaSet",
 		                             "Job",
 		                             "List" };
-	const char *close = k8s_dec__closest(kind_name, known, G_N_ELEMENTS(known));
+	const char *close = base_strict_closest_n(kind_name, known, G_N_ELEMENTS(known));
 	gsize mark;
 
 	if (g_str_has_prefix(api_version, "drasim.io/")) {
@@ -233,7 +234,7 @@ decode_list(K8sDec *dec, const K8sYamlNode *node)
 			static const K8sField no_fields[] = { { .name = NULL } };
 			static const K8sStructDesc list_desc = { .name = "List",
 				                                 .fields = no_fields };
-			const char *close = k8s_dec__closest(key, names, G_N_ELEMENTS(names));
+			const char *close = base_strict_closest_n(key, names, G_N_ELEMENTS(names));
 
 			if (close != NULL) {
 				gsize mark = k8s_dec__push_field(dec, key);

@@ -35,25 +35,40 @@ dra_features_none(void)
 	return f;
 }
 
+/* The seven allocator gates by name; gate_offsets[] is in the same order. */
+static const char *const gate_names[] = {
+	"DRAAdminAccess",
+	"DRAPrioritizedList",
+	"DRAPartitionableDevices",
+	"DRADeviceTaints",
+	"DRADeviceBindingConditions",
+	"DRAResourceClaimDeviceStatus",
+	"DRAConsumableCapacity",
+	NULL,
+};
+static const gsize gate_offsets[] = {
+	G_STRUCT_OFFSET(DraFeatures, admin_access),
+	G_STRUCT_OFFSET(DraFeatures, prioritized_list),
+	G_STRUCT_OFFSET(DraFeatures, partitionable_devices),
+	G_STRUCT_OFFSET(DraFeatures, device_taints),
+	G_STRUCT_OFFSET(DraFeatures, device_binding),
+	G_STRUCT_OFFSET(DraFeatures, device_status),
+	G_STRUCT_OFFSET(DraFeatures, consumable_capacity),
+};
+G_STATIC_ASSERT(G_N_ELEMENTS(gate_names) == G_N_ELEMENTS(gate_offsets) + 1);
+
+const char *const *
+dra_feature_names(void)
+{
+	return gate_names;
+}
+
 gboolean
 dra_features_set(DraFeatures *self, const char *name, gboolean value)
 {
-	static const struct {
-		const char *name;
-		gsize offset;
-	} gates[] = {
-		{ "DRAAdminAccess", G_STRUCT_OFFSET(DraFeatures, admin_access) },
-		{ "DRAPrioritizedList", G_STRUCT_OFFSET(DraFeatures, prioritized_list) },
-		{ "DRAPartitionableDevices", G_STRUCT_OFFSET(DraFeatures, partitionable_devices) },
-		{ "DRADeviceTaints", G_STRUCT_OFFSET(DraFeatures, device_taints) },
-		{ "DRADeviceBindingConditions", G_STRUCT_OFFSET(DraFeatures, device_binding) },
-		{ "DRAResourceClaimDeviceStatus", G_STRUCT_OFFSET(DraFeatures, device_status) },
-		{ "DRAConsumableCapacity", G_STRUCT_OFFSET(DraFeatures, consumable_capacity) },
-	};
-
-	for (guint i = 0; i < G_N_ELEMENTS(gates); i++) {
-		if (strcmp(gates[i].name, name) == 0) {
-			G_STRUCT_MEMBER(gboolean, self, gates[i].offset) = value;
+	for (guint i = 0; i < G_N_ELEMENTS(gate_offsets); i++) {
+		if (strcmp(gate_names[i], name) == 0) {
+			G_STRUCT_MEMBER(gboolean, self, gate_offsets[i]) = value;
 			return TRUE;
 		}
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "base_strict.h"
 #include "hw-private.h"
 
 const char *
@@ -285,6 +286,16 @@ const GPtrArray *
 hw_catalog_get_shapes(const HwCatalog *self)
 {
 	return self->shapes;
+}
+
+char *
+hw_catalog_unknown_shape(const HwCatalog *self, const char *id)
+{
+	g_autofree const char **ids = g_new0(const char *, self->shapes->len + 1);
+
+	for (guint i = 0; i < self->shapes->len; i++)
+		ids[i] = ((const HwNodeShape *)g_ptr_array_index(self->shapes, i))->id;
+	return base_strict_unknown("unknown node shape", id, ids, "shapes");
 }
 
 const HwMigProfile *

@@ -694,9 +694,9 @@ hw_lint_run(const char *const *shapes,
 		const HwNodeShape *shape = hw_catalog_lookup_shape(catalog, shapes[i]);
 
 		if (shape == NULL) {
-			g_set_error(error, HW_ERROR, HW_ERROR_INVALID,
-			            "unknown node shape \"%s\" (see drasim publish --list-shapes)",
-			            shapes[i]);
+			g_autofree char *msg = hw_catalog_unknown_shape(catalog, shapes[i]);
+
+			g_set_error(error, HW_ERROR, HW_ERROR_INVALID, "%s", msg);
 			return FALSE;
 		}
 		if (!hw_lint_target_add_shape(target, shape, NULL, error)) {

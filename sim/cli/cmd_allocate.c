@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base_strict.h"
 #include "cli.h"
 #include "cluster_allocate.h"
 #include "dra.h"
@@ -144,6 +145,20 @@ allocate_args_clear(AllocateArgs *args)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(AllocateArgs, allocate_args_clear)
 
+/* The allocator's gates and the scheduler plugin's DRASchedulerFilterTimeout. */
+static const char **
+feature_names_with_filter_timeout(void)
+{
+	const char *const *gates = dra_feature_names();
+	guint n = g_strv_length((char **)gates);
+	const char **all = g_new0(const char *, n + 2);
+
+	for (guint i = 0; i < n; i++)
+		all[i] = gates[i];
+	all[n] = "DRASchedulerFilterTimeout";
+	return all;
+}
+
 /* --feature G=B: the allocator's gates, and the scheduler plugin's filter-timeout gate. */
 static int
 parse_features(AllocateArgs *args)
@@ -161,8 +176,11 @@ parse_features(AllocateArgs *args)
 		if (strcmp(kv[0], "DRASchedulerFilterTimeout") == 0) {
 			filter_gate = on; /* the scheduler plugin's gate, not the allocator's */
 		} else if (!dra_features_set(&args->features, kv[0], on)) {
-			g_printerr("drasim allocate: unknown feature setting %s\n", args->gates[i]);
-			return CLI_EXIT_USAGE;
+			g_autofree const char **known = feature_names_with_filter_timeout();
+			g_autofree char *msg = base_strict_unknown(
+			        "--feature: unknown feature gate", kv[0], known, "gates");
+
+			return cli_usage_error(NULL, msg);
 		}
 	}
 	return filter_budget(args->filter_timeout, filter_gate, &args->budget);
@@ -199,9 +217,11 @@ parse_args(AllocateArgs *args, int *argc, char ***argv)
 	}
 	args->json = args->output != NULL && strcmp(args->output, "json") == 0;
 	if (args->output != NULL && !args->json && strcmp(args->output, "yaml") != 0) {
-		g_printerr("drasim allocate: unknown output format %s (yaml or json)\n",
-		           args->output);
-		return CLI_EXIT_USAGE;
+		static const char *const formats[] = { "yaml", "json", NULL };
+		g_autofree char *msg =
+		        base_strict_unknown("-o: unknown format", args->output, formats, "formats");
+
+		return cli_usage_error(NULL, msg);
 	}
 	return parse_features(args);
 }

@@ -18,6 +18,7 @@
 
 #include <glib/gstdio.h>
 
+#include "base_strict.h"
 #include "cli.h"
 #include "research.h"
 #include "rpt_fgd.h"
@@ -45,16 +46,6 @@ typedef struct {
 	GPtrArray *policy_list; /* const char *, in research_policy_names() order */
 } FgdArgs;
 
-static char *
-names_joined(const char *const *names)
-{
-	GString *s = g_string_new(NULL);
-
-	for (guint i = 0; names[i] != NULL; i++)
-		g_string_append_printf(s, "%s%s", i > 0 ? ", " : "", names[i]);
-	return g_string_free(s, FALSE);
-}
-
 /* A trace given as a path (a '/' or a .csv ending) rather than a list name. */
 static gboolean
 trace_is_path(const char *trace)
@@ -62,17 +53,16 @@ trace_is_path(const char *trace)
 	return strchr(trace, '/') != NULL || g_str_has_suffix(trace, ".csv");
 }
 
-/* "--OPTION NAME: WHAT; the PLURAL are LIST", exit 2. */
+/* "--OPTION: WHAT 'NAME'; did you mean 'N'? LABEL: A, B, ...", exit 2. */
 static int
 unknown_name(const char *option,
              const char *name,
              const char *what,
-             const char *plural,
+             const char *label,
              const char *const *valid)
 {
-	g_autofree char *list = names_joined(valid);
-	g_autofree char *msg =
-	        g_strdup_printf("--%s %s: %s; the %s are %s", option, name, what, plural, list);
+	g_autofree char *what_in = g_strdup_printf("--%s: %s", option, what);
+	g_autofree char *msg = base_strict_unknown(what_in, name, valid, label);
 
 	return cli_usage_error(CMD, msg);
 }
@@ -83,14 +73,9 @@ check_traces(const FgdArgs *args)
 	for (guint i = 0; args->traces != NULL && args->traces[i] != NULL; i++) {
 		const char *t = args->traces[i];
 
-		if (!trace_is_path(t) && !g_strv_contains(fgd_traces, t)) {
-			g_autofree char *valid = names_joined(fgd_traces);
-			g_autofree char *msg = g_strdup_printf(
-			        "--trace %s: no such openb trace; the names are %s (or give a path "
-			        "to a pod list CSV)",
-			        t, valid);
-			return cli_usage_error(CMD, msg);
-		}
+		if (!trace_is_path(t) && !g_strv_contains(fgd_traces, t))
+			return unknown_name("trace", t, "no such openb trace",
+			                    "traces (or a path to a pod list CSV)", fgd_traces);
 	}
 	return CLI_EXIT_OK;
 }
@@ -107,8 +92,8 @@ parse_worlds(FgdArgs *args)
 		ResearchWorld world;
 
 		if (!research_world_parse(names[i], &world))
-			return unknown_name("worlds", names[i], "no such world (or all, alone)",
-			                    "worlds", research_world_names());
+			return unknown_name("worlds", names[i], "no such world",
+			                    "worlds (or all, alone)", research_world_names());
 		chosen[world] = TRUE;
 	}
 	for (guint w = 0; w < RESEARCH_N_WORLDS; w++) {
@@ -128,9 +113,8 @@ parse_policies(FgdArgs *args)
 
 	for (guint i = 0; args->policies != NULL && args->policies[i] != NULL; i++) {
 		if (!g_strv_contains(valid, args->policies[i]))
-			return unknown_name("policy", args->policies[i],
-			                    "not a policy of the FGD experiment", "policies",
-			                    valid);
+			return unknown_name("policy", args->policies[i], "no such policy",
+			                    "policies", valid);
 	}
 	for (guint i = 0; valid[i] != NULL; i++) {
 		gboolean wanted =
@@ -236,6 +220,8 @@ parse_formats(FgdArgs *args)
 	g_auto(GStrv) formats =
 	        g_strsplit(args->format != NULL ? args->format : "json,csv", ",", -1);
 
+	static const char *const known[] = { "json", "csv", "html", NULL };
+
 	for (guint i = 0; formats[i] != NULL; i++) {
 		if (strcmp(formats[i], "json") == 0)
 			args->json = TRUE;
@@ -244,7 +230,8 @@ parse_formats(FgdArgs *args)
 		else if (strcmp(formats[i], "html") == 0)
 			args->html = TRUE;
 		else
-			return cli_usage_error(CMD, "--format: the formats are json, csv and html");
+			return unknown_name("format", formats[i], "unknown format", "formats",
+			                    known);
 	}
 	return CLI_EXIT_OK;
 }
@@ -502,8 +489,15 @@ cli_experiment_main(int argc, char **argv)
 	args.policy_list = g_ptr_array_new();
 	g_option_context_add_main_entries(context, entries, NULL);
 	status = cli_parse_options(context, &argc, &argv);
-	if (status == CLI_EXIT_OK && (argc != 2 || strcmp(argv[1], "fgd") != 0))
-		status = cli_usage_error("experiment", "the experiments are: fgd");
+	if (status == CLI_EXIT_OK && (argc != 2 || strcmp(argv[1], "fgd") != 0)) {
+		static const char *const experiments[] = { "fgd", NULL };
+		g_autofree char *msg =
+		        argc >= 2 ? base_strict_unknown("unknown experiment", argv[1], experiments,
+		                                        "experiments")
+		                  : g_strdup("expected an experiment; experiments: fgd");
+
+		status = cli_usage_error("experiment", msg);
+	}
 	if (status == CLI_EXIT_OK)
 		status = check_args(&args);
 	if (status == CLI_EXIT_OK) {

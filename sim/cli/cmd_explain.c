@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_run.h"
 #include "world.h"
 
 typedef struct {
@@ -235,7 +236,7 @@ cli_explain_main(int argc, char **argv)
 		k8s_diag_list_print(diags, stderr);
 		return CLI_EXIT_INPUT_ERROR;
 	}
-	if (a.mode != NULL && scenario_lookup_mode(sc, a.mode) == NULL)
-		return cli_usage_error("explain", "no such mode in the scenario");
+	if (a.mode != NULL && (rc = cli_check_mode(sc, a.mode)) != CLI_EXIT_OK)
+		return rc;
 	return explain_modes(sc, &a, horizon, diags);
 }

@@ -278,9 +278,9 @@ check_target(const PublishArgs *a,
 	}
 	*shape = hw_catalog_lookup_shape(catalog, a->shape);
 	if (*shape == NULL) {
-		fprintf(stderr, "drasim publish: unknown shape \"%s\" (see --list-shapes)\n",
-		        a->shape);
-		return CLI_EXIT_INPUT_ERROR;
+		g_autofree char *msg = hw_catalog_unknown_shape(catalog, a->shape);
+
+		return cli_usage_error(NULL, msg);
 	}
 	if (a->count < 1 || a->count > 100000) {
 		return cli_usage_error("publish", "--count must be between 1 and 100000");

@@ -3,13 +3,14 @@
  * `drasim compare`, every mode) and writes the report through reports/
  * (text or JSON on stdout; with -o DIR also CSV and HTML, the directory
  * replaced as a whole: reports/rpt_output.c). On a terminal a
- * progress line on stderr shows simulated time, pods bound and events/s.
+ * progress line on stderr shows simulated time of the horizon, pods bound,
+ * events/s and an ETA (cli_progress.c).
  */
 #include "cmd_run.h"
 
 #include <stdio.h>
-#include <unistd.h>
 
+#include "base_strict.h"
 #include "cli.h"
 #include "rpt.h"
 #include "world.h"
@@ -22,8 +23,7 @@ typedef struct {
 	char *format;
 	char *baseline; /* compare: the HTML page's baseline mode */
 	gboolean progress;
-	gint64 start_us;
-	char *label;
+	CliProgress line;
 } RunArgs;
 
 static void
@@ -38,36 +38,36 @@ run_args_clear(RunArgs *a)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RunArgs, run_args_clear)
 
-static gboolean
-formats_ok(const char *formats, gboolean have_dir)
+/* --format LIST: NULL when every name is known (and csv, html have -o), else why not. */
+static char *
+formats_problem(const char *formats, gboolean have_dir)
 {
+	static const char *const known[] = { "text", "json", "csv", "html", NULL };
 	g_auto(GStrv) parts = NULL;
 
 	if (formats == NULL)
-		return TRUE;
+		return NULL;
 	parts = g_strsplit(formats, ",", -1);
 	for (guint i = 0; parts[i] != NULL; i++) {
 		gboolean file_only = g_str_equal(parts[i], "csv") || g_str_equal(parts[i], "html");
 
-		if (!g_str_equal(parts[i], "text") && !g_str_equal(parts[i], "json") && !file_only)
-			return FALSE;
+		if (!base_strict_is_known(parts[i], known))
+			return base_strict_unknown("--format: unknown format", parts[i], known,
+			                           "formats (a comma list)");
 		if (file_only && !have_dir)
-			return FALSE;
+			return g_strdup_printf("--format %s writes files: it needs -o DIR",
+			                       parts[i]);
 	}
-	return TRUE;
+	return NULL;
 }
 
-/* Only on a terminal: the wall clock is read here, never in the engine. */
+/* Only on a terminal: the wall clock is read in cli_progress.c, never in the engine. */
 static void
 on_progress(SimTime now, guint64 pods, guint64 events, gpointer data)
 {
 	RunArgs *a = data;
-	double wall = (double)(g_get_monotonic_time() - a->start_us) / 1e6;
-	g_autofree char *t = sim_time_format(now);
 
-	fprintf(stderr, "\r%s: t=%s pods=%" G_GUINT64_FORMAT " events/s=%.0f   ", a->label, t, pods,
-	        wall > 0 ? (double)events / wall : 0.0);
-	fflush(stderr);
+	cli_progress_show(&a->line, now, pods, events);
 }
 
 static int
@@ -85,12 +85,11 @@ run_modes(Scenario *sc, RunArgs *a, gboolean compare, SimTime horizon, K8sDiagLi
 
 		if (!compare && g_strcmp0(m->name, a->mode) != 0)
 			continue;
-		a->label = m->name;
-		a->start_us = g_get_monotonic_time();
+		cli_progress_start(&a->line, m->name, horizon > 0 ? horizon : sc->horizon);
 		r = scenario_run(sc, m, (guint64)a->seed, horizon, a->progress ? on_progress : NULL,
 		                 a, diags, &error);
 		if (a->progress)
-			fputs("\r\033[K", stderr);
+			cli_progress_end(&a->line);
 		if (r == NULL) {
 			k8s_diag_list_sort(diags);
 			k8s_diag_list_print(diags, stderr);
@@ -124,6 +123,21 @@ output_dir_usable(const char *dir)
 }
 
 int
+cli_check_mode(const Scenario *sc, const char *mode)
+{
+	g_autofree const char **names = NULL;
+	g_autofree char *msg = NULL;
+
+	if (scenario_lookup_mode(sc, mode) != NULL)
+		return CLI_EXIT_OK;
+	names = g_new0(const char *, sc->modes->len + 1);
+	for (guint i = 0; i < sc->modes->len; i++)
+		names[i] = g_array_index(sc->modes, ScenarioMode, i).name;
+	msg = base_strict_unknown("no such mode", mode, names, "modes");
+	return cli_usage_error(NULL, msg);
+}
+
+int
 cli_run_common(int argc, char **argv, gboolean compare)
 {
 	g_auto(RunArgs) a = { 0 };
@@ -148,6 +162,7 @@ cli_run_common(int argc, char **argv, gboolean compare)
 	                                     : "SCENARIO - replay one mode of a scenario");
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
 	g_autoptr(Scenario) sc = NULL;
+	g_autofree char *problem = NULL;
 	SimTime horizon = 0;
 	int rc;
 
@@ -158,10 +173,8 @@ cli_run_common(int argc, char **argv, gboolean compare)
 		return rc;
 	if (argc != 2)
 		return cli_usage_error(compare ? "compare" : "run", "expected one scenario file");
-	if (!formats_ok(a.format, a.output != NULL))
-		return cli_usage_error(compare ? "compare" : "run",
-		                       "--format takes text, json, csv or html (a comma list; csv "
-		                       "and html need -o DIR)");
+	if ((problem = formats_problem(a.format, a.output != NULL)) != NULL)
+		return cli_usage_error(NULL, problem);
 	if (a.seed < 0)
 		return cli_usage_error(compare ? "compare" : "run", "--seed must be >= 0");
 	if (a.horizon != NULL) {
@@ -184,11 +197,10 @@ cli_run_common(int argc, char **argv, gboolean compare)
 	if (!compare) {
 		if (a.mode == NULL)
 			a.mode = g_strdup(g_array_index(sc->modes, ScenarioMode, 0).name);
-		if (scenario_lookup_mode(sc, a.mode) == NULL)
-			return cli_usage_error(compare ? "compare" : "run",
-			                       "no such mode in the scenario");
+		if ((rc = cli_check_mode(sc, a.mode)) != CLI_EXIT_OK)
+			return rc;
 	}
-	a.progress = isatty(STDERR_FILENO);
+	a.progress = cli_progress_wanted();
 	return run_modes(sc, &a, compare, horizon, diags);
 }
 

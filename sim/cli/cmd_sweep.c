@@ -205,13 +205,15 @@ int
 cli_sweep_main(int argc, char **argv)
 {
 	static const CliCommand subcommands[] = {
-		{ "run-task", "run one array task's slice of a sweep", cli_sweep_run_task_main },
-		{ "merge", "merge a sweep's reports into its results", cli_sweep_merge_main },
-		{ NULL, NULL, NULL },
+		{ "run-task", "run one array task's slice of a sweep", cli_sweep_run_task_main,
+		  "  drasim sweep run-task out/sweep --task 0 --tasks 4\n" },
+		{ "merge", "merge a sweep's reports into its results", cli_sweep_merge_main,
+		  "  drasim sweep merge out/sweep\n" },
+		{ NULL, NULL, NULL, NULL },
 	};
 
 	for (const CliCommand *row = subcommands; argc >= 2 && row->name != NULL; row++)
 		if (strcmp(argv[1], row->name) == 0)
-			return row->handler(argc - 1, argv + 1);
+			return cli_run_row(row, "drasim sweep", argc - 1, argv + 1);
 	return sweep_main(argc, argv);
 }

@@ -40,9 +40,10 @@ typedef struct {
 
 /* Longest names first where one is a prefix of another ("ms" before "m"). */
 static const TimeUnit units[] = {
-	{ "us", SIM_TIME_US },  { "\xc2\xb5s", SIM_TIME_US }, /* µs */
-	{ "ms", SIM_TIME_MS },  { "s", SIM_TIME_S },          { "m", SIM_TIME_MIN },
-	{ "h", SIM_TIME_HOUR }, { "d", SIM_TIME_DAY },        { "w", 7 * SIM_TIME_DAY },
+	{ "us", SIM_TIME_US },     { "\xc2\xb5s", SIM_TIME_US }, /* µs */
+	{ "ms", SIM_TIME_MS },     { "s", SIM_TIME_S },          { "min", SIM_TIME_MIN },
+	{ "m", SIM_TIME_MIN },     { "h", SIM_TIME_HOUR },       { "d", SIM_TIME_DAY },
+	{ "w", 7 * SIM_TIME_DAY },
 };
 
 static const TimeUnit *
@@ -101,7 +102,8 @@ parse_term(const char *text, const char **pp, SimTime *total, GError **error)
 	}
 	const TimeUnit *unit = match_unit(p);
 	if (unit == NULL) {
-		return parse_error(error, text, p, "expected a unit (us, ms, s, m, h, d or w)");
+		return parse_error(error, text, p,
+		                   "expected a unit (us, ms, s, m or min, h, d or w)");
 	}
 	if (whole >= INT64_MAX / unit->scale) { /* leaves room for the fraction */
 		return range_error(error, text, *pp);
@@ -180,4 +182,36 @@ sim_time_format(SimTime t)
 		g_string_append_c(s, 's');
 	}
 	return g_string_free(s, FALSE);
+}
+
+char *
+sim_time_format_brief(SimTime t)
+{
+	static const struct {
+		const char *name;
+		SimTime scale;
+	} steps[] = { { "d", SIM_TIME_DAY },
+		      { "h", SIM_TIME_HOUR },
+		      { "m", SIM_TIME_MIN },
+		      { "s", SIM_TIME_S } };
+	uint64_t rest = t < 0 ? -(uint64_t)t : (uint64_t)t;
+	const char *sign = t < 0 ? "-" : "";
+
+	for (guint i = 0; i + 1 < G_N_ELEMENTS(steps); i++) {
+		uint64_t big = rest / (uint64_t)steps[i].scale;
+		uint64_t small = rest % (uint64_t)steps[i].scale / (uint64_t)steps[i + 1].scale;
+
+		if (big == 0)
+			continue;
+		if (small == 0)
+			return g_strdup_printf("%s%" G_GUINT64_FORMAT "%s", sign, big,
+			                       steps[i].name);
+		return g_strdup_printf("%s%" G_GUINT64_FORMAT "%s%s%" G_GUINT64_FORMAT "%s", sign,
+		                       big, steps[i].name,
+		                       i == 0       ? ""
+		                       : small < 10 ? "0"
+		                                    : "",
+		                       small, steps[i + 1].name);
+	}
+	return g_strdup_printf("%s%" G_GUINT64_FORMAT "s", sign, rest / (uint64_t)SIM_TIME_S);
 }

@@ -38,6 +38,9 @@ gboolean
 scenario_dec__bool(ScenarioDec *dec, const K8sYamlNode *node, const char *path, gboolean *out);
 gboolean
 scenario_dec__duration(ScenarioDec *dec, const K8sYamlNode *node, const char *path, SimTime *out);
+/* An arrival rate, per second, with or without a unit (workload_rate_parse). */
+gboolean
+scenario_dec__rate(ScenarioDec *dec, const K8sYamlNode *node, const char *path, double *out);
 gboolean
 scenario_dec__bytes(ScenarioDec *dec, const K8sYamlNode *node, const char *path, gint64 *out);
 /* @node's string must be one of the @n @names: its index goes to *@out. Otherwise an

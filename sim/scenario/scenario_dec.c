@@ -132,6 +132,23 @@ scenario_dec__duration(ScenarioDec *dec, const K8sYamlNode *node, const char *pa
 }
 
 gboolean
+scenario_dec__rate(ScenarioDec *dec, const K8sYamlNode *node, const char *path, double *out)
+{
+	g_autofree char *message = NULL;
+
+	if (node->kind != K8S_YAML_SCALAR) {
+		scenario_dec__error(dec, node, path, "expected a rate: %s, got %s",
+		                    WORKLOAD_RATE_FORMS, k8s_yaml_node_type_name(node));
+		return FALSE;
+	}
+	if (!workload_rate_parse(node->scalar.text, out, &message)) {
+		scenario_dec__error(dec, node, path, "%s", message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean
 scenario_dec__bytes(ScenarioDec *dec, const K8sYamlNode *node, const char *path, gint64 *out)
 {
 	return k8s_yaml_read_bytes(READER(dec), node, path, out);

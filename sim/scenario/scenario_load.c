@@ -177,10 +177,9 @@ decode_pool(Scenario *self,
 		gboolean on = FALSE;
 
 		if (shape == NULL) {
-			scenario_dec__error(
-			        dec, shape_node, field,
-			        "unknown node shape \"%s\" (drasim publish --list-shapes)",
-			        pool.shape);
+			g_autofree char *msg = hw_catalog_unknown_shape(catalog, pool.shape);
+
+			scenario_dec__error(dec, shape_node, field, "%s", msg);
 		} else if (pool.mig != NULL && strcmp(pool.mig, "dynamic") != 0) {
 			g_autoptr(GArray) inst = NULL;
 

@@ -117,6 +117,9 @@ decode_arrival_param(ScenarioDec *dec,
 	case WORKLOAD_PARAM_DURATION:
 		scenario_dec__duration(dec, v, field, (SimTime *)(void *)at);
 		break;
+	case WORKLOAD_PARAM_RATE:
+		scenario_dec__rate(dec, v, field, (double *)(void *)at);
+		break;
 	}
 }
 

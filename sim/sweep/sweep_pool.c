@@ -36,22 +36,6 @@ typedef struct {
 	gint64 start_us;
 } Pool;
 
-/* "42s", "3m05s", "2h10m": a person's reading of the seconds left. */
-static void
-format_eta(char *buf, gsize size, double seconds)
-{
-	guint64 s = (guint64)(seconds + 0.5);
-
-	if (s < 60)
-		g_snprintf(buf, size, "%" G_GUINT64_FORMAT "s", s);
-	else if (s < 3600)
-		g_snprintf(buf, size, "%" G_GUINT64_FORMAT "m%02" G_GUINT64_FORMAT "s", s / 60,
-		           s % 60);
-	else
-		g_snprintf(buf, size, "%" G_GUINT64_FORMAT "h%02" G_GUINT64_FORMAT "m", s / 3600,
-		           s / 60 % 60);
-}
-
 /*
  * On a terminal one line rewritten in place; in a log (progress_lines) a line
  * each time another tenth of the tasks has finished, so a long sweep in CI
@@ -64,15 +48,16 @@ show_progress(Pool *pool, gboolean final)
 	guint finished = pool->summary->done + pool->summary->failed;
 	double elapsed = (double)(g_get_monotonic_time() - pool->start_us) / 1e6;
 	guint tenth = pool->n_tasks > 0 ? finished * 10 / pool->n_tasks : 10;
-	char eta[32] = "-";
+	g_autofree char *eta = NULL;
 
 	if (!o->progress && !(o->progress_lines && tenth > pool->tenths_shown))
 		return;
 	if (finished > 0 && finished < pool->n_tasks)
-		format_eta(eta, sizeof eta, elapsed / finished * (pool->n_tasks - finished));
+		eta = sim_time_format_brief(
+		        (SimTime)(elapsed / finished * (pool->n_tasks - finished) * SIM_TIME_S));
 	fprintf(stderr, "%s%s: %u/%u runs done, %u running, %u failed, ETA %s%s",
 	        o->progress ? "\r" : "", o->label != NULL ? o->label : "sweep", finished,
-	        pool->n_tasks, pool->running->len, pool->summary->failed, eta,
+	        pool->n_tasks, pool->running->len, pool->summary->failed, eta != NULL ? eta : "-",
 	        o->progress ? "   " : "\n");
 	pool->tenths_shown = tenth;
 	if (final && o->progress)

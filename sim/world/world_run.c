@@ -717,7 +717,7 @@ drive(WorldRun *run, SimTime horizon, Progress *prog, GError **error)
 	sim_loop_set_kind_passive(run->env.loop, run->kind_sample);
 	sim_loop_schedule(run->env.loop, 0, run->kind_sample, 255, 0, NULL);
 	if (prog->func != NULL)
-		sim_loop_set_progress(run->env.loop, 200000, on_progress, prog);
+		sim_loop_set_progress(run->env.loop, 20000, on_progress, prog);
 	run->horizon = horizon;
 	run->last_sample = -1;
 	run->max_samples = scenario_limits__max_samples(run->env.sc);

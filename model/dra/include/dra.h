@@ -267,6 +267,8 @@ DraFeatures dra_features_none(void);
  * Returns: FALSE if @name is not one of the seven allocator gates.
  */
 gboolean dra_features_set(DraFeatures *self, const char *name, gboolean value);
+/* The seven gates' names, NULL-terminated, for listing them. */
+const char *const *dra_feature_names(void);
 
 /*
  * Production quirks, all on by default. Each can be switched off to get the

@@ -145,6 +145,9 @@ const HwNodeShape *hw_catalog_lookup_shape(const HwCatalog *self, const char *id
 /* Catalog order (built-in files first, then loaded ones); (transfer none). */
 const GPtrArray *hw_catalog_get_gpus(const HwCatalog *self);
 const GPtrArray *hw_catalog_get_shapes(const HwCatalog *self);
+/* "unknown node shape 'ID'; did you mean 'X'? shapes: A, B, ..." (base_strict_unknown);
+ * (transfer full). */
+char *hw_catalog_unknown_shape(const HwCatalog *self, const char *id);
 
 const HwMigProfile *hw_gpu_model_lookup_profile(const HwGpuModel *model, const char *name);
 

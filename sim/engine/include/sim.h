@@ -75,6 +75,18 @@ gboolean sim_time_parse(const char *text, SimTime *out, GError **error);
  */
 char *sim_time_format(SimTime t);
 
+/**
+ * sim_time_format_brief:
+ *
+ * A person's glance at a time span: its two largest units, the smaller
+ * truncated (2 digits after the first): 42 s -> "42s", 192 s -> "3m12s",
+ * 5400 s -> "1h30m", 137,797 s -> "1d14h", 7 d -> "7d", below 1 s -> "0s".
+ * For progress lines and ETAs, not for reading back.
+ *
+ * Returns: (transfer full): the text.
+ */
+char *sim_time_format_brief(SimTime t);
+
 /* ---------------------------------------------------------------- events */
 
 /* Inline payload: no heap pointer per event (style-anchors 9.4). */

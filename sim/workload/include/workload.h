@@ -102,6 +102,7 @@ typedef enum {
 	WORKLOAD_PARAM_NUMBER,   /* double */
 	WORKLOAD_PARAM_COUNT,    /* guint, 1 to 1,000,000 */
 	WORKLOAD_PARAM_DURATION, /* SimTime */
+	WORKLOAD_PARAM_RATE,     /* double, per second (workload_rate_parse) */
 } WorkloadParamType;
 
 /* One parameter of WorkloadArrival: its key in a scenario, its type, its field. */
@@ -113,6 +114,20 @@ typedef struct {
 
 /* Every process parameter, terminated by a NULL key. */
 const WorkloadArrivalParam *workload_arrival_params(void);
+
+/* What workload_rate_parse accepts, for messages and docs. */
+#define WORKLOAD_RATE_FORMS "a number per second, or NUMBER/UNIT like 7.2/h, 30/min, 0.5/s or 2/d"
+
+/**
+ * workload_rate_parse:
+ * A rate as people write it: a plain number is per second; "N/UNIT" or
+ * "N/DURATION" is N per that duration, with the duration units of
+ * sim_time_parse ("7.2/h" = 7.2 / 3,600 s = 0.002/s; "30/min" = 0.5/s;
+ * "3/10m" = 0.005/s). The number is finite and >= 0; the duration > 0.
+ * Returns: TRUE with *@per_s, or FALSE with @message (transfer full): "expected
+ * a rate: WORKLOAD_RATE_FORMS, got \"TEXT\"" and the reason.
+ */
+gboolean workload_rate_parse(const char *text, double *per_s, char **message);
 
 /**
  * WorkloadSynthSpec:

@@ -47,6 +47,36 @@ test_closest__typos_within_the_limit(void **state)
 }
 
 static void
+test_unknown__one_message(void **state)
+{
+	static const char *const modes[] = { "dra", "extended", NULL };
+	static const char *const commands[] = { "compare", "convert", "run", NULL };
+	g_autofree char *near = base_strict_unknown("no such mode", "extnded", modes, "modes");
+	g_autofree char *far = base_strict_unknown("no such mode", "dr-x", modes, "modes");
+	g_autofree char *no_list =
+	        base_strict_unknown("unknown command", "comapre", commands, NULL);
+	g_autofree char *nothing = base_strict_unknown("unknown command", "zzz", commands, NULL);
+
+	/* "extnded" is one insertion from "extended" (7 characters allow 2) */
+	assert_string_equal(
+	        near, "no such mode 'extnded'; did you mean 'extended'? modes: dra, extended");
+	/* "dr-x" is 2 edits from "dra" (4 characters allow 1): the list alone */
+	assert_string_equal(far, "no such mode 'dr-x'; modes: dra, extended");
+	/* "comapre": one transposition (ap/pa) from "compare"; "convert" differs in 5
+	 * places; without a label, no list */
+	assert_string_equal(no_list, "unknown command 'comapre'; did you mean 'compare'?");
+	assert_string_equal(nothing, "unknown command 'zzz'");
+	/* "comp" is 3 insertions from "compare" (4 characters allow 1): none */
+	assert_null(base_strict_closest_n("comp", commands, 3));
+	/* the counted form reads only the first @n: "rnu" (transposition of "run") is not seen with
+	 * n = 2 */
+	assert_string_equal(base_strict_closest_n("rnu", commands, 3), "run");
+	assert_null(base_strict_closest_n("rnu", commands, 2));
+	/* a transposition ignores case like every other edit: "RNu" is 1 from "run" */
+	assert_string_equal(base_strict_closest("RNu", commands), "run");
+}
+
+static void
 test_key__both_hint_styles(void **state)
 {
 	static const char *const gpu_keys[] = { "id", "memory_mib", NULL };
@@ -130,6 +160,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_closest__typos_within_the_limit),
+		cmocka_unit_test(test_unknown__one_message),
 		cmocka_unit_test(test_key__both_hint_styles),
 		cmocka_unit_test(test_uint__decimal_in_range),
 		cmocka_unit_test(test_uint_range__parsed_integers),

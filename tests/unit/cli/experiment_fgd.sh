@@ -108,11 +108,11 @@ assert got == want, got
 PY
 result $? "at 100 % by hand: unallocated, stranded GPU and co-tenants in four worlds"
 
-expect_error 2 "no such openb trace; the names are default, cpu0, .*multigpu50" \
+expect_error 2 "no such openb trace 'nope'; traces (or a path to a pod list CSV): default, cpu0, .*multigpu50" \
 	"an unknown trace name lists the valid ones" -- fgd --trace nope -o "$work/x1"
-expect_error 2 "the policies are Random, DotProd, GpuClustering, GpuPacking, BestFit, FGD, LeastAllocated" \
+expect_error 2 "no such policy 'Tetris'; policies: Random, DotProd, GpuClustering, GpuPacking, BestFit, FGD, LeastAllocated" \
 	"an unknown policy lists the valid ones" -- fgd --policy Tetris -o "$work/x2"
-expect_error 2 "the worlds are gpushare, whole, time-slicing, dra-capacity, dra-capacity-pick, dra-mig" \
+expect_error 2 "no such world 'flat'; worlds (or all, alone): gpushare, whole, time-slicing, dra-capacity, dra-capacity-pick, dra-mig" \
 	"an unknown world lists the valid ones" -- fgd --worlds gpushare,flat -o "$work/x2"
 expect_error 2 "world time-slicing, policy FGD: the paper's policies" \
 	"a refused pair named on both sides is a usage error with the reason" -- \
@@ -142,7 +142,7 @@ printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\np0,1000,1,0,0,\n' 
 expect_error 1 "world gpushare, policy FGD, seed 1: the trace has no GPU node or no GPU pod" \
 	"a pod list without GPU pods is refused, not run forever" -- \
 	fgd --trace "$work/cpu.csv" --nodes "$data/nodes.csv" --policy FGD --seeds 1 -o "$work/x4"
-expect_error 2 "the experiments are: fgd" "an unknown experiment is a usage error" -- \
+expect_error 2 "unknown experiment 'tetris'; experiments: fgd" "an unknown experiment is a usage error" -- \
 	tetris -o "$work/x5"
 [ ! -e "$work/x1" ] && [ ! -e "$work/x2" ] && [ ! -e "$work/x3/fgd.json" ] &&
 	[ ! -e "$work/x4/fgd.json" ] && [ ! -e "$work/x5" ]
@@ -175,7 +175,7 @@ result $? "pairs refused by default are recorded in fgd.json and said on stderr;
 	[ ! -e "$work/page/fgd.csv" ] && grep -q "<svg" "$work/page/fgd.html" &&
 	grep -q "dra-capacity" "$work/page/fgd.html" && grep -q "LeastAllocated" "$work/page/fgd.html"
 result $? "--format html writes fgd.html alone, with the worlds' charts"
-expect_error 2 "the formats are json, csv and html" "an unknown format lists the three" -- \
+expect_error 2 "unknown format 'pdf'; formats: json, csv, html" "an unknown format lists the three" -- \
 	fgd --format pdf -o "$work/x6"
 
 # Equal bytes whatever --jobs is: 2 traces x 2 worlds x 6 policies x 3 seeds on three nodes.

@@ -227,7 +227,7 @@ test_scenario_error_as_run(void **state)
 	run_line = find_line(run_err, prefix, TRUE);
 	lint_line = find_line(lint_err, prefix, TRUE);
 	assert_string_equal(lint_line, run_line);
-	assert_contains(lint_line, "\"dgx-h101\"");
+	assert_contains(lint_line, "unknown node shape 'dgx-h101'; did you mean 'dgx-h100'?");
 }
 
 /*

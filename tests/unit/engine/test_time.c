@@ -22,6 +22,9 @@ test_time__parse_table(void **state)
 		{ "1.5h", 5400 * SIM_TIME_S },
 		{ "250ms", 250000 },
 		{ "1m1ms", 60001000 },
+		{ "30min", 1800 * SIM_TIME_S }, /* min is m: 30 x 60 s */
+		{ "1h30min", 5400 * SIM_TIME_S },
+		{ "1min1ms", 60001000 },
 		{ "3us", 3 },
 		{ "3\xc2\xb5s", 3 },
 		{ ".5s", 500000 },

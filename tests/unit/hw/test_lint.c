@@ -140,8 +140,14 @@ test_lint__run(void **state)
 	assert_int_equal(k8s_diag_list_count_errors(diags), 7);
 	assert_int_equal(k8s_diag_list_count_warnings(diags), 1);
 	assert_false(hw_lint_run(bad, NULL, set, diags, &error));
+	/* "dgx-h999" is 3 edits from dgx-h100 (8 characters allow 2): no did-you-mean */
 	assert_string_equal(error->message,
-	                    "unknown node shape \"dgx-h999\" (see drasim publish --list-shapes)");
+	                    "unknown node shape 'dgx-h999'; shapes: dgx-a100-640gb, "
+	                    "dgx-a100-320gb, dgx-h100, dgx-b200, aws-p4d.24xlarge, "
+	                    "aws-p4de.24xlarge, aws-p5.48xlarge, aws-p5e.48xlarge, "
+	                    "gcp-a2-highgpu-8g, gcp-a2-ultragpu-8g, gcp-a3-highgpu-8g, "
+	                    "gcp-a3-megagpu-8g, gcp-a3-ultragpu-8g, azure-nd96asr-v4, "
+	                    "azure-nd96amsr-a100-v4, azure-nd96isr-h100-v5");
 }
 
 int

@@ -104,7 +104,7 @@ test_decode_errors(void **state)
 	             "[spec.cluster.nodePools[0].cuont]");
 	expect_error("apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
 	             "spec:\n  cluster:\n    nodePools: [{name: p, shape: dgx-h99}]\n",
-	             "s.yaml:6:34: error: unknown node shape \"dgx-h99\"");
+	             "s.yaml:6:34: error: unknown node shape 'dgx-h99'");
 	expect_error(
 	        "apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
 	        "spec:\n  horizon: 2x\n  cluster:\n    nodePools: [{name: p, shape: dgx-h100}]\n",
@@ -122,6 +122,36 @@ test_decode_errors(void **state)
 	             "expected dra or extended, got \"hybrid\" [spec.modes[0].world]");
 }
 
+/* Rates with units decode to per second: 7.2/h = 7.2 / 3,600 s = 0.002/s,
+ * 30/min = 30 / 60 s = 0.5/s (the duration default 1min is the same unit). A bad
+ * rate names its file:line:col, field and the accepted forms. */
+static void
+test_rate_units(void **state)
+{
+	g_autofree char *path = scenario_test_data_path("rate-units.yaml");
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = scenario_load(path, diags);
+	const ScenarioEntry *a, *b;
+
+	if (sc == NULL)
+		k8s_diag_list_print(diags, stderr);
+	assert_non_null(sc);
+	a = &g_array_index(sc->entries, ScenarioEntry, 0);
+	b = &g_array_index(sc->entries, ScenarioEntry, 1);
+	assert_true(fabs(a->process.rate_per_s - 0.002) < 1e-15);
+	assert_true(fabs(b->process.rate_per_s - 0.5) < 1e-15);
+	assert_int_equal(sc->default_duration, 60 * SIM_TIME_S);
+	expect_error(
+	        "apiVersion: drasim.io/v1alpha1\nkind: Scenario\nmetadata: {name: x}\n"
+	        "spec:\n  cluster:\n    nodePools: [{name: p, shape: dgx-h100}]\n"
+	        "  workload:\n    entries:\n"
+	        "    - {kind: Pod, name: a, arrival: {process: poisson, rate: 7.2/hour}}\n",
+	        "s.yaml:9:62: error: expected a rate: a number per second, or NUMBER/UNIT "
+	        "like 7.2/h, 30/min, 0.5/s or 2/d, got \"7.2/hour\": unknown unit 'hour' (us, ms, "
+	        "s, m or min, h, d or w) "
+	        "[spec.workload.entries[0].arrival.rate]");
+}
+
 int
 main(void)
 {
@@ -131,6 +161,7 @@ main(void)
 		cmocka_unit_test(test_mig_extended_to_dra),
 		cmocka_unit_test(test_json_deterministic),
 		cmocka_unit_test(test_decode_errors),
+		cmocka_unit_test(test_rate_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
