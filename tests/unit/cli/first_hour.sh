@@ -38,7 +38,7 @@ expect_exact 2 "drasim: unknown command 'comapre'; did you mean 'compare'?" \
 	grep -qx "drasim: unknown command 'zzz'"
 result $? "an unknown command lists the commands; no suggestion when nothing is close"
 # --fromat -> --format (transposition); the option list is compare's (no --mode)
-expect_exact 2 "drasim compare: unknown option '--fromat'; did you mean '--format'? options: --seed, --horizon, --output, --format" \
+expect_exact 2 "drasim compare: unknown option '--fromat'; did you mean '--format'? options: --seed, --horizon, --output, --format, --baseline" \
 	"a misspelt option gets did-you-mean and the command's options" -- compare --fromat json "$notebooks"
 expect_exact 2 "drasim run: unknown option '--fromat'; did you mean '--format'? options: --mode, --seed, --horizon, --output, --format" \
 	"--fromat=json is matched without its value" -- run --fromat=json "$notebooks"
