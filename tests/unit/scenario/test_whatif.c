@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -178,7 +179,9 @@ slice_of(const Fix *f, const char *node_name, const char *driver)
 		    strcmp(s->spec.driver, driver) == 0)
 			return s;
 	}
-	return NULL;
+	/* never NULL to the callers: a missing slice fails the test here */
+	fail_msg("no %s slice of node %s", driver, node_name);
+	abort();
 }
 
 static gboolean
