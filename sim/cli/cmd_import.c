@@ -134,7 +134,7 @@ run_import(ImportResult *result)
 		/* Claims or pods alone (a common partial dump) make no cluster, and a
 		 * scenario without one does not load: say what is missing instead. */
 		fprintf(stderr,
-		        "drasim import: the input has no Node and no ResourceSlice, so no "
+		        "drasim import: no Node and no ResourceSlice was imported, so no "
 		        "cluster to simulate; nothing written (give the cluster's dump too: "
 		        "kubectl get nodes,resourceslices,deviceclasses -o yaml)\n");
 		return CLI_EXIT_INPUT_ERROR;

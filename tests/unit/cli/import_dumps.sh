@@ -120,7 +120,7 @@ check_round_trip amd-mi300x-claim-allocated-v1.yaml
 for dump in nvidia-claims-allocated-v1.yaml amd-mi300x-claim-allocated-v1.yaml; do
 	"$drasim" import "$data/$dump" -o "$work/claims-only" >/dev/null 2>"$work/err"
 	got=$?
-	[ "$got" -eq 1 ] && grep -q "no Node and no ResourceSlice, so no cluster" "$work/err" &&
+	[ "$got" -eq 1 ] && grep -q "no Node and no ResourceSlice was imported, so no cluster" "$work/err" &&
 		[ ! -e "$work/claims-only" ]
 	result $? "$dump: import refuses claims without a cluster, nothing written (exit $got)"
 done
@@ -200,6 +200,16 @@ check_counts amd-mi300x-gpu-blog-v1.yaml "gpu-worker-2 1;"
 # dranet: cut with `...` after eth1..eth3, so no spec.driver and no node.
 check_lint dranet-gke-v1beta1.yaml 1 "Required value \[spec.driver\]"
 check_counts dranet-gke-v1beta1.yaml "(nodeSelector) 3;"
+# OpenShift T4: the poster condensed it, `metadata` elided with an indented `...`, which
+# is no YAML: lint and import report it where it is (line 6, the key begun at 5:3), and
+# with --keep-going nothing is left to import.
+check_lint nvidia-t4-openshift-v1-condensed.yaml 1 "condensed.yaml:6:1: error: invalid YAML"
+"$drasim" import --keep-going "$data/nvidia-t4-openshift-v1-condensed.yaml" -o "$work/t4" \
+	>/dev/null 2>"$work/err"
+got=$?
+[ "$got" -eq 1 ] && grep -q "no Node and no ResourceSlice was imported" "$work/err" &&
+	[ ! -e "$work/t4" ]
+result $? "nvidia-t4-openshift-v1-condensed.yaml: import --keep-going writes nothing (exit $got)"
 # MIG: cut with `...` after the first MIG device, so the List has no kind.
 check_lint nvidia-a100-mig-v1alpha3.yaml 1 "missing 'kind'"
 "$drasim" convert --to v1 "$data/nvidia-a100-mig-v1alpha3.yaml" >/dev/null 2>"$work/err"
