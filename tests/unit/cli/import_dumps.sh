@@ -108,6 +108,12 @@ check_counts nvidia-a100-10c-vgpu-2node-v1.yaml \
 check_round_trip nvidia-a100-10c-vgpu-2node-v1.yaml
 check_import nvidia-a100-10c-vgpu-2node-v1.yaml
 
+# dra-example-driver in kind: 8 mock GPUs gpu-0..gpu-7 (gpu.example.com) on one worker.
+check_lint example-driver-8gpu-v1.yaml 0 "1 object, 0 errors, 0 warnings"
+check_counts example-driver-8gpu-v1.yaml "dra-example-driver-cluster-worker 8;"
+check_round_trip example-driver-8gpu-v1.yaml
+check_import example-driver-8gpu-v1.yaml
+
 # Claims with status.allocation and no DeviceClass in the dump: a warning, not an error
 # (the allocator never sees an allocated claim again); no devices are published.
 check_lint nvidia-claims-allocated-v1.yaml 0 "the claim is allocated (status.allocation)"
@@ -262,6 +268,10 @@ check_cel nvidia-a100-10c-vgpu-2node-v1.yaml \
 	'device.attributes["gpu.nvidia.com"].productName == "GRID A100-10C"' \
 	0 "drasim cel: 2 of 2 devices match, 0 errors, in 2 ResourceSlices" \
 	"gpu.nvidia.com/conformance-test-np1-qcqc8-bpdtl-rcj8j/gpu-0 gpu.nvidia.com/conformance-test-np1-qcqc8-bpdtl-wv2gs/gpu-0"
+# Example driver: the int attribute index is 0..7 in device order; >= 6 is gpu-6, gpu-7.
+check_cel example-driver-8gpu-v1.yaml 'device.attributes["gpu.example.com"].index >= 6' \
+	0 "drasim cel: 2 of 8 devices match, 0 errors, in 1 ResourceSlices" \
+	"gpu.example.com/dra-example-driver-cluster-worker/gpu-6 gpu.example.com/dra-example-driver-cluster-worker/gpu-7"
 # A dump of claims only: nothing to evaluate, the claim skipped and counted.
 check_cel nvidia-claims-allocated-v1.yaml 'true' 0 \
 	"0 of 0 devices match, 0 errors, in 0 ResourceSlices; 1 object that is not a ResourceSlice skipped (1 ResourceClaim)" ""
