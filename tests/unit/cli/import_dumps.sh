@@ -8,7 +8,7 @@
 #    written below, read off the dump by hand;
 #  - convert keeps every device: devices_of.py lists the same lines (node, driver, pool,
 #    name, attributes, capacities) for the dump and for convert's v1 output.
-#  - `drasim import` of every complete dump writes a scenario that `drasim run` runs
+#  - `drasim import` of every complete dump writes a scenario that `drasim compare` runs
 #    (every mode it wrote), whose cluster/resourceslices.yaml lists the same devices as
 #    the dump (devices_of.py again), and that `drasim lint` accepts; a dump of claims
 #    alone is refused (no cluster), and the claim allocated in a real dump keeps its
@@ -47,7 +47,7 @@ check_round_trip() {
 	result $? "$1: convert --to v1 keeps $(wc -l <"$work/in") devices (exit $got)"
 }
 
-# check_import DUMP...: `drasim import` writes a scenario that `drasim run` runs (all
+# check_import DUMP...: `drasim import` writes a scenario that `drasim compare` runs (all
 # its modes) and `drasim lint` accepts, and whose cluster/resourceslices.yaml publishes
 # the devices of the dumps, line for line (devices_of.py). Leaves the scenario in $out.
 check_import() {
@@ -57,7 +57,7 @@ check_import() {
 	# shellcheck disable=SC2086
 	"$drasim" import $args -o "$out" >/dev/null 2>"$work/err"
 	got=$?
-	[ "$got" -eq 0 ] && "$drasim" run "$out/scenario.yaml" --format json >"$out.json" 2>"$work/err"
+	[ "$got" -eq 0 ] && "$drasim" compare "$out/scenario.yaml" --format json >"$out.json" 2>"$work/err"
 	ran=$?
 	# shellcheck disable=SC2086
 	$devices_of $args >"$work/in" && $devices_of "$out/cluster/resourceslices.yaml" >"$work/out" &&
