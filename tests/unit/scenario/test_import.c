@@ -202,6 +202,28 @@ test_mig_device_plugin(void **state)
 }
 
 /*
+ * The same snapshot moved to DRA (mode dra): the node publishes the slices of its
+ * labels' MIG config all-balanced (2 x 1g.10gb, 2g.20gb, 3g.40gb on its one H100)
+ * and the pods keep asking nvidia.com/mig-<profile>, which KEP-5004 classes
+ * mig-<profile>.nvidia.com map to those devices (world_classes.c): the same
+ * placements as under the device plugin, scheduled 3, pending 3; whole-gpu
+ * stays pending (the H100 is in MIG mode: no whole GPU).
+ */
+static void
+test_mig_device_plugin_to_dra(void **state)
+{
+	g_autoptr(ScenarioResult) r = scenario_test_run_mode("import-mig-plugin.yaml", "dra");
+
+	(void)state;
+	assert_int_equal(r->submitted, 6);
+	assert_int_equal(r->scheduled, 3);
+	assert_int_equal(r->pending, 3);
+	assert_string_equal(scenario_test_pod_record(r, "mig-run-0", NULL)->node, "s4124-0073");
+	assert_string_equal(scenario_test_pod_record(r, "mig-big", NULL)->node, "s4124-0073");
+	assert_null(scenario_test_pod_record(r, "whole-gpu", NULL)->node);
+}
+
+/*
  * One inferred node (data/import/mixed-slices.yaml, nodeDefaults cpu 32): MIG
  * devices 3g.40gb of an A100-SXM4-80GB with 42 SMs each have compute 42/108;
  * a MIG device of an unknown GPU gets 1.0 (a note); the AMD GPU 1.0. Devices
@@ -362,12 +384,18 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_objects_only),      cmocka_unit_test(test_slices_only),
-		cmocka_unit_test(test_v1beta1),           cmocka_unit_test(test_device_plugin),
-		cmocka_unit_test(test_mixed_devices),     cmocka_unit_test(test_conflict),
-		cmocka_unit_test(test_overbound),         cmocka_unit_test(test_misplaced),
-		cmocka_unit_test(test_inferred_warning),  cmocka_unit_test(test_decode_errors),
+		cmocka_unit_test(test_objects_only),
+		cmocka_unit_test(test_slices_only),
+		cmocka_unit_test(test_v1beta1),
+		cmocka_unit_test(test_device_plugin),
+		cmocka_unit_test(test_mixed_devices),
+		cmocka_unit_test(test_conflict),
+		cmocka_unit_test(test_overbound),
+		cmocka_unit_test(test_misplaced),
+		cmocka_unit_test(test_inferred_warning),
+		cmocka_unit_test(test_decode_errors),
 		cmocka_unit_test(test_mig_device_plugin),
+		cmocka_unit_test(test_mig_device_plugin_to_dra),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
