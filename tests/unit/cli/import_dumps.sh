@@ -193,6 +193,31 @@ sys.exit(0 if got == want else f"got {got}, expected {want}")
 PY
 result $? "VKS slices + claim: the allocated device is kept, 1 of 2 pods on top runs (exit $got)"
 
+# A device-plugin MIG node (the real GFD labels of an H100 in all-balanced, NVIDIA's docs;
+# tests/unit/scenario/data/import, see SOURCES.md) with its pods: the README lists the
+# plugin's resources (mig-1g.10gb 2, mig-2g.20gb 1, mig-3g.40gb 1), and both modes
+# written, as-is (extended) and dra, place the same pods: mig-run-0 bound on a 1g.10gb,
+# one of the three 1g.10gb waiters on the other, mig-big on the 3g.40gb; two waiters and
+# whole-gpu (no nvidia.com/gpu: the GPU is in MIG mode) pending: 3 scheduled, 3 pending.
+mig=$root/tests/unit/scenario/data/import
+"$drasim" import "$mig/dp-mig-node.yaml" "$mig/dp-mig-pods.yaml" -o "$work/mig" >/dev/null \
+	2>"$work/err"
+got=$?
+[ "$got" -eq 0 ] && grep -q '^| s4124-0073 | nvidia.com/mig-1g.10gb | 2 |$' "$work/mig/README.md" &&
+	grep -q '^| s4124-0073 | nvidia.com/mig-2g.20gb | 1 |$' "$work/mig/README.md" &&
+	grep -q '^| s4124-0073 | nvidia.com/mig-3g.40gb | 1 |$' "$work/mig/README.md"
+result $? "MIG device-plugin node: import (exit $got), README lists the plugin's resources"
+"$drasim" compare "$work/mig/scenario.yaml" --format json >"$work/mig.json" 2>"$work/err"
+got=$?
+[ "$got" -eq 0 ] && python3 - "$work/mig.json" >>"$work/err" 2>&1 <<'PY'
+import json, sys
+modes = json.load(open(sys.argv[1]))["modes"]
+got = [(m["name"], m["metrics"]["pods_scheduled"]["value"], m["metrics"]["pods_pending"]["value"])
+       for m in modes]
+sys.exit(0 if got == [("as-is", 3, 3), ("dra", 3, 3)] else f"got {got}")
+PY
+result $? "MIG device-plugin node: as-is and dra each schedule 3, 3 pending (exit $got)"
+
 # Dumps in a version 1.34 no longer serves, or trimmed by their posters: true errors.
 # Intel v1alpha3 (1.31): not served, but convert writes it as v1 with its one A770.
 check_lint intel-gpu-v1alpha3.yaml 1 'no matches for kind "ResourceSlice" in version "resource.k8s.io/v1alpha3"'
