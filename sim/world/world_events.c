@@ -92,34 +92,7 @@ note(ScenarioEvents *self, guint index, const char *approx)
 
 /* ---- device taints (dra world) ---- */
 
-static void
-add_rule(ScenarioEvents *self,
-         guint index,
-         const ScenarioEvent *e,
-         const char *node,
-         const char *driver,
-         const char *pool,
-         const char *device)
-{
-	TaintRec *t = g_new0(TaintRec, 1);
-
-	t->node = g_strdup(node);
-	t->driver = g_strdup(driver);
-	t->pool = g_strdup(pool);
-	t->device = g_strdup(device);
-	t->event = index;
-	t->active = TRUE;
-	t->rule.driver = t->driver;
-	t->rule.pool = t->pool;
-	t->rule.device = t->device;
-	t->rule.taint.key = e->taint_key;
-	t->rule.taint.value = e->taint_value != NULL ? e->taint_value : "";
-	t->rule.taint.effect = effect_name(e->taint_effect);
-	g_ptr_array_add(self->rules, t);
-	cluster_dra_add_taint_rule(self->env.dra, &t->rule);
-}
-
-/* The rules for @node's GPUs in one pool of one driver (all devices, or those named). */
+/* The rules for @node's GPUs in one pool of one driver (all devices, or each named). */
 static void
 taint_pool(ScenarioEvents *self,
            guint index,
@@ -130,9 +103,24 @@ taint_pool(ScenarioEvents *self,
 {
 	guint n = e->devices != NULL ? g_strv_length(e->devices) : 1;
 
-	for (guint i = 0; i < n; i++)
-		add_rule(self, index, e, node, driver, pool,
-		         e->devices != NULL ? e->devices[i] : NULL);
+	for (guint i = 0; i < n; i++) {
+		TaintRec *t = g_new0(TaintRec, 1);
+
+		t->node = g_strdup(node);
+		t->driver = g_strdup(driver);
+		t->pool = g_strdup(pool);
+		t->device = e->devices != NULL ? g_strdup(e->devices[i]) : NULL;
+		t->event = index;
+		t->active = TRUE;
+		t->rule.driver = t->driver;
+		t->rule.pool = t->pool;
+		t->rule.device = t->device;
+		t->rule.taint.key = e->taint_key;
+		t->rule.taint.value = e->taint_value != NULL ? e->taint_value : "";
+		t->rule.taint.effect = effect_name(e->taint_effect);
+		g_ptr_array_add(self->rules, t);
+		cluster_dra_add_taint_rule(self->env.dra, &t->rule);
+	}
 }
 
 /*
