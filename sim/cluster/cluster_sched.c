@@ -407,3 +407,48 @@ cluster_sched_schedule_one(ClusterSched *self, const ClusterPod *pod, ClusterSch
 	out->reason = NULL;
 	reserve(self, pod, self->feasible->pdata[chosen], out);
 }
+
+/*
+ * Upstream, a scheduler that starts over a running cluster finds its pods
+ * bound (spec.nodeName) and only adds them to its cache; nextStartNodeIndex
+ * starts at 0 and moves only in findNodesThatFitPod (schedule_one.go). The
+ * kubelet admitted them: pkg/kubelet/lifecycle/predicate.go, GeneralPredicates.
+ */
+void
+cluster_sched_admit(ClusterSched *self,
+                    const ClusterPod *pod,
+                    ClusterNode *node,
+                    ClusterScheduleResult *out)
+{
+	guint64 calls[CLUSTER_N_PLUGINS] = { 0 }; /* not the cycles' counters */
+	const char *reason = NULL;
+	gboolean called = FALSE;
+	ClusterStatus status = CLUSTER_STATUS_SUCCESS;
+
+	*out = (ClusterScheduleResult){ .status = CLUSTER_STATUS_UNSCHEDULABLE };
+	if (cluster_filter__run(pod, node, calls, &reason) != CLUSTER_N_PLUGINS) {
+		out->reason = reason;
+		return;
+	}
+	if (pod->has_dra) {
+		reason = "pod has resource claims but no DRA driver is configured";
+		status = self->config.dra == NULL
+		                 ? CLUSTER_STATUS_UNSCHEDULABLE
+		                 : self->config.dra->prefilter(self->config.dra_data, pod, &reason);
+		if (status == CLUSTER_STATUS_SUCCESS)
+			status = self->config.dra->filter(self->config.dra_data, pod, node, &called,
+			                                  &reason);
+		if (status == CLUSTER_STATUS_SUCCESS &&
+		    !self->config.dra->reserve(self->config.dra_data, pod, node)) {
+			status = CLUSTER_STATUS_ERROR;
+			reason = "DynamicResources reserve failed";
+		}
+	}
+	if (status != CLUSTER_STATUS_SUCCESS) {
+		out->reason = reason;
+		return;
+	}
+	cluster_sched_assume(self, pod, node);
+	out->status = CLUSTER_STATUS_SUCCESS;
+	out->node = node;
+}
