@@ -182,6 +182,24 @@ scenario_gpushare__add_node(ScenarioGpuShare *self,
 	return TRUE;
 }
 
+gboolean
+scenario_gpushare__add_object_node(ScenarioGpuShare *self,
+                                   ClusterNode *node,
+                                   guint n_gpus,
+                                   const char *refused,
+                                   K8sDiagList *diags)
+{
+	if (refused != NULL) {
+		k8s_diag_list_error(diags, &self->mode->policy_pos, self->policy_path,
+		                    "mode %s: policy %s reads each GPU's free share, and node %s "
+		                    "(spec.cluster.objects) %s; use a mode without it, or remove "
+		                    "the node (docs/research/scenario-policies.md)",
+		                    self->mode->name, self->mode->policy.name, node->name, refused);
+		return FALSE;
+	}
+	return scenario_gpushare__add_node(self, node, "all-disabled", n_gpus, diags);
+}
+
 /* The first pod the policy cannot score is kept, and refused at start. */
 static void
 refuse(ScenarioGpuShare *self, const ScenarioPod *pod, const char *why)
