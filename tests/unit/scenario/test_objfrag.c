@@ -129,23 +129,34 @@ pod_field(const cJSON *root, const char *pod, const char *key)
  *    int(100 sigmoid(-0.3333)) = int(41.74) = 41. `second` goes to A, and
  *    `pair` to B, the only node with two free GPUs, at once.
  * The same in both worlds (extended: nvidia.com/gpu derived from the slices;
- * DRA: the slices' GPU devices).
+ * DRA: the slices' GPU devices), and on objfrag-amd.yaml's AMD GPUs, whose
+ * pods ask the AMD driver's class gpu.amd.com.
  */
+/* The modes worked out by hand: objfrag.yaml's (NVIDIA) and objfrag-amd.yaml's (AMD). */
+static const struct {
+	const char *file, *mode;
+	gboolean fgd;
+} by_hand[] = {
+	{ "objfrag.yaml", "ext-least", FALSE },     { "objfrag.yaml", "ext-fgd", TRUE },
+	{ "objfrag.yaml", "dra-least", FALSE },     { "objfrag.yaml", "dra-fgd", TRUE },
+	{ "objfrag-amd.yaml", "dra-least", FALSE }, { "objfrag-amd.yaml", "dra-fgd", TRUE },
+};
+
 static void
 test_objfrag__placements_by_hand(void **state)
 {
-	static const char *const modes[] = { "ext-least", "ext-fgd", "dra-least", "dra-fgd" };
-
 	(void)state;
-	for (guint i = 0; i < G_N_ELEMENTS(modes); i++) {
-		cJSON *root = run_report("objfrag.yaml", NULL, modes[i]);
-		gboolean fgd = g_str_has_suffix(modes[i], "fgd");
+	for (guint i = 0; i < G_N_ELEMENTS(by_hand); i++) {
+		cJSON *root = run_report(by_hand[i].file, NULL, by_hand[i].mode);
+		gboolean fgd = by_hand[i].fgd;
 		const char *a = pod_field(root, "first", "node");
-		const char *b = strcmp(a, "node-0") == 0 ? "node-1" : "node-0";
-		g_autofree char *both =
-		        g_strdup_printf("gpu:%s/gpu-0,gpu:%s/gpu-1", fgd ? b : a, fgd ? b : a);
+		g_autofree char *b = NULL, *both = NULL;
 
 		assert_non_null(a);
+		/* the other node: node-0 / node-1, amd-0 / amd-1 */
+		b = g_strdup(a);
+		b[strlen(b) - 1] = b[strlen(b) - 1] == '0' ? '1' : '0';
+		both = g_strdup_printf("gpu:%s/gpu-0,gpu:%s/gpu-1", fgd ? b : a, fgd ? b : a);
 		assert_string_equal(pod_field(root, "second", "node"), fgd ? a : b);
 		assert_string_equal(pod_field(root, "pair", "node"), fgd ? b : a);
 		assert_string_equal(pod_field(root, "pair", "devices"), both);
@@ -172,12 +183,10 @@ test_objfrag__placements_by_hand(void **state)
 static void
 test_objfrag__fragmentation_by_hand(void **state)
 {
-	static const char *const modes[] = { "ext-least", "ext-fgd", "dra-least", "dra-fgd" };
-
 	(void)state;
-	for (guint i = 0; i < G_N_ELEMENTS(modes); i++) {
-		cJSON *root = run_report("objfrag.yaml", NULL, modes[i]);
-		gboolean fgd = g_str_has_suffix(modes[i], "fgd");
+	for (guint i = 0; i < G_N_ELEMENTS(by_hand); i++) {
+		cJSON *root = run_report(by_hand[i].file, NULL, by_hand[i].mode);
+		gboolean fgd = by_hand[i].fgd;
 
 		assert_float_equal(frag_sample(root, 0), 1.0 / 12, 1e-9);
 		assert_float_equal(frag_sample(root, 1), 1.0 / 12, 1e-9);
@@ -268,13 +277,15 @@ test_objfrag__equals_catalog_pool(void **state)
 	expect_equal_to_pool("objfrag-mig.yaml", NULL, POOL_MIG, "dra");
 }
 
-/* Runs @mode of data/objfrag-refused.yaml: it must fail with one diagnostic, @expected. */
+/* Runs @mode of data/@file (spec.workload.manifests replaced by @manifests unless
+ * NULL): it must fail with one diagnostic, @expected. */
 static void
-expect_refused(const char *mode, const char *expected)
+expect_refused(const char *file, const char *manifests, const char *mode, const char *expected)
 {
-	g_autofree char *path = scenario_test_data_path("objfrag-refused.yaml");
+	g_autofree char *path = scenario_test_data_path(file);
 	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_autoptr(Scenario) sc = scenario_load(path, diags);
+	ScenarioOverride o = { "spec.workload.manifests", manifests, { "--vary 1", 0, 0 } };
+	g_autoptr(Scenario) sc = scenario_load_with(path, &o, manifests != NULL ? 1 : 0, diags);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(ScenarioResult) r = NULL;
 	g_autofree char *line = NULL;
@@ -292,29 +303,40 @@ expect_refused(const char *mode, const char *expected)
 /*
  * What the per-GPU model cannot follow is refused at the mode's policy, as
  * on catalog nodes: GPUs the device plugin time-slices into replicas (the
- * extended world) and MIG devices (the DRA world). Line 17 "  - {name:
- * ext-fgd, world: extended, policy: " is 45 characters (FGD at column 46);
- * line 18 "  - {name: dra-bestfit, world: dra, policy: " 44 (column 45). On
- * main: "node node-r: the mode's policy needs catalog-shape nodes", with no
- * position, path or reason.
+ * extended world) and MIG devices (the DRA world). objfrag-refused.yaml line
+ * 17 "  - {name: ext-fgd, world: extended, policy: " is 45 characters (FGD at
+ * column 46); line 18 "  - {name: dra-bestfit, world: dra, policy: " 44
+ * (column 45). On main: "node node-r: the mode's policy needs catalog-shape
+ * nodes", with no position, path or reason. AMD's class is a GPU class like
+ * NVIDIA's: allocationMode All of gpu.amd.com is refused as that of
+ * gpu.nvidia.com is (objfrag-amd.yaml line 20, "  - {name: dra-fgd, world:
+ * dra, policy: " 40 characters); on main the policies took such a claim for no
+ * GPU at all and ran.
  */
 static void
 test_objfrag__refusals(void **state)
 {
 	(void)state;
-	expect_refused("ext-fgd",
+	expect_refused("objfrag-refused.yaml", NULL, "ext-fgd",
 	               "objfrag-refused.yaml:17:46: error: mode ext-fgd: policy FGD reads each "
 	               "GPU's free share, and node node-r (spec.cluster.objects) shares its GPUs "
 	               "through the device plugin (nvidia.com/gpu.replicas 2): a replica is an "
 	               "advertised unit, not a measured share of a GPU; use a mode without it, "
 	               "or remove the node (docs/research/scenario-policies.md) "
 	               "[spec.modes[0].policy]");
-	expect_refused("dra-bestfit",
+	expect_refused("objfrag-refused.yaml", NULL, "dra-bestfit",
 	               "objfrag-refused.yaml:18:45: error: mode dra-bestfit: policy BestFit reads "
 	               "each GPU's free share, and node node-0 (spec.cluster.objects) publishes "
 	               "MIG device gpu-0-mig-3g40gb-9-0, which is not a share of one GPU; use a "
 	               "mode without it, or remove the node "
 	               "(docs/research/scenario-policies.md) [spec.modes[1].policy]");
+	expect_refused("objfrag-amd.yaml", "[objfrag/amd-pods.yaml, objfrag/amd-all.yaml]",
+	               "dra-fgd",
+	               "objfrag-amd.yaml:20:41: error: mode dra-fgd: policy FGD reads each GPU's "
+	               "free share, and pod all asks for allocationMode All of gpu.amd.com: how "
+	               "many GPUs that is depends on the node, and the policy scores a known "
+	               "count; use a mode without it (docs/research/scenario-policies.md) "
+	               "[spec.modes[1].policy]");
 }
 
 int
