@@ -24,6 +24,9 @@ struct ClusterSched {
 	gboolean dirty;     /* nodes changed: rebuild the list before the next use */
 	GPtrArray *plugins; /* ClusterScorePlugin *, owned */
 	guint next_start;   /* nextStartNodeIndex */
+	/* DRASIM_SCHED_REFERENCE=1: one Filter and Score call per node, the path
+	 * the equivalence classes are checked against (tests/scenario sched-exact) */
+	gboolean reference;
 	ClusterSchedStats stats;
 	GPtrArray *feasible; /* scratch */
 	GArray *scores;      /* scratch: one plugin's scores */
@@ -43,6 +46,7 @@ cluster_sched_new(const ClusterSchedConfig *config)
 	self->feasible = g_ptr_array_new();
 	self->scores = g_array_new(FALSE, TRUE, sizeof(gint64));
 	self->totals = g_array_new(FALSE, TRUE, sizeof(gint64));
+	self->reference = g_strcmp0(g_getenv("DRASIM_SCHED_REFERENCE"), "1") == 0;
 	return self;
 }
 
