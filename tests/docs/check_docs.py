@@ -10,7 +10,8 @@ block with any other label (or none) is a failure: the page shows it as a
 command that nothing checks. Synopses (`drasim run SCENARIO [--mode M]`) go in
 text blocks, without `$ `.
 
-What is expected. Exit 0, unless the command ends with a comment `# exit N`.
+What is expected. Exit 0, unless the command's trailing comment starts
+with `# exit N` (`# exit 1: why`).
 A command ending with `# long` is skipped, and the skip is printed.
 
 Where it runs. Each fenced block gets a fresh temporary directory that holds
@@ -34,10 +35,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 RUN_LABELS = {"sh", "bash", "shell", "console"}
 FENCE = re.compile(r"^\s*(```+|~~~+)\s*([A-Za-z0-9_+-]*)")
-EXIT_NOTE = re.compile(r"#\s*exit\s+(\d+)\s*$")
+EXIT_NOTE = re.compile(r"#\s*exit\s+(\d+)\b")
 LONG_NOTE = re.compile(r"#\s*long\b")
 OUTPUT_FLAGS = ("-o", "--output")
 
@@ -135,22 +137,25 @@ def writes_into_checkout(text, links):
 
 
 def run_one(cmd, work, env, timeout, links):
-    """None when the command behaved as the doc says; otherwise the failure."""
+    """(None or the failure, seconds taken): None when the command behaved as
+    the doc says."""
     expected = EXIT_NOTE.search(cmd.text)
     expected = int(expected.group(1)) if expected else 0
     target = writes_into_checkout(cmd.text, links)
     if target is not None:
-        return f"-o {target} would write into the checkout; use a relative path such as out/NAME"
+        return f"-o {target} would write into the checkout; use a relative path such as out/NAME", 0
+    start = time.monotonic()
     try:
         done = subprocess.run(["bash", "-o", "pipefail", "-c", cmd.text], cwd=work, env=env,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               errors="replace", timeout=timeout)
     except subprocess.TimeoutExpired:
-        return f"still running after {timeout} s (mark it '# long' if it is meant to be)"
+        return f"still running after {timeout} s (mark it '# long' if it is meant to be)", timeout
+    took = time.monotonic() - start
     if done.returncode == expected:
-        return None
+        return None, took
     tail = (done.stderr.strip() or done.stdout.strip()).splitlines()[-6:]
-    return f"exit {done.returncode}, the doc expects {expected}\n    " + "\n    ".join(tail)
+    return f"exit {done.returncode}, the doc expects {expected}\n    " + "\n    ".join(tail), took
 
 
 def main():
@@ -187,9 +192,9 @@ def main():
                     continue
                 if cmd.block not in workdirs:
                     workdirs[cmd.block] = make_workdir(root, tmp, len(workdirs))
-                problem = run_one(cmd, workdirs[cmd.block], env, args.timeout, links)
+                problem, took = run_one(cmd, workdirs[cmd.block], env, args.timeout, links)
                 if problem is None:
-                    print(f"ok   {cmd.where()}: {cmd.text}")
+                    print(f"ok   {cmd.where()} ({took:.1f} s): {cmd.text}")
                     passed += 1
                 else:
                     print(f"FAIL {cmd.where()}: {cmd.text}\n    {problem}")
