@@ -138,7 +138,7 @@ void
 scenario_start__run(WorldRun *run, const ScenarioPod *pod, guint index)
 {
 	ClusterNode *node = sim_node(run, pod->spec->node_name);
-	const char *reason = NULL;
+	const char *reason = "not admitted";
 	g_autofree char *why = NULL;
 
 	if (cluster_sim_start_running(run->env.sim, index, node, &reason))
