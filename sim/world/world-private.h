@@ -140,6 +140,13 @@ gboolean scenario_gpushare__add_node(ScenarioGpuShare *self,
                                      K8sDiagList *diags);
 /* A pod of the run (@pod, made into @cpod): its GPU request (in the DRA world
  * from its claims; what cannot be scored is refused at start). */
+/* A node given as objects (world_objects.c): @refused says why its devices
+ * are no whole GPUs (NULL: they are), an error at the mode's policy. */
+gboolean scenario_gpushare__add_object_node(ScenarioGpuShare *self,
+                                            ClusterNode *node,
+                                            guint n_gpus,
+                                            const char *refused,
+                                            K8sDiagList *diags);
 void scenario_gpushare__add_pod(ScenarioGpuShare *self,
                                 const ScenarioPod *pod,
                                 ClusterPod *cpod,
@@ -207,6 +214,7 @@ typedef struct {
 	ScenarioEvents *events;     /* spec.events of this run */
 	ScenarioSampler *sampler;   /* per-node occupancy, fragmentation (measure_sample.c) */
 	ScenarioGpuShare *gpushare; /* the paper's policies only: per-GPU state */
+	gboolean unsampled_noted;   /* world_objects.c: a node without fragmentation was noted */
 	K8sObjectSet *inventory;    /* spec.cluster.objects as this mode sees them */
 	GPtrArray *unpinned;        /* char*: nodes this mode removed or drains */
 	GHashTable *sim_nodes;      /* world_start.c: node name -> ClusterNode* */

@@ -448,9 +448,11 @@ apply_node(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNod
 		return TRUE;
 	case SCENARIO_EVENT_CORDON:
 		cn->unschedulable = TRUE;
+		cluster_node_touch(cn);
 		return TRUE;
 	case SCENARIO_EVENT_UNCORDON:
 		cn->unschedulable = FALSE;
+		cluster_node_touch(cn);
 		cluster_sim_notify(sim, CLUSTER_EVENT_NODE_UPDATED);
 		return TRUE;
 	case SCENARIO_EVENT_TAINT:

@@ -700,8 +700,11 @@ populate(WorldRun *run, guint before, GError **error)
 		ok = add_pod(run, &g_array_index(run->pods, ScenarioPod, i), i);
 	if (ok && run->env.dra != NULL)
 		scenario_start__claims(run);
-	if (ok && run->gpushare != NULL)
+	if (ok && run->gpushare != NULL) {
 		scenario_gpushare__start(run->gpushare, run->env.names, run->env.diags);
+		if (run->env.dra != NULL)
+			cluster_dra_gpushare_hold_imported(run->env.dra);
+	}
 	if ((ok || (error != NULL && *error == NULL)) &&
 	    k8s_diag_list_count_errors(run->env.diags) > before) {
 		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,

@@ -169,6 +169,63 @@ test_device_plugin(void **state)
 }
 
 /*
+ * Device-plugin node with MIG, strategy mixed (data/import/dp-mig-node.yaml: the
+ * real GFD labels of H100 node s4124-0073, allocatable mig-1g.10gb 2, mig-2g.20gb
+ * 1, mig-3g.40gb 1, no nvidia.com/gpu). mig-run-0 is bound and holds one
+ * 1g.10gb, so of mig-wait-0..2 one gets the other 1g.10gb and two stay pending;
+ * mig-big gets the 3g.40gb; whole-gpu asks nvidia.com/gpu, which the node does not
+ * advertise: submitted 1 + 5 = 6, scheduled 3, pending 3. Devices 4, their sizes
+ * from the node's labels mig-<profile>.memory / .multiprocessors over the H100's
+ * 132 SMs: memory 2 x 9984 + 20096 + 40320 MiB (the catalog says 40448 for
+ * 3g.40gb: the label wins), compute (2 x 16 + 32 + 60) / 132.
+ */
+static void
+test_mig_device_plugin(void **state)
+{
+	g_autoptr(ScenarioResult) r = scenario_test_run_mode("import-mig-plugin.yaml", "plugin");
+	guint waiting = 0;
+
+	(void)state;
+	assert_int_equal(r->submitted, 6);
+	assert_int_equal(r->scheduled, 3);
+	assert_int_equal(r->pending, 3);
+	assert_int_equal(r->n_gpus, 4);
+	assert_int_equal(r->gpu_memory_capacity, (gint64)(2 * 9984 + 20096 + 40320) << 20);
+	assert_true(fabs(r->gpu_compute_capacity - 124.0 / 132.0) < 1e-9);
+	assert_string_equal(scenario_test_pod_record(r, "mig-run-0", NULL)->node, "s4124-0073");
+	assert_string_equal(scenario_test_pod_record(r, "mig-big", NULL)->node, "s4124-0073");
+	assert_null(scenario_test_pod_record(r, "whole-gpu", NULL)->node);
+	for (guint i = 0; i < 3; i++) {
+		g_autofree char *name = g_strdup_printf("mig-wait-%u", i);
+
+		waiting += scenario_test_pod_record(r, name, NULL)->node == NULL;
+	}
+	assert_int_equal(waiting, 2);
+}
+
+/*
+ * The same snapshot moved to DRA (mode dra): the node publishes the slices of its
+ * labels' MIG config all-balanced (2 x 1g.10gb, 2g.20gb, 3g.40gb on its one H100)
+ * and the pods keep asking nvidia.com/mig-<profile>, which KEP-5004 classes
+ * mig-<profile>.nvidia.com map to those devices (world_classes.c): the same
+ * placements as under the device plugin, scheduled 3, pending 3; whole-gpu
+ * stays pending (the H100 is in MIG mode: no whole GPU).
+ */
+static void
+test_mig_device_plugin_to_dra(void **state)
+{
+	g_autoptr(ScenarioResult) r = scenario_test_run_mode("import-mig-plugin.yaml", "dra");
+
+	(void)state;
+	assert_int_equal(r->submitted, 6);
+	assert_int_equal(r->scheduled, 3);
+	assert_int_equal(r->pending, 3);
+	assert_string_equal(scenario_test_pod_record(r, "mig-run-0", NULL)->node, "s4124-0073");
+	assert_string_equal(scenario_test_pod_record(r, "mig-big", NULL)->node, "s4124-0073");
+	assert_null(scenario_test_pod_record(r, "whole-gpu", NULL)->node);
+}
+
+/*
  * One inferred node (data/import/mixed-slices.yaml, nodeDefaults cpu 32): MIG
  * devices 3g.40gb of an A100-SXM4-80GB with 42 SMs each have compute 42/108;
  * a MIG device of an unknown GPU gets 1.0 (a note); the AMD GPU 1.0. Devices
@@ -372,11 +429,18 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_objects_only),     cmocka_unit_test(test_slices_only),
-		cmocka_unit_test(test_v1beta1),          cmocka_unit_test(test_device_plugin),
-		cmocka_unit_test(test_mixed_devices),    cmocka_unit_test(test_conflict),
-		cmocka_unit_test(test_overbound),        cmocka_unit_test(test_misplaced),
-		cmocka_unit_test(test_inferred_warning), cmocka_unit_test(test_decode_errors),
+		cmocka_unit_test(test_objects_only),
+		cmocka_unit_test(test_slices_only),
+		cmocka_unit_test(test_v1beta1),
+		cmocka_unit_test(test_device_plugin),
+		cmocka_unit_test(test_mixed_devices),
+		cmocka_unit_test(test_conflict),
+		cmocka_unit_test(test_overbound),
+		cmocka_unit_test(test_misplaced),
+		cmocka_unit_test(test_inferred_warning),
+		cmocka_unit_test(test_decode_errors),
+		cmocka_unit_test(test_mig_device_plugin),
+		cmocka_unit_test(test_mig_device_plugin_to_dra),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
