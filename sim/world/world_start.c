@@ -138,7 +138,7 @@ void
 scenario_start__run(WorldRun *run, const ScenarioPod *pod, guint index)
 {
 	ClusterNode *node = sim_node(run, pod->spec->node_name);
-	const char *reason = NULL;
+	const char *reason = "not admitted";
 	g_autofree char *why = NULL;
 
 	if (cluster_sim_start_running(run->env.sim, index, node, &reason))
@@ -148,6 +148,28 @@ scenario_start__run(WorldRun *run, const ScenarioPod *pod, guint index)
 	k8s_diag_list_warning(run->env.diags, &pod->obj->pos, "spec.nodeName",
 	                      "mode %s: Pod %s: %s", run->env.mode->name, pod->name, why);
 	scenario_note__add(run->result->notes, pod->name, "imported bound pod", why);
+}
+
+char **
+scenario_start__adopted(WorldRun *run, const ScenarioPod *pod)
+{
+	const K8sPod *p = pod->obj != NULL && pod->obj->kind == K8S_KIND_POD
+	                          ? k8s_object_as_pod((K8sObject *)pod->obj)
+	                          : NULL;
+	GPtrArray *out = g_ptr_array_new();
+
+	for (guint i = 0; p != NULL && i < p->n_resource_claim_statuses; i++) {
+		const K8sPodResourceClaimStatus *st = &p->resource_claim_statuses[i];
+
+		if (st->name == NULL || st->resource_claim_name == NULL ||
+		    k8s_object_set_lookup(run->env.sc->objects, K8S_KIND_RESOURCE_CLAIM,
+		                          pod->namespace_, st->resource_claim_name) == NULL)
+			continue;
+		g_ptr_array_add(out, g_strdup(st->name));
+		g_ptr_array_add(out, g_strdup(st->resource_claim_name));
+	}
+	g_ptr_array_add(out, NULL);
+	return (char **)g_ptr_array_free(out, FALSE);
 }
 
 /* Does any pod of the snapshot still running use claim @name (of namespace @ns)? */
