@@ -36,7 +36,9 @@ scenario_sample__add_object_node(ScenarioSampler *self,
 
 		sd.gpu = MIN(od->gpu, n_gpus);
 		sd.minor = od->gpu < n_gpus ? gpus[od->gpu].minor : od->gpu;
-		sd.capacity = cluster_sim_get_device(self->sim, index, d)->capacity;
+		sd.capacity = d < cluster_sim_get_node_n_devices(self->sim, index)
+		                      ? cluster_sim_get_device(self->sim, index, d)->capacity
+		                      : 1.0;
 		if (od->profile != NULL && sd.gpu < n_gpus && n->info[sd.gpu].mig) {
 			const HwMigProfile *p =
 			        hw_gpu_model_lookup_profile(n->info[sd.gpu].model, od->profile);

@@ -261,7 +261,9 @@ request_gpus(ScenarioGpuShare *self,
 
 		refuse(self, pod, why);
 	}
-	if (shared)
+	/* a pod bound in an imported snapshot is pinned to its node: no score
+	 * chooses for it, and its claim's devices are held as allocated */
+	if (shared && pod->spec->node_name == NULL)
 		refuse(self, pod,
 		       "uses a shared ResourceClaim (resourceClaimName) of GPUs: its devices "
 		       "are taken once for every pod, the policy charges each pod");

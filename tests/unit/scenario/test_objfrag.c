@@ -222,6 +222,31 @@ test_objfrag__mig_by_hand(void **state)
 	cJSON_Delete(root);
 }
 
+/*
+ * data/objfrag-snapshot.yaml: a snapshot whose claim held-0, allocated in the
+ * input, holds node-0's gpu-0 for the running pod `old` (1 cpu); `busy` (8
+ * cpu, no GPU) runs on node-1; `new` (1 cpu, 1 GPU) is pending. BestFit
+ * (max spec 32000 milli-CPU, 2000 milli-GPU), leftover = 0.5 (free CPU - 1000)
+ * / 32000 + 0.5 (free GPU - 1000) / 2000:
+ *  - node-0, gpu-0 held: 0.5 × 30000 / 32000 + 0 = 0.46875, score 53;
+ *  - node-1: 0.5 × 23000 / 32000 + 0.5 × 1000 / 2000 = 0.609375, score 39.
+ * So node-0, on its free gpu-1. Were the imported allocation not held in the
+ * per-GPU state, node-0 would look all free (0.71875, score 28) and `new`
+ * would go to node-1. On main the policy refused the objects; and `old`'s
+ * claim (resourceClaimName) was refused as shared, though its pod is pinned.
+ */
+static void
+test_objfrag__snapshot_allocations_held(void **state)
+{
+	cJSON *root = run_report("objfrag-snapshot.yaml", NULL, "dra-bestfit");
+
+	(void)state;
+	assert_string_equal(pod_field(root, "old", "devices"), "gpu:node-0/gpu-0");
+	assert_string_equal(pod_field(root, "new", "node"), "node-0");
+	assert_string_equal(pod_field(root, "new", "devices"), "gpu:node-0/gpu-1");
+	cJSON_Delete(root);
+}
+
 /* Every figure, series, pod record and GPU picture of @mode equal with @cluster in @file. */
 static void
 expect_equal_to_pool(const char *file, const char *objects, const char *pool, const char *mode)
@@ -346,6 +371,7 @@ main(void)
 		cmocka_unit_test(test_objfrag__placements_by_hand),
 		cmocka_unit_test(test_objfrag__fragmentation_by_hand),
 		cmocka_unit_test(test_objfrag__mig_by_hand),
+		cmocka_unit_test(test_objfrag__snapshot_allocations_held),
 		cmocka_unit_test(test_objfrag__equals_catalog_pool),
 		cmocka_unit_test(test_objfrag__refusals),
 	};
