@@ -15,6 +15,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -207,18 +208,32 @@ test_objfrag__fragmentation_by_hand(void **state)
  * 1 - 6/7 = 1/7, gpu-1 1 - 3/7 = 4/7, 5/7 in all. The MIG task finds the free
  * 3g.40gb (usable 3/7): 5/7 - 3/7 = 2/7, × 3/4 = 6/28; no whole GPU is free,
  * so the whole task leaves all 5/7: × 1/4 = 5/28. 11/28 over 2 GPUs = 11/56 at
- * every sample.
+ * every sample. Mode ext: the device plugin's nvidia.com/mig-3g.40gb (derived
+ * from the slices) names no parent GPU, so no figure (null), with a note.
  */
 static void
 test_objfrag__mig_by_hand(void **state)
 {
 	cJSON *root = run_report("objfrag-mig.yaml", NULL, "dra");
+	const cJSON *metrics;
+	char *notes;
 
 	(void)state;
 	assert_float_equal(frag_sample(root, 1), 11.0 / 56, 1e-9);
 	assert_float_equal(frag_mean(root), 11.0 / 56, 1e-8);
 	assert_string_equal(pod_field(root, "m-2", "devices"), "mig:node-0/gpu-1/mig-3g.40gb-0");
 	assert_null(pod_field(root, "whole", "node"));
+	cJSON_Delete(root);
+	/* the extended world's nvidia.com/mig-3g.40gb name no GPU: no figure, and a note why */
+	root = run_report("objfrag-mig.yaml", NULL, "ext");
+	metrics = cJSON_GetObjectItemCaseSensitive(mode_of(root), "metrics");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+	        cJSON_GetObjectItemCaseSensitive(metrics, "fragmentation"), "value")));
+	notes = cJSON_PrintUnformatted(
+	        cJSON_GetObjectItemCaseSensitive(mode_of(root), "translation"));
+	assert_non_null(strstr(notes, "advertises nvidia.com/mig-3g.40gb, whose devices name no "
+	                              "parent GPU nor placement: no GPU fragmentation figure"));
+	free(notes);
 	cJSON_Delete(root);
 }
 
