@@ -361,14 +361,17 @@ test_objfrag__refusals(void **state)
 	               "objfrag-refused.yaml:17:46: error: mode ext-fgd: policy FGD reads each "
 	               "GPU's free share, and node node-r (spec.cluster.objects) shares its GPUs "
 	               "through the device plugin (nvidia.com/gpu.replicas 2): a replica is an "
-	               "advertised unit, not a measured share of a GPU; use a mode without it, "
-	               "or remove the node (docs/research/scenario-policies.md) "
+	               "advertised unit, not a measured share of a GPU; valid here: "
+	               "kube-scheduler's policies (LeastAllocated, MostAllocated, "
+	               "RequestedToCapacityRatio, BalancedAllocation), or remove the node "
+	               "(docs/research/scenario-policies.md) "
 	               "[spec.modes[0].policy]");
 	expect_refused("objfrag-refused.yaml", NULL, "dra-bestfit",
 	               "objfrag-refused.yaml:18:45: error: mode dra-bestfit: policy BestFit reads "
 	               "each GPU's free share, and node node-0 (spec.cluster.objects) publishes "
-	               "MIG device gpu-0-mig-3g40gb-9-0, which is not a share of one GPU; use a "
-	               "mode without it, or remove the node "
+	               "MIG device gpu-0-mig-3g40gb-9-0, which is not a share of one GPU; valid "
+	               "here: kube-scheduler's policies (LeastAllocated, MostAllocated, "
+	               "RequestedToCapacityRatio, BalancedAllocation), or remove the node "
 	               "(docs/research/scenario-policies.md) [spec.modes[1].policy]");
 	expect_refused("objfrag-amd.yaml", "[objfrag/amd-pods.yaml, objfrag/amd-all.yaml]",
 	               "dra-fgd",
