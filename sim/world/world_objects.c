@@ -366,14 +366,61 @@ gfd_gpu_memory(WorldRun *run, const K8sNode *node, const HwGpuModel **model)
 	return 0;
 }
 
+/*
+ * A number GFD labels a MIG profile with on a mixed-strategy node
+ * (nvidia.com/mig-<profile>.memory in MiB, .multiprocessors), or 0 when absent.
+ * The node reports what its driver measured, so it wins over the catalog's row
+ * (NVIDIA/k8s-device-plugin internal/lm/resource.go, newMigAttributeLabels: one
+ * label per attribute of the MIG device).
+ */
+static gint64
+gfd_mig_label(const K8sNode *node, const char *profile, const char *what)
+{
+	g_autofree char *key = g_strdup_printf("nvidia.com/mig-%s.%s", profile, what);
+	const char *value = node_label(node, key);
+
+	return value != NULL ? MAX(g_ascii_strtoll(value, NULL, 10), 0) : 0;
+}
+
+/* A MIG device's memory and compute: GFD's labels, else the catalog profile's. */
+static void
+mig_device_size(WorldRun *run,
+                const K8sNode *node,
+                const char *resource,
+                const HwGpuModel *model,
+                ClusterDevice *d)
+{
+	const char *profile = resource + strlen("nvidia.com/mig-");
+	const HwMigProfile *p = model != NULL ? hw_gpu_model_lookup_profile(model, profile) : NULL;
+	gint64 mib = gfd_mig_label(node, profile, "memory");
+	gint64 sms = gfd_mig_label(node, profile, "multiprocessors");
+
+	if (mib == 0 && p != NULL)
+		mib = p->memory_mib;
+	if (sms == 0 && p != NULL)
+		sms = p->sms;
+	d->mem_bytes = mib << 20;
+	if (sms > 0 && model != NULL && model->sms > 0)
+		d->capacity = MIN(1.0, (double)sms / model->sms);
+	if (p == NULL)
+		scenario_note__add(run->result->notes, resource, "MIG profile",
+		                   mib > 0 ? "not a profile of the catalog GPU of "
+		                             "nvidia.com/gpu.product: compute 1.0, memory "
+		                             "from the node's GFD label"
+		                           : "not a profile of the catalog GPU of "
+		                             "nvidia.com/gpu.product: compute 1.0, memory unknown");
+}
+
 /* One device of an extended resource: nvidia.com/gpu or nvidia.com/mig-<profile>. */
 static void
-extended_device(
-        WorldRun *run, const char *resource, gint64 gpu_mem, const HwGpuModel *model, NodeDevs *out)
+extended_device(WorldRun *run,
+                const K8sNode *node,
+                const char *resource,
+                gint64 gpu_mem,
+                const HwGpuModel *model,
+                NodeDevs *out)
 {
 	const char *profile = g_str_has_prefix(resource, "nvidia.com/mig-") ? resource + 15 : NULL;
-	const HwMigProfile *p =
-	        profile && model ? hw_gpu_model_lookup_profile(model, profile) : NULL;
 	ClusterShareMode shared = CLUSTER_SHARE_EXCLUSIVE;
 	ClusterDevice d;
 
@@ -381,16 +428,8 @@ extended_device(
 		shared = run->env.mode->xr.sharing == XR_SHARING_MPS ? CLUSTER_SHARE_MPS
 		                                                     : CLUSTER_SHARE_TIME_SLICE;
 	d = (ClusterDevice){ shared, CLUSTER_INTERVAL_DEFAULT, 1.0, gpu_mem, profile != NULL };
-	if (profile != NULL) {
-		d.mem_bytes = p != NULL ? (gint64)p->memory_mib << 20 : 0;
-		if (p != NULL && model->sms > 0)
-			d.capacity = MIN(1.0, (double)p->sms / model->sms);
-		else
-			scenario_note__add(
-			        run->result->notes, resource, "MIG profile",
-			        "not a profile of the catalog GPU of nvidia.com/gpu.product: "
-			        "compute 1.0, memory unknown");
-	}
+	if (profile != NULL)
+		mig_device_size(run, node, resource, model, &d);
 	g_array_append_val(out->devices, d);
 	g_ptr_array_add(out->names,
 	                g_strdup_printf("%s-%u", profile ? profile : "gpu", out->devices->len - 1));
@@ -476,7 +515,7 @@ extended_node_devices(WorldRun *run, const K8sNode *node, NodeDevs *out)
 			n /= gfd_replicas(run, node, out);
 		n = CLAMP(n, 0, 64); /* the run model's limit per resource and node */
 		for (gint64 k = 0; k < n; k++) {
-			extended_device(run, res, gpu_mem, model, out);
+			extended_device(run, node, res, gpu_mem, model, out);
 			extended_device_gpu(node, res, model, out);
 		}
 		if (whole) {
