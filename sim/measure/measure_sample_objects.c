@@ -5,7 +5,8 @@
  * and names, for each simulation device, the GPU it is and, for a MIG
  * instance, its profile and first memory slice; from then on a tick reads
  * such a node as it reads a catalog node, except that its devices are never
- * re-read (no HwNode, and node events cannot name imported nodes).
+ * re-read (no HwNode, and a mig-reconfigure event cannot name an imported
+ * node: scenario_whatif__check_events).
  */
 #include "measure_sample-private.h"
 
