@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """check_docs.py --drasim BIN --root ROOT [--timeout S] [DOC...]: runs every
-drasim command that README.md and docs/**/*.md show, and checks its exit code.
+drasim command that README.md, docs/**/*.md and scenarios/*/README.md show,
+and checks its exit code.
 
 Which lines are commands. In a fenced block labelled sh, bash, shell or
 console, a line that starts with `drasim ` or `$ drasim ` is a command (a
@@ -55,6 +56,7 @@ class Command:
 def doc_files(root):
     docs = [os.path.join(root, "README.md")]
     docs += sorted(glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True))
+    docs += sorted(glob.glob(os.path.join(root, "scenarios", "*", "README.md")))
     return [d for d in docs if os.path.isfile(d)]
 
 
@@ -163,7 +165,7 @@ def main():
     ap.add_argument("--drasim", required=True, help="the built drasim binary")
     ap.add_argument("--root", required=True, help="the source checkout")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per command")
-    ap.add_argument("docs", nargs="*", help="pages to check (default: README.md, docs/**/*.md)")
+    ap.add_argument("docs", nargs="*", help="pages to check (default: README.md, docs/**/*.md, scenarios/*/README.md)")
     args = ap.parse_args()
     root = os.path.abspath(args.root)
     docs = [os.path.abspath(d) for d in args.docs] or doc_files(root)
