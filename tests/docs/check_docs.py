@@ -13,7 +13,8 @@ text blocks, without `$ `.
 
 What is expected. Exit 0, unless the command's trailing comment starts
 with `# exit N` (`# exit 1: why`).
-A command ending with `# long` is skipped, and the skip is printed.
+A command whose trailing comment has `# long` is skipped, and the skip is
+printed.
 
 Where it runs. Each fenced block gets a fresh temporary directory that holds
 a symbolic link to every top-level entry of ROOT (scenarios/, tests/,
