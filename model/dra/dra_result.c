@@ -294,7 +294,11 @@ fix_up(DraAllocator *self, Layout *lays)
 		Layout *lay = &lays[c];
 		DraAllocation a = { 0 };
 
-		a.results = &g_array_index(self->out_results, DraDeviceResult, lay->results_base);
+		/* An empty GArray may have no data at all: &g_array_index() there would be
+		 * NULL plus an offset, undefined in C (UBSan, tests/fuzz). None is NULL. */
+		a.results = lay->n_results > 0 ? &g_array_index(self->out_results, DraDeviceResult,
+		                                                lay->results_base)
+		                               : NULL;
 		a.n_results = lay->n_results;
 		for (guint i = 0; i < lay->n_results; i++, k++) {
 			DraDeviceResult *r = &g_array_index(self->out_results, DraDeviceResult,
@@ -304,7 +308,9 @@ fix_up(DraAllocator *self, Layout *lays)
 			                      ? &g_array_index(self->consumed, DraConsumed, base)
 			                      : NULL;
 		}
-		a.config = &g_array_index(self->out_config, DraConfigResult, lay->config_base);
+		a.config = lay->n_config > 0 ? &g_array_index(self->out_config, DraConfigResult,
+		                                              lay->config_base)
+		                             : NULL;
 		a.n_config = lay->n_config;
 		for (guint i = 0; i < lay->n_config; i++) {
 			DraConfigResult *cfg = &g_array_index(self->out_config, DraConfigResult,

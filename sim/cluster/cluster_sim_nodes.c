@@ -119,6 +119,7 @@ on_node_drain(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSimNode *sn = self->nodes->pdata[ev->target];
 
 	sn->node->unschedulable = TRUE;
+	cluster_node_touch(sn->node);
 	evict_node_pods(self, sn, FALSE);
 }
 
@@ -188,6 +189,7 @@ on_node_restore(SimLoop *loop, const SimEvent *ev, gpointer data)
 		}
 	}
 	sn->node->unschedulable = FALSE;
+	cluster_node_touch(sn->node);
 	cluster_sim_notify(self, CLUSTER_EVENT_NODE_UPDATED);
 }
 
@@ -205,6 +207,7 @@ cluster_sim_reconfigure_node(ClusterSim *self,
 
 	sn->generation++; /* the caller may have changed the node's hardware */
 	node->unschedulable = TRUE;
+	cluster_node_touch(node);
 	evict_node_pods(self, sn, TRUE);
 	g_free(sn->next_devices);
 	sn->next_devices = g_memdup2(devices, sizeof(ClusterDevice) * n_devices);
@@ -257,6 +260,7 @@ on_reconfigured(SimLoop *loop, const SimEvent *ev, gpointer data)
 		cluster_node_set_label(sn->node, sn->next_labels[i], sn->next_labels[i + 1]);
 	g_clear_pointer(&sn->next_labels, g_strfreev);
 	sn->node->unschedulable = FALSE;
+	cluster_node_touch(sn->node);
 	cluster_sim_notify(self, CLUSTER_EVENT_NODE_UPDATED);
 }
 

@@ -138,6 +138,7 @@ typedef struct {
 	char *mig_config;
 	SimTime duration;
 	K8sPos pos;
+	K8sPos node_pos; /* of @node */
 } ScenarioEvent;
 
 /* addNodes: @count more nodes like the imported node @like (issue 16, docs/import.md). */

@@ -72,4 +72,19 @@ grep -q "name: p257$" "$tmp/out" && fail "shared: p257 in reservedFor"
 grep -q "pod default/p257 is unschedulable: resourceclaim shared is in use" "$tmp/err" ||
 	fail "shared: p257 not reported as unschedulable"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "shared: other pods reported"
+# 3. Objects the API server would reject are no input: a Node without a name
+# (tests/fuzz found it crashing the node index) stops the run with exit 1 and
+# validation's error at the Node's metadata (line 3 of the file, column 11),
+# before anything is allocated.
+{
+	printf 'apiVersion: v1\nkind: Node\nmetadata: {labels: {a: b}}\n---\n'
+	inventory
+	pod p1 '{name: c, resourceClaimName: nameless}'
+} >"$tmp/nameless.yaml"
+"$drasim" allocate "$tmp/nameless.yaml" >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 1 ] || fail "nameless: exit status $status, expected 1"
+grep -q "nameless.yaml:3:11: error: Required value: name or generateName is required \[metadata.name\]" \
+	"$tmp/err" || fail "nameless: no error for the Node's missing name"
+[ -s "$tmp/out" ] && fail "nameless: something was printed as allocated"
 echo "allocate_claims: ok"

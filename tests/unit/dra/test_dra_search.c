@@ -417,6 +417,38 @@ test_first_available(void **state)
 	assert_string_equal(r->config[0].requests[0], "req-0/small");
 }
 
+/*
+ * A claim without config gets config NULL, also after a claim with config (fuzz-allocate
+ * found the pointer made from the results array's end: undefined behaviour when that
+ * array was still empty, and a dangling pointer past the config of the claim before).
+ * Two devices, two claims of one device each: claim-0 has one config entry, claim-1 none.
+ */
+static void
+test_no_config_is_null(void **state)
+{
+	DraDevice devs[2] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[1].name = "device-2";
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 2);
+	DraRequest req = exact("req-0", 1);
+	DraOpaqueConfig op = { "driver-a", "{}", NULL };
+	DraClaimConfig cfg = { (const char *const[]){ "req-0" }, 1, &op };
+	DraClaim with = claim_of("claim-0", &req, 1);
+	DraClaim without = claim_of("claim-1", &req, 1);
+	with.config = &cfg;
+	with.n_config = 1;
+	const DraClaim *claims[] = { &with, &without };
+	DraFeatures f = dra_features_none();
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims, 2), DRA_OUTCOME_ALLOCATED);
+	assert_int_equal(dra_allocator_get_allocation(a, 0)->n_config, 1);
+	assert_non_null(dra_allocator_get_allocation(a, 0)->config);
+	assert_int_equal(dra_allocator_get_allocation(a, 1)->n_config, 0);
+	assert_null(dra_allocator_get_allocation(a, 1)->config);
+}
+
 /* The claim limit of 32 (resourceapi.AllocationResultsMaxSize) is checked before the search. */
 static void
 test_claim_limit(void **state)
@@ -534,6 +566,7 @@ main(void)
 		cmocka_unit_test(test_stale_subrequest_key_quirk),
 		cmocka_unit_test(test_selector_error_is_fatal),
 		cmocka_unit_test(test_first_available),
+		cmocka_unit_test(test_no_config_is_null),
 		cmocka_unit_test(test_claim_limit),
 		cmocka_unit_test(test_distinct_by_pointer),
 		cmocka_unit_test(test_node_selector_result),
