@@ -10,6 +10,7 @@
 #include "base.h"
 #include "hw.h"
 #include "hw_api.h"
+#include "k8s_validate.h"
 #include "scenario-private.h"
 
 G_DEFINE_QUARK(drasim - scenario - error - quark, scenario_error)
@@ -350,6 +351,8 @@ load_manifests(Scenario *self, K8sDiagList *diags)
 		g_ptr_array_add(paths, self->manifests->pdata[i]);
 	g_ptr_array_add(paths, NULL);
 	k8s_load_paths((const char *const *)paths->pdata, K8S_LOAD_DEFAULT, self->objects, diags);
+	/* the world indexes objects by name: a nameless claim crashed `drasim run` (tests/fuzz) */
+	k8s_validate_names(self->objects, diags);
 	/* The NVIDIA driver rejects an invalid GpuConfig when it prepares the claim
 	 * (NodePrepareResources fails, the pod never starts): an input error here,
 	 * before any run, at the field (hw_gpu_config.c). */
