@@ -57,3 +57,20 @@ fuzz_names_outside_fixture(const char *text, size_t size)
 	}
 	return FALSE;
 }
+
+/* The input as text for a target that loads it as a file of FUZZ_FIXTURE_DIR, or NULL when
+ * it is too long or could name a file outside that folder (then it is skipped). */
+static inline char *
+fuzz_fixture_text(const uint8_t *data, size_t size)
+{
+	char *text;
+
+	if (size > FUZZ_MAX_INPUT)
+		return NULL;
+	text = fuzz_text(data, size);
+	if (fuzz_names_outside_fixture(text, size)) {
+		g_free(text);
+		return NULL;
+	}
+	return text;
+}

@@ -12,7 +12,7 @@
 #include "cluster_allocate.h"
 #include "dra.h"
 #include "fuzz.h"
-#include "k8s_diag.h"
+#include "fuzz_k8s.h"
 #include "k8s_objects.h"
 
 /* Few enough steps that one input runs in milliseconds, enough to backtrack. */
@@ -55,9 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		g_string_free(yaml, TRUE);
 		cluster_allocate_free(run);
 	}
-	for (guint i = 0; i < k8s_diag_list_count(diags); i++)
-		g_free(k8s_diag_format(k8s_diag_list_get(diags, i)));
-	k8s_diag_list_free(diags);
+	fuzz_print_and_free_diags(diags);
 	k8s_object_set_free(set);
 	return 0;
 }

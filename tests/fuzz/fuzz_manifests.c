@@ -8,7 +8,7 @@
  * selectors, the allocator's reach, shared claims) and written back as v1 YAML.
  */
 #include "fuzz.h"
-#include "k8s_diag.h"
+#include "fuzz_k8s.h"
 #include "k8s_lint.h"
 #include "k8s_objects.h"
 #include "lint.h"
@@ -29,9 +29,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lint_dra_requests(set, diags);
 	lint_shared_claims_manifests(set, diags);
 	g_free(k8s_object_set_encode(set));
-	for (guint i = 0; i < k8s_diag_list_count(diags); i++)
-		g_free(k8s_diag_format(k8s_diag_list_get(diags, i)));
-	k8s_diag_list_free(diags);
+	fuzz_print_and_free_diags(diags);
 	k8s_object_set_free(set);
 	return 0;
 }

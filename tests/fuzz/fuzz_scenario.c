@@ -8,26 +8,21 @@
  * file outside the fixture are skipped (fuzz.h says why).
  */
 #include "fuzz.h"
-#include "k8s_diag.h"
+#include "fuzz_k8s.h"
 #include "scenario.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > FUZZ_MAX_INPUT)
-		return 0;
-	char *text = fuzz_text(data, size);
+	char *text = fuzz_fixture_text(data, size);
 
-	if (!fuzz_names_outside_fixture(text, size)) {
+	if (text != NULL) {
 		K8sDiagList *diags = k8s_diag_list_new();
-		Scenario *scenario = scenario_load_data(FUZZ_FIXTURE_DIR "/fuzz-scenario.yaml",
-		                                        text, size, diags);
 
-		for (guint i = 0; i < k8s_diag_list_count(diags); i++)
-			g_free(k8s_diag_format(k8s_diag_list_get(diags, i)));
-		scenario_free(scenario);
-		k8s_diag_list_free(diags);
+		scenario_free(scenario_load_data(FUZZ_FIXTURE_DIR "/fuzz-scenario.yaml", text, size,
+		                                 diags));
+		fuzz_print_and_free_diags(diags);
+		g_free(text);
 	}
-	g_free(text);
 	return 0;
 }

@@ -9,35 +9,40 @@
  * could name a file outside the fixture are skipped (fuzz.h says why).
  */
 #include "fuzz.h"
-#include "k8s_diag.h"
+#include "fuzz_k8s.h"
 #include "sweep.h"
+
+/* What `drasim sweep` does before it runs anything. */
+static void
+check_and_expand(const SweepSpec *spec, K8sDiagList *diags)
+{
+	GError *error = NULL;
+	SweepManifest *manifest;
+
+	if (!sweep_spec_check(spec, diags))
+		return;
+	manifest = sweep_manifest_new(spec, &error);
+	g_clear_error(&error);
+	if (manifest != NULL)
+		sweep_manifest_free(manifest);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > FUZZ_MAX_INPUT)
+	char *text = fuzz_fixture_text(data, size);
+	K8sDiagList *diags;
+	SweepSpec *spec;
+
+	if (text == NULL)
 		return 0;
-	char *text = fuzz_text(data, size);
-
-	if (!fuzz_names_outside_fixture(text, size)) {
-		K8sDiagList *diags = k8s_diag_list_new();
-		SweepSpec *spec = sweep_spec_load_data(FUZZ_FIXTURE_DIR "/fuzz-sweep.yaml", text,
-		                                       size, diags);
-
-		if (spec != NULL && sweep_spec_check(spec, diags)) {
-			GError *error = NULL;
-			SweepManifest *manifest = sweep_manifest_new(spec, &error);
-
-			g_clear_error(&error);
-			if (manifest != NULL)
-				sweep_manifest_free(manifest);
-		}
-		for (guint i = 0; i < k8s_diag_list_count(diags); i++)
-			g_free(k8s_diag_format(k8s_diag_list_get(diags, i)));
-		if (spec != NULL)
-			sweep_spec_free(spec);
-		k8s_diag_list_free(diags);
+	diags = k8s_diag_list_new();
+	spec = sweep_spec_load_data(FUZZ_FIXTURE_DIR "/fuzz-sweep.yaml", text, size, diags);
+	if (spec != NULL) {
+		check_and_expand(spec, diags);
+		sweep_spec_free(spec);
 	}
+	fuzz_print_and_free_diags(diags);
 	g_free(text);
 	return 0;
 }
