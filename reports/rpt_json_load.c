@@ -134,13 +134,20 @@ rpt_json_load(const char *path, GError **error)
 	g_autofree char *text = NULL;
 	gsize length = 0;
 	g_autoptr(GError) local = NULL;
-	cJSON *root;
-	RptReport *report;
 
 	if (!base_read_file(path, &text, &length, &local)) {
 		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s: %s", path, local->message);
 		return NULL;
 	}
+	return rpt_json_load_data(path, text, length, error);
+}
+
+RptReport *
+rpt_json_load_data(const char *path, const char *text, gsize length, GError **error)
+{
+	cJSON *root;
+	RptReport *report;
+
 	root = cJSON_ParseWithLength(text, length);
 	if (root == NULL) {
 		const char *at = cJSON_GetErrorPtr();

@@ -367,6 +367,8 @@ char *rpt_json_to_string(const RptReport *report);
  * Returns: (transfer full) the report, or NULL with @error set.
  */
 RptReport *rpt_json_load(const char *path, GError **error);
+/* rpt_json_load() on @length bytes in memory (the fuzz targets), which @path names. */
+RptReport *rpt_json_load_data(const char *path, const char *text, gsize length, GError **error);
 
 /* Text: side-by-side tables, modes as columns; @colour adds ANSI colour. */
 char *rpt_text_to_string(const RptReport *report, gboolean colour);
@@ -519,6 +521,8 @@ typedef struct RptDiff RptDiff;
  * Returns: (transfer full) the report, or NULL with @error set.
  */
 RptReport *rpt_diff_load(const char *path, GError **error);
+/* rpt_diff_load() on @length bytes in memory (the fuzz targets), which @path names. */
+RptReport *rpt_diff_load_data(const char *path, const char *text, gsize length, GError **error);
 
 /**
  * rpt_diff_new:

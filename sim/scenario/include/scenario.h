@@ -274,6 +274,17 @@ Scenario *scenario_load_with(const char *path,
                              const ScenarioOverride *overrides,
                              guint n,
                              K8sDiagList *diags);
+/**
+ * scenario_load_data:
+ *
+ * scenario_load() on @len bytes already in memory (the fuzz targets): @path
+ * names them in positions, and the manifests and traces they name are read
+ * relative to @path's folder as for a file. The caller bounds @len
+ * (base_read_file() does for a file).
+ *
+ * Returns: (transfer full) (nullable): NULL when @diags holds errors.
+ */
+Scenario *scenario_load_data(const char *path, const char *data, gsize len, K8sDiagList *diags);
 void scenario_free(Scenario *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
 
