@@ -193,27 +193,31 @@ claim_used(const K8sObjectSet *pods, const char *ns, const char *name)
 	return FALSE;
 }
 
-/* Is @name (namespace @ns) a Pending pod of the snapshot (no spec.nodeName, not over)? */
+/*
+ * Does a reservedFor entry naming pod @name (namespace @ns) stay? A pod the
+ * snapshot lacks is taken as alive (dumps are partial: `kubectl get
+ * resourceclaims` alone), so is a Pending one; a bound one stays when it runs
+ * here (its bind reserved the claim again). A pod that is over, or bound but
+ * gone in this mode (its node removed or drained, or the kubelet rejected it: a
+ * replacement under another name comes), is not.
+ */
 static gboolean
-pod_pending(const K8sObjectSet *pods, const char *ns, const char *name)
+consumer_stays(const K8sObjectSet *pods, const char *ns, const char *name)
 {
 	const K8sObject *obj =
 	        pods != NULL ? k8s_object_set_lookup((K8sObjectSet *)pods, K8S_KIND_POD, ns, name)
 	                     : NULL;
 	const K8sPod *pod = obj != NULL ? k8s_object_as_pod((K8sObject *)obj) : NULL;
 
-	return pod != NULL && pod->spec.node_name == NULL && !scenario_pods__imported_done(pod);
+	return pod == NULL || (pod->spec.node_name == NULL && !scenario_pods__imported_done(pod));
 }
 
 /*
  * DRA world, once the bound pods run: each allocated claim's reservedFor as
- * read. An entry naming a pod that runs stays (its bind reserved it again), so
- * does one naming a Pending pod of the snapshot. The others name pods that are
- * over, not in the snapshot, or gone in this mode (its node removed or drained,
- * or the kubelet rejected it: a replacement comes, under another name): the
- * resourceclaim controller removes those, and a claim that so loses its last
- * consumer is deallocated (pkg/controller/resourceclaim/controller.go,
- * syncClaim: "deallocate the claim as soon as the last consumer stops using it").
+ * read (consumer_stays()). The resourceclaim controller removes the entries of
+ * pods that are gone, and deallocates a claim that so loses its last consumer
+ * (pkg/controller/resourceclaim/controller.go, syncClaim: "deallocate the
+ * claim as soon as the last consumer stops using it").
  */
 void
 scenario_start__claims(WorldRun *run)
@@ -234,7 +238,7 @@ scenario_start__claims(WorldRun *run)
 		for (guint r = 0; r < k->status.n_reserved_for; r++) {
 			const char *name = k->status.reserved_for[r].name;
 
-			if (name != NULL && pod_pending(pods, ns, name))
+			if (name != NULL && consumer_stays(pods, ns, name))
 				cluster_claims_reserve(claims, c, name);
 		}
 		if (c->reserved_for->len > 0)
@@ -242,8 +246,9 @@ scenario_start__claims(WorldRun *run)
 		cluster_claims_deallocate_unreserved(claims, c);
 		scenario_note__add(run->result->notes, k->obj.metadata.name,
 		                   "allocated claim reserved for pods not running",
-		                   "no pod its reservedFor names runs or waits here: the "
-		                   "resourceclaim controller removes them and deallocates it");
+		                   "the pods its reservedFor names are over or gone in this "
+		                   "mode: the resourceclaim controller removes them and "
+		                   "deallocates it");
 	}
 }
 
