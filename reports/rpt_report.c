@@ -117,7 +117,7 @@ copy_mode_summary(RptReport *out, const RptMode *mode)
 		const char *key, *value;
 
 		rpt_mode_get_info(mode, i, &key, &value);
-		rpt_mode_set_info(copy, key, value);
+		rpt_mode__set_info_kind(copy, key, value, rpt_mode__get_info_kind(mode, i));
 	}
 	for (guint i = 0; i < rpt_mode_get_n_metrics(mode); i++) {
 		const char *name, *unit;
@@ -236,6 +236,28 @@ format_integer(char *buf, gsize size, gint64 value)
 	while (n > 0)
 		buf[at++] = digits[--n];
 	buf[at] = '\0';
+}
+
+void
+rpt__format_seconds(char *buf, gsize size, RptTime t_us)
+{
+	/* integer µs -> seconds with up to six decimals, by integer arithmetic so the
+	 * digits are exact (a double's %.9g would round 7362.323099 s) */
+	guint64 magnitude = t_us < 0 ? (guint64)0 - (guint64)t_us : (guint64)t_us;
+	guint64 fraction = magnitude % 1000000;
+	int digits = 6;
+
+	if (fraction == 0) {
+		snprintf(buf, size, "%s%" G_GUINT64_FORMAT, t_us < 0 ? "-" : "",
+		         magnitude / 1000000);
+		return;
+	}
+	while (fraction % 10 == 0) {
+		fraction /= 10;
+		digits--;
+	}
+	snprintf(buf, size, "%s%" G_GUINT64_FORMAT ".%0*" G_GUINT64_FORMAT, t_us < 0 ? "-" : "",
+	         magnitude / 1000000, digits, fraction);
 }
 
 void

@@ -193,31 +193,35 @@ claim_used(const K8sObjectSet *pods, const char *ns, const char *name)
 	return FALSE;
 }
 
-/*
- * Does a reservedFor entry naming pod @name (namespace @ns) stay? A pod the
- * snapshot lacks is taken as alive (dumps are partial: `kubectl get
- * resourceclaims` alone), so is a Pending one; a bound one stays when it runs
- * here (its bind reserved the claim again). A pod that is over, or bound but
- * gone in this mode (its node removed or drained, or the kubelet rejected it: a
- * replacement under another name comes), is not.
- */
+/* Is @name (namespace @ns) a Pending pod of the snapshot (no spec.nodeName, not over)? */
 static gboolean
-consumer_stays(const K8sObjectSet *pods, const char *ns, const char *name)
+pod_pending(const K8sObjectSet *pods, const char *ns, const char *name)
 {
 	const K8sObject *obj =
 	        pods != NULL ? k8s_object_set_lookup((K8sObjectSet *)pods, K8S_KIND_POD, ns, name)
 	                     : NULL;
 	const K8sPod *pod = obj != NULL ? k8s_object_as_pod((K8sObject *)obj) : NULL;
 
-	return pod == NULL || (pod->spec.node_name == NULL && !scenario_pods__imported_done(pod));
+	return pod != NULL && pod->spec.node_name == NULL && !scenario_pods__imported_done(pod);
+}
+
+static gboolean
+pod_in_snapshot(const K8sObjectSet *pods, const char *ns, const char *name)
+{
+	return pods != NULL &&
+	       k8s_object_set_lookup((K8sObjectSet *)pods, K8S_KIND_POD, ns, name) != NULL;
 }
 
 /*
  * DRA world, once the bound pods run: each allocated claim's reservedFor as
- * read (consumer_stays()). The resourceclaim controller removes the entries of
- * pods that are gone, and deallocates a claim that so loses its last consumer
- * (pkg/controller/resourceclaim/controller.go, syncClaim: "deallocate the
- * claim as soon as the last consumer stops using it").
+ * read. An entry naming a pod that runs stays (its bind reserved it again), so
+ * does one naming a Pending pod of the snapshot, and one naming a pod the
+ * snapshot does not have (dumps are often partial; the issue asks that
+ * reservedFor be kept). The others name pods that are over or gone in this mode (its node removed
+ * or drained, or the kubelet rejected it: a replacement comes, under another name): the
+ * resourceclaim controller removes those, and a claim that so loses its last
+ * consumer is deallocated (pkg/controller/resourceclaim/controller.go,
+ * syncClaim: "deallocate the claim as soon as the last consumer stops using it").
  */
 void
 scenario_start__claims(WorldRun *run)
@@ -238,17 +242,28 @@ scenario_start__claims(WorldRun *run)
 		for (guint r = 0; r < k->status.n_reserved_for; r++) {
 			const char *name = k->status.reserved_for[r].name;
 
-			if (name != NULL && consumer_stays(pods, ns, name))
+			if (name == NULL)
+				continue;
+			if (pod_pending(pods, ns, name)) {
 				cluster_claims_reserve(claims, c, name);
+			} else if (!pod_in_snapshot(pods, ns, name)) {
+				/* a partial dump: the pod may well exist, so its devices stay held
+				 */
+				cluster_claims_reserve(claims, c, name);
+				scenario_note__add(
+				        run->result->notes, k->obj.metadata.name,
+				        "allocated claim reserved for a pod not in the snapshot",
+				        "kept allocated and reserved as read: a dump without "
+				        "that pod cannot tell whether it still runs");
+			}
 		}
 		if (c->reserved_for->len > 0)
 			continue;
 		cluster_claims_deallocate_unreserved(claims, c);
 		scenario_note__add(run->result->notes, k->obj.metadata.name,
 		                   "allocated claim reserved for pods not running",
-		                   "the pods its reservedFor names are over or gone in this "
-		                   "mode: the resourceclaim controller removes them and "
-		                   "deallocates it");
+		                   "no pod its reservedFor names runs or waits here: the "
+		                   "resourceclaim controller removes them and deallocates it");
 	}
 }
 
