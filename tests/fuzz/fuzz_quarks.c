@@ -29,7 +29,14 @@
 #endif
 
 #ifdef FUZZ_HAVE_LSAN
+#if __has_include(<sanitizer/allocator_interface.h>)
 #include <sanitizer/allocator_interface.h>
+#else
+/* gcc (12) ships no allocator_interface.h, only compiler-rt does; libasan has both functions
+ * (the build-asan of tools/dev test is gcc's: without this it does not compile) */
+int __sanitizer_get_ownership(const volatile void *p);
+size_t __sanitizer_get_allocated_size(const volatile void *p);
+#endif
 #include <sanitizer/lsan_interface.h>
 #define PAUSED(call)                                                                               \
 	do {                                                                                       \
