@@ -94,16 +94,24 @@ RptReport *
 rpt_diff_load(const char *path, GError **error)
 {
 	g_autofree char *text = NULL;
+	gsize length = 0;
 	g_autoptr(GError) local = NULL;
+
+	if (!base_read_file(path, &text, &length, &local)) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s: %s", path, local->message);
+		return NULL;
+	}
+	return rpt_diff_load_data(path, text, length, error);
+}
+
+RptReport *
+rpt_diff_load_data(const char *path, const char *text, gsize length, GError **error)
+{
 	const cJSON *schema;
 	cJSON *root;
 	RptReport *report;
 
-	if (!base_read_file(path, &text, NULL, &local)) {
-		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s: %s", path, local->message);
-		return NULL;
-	}
-	root = cJSON_Parse(text);
+	root = cJSON_ParseWithLength(text, length);
 	schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
 	if (root != NULL && cJSON_IsString(schema) &&
 	    g_strcmp0(schema->valuestring, RPT_BENCH_SCHEMA) == 0) {
@@ -122,5 +130,5 @@ rpt_diff_load(const char *path, GError **error)
 	}
 	cJSON_Delete(root);
 	/* a report, or an error with its position */
-	return rpt_json_load(path, error);
+	return rpt_json_load_data(path, text, length, error);
 }

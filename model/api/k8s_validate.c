@@ -568,3 +568,33 @@ k8s_validate_set(const K8sObjectSet *set, K8sDiagList *diags)
 		k8s_validate_object(k8s_object_set_get(set, i), diags);
 	}
 }
+
+gboolean
+k8s_validate_names(const K8sObjectSet *set, K8sDiagList *diags)
+{
+	gboolean ok = TRUE;
+
+	for (guint i = 0; i < k8s_object_set_count(set); i++) {
+		const K8sObject *obj = k8s_object_set_get(set, i);
+		const K8sObjectMeta *m = &obj->metadata;
+		const K8sPos *pos = m->name_pos.line != 0 ? &m->name_pos
+		                    : m->pos.line != 0    ? &m->pos
+		                                          : &obj->pos;
+		g_autofree char *path = g_strconcat(
+		        obj->path_prefix != NULL ? obj->path_prefix : "", "metadata.name", NULL);
+
+		if (m->name != NULL && m->name[0] != '\0')
+			continue;
+		ok = FALSE;
+		if (m->generate_name == NULL || m->generate_name[0] == '\0')
+			k8s_diag_list_error(diags, pos, path,
+			                    "Required value: name or generateName is required");
+		else
+			k8s_diag_list_error(
+			        diags, pos, path,
+			        "Required value: name is required: drasim does not expand "
+			        "generateName \"%s\" (the API server does, on create)",
+			        m->generate_name);
+	}
+	return ok;
+}

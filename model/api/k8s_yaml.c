@@ -301,7 +301,9 @@ on_end(K8sYamlBuilder *b, const yaml_event_t *event)
 	g_array_set_size(b->frames, b->frames->len - 1);
 	node = frame.node;
 	n = b->scratch->len - frame.first_child;
-	children = (K8sYamlNode **)b->scratch->pdata + frame.first_child;
+	/* an empty collection first in a document: the scratch array may have no storage
+	 * yet, and NULL + 0 is undefined (UBSan, tests/data/fuzz-regress/allocate) */
+	children = n > 0 ? (K8sYamlNode **)b->scratch->pdata + frame.first_child : NULL;
 	for (guint i = 0; i < n; i++) {
 		size = add_size(size, children[i]->size);
 	}

@@ -9,12 +9,17 @@
  *  - %f/%e accept only doubles (or the strings "NaN"/"Infinity"/"-Infinity")
  *    and print Go's NaN/+Inf/-Inf; %e uses the precision as a field width;
  *  - %d accepts only integers.
+ * drasim's own bound: a precision above CEL_FORMAT_MAX_PRECISION is an error (cel-go
+ * would print that many digits, a string of gigabytes for "%.2000000000f").
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cel-private.h"
+
+/* The largest precision (digits after the point, or the %e field width) format() prints. */
+#define CEL_FORMAT_MAX_PRECISION 1000
 
 CelValue cel_strings__format(CelActivation *act, CelValue fmt, CelValue args);
 void cel_strings__go_quote(GString *out, const char *s, gsize len);
@@ -313,7 +318,8 @@ format_fixed(GString *out, double d, int prec)
 	if (nonfinite(out, d)) {
 		return;
 	}
-	char buf[512];
+	/* a double's 309 integer digits, sign, point and at most the largest precision */
+	char buf[CEL_FORMAT_MAX_PRECISION + 320];
 	g_snprintf(buf, sizeof buf, "%.*f", prec, d);
 	const char *p = buf;
 	if (*p == '-') {
@@ -463,6 +469,12 @@ cel_strings__format(CelActivation *act, CelValue fmt, CelValue args)
 			while (j < len && g_ascii_isdigit(s[j])) {
 				prec = prec * 10 + (s[j] - '0');
 				j++;
+				if (prec > CEL_FORMAT_MAX_PRECISION) {
+					return cel_errorf(act,
+					                  "could not parse formatting clause: "
+					                  "precision exceeds drasim's limit of %d",
+					                  CEL_FORMAT_MAX_PRECISION);
+				}
 			}
 			if (j >= len) {
 				return cel_value_error(

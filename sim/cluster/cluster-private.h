@@ -132,6 +132,7 @@ typedef struct {
 	SimEventId device_eviction;
 	SimTime device_eviction_at;
 	char **templates;    /* pod claim names backed by templates */
+	char **adopt;        /* (pod claim, claim) pairs generated before the run: first arrival */
 	guint64 tried_epoch; /* cluster_sim__epoch() of its last failed attempt, +1 */
 } ClusterSimPod;
 

@@ -399,25 +399,6 @@ cluster_allocate_free(ClusterAllocateRun *run)
 	g_free(run);
 }
 
-/*
- * Objects the API server would reject on create (k8s_validate_set(): a Node or a claim
- * without a name, a bad label, ...) never exist in a cluster, so the run stops before it
- * places anything, with validation's diagnostics. tests/fuzz found a nameless Node crashing
- * the node index (tests/data/fuzz-regress/allocate/node-without-name).
- */
-static gboolean
-objects_valid(Run *run, K8sDiagList *diags)
-{
-	g_autoptr(K8sDiagList) found = k8s_diag_list_new();
-
-	k8s_validate_set(run->set, found);
-	if (k8s_diag_list_count_errors(found) == 0)
-		return TRUE;
-	k8s_diag_list_append(diags, found);
-	run->fatal = TRUE;
-	return FALSE;
-}
-
 /* The allocator over the set, the claim controllers, the nodes; then each pod in input order. */
 ClusterAllocateRun *
 cluster_allocate_manifests(K8sObjectSet *set,
@@ -434,8 +415,12 @@ cluster_allocate_manifests(K8sObjectSet *set,
 	run->nodes = g_ptr_array_new();
 	run->written = g_ptr_array_new();
 	run->converted = g_hash_table_new(NULL, NULL);
-	if (!objects_valid(run, diags))
+	/* objects are indexed by name: a nameless one crashed the node index (tests/fuzz,
+	 * tests/data/fuzz-regress/allocate/node-without-name) */
+	if (!k8s_validate_names(run->set, diags)) {
+		run->fatal = TRUE;
 		return run;
+	}
 	add_input_claims(run);
 	collect_nodes(run, opts->only_node);
 	guint n_pods = k8s_object_set_count_kind(run->set, K8S_KIND_POD);

@@ -91,6 +91,7 @@ sim_pod_free(gpointer data)
 	g_free(sp->rates);
 	g_ptr_array_unref(sp->claims);
 	g_strfreev(sp->templates);
+	g_strfreev(sp->adopt);
 	g_free(sp);
 }
 
@@ -264,6 +265,7 @@ cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *wor
 	sp->n_user_claims = sp->claims->len;
 	/* template references wait for the controller at arrival */
 	sp->templates = g_strdupv((char **)work->templates);
+	sp->adopt = g_strdupv((char **)work->adopt);
 	g_ptr_array_add(self->pods, sp);
 	if (!work->running)
 		sim_loop_schedule(self->loop, work->arrival, self->kind_arrival, PRIO_ARRIVAL,
@@ -351,20 +353,6 @@ cluster_sim__pending_add(ClusterSim *self, gint delta)
 }
 
 /* ------------------------------------------------------------ claims */
-
-/* The resourceclaim controller runs at arrival: template -> claim. */
-void
-cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp)
-{
-	for (guint i = 0; sp->templates != NULL && sp->templates[i] != NULL; i++) {
-		ClusterClaim *claim =
-		        cluster_claims_generate(self->claims, sp->pod->name, sp->templates[i]);
-
-		g_ptr_array_add(sp->claims, g_strdup(claim->name));
-	}
-	if (sp->templates != NULL && sp->templates[0] != NULL)
-		cluster_queue_on_event(self->queue, CLUSTER_EVENT_CLAIM_ADDED, now_of(self));
-}
 
 static void
 reserve_claims(ClusterSim *self, ClusterSimPod *sp)

@@ -11,6 +11,8 @@
  * back in the queue as new, with fresh generated claims, starting its work
  * over. Loops over pods run in index order, so evictions are deterministic.
  */
+#include <string.h>
+
 #include "cluster-private.h"
 #include "cluster_journal.h"
 #include "cluster_query.h"
@@ -67,6 +69,34 @@ cluster_sim__is_bound(const ClusterSimPod *sp)
 {
 	return sp->phase == CLUSTER_POD_RUNNING || sp->phase == CLUSTER_POD_RESTARTING ||
 	       sp->phase == CLUSTER_POD_LOST;
+}
+
+/*
+ * The resourceclaim controller runs at arrival: template -> claim. At a pod's
+ * first arrival, a claim generated before the run (ClusterSimWork.adopt) is
+ * the pod's; a replacement gets new claims, as upstream's controller makes.
+ */
+void
+cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp)
+{
+	for (guint i = 0; sp->templates != NULL && sp->templates[i] != NULL; i++) {
+		const char *pod_claim = sp->templates[i];
+		ClusterClaim *claim = NULL;
+
+		for (guint a = 0; sp->adopt != NULL && sp->adopt[a] != NULL &&
+		                  sp->adopt[a + 1] != NULL && claim == NULL;
+		     a += 2)
+			if (strcmp(sp->adopt[a], pod_claim) == 0)
+				claim = cluster_claims_adopt(self->claims, sp->adopt[a + 1],
+				                             sp->pod->name, pod_claim);
+		if (claim == NULL)
+			claim = cluster_claims_generate(self->claims, sp->pod->name, pod_claim);
+		g_ptr_array_add(sp->claims, g_strdup(claim->name));
+	}
+	g_clear_pointer(&sp->adopt, g_strfreev);
+	if (sp->templates != NULL && sp->templates[0] != NULL)
+		cluster_queue_on_event(self->queue, CLUSTER_EVENT_CLAIM_ADDED,
+		                       sim_loop_get_now(self->loop));
 }
 
 /* The controller's replacement: pending again, as a new pod. */

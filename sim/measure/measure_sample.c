@@ -311,7 +311,7 @@ read_node(ScenarioSampler *self, SampleNode *n, guint index)
 	double busy = 0.0;
 	guint n_dev;
 
-	/* nodes given as objects are never reconfigured (events cannot name them) */
+	/* nodes given as objects are never reconfigured (mig-reconfigure cannot name them) */
 	if (!n->objects && devices_changed(self, n, index))
 		read_devices(self, n, index);
 	reset_gpus(self, n, cn->unschedulable);

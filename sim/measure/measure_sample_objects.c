@@ -5,7 +5,8 @@
  * and names, for each simulation device, the GPU it is and, for a MIG
  * instance, its profile and first memory slice; from then on a tick reads
  * such a node as it reads a catalog node, except that its devices are never
- * re-read (no HwNode, and node events cannot name imported nodes).
+ * re-read (no HwNode, and a mig-reconfigure event cannot name an imported
+ * node: scenario_whatif__check_events).
  */
 #include "measure_sample-private.h"
 
@@ -36,7 +37,9 @@ scenario_sample__add_object_node(ScenarioSampler *self,
 
 		sd.gpu = MIN(od->gpu, n_gpus);
 		sd.minor = od->gpu < n_gpus ? gpus[od->gpu].minor : od->gpu;
-		sd.capacity = cluster_sim_get_device(self->sim, index, d)->capacity;
+		sd.capacity = d < cluster_sim_get_node_n_devices(self->sim, index)
+		                      ? cluster_sim_get_device(self->sim, index, d)->capacity
+		                      : 1.0;
 		if (od->profile != NULL && sd.gpu < n_gpus && n->info[sd.gpu].mig) {
 			const HwMigProfile *p =
 			        hw_gpu_model_lookup_profile(n->info[sd.gpu].model, od->profile);

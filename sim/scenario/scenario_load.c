@@ -10,6 +10,7 @@
 #include "base.h"
 #include "hw.h"
 #include "hw_api.h"
+#include "k8s_validate.h"
 #include "scenario-private.h"
 
 G_DEFINE_QUARK(drasim - scenario - error - quark, scenario_error)
@@ -350,6 +351,8 @@ load_manifests(Scenario *self, K8sDiagList *diags)
 		g_ptr_array_add(paths, self->manifests->pdata[i]);
 	g_ptr_array_add(paths, NULL);
 	k8s_load_paths((const char *const *)paths->pdata, K8S_LOAD_DEFAULT, self->objects, diags);
+	/* the world indexes objects by name: a nameless claim crashed `drasim run` (tests/fuzz) */
+	k8s_validate_names(self->objects, diags);
 	/* The NVIDIA driver rejects an invalid GpuConfig when it prepares the claim
 	 * (NodePrepareResources fails, the pod never starts): an input error here,
 	 * before any run, at the field (hw_gpu_config.c). */
@@ -362,26 +365,22 @@ scenario_load(const char *path, K8sDiagList *diags)
 	return scenario_load_with(path, NULL, 0, diags);
 }
 
-Scenario *
-scenario_load_with(const char *path, const ScenarioOverride *overrides, guint n, K8sDiagList *diags)
+/* Decodes the scenario document @data (from @path) and loads what it names. */
+static Scenario *
+load_text(const char *path,
+          const char *data,
+          gsize len,
+          const ScenarioOverride *overrides,
+          guint n,
+          K8sDiagList *diags)
 {
 	g_autoptr(Scenario) self = scenario_new(path);
 	g_autoptr(BaseArena) arena = base_arena_new();
 	GStringChunk *strings = self->strings;
-	g_autofree char *data = NULL;
-	g_autoptr(GError) error = NULL;
 	K8sYamlFile file = { 0 };
 	ScenarioDec dec = { .diags = diags };
 	guint before = k8s_diag_list_count_errors(diags);
-	gsize len;
 
-	if (!base_read_file(path, &data, &len, &error)) {
-		K8sPos pos = { path, 0, 0 };
-
-		k8s_diag_list_error(diags, &pos, "", "cannot read the scenario: %s",
-		                    error->message);
-		return NULL;
-	}
 	if (k8s_yaml_parse(&(K8sYamlInput){ path, data, len, arena, strings, diags }, &file)) {
 		dec.file = file.file;
 		if (file.n_docs != 1) {
@@ -407,6 +406,29 @@ scenario_load_with(const char *path, const ScenarioOverride *overrides, guint n,
 	if (k8s_diag_list_count_errors(diags) > before)
 		return NULL;
 	return g_steal_pointer(&self);
+}
+
+Scenario *
+scenario_load_with(const char *path, const ScenarioOverride *overrides, guint n, K8sDiagList *diags)
+{
+	g_autofree char *data = NULL;
+	g_autoptr(GError) error = NULL;
+	gsize len;
+
+	if (!base_read_file(path, &data, &len, &error)) {
+		K8sPos pos = { path, 0, 0 };
+
+		k8s_diag_list_error(diags, &pos, "", "cannot read the scenario: %s",
+		                    error->message);
+		return NULL;
+	}
+	return load_text(path, data, len, overrides, n, diags);
+}
+
+Scenario *
+scenario_load_data(const char *path, const char *data, gsize len, K8sDiagList *diags)
+{
+	return load_text(path, data, len, NULL, 0, diags);
 }
 
 const ScenarioMode *

@@ -300,8 +300,10 @@ decode_envelope(SpecDec *d, const K8sYamlNode *root)
 		k8s_yaml_read_error(&d->r, root, "spec", "expected a spec");
 }
 
-SweepSpec *
-sweep_spec_load(const char *path, K8sDiagList *diags)
+/* Decodes the Sweep document @data (NULL: read @path); @path names it in
+ * positions, and the scenario it names is relative to @path's folder. */
+static SweepSpec *
+load_spec(const char *path, const char *data, gsize len, K8sDiagList *diags)
 {
 	/* interned: positions in the spec (and in copies of it) outlive this call */
 	const char *file = g_intern_string(path);
@@ -310,20 +312,20 @@ sweep_spec_load(const char *path, K8sDiagList *diags)
 	GStringChunk *strings = g_string_chunk_new(1024);
 	g_autofree char *absolute = g_canonicalize_filename(path, NULL);
 	g_autofree char *dir = g_path_get_dirname(absolute);
-	g_autofree char *data = NULL;
+	g_autofree char *read = NULL;
 	g_autoptr(GError) error = NULL;
 	guint before = k8s_diag_list_count_errors(diags);
 	SpecDec d = { { file, diags }, spec, dir };
 	K8sYamlFile doc = { 0 };
-	gsize len;
 
 	spec->file = g_strdup(path);
 	spec->pos = (K8sPos){ file, 1, 1 };
-	if (!base_read_file(path, &data, &len, &error)) {
+	if (data == NULL && !base_read_file(path, &read, &len, &error)) {
 		K8sPos pos = { file, 0, 0 };
 
 		k8s_diag_list_error(diags, &pos, "", "cannot read the sweep: %s", error->message);
-	} else if (k8s_yaml_parse(&(K8sYamlInput){ file, data, len, arena, strings, diags },
+	} else if (k8s_yaml_parse(&(K8sYamlInput){ file, data != NULL ? data : read, len, arena,
+	                                           strings, diags },
 	                          &doc)) {
 		if (doc.n_docs != 1)
 			k8s_diag_list_error(diags, &spec->pos, "",
@@ -336,4 +338,16 @@ sweep_spec_load(const char *path, K8sDiagList *diags)
 	if (k8s_diag_list_count_errors(diags) > before)
 		return NULL;
 	return g_steal_pointer(&spec);
+}
+
+SweepSpec *
+sweep_spec_load(const char *path, K8sDiagList *diags)
+{
+	return load_spec(path, NULL, 0, diags);
+}
+
+SweepSpec *
+sweep_spec_load_data(const char *path, const char *data, gsize len, K8sDiagList *diags)
+{
+	return load_spec(path, data, len, diags);
 }

@@ -34,6 +34,8 @@ typedef struct {
 } WorkloadCsv;
 
 gboolean workload_csv__open(WorkloadCsv *csv, const char *path, GError **error);
+/* The same on @len bytes already in memory (copied); @path names them in errors. */
+void workload_csv__open_data(WorkloadCsv *csv, const char *path, const char *data, gsize len);
 void workload_csv__close(WorkloadCsv *csv);
 /* Reads the next non-empty row. Returns FALSE at the end or on error (then
  * *error is set). */

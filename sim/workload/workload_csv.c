@@ -8,9 +8,20 @@
  * can report "file:line:col" for a bad value.
  */
 #include <stdarg.h>
+#include <string.h>
 
 #include "base.h"
 #include "workload-private.h"
+
+static void
+start_scan(WorkloadCsv *csv, gsize length)
+{
+	csv->p = csv->data;
+	csv->end = csv->p + length;
+	csv->offsets = g_array_new(FALSE, FALSE, sizeof(gsize));
+	csv->cols = g_array_new(FALSE, FALSE, sizeof(guint32));
+	csv->scratch = g_string_sized_new(256);
+}
 
 gboolean
 workload_csv__open(WorkloadCsv *csv, const char *path, GError **error)
@@ -24,12 +35,19 @@ workload_csv__open(WorkloadCsv *csv, const char *path, GError **error)
 		            io_error->message);
 		return FALSE;
 	}
-	csv->p = csv->data;
-	csv->end = csv->p + length;
-	csv->offsets = g_array_new(FALSE, FALSE, sizeof(gsize));
-	csv->cols = g_array_new(FALSE, FALSE, sizeof(guint32));
-	csv->scratch = g_string_sized_new(256);
+	start_scan(csv, length);
 	return TRUE;
+}
+
+void
+workload_csv__open_data(WorkloadCsv *csv, const char *path, const char *data, gsize len)
+{
+	*csv = (WorkloadCsv){ .path = path, .line = 1 };
+	/* NUL-terminated like base_read_file()'s buffer, which the scanner relies on */
+	csv->data = g_malloc(len + 1);
+	memcpy(csv->data, data, len);
+	csv->data[len] = '\0';
+	start_scan(csv, len);
 }
 
 void

@@ -323,6 +323,8 @@ typedef gboolean (*ParseRowFunc)(
 static gboolean
 load_rows(WorkloadTrace *self,
           const char *path,
+          const char *data, /* NULL: read @path */
+          gsize len,
           const Column *columns,
           guint n_columns,
           GArray *rows,
@@ -336,7 +338,9 @@ load_rows(WorkloadTrace *self,
 	gboolean ok = TRUE;
 
 	g_assert(n_columns <= G_N_ELEMENTS(col));
-	if (!workload_csv__open(&csv, path, error)) {
+	if (data != NULL) {
+		workload_csv__open_data(&csv, path, data, len);
+	} else if (!workload_csv__open(&csv, path, error)) {
 		return FALSE;
 	}
 	ok = map_header(&csv, columns, n_columns, col, error);
@@ -376,7 +380,16 @@ load_rows(WorkloadTrace *self,
 gboolean
 workload_trace_load_pods(WorkloadTrace *self, const char *path, GError **error)
 {
-	return load_rows(self, path, pod_columns, POD_N_COLUMNS, self->pods, parse_pod, error);
+	return load_rows(self, path, NULL, 0, pod_columns, POD_N_COLUMNS, self->pods, parse_pod,
+	                 error);
+}
+
+gboolean
+workload_trace_load_pods_data(
+        WorkloadTrace *self, const char *name, const char *data, gsize len, GError **error)
+{
+	return load_rows(self, name, data, len, pod_columns, POD_N_COLUMNS, self->pods, parse_pod,
+	                 error);
 }
 
 /* ------------------------------------------------------------------- nodes */
@@ -430,7 +443,16 @@ parse_node(WorkloadTrace *self, WorkloadCsv *csv, const int *col, gpointer row, 
 gboolean
 workload_trace_load_nodes(WorkloadTrace *self, const char *path, GError **error)
 {
-	return load_rows(self, path, node_columns, NODE_N_COLUMNS, self->nodes, parse_node, error);
+	return load_rows(self, path, NULL, 0, node_columns, NODE_N_COLUMNS, self->nodes, parse_node,
+	                 error);
+}
+
+gboolean
+workload_trace_load_nodes_data(
+        WorkloadTrace *self, const char *name, const char *data, gsize len, GError **error)
+{
+	return load_rows(self, name, data, len, node_columns, NODE_N_COLUMNS, self->nodes,
+	                 parse_node, error);
 }
 
 /* ---------------------------------------------------------------- access */

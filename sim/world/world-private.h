@@ -238,6 +238,11 @@ gboolean scenario_start__pin(WorldRun *run, const ScenarioPod *pod, ClusterPod *
 /* After cluster_sim_add_pod() (and cluster_dra_add_pod()) of a pod pinned above: it
  * runs on its node with no scheduling cycle, or, refused, is pending (a warning). */
 void scenario_start__run(WorldRun *run, const ScenarioPod *pod, guint index);
+/* DRA world: the (pod claim, claim) pairs of a snapshot pod's
+ * status.resourceClaimStatuses whose claim is among the manifests: the claims
+ * the controller generated from its templates, which it keeps
+ * (ClusterSimWork.adopt). NULL-terminated; g_strfreev() it. */
+char **scenario_start__adopted(WorldRun *run, const ScenarioPod *pod);
 /* DRA world, after the pods: the allocated claims' reservedFor as read. */
 void scenario_start__claims(WorldRun *run);
 /* Notes on the snapshot's pods: left out, bound, held claims without a pod. */

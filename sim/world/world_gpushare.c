@@ -192,8 +192,10 @@ scenario_gpushare__add_object_node(ScenarioGpuShare *self,
 	if (refused != NULL) {
 		k8s_diag_list_error(diags, &self->mode->policy_pos, self->policy_path,
 		                    "mode %s: policy %s reads each GPU's free share, and node %s "
-		                    "(spec.cluster.objects) %s; use a mode without it, or remove "
-		                    "the node (docs/research/scenario-policies.md)",
+		                    "(spec.cluster.objects) %s; valid here: kube-scheduler's "
+		                    "policies (LeastAllocated, MostAllocated, "
+		                    "RequestedToCapacityRatio, BalancedAllocation), or remove the "
+		                    "node (docs/research/scenario-policies.md)",
 		                    self->mode->name, self->mode->policy.name, node->name, refused);
 		return FALSE;
 	}
@@ -261,7 +263,9 @@ request_gpus(ScenarioGpuShare *self,
 
 		refuse(self, pod, why);
 	}
-	if (shared)
+	/* a pod bound in an imported snapshot is pinned to its node: no score
+	 * chooses for it, and its claim's devices are held as allocated */
+	if (shared && pod->spec->node_name == NULL)
 		refuse(self, pod,
 		       "uses a shared ResourceClaim (resourceClaimName) of GPUs: its devices "
 		       "are taken once for every pod, the policy charges each pod");

@@ -5,7 +5,10 @@
  * status.allocatable, labels and taints; its run-model devices come from what
  * the mode's world shows the scheduler: the node's ResourceSlices as published
  * (dra), or the Node's extended resources (extended). A slice whose nodeName
- * names no Node makes an inferred node with spec.cluster.nodeDefaults.
+ * names no Node makes an inferred node with spec.cluster.nodeDefaults. For
+ * the fragmentation sampler and the FGD paper's policies, each node's
+ * physical GPUs and which GPU each device is (device_gpu,
+ * extended_device_gpu; docs/import.md, "GPUs of a node given as objects").
  * Catalog-shape pools are built first (world_run.c), so the sampler's nodes,
  * which need a model/hw node, stay the first nodes of the simulation.
  */

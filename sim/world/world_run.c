@@ -389,6 +389,7 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 		             .gpu_mem = pod->memory };
 	g_auto(GStrv) claims = NULL;
 	g_auto(GStrv) templates = NULL;
+	g_auto(GStrv) adopt = NULL;
 	ClusterPod *cpod;
 	const char *resource;
 	guint index;
@@ -416,9 +417,10 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 			return FALSE;
 		scenario_start__pin(run, pod, cpod);
 		w.running = cpod->bound;
-		if (run->env.mode->world == SCENARIO_WORLD_DRA)
+		if (run->env.mode->world == SCENARIO_WORLD_DRA) {
 			dra_pod_work(run, pod, &w, &claims, &templates);
-		else
+			w.adopt = (const char *const *)(adopt = scenario_start__adopted(run, pod));
+		} else
 			extended_pod_work(run, pod, cpod, &w);
 	}
 	resource = pod_gpu_resource(run, cpod);

@@ -138,7 +138,7 @@ void
 scenario_start__run(WorldRun *run, const ScenarioPod *pod, guint index)
 {
 	ClusterNode *node = sim_node(run, pod->spec->node_name);
-	const char *reason = NULL;
+	const char *reason = "not admitted";
 	g_autofree char *why = NULL;
 
 	if (cluster_sim_start_running(run->env.sim, index, node, &reason))
@@ -148,6 +148,28 @@ scenario_start__run(WorldRun *run, const ScenarioPod *pod, guint index)
 	k8s_diag_list_warning(run->env.diags, &pod->obj->pos, "spec.nodeName",
 	                      "mode %s: Pod %s: %s", run->env.mode->name, pod->name, why);
 	scenario_note__add(run->result->notes, pod->name, "imported bound pod", why);
+}
+
+char **
+scenario_start__adopted(WorldRun *run, const ScenarioPod *pod)
+{
+	const K8sPod *p = pod->obj != NULL && pod->obj->kind == K8S_KIND_POD
+	                          ? k8s_object_as_pod((K8sObject *)pod->obj)
+	                          : NULL;
+	GPtrArray *out = g_ptr_array_new();
+
+	for (guint i = 0; p != NULL && i < p->n_resource_claim_statuses; i++) {
+		const K8sPodResourceClaimStatus *st = &p->resource_claim_statuses[i];
+
+		if (st->name == NULL || st->resource_claim_name == NULL ||
+		    k8s_object_set_lookup(run->env.sc->objects, K8S_KIND_RESOURCE_CLAIM,
+		                          pod->namespace_, st->resource_claim_name) == NULL)
+			continue;
+		g_ptr_array_add(out, g_strdup(st->name));
+		g_ptr_array_add(out, g_strdup(st->resource_claim_name));
+	}
+	g_ptr_array_add(out, NULL);
+	return (char **)g_ptr_array_free(out, FALSE);
 }
 
 /* Does any pod of the snapshot still running use claim @name (of namespace @ns)? */
@@ -183,12 +205,20 @@ pod_pending(const K8sObjectSet *pods, const char *ns, const char *name)
 	return pod != NULL && pod->spec.node_name == NULL && !scenario_pods__imported_done(pod);
 }
 
+static gboolean
+pod_in_snapshot(const K8sObjectSet *pods, const char *ns, const char *name)
+{
+	return pods != NULL &&
+	       k8s_object_set_lookup((K8sObjectSet *)pods, K8S_KIND_POD, ns, name) != NULL;
+}
+
 /*
  * DRA world, once the bound pods run: each allocated claim's reservedFor as
  * read. An entry naming a pod that runs stays (its bind reserved it again), so
- * does one naming a Pending pod of the snapshot. The others name pods that are
- * over, not in the snapshot, or gone in this mode (its node removed or drained,
- * or the kubelet rejected it: a replacement comes, under another name): the
+ * does one naming a Pending pod of the snapshot, and one naming a pod the
+ * snapshot does not have (dumps are often partial; the issue asks that
+ * reservedFor be kept). The others name pods that are over or gone in this mode (its node removed
+ * or drained, or the kubelet rejected it: a replacement comes, under another name): the
  * resourceclaim controller removes those, and a claim that so loses its last
  * consumer is deallocated (pkg/controller/resourceclaim/controller.go,
  * syncClaim: "deallocate the claim as soon as the last consumer stops using it").
@@ -212,8 +242,20 @@ scenario_start__claims(WorldRun *run)
 		for (guint r = 0; r < k->status.n_reserved_for; r++) {
 			const char *name = k->status.reserved_for[r].name;
 
-			if (name != NULL && pod_pending(pods, ns, name))
+			if (name == NULL)
+				continue;
+			if (pod_pending(pods, ns, name)) {
 				cluster_claims_reserve(claims, c, name);
+			} else if (!pod_in_snapshot(pods, ns, name)) {
+				/* a partial dump: the pod may well exist, so its devices stay held
+				 */
+				cluster_claims_reserve(claims, c, name);
+				scenario_note__add(
+				        run->result->notes, k->obj.metadata.name,
+				        "allocated claim reserved for a pod not in the snapshot",
+				        "kept allocated and reserved as read: a dump without "
+				        "that pod cannot tell whether it still runs");
+			}
 		}
 		if (c->reserved_for->len > 0)
 			continue;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """check_docs.py --drasim BIN --root ROOT [--timeout S] [DOC...]: runs every
-drasim command that README.md and docs/**/*.md show, and checks its exit code.
+drasim command that README.md, docs/**/*.md and scenarios/*/README.md show,
+and checks its exit code.
 
 Which lines are commands. In a fenced block labelled sh, bash, shell or
 console, a line that starts with `drasim ` or `$ drasim ` is a command (a
@@ -12,7 +13,8 @@ text blocks, without `$ `.
 
 What is expected. Exit 0, unless the command's trailing comment starts
 with `# exit N` (`# exit 1: why`).
-A command ending with `# long` is skipped, and the skip is printed.
+A command whose trailing comment has `# long` is skipped, and the skip is
+printed.
 
 Where it runs. Each fenced block gets a fresh temporary directory that holds
 a symbolic link to every top-level entry of ROOT (scenarios/, tests/,
@@ -55,6 +57,7 @@ class Command:
 def doc_files(root):
     docs = [os.path.join(root, "README.md")]
     docs += sorted(glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True))
+    docs += sorted(glob.glob(os.path.join(root, "scenarios", "*", "README.md")))
     return [d for d in docs if os.path.isfile(d)]
 
 
@@ -163,7 +166,7 @@ def main():
     ap.add_argument("--drasim", required=True, help="the built drasim binary")
     ap.add_argument("--root", required=True, help="the source checkout")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per command")
-    ap.add_argument("docs", nargs="*", help="pages to check (default: README.md, docs/**/*.md)")
+    ap.add_argument("docs", nargs="*", help="pages to check (default: README.md, docs/**/*.md, scenarios/*/README.md)")
     args = ap.parse_args()
     root = os.path.abspath(args.root)
     docs = [os.path.abspath(d) for d in args.docs] or doc_files(root)

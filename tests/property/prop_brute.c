@@ -285,9 +285,7 @@ pick_set(Brute *b, guint slot, const Alt *alt, guint from, guint left)
 		        slot + 1 == b->n_slots || b->slots[slot + 1].claim != s->claim;
 		return (!claim_done || claim_constraints_hold(b, s->claim)) && solve(b, slot + 1);
 	}
-	for (guint i = from; i < alt->n_cand &&
-	                     (alt->all || i + left <= alt->n_cand || b->devs[alt->cand[i]].multi);
-	     i++) {
+	for (guint i = from; i < alt->n_cand; i++) {
 		guint d = alt->cand[i];
 		if (!can_add(b, d, b->slots[slot].claim, alt)) {
 			if (alt->all) {

@@ -1,11 +1,12 @@
 /*
- * prop_main.c: `prop-allocator [--seed N] [--cases M | --case I] [--print] [--replay FILE]`, the
- * allocator property runner (docs/testing.md, "Allocator properties").
+ * prop_main.c: `prop-allocator [--seed N] [--cases M | --case I] [--print] [--no-quirks] [--replay
+ * FILE]`, the allocator property runner (docs/testing.md, "Allocator properties").
  *
  * Generates M cases from seed N (prop_gen.c), reads each like a file
  * (prop_world.c), runs every property (prop_run.c), and for the first failure
  * prints the case minimised (prop_edit.c) as a replayable file. --replay runs
- * the properties on one such file; --print writes each case out first. Ends with counts, exclusions
+ * the properties on one such file; --print writes each case out first;
+ * --no-quirks switches DraQuirks off (the intended semantics). Ends with counts, exclusions
  * with their reasons, the time taken, and "N passed, N failed, N skipped"; exits 1 when a case
  * failed, 2 on bad arguments or input.
  */
@@ -146,6 +147,8 @@ main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--case") == 0 &&
 		           parse_number("--case", value, G_MAXUINT32 - 1, &only)) {
 			i++;
+		} else if (strcmp(argv[i], "--no-quirks") == 0) {
+			prop_run_set_quirks(FALSE);
 		} else if (strcmp(argv[i], "--print") == 0) {
 			t.print = TRUE;
 		} else if (strcmp(argv[i], "--replay") == 0 && value != NULL) {

@@ -12,6 +12,15 @@
 
 #include "dra_k8s.h"
 
+/* --no-quirks: the two data-dependent quirks off (DraQuirks), for the intended semantics. */
+static gboolean quirks_off;
+
+void
+prop_run_set_quirks(gboolean on)
+{
+	quirks_off = !on;
+}
+
 /*
  * The allocator's answer on @w, in an allocator the caller frees. @claims (one
  * slot per claim) must live as long: results are built when first read.
@@ -22,6 +31,10 @@ allocate(const PropWorld *w, DraCel *cel, const DraClaim **claims, DraOutcome *o
 	DraAllocator *a = dra_allocator_new(&w->features, dra_cel_get_ops(), cel);
 
 	dra_allocator_set_seed(a, 1);
+	if (quirks_off) {
+		DraQuirks none = { FALSE, FALSE };
+		dra_allocator_set_quirks(a, &none);
+	}
 	for (guint i = 0; i < w->n_classes; i++) {
 		dra_allocator_add_class(a, &w->classes[i]);
 	}

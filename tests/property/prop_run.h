@@ -20,6 +20,8 @@ typedef struct {
 /* Every property on @w; @salt seeds the permutations. Clear @v after. */
 void prop_run_world(const PropWorld *w, guint salt, PropVerdict *v);
 void prop_verdict_clear(PropVerdict *v);
+/* Production's quirks on (the default) or the two data-dependent ones off (DraQuirks). */
+void prop_run_set_quirks(gboolean on);
 
 /* Reorders what production cannot depend on: classes, held devices, attributes, capacities. */
 void prop_permute_unordered(PropWorld *w, guint salt);

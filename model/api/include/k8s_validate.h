@@ -31,6 +31,16 @@ void k8s_validate_object(const K8sObject *obj, K8sDiagList *diags);
 void k8s_validate_set(const K8sObjectSet *set, K8sDiagList *diags);
 
 /**
+ * k8s_validate_names:
+ * An error for every object of @set without metadata.name (validation's message when
+ * generateName is missing too). What simulates a cluster indexes objects by name, so this
+ * is the part of validation it cannot run without: the rest stays lint's (drasim converts
+ * objects that the API server would refuse, such as removed apiVersions).
+ * Returns: TRUE when every object has a name.
+ */
+gboolean k8s_validate_names(const K8sObjectSet *set, K8sDiagList *diags);
+
+/**
  * k8s_validate_references:
  * Checks between objects of @set, as the scheduler and the resource claim controller would
  * find them: claims and templates a pod (or a workload's pod template) names but which do

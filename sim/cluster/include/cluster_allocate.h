@@ -28,8 +28,8 @@ typedef struct ClusterAllocateRun ClusterAllocateRun;
  *
  * Places each Pod of @set in input order. Why a pod fits no node goes to @diags
  * as a warning per node; a missing claim or template, or an allocator error, is
- * an error that stops the run (cluster_allocate_get_failed()). Objects the API
- * server would reject (k8s_validate_set() errors) stop it before any pod is placed.
+ * an error that stops the run (cluster_allocate_get_failed()). An object without a
+ * name (k8s_validate_names()) stops it before any pod is placed.
  */
 ClusterAllocateRun *cluster_allocate_manifests(K8sObjectSet *set,
                                                const ClusterAllocateOptions *opts,

@@ -58,6 +58,10 @@ typedef struct {
 	/* Running when the run starts: no arrival event; cluster_sim_start_running()
 	 * puts it on its node. */
 	gboolean running;
+	/* NULL-terminated (pod claim, claim name) pairs: claims the controller made
+	 * for @templates before the run (an imported pod's resourceClaimStatuses),
+	 * the pod's at its first arrival instead of new ones (cluster_claims_adopt). */
+	const char *const *adopt;
 } ClusterSimWork;
 
 typedef struct ClusterSim ClusterSim;

@@ -37,6 +37,8 @@ typedef struct {
 /* One pod at the end of a run, for the per-pod records of the report. */
 typedef struct {
 	char *name;
+	char *workload; /* ScenarioPod's, copied */
+	char *request;
 	SimTime arrival;
 	SimTime start;   /* first bind, -1 when never bound */
 	SimTime end;     /* completion, -1 when not completed */

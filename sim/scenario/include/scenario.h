@@ -274,6 +274,17 @@ Scenario *scenario_load_with(const char *path,
                              const ScenarioOverride *overrides,
                              guint n,
                              K8sDiagList *diags);
+/**
+ * scenario_load_data:
+ *
+ * scenario_load() on @len bytes already in memory (the fuzz targets): @path
+ * names them in positions, and the manifests and traces they name are read
+ * relative to @path's folder as for a file. The caller bounds @len
+ * (base_read_file() does for a file).
+ *
+ * Returns: (transfer full) (nullable): NULL when @diags holds errors.
+ */
+Scenario *scenario_load_data(const char *path, const char *data, gsize len, K8sDiagList *diags);
 void scenario_free(Scenario *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Scenario, scenario_free)
 
@@ -309,6 +320,8 @@ const ScenarioPool *scenario_lookup_node_pool(const Scenario *self, const char *
 typedef struct {
 	char *name;
 	const char *namespace_;
+	const char *workload;   /* its workload object's name, "trace" for trace pods (borrowed) */
+	char *request;          /* what it asks for, for reports: "nvidia.com/gpu=1" (owned) */
 	const K8sPodSpec *spec; /* borrowed from the scenario's objects; NULL for trace pods */
 	const K8sObject *obj;   /* the manifest object; NULL for trace pods */
 	SimTime arrival;

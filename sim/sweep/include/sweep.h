@@ -79,6 +79,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SweepSpec, sweep_spec_free)
  * Returns: (transfer full) (nullable): NULL when @diags holds errors.
  */
 SweepSpec *sweep_spec_load(const char *path, K8sDiagList *diags);
+/* sweep_spec_load() on @len bytes already in memory (the fuzz targets), which
+ * @path names; the caller bounds @len (base_read_file() does for a file). */
+SweepSpec *sweep_spec_load_data(const char *path, const char *data, gsize len, K8sDiagList *diags);
 
 /**
  * sweep_spec_add_vary:

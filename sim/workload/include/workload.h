@@ -260,6 +260,12 @@ void workload_trace_free(WorkloadTrace *self);
 gboolean workload_trace_load_pods(WorkloadTrace *self, const char *path, GError **error);
 /* The same for a node list (sn, cpu_milli, memory_mib, gpu, model). */
 gboolean workload_trace_load_nodes(WorkloadTrace *self, const char *path, GError **error);
+/* The two readers on @len bytes in memory (the fuzz targets); @name stands for
+ * the path in errors. The caller bounds @len (base_read_file() does for files). */
+gboolean workload_trace_load_pods_data(
+        WorkloadTrace *self, const char *name, const char *data, gsize len, GError **error);
+gboolean workload_trace_load_nodes_data(
+        WorkloadTrace *self, const char *name, const char *data, gsize len, GError **error);
 
 guint workload_trace_get_n_pods(const WorkloadTrace *self);
 /* (transfer none): in file order */

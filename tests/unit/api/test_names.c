@@ -1,7 +1,7 @@
 /*
  * test_names.c: name formats and field-error wording against upstream's
  * (k8s.io/apimachinery/pkg/util/validation/validation_test.go cases, and the exact
- * messages users see from the API server).
+ * messages users see from the API server), and k8s_validate_names() on loaded objects.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,8 @@
 #include <glib.h>
 
 #include "k8s_names.h"
+#include "k8s_objects.h"
+#include "k8s_validate.h"
 
 typedef GPtrArray *(*NameCheck)(const char *value);
 
@@ -137,6 +139,38 @@ test_field_error_body(void **state)
 	assert_string_equal(too_long, "Too long: may not be more than 64 bytes");
 }
 
+/*
+ * k8s_validate_names (what drasim allocate and scenarios require): three objects, the first
+ * named, the second with neither name nor generateName (validation's own message, at its
+ * metadata: line 7, column 11), the third with only generateName: two errors, FALSE.
+ */
+static void
+test_names_required(void **state)
+{
+	static const char yaml[] = "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\n"
+	                           "apiVersion: v1\nkind: Node\nmetadata: {labels: {x: z}}\n---\n"
+	                           "apiVersion: v1\nkind: Node\nmetadata: {generateName: n-}\n";
+	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+
+	g_autoptr(K8sDiagList) loaded = k8s_diag_list_new();
+
+	k8s_load_data("names.yaml", yaml, strlen(yaml), K8S_LOAD_DEFAULT, set, loaded);
+	assert_int_equal(k8s_diag_list_count_errors(loaded), 0);
+	assert_int_equal(k8s_object_set_count(set), 3);
+	assert_false(k8s_validate_names(set, diags));
+	assert_int_equal(k8s_diag_list_count(diags), 2);
+	g_autofree char *first = k8s_diag_format(k8s_diag_list_get(diags, 0));
+	assert_string_equal(first, "names.yaml:7:11: error: Required value: name or generateName "
+	                           "is required [metadata.name]");
+	assert_non_null(strstr(k8s_diag_list_get(diags, 1)->message, "generateName \"n-\""));
+	g_autoptr(K8sObjectSet) named = k8s_object_set_new();
+	k8s_load_data("one.yaml", yaml, (gsize)(strstr(yaml, "---") - yaml), K8S_LOAD_DEFAULT,
+	              named, loaded);
+	assert_int_equal(k8s_object_set_count(named), 1);
+	assert_true(k8s_validate_names(named, diags));
+}
+
 int
 main(void)
 {
@@ -145,6 +179,7 @@ main(void)
 		cmocka_unit_test(test_label_exact_message),
 		cmocka_unit_test(test_extended_resource_name),
 		cmocka_unit_test(test_field_error_body),
+		cmocka_unit_test(test_names_required),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -127,6 +127,13 @@ test_eval__strings_and_containers(void **state)
 	CHECK(env, "timestamp('2009-02-13T23:31:30Z').getDayOfWeek()", "5");
 	CHECK(env, "duration('1h30m') + duration('30m') == duration('2h')", "true");
 	CHECK(env, "'%d-%s'.format([x, 'a'])", "\"7-a\"");
+	/* precision bound (fuzz-cel: %.4444444444...f overflowed the parser's int): 1000
+	 * digits print, "1." plus 1000 digits = 1002 characters; 1001 is an error */
+	CHECK(env, "'%.1000f'.format([1.5]).size()", "1002");
+	CHECK(env, "'%.1001f'.format([1.5])",
+	      "error: could not parse formatting clause: precision exceeds drasim's limit of 1000");
+	CHECK(env, "'%.44444444444444444444f'.format([1.5])",
+	      "error: could not parse formatting clause: precision exceeds drasim's limit of 1000");
 }
 
 /* a host map: keys "0".."n-1" map to their index, looked up by arithmetic */

@@ -15,6 +15,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -207,18 +208,57 @@ test_objfrag__fragmentation_by_hand(void **state)
  * 1 - 6/7 = 1/7, gpu-1 1 - 3/7 = 4/7, 5/7 in all. The MIG task finds the free
  * 3g.40gb (usable 3/7): 5/7 - 3/7 = 2/7, × 3/4 = 6/28; no whole GPU is free,
  * so the whole task leaves all 5/7: × 1/4 = 5/28. 11/28 over 2 GPUs = 11/56 at
- * every sample.
+ * every sample. Mode ext: the device plugin's nvidia.com/mig-3g.40gb (derived
+ * from the slices) names no parent GPU, so no figure (null), with a note.
  */
 static void
 test_objfrag__mig_by_hand(void **state)
 {
 	cJSON *root = run_report("objfrag-mig.yaml", NULL, "dra");
+	const cJSON *metrics;
+	char *notes;
 
 	(void)state;
 	assert_float_equal(frag_sample(root, 1), 11.0 / 56, 1e-9);
 	assert_float_equal(frag_mean(root), 11.0 / 56, 1e-8);
 	assert_string_equal(pod_field(root, "m-2", "devices"), "mig:node-0/gpu-1/mig-3g.40gb-0");
 	assert_null(pod_field(root, "whole", "node"));
+	cJSON_Delete(root);
+	/* the extended world's nvidia.com/mig-3g.40gb name no GPU: no figure, and a note why */
+	root = run_report("objfrag-mig.yaml", NULL, "ext");
+	metrics = cJSON_GetObjectItemCaseSensitive(mode_of(root), "metrics");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+	        cJSON_GetObjectItemCaseSensitive(metrics, "fragmentation"), "value")));
+	notes = cJSON_PrintUnformatted(
+	        cJSON_GetObjectItemCaseSensitive(mode_of(root), "translation"));
+	assert_non_null(strstr(notes, "advertises nvidia.com/mig-3g.40gb, whose devices name no "
+	                              "parent GPU nor placement: no GPU fragmentation figure"));
+	free(notes);
+	cJSON_Delete(root);
+}
+
+/*
+ * data/objfrag-snapshot.yaml: a snapshot whose claim held-0, allocated in the
+ * input, holds node-0's gpu-0 for the running pod `old` (1 cpu); `busy` (8
+ * cpu, no GPU) runs on node-1; `new` (1 cpu, 1 GPU) is pending. BestFit
+ * (max spec 32000 milli-CPU, 2000 milli-GPU), leftover = 0.5 (free CPU - 1000)
+ * / 32000 + 0.5 (free GPU - 1000) / 2000:
+ *  - node-0, gpu-0 held: 0.5 × 30000 / 32000 + 0 = 0.46875, score 53;
+ *  - node-1: 0.5 × 23000 / 32000 + 0.5 × 1000 / 2000 = 0.609375, score 39.
+ * So node-0, on its free gpu-1. Were the imported allocation not held in the
+ * per-GPU state, node-0 would look all free (0.71875, score 28) and `new`
+ * would go to node-1. On main the policy refused the objects; and `old`'s
+ * claim (resourceClaimName) was refused as shared, though its pod is pinned.
+ */
+static void
+test_objfrag__snapshot_allocations_held(void **state)
+{
+	cJSON *root = run_report("objfrag-snapshot.yaml", NULL, "dra-bestfit");
+
+	(void)state;
+	assert_string_equal(pod_field(root, "old", "devices"), "gpu:node-0/gpu-0");
+	assert_string_equal(pod_field(root, "new", "node"), "node-0");
+	assert_string_equal(pod_field(root, "new", "devices"), "gpu:node-0/gpu-1");
 	cJSON_Delete(root);
 }
 
@@ -321,14 +361,17 @@ test_objfrag__refusals(void **state)
 	               "objfrag-refused.yaml:17:46: error: mode ext-fgd: policy FGD reads each "
 	               "GPU's free share, and node node-r (spec.cluster.objects) shares its GPUs "
 	               "through the device plugin (nvidia.com/gpu.replicas 2): a replica is an "
-	               "advertised unit, not a measured share of a GPU; use a mode without it, "
-	               "or remove the node (docs/research/scenario-policies.md) "
+	               "advertised unit, not a measured share of a GPU; valid here: "
+	               "kube-scheduler's policies (LeastAllocated, MostAllocated, "
+	               "RequestedToCapacityRatio, BalancedAllocation), or remove the node "
+	               "(docs/research/scenario-policies.md) "
 	               "[spec.modes[0].policy]");
 	expect_refused("objfrag-refused.yaml", NULL, "dra-bestfit",
 	               "objfrag-refused.yaml:18:45: error: mode dra-bestfit: policy BestFit reads "
 	               "each GPU's free share, and node node-0 (spec.cluster.objects) publishes "
-	               "MIG device gpu-0-mig-3g40gb-9-0, which is not a share of one GPU; use a "
-	               "mode without it, or remove the node "
+	               "MIG device gpu-0-mig-3g40gb-9-0, which is not a share of one GPU; valid "
+	               "here: kube-scheduler's policies (LeastAllocated, MostAllocated, "
+	               "RequestedToCapacityRatio, BalancedAllocation), or remove the node "
 	               "(docs/research/scenario-policies.md) [spec.modes[1].policy]");
 	expect_refused("objfrag-amd.yaml", "[objfrag/amd-pods.yaml, objfrag/amd-all.yaml]",
 	               "dra-fgd",
@@ -346,6 +389,7 @@ main(void)
 		cmocka_unit_test(test_objfrag__placements_by_hand),
 		cmocka_unit_test(test_objfrag__fragmentation_by_hand),
 		cmocka_unit_test(test_objfrag__mig_by_hand),
+		cmocka_unit_test(test_objfrag__snapshot_allocations_held),
 		cmocka_unit_test(test_objfrag__equals_catalog_pool),
 		cmocka_unit_test(test_objfrag__refusals),
 	};

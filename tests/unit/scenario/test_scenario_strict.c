@@ -3,14 +3,15 @@
  * is an error at FILE:LINE:COL with the field path and what is valid: an empty
  * nodePools, integers that are not integers (.inf, .nan) or do not fit, two entries
  * for one object, two pools of one name, a MIG profile where a layout is expected,
- * a key given twice. Lines and columns are counted by hand in the texts below (line
- * 1 is apiVersion; a column is the 1-based offset of the value in its line).
+ * a key given twice, a manifest object without a name. Lines and columns are counted by hand in the
+ * texts below (line 1 is apiVersion; a column is the 1-based offset of the value in its line).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <glib/gstdio.h>
 
 #include "cluster_sched.h"
 #include "scenario_test_util.h"
@@ -151,6 +152,33 @@ test_strict__arrival_process(void **state)
 	        "[spec.workload.entries[0].arrival.burstSize]");
 }
 
+/* A manifest object without metadata.name: the world indexes objects by name, and a
+ * nameless claim crashed `drasim run` (found with tests/fuzz). The claim's metadata is
+ * on line 3 of m.yaml, its value at column 11. */
+static void
+test_strict__nameless_object(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("drasim-nameless-XXXXXX", NULL);
+	g_autofree char *scenario = g_build_filename(dir, "s.yaml", NULL);
+	g_autofree char *manifest = g_build_filename(dir, "m.yaml", NULL);
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+
+	assert_true(g_file_set_contents(
+	        scenario, HEAD ONE_POOL "  workload:\n    manifests: [m.yaml]\n", -1, NULL));
+	assert_true(g_file_set_contents(manifest,
+	                                "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	                                "metadata: {namespace: default}\nspec: {}\n",
+	                                -1, NULL));
+	assert_null(scenario_load(scenario, diags));
+	const K8sDiag *d = k8s_diag_list_find(diags, "name or generateName is required");
+	assert_non_null(d);
+	assert_int_equal(d->pos.line, 3);
+	assert_int_equal(d->pos.col, 11);
+	g_remove(scenario);
+	g_remove(manifest);
+	g_rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -158,6 +186,7 @@ main(void)
 		cmocka_unit_test(test_strict__empty_node_pools),
 		cmocka_unit_test(test_strict__integers),
 		cmocka_unit_test(test_strict__duplicate_entries),
+		cmocka_unit_test(test_strict__nameless_object),
 		cmocka_unit_test(test_strict__duplicate_pools),
 		cmocka_unit_test(test_strict__mig_profile_is_not_a_layout),
 		cmocka_unit_test(test_strict__mode_layouts),

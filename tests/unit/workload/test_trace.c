@@ -360,6 +360,36 @@ test_trace__mutations_never_crash(void **state)
 	assert_true(failed > 0);
 }
 
+/*
+ * The readers on a buffer (the fuzz targets' entry points) read what the file readers read:
+ * two pods, the second with a quoted name, and a node; values by hand from the text. A bad
+ * row names the buffer's name, line and column, and appends nothing.
+ */
+static void
+test_trace__from_memory(void **state)
+{
+	static const char pods[] = "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
+	                           "a,1000,512,1,500\n"
+	                           "\"b,c\",2000,1024,0,0\n";
+	static const char nodes[] = "sn,cpu_milli,memory_mib,gpu,model\nn1,64000,262144,2,P100\n";
+	static const char bad[] = "name,cpu_milli,memory_mib,num_gpu,gpu_milli\nx,-1,0,0,0\n";
+	g_autoptr(WorkloadTrace) t = workload_trace_new();
+	g_autoptr(GError) error = NULL;
+
+	assert_true(workload_trace_load_pods_data(t, "mem.csv", pods, sizeof(pods) - 1, &error));
+	assert_int_equal(workload_trace_get_n_pods(t), 2);
+	assert_string_equal(workload_trace_get_pod(t, 0)->name, "a");
+	assert_int_equal(workload_trace_get_pod(t, 0)->gpu_milli, 500);
+	assert_string_equal(workload_trace_get_pod(t, 1)->name, "b,c");
+	assert_int_equal(workload_trace_get_pod(t, 1)->memory_mib, 1024);
+	assert_true(workload_trace_load_nodes_data(t, "n.csv", nodes, sizeof(nodes) - 1, &error));
+	assert_int_equal(workload_trace_get_n_nodes(t), 1);
+	assert_int_equal(workload_trace_get_node(t, 0)->gpu, 2);
+	assert_false(workload_trace_load_pods_data(t, "bad.csv", bad, sizeof(bad) - 1, &error));
+	assert_true(g_str_has_prefix(error->message, "bad.csv:2:3: "));
+	assert_int_equal(workload_trace_get_n_pods(t), 2);
+}
+
 int
 main(void)
 {
@@ -372,6 +402,7 @@ main(void)
 		cmocka_unit_test(test_trace__positioned_errors),
 		cmocka_unit_test(test_trace__crlf_quotes_and_blank_lines),
 		cmocka_unit_test(test_trace__mutations_never_crash),
+		cmocka_unit_test(test_trace__from_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
