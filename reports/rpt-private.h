@@ -15,9 +15,17 @@ typedef struct {
 	double value;
 } RptMetric;
 
+/* How JSON writes an info value (its text is the JSON token for the others). */
+typedef enum {
+	RPT_INFO_STRING,
+	RPT_INFO_NUMBER,
+	RPT_INFO_BOOL,
+} RptInfoKind;
+
 typedef struct {
 	char *key;
 	char *value;
+	RptInfoKind kind;
 } RptInfo;
 
 typedef struct {
@@ -98,6 +106,11 @@ RptTime rpt_mode__sample_time(const RptMode *mode, guint i);
 guint rpt_mode__n_samples(const RptMode *mode);
 /* Formats @value with the report's fixed precision into @buf ("null" for NaN/inf). */
 void rpt__format_number(char *buf, gsize size, double value);
+/* Formats @t_us in seconds, exact: "12", "0.5", "7362.323099" (no trailing zeros). */
+void rpt__format_seconds(char *buf, gsize size, RptTime t_us);
+/* Sets info @key with the JSON @kind (rpt_mode_set_info and the typed setters). */
+void rpt_mode__set_info_kind(RptMode *self, const char *key, const char *value, RptInfoKind kind);
+RptInfoKind rpt_mode__get_info_kind(const RptMode *self, guint index);
 
 /* rpt_text.c: pods with the same message and detail, most pods first (ties in report
  * order); the first one stands for the rest. An array of RptReasonGroup. */

@@ -1,10 +1,11 @@
 /*
- * rpt_json.c: the report as `drasim.io/report/v1` JSON, the complete record.
+ * rpt_json.c: the report as `drasim.io/report/v2` JSON, the complete record.
  *
  * Keys are emitted in a fixed order (cJSON keeps insertion order), numbers
  * go through rpt__format_number() as raw text so every run prints the same
- * digits, and times are integer microseconds, so two runs of one scenario
- * give byte-identical files and a baseline diff shows only real changes.
+ * digits, and times are seconds written exactly from integer microseconds
+ * (keys end in _s), so two runs of one scenario give byte-identical files
+ * and a baseline diff shows only real changes.
  */
 #include <cjson/cJSON.h>
 
@@ -22,7 +23,12 @@ rpt_json__number(double value)
 static cJSON *
 time_value(RptTime t)
 {
-	return t == RPT_TIME_NONE ? cJSON_CreateNull() : rpt_json__number((double)t);
+	char buf[64];
+
+	if (t == RPT_TIME_NONE)
+		return cJSON_CreateNull();
+	rpt__format_seconds(buf, sizeof(buf), t);
+	return cJSON_CreateRaw(buf);
 }
 
 static cJSON *
@@ -68,7 +74,7 @@ explanations(const RptMode *mode)
 		cJSON *item = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(item, "pod", reason->pod);
-		cJSON_AddItemToObject(item, "time_us", time_value(reason->at_us));
+		cJSON_AddItemToObject(item, "time_s", time_value(reason->at_us));
 		cJSON_AddStringToObject(item, "message", reason->message);
 		cJSON_AddItemToObject(item, "detail", string_or_null(reason->detail));
 		if (reason->never_runs)
@@ -103,9 +109,8 @@ timeseries(const RptMode *mode)
 	cJSON *series = cJSON_CreateObject();
 	cJSON *nodes = cJSON_CreateArray();
 
-	cJSON_AddItemToObject(object, "start_us", rpt_json__number((double)mode->sample_start_us));
-	cJSON_AddItemToObject(object, "interval_us",
-	                      rpt_json__number((double)mode->sample_interval_us));
+	cJSON_AddItemToObject(object, "start_s", time_value(mode->sample_start_us));
+	cJSON_AddItemToObject(object, "interval_s", time_value(mode->sample_interval_us));
 	for (guint i = 0; i < mode->series->len; i++) {
 		const RptSeries *one = g_ptr_array_index(mode->series, i);
 		cJSON *item = cJSON_CreateObject();
@@ -143,7 +148,7 @@ gpu_pictures(const RptMode *mode)
 		cJSON_AddStringToObject(item, "model", gpu->model);
 		cJSON_AddStringToObject(item, "sharing", gpu->sharing);
 		cJSON_AddItemToObject(item, "units", rpt_json__number(gpu->units));
-		cJSON_AddItemToObject(item, "time_us", time_value(gpu->at_us));
+		cJSON_AddItemToObject(item, "time_s", time_value(gpu->at_us));
 		for (guint j = 0; j < gpu->slices->len; j++) {
 			const RptSlice *slice = g_ptr_array_index(gpu->slices, j);
 			cJSON *s = cJSON_CreateObject();
@@ -172,7 +177,11 @@ mode_object(const RptMode *mode)
 	for (guint i = 0; i < mode->info->len; i++) {
 		const RptInfo *entry = g_ptr_array_index(mode->info, i);
 
-		cJSON_AddStringToObject(info, entry->key, entry->value);
+		/* a number's or a boolean's text is its JSON token (rpt_mode_set_info_*) */
+		cJSON_AddItemToObject(info, entry->key,
+		                      entry->kind == RPT_INFO_STRING
+		                              ? cJSON_CreateString(entry->value)
+		                              : cJSON_CreateRaw(entry->value));
 	}
 	cJSON_AddItemToObject(object, "info", info);
 	cJSON_AddItemToObject(object, "metrics", metrics_object(mode));
@@ -208,7 +217,7 @@ rpt_json_to_string(const RptReport *report)
 	cJSON_AddItemToObject(scenario, "hash", string_or_null(report->scenario_hash));
 	/* raw digits: a 64-bit seed does not survive a double */
 	cJSON_AddItemToObject(scenario, "seed", cJSON_CreateRaw(seed));
-	cJSON_AddItemToObject(scenario, "horizon_us", time_value(report->horizon_us));
+	cJSON_AddItemToObject(scenario, "horizon_s", time_value(report->horizon_us));
 	cJSON_AddItemToObject(root, "scenario", scenario);
 	cJSON_AddStringToObject(root, "drasim_version", report->version);
 	for (guint i = 0; i < report->modes->len; i++) {

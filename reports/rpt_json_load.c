@@ -1,9 +1,11 @@
 /*
- * rpt_json_load.c: reads a `drasim.io/report/v1` file back into a report.
+ * rpt_json_load.c: reads a `drasim.io/report/v2` file back into a report.
  *
  * `drasim diff` needs the run identity, the mode info, the metrics and the
  * unschedulable counts; those are what is read back. Series, explanations,
  * pictures and per-pod records are left out: the diff compares summaries.
+ * A v1 report (µs times, other metric names) is refused with how to
+ * regenerate it: comparing it key by key would report renames as changes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -41,6 +43,19 @@ load_metrics(RptMode *mode, const cJSON *metrics, const char *path, GError **err
 	return TRUE;
 }
 
+/* Info values keep their JSON type: a number's text is re-printed as the writer would. */
+static void
+load_info(RptMode *mode, const cJSON *item)
+{
+	if (cJSON_IsBool(item))
+		rpt_mode_set_info_bool(mode, item->string, cJSON_IsTrue(item));
+	else if (cJSON_IsNumber(item))
+		rpt_mode_set_info_number(mode, item->string, item->valuedouble);
+	else
+		rpt_mode_set_info(mode, item->string,
+		                  cJSON_IsString(item) ? item->valuestring : "");
+}
+
 static gboolean
 load_mode(RptReport *report, const cJSON *object, guint index, const char *path, GError **error)
 {
@@ -56,8 +71,7 @@ load_mode(RptReport *report, const cJSON *object, guint index, const char *path,
 	mode = rpt_mode_add(report, name->valuestring);
 	cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(object, "info"))
 	{
-		rpt_mode_set_info(mode, item->string,
-		                  cJSON_IsString(item) ? item->valuestring : "");
+		load_info(mode, item);
 	}
 	cJSON_ArrayForEach(item,
 	                   cJSON_GetObjectItemCaseSensitive(object, "unschedulable_by_reason"))
@@ -81,6 +95,16 @@ report_from_json(const cJSON *root, const char *path, GError **error)
 	guint index = 0;
 	const cJSON *mode;
 
+	if (cJSON_IsString(schema) && g_strcmp0(schema->valuestring, RPT_SCHEMA_V1) == 0) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_VERSION,
+		            "%s: schema: this report is %s; this drasim reads %s (times in "
+		            "seconds, metrics pods_oom_killed/pods_evicted renamed oom_kills/"
+		            "evictions; docs/reports.md, \"Schema history\"). Regenerate it with "
+		            "this drasim: `drasim compare SCENARIO --format json -o DIR` (a "
+		            "baseline: tools/update-baselines)",
+		            path, RPT_SCHEMA_V1, RPT_SCHEMA);
+		return NULL;
+	}
 	if (!cJSON_IsString(schema) || g_strcmp0(schema->valuestring, RPT_SCHEMA) != 0) {
 		g_set_error(error, RPT_ERROR, RPT_ERROR_VERSION, "%s: schema: expected \"%s\"",
 		            path, RPT_SCHEMA);

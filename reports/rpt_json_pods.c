@@ -99,10 +99,14 @@ append_number(GString *out, double value)
 static void
 append_time(GString *out, RptTime t)
 {
-	if (t == RPT_TIME_NONE)
+	char buf[64];
+
+	if (t == RPT_TIME_NONE) {
 		PUT_LITERAL(out, "null");
-	else
-		append_number(out, (double)t);
+		return;
+	}
+	rpt__format_seconds(buf, sizeof(buf), t);
+	put(out, buf, strlen(buf));
 }
 
 static void
@@ -120,10 +124,15 @@ typedef struct {
 	glong offset;
 } PodMember;
 
+static const PodMember pod_asks[] = {
+	{ "workload", G_STRUCT_OFFSET(RptPod, workload) },
+	{ "request", G_STRUCT_OFFSET(RptPod, request) },
+};
+
 static const PodMember pod_times[] = {
-	{ "arrival_us", G_STRUCT_OFFSET(RptPod, arrival_us) },
-	{ "start_us", G_STRUCT_OFFSET(RptPod, start_us) },
-	{ "end_us", G_STRUCT_OFFSET(RptPod, end_us) },
+	{ "arrival_s", G_STRUCT_OFFSET(RptPod, arrival_us) },
+	{ "start_s", G_STRUCT_OFFSET(RptPod, start_us) },
+	{ "end_s", G_STRUCT_OFFSET(RptPod, end_us) },
 };
 
 static const PodMember pod_places[] = {
@@ -137,6 +146,10 @@ append_pod(GString *out, const RptPod *pod, guint depth)
 {
 	append_key(out, depth, "name", TRUE);
 	append_string(out, pod->name);
+	for (guint i = 0; i < G_N_ELEMENTS(pod_asks); i++) {
+		append_key(out, depth, pod_asks[i].key, FALSE);
+		append_string_or_null(out, G_STRUCT_MEMBER(const char *, pod, pod_asks[i].offset));
+	}
 	for (guint i = 0; i < G_N_ELEMENTS(pod_times); i++) {
 		append_key(out, depth, pod_times[i].key, FALSE);
 		append_time(out, G_STRUCT_MEMBER(RptTime, pod, pod_times[i].offset));

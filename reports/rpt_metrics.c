@@ -2,7 +2,8 @@
  * rpt_metrics.c: the one table of the metric names a simulated run reports
  * and their units, in the order sim/measure sets them. The SLO parser of
  * `drasim plan` reads it to check a metric and its unit, and to list the
- * valid names when one is unknown; a new metric is one row here.
+ * valid names when one is unknown; a new metric is one row here. The names
+ * schema v1 used for two of them are kept to say what they became.
  */
 #include <string.h>
 
@@ -20,8 +21,8 @@ static const MetricRow metric_rows[] = {
 	{ RPT_M_PODS_COMPLETED, "pods" },
 	{ "pods_running", "pods" },
 	{ RPT_M_PODS_PENDING, "pods" },
-	{ RPT_M_PODS_OOM_KILLED, "pods" },
-	{ RPT_M_PODS_EVICTED, "pods" },
+	{ RPT_M_OOM_KILLS, "kills" },
+	{ RPT_M_EVICTIONS, "evictions" },
 	{ RPT_M_GPU_ALLOC_RATIO_TW, "ratio" },
 	{ RPT_M_GPU_ALLOC_RATIO_FINAL, "ratio" },
 	{ RPT_M_GPU_COMPUTE_UTILISATION, "ratio" },
@@ -36,11 +37,11 @@ static const MetricRow metric_rows[] = {
 	{ RPT_M_SLOWDOWN "_p50", "x" },
 	{ RPT_M_SLOWDOWN "_p90", "x" },
 	{ RPT_M_SLOWDOWN "_p99", "x" },
-	{ "scheduling_cycles", "calls" },
+	{ "scheduling_cycles", "cycles" },
 	{ RPT_M_FILTER_CALLS, "calls" },
 	{ RPT_M_ALLOCATOR_CALLS, "calls" },
-	{ RPT_M_CEL_EVALUATIONS, "calls" },
-	{ RPT_M_BACKTRACKS, "calls" },
+	{ RPT_M_CEL_EVALUATIONS, "evaluations" },
+	{ RPT_M_BACKTRACKS, "backtracks" },
 	{ RPT_M_EVENTS_APPLIED, "events" },
 };
 
@@ -57,6 +58,22 @@ rpt_metric_lookup(const char *name, const char **unit_out)
 		}
 	}
 	return FALSE;
+}
+
+/* schema v1 -> v2 (docs/reports.md, "Schema history"): both counted events, not pods */
+static const MetricRow renamed_rows[] = {
+	{ "pods_oom_killed", RPT_M_OOM_KILLS },
+	{ "pods_evicted", RPT_M_EVICTIONS },
+};
+
+const char *
+rpt_metric_renamed(const char *old_name)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(renamed_rows); i++) {
+		if (strcmp(renamed_rows[i].name, old_name) == 0)
+			return renamed_rows[i].unit;
+	}
+	return NULL;
 }
 
 const char *const *

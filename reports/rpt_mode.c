@@ -129,22 +129,58 @@ rpt_mode_get_name(const RptMode *self)
 }
 
 void
+rpt_mode__set_info_kind(RptMode *self, const char *key, const char *value, RptInfoKind kind)
+{
+	RptInfo *info = NULL;
+
+	for (guint i = 0; i < self->info->len && info == NULL; i++) {
+		if (strcmp(((RptInfo *)g_ptr_array_index(self->info, i))->key, key) == 0)
+			info = g_ptr_array_index(self->info, i);
+	}
+	if (info == NULL) {
+		info = g_new0(RptInfo, 1);
+		info->key = g_strdup(key);
+		g_ptr_array_add(self->info, info);
+	}
+	g_free(info->value);
+	info->value = g_strdup(value ? value : "");
+	info->kind = kind;
+}
+
+void
 rpt_mode_set_info(RptMode *self, const char *key, const char *value)
 {
-	RptInfo *info;
+	rpt_mode__set_info_kind(self, key, value, RPT_INFO_STRING);
+}
 
-	for (guint i = 0; i < self->info->len; i++) {
-		info = g_ptr_array_index(self->info, i);
-		if (strcmp(info->key, key) == 0) {
-			g_free(info->value);
-			info->value = g_strdup(value ? value : "");
-			return;
-		}
-	}
-	info = g_new0(RptInfo, 1);
-	info->key = g_strdup(key);
-	info->value = g_strdup(value ? value : "");
-	g_ptr_array_add(self->info, info);
+void
+rpt_mode_set_info_number(RptMode *self, const char *key, double value)
+{
+	char buf[64];
+
+	rpt__format_number(buf, sizeof(buf), value);
+	rpt_mode__set_info_kind(self, key, buf, RPT_INFO_NUMBER);
+}
+
+void
+rpt_mode_set_info_seconds(RptMode *self, const char *key, RptTime t_us)
+{
+	char buf[64];
+
+	rpt__format_seconds(buf, sizeof(buf), t_us);
+	rpt_mode__set_info_kind(self, key, buf, RPT_INFO_NUMBER);
+}
+
+void
+rpt_mode_set_info_bool(RptMode *self, const char *key, gboolean value)
+{
+	rpt_mode__set_info_kind(self, key, value ? "true" : "false", RPT_INFO_BOOL);
+}
+
+RptInfoKind
+rpt_mode__get_info_kind(const RptMode *self, guint index)
+{
+	return ((const RptInfo *)g_ptr_array_index(self->info, index))->kind;
 }
 
 guint
@@ -178,17 +214,21 @@ char *
 rpt_mode_describe_end(const RptMode *self)
 {
 	const char *end = rpt_mode_lookup_info(self, "end");
-	const char *at = rpt_mode_lookup_info(self, "simulated_end_s");
+	const char *seconds = rpt_mode_lookup_info(self, "simulated_end_s");
+	char at[G_ASCII_DTOSTR_BUF_SIZE] = "?";
 	guint never = 0;
 
 	if (end == NULL)
 		return NULL;
+	/* to the µs as before v2, whatever digits the info has (v2 writes "86400") */
+	if (seconds != NULL)
+		g_ascii_formatd(at, sizeof(at), "%.6f", g_ascii_strtod(seconds, NULL));
 	for (guint i = 0; i < self->reasons->len; i++)
 		never += ((const RptReason *)g_ptr_array_index(self->reasons, i))->never_runs;
 	if (never > 0)
-		return g_strdup_printf("%s at %s s: %u pod%s can never run", end, at ? at : "?",
-		                       never, never == 1 ? "" : "s");
-	return g_strdup_printf("%s at %s s%s", end, at ? at : "?",
+		return g_strdup_printf("%s at %s s: %u pod%s can never run", end, at, never,
+		                       never == 1 ? "" : "s");
+	return g_strdup_printf("%s at %s s%s", end, at,
 	                       strcmp(end, "done") == 0 ? " (no pod waiting)" : "");
 }
 
@@ -468,6 +508,8 @@ rpt_mode_add_pod(RptMode *self, const RptPod *pod)
 	RptPod copy = *pod;
 
 	copy.name = intern(self, pod->name ? pod->name : "");
+	copy.workload = intern(self, pod->workload);
+	copy.request = intern(self, pod->request);
 	copy.node = intern(self, pod->node);
 	copy.devices = intern(self, pod->devices);
 	g_array_append_val(self->pods, copy);

@@ -117,7 +117,7 @@ copy_mode_summary(RptReport *out, const RptMode *mode)
 		const char *key, *value;
 
 		rpt_mode_get_info(mode, i, &key, &value);
-		rpt_mode_set_info(copy, key, value);
+		rpt_mode__set_info_kind(copy, key, value, rpt_mode__get_info_kind(mode, i));
 	}
 	for (guint i = 0; i < rpt_mode_get_n_metrics(mode); i++) {
 		const char *name, *unit;
@@ -236,6 +236,51 @@ format_integer(char *buf, gsize size, gint64 value)
 	while (n > 0)
 		buf[at++] = digits[--n];
 	buf[at] = '\0';
+}
+
+/* Writes @v in decimal, at least @width digits (zero-padded), at @p; returns the length. */
+static gsize
+put_decimal(char *p, guint64 v, int width)
+{
+	char tmp[20];
+	gsize n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	while (n < (gsize)width && n < sizeof(tmp))
+		tmp[n++] = '0';
+	for (gsize i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	return n;
+}
+
+void
+rpt__format_seconds(char *buf, gsize size, RptTime t_us)
+{
+	/* integer µs -> seconds with up to six decimals, by integer arithmetic so the
+	 * digits are exact (a double's %.9g would round 7362.323099 s); without printf,
+	 * as every pod's times go through here (the report of a large run) */
+	guint64 magnitude = t_us < 0 ? (guint64)0 - (guint64)t_us : (guint64)t_us;
+	guint64 fraction = magnitude % 1000000;
+	int digits = 6;
+	char out[48];
+	gsize n = 0;
+
+	if (t_us < 0)
+		out[n++] = '-';
+	n += put_decimal(out + n, magnitude / 1000000, 1);
+	if (fraction != 0) {
+		while (fraction % 10 == 0) {
+			fraction /= 10;
+			digits--;
+		}
+		out[n++] = '.';
+		n += put_decimal(out + n, fraction, digits);
+	}
+	out[n] = '\0';
+	g_strlcpy(buf, out, size);
 }
 
 void

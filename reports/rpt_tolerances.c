@@ -45,7 +45,11 @@ rpt_tolerances_new(void)
 	rpt_tolerances_add(self, "unit:s", TRUE, 0.05);
 	rpt_tolerances_add(self, "unit:x", TRUE, 0.05);
 	rpt_tolerances_add(self, "unit:GiB", TRUE, 0.01);
+	/* the scheduler's work counters (schema v2 names each for what it counts) */
 	rpt_tolerances_add(self, "unit:calls", TRUE, 0.02);
+	rpt_tolerances_add(self, "unit:cycles", TRUE, 0.02);
+	rpt_tolerances_add(self, "unit:evaluations", TRUE, 0.02);
+	rpt_tolerances_add(self, "unit:backtracks", TRUE, 0.02);
 	rpt_tolerances_add(self, "unit:instructions", TRUE, 0.05);
 	rpt_tolerances_add(self, "unit:ns", TRUE, 0.25); /* wall time on a shared machine */
 	rpt_tolerances_add(self, "unit:events/s", TRUE, 0.25);

@@ -102,7 +102,8 @@ write_dir(const RptReport *report, guint mask, const char *dir, GError **error)
 	    !add_file(out, "report.json", rpt_json_to_string(report), error))
 		return FALSE;
 	if ((mask & FORMAT_CSV) &&
-	    (!add_file(out, "timeseries.csv", rpt_csv_series_to_string(report), error) ||
+	    (!add_file(out, "summary.csv", rpt_csv_summary_to_string(report), error) ||
+	     !add_file(out, "timeseries.csv", rpt_csv_series_to_string(report), error) ||
 	     !add_file(out, "pods.csv", rpt_csv_pods_to_string(report), error)))
 		return FALSE;
 	if ((mask & FORMAT_HTML) &&

@@ -13,8 +13,11 @@
 
 #include <glib.h>
 
-/* The schema identifier written into every JSON report and checked on load. */
-#define RPT_SCHEMA "drasim.io/report/v1"
+/* The schema identifier written into every JSON report and checked on load
+ * (docs/reports.md, "Schema history": v2 has times in seconds, typed info,
+ * oom_kills/evictions). RPT_SCHEMA_V1 is only recognised to say how to move on. */
+#define RPT_SCHEMA    "drasim.io/report/v2"
+#define RPT_SCHEMA_V1 "drasim.io/report/v1"
 
 #define RPT_ERROR (rpt_error_quark())
 typedef enum {
@@ -39,15 +42,17 @@ typedef struct RptGpu RptGpu;
 /*
  * Standard metric names. A metric is any (name, value, unit); these are the
  * ones the writers and the diff know by name (text grouping, default
- * tolerances). Units: "pods", "ratio" (0..1), "s", "GiB", "calls", "x" (a
- * slowdown factor), "events". Set them in this order for a familiar table.
+ * tolerances). A count is named for what it counts and its unit says so:
+ * "pods", "kills", "evictions", "cycles", "calls", "evaluations",
+ * "backtracks", "events"; otherwise "ratio" (0..1), "s", "GiB", "x" (a
+ * slowdown factor). Set them in this order for a familiar table.
  */
 #define RPT_M_PODS_SUBMITTED          "pods_submitted"
 #define RPT_M_PODS_SCHEDULED          "pods_scheduled"
 #define RPT_M_PODS_COMPLETED          "pods_completed"
 #define RPT_M_PODS_PENDING            "pods_pending"
-#define RPT_M_PODS_OOM_KILLED         "pods_oom_killed"
-#define RPT_M_PODS_EVICTED            "pods_evicted"
+#define RPT_M_OOM_KILLS               "oom_kills" /* schema v1: pods_oom_killed */
+#define RPT_M_EVICTIONS               "evictions" /* schema v1: pods_evicted */
 #define RPT_M_GPU_ALLOC_RATIO_TW      "gpu_allocation_ratio_time_weighted"
 #define RPT_M_GPU_ALLOC_RATIO_FINAL   "gpu_allocation_ratio_final"
 #define RPT_M_GPU_COMPUTE_UTILISATION "gpu_compute_utilisation"
@@ -72,6 +77,9 @@ typedef struct RptGpu RptGpu;
 gboolean rpt_metric_lookup(const char *name, const char **unit_out);
 /* (transfer none) the standard metric names in report order, NULL-terminated. */
 const char *const *rpt_metric_names(void);
+/* (nullable) the schema v2 name of a metric that v1 reports called @old_name
+ * ("pods_oom_killed" -> "oom_kills"), for errors that name the new one. */
+const char *rpt_metric_renamed(const char *old_name);
 
 /* Standard time series names (sampled at the mode's fixed interval). */
 #define RPT_S_GPU_ALLOC_RATIO "gpu_allocation_ratio"
@@ -101,6 +109,8 @@ gboolean rpt_outcome_from_string(const char *text, RptOutcome *outcome_out);
  */
 typedef struct {
 	const char *name;
+	const char *workload; /* the workload entry (object name) or "trace"; NULL: unknown */
+	const char *request;  /* what its manifest asks for: "nvidia.com/gpu=1", "claim=gpu" */
 	RptTime arrival_us;
 	RptTime start_us; /* first bind that ran */
 	RptTime end_us;
@@ -169,8 +179,14 @@ const char *rpt_mode_get_name(const RptMode *self);
 /*
  * A free-form property of the mode (e.g. "scheduler_profile", "mig_strategy",
  * "nodes"), kept in insertion order; setting a key again replaces its value.
+ * JSON writes a string; the typed setters make it a number (a time in
+ * seconds, written exactly to the µs) or a boolean, and the text value is
+ * what JSON prints ("80", "86400", "true").
  */
 void rpt_mode_set_info(RptMode *self, const char *key, const char *value);
+void rpt_mode_set_info_number(RptMode *self, const char *key, double value);
+void rpt_mode_set_info_seconds(RptMode *self, const char *key, RptTime t_us);
+void rpt_mode_set_info_bool(RptMode *self, const char *key, gboolean value);
 guint rpt_mode_get_n_info(const RptMode *self);
 void
 rpt_mode_get_info(const RptMode *self, guint index, const char **key_out, const char **value_out);
@@ -335,8 +351,9 @@ const RptPod *rpt_mode_get_pod(const RptMode *self, guint index);
 
 /**
  * rpt_json_to_string:
- * Returns: (transfer full) the report as `drasim.io/report/v1` JSON, keys in
- * a fixed order, floats with fixed precision, ending with a newline.
+ * Returns: (transfer full) the report as `drasim.io/report/v2` JSON, keys in
+ * a fixed order, floats with fixed precision, times in seconds (exact to
+ * the µs), ending with a newline.
  */
 char *rpt_json_to_string(const RptReport *report);
 
@@ -345,7 +362,8 @@ char *rpt_json_to_string(const RptReport *report);
  * Reads back what `drasim diff` compares from a report written by
  * rpt_json_to_string(): the run identity, mode info, metrics and
  * unschedulable counts (series, explanations, pictures and pods are not
- * read). Fails on another schema; a seed above 2^53 loses precision.
+ * read). Fails on another schema (a v1 report: RPT_ERROR_VERSION saying how
+ * to regenerate it); a seed above 2^53 loses precision.
  * Returns: (transfer full) the report, or NULL with @error set.
  */
 RptReport *rpt_json_load(const char *path, GError **error);
@@ -355,7 +373,10 @@ RptReport *rpt_json_load_data(const char *path, const char *text, gsize length, 
 /* Text: side-by-side tables, modes as columns; @colour adds ANSI colour. */
 char *rpt_text_to_string(const RptReport *report, gboolean colour);
 
-/* CSV: one row per sample per mode / one row per pod per mode (columns in docs/reports.md). */
+/* CSV (columns in docs/reports.md), long form: one row per metric per mode
+ * (summary.csv), per sample per series per mode (timeseries.csv), one row
+ * per pod per mode (pods.csv). */
+char *rpt_csv_summary_to_string(const RptReport *report);
 char *rpt_csv_series_to_string(const RptReport *report);
 char *rpt_csv_pods_to_string(const RptReport *report);
 
@@ -437,7 +458,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RptOutputDir, rpt_output_dir_free)
  * "json", "csv", "html" (NULL or "" means "text"). With @dir NULL, text and
  * JSON are printed on stdout (text in colour when stdout is a terminal and
  * NO_COLOR is unset) and csv/html are an error; with @dir, it gets
- * report.txt, report.json, timeseries.csv + pods.csv, report.html, and
+ * report.txt, report.json, summary.csv + timeseries.csv + pods.csv, report.html, and
  * nothing else: the directory is replaced as a whole (rpt_output_dir_new()).
  * Returns: FALSE with @error set on an unknown format or an I/O error.
  */
@@ -467,7 +488,8 @@ typedef struct RptTolerances RptTolerances;
  * rpt_tolerances_new:
  * Returns: (transfer full) the default tolerances (docs/reports.md): exact
  * for counts, absolute 0.005 for ratios, relative 5% for times, slowdowns and
- * instruction counts, 2% for call counts, 25% for wall times.
+ * instruction counts, 2% for the scheduler's work counters (calls, cycles, evaluations,
+ * backtracks), 25% for wall times.
  */
 RptTolerances *rpt_tolerances_new(void);
 void rpt_tolerances_free(RptTolerances *self);
@@ -493,7 +515,7 @@ typedef struct RptDiff RptDiff;
 
 /**
  * rpt_diff_load:
- * Reads a report (`drasim.io/report/v1`) or a benchmark file
+ * Reads a report (`drasim.io/report/v2`) or a benchmark file
  * (`drasim.io/bench/v2`, read as one mode "bench" whose metrics are the
  * DataItems' buckets, named <Name>/<Metric>[/<bucket>]).
  * Returns: (transfer full) the report, or NULL with @error set.

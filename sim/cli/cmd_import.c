@@ -130,6 +130,15 @@ run_import(ImportResult *result)
 		return CLI_EXIT_INPUT_ERROR;
 	}
 	print_diagnostics(result);
+	if (result->nodes->len == 0 && result->files[IMPORT_FILE_SLICES]->len == 0) {
+		/* Claims or pods alone (a common partial dump) make no cluster, and a
+		 * scenario without one does not load: say what is missing instead. */
+		fprintf(stderr,
+		        "drasim import: no Node and no ResourceSlice was imported, so no "
+		        "cluster to simulate; nothing written (give the cluster's dump too: "
+		        "kubectl get nodes,resourceslices,deviceclasses -o yaml)\n");
+		return CLI_EXIT_INPUT_ERROR;
+	}
 	if (!cmd_import_write(result, &error)) {
 		fprintf(stderr, "drasim import: %s\n", error->message);
 		return CLI_EXIT_INPUT_ERROR;

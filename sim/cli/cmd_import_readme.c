@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd_import.h"
+#include "k8s_names.h"
 
 static void
 append_counts(GString *out, const ImportResult *self)
@@ -68,6 +69,38 @@ append_nodes(GString *out, const ImportResult *self)
 			                       (char *)node->drivers->pdata[d]);
 		}
 		g_string_append(out, " |\n");
+	}
+}
+
+/* The Nodes' extended resources (the device plugin's nvidia.com/gpu, nvidia.com/mig-*...):
+ * the devices of a device-plugin snapshot, which publishes no slices. */
+static void
+append_extended(GString *out, const ImportResult *self)
+{
+	const GPtrArray *nodes = self->files[IMPORT_FILE_NODES];
+	gboolean any = FALSE;
+
+	for (guint i = 0; i < nodes->len; i++) {
+		const K8sNode *node = k8s_object_as_node(nodes->pdata[i]);
+		const K8sQtyMap *alloc =
+		        node->allocatable.n > 0 ? &node->allocatable : &node->capacity;
+
+		for (guint r = 0; r < alloc->n; r++) {
+			if (!k8s_names_is_extended_resource_name(alloc->items[r].key)) {
+				continue;
+			}
+			if (!any) {
+				g_string_append(
+				        out, "\nExtended resources of the Nodes (device plugins, "
+				             "status.allocatable):\n\n| node | resource | "
+				             "allocatable |\n|---|---|---:|\n");
+				any = TRUE;
+			}
+			g_string_append_printf(
+			        out, "| %s | %s | %s |\n", node->obj.metadata.name,
+			        alloc->items[r].key,
+			        alloc->items[r].value.valid ? alloc->items[r].value.text : "?");
+		}
 	}
 }
 
@@ -170,6 +203,7 @@ cmd_import_readme(const ImportResult *self)
 	                     "the format.\n\n");
 	append_counts(out, self);
 	append_nodes(out, self);
+	append_extended(out, self);
 	append_pools(out, self);
 	append_left_out(out, self);
 	append_notes(out, self);

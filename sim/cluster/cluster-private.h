@@ -40,6 +40,29 @@ gboolean cluster_nodetree_remove(ClusterNodeTree *self, ClusterNode *node);
 guint cluster_nodetree_get_length(const ClusterNodeTree *self);
 void cluster_nodetree_list(const ClusterNodeTree *self, GPtrArray *out);
 
+/*
+ * cluster_sched_class.c: nodes grouped by what Filter and the node-state
+ * scores read; a class's memo holds one cycle's answers for all its members.
+ */
+#define CLUSTER_SCHED_CLASS_PLUGINS 8 /* score plugins memoised per class */
+typedef struct {
+	guint64 filter_cycle;   /* the cycle rejector/reason are for (cycles count from 1) */
+	ClusterPlugin rejector; /* CLUSTER_N_PLUGINS: the node-local filters passed */
+	const char *reason;
+	guint64 score_cycle[CLUSTER_SCHED_CLASS_PLUGINS];
+	gint64 score[CLUSTER_SCHED_CLASS_PLUGINS];
+} ClusterSchedClassMemo;
+typedef struct ClusterSchedClass ClusterSchedClass;
+typedef struct ClusterSchedClasses ClusterSchedClasses;
+ClusterSchedClasses *cluster_sched_classes_new(void);
+void cluster_sched_classes_free(ClusterSchedClasses *self);
+/* The node list changed: @n_nodes slots, every class recomputed on next use. */
+void cluster_sched_classes_reset(ClusterSchedClasses *self, guint n_nodes);
+/* @node's class (by node->index), recomputed if the node changed since. */
+ClusterSchedClass *cluster_sched_classes_of(ClusterSchedClasses *self, const ClusterNode *node);
+ClusterSchedClassMemo *cluster_sched_class_get_memo(ClusterSchedClass *klass);
+guint cluster_sched_classes_get_n_classes(const ClusterSchedClasses *self);
+
 /* NodeResourcesFit's (allocatable, requested) pair for scoring one resource. */
 void cluster_score__alloc_request(const ClusterPod *pod,
                                   const ClusterNode *node,
@@ -109,6 +132,7 @@ typedef struct {
 	SimEventId device_eviction;
 	SimTime device_eviction_at;
 	char **templates;    /* pod claim names backed by templates */
+	char **adopt;        /* (pod claim, claim) pairs generated before the run: first arrival */
 	guint64 tried_epoch; /* cluster_sim__epoch() of its last failed attempt, +1 */
 } ClusterSimPod;
 

@@ -257,3 +257,16 @@ cluster_claims_get_n_deleted(const ClusterClaims *self)
 {
 	return self->n_deleted;
 }
+
+ClusterClaim *
+cluster_claims_adopt(ClusterClaims *self, const char *name, const char *pod, const char *pod_claim)
+{
+	ClusterClaim *claim = cluster_claims_lookup(self, name);
+
+	if (claim == NULL || claim->owner_pod != NULL)
+		return NULL;
+	claim->owner_pod = g_strdup(pod);
+	g_free(claim->pod_claim_name);
+	claim->pod_claim_name = g_strdup(pod_claim);
+	return claim;
+}

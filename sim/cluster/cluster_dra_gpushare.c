@@ -7,11 +7,14 @@
  * devices the allocator took are marked held or free. Whole exclusive
  * devices: drasim's NVIDIA driver publishes no allowMultipleAllocations GPU,
  * so a held GPU has nothing left to share. O(devices) per claim, no allocation.
+ * Claims allocated in an imported cluster's input are held once at start.
  */
 #include <string.h>
 
+#include "cluster_claims.h"
 #include "cluster_dra-private.h"
 #include "cluster_gpushare.h"
+#include "cluster_query.h"
 
 void
 cluster_dra__gpushare_held(ClusterDra *self, const ClaimAlloc *a, gboolean held)
@@ -32,4 +35,37 @@ cluster_dra__gpushare_held(ClusterDra *self, const ClaimAlloc *a, gboolean held)
 			}
 		}
 	}
+}
+
+typedef struct {
+	ClusterDra *dra;
+	GHashTable *nodes; /* name -> ClusterNode * */
+} HoldImported;
+
+static void
+hold_imported(gpointer data, gpointer user_data)
+{
+	ClusterClaim *claim = data;
+	HoldImported *h = user_data;
+	ClaimAlloc *a = claim->allocated ? claim->allocation : NULL;
+
+	/* allocated at Reserve: `on` is set and the devices already held */
+	if (a == NULL || a->on != NULL || a->node == NULL)
+		return;
+	a->on = g_hash_table_lookup(h->nodes, a->node);
+	cluster_dra__gpushare_held(h->dra, a, TRUE);
+}
+
+void
+cluster_dra_gpushare_hold_imported(ClusterDra *self)
+{
+	g_autoptr(GHashTable) nodes = g_hash_table_new(g_str_hash, g_str_equal);
+	HoldImported h = { self, nodes };
+
+	for (guint i = 0; i < cluster_sim_get_n_nodes(self->sim); i++) {
+		ClusterNode *node = cluster_sim_get_node(self->sim, i);
+
+		g_hash_table_insert(nodes, (gpointer)node->name, node);
+	}
+	cluster_claims_foreach(cluster_sim_get_claims(self->sim), hold_imported, &h);
 }

@@ -303,8 +303,11 @@ cluster_filter__run_mask(const ClusterPod *pod,
 		return CLUSTER_PLUGIN_NODE_RESOURCES_FIT;
 	}
 	/* Open-Gpu-Share's Filter, only in the research worlds that model it
-	 * (cluster_gpushare.h); reported under NodeResourcesFit. */
-	if (G_UNLIKELY(pod->gpushare != NULL) &&
+	 * (cluster_gpushare.h); reported under NodeResourcesFit. Not at a
+	 * snapshot-bound pod's admission: the kubelet runs no scheduler plugin,
+	 * and the GPUs its allocated claims hold are already taken in the state
+	 * (cluster_dra_gpushare_hold_imported). */
+	if (G_UNLIKELY(pod->gpushare != NULL) && !pod->bound &&
 	    !cluster_gpushare_fits(node->gpushare, pod->gpushare)) {
 		*reason = "Insufficient GPU (Open-Gpu-Share)";
 		return CLUSTER_PLUGIN_NODE_RESOURCES_FIT;

@@ -143,6 +143,12 @@ cluster_node_free(ClusterNode *self)
 	g_free(self);
 }
 
+void
+cluster_node_touch(ClusterNode *self)
+{
+	self->state_gen++;
+}
+
 static ClusterLabel *
 find_label(GArray *labels, const char *key)
 {
@@ -160,6 +166,7 @@ cluster_node_set_label(ClusterNode *self, const char *key, const char *value)
 {
 	ClusterLabel *label = find_label(self->labels, key);
 
+	cluster_node_touch(self);
 	if (label != NULL) {
 		g_free(label->value);
 		label->value = g_strdup(value);
@@ -184,6 +191,7 @@ cluster_node_remove_label(ClusterNode *self, const char *key)
 
 	if (label == NULL)
 		return FALSE;
+	cluster_node_touch(self);
 	g_array_remove_index(self->labels,
 	                     (guint)(label - (ClusterLabel *)(void *)self->labels->data));
 	return TRUE;
@@ -197,6 +205,7 @@ cluster_node_add_taint(ClusterNode *self,
 {
 	ClusterTaint taint = { g_strdup(key), g_strdup(value != NULL ? value : ""), effect };
 
+	cluster_node_touch(self);
 	g_array_append_val(self->taints, taint);
 }
 
@@ -207,6 +216,7 @@ cluster_node_remove_taint(ClusterNode *self, const char *key, ClusterTaintEffect
 		ClusterTaint *taint = &g_array_index(self->taints, ClusterTaint, i);
 
 		if (taint->effect == effect && strcmp(taint->key, key) == 0) {
+			cluster_node_touch(self);
 			g_array_remove_index(self->taints, i);
 			return TRUE;
 		}

@@ -24,8 +24,14 @@ struct ClusterSched {
 	gboolean dirty;     /* nodes changed: rebuild the list before the next use */
 	GPtrArray *plugins; /* ClusterScorePlugin *, owned */
 	guint next_start;   /* nextStartNodeIndex */
+	/* DRASIM_SCHED_REFERENCE=1: one Filter and Score call per node, the path
+	 * the equivalence classes are checked against (tests/scenario sched-exact) */
+	gboolean reference;
+	ClusterSchedClasses *classes; /* equivalence classes (cluster_sched_class.c) */
+	guint64 cycle;                /* numbers the cycles for the class memos */
 	ClusterSchedStats stats;
 	GPtrArray *feasible; /* scratch */
+	GPtrArray *memos;    /* scratch: the class memo of each feasible node */
 	GArray *scores;      /* scratch: one plugin's scores */
 	GArray *totals;      /* scratch: weighted sums */
 };
@@ -41,8 +47,11 @@ cluster_sched_new(const ClusterSchedConfig *config)
 	self->nodes = g_ptr_array_new();
 	self->plugins = g_ptr_array_new_with_free_func((GDestroyNotify)cluster_score_plugin_free);
 	self->feasible = g_ptr_array_new();
+	self->memos = g_ptr_array_new();
+	self->classes = cluster_sched_classes_new();
 	self->scores = g_array_new(FALSE, TRUE, sizeof(gint64));
 	self->totals = g_array_new(FALSE, TRUE, sizeof(gint64));
+	self->reference = g_strcmp0(g_getenv("DRASIM_SCHED_REFERENCE"), "1") == 0;
 	return self;
 }
 
@@ -55,6 +64,8 @@ cluster_sched_free(ClusterSched *self)
 	g_ptr_array_unref(self->nodes);
 	g_ptr_array_unref(self->plugins);
 	g_ptr_array_unref(self->feasible);
+	g_ptr_array_unref(self->memos);
+	cluster_sched_classes_free(self->classes);
 	g_array_unref(self->scores);
 	g_array_unref(self->totals);
 	g_free(self);
@@ -77,6 +88,7 @@ ensure_list(ClusterSched *self)
 	if (!self->dirty)
 		return;
 	cluster_nodetree_list(self->tree, self->nodes);
+	cluster_sched_classes_reset(self->classes, self->nodes->len);
 	self->dirty = FALSE;
 	if (self->nodes->len > 0)
 		self->next_start %= self->nodes->len;
@@ -152,6 +164,7 @@ cluster_sched_assume(ClusterSched *self, const ClusterPod *pod, ClusterNode *nod
 		node->nonzero_requested.v[i] += pod->nonzero_requests.v[i];
 	}
 	cluster_gpushare_node_sync(node, pod, 1);
+	cluster_node_touch(node);
 }
 
 void
@@ -162,6 +175,30 @@ cluster_sched_release(ClusterSched *self, const ClusterPod *pod, ClusterNode *no
 		node->nonzero_requested.v[i] -= pod->nonzero_requests.v[i];
 	}
 	cluster_gpushare_node_sync(node, pod, -1);
+	cluster_node_touch(node);
+}
+
+/* DynamicResources' Filter, after the node-local plugins passed. */
+static ClusterStatus
+filter_dra(ClusterSched *self,
+           const ClusterPod *pod,
+           const ClusterNode *node,
+           ClusterPlugin *rejector,
+           const char **reason)
+{
+	ClusterStatus status;
+	gboolean called = FALSE;
+
+	if (!pod->has_dra)
+		return CLUSTER_STATUS_SUCCESS;
+	self->stats.plugin_filter_calls[CLUSTER_PLUGIN_DYNAMIC_RESOURCES]++;
+	self->stats.dra_filter_calls++;
+	status = self->config.dra->filter(self->config.dra_data, pod, node, &called, reason);
+	if (called)
+		self->stats.allocator_calls++;
+	if (status == CLUSTER_STATUS_UNSCHEDULABLE)
+		*rejector = CLUSTER_PLUGIN_DYNAMIC_RESOURCES;
+	return status;
 }
 
 /* Filter one node: the node-local plugins, then DynamicResources. */
@@ -173,24 +210,54 @@ filter_node(ClusterSched *self,
             ClusterPlugin *rejector,
             const char **reason)
 {
-	ClusterStatus status;
-	gboolean called = FALSE;
-
 	self->stats.node_filter_calls++;
 	*rejector = cluster_filter__run_mask(pod, fit_mask, node, self->stats.plugin_filter_calls,
 	                                     reason);
 	if (*rejector != CLUSTER_N_PLUGINS)
 		return CLUSTER_STATUS_UNSCHEDULABLE;
-	if (!pod->has_dra)
-		return CLUSTER_STATUS_SUCCESS;
-	self->stats.plugin_filter_calls[CLUSTER_PLUGIN_DYNAMIC_RESOURCES]++;
-	self->stats.dra_filter_calls++;
-	status = self->config.dra->filter(self->config.dra_data, pod, node, &called, reason);
-	if (called)
-		self->stats.allocator_calls++;
-	if (status == CLUSTER_STATUS_UNSCHEDULABLE)
-		*rejector = CLUSTER_PLUGIN_DYNAMIC_RESOURCES;
-	return status;
+	return filter_dra(self, pod, node, rejector, reason);
+}
+
+/*
+ * The node-local filters once per class and cycle; the counters still count
+ * a RunFilterPlugins per node, each plugin up to the one that rejected (the
+ * gpushare check, reported as NodeResourcesFit, runs after all four).
+ * DynamicResources stays per node: the allocator's statistics in the reports
+ * count its calls node by node.
+ */
+static ClusterStatus
+filter_node_classed(ClusterSched *self,
+                    const ClusterPod *pod,
+                    guint32 fit_mask,
+                    gboolean by_class,
+                    const ClusterNode *node,
+                    ClusterSchedClassMemo **memo_out,
+                    ClusterPlugin *rejector,
+                    const char **reason)
+{
+	ClusterSchedClassMemo *memo =
+	        cluster_sched_class_get_memo(cluster_sched_classes_of(self->classes, node));
+
+	*memo_out = memo;
+	if (!by_class)
+		return filter_node(self, pod, fit_mask, node, rejector, reason);
+	self->stats.node_filter_calls++;
+	if (memo->filter_cycle != self->cycle) {
+		guint64 calls[CLUSTER_N_PLUGINS] = { 0 }; /* counted below, node by node */
+
+		memo->reason = NULL;
+		memo->rejector =
+		        cluster_filter__run_mask(pod, fit_mask, node, calls, &memo->reason);
+		memo->filter_cycle = self->cycle;
+	}
+	for (guint p = 0; p <= MIN((guint)memo->rejector, CLUSTER_PLUGIN_NODE_RESOURCES_FIT); p++)
+		self->stats.plugin_filter_calls[p]++;
+	*rejector = memo->rejector;
+	if (*rejector != CLUSTER_N_PLUGINS) {
+		*reason = memo->reason;
+		return CLUSTER_STATUS_UNSCHEDULABLE;
+	}
+	return filter_dra(self, pod, node, rejector, reason);
 }
 
 /*
@@ -207,17 +274,23 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 	        self->config.percentage_of_nodes_to_score, n);
 	guint processed = 0, found = 0;
 	guint32 fit_mask = cluster_filter__fit_mask(pod);
-	gpointer *feasible;
+	/* NodeAffinity reads labels, which classes do not key: node by node then */
+	gboolean by_class = pod->node_selector->len == 0 && pod->terms == NULL;
+	gpointer *feasible, *memos;
 
 	/* room for every answer up front: plain stores in the loop */
-	if (self->feasible->len < to_find)
+	if (self->feasible->len < to_find) {
 		g_ptr_array_set_size(self->feasible, to_find);
+		g_ptr_array_set_size(self->memos, to_find);
+	}
 	feasible = self->feasible->pdata;
+	memos = self->memos->pdata;
 	for (guint i = 0; i < n && found < to_find; i++) {
 		ClusterNode *node = self->nodes->pdata[(self->next_start + i) % n];
 		ClusterPlugin rejector = CLUSTER_N_PLUGINS;
 		const char *reason = NULL;
 		const ClusterNode *next, *after;
+		ClusterSchedClassMemo *memo = NULL;
 		ClusterStatus status;
 
 		/*
@@ -232,7 +305,11 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 		__builtin_prefetch((const char *)after + 64);
 		__builtin_prefetch(next->taints);
 		__builtin_prefetch(&next->requested);
-		status = filter_node(self, pod, fit_mask, node, &rejector, &reason);
+		if (self->reference)
+			status = filter_node(self, pod, fit_mask, node, &rejector, &reason);
+		else
+			status = filter_node_classed(self, pod, fit_mask, by_class, node, &memo,
+			                             &rejector, &reason);
 
 		processed++;
 		if (status == CLUSTER_STATUS_ERROR) {
@@ -242,6 +319,7 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 			return CLUSTER_STATUS_ERROR;
 		}
 		if (status == CLUSTER_STATUS_SUCCESS) {
+			memos[found] = memo;
 			feasible[found++] = node;
 			continue;
 		}
@@ -260,6 +338,28 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 	out->evaluated = processed;
 	out->feasible = self->feasible->len;
 	return CLUSTER_STATUS_SUCCESS;
+}
+
+/* One Score call per class and cycle; the counter still counts one per node. */
+static void
+score_by_class(ClusterSched *self,
+               ClusterScorePlugin *plugin,
+               guint p,
+               const ClusterPod *pod,
+               gint64 *scores)
+{
+	ClusterNode *const *nodes = (ClusterNode *const *)self->feasible->pdata;
+	ClusterSchedClassMemo *const *memos = (ClusterSchedClassMemo *const *)self->memos->pdata;
+
+	for (guint i = 0; i < self->feasible->len; i++) {
+		ClusterSchedClassMemo *memo = memos[i];
+
+		if (memo->score_cycle[p] != self->cycle) {
+			memo->score[p] = plugin->klass->score(plugin, pod, nodes[i]);
+			memo->score_cycle[p] = self->cycle;
+		}
+		scores[i] = memo->score[p];
+	}
 }
 
 /* prioritizeNodes: Σ weight × (normalised) score per feasible node. */
@@ -282,8 +382,12 @@ prioritize(ClusterSched *self, const ClusterPod *pod)
 		if (plugin->klass->prescore != NULL &&
 		    !plugin->klass->prescore(plugin, pod, nodes, n))
 			continue;
-		for (guint i = 0; i < n; i++)
-			scores[i] = plugin->klass->score(plugin, pod, nodes[i]);
+		if (!self->reference && plugin->klass->node_state_only &&
+		    p < CLUSTER_SCHED_CLASS_PLUGINS)
+			score_by_class(self, plugin, p, pod, scores);
+		else
+			for (guint i = 0; i < n; i++)
+				scores[i] = plugin->klass->score(plugin, pod, nodes[i]);
 		self->stats.score_calls += n;
 		if (plugin->klass->normalize != NULL)
 			plugin->klass->normalize(plugin, pod, scores, n);
@@ -382,6 +486,7 @@ cluster_sched_schedule_one(ClusterSched *self, const ClusterPod *pod, ClusterSch
 
 	*out = (ClusterScheduleResult){ 0 };
 	self->stats.attempts++;
+	self->cycle++;
 	ensure_list(self);
 	if (self->nodes->len == 0) {
 		/* ErrNoNodesAvailable: unschedulable, but no plugin to wait for */
@@ -406,4 +511,49 @@ cluster_sched_schedule_one(ClusterSched *self, const ClusterPod *pod, ClusterSch
 	}
 	out->reason = NULL;
 	reserve(self, pod, self->feasible->pdata[chosen], out);
+}
+
+/*
+ * Upstream, a scheduler that starts over a running cluster finds its pods
+ * bound (spec.nodeName) and only adds them to its cache; nextStartNodeIndex
+ * starts at 0 and moves only in findNodesThatFitPod (schedule_one.go). The
+ * kubelet admitted them: pkg/kubelet/lifecycle/predicate.go, GeneralPredicates.
+ */
+void
+cluster_sched_admit(ClusterSched *self,
+                    const ClusterPod *pod,
+                    ClusterNode *node,
+                    ClusterScheduleResult *out)
+{
+	guint64 calls[CLUSTER_N_PLUGINS] = { 0 }; /* not the cycles' counters */
+	const char *reason = NULL;
+	gboolean called = FALSE;
+	ClusterStatus status = CLUSTER_STATUS_SUCCESS;
+
+	*out = (ClusterScheduleResult){ .status = CLUSTER_STATUS_UNSCHEDULABLE };
+	if (cluster_filter__run(pod, node, calls, &reason) != CLUSTER_N_PLUGINS) {
+		out->reason = reason;
+		return;
+	}
+	if (pod->has_dra) {
+		reason = "pod has resource claims but no DRA driver is configured";
+		status = self->config.dra == NULL
+		                 ? CLUSTER_STATUS_UNSCHEDULABLE
+		                 : self->config.dra->prefilter(self->config.dra_data, pod, &reason);
+		if (status == CLUSTER_STATUS_SUCCESS)
+			status = self->config.dra->filter(self->config.dra_data, pod, node, &called,
+			                                  &reason);
+		if (status == CLUSTER_STATUS_SUCCESS &&
+		    !self->config.dra->reserve(self->config.dra_data, pod, node)) {
+			status = CLUSTER_STATUS_ERROR;
+			reason = "DynamicResources reserve failed";
+		}
+	}
+	if (status != CLUSTER_STATUS_SUCCESS) {
+		out->reason = reason;
+		return;
+	}
+	cluster_sched_assume(self, pod, node);
+	out->status = CLUSTER_STATUS_SUCCESS;
+	out->node = node;
 }

@@ -201,6 +201,7 @@ fit_score(ClusterScorePlugin *base, const ClusterPod *pod, const ClusterNode *no
 static const ClusterScorePluginClass fit_class = {
 	.name = "NodeResourcesFit",
 	.score = fit_score,
+	.node_state_only = TRUE,
 };
 
 ClusterScorePlugin *
@@ -283,6 +284,7 @@ static const ClusterScorePluginClass balanced_class = {
 	.name = "NodeResourcesBalancedAllocation",
 	.prescore = balanced_prescore,
 	.score = balanced_score,
+	.node_state_only = TRUE,
 };
 
 ClusterScorePlugin *
@@ -343,6 +345,7 @@ static const ClusterScorePluginClass taint_class = {
 	.name = "TaintToleration",
 	.score = taint_score,
 	.normalize = taint_normalize,
+	.node_state_only = TRUE,
 };
 
 ClusterScorePlugin *

@@ -91,6 +91,7 @@ sim_pod_free(gpointer data)
 	g_free(sp->rates);
 	g_ptr_array_unref(sp->claims);
 	g_strfreev(sp->templates);
+	g_strfreev(sp->adopt);
 	g_free(sp);
 }
 
@@ -264,9 +265,11 @@ cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *wor
 	sp->n_user_claims = sp->claims->len;
 	/* template references wait for the controller at arrival */
 	sp->templates = g_strdupv((char **)work->templates);
+	sp->adopt = g_strdupv((char **)work->adopt);
 	g_ptr_array_add(self->pods, sp);
-	sim_loop_schedule(self->loop, work->arrival, self->kind_arrival, PRIO_ARRIVAL, sp->index,
-	                  NULL);
+	if (!work->running)
+		sim_loop_schedule(self->loop, work->arrival, self->kind_arrival, PRIO_ARRIVAL,
+		                  sp->index, NULL);
 	return sp->index;
 }
 
@@ -351,20 +354,6 @@ cluster_sim__pending_add(ClusterSim *self, gint delta)
 
 /* ------------------------------------------------------------ claims */
 
-/* The resourceclaim controller runs at arrival: template -> claim. */
-void
-cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp)
-{
-	for (guint i = 0; sp->templates != NULL && sp->templates[i] != NULL; i++) {
-		ClusterClaim *claim =
-		        cluster_claims_generate(self->claims, sp->pod->name, sp->templates[i]);
-
-		g_ptr_array_add(sp->claims, g_strdup(claim->name));
-	}
-	if (sp->templates != NULL && sp->templates[0] != NULL)
-		cluster_queue_on_event(self->queue, CLUSTER_EVENT_CLAIM_ADDED, now_of(self));
-}
-
 static void
 reserve_claims(ClusterSim *self, ClusterSimPod *sp)
 {
@@ -393,20 +382,27 @@ release_claims(ClusterSim *self, ClusterSimPod *sp)
 
 /* ------------------------------------------------------------ events */
 
+/* The pod exists: counted, its template claims generated, its deletion timed. */
+static void
+arrive(ClusterSim *self, ClusterSimPod *sp)
+{
+	self->stats.submitted++;
+	cluster_sim__pending_add(self, 1);
+	cluster_sim__generate_claims(self, sp);
+	cluster_journal__event(self, sp, CLUSTER_JOURNAL_ARRIVED);
+	if (sp->work.lifetime != SIM_TIME_NEVER)
+		sp->deletion = sim_loop_schedule(self->loop, sp->work.arrival + sp->work.lifetime,
+		                                 self->kind_delete, PRIO_DELETE, sp->index, NULL);
+}
+
 static void
 on_arrival(SimLoop *loop, const SimEvent *ev, gpointer data)
 {
 	ClusterSim *self = data;
 	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
-	self->stats.submitted++;
-	cluster_sim__pending_add(self, 1);
-	cluster_sim__generate_claims(self, sp);
+	arrive(self, sp);
 	sp->qp = cluster_queue_add(self->queue, sp->pod, now_of(self));
-	cluster_journal__event(self, sp, CLUSTER_JOURNAL_ARRIVED);
-	if (sp->work.lifetime != SIM_TIME_NEVER)
-		sp->deletion = sim_loop_schedule(loop, sp->work.arrival + sp->work.lifetime,
-		                                 self->kind_delete, PRIO_DELETE, sp->index, NULL);
 	cluster_sim__after_queue_change(self);
 }
 
@@ -482,6 +478,36 @@ on_schedule(SimLoop *loop, const SimEvent *ev, gpointer data)
 		bind(self, sp, r.node);
 	}
 	cluster_sim__after_queue_change(self);
+}
+
+gboolean
+cluster_sim_start_running(ClusterSim *self, guint index, ClusterNode *node, const char **reason)
+{
+	ClusterSimPod *sp = self->pods->pdata[index];
+	const ClusterDraOps *dra = self->config.sched.dra;
+	ClusterScheduleResult r;
+
+	g_return_val_if_fail(sp->work.running && sp->qp == NULL && sp->bound_at < 0, FALSE);
+	arrive(self, sp);
+	cluster_sched_admit(self->sched, sp->pod, node, &r);
+	/* the kubelet's own checks done, the pod is an ordinary one from now on:
+	 * evicted, its replacement is scheduled like any pending pod */
+	sp->pod->bound = FALSE;
+	if (r.status == CLUSTER_STATUS_SUCCESS &&
+	    cluster_kubelet__place(self, sp, node->user_data)) {
+		sp->bound_at = now_of(self); /* running already: no scheduling latency */
+		bind(self, sp, node);
+		return TRUE;
+	}
+	*reason = r.reason != NULL ? r.reason : "its devices could not be placed";
+	if (r.status == CLUSTER_STATUS_SUCCESS) {
+		cluster_sched_release(self->sched, sp->pod, node);
+		if (sp->pod->has_dra && dra != NULL && dra->unreserve != NULL)
+			dra->unreserve(self->config.sched.dra_data, sp->pod, node);
+	}
+	sp->qp = cluster_queue_add(self->queue, sp->pod, now_of(self));
+	cluster_sim__after_queue_change(self);
+	return FALSE;
 }
 
 static void

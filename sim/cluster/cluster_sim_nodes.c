@@ -11,6 +11,8 @@
  * back in the queue as new, with fresh generated claims, starting its work
  * over. Loops over pods run in index order, so evictions are deterministic.
  */
+#include <string.h>
+
 #include "cluster-private.h"
 #include "cluster_journal.h"
 #include "cluster_query.h"
@@ -69,6 +71,34 @@ cluster_sim__is_bound(const ClusterSimPod *sp)
 	       sp->phase == CLUSTER_POD_LOST;
 }
 
+/*
+ * The resourceclaim controller runs at arrival: template -> claim. At a pod's
+ * first arrival, a claim generated before the run (ClusterSimWork.adopt) is
+ * the pod's; a replacement gets new claims, as upstream's controller makes.
+ */
+void
+cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp)
+{
+	for (guint i = 0; sp->templates != NULL && sp->templates[i] != NULL; i++) {
+		const char *pod_claim = sp->templates[i];
+		ClusterClaim *claim = NULL;
+
+		for (guint a = 0; sp->adopt != NULL && sp->adopt[a] != NULL &&
+		                  sp->adopt[a + 1] != NULL && claim == NULL;
+		     a += 2)
+			if (strcmp(sp->adopt[a], pod_claim) == 0)
+				claim = cluster_claims_adopt(self->claims, sp->adopt[a + 1],
+				                             sp->pod->name, pod_claim);
+		if (claim == NULL)
+			claim = cluster_claims_generate(self->claims, sp->pod->name, pod_claim);
+		g_ptr_array_add(sp->claims, g_strdup(claim->name));
+	}
+	g_clear_pointer(&sp->adopt, g_strfreev);
+	if (sp->templates != NULL && sp->templates[0] != NULL)
+		cluster_queue_on_event(self->queue, CLUSTER_EVENT_CLAIM_ADDED,
+		                       sim_loop_get_now(self->loop));
+}
+
 /* The controller's replacement: pending again, as a new pod. */
 static void
 recreate(ClusterSim *self, ClusterSimPod *sp)
@@ -119,6 +149,7 @@ on_node_drain(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSimNode *sn = self->nodes->pdata[ev->target];
 
 	sn->node->unschedulable = TRUE;
+	cluster_node_touch(sn->node);
 	evict_node_pods(self, sn, FALSE);
 }
 
@@ -188,6 +219,7 @@ on_node_restore(SimLoop *loop, const SimEvent *ev, gpointer data)
 		}
 	}
 	sn->node->unschedulable = FALSE;
+	cluster_node_touch(sn->node);
 	cluster_sim_notify(self, CLUSTER_EVENT_NODE_UPDATED);
 }
 
@@ -205,6 +237,7 @@ cluster_sim_reconfigure_node(ClusterSim *self,
 
 	sn->generation++; /* the caller may have changed the node's hardware */
 	node->unschedulable = TRUE;
+	cluster_node_touch(node);
 	evict_node_pods(self, sn, TRUE);
 	g_free(sn->next_devices);
 	sn->next_devices = g_memdup2(devices, sizeof(ClusterDevice) * n_devices);
@@ -257,6 +290,7 @@ on_reconfigured(SimLoop *loop, const SimEvent *ev, gpointer data)
 		cluster_node_set_label(sn->node, sn->next_labels[i], sn->next_labels[i + 1]);
 	g_clear_pointer(&sn->next_labels, g_strfreev);
 	sn->node->unschedulable = FALSE;
+	cluster_node_touch(sn->node);
 	cluster_sim_notify(self, CLUSTER_EVENT_NODE_UPDATED);
 }
 

@@ -28,6 +28,8 @@ pod_record_clear(gpointer data)
 	ScenarioPodRecord *rec = data;
 
 	g_free(rec->name);
+	g_free(rec->workload);
+	g_free(rec->request);
 	g_free(rec->node);
 }
 
@@ -51,6 +53,8 @@ collect_pods(const MeasureRunEnd *run, ScenarioResult *result)
 		const ClusterNode *node = cluster_sim_get_pod_node(run->sim, i);
 		ScenarioPodRecord rec = {
 			.name = g_strdup(pod->name),
+			.workload = g_strdup(pod->workload),
+			.request = g_strdup(pod->request),
 			.arrival = pod->arrival,
 			.start = latency >= 0 ? pod->arrival + latency : -1,
 			.end = jct >= 0 ? pod->arrival + jct : -1,

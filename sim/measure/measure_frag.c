@@ -174,10 +174,12 @@ scenario_frag__task_mix(const Scenario *sc,
 
 /* ------------------------------------------------------------ one node */
 
+/* NULL too for a GPU given as objects whose product is not in the catalog (no model) */
 static const HwMigProfile *
 profile_of(const HwGpuModel *model, const char *name)
 {
-	for (guint i = 0; model->mig != NULL && i < model->mig->profiles->len; i++) {
+	for (guint i = 0; model != NULL && model->mig != NULL && i < model->mig->profiles->len;
+	     i++) {
 		const HwMigProfile *p = model->mig->profiles->pdata[i];
 
 		if (strcmp(p->name, name) == 0)

@@ -116,6 +116,8 @@ fill_pods(RptMode *mode, const ScenarioResult *r)
 		const ScenarioPodRecord *rec = &g_array_index(r->pod_records, ScenarioPodRecord, i);
 		RptPod pod = {
 			.name = rec->name,
+			.workload = rec->workload,
+			.request = rec->request,
 			.arrival_us = rec->arrival,
 			.start_us = rec->start >= 0 ? rec->start : RPT_TIME_NONE,
 			.end_us = rec->end >= 0 ? rec->end : RPT_TIME_NONE,
@@ -165,10 +167,6 @@ fill_series(RptMode *mode, const ScenarioResult *r)
 static void
 fill_mode(RptMode *mode, const ScenarioResult *r, const ScenarioMode *spec)
 {
-	g_autofree char *end = g_strdup_printf("%.6f", sim_time_to_seconds(r->end));
-	g_autofree char *events = g_strdup_printf("%" G_GUINT64_FORMAT, r->events);
-	g_autofree char *gpus = g_strdup_printf("%u", r->n_gpus);
-
 	rpt_mode_set_info(mode, "world", r->world == SCENARIO_WORLD_DRA ? "dra" : "extended");
 	if (spec != NULL) {
 		/* the mode's `policy:`, with its arguments (LeastAllocated when unset) */
@@ -178,22 +176,23 @@ fill_mode(RptMode *mode, const ScenarioResult *r, const ScenarioMode *spec)
 		/* the FGD paper's six: a research plugin no kube-scheduler ships
 		 * (docs/research/scenario-policies.md); who picks the GPUs (devicePick) */
 		if (cluster_sched_score_policy_needs_gpushare(spec->policy.name)) {
-			rpt_mode_set_info(mode, "score_policy_beyond_production", "yes");
+			rpt_mode_set_info_bool(mode, "score_policy_beyond_production", TRUE);
 			rpt_mode_set_info(mode, "device_pick",
 			                  spec->device_pick_policy ? "policy" : "production");
 		}
 	}
-	rpt_mode_set_info(mode, "gpu_devices", gpus);
-	rpt_mode_set_info(mode, "simulated_end_s", end);
+	rpt_mode_set_info_number(mode, "gpu_devices", r->n_gpus);
+	/* SimTime is µs, as RptTime */
+	rpt_mode_set_info_seconds(mode, "simulated_end_s", r->end);
 	rpt_mode_set_info(mode, "end", scenario_end_to_string(r->end_reason));
-	rpt_mode_set_info(mode, "events", events);
+	rpt_mode_set_info_number(mode, "events", (double)r->events);
 	rpt_mode_set_metric(mode, RPT_M_PODS_SUBMITTED, (double)r->submitted, "pods");
 	rpt_mode_set_metric(mode, RPT_M_PODS_SCHEDULED, (double)r->scheduled, "pods");
 	rpt_mode_set_metric(mode, RPT_M_PODS_COMPLETED, (double)r->completed, "pods");
 	rpt_mode_set_metric(mode, "pods_running", (double)r->running, "pods");
 	rpt_mode_set_metric(mode, RPT_M_PODS_PENDING, (double)r->pending, "pods");
-	rpt_mode_set_metric(mode, RPT_M_PODS_OOM_KILLED, (double)r->oom_kills, "pods");
-	rpt_mode_set_metric(mode, RPT_M_PODS_EVICTED, (double)r->evictions, "pods");
+	rpt_mode_set_metric(mode, RPT_M_OOM_KILLS, (double)r->oom_kills, "kills");
+	rpt_mode_set_metric(mode, RPT_M_EVICTIONS, (double)r->evictions, "evictions");
 	rpt_mode_set_metric(mode, RPT_M_GPU_ALLOC_RATIO_TW, r->alloc_ratio_mean, "ratio");
 	rpt_mode_set_metric(mode, RPT_M_GPU_ALLOC_RATIO_FINAL, r->alloc_ratio_final, "ratio");
 	rpt_mode_set_metric(mode, RPT_M_GPU_COMPUTE_UTILISATION, r->compute_util_mean, "ratio");
@@ -203,11 +202,11 @@ fill_mode(RptMode *mode, const ScenarioResult *r, const ScenarioMode *spec)
 	set_quantiles(mode, RPT_M_SCHED_LATENCY, r->latency, "s");
 	set_quantiles(mode, RPT_M_JCT, r->jct, "s");
 	set_quantiles(mode, RPT_M_SLOWDOWN, r->slowdown, "x");
-	rpt_mode_set_metric(mode, "scheduling_cycles", (double)r->cycles, "calls");
+	rpt_mode_set_metric(mode, "scheduling_cycles", (double)r->cycles, "cycles");
 	rpt_mode_set_metric(mode, RPT_M_FILTER_CALLS, (double)r->filter_calls, "calls");
 	rpt_mode_set_metric(mode, RPT_M_ALLOCATOR_CALLS, (double)r->allocator_calls, "calls");
-	rpt_mode_set_metric(mode, RPT_M_CEL_EVALUATIONS, (double)r->cel_evaluations, "calls");
-	rpt_mode_set_metric(mode, RPT_M_BACKTRACKS, (double)r->backtracks, "calls");
+	rpt_mode_set_metric(mode, RPT_M_CEL_EVALUATIONS, (double)r->cel_evaluations, "evaluations");
+	rpt_mode_set_metric(mode, RPT_M_BACKTRACKS, (double)r->backtracks, "backtracks");
 	rpt_mode_set_metric(mode, RPT_M_EVENTS_APPLIED, (double)r->events_applied, "events");
 	for (guint p = 0; p < CLUSTER_N_PLUGINS; p++) {
 		if (r->unschedulable[p] > 0) {

@@ -20,12 +20,14 @@
  * The device table of a node mirrors node_devices() in sim/world: the
  * same hw_publish_nvidia() output in the same order, so a device index of
  * the simulation is an index here. A node whose devices change under the
- * simulation (a MIG reconfiguration) is re-read from its HwNode.
+ * simulation (a MIG reconfiguration) is re-read from its HwNode. A node
+ * given as objects has no HwNode: sim/world names each device's GPU
+ * (measure_sample_objects.c), and its devices never change.
  */
 #include <math.h>
 #include <string.h>
 
-#include "measure-private.h"
+#include "measure_sample-private.h"
 
 #ifdef SCENARIO_SAMPLE_NO_REUSE
 #define SAMPLE_REUSE FALSE
@@ -33,102 +35,17 @@
 #define SAMPLE_REUSE TRUE
 #endif
 
-typedef struct {
-	guint gpu;           /* node-local GPU index */
-	guint minor;         /* its GPU's minor number (the stable id's gpu-<minor>) */
-	gboolean mig;        /* a MIG instance */
-	const char *profile; /* interned; NULL for a full GPU */
-	guint start, size;   /* memory slices (MIG) */
-	guint compute;       /* compute slices (MIG) */
-	double capacity;     /* as the simulation has it: a change means a reconfiguration */
-} SampleDev;
-
-typedef struct {
-	const char *name;
-	const HwNode *hw; /* borrowed until finish */
-	HwPublishOptions opts;
-	GArray *devs; /* SampleDev */
-	ScenarioGpuState *gpus;
-	guint n_gpus;
-	GArray *busy; /* double per sample (heat-map rows only) */
-	/* what the last read saw, and its figures (reused while nothing changed) */
-	gboolean read_once;
-	gboolean watch_mig; /* has static-MIG-capable GPUs (their MIG mode can change) */
-	guint64 generation;
-	gboolean cordoned;
-	double last_busy, last_frag;
-} SampleNode;
-
-typedef struct {
-	char *profile;
-	guint start, size;
-	char *pod;
-} PicSlice;
-
-typedef struct {
-	char *node, *device, *model, *sharing;
-	guint units;
-	SimTime at;
-	GArray *slices; /* PicSlice */
-} Picture;
-
-typedef struct {
-	guint node, gpu, pods;
-} Candidate;
-
-struct ScenarioSampler {
-	const Scenario *sc;
-	const ScenarioMode *mode;
-	const ClusterSim *sim; /* read through its queries only */
-	const ClusterResNames *names;
-	const GArray *pods;
-	ScenarioClaimShapeFunc shape; /* the DRA pods' shapes for the task mix */
-	GStringChunk *strings;
-	GPtrArray *nodes; /* SampleNode* */
-	GArray *tasks;    /* ScenarioTask; NULL until the first tick */
-	guint total_gpus;
-	/* some node has no model/hw node (spec.cluster.objects): no fragmentation figure */
-	gboolean partial;
-	guint replicas;    /* device-plugin replicas of full GPUs (extended world), 1 = none */
-	GArray *frag;      /* double per sample */
-	GArray *occupancy; /* double per sample: occupied fraction of all physical GPUs */
-	double peak;
-	GPtrArray *pictures; /* Picture* */
-	GPtrArray *pod_devices;
-};
-
 static void
 sample_node_free(gpointer data)
 {
 	SampleNode *n = data;
 
 	g_array_unref(n->devs);
+	g_free(n->info);
 	g_free(n->gpus);
 	if (n->busy != NULL)
 		g_array_unref(n->busy);
 	g_free(n);
-}
-
-static void
-pic_slice_clear(gpointer data)
-{
-	PicSlice *s = data;
-
-	g_free(s->profile);
-	g_free(s->pod);
-}
-
-static void
-picture_free(gpointer data)
-{
-	Picture *p = data;
-
-	g_free(p->node);
-	g_free(p->device);
-	g_free(p->model);
-	g_free(p->sharing);
-	g_array_unref(p->slices);
-	g_free(p);
 }
 
 ScenarioSampler *
@@ -151,7 +68,7 @@ scenario_sample__new(const Scenario *sc,
 	self->nodes = g_ptr_array_new_with_free_func(sample_node_free);
 	self->frag = g_array_new(FALSE, FALSE, sizeof(double));
 	self->occupancy = g_array_new(FALSE, FALSE, sizeof(double));
-	self->pictures = g_ptr_array_new_with_free_func(picture_free);
+	self->pictures = g_ptr_array_new_with_free_func(scenario_sample__picture_free);
 	self->replicas = 1;
 	if (mode->world == SCENARIO_WORLD_EXTENDED && mode->xr.replicas > 1)
 		self->replicas = mode->xr.replicas;
@@ -280,34 +197,40 @@ read_devices(ScenarioSampler *self, SampleNode *n, guint index)
 	fill_devices(self, n, index, slices);
 }
 
+SampleNode *
+scenario_sample__node_new(ScenarioSampler *self, const char *name, guint n_gpus)
+{
+	SampleNode *n = g_new0(SampleNode, 1);
+
+	n->name = g_string_chunk_insert_const(self->strings, name);
+	n->devs = g_array_new(FALSE, TRUE, sizeof(SampleDev));
+	n->n_gpus = n_gpus;
+	n->info = g_new0(SampleGpu, MAX(n_gpus, 1));
+	n->gpus = g_new0(ScenarioGpuState, MAX(n_gpus, 1));
+	if (self->nodes->len < SCENARIO_SAMPLE_MAX_NODES)
+		n->busy = g_array_new(FALSE, FALSE, sizeof(double));
+	g_ptr_array_add(self->nodes, n);
+	self->total_gpus += n_gpus;
+	return n;
+}
+
 void
 scenario_sample__add_node(ScenarioSampler *self,
                           const HwNode *node,
                           const HwPublishOptions *opts,
                           const GPtrArray *slices)
 {
-	SampleNode *n = g_new0(SampleNode, 1);
+	SampleNode *n = scenario_sample__node_new(self, node->name, node->gpus->len);
 
-	n->name = g_string_chunk_insert_const(self->strings, node->name);
 	n->hw = node;
 	n->opts = *opts;
-	n->devs = g_array_new(FALSE, TRUE, sizeof(SampleDev));
-	n->n_gpus = node->gpus->len;
-	for (guint g = 0; g < n->n_gpus; g++)
-		n->watch_mig |= ((const HwGpu *)node->gpus->pdata[g])->model->mig != NULL &&
-		                !opts->dynamic_mig;
-	n->gpus = g_new0(ScenarioGpuState, MAX(n->n_gpus, 1));
-	if (self->nodes->len < SCENARIO_SAMPLE_MAX_NODES)
-		n->busy = g_array_new(FALSE, FALSE, sizeof(double));
-	g_ptr_array_add(self->nodes, n);
-	self->total_gpus += n->n_gpus;
-	fill_devices(self, n, self->nodes->len - 1, slices);
-}
+	for (guint g = 0; g < n->n_gpus; g++) {
+		const HwGpu *gpu = node->gpus->pdata[g];
 
-void
-scenario_sample__add_unsampled_node(ScenarioSampler *self)
-{
-	self->partial = TRUE;
+		n->info[g] = (SampleGpu){ gpu->model, gpu->model->product_name, gpu->minor, FALSE };
+		n->watch_mig |= gpu->model->mig != NULL && !opts->dynamic_mig;
+	}
+	fill_devices(self, n, self->nodes->len - 1, slices);
 }
 
 /* A reconfiguration installed other devices: the counts or capacities differ. */
@@ -332,12 +255,16 @@ static void
 reset_gpus(const ScenarioSampler *self, SampleNode *n, gboolean cordoned)
 {
 	for (guint g = 0; g < n->n_gpus; g++) {
-		const HwGpu *gpu = n->hw->gpus->pdata[g];
+		const SampleGpu *info = &n->info[g];
 		ScenarioGpuState *s = &n->gpus[g];
 
-		*s = (ScenarioGpuState){ .model = gpu->model, .unusable = cordoned };
-		s->dynamic = n->opts.dynamic_mig && gpu->model->mig != NULL;
-		s->mig = !s->dynamic && gpu->mig_mode == HW_MIG_MODE_ON;
+		*s = (ScenarioGpuState){ .model = info->model, .unusable = cordoned };
+		/* a node given as objects: its MIG devices as published (never DynamicMIG) */
+		s->dynamic = !n->objects && n->opts.dynamic_mig && info->model->mig != NULL;
+		s->mig = n->objects ? info->mig
+		                    : !s->dynamic &&
+		                              ((const HwGpu *)n->hw->gpus->pdata[g])->mig_mode ==
+		                                      HW_MIG_MODE_ON;
 		s->replicas = s->mig ? 1 : self->replicas;
 	}
 }
@@ -366,7 +293,8 @@ account_device(ScenarioGpuState *s, const SampleDev *d, const ClusterDevice *cd,
 static double
 gpu_used(const ScenarioGpuState *s)
 {
-	guint slices = s->model->mig != NULL ? s->model->mig->compute_slices : 1;
+	guint slices =
+	        s->model != NULL && s->model->mig != NULL ? s->model->mig->compute_slices : 1;
 
 	if (s->full_busy)
 		return s->replicas > 1 ? MIN(1.0, (double)s->tenants / s->replicas) : 1.0;
@@ -383,7 +311,8 @@ read_node(ScenarioSampler *self, SampleNode *n, guint index)
 	double busy = 0.0;
 	guint n_dev;
 
-	if (devices_changed(self, n, index))
+	/* nodes given as objects are never reconfigured (mig-reconfigure cannot name them) */
+	if (!n->objects && devices_changed(self, n, index))
 		read_devices(self, n, index);
 	reset_gpus(self, n, cn->unschedulable);
 	n_dev = MIN(n->devs->len, cluster_sim_get_node_n_devices(self->sim, index));
@@ -439,8 +368,6 @@ sample_node(ScenarioSampler *self, SampleNode *n, guint index)
 	n->last_frag = scenario_frag__node(n->gpus, n->n_gpus, self->tasks);
 }
 
-static void take_pictures(ScenarioSampler *self, SimTime now);
-
 void
 scenario_sample__tick(ScenarioSampler *self, SimTime now)
 {
@@ -466,152 +393,7 @@ scenario_sample__tick(ScenarioSampler *self, SimTime now)
 	g_array_append_val(self->occupancy, busy_total);
 	if (busy_total > self->peak) {
 		self->peak = busy_total;
-		take_pictures(self, now);
-	}
-}
-
-/* ------------------------------------------------------------ pictures */
-
-static gboolean
-pictured(const ScenarioGpuState *s)
-{
-	return s->pods > 0 && (s->mig || s->dynamic || s->replicas > 1 || s->shared);
-}
-
-/* The most-shared GPUs now (most pods, then node and GPU order), best first. */
-static guint
-choose(const ScenarioSampler *self, Candidate *best)
-{
-	guint n_best = 0;
-
-	for (guint i = 0; i < self->nodes->len; i++) {
-		const SampleNode *n = self->nodes->pdata[i];
-
-		for (guint g = 0; g < n->n_gpus; g++) {
-			Candidate c = { i, g, n->gpus[g].pods };
-			guint at = n_best;
-
-			if (!pictured(&n->gpus[g]))
-				continue;
-			while (at > 0 && best[at - 1].pods < c.pods)
-				at--;
-			if (at >= SCENARIO_SAMPLE_MAX_PICTURES)
-				continue;
-			n_best = MIN(n_best + 1, SCENARIO_SAMPLE_MAX_PICTURES);
-			memmove(&best[at + 1], &best[at], (n_best - 1 - at) * sizeof(Candidate));
-			best[at] = c;
-		}
-	}
-	return n_best;
-}
-
-static void
-add_slice(Picture *p, const char *profile, guint start, guint size, const char *pod)
-{
-	PicSlice s = { g_strdup(profile), start, size, g_strdup(pod) };
-
-	g_array_append_val(p->slices, s);
-}
-
-static const char *
-pod_name(const ScenarioSampler *self, guint pod)
-{
-	return pod < self->pods->len ? g_array_index(self->pods, ScenarioPod, pod).name : "?";
-}
-
-/* Instances in use (and free ones) on a MIG GPU; free memory slices under DynamicMIG. */
-static void
-picture_mig(const ScenarioSampler *self, Picture *p, const SampleNode *n, guint index, guint g)
-{
-	const ScenarioGpuState *s = &n->gpus[g];
-	guint n_dev = MIN(n->devs->len, cluster_sim_get_node_n_devices(self->sim, index));
-	guint slices = s->model->mig->memory_slices;
-
-	p->sharing = g_strdup("mig");
-	p->units = slices;
-	for (guint d = 0; d < n_dev; d++) {
-		const SampleDev *sd = &g_array_index(n->devs, SampleDev, d);
-		guint k = 0;
-		const guint *t = cluster_sim_get_device_tenants(self->sim, index, d, &k);
-
-		if (sd->gpu != g)
-			continue;
-		for (guint i = 0; i < k; i++)
-			add_slice(p, sd->mig ? sd->profile : "gpu", sd->mig ? sd->start : 0,
-			          sd->mig ? sd->size : slices, pod_name(self, t[i]));
-		if (k == 0 && sd->mig && !s->dynamic)
-			add_slice(p, sd->profile, sd->start, sd->size, NULL);
-	}
-	for (guint a = 0; s->dynamic && !s->full_busy && a < slices;) {
-		guint b = a;
-
-		while (b < slices && !(s->used_mask & (1u << b)))
-			b++;
-		if (b > a)
-			add_slice(p, "free", a, b - a, NULL);
-		a = b + 1;
-	}
-}
-
-/* Tenants of a shared full GPU: a replica each (device plugin), or overlapping time slices. */
-static void
-picture_shared(const ScenarioSampler *self, Picture *p, const SampleNode *n, guint index, guint g)
-{
-	const ScenarioGpuState *s = &n->gpus[g];
-	guint n_dev = MIN(n->devs->len, cluster_sim_get_node_n_devices(self->sim, index));
-
-	for (guint d = 0; d < n_dev; d++) {
-		const SampleDev *sd = &g_array_index(n->devs, SampleDev, d);
-		const ClusterDevice *cd = cluster_sim_get_device(self->sim, index, d);
-		guint k = 0;
-		const guint *t = cluster_sim_get_device_tenants(self->sim, index, d, &k);
-
-		if (sd->gpu != g || sd->mig)
-			continue;
-		/* the run model time-slices an exclusive device's several tenants */
-		p->sharing =
-		        g_strdup(cd->mode == CLUSTER_SHARE_MPS                   ? "mps"
-		                 : cd->mode == CLUSTER_SHARE_TIME_SLICE || k > 1 ? "time-slicing"
-		                                                                 : "exclusive");
-		p->units = 100;
-		for (guint i = 0; i < MAX(k, s->replicas); i++) {
-			g_autofree char *label = g_strdup_printf("replica %u", i);
-
-			if (s->replicas <= 1)
-				add_slice(p, p->sharing, 0, 100, pod_name(self, t[i]));
-			else if (i < s->replicas)
-				add_slice(p, label, i * 100 / s->replicas, 100 / s->replicas,
-				          i < k ? pod_name(self, t[i]) : NULL);
-		}
-		return;
-	}
-}
-
-static void
-take_pictures(ScenarioSampler *self, SimTime now)
-{
-	Candidate best[SCENARIO_SAMPLE_MAX_PICTURES];
-	guint n_best = choose(self, best);
-
-	g_ptr_array_set_size(self->pictures, 0);
-	for (guint i = 0; i < n_best; i++) {
-		const SampleNode *n = self->nodes->pdata[best[i].node];
-		const HwGpu *gpu = n->hw->gpus->pdata[best[i].gpu];
-		Picture *p = g_new0(Picture, 1);
-
-		p->node = g_strdup(n->name);
-		p->device = g_strdup_printf("gpu-%u", gpu->minor);
-		p->model = g_strdup(gpu->model->product_name);
-		p->at = now;
-		p->slices = g_array_new(FALSE, TRUE, sizeof(PicSlice));
-		g_array_set_clear_func(p->slices, pic_slice_clear);
-		if (n->gpus[best[i].gpu].mig || n->gpus[best[i].gpu].dynamic)
-			picture_mig(self, p, n, best[i].node, best[i].gpu);
-		else
-			picture_shared(self, p, n, best[i].node, best[i].gpu);
-		if (p->sharing == NULL)
-			p->sharing = g_strdup("exclusive");
-		g_ptr_array_add(self->pictures, p);
+		scenario_sample__take_pictures(self, now);
 	}
 }
 
@@ -763,23 +545,6 @@ fill_heatmap(const ScenarioSampler *self, RptMode *mode)
 	}
 }
 
-static void
-fill_pictures(const ScenarioSampler *self, RptMode *mode)
-{
-	for (guint i = 0; i < self->pictures->len; i++) {
-		const Picture *p = self->pictures->pdata[i];
-		RptGpu *gpu = rpt_mode_add_gpu(mode, p->node, p->device, p->model, p->sharing,
-		                               p->units, p->at);
-
-		for (guint s = 0; s < p->slices->len; s++) {
-			const PicSlice *slice = &g_array_index(p->slices, PicSlice, s);
-
-			rpt_gpu_add_slice(gpu, slice->profile, slice->start, slice->size,
-			                  slice->pod);
-		}
-	}
-}
-
 /* The fragmentation series, the heat map and the pictures. */
 void
 scenario_sample__fill_report(const ScenarioSampler *self, RptMode *mode)
@@ -788,5 +553,5 @@ scenario_sample__fill_report(const ScenarioSampler *self, RptMode *mode)
 		return;
 	fill_fragmentation(self, mode);
 	fill_heatmap(self, mode);
-	fill_pictures(self, mode);
+	scenario_sample__fill_pictures(self, mode);
 }

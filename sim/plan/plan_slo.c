@@ -87,16 +87,19 @@ unit_factor(const char *unit, const char *unit_text, double *factor_out)
 		{ "s", "", 1.0 },       { "s", "s", 1.0 },    { "s", "ms", 1e-3 },
 		{ "s", "m", 60.0 },     { "s", "h", 3600.0 }, { "ratio", "", 1.0 },
 		{ "ratio", "%", 0.01 }, { "x", "", 1.0 },     { "x", "x", 1.0 },
-		{ "pods", "", 1.0 },    { "calls", "", 1.0 }, { "events", "", 1.0 },
 	};
+	gboolean measured = FALSE;
 
 	for (guint i = 0; i < G_N_ELEMENTS(units); i++) {
+		measured = measured || strcmp(units[i].unit, unit) == 0;
 		if (strcmp(units[i].unit, unit) == 0 && strcmp(units[i].text, unit_text) == 0) {
 			*factor_out = units[i].factor;
 			return TRUE;
 		}
 	}
-	return FALSE;
+	/* a count (pods, kills, evictions, cycles, calls, ...): a bare number */
+	*factor_out = 1.0;
+	return !measured && *unit_text == '\0';
 }
 
 /* What a value of a metric in @unit may look like, for the error. */
@@ -127,6 +130,15 @@ parse_metric(const char *text, const char **p, PlanSlo *out, GError **error)
 	out->metric = g_strndup(start, (gsize)(*p - start));
 	if (rpt_metric_lookup(out->metric, &out->unit))
 		return TRUE;
+	if (rpt_metric_renamed(out->metric) != NULL) {
+		const char *renamed = rpt_metric_renamed(out->metric);
+
+		return slo_error(error, text,
+		                 "metric '%s' was renamed to '%s' in report schema v2 (it counts "
+		                 "events, not pods; docs/reports.md, \"Schema history\"): write "
+		                 "'%s%s'",
+		                 out->metric, renamed, renamed, *p);
+	}
 	valid = g_strjoinv(", ", (char **)rpt_metric_names());
 	return slo_error(error, text, "unknown metric '%s'; the metrics are: %s", out->metric,
 	                 valid);

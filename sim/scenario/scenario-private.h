@@ -105,6 +105,10 @@ void scenario_whatif__clear(ScenarioMode *m);
 /* After the inventory is loaded: what-if keys without spec.cluster.objects are
  * errors; with it, every name is checked (scenario_mode_check_nodes()). */
 void scenario_whatif__check(const Scenario *self, K8sDiagList *diags);
+/* After the inventory is loaded: spec.events' node names that are no pool's node
+ * against the imported nodes (and the clones modes add); mig-reconfigure on an
+ * imported node is an error (docs/import.md, "Events on imported nodes"). */
+void scenario_whatif__check_events(const Scenario *self, K8sDiagList *diags);
 
 /* ---- overrides by path (scenario_override.c) ---- */
 
@@ -120,7 +124,9 @@ gboolean scenario_override__apply(K8sYamlNode *root,
 
 /* ---- spec.events (scenario_events_dec.c) ---- */
 
-/* Decodes spec.events (after spec.cluster: targets are checked against the pools). */
+/* Decodes spec.events (after spec.cluster: targets are checked against the pools;
+ * with spec.cluster.objects a node name no pool has is checked once the
+ * inventory is loaded, scenario_whatif__check_events()). */
 void scenario_events__decode(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node);
 void scenario_event__clear(gpointer event);
 

@@ -3,7 +3,8 @@
  * scenario, decoded strictly to plain values (ScenarioEvent): node failure
  * and restore, drain, cordon and uncordon, node taints, DRA device taints and
  * the NVIDIA mig-manager's reconfiguration. Targets are checked against the
- * node pools. sim/world replays them (world_events.c).
+ * node pools here, and against the imported nodes once the inventory is
+ * loaded (scenario_whatif_dec.c). sim/world replays them (world_events.c).
  */
 #include <string.h>
 
@@ -215,7 +216,10 @@ decode_target(Scenario *self,
 		g_autofree char *field = g_strdup_printf("%s.node", path);
 
 		e->node = scenario_dec__string(dec, n, field);
-		if (e->node != NULL && scenario_lookup_node_pool(self, e->node) == NULL)
+		e->node_pos = scenario_dec__pos(dec, n);
+		/* imported nodes are known once the inventory is loaded (scenario_load.c) */
+		if (e->node != NULL && self->inventory_paths == NULL &&
+		    scenario_lookup_node_pool(self, e->node) == NULL)
 			scenario_dec__error(
 			        dec, n, field,
 			        "no node \"%s\": nodes are named <pool>-<k>, k from 0 to "

@@ -398,9 +398,11 @@ load_text(const char *path,
 		load_manifests(self, diags);
 		scenario_objects__load(self, diags);
 	}
-	/* After the inventory: the what-if edits name its Nodes. */
-	if (k8s_diag_list_count_errors(diags) == before)
+	/* After the inventory: the what-if edits and the events name its Nodes. */
+	if (k8s_diag_list_count_errors(diags) == before) {
 		scenario_whatif__check(self, diags);
+		scenario_whatif__check_events(self, diags);
+	}
 	if (k8s_diag_list_count_errors(diags) > before)
 		return NULL;
 	return g_steal_pointer(&self);

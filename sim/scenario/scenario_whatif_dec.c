@@ -106,17 +106,35 @@ scenario_whatif__clear(ScenarioMode *m)
 	g_clear_pointer(&m->drain_pos, g_array_unref);
 }
 
-/* The imported nodes' names: Nodes, then nodes known only from their slices'
- * nodeName (with @pools, the pools' first), NULL-terminated. */
+/* What a name must be, for its error message and its list of valid names. */
+typedef enum {
+	NAME_IMPORTED,         /* an imported node */
+	NAME_POOL_OR_IMPORTED, /* mig: a node pool or an imported node */
+	NAME_NODE,             /* an event's node: a pool's <pool>-<k> or an imported node */
+} NameKind;
+
+/* The valid names for @kind: the pools' (or their nodes'), then the imported
+ * nodes (Nodes, then nodes known only from their slices' nodeName); @strings
+ * holds the pool nodes' names. NULL-terminated. */
 static GPtrArray *
-valid_names(const Scenario *self, gboolean pools)
+valid_names(const Scenario *self, NameKind kind, GStringChunk *strings)
 {
 	GPtrArray *out = g_ptr_array_new();
 	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
 	const K8sKind kinds[] = { K8S_KIND_NODE, K8S_KIND_RESOURCE_SLICE };
 
-	for (guint i = 0; pools && self->pools != NULL && i < self->pools->len; i++)
-		g_ptr_array_add(out, g_array_index(self->pools, ScenarioPool, i).name);
+	for (guint i = 0; kind != NAME_IMPORTED && self->pools != NULL && i < self->pools->len;
+	     i++) {
+		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
+
+		if (kind == NAME_POOL_OR_IMPORTED)
+			g_ptr_array_add(out, p->name);
+		for (guint k = 0; kind == NAME_NODE && k < p->count; k++) {
+			g_autofree char *node = g_strdup_printf("%s-%u", p->name, k);
+
+			g_ptr_array_add(out, g_string_chunk_insert(strings, node));
+		}
+	}
 	for (guint k = 0; self->inventory != NULL && k < G_N_ELEMENTS(kinds); k++) {
 		for (guint i = 0; i < k8s_object_set_count_kind(self->inventory, kinds[k]); i++) {
 			K8sObject *obj = k8s_object_set_get_kind(self->inventory, kinds[k], i);
@@ -138,9 +156,12 @@ name_error(const Scenario *self,
            const K8sPos *pos,
            const char *field,
            const char *name,
-           gboolean pools)
+           NameKind kind)
 {
-	g_autoptr(GPtrArray) names = valid_names(self, pools);
+	static const char *const what[] = { "imported node", "node pool or imported node",
+		                            "node of a pool or imported node" };
+	GStringChunk *strings = g_string_chunk_new(256);
+	g_autoptr(GPtrArray) names = valid_names(self, kind, strings);
 	const char *closest = base_strict_closest(name, (const char *const *)names->pdata);
 	g_autoptr(GString) list = g_string_new(NULL);
 	guint n = names->len - 1;
@@ -153,9 +174,9 @@ name_error(const Scenario *self,
 	if (n == 0)
 		g_string_assign(list, "none");
 	k8s_diag_list_error(diags, pos, field, "\"%s\" is no %s (valid: %s)%s%s%s", name,
-	                    pools ? "node pool or imported node" : "imported node", list->str,
-	                    closest != NULL ? "; did you mean \"" : "",
+	                    what[kind], list->str, closest != NULL ? "; did you mean \"" : "",
 	                    closest != NULL ? closest : "", closest != NULL ? "\"?" : "");
+	g_string_chunk_free(strings);
 }
 
 /* A Node of the inventory, or (@inferred) a node only its slices' nodeName names. */
@@ -196,7 +217,7 @@ check_list(const Scenario *self,
 		const K8sPos *at = &g_array_index(pos, K8sPos, i);
 
 		if (!is_node(self, name, TRUE) && ++bad)
-			name_error(self, diags, at, field, name, FALSE);
+			name_error(self, diags, at, field, name, NAME_IMPORTED);
 		else if (drain && !is_node(self, name, FALSE) && ++bad)
 			k8s_diag_list_error(diags, at, field,
 			                    "node %s is known only from its slices' nodeName: "
@@ -225,7 +246,7 @@ scenario_mode_check_nodes(const Scenario *self,
 		        g_strdup_printf("spec.modes[%u].addNodes[%u].like", index, i);
 
 		if (!is_node(self, c->like, TRUE) && ++bad)
-			name_error(self, diags, &c->pos, field, c->like, FALSE);
+			name_error(self, diags, &c->pos, field, c->like, NAME_IMPORTED);
 	}
 	for (guint i = 0; mode->layouts != NULL && i < mode->layouts->len; i++) {
 		const ScenarioPoolLayout *l = &g_array_index(mode->layouts, ScenarioPoolLayout, i);
@@ -233,7 +254,7 @@ scenario_mode_check_nodes(const Scenario *self,
 
 		if (scenario_lookup_pool(self, l->pool) == NULL && !is_node(self, l->pool, TRUE) &&
 		    ++bad)
-			name_error(self, diags, &l->pos, field, l->pool, TRUE);
+			name_error(self, diags, &l->pos, field, l->pool, NAME_POOL_OR_IMPORTED);
 	}
 	return bad == 0;
 }
@@ -275,5 +296,63 @@ scenario_whatif__check(const Scenario *self, K8sDiagList *diags)
 		} else if (self->inventory_paths != NULL) {
 			scenario_mode_check_nodes(self, m, i, diags);
 		}
+	}
+}
+
+/* Does some mode's addNodes make node @name, "<like>-clone-<k>" (numbered across
+ * a mode's entries for one node, world_inventory.c)? */
+static gboolean
+some_mode_adds(const Scenario *self, const char *name)
+{
+	const char *mark = g_strrstr(name, "-clone-");
+	g_autofree char *like = mark != NULL ? g_strndup(name, (gsize)(mark - name)) : NULL;
+	char *end = NULL;
+	guint64 k;
+
+	if (mark == NULL || !g_ascii_isdigit(mark[7]))
+		return FALSE;
+	k = g_ascii_strtoull(mark + 7, &end, 10);
+	if (*end != '\0' || (mark[7] == '0' && mark[8] != '\0'))
+		return FALSE;
+	for (guint i = 0; i < self->modes->len; i++) {
+		const ScenarioMode *m = &g_array_index(self->modes, ScenarioMode, i);
+		guint64 total = 0;
+
+		for (guint c = 0; m->add_nodes != NULL && c < m->add_nodes->len; c++) {
+			const ScenarioNodeClone *clone =
+			        &g_array_index(m->add_nodes, ScenarioNodeClone, c);
+
+			if (strcmp(clone->like, like) == 0)
+				total += clone->count;
+		}
+		if (k < total)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+void
+scenario_whatif__check_events(const Scenario *self, K8sDiagList *diags)
+{
+	if (self->inventory_paths == NULL)
+		return; /* the pools' node names were checked when decoding */
+	for (guint i = 0; i < self->events->len; i++) {
+		const ScenarioEvent *e = &g_array_index(self->events, ScenarioEvent, i);
+		g_autofree char *field = g_strdup_printf("spec.events[%u].node", i);
+
+		if (e->node == NULL || scenario_lookup_node_pool(self, e->node) != NULL)
+			continue;
+		if (!is_node(self, e->node, TRUE) && !some_mode_adds(self, e->node))
+			name_error(self, diags, &e->node_pos, field, e->node, NAME_NODE);
+		else if (e->action == SCENARIO_EVENT_MIG_RECONFIGURE)
+			/* Object slices are the driver's: drasim has no model of this
+			 * driver's republication to replay after mig-manager. */
+			k8s_diag_list_error(
+			        diags, &e->node_pos, field,
+			        "mig-reconfigure cannot target %s: it is an imported node, whose "
+			        "ResourceSlices are its driver's as published, and drasim cannot "
+			        "republish them after a mig-manager step; compare MIG layouts with "
+			        "a mode's `mig: {%s: LAYOUT}` instead (docs/import.md section 3)",
+			        e->node, e->node);
 	}
 }

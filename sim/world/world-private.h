@@ -140,6 +140,13 @@ gboolean scenario_gpushare__add_node(ScenarioGpuShare *self,
                                      K8sDiagList *diags);
 /* A pod of the run (@pod, made into @cpod): its GPU request (in the DRA world
  * from its claims; what cannot be scored is refused at start). */
+/* A node given as objects (world_objects.c): @refused says why its devices
+ * are no whole GPUs (NULL: they are), an error at the mode's policy. */
+gboolean scenario_gpushare__add_object_node(ScenarioGpuShare *self,
+                                            ClusterNode *node,
+                                            guint n_gpus,
+                                            const char *refused,
+                                            K8sDiagList *diags);
 void scenario_gpushare__add_pod(ScenarioGpuShare *self,
                                 const ScenarioPod *pod,
                                 ClusterPod *cpod,
@@ -162,6 +169,9 @@ typedef struct {
 	ScenarioPlace *place; /* extended world only */
 	ClusterResNames *names;
 	GPtrArray *nodes; /* HwNode*, as built */
+	/* spec.cluster.objects as this mode sees them (NULL: none): the slices of
+	 * imported nodes, whose pools device taints name */
+	const K8sObjectSet *inventory;
 	GPtrArray *notes; /* ScenarioNote*: what a world cannot do */
 	K8sDiagList *diags;
 } ScenarioEventsEnv;
@@ -204,6 +214,7 @@ typedef struct {
 	ScenarioEvents *events;     /* spec.events of this run */
 	ScenarioSampler *sampler;   /* per-node occupancy, fragmentation (measure_sample.c) */
 	ScenarioGpuShare *gpushare; /* the paper's policies only: per-GPU state */
+	gboolean unsampled_noted;   /* world_objects.c: a node without fragmentation was noted */
 	K8sObjectSet *inventory;    /* spec.cluster.objects as this mode sees them */
 	GPtrArray *unpinned;        /* char*: nodes this mode removed or drains */
 	GHashTable *sim_nodes;      /* world_start.c: node name -> ClusterNode* */
@@ -220,9 +231,20 @@ const HwGpuModel *scenario_objects__gpu_model(const HwCatalog *catalog, const ch
 
 /* ---- the imported starting state (world_start.c) ---- */
 
-/* A snapshot's pod with spec.nodeName: pinned to its node unless the mode removed it. */
-/* FALSE (an error at the pod) when the node's bound pods exceed its allocatable. */
+/* A snapshot's pod with spec.nodeName: @cpod->bound (running on its node from the
+ * start, scenario_start__run()) unless the mode removed or drains its node or the
+ * node's earlier bound pods leave no room (a warning). Returns: TRUE. */
 gboolean scenario_start__pin(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod);
+/* After cluster_sim_add_pod() (and cluster_dra_add_pod()) of a pod pinned above: it
+ * runs on its node with no scheduling cycle, or, refused, is pending (a warning). */
+void scenario_start__run(WorldRun *run, const ScenarioPod *pod, guint index);
+/* DRA world: the (pod claim, claim) pairs of a snapshot pod's
+ * status.resourceClaimStatuses whose claim is among the manifests: the claims
+ * the controller generated from its templates, which it keeps
+ * (ClusterSimWork.adopt). NULL-terminated; g_strfreev() it. */
+char **scenario_start__adopted(WorldRun *run, const ScenarioPod *pod);
+/* DRA world, after the pods: the allocated claims' reservedFor as read. */
+void scenario_start__claims(WorldRun *run);
 /* Notes on the snapshot's pods: left out, bound, held claims without a pod. */
 void scenario_start__notes(WorldRun *run);
 

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "world-inventory-private.h"
 #include "world-private.h"
 
 static gboolean
@@ -39,43 +40,106 @@ append_chart_classes(const K8sObjectSet *manifests, GString *yaml)
 	}
 }
 
+/* The class mapping nvidia.com/mig-@profile, unless seen or defined by the manifests. */
+static void
+append_mig_class(const Scenario *sc, GHashTable *seen, const char *profile, GString *yaml)
+{
+	g_autofree char *cls = g_strdup_printf("mig-%s.nvidia.com", profile);
+
+	if (g_hash_table_contains(seen, profile) || has_class(sc->objects, cls) ||
+	    strchr(profile, '+') != NULL)
+		return;
+	g_hash_table_add(seen, (gpointer)profile);
+	g_string_append_printf(yaml,
+	                       "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	                       "metadata: {name: %s}\nspec:\n  selectors:\n  - cel:\n"
+	                       "      expression: |\n        device.driver == \"gpu.nvidia.com\" "
+	                       "&& "
+	                       "device.attributes[\"gpu.nvidia.com\"].type == \"mig\" && "
+	                       "device.attributes[\"gpu.nvidia.com\"].profile == \"%s\"\n"
+	                       "  extendedResourceName: nvidia.com/mig-%s\n",
+	                       cls, profile, profile);
+}
+
+static void
+append_model_classes(const Scenario *sc, GHashTable *seen, const HwGpuModel *model, GString *yaml)
+{
+	for (guint i = 0; model != NULL && model->mig != NULL && i < model->mig->profiles->len; i++)
+		append_mig_class(sc, seen,
+		                 ((const HwMigProfile *)model->mig->profiles->pdata[i])->name,
+		                 yaml);
+}
+
+static const char *
+node_label(const K8sNode *node, const char *key)
+{
+	for (guint i = 0; i < node->obj.metadata.labels.n; i++)
+		if (strcmp(node->obj.metadata.labels.items[i].key, key) == 0)
+			return node->obj.metadata.labels.items[i].value;
+	return NULL;
+}
+
+/* The imported cluster's NVIDIA GPUs: GFD's product label of its Nodes, the
+ * productName (and a MIG device's profile) of its gpu.nvidia.com devices. */
+static void
+append_inventory_mig_classes(const Scenario *sc, GHashTable *seen, GString *yaml)
+{
+	const K8sObjectSet *inv = sc->inventory;
+
+	for (guint i = 0; inv != NULL && i < k8s_object_set_count_kind(inv, K8S_KIND_NODE); i++) {
+		const K8sNode *node = k8s_object_as_node(
+		        (K8sObject *)k8s_object_set_get_kind(inv, K8S_KIND_NODE, i));
+
+		append_model_classes(
+		        sc, seen,
+		        world_inv__gpu_model(sc->catalog,
+		                             node_label(node, "nvidia.com/gpu.product")),
+		        yaml);
+	}
+	for (guint i = 0;
+	     inv != NULL && i < k8s_object_set_count_kind(inv, K8S_KIND_RESOURCE_SLICE); i++) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind(inv, K8S_KIND_RESOURCE_SLICE, i));
+
+		for (guint k = 0;
+		     g_strcmp0(s->spec.driver, "gpu.nvidia.com") == 0 && k < s->spec.n_devices;
+		     k++) {
+			const K8sDevice *dev = &s->spec.devices[k];
+			const char *profile = world_inv__attr(dev, "gpu.nvidia.com", "profile");
+
+			append_model_classes(
+			        sc, seen,
+			        world_inv__gpu_model(
+			                sc->catalog,
+			                world_inv__attr(dev, "gpu.nvidia.com", "productName")),
+			        yaml);
+			if (profile != NULL &&
+			    g_strcmp0(world_inv__attr(dev, "gpu.nvidia.com", "type"), "mig") == 0)
+				append_mig_class(sc, seen, profile, yaml);
+		}
+	}
+}
+
 /*
- * KEP-5004 for MIG: one class per profile of the pools' GPUs, mapping the
- * device plugin's nvidia.com/mig-<profile>, so pods written for the mixed
- * strategy run unchanged in the DRA world. NVIDIA's chart installs no such
- * classes; drasim adds them as an operator would (named mig-<profile>.nvidia.com).
+ * KEP-5004 for MIG: one class per profile of the cluster's NVIDIA GPUs (the
+ * pools' shapes, then an imported cluster's), mapping the device plugin's
+ * nvidia.com/mig-<profile>, so pods written for the mixed strategy run unchanged
+ * in the DRA world. NVIDIA's chart installs no such classes; drasim adds them as
+ * an operator would (named mig-<profile>.nvidia.com).
  */
 static void
 append_mig_classes(const Scenario *sc, GString *yaml)
 {
+	/* @seen only filters repeats; the order comes from the pools, then the objects. */
 	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
 
 	for (guint p = 0; p < sc->pools->len; p++) {
 		const ScenarioPool *pool = &g_array_index(sc->pools, ScenarioPool, p);
 		const HwNodeShape *shape = hw_catalog_lookup_shape(sc->catalog, pool->shape);
-		const HwMigGeometry *mig = shape ? shape->gpu_model->mig : NULL;
 
-		for (guint i = 0; mig != NULL && i < mig->profiles->len; i++) {
-			const HwMigProfile *prof = mig->profiles->pdata[i];
-			g_autofree char *cls = g_strdup_printf("mig-%s.nvidia.com", prof->name);
-
-			/* @seen only filters repeats; the order comes from the pools. */
-			if (g_hash_table_contains(seen, prof->name) ||
-			    has_class(sc->objects, cls) || strchr(prof->name, '+') != NULL)
-				continue;
-			g_hash_table_add(seen, prof->name);
-			g_string_append_printf(
-			        yaml,
-			        "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
-			        "metadata: {name: %s}\nspec:\n  selectors:\n  - cel:\n"
-			        "      expression: |\n        device.driver == \"gpu.nvidia.com\" "
-			        "&& "
-			        "device.attributes[\"gpu.nvidia.com\"].type == \"mig\" && "
-			        "device.attributes[\"gpu.nvidia.com\"].profile == \"%s\"\n"
-			        "  extendedResourceName: nvidia.com/mig-%s\n",
-			        cls, prof->name, prof->name);
-		}
+		append_model_classes(sc, seen, shape ? shape->gpu_model : NULL, yaml);
 	}
+	append_inventory_mig_classes(sc, seen, yaml);
 }
 
 static void

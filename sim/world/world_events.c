@@ -6,7 +6,9 @@
  * cordon, evict GPU pods, reconfigure for a while, relabel, the device
  * plugin advertises the new MIG devices). The mechanics live in sim/cluster;
  * this file resolves targets and builds what each world needs. The events
- * are decoded by sim/scenario (scenario_events_dec.c).
+ * are decoded by sim/scenario (scenario_events_dec.c). A node may be a
+ * pool's or an imported one (spec.cluster.objects); a node a what-if mode
+ * removed is a note of that mode.
  */
 #include <string.h>
 
@@ -28,6 +30,8 @@
 /* A DeviceTaintRule drasim created: the rule and the strings it borrows. */
 typedef struct {
 	DraTaintRule rule;
+	char *node;
+	char *driver;
 	char *pool;
 	char *device;
 	guint event; /* the device-taint event that made it */
@@ -53,6 +57,8 @@ taint_rec_free(gpointer data)
 {
 	TaintRec *t = data;
 
+	g_free(t->node);
+	g_free(t->driver);
 	g_free(t->pool);
 	g_free(t->device);
 	g_free(t);
@@ -86,19 +92,27 @@ note(ScenarioEvents *self, guint index, const char *approx)
 
 /* ---- device taints (dra world) ---- */
 
-static gboolean
-device_taint(ScenarioEvents *self, guint index, const ScenarioEvent *e, const char *node)
+/* The rules for @node's GPUs in one pool of one driver (all devices, or each named). */
+static void
+taint_pool(ScenarioEvents *self,
+           guint index,
+           const ScenarioEvent *e,
+           const char *node,
+           const char *driver,
+           const char *pool)
 {
 	guint n = e->devices != NULL ? g_strv_length(e->devices) : 1;
 
 	for (guint i = 0; i < n; i++) {
 		TaintRec *t = g_new0(TaintRec, 1);
 
-		t->pool = g_strdup(node); /* the NVIDIA driver's pool is its node */
+		t->node = g_strdup(node);
+		t->driver = g_strdup(driver);
+		t->pool = g_strdup(pool);
 		t->device = e->devices != NULL ? g_strdup(e->devices[i]) : NULL;
 		t->event = index;
 		t->active = TRUE;
-		t->rule.driver = GPU_DRIVER;
+		t->rule.driver = t->driver;
 		t->rule.pool = t->pool;
 		t->rule.device = t->device;
 		t->rule.taint.key = e->taint_key;
@@ -107,6 +121,33 @@ device_taint(ScenarioEvents *self, guint index, const ScenarioEvent *e, const ch
 		g_ptr_array_add(self->rules, t);
 		cluster_dra_add_taint_rule(self->env.dra, &t->rule);
 	}
+}
+
+/*
+ * A catalog node's GPUs are the NVIDIA driver's pool named after the node; an
+ * imported node's are the pools of its slices of GPU drivers (gpu.*, as
+ * world_objects.c counts compute devices), each (driver, pool) once.
+ */
+static gboolean
+device_taint(ScenarioEvents *self, guint index, const ScenarioEvent *e, const char *node)
+{
+	const K8sObjectSet *set = self->env.inventory;
+	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+	for (guint i = 0;
+	     set != NULL && i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++) {
+		const K8sResourceSlice *s = k8s_object_as_resource_slice(
+		        k8s_object_set_get_kind((K8sObjectSet *)set, K8S_KIND_RESOURCE_SLICE, i));
+		const char *driver = s->spec.driver;
+
+		if (g_strcmp0(s->spec.node_name, node) != 0 || driver == NULL ||
+		    !g_str_has_prefix(driver, "gpu.") || s->spec.pool.name == NULL ||
+		    !g_hash_table_add(seen, g_strdup_printf("%s/%s", driver, s->spec.pool.name)))
+			continue;
+		taint_pool(self, index, e, node, driver, s->spec.pool.name);
+	}
+	if (g_hash_table_size(seen) == 0)
+		taint_pool(self, index, e, node, GPU_DRIVER, node);
 	return TRUE;
 }
 
@@ -119,7 +160,7 @@ device_untaint(ScenarioEvents *self, const ScenarioEvent *e, const char *node)
 	for (guint i = 0; i < self->rules->len; i++) {
 		TaintRec *t = self->rules->pdata[i];
 
-		if (!t->active || g_strcmp0(t->pool, node) != 0 ||
+		if (!t->active || g_strcmp0(t->node, node) != 0 ||
 		    g_strcmp0(t->rule.taint.key, e->taint_key) != 0 ||
 		    strcmp(t->rule.taint.effect, effect_name(e->taint_effect)) != 0)
 			continue;
@@ -339,8 +380,11 @@ mig_reconfigure(ScenarioEvents *self, guint index, const ScenarioEvent *e, Clust
 		     "publishes every placement, so there is no mig-manager step: no effect");
 		return FALSE;
 	}
-	if (hw == NULL)
+	if (hw == NULL) {
+		/* the decoder refuses imported nodes (scenario_whatif__check_events) */
+		note(self, index, "the node has no model/hw GPUs to reconfigure: no effect");
 		return FALSE;
+	}
 	if (!dra)
 		keys = gfd_keys(self, hw, cn->name); /* before the layout changes */
 	duration = apply_layout(hw, e->mig_config, &ok);
@@ -404,9 +448,11 @@ apply_node(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNod
 		return TRUE;
 	case SCENARIO_EVENT_CORDON:
 		cn->unschedulable = TRUE;
+		cluster_node_touch(cn);
 		return TRUE;
 	case SCENARIO_EVENT_UNCORDON:
 		cn->unschedulable = FALSE;
+		cluster_node_touch(cn);
 		cluster_sim_notify(sim, CLUSTER_EVENT_NODE_UPDATED);
 		return TRUE;
 	case SCENARIO_EVENT_TAINT:
@@ -448,6 +494,28 @@ device_world_ok(ScenarioEvents *self, guint index, const ScenarioEvent *e)
 	return TRUE;
 }
 
+/*
+ * An event's node that this mode's cluster lacks: a what-if mode removed it,
+ * or it is a clone only another mode adds. The event is the same in every
+ * mode (docs/scenario.md, Events), so this is a note of the mode, not an error.
+ */
+static void
+missing_node(ScenarioEvents *self, guint index, const char *node)
+{
+	const GPtrArray *removed = self->env.mode->remove_nodes;
+	g_autofree char *why = NULL;
+
+	if (removed != NULL &&
+	    g_ptr_array_find_with_equal_func((GPtrArray *)removed, node, g_str_equal, NULL))
+		why = g_strdup_printf("node %s is removed in this mode (removeNodes): no effect",
+		                      node);
+	else
+		why = g_strdup_printf("node %s is not in this mode's cluster (another mode's "
+		                      "addNodes makes it): no effect",
+		                      node);
+	note(self, index, why);
+}
+
 static void
 on_event(SimLoop *loop, const SimEvent *ev, gpointer data)
 {
@@ -468,6 +536,8 @@ on_event(SimLoop *loop, const SimEvent *ev, gpointer data)
 
 		if (cn != NULL)
 			any |= apply_node(self, ev->target, e, cn);
+		else if (e->node != NULL)
+			missing_node(self, ev->target, e->node);
 	}
 	if (any)
 		self->applied++;

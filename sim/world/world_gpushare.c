@@ -182,6 +182,26 @@ scenario_gpushare__add_node(ScenarioGpuShare *self,
 	return TRUE;
 }
 
+gboolean
+scenario_gpushare__add_object_node(ScenarioGpuShare *self,
+                                   ClusterNode *node,
+                                   guint n_gpus,
+                                   const char *refused,
+                                   K8sDiagList *diags)
+{
+	if (refused != NULL) {
+		k8s_diag_list_error(diags, &self->mode->policy_pos, self->policy_path,
+		                    "mode %s: policy %s reads each GPU's free share, and node %s "
+		                    "(spec.cluster.objects) %s; valid here: kube-scheduler's "
+		                    "policies (LeastAllocated, MostAllocated, "
+		                    "RequestedToCapacityRatio, BalancedAllocation), or remove the "
+		                    "node (docs/research/scenario-policies.md)",
+		                    self->mode->name, self->mode->policy.name, node->name, refused);
+		return FALSE;
+	}
+	return scenario_gpushare__add_node(self, node, "all-disabled", n_gpus, diags);
+}
+
 /* The first pod the policy cannot score is kept, and refused at start. */
 static void
 refuse(ScenarioGpuShare *self, const ScenarioPod *pod, const char *why)
@@ -199,6 +219,19 @@ is_mig_class(const char *name)
 	        g_str_has_suffix(name, ".nvidia.com"));
 }
 
+/*
+ * The GPU drivers' whole-GPU classes: NVIDIA's (hw_nvidia_device_classes(); a
+ * manifest class of that name replaces the chart's), and AMD's and Intel's,
+ * whose drivers name their class after themselves, for clusters given as
+ * objects (docs/import.md, "GPUs of a node given as objects").
+ */
+static gboolean
+is_gpu_class(const char *name)
+{
+	return g_strcmp0(name, "gpu.nvidia.com") == 0 || g_strcmp0(name, "gpu.amd.com") == 0 ||
+	       g_strcmp0(name, "gpu.intel.com") == 0;
+}
+
 /* A request of the DRA world: the GPUs it asks for, or a refusal. */
 static gint64
 request_gpus(ScenarioGpuShare *self,
@@ -211,7 +244,7 @@ request_gpus(ScenarioGpuShare *self,
 	for (guint k = 0; k < r->n_first_available; k++) {
 		const char *cls = r->first_available[k].spec.device_class_name;
 
-		if (g_strcmp0(cls, "gpu.nvidia.com") == 0 || is_mig_class(cls))
+		if (is_gpu_class(cls) || is_mig_class(cls))
 			refuse(self, pod,
 			       "has a prioritized list (firstAvailable) of GPUs: how many it "
 			       "takes is known only once the allocator chose a subrequest");
@@ -220,13 +253,19 @@ request_gpus(ScenarioGpuShare *self,
 		return 0;
 	if (is_mig_class(e->device_class_name))
 		refuse(self, pod, "asks for MIG devices, which are not shares of one GPU");
-	if (g_strcmp0(e->device_class_name, "gpu.nvidia.com") != 0)
+	if (!is_gpu_class(e->device_class_name))
 		return 0; /* NICs and other devices: not the GPUs the policy scores */
-	if (g_strcmp0(e->allocation_mode, "All") == 0)
-		refuse(self, pod,
-		       "asks for allocationMode All of gpu.nvidia.com: how many GPUs that is "
-		       "depends on the node, and the policy scores a known count");
-	if (shared)
+	if (g_strcmp0(e->allocation_mode, "All") == 0) {
+		g_autofree char *why = g_strdup_printf(
+		        "asks for allocationMode All of %s: how many GPUs that is depends on the "
+		        "node, and the policy scores a known count",
+		        e->device_class_name);
+
+		refuse(self, pod, why);
+	}
+	/* a pod bound in an imported snapshot is pinned to its node: no score
+	 * chooses for it, and its claim's devices are held as allocated */
+	if (shared && pod->spec->node_name == NULL)
 		refuse(self, pod,
 		       "uses a shared ResourceClaim (resourceClaimName) of GPUs: its devices "
 		       "are taken once for every pod, the policy charges each pod");
@@ -235,8 +274,7 @@ request_gpus(ScenarioGpuShare *self,
 
 /*
  * The GPU devices a DRA-world pod's claims ask for: the ExactCount requests of
- * the driver's GPU class, gpu.nvidia.com (hw_nvidia_device_classes(); a
- * manifest class of that name replaces the chart's). GpuConfig sharing
+ * a GPU driver's class (is_gpu_class()). GpuConfig sharing
  * (time-slicing, MPS) makes a GPU's tenants replicas, not measured shares.
  */
 static gint64

@@ -5,7 +5,10 @@
  * status.allocatable, labels and taints; its run-model devices come from what
  * the mode's world shows the scheduler: the node's ResourceSlices as published
  * (dra), or the Node's extended resources (extended). A slice whose nodeName
- * names no Node makes an inferred node with spec.cluster.nodeDefaults.
+ * names no Node makes an inferred node with spec.cluster.nodeDefaults. For
+ * the fragmentation sampler and the FGD paper's policies, each node's
+ * physical GPUs and which GPU each device is (device_gpu,
+ * extended_device_gpu; docs/import.md, "GPUs of a node given as objects").
  * Catalog-shape pools are built first (world_run.c), so the sampler's nodes,
  * which need a model/hw node, stay the first nodes of the simulation.
  */
@@ -16,11 +19,21 @@
 #include "world-inventory.h"
 #include "world-private.h"
 
-/* What a node shows the run model: its devices, their DRA names and device-plugin resources. */
+/*
+ * What a node shows the run model: its devices, their DRA names and
+ * device-plugin resources; and, for the fragmentation sampler and the FGD
+ * paper's policies, its physical GPUs and which GPU each device is
+ * (docs/import.md, "GPUs of a node given as objects").
+ */
 typedef struct {
 	GArray *devices;      /* ClusterDevice */
 	GPtrArray *names;     /* char*: DRA device names */
 	GPtrArray *resources; /* char*: device-plugin resource of each device */
+	GArray *gpus;         /* ScenarioObjectGpu */
+	GArray *gpu_of;       /* ScenarioObjectDevice, per device */
+	GHashTable *parents;  /* MIG parentUUID -> GPU index + 1 */
+	char *unsampled;      /* why the sampler cannot model the GPUs (NULL: it can) */
+	char *refused;        /* why the paper's policies cannot score the node (NULL: they can) */
 } NodeDevs;
 
 static void
@@ -29,6 +42,11 @@ node_devs_init(NodeDevs *d)
 	d->devices = g_array_new(FALSE, TRUE, sizeof(ClusterDevice));
 	d->names = g_ptr_array_new_with_free_func(g_free);
 	d->resources = g_ptr_array_new_with_free_func(g_free);
+	d->gpus = g_array_new(FALSE, TRUE, sizeof(ScenarioObjectGpu));
+	d->gpu_of = g_array_new(FALSE, TRUE, sizeof(ScenarioObjectDevice));
+	d->parents = g_hash_table_new(g_str_hash, g_str_equal);
+	d->unsampled = NULL;
+	d->refused = NULL;
 }
 
 static void
@@ -37,6 +55,30 @@ node_devs_clear(NodeDevs *d)
 	g_array_unref(d->devices);
 	g_ptr_array_unref(d->names);
 	g_ptr_array_unref(d->resources);
+	g_array_unref(d->gpus);
+	g_array_unref(d->gpu_of);
+	g_hash_table_unref(d->parents);
+	g_free(d->unsampled);
+	g_free(d->refused);
+}
+
+/* The first reason wins: one is enough to say why. */
+static void
+node_devs_unsampled(NodeDevs *d, char *why)
+{
+	if (d->unsampled == NULL)
+		d->unsampled = why;
+	else
+		g_free(why);
+}
+
+static void
+node_devs_refused(NodeDevs *d, char *why)
+{
+	if (d->refused == NULL)
+		d->refused = why;
+	else
+		g_free(why);
 }
 
 /* "NVIDIA A100-SXM4-40GB" (driver) and "NVIDIA-A100-SXM4-40GB" (GFD) are one product. */
@@ -105,6 +147,111 @@ attr_string(const K8sDevice *dev, const char *driver, const char *name)
 	return a != NULL && a->type == K8S_ATTR_STRING ? a->string_value : NULL;
 }
 
+static gint64
+attr_int(const K8sDevice *dev, const char *driver, const char *name, gint64 fallback)
+{
+	const K8sDeviceAttribute *a = device_attr(dev, driver, name);
+
+	return a != NULL && a->type == K8S_ATTR_INT ? a->int_value : fallback;
+}
+
+/* A static MIG instance's first memory slice: its lowest memorySlice<N> capacity. */
+static gboolean
+mig_first_slice(const K8sDevice *dev, const char *driver, guint *start)
+{
+	guint64 first = G_MAXUINT64;
+
+	for (guint i = 0; i < dev->n_capacity; i++) {
+		const char *n = dev->capacity[i].name;
+
+		if (g_str_has_prefix(n, driver) && n[strlen(driver)] == '/')
+			n += strlen(driver) + 1;
+		if (g_str_has_prefix(n, "memorySlice") && g_ascii_isdigit(n[11]))
+			first = MIN(first, g_ascii_strtoull(n + 11, NULL, 10));
+	}
+	*start = first < 32 ? (guint)first : 0;
+	return first < 32;
+}
+
+/* The GPU a static MIG instance is part of (one per parentUUID), or G_MAXUINT with the reason. */
+static guint
+mig_parent_gpu(WorldRun *run, const char *driver, const K8sDevice *dev, NodeDevs *out)
+{
+	const char *parent = attr_string(dev, driver, "parentUUID");
+	const char *product = attr_string(dev, driver, "productName");
+	const char *profile = attr_string(dev, driver, "profile");
+	const HwGpuModel *model = scenario_objects__gpu_model(run->env.sc->catalog, product);
+	guint start;
+	gpointer index;
+
+	if (parent == NULL || profile == NULL || model == NULL ||
+	    hw_gpu_model_lookup_profile(model, profile) == NULL ||
+	    !mig_first_slice(dev, driver, &start)) {
+		node_devs_unsampled(
+		        out, g_strdup_printf("MIG device %s: its GPU is not known (parentUUID, a "
+		                             "catalog productName with its profile, and the "
+		                             "memorySlice<N> capacities are needed)",
+		                             dev->name));
+		return G_MAXUINT;
+	}
+	if (!g_hash_table_lookup_extended(out->parents, parent, NULL, &index)) {
+		ScenarioObjectGpu g = { model, product,
+			                (guint)attr_int(dev, driver, "parentIndex", out->gpus->len),
+			                TRUE };
+
+		index = GUINT_TO_POINTER(out->gpus->len + 1);
+		g_hash_table_insert(out->parents, (gpointer)parent, index);
+		g_array_append_val(out->gpus, g);
+	}
+	return GPOINTER_TO_UINT(index) - 1;
+}
+
+/*
+ * Which physical GPU @dev is, for the fragmentation sampler and the paper's
+ * policies: a device of a GPU driver that is not an NVIDIA MIG instance is one
+ * whole GPU (its `minor` attribute names it, else its order; its model the
+ * catalog's of `productName`, when there); a static MIG instance is part of
+ * the GPU its `parentUUID` names. A device that shares counters
+ * (DynamicMIG's partitionable devices) or allows several allocations
+ * (consumable capacity) is no whole GPU either: the sampler leaves the
+ * cluster's figure out and the policies refuse the node, each saying why.
+ */
+static void
+device_gpu(WorldRun *run, const char *driver, const K8sDevice *dev, gboolean mig, NodeDevs *out)
+{
+	ScenarioObjectDevice od = { G_MAXUINT, NULL, 0 };
+
+	if (dev->n_consumes_counters > 0 || dev->allow_multiple_allocations) {
+		char *why = g_strdup_printf(
+		        "device %s %s", dev->name,
+		        dev->n_consumes_counters > 0
+		                ? "consumes shared counters (a partitionable device, as DynamicMIG "
+		                  "publishes): which GPU share it takes is known only once "
+		                  "allocated"
+		                : "allows multiple allocations (consumable capacity), which the "
+		                  "per-GPU model does not follow");
+
+		node_devs_refused(out, g_strdup(why));
+		node_devs_unsampled(out, why);
+	} else if (mig) {
+		node_devs_refused(out, g_strdup_printf("publishes MIG device %s, which is not a "
+		                                       "share of one GPU",
+		                                       dev->name));
+		od.gpu = mig_parent_gpu(run, driver, dev, out);
+		od.profile = attr_string(dev, driver, "profile");
+		mig_first_slice(dev, driver, &od.start);
+	} else {
+		const char *product = attr_string(dev, driver, "productName");
+		ScenarioObjectGpu g = { scenario_objects__gpu_model(run->env.sc->catalog, product),
+			                product, 0, FALSE };
+
+		g.minor = (guint)attr_int(dev, driver, "minor", out->gpus->len);
+		od.gpu = out->gpus->len;
+		g_array_append_val(out->gpus, g);
+	}
+	g_array_append_val(out->gpu_of, od);
+}
+
 /*
  * One published device as the run model sees it: exclusive, its `memory`
  * capacity when published, compute 1.0; an NVIDIA MIG device (type=mig) has
@@ -137,6 +284,7 @@ slice_device(WorldRun *run, const char *driver, const K8sDevice *dev, NodeDevs *
 	g_array_append_val(out->devices, d);
 	g_ptr_array_add(out->names, g_strdup(dev->name));
 	g_ptr_array_add(out->resources, g_strdup(driver));
+	device_gpu(run, driver, dev, mig, out);
 	/* physical GPUs: the whole GPUs of GPU drivers (gpu.nvidia.com, gpu.amd.com,
 	 * gpu.intel.com); a MIG device's parent is counted once (count_mig_parent) */
 	if (!mig && g_str_has_prefix(driver, "gpu.")) {
@@ -218,14 +366,61 @@ gfd_gpu_memory(WorldRun *run, const K8sNode *node, const HwGpuModel **model)
 	return 0;
 }
 
+/*
+ * A number GFD labels a MIG profile with on a mixed-strategy node
+ * (nvidia.com/mig-<profile>.memory in MiB, .multiprocessors), or 0 when absent.
+ * The node reports what its driver measured, so it wins over the catalog's row
+ * (NVIDIA/k8s-device-plugin internal/lm/resource.go, newMigAttributeLabels: one
+ * label per attribute of the MIG device).
+ */
+static gint64
+gfd_mig_label(const K8sNode *node, const char *profile, const char *what)
+{
+	g_autofree char *key = g_strdup_printf("nvidia.com/mig-%s.%s", profile, what);
+	const char *value = node_label(node, key);
+
+	return value != NULL ? MAX(g_ascii_strtoll(value, NULL, 10), 0) : 0;
+}
+
+/* A MIG device's memory and compute: GFD's labels, else the catalog profile's. */
+static void
+mig_device_size(WorldRun *run,
+                const K8sNode *node,
+                const char *resource,
+                const HwGpuModel *model,
+                ClusterDevice *d)
+{
+	const char *profile = resource + strlen("nvidia.com/mig-");
+	const HwMigProfile *p = model != NULL ? hw_gpu_model_lookup_profile(model, profile) : NULL;
+	gint64 mib = gfd_mig_label(node, profile, "memory");
+	gint64 sms = gfd_mig_label(node, profile, "multiprocessors");
+
+	if (mib == 0 && p != NULL)
+		mib = p->memory_mib;
+	if (sms == 0 && p != NULL)
+		sms = p->sms;
+	d->mem_bytes = mib << 20;
+	if (sms > 0 && model != NULL && model->sms > 0)
+		d->capacity = MIN(1.0, (double)sms / model->sms);
+	if (p == NULL)
+		scenario_note__add(run->result->notes, resource, "MIG profile",
+		                   mib > 0 ? "not a profile of the catalog GPU of "
+		                             "nvidia.com/gpu.product: compute 1.0, memory "
+		                             "from the node's GFD label"
+		                           : "not a profile of the catalog GPU of "
+		                             "nvidia.com/gpu.product: compute 1.0, memory unknown");
+}
+
 /* One device of an extended resource: nvidia.com/gpu or nvidia.com/mig-<profile>. */
 static void
-extended_device(
-        WorldRun *run, const char *resource, gint64 gpu_mem, const HwGpuModel *model, NodeDevs *out)
+extended_device(WorldRun *run,
+                const K8sNode *node,
+                const char *resource,
+                gint64 gpu_mem,
+                const HwGpuModel *model,
+                NodeDevs *out)
 {
 	const char *profile = g_str_has_prefix(resource, "nvidia.com/mig-") ? resource + 15 : NULL;
-	const HwMigProfile *p =
-	        profile && model ? hw_gpu_model_lookup_profile(model, profile) : NULL;
 	ClusterShareMode shared = CLUSTER_SHARE_EXCLUSIVE;
 	ClusterDevice d;
 
@@ -233,20 +428,44 @@ extended_device(
 		shared = run->env.mode->xr.sharing == XR_SHARING_MPS ? CLUSTER_SHARE_MPS
 		                                                     : CLUSTER_SHARE_TIME_SLICE;
 	d = (ClusterDevice){ shared, CLUSTER_INTERVAL_DEFAULT, 1.0, gpu_mem, profile != NULL };
-	if (profile != NULL) {
-		d.mem_bytes = p != NULL ? (gint64)p->memory_mib << 20 : 0;
-		if (p != NULL && model->sms > 0)
-			d.capacity = MIN(1.0, (double)p->sms / model->sms);
-		else
-			scenario_note__add(
-			        run->result->notes, resource, "MIG profile",
-			        "not a profile of the catalog GPU of nvidia.com/gpu.product: "
-			        "compute 1.0, memory unknown");
-	}
+	if (profile != NULL)
+		mig_device_size(run, node, resource, model, &d);
 	g_array_append_val(out->devices, d);
 	g_ptr_array_add(out->names,
 	                g_strdup_printf("%s-%u", profile ? profile : "gpu", out->devices->len - 1));
 	g_ptr_array_add(out->resources, g_strdup(resource));
+}
+
+/*
+ * Which GPU a device-plugin device is: each nvidia.com/gpu device one whole
+ * GPU (its model the catalog's of GFD's nvidia.com/gpu.product). An
+ * nvidia.com/mig-<profile> device names no parent GPU nor placement, so the
+ * sampler cannot tell its GPUs' free slices (no figure, with a note), and the
+ * policies refuse the node.
+ */
+static void
+extended_device_gpu(const K8sNode *node,
+                    const char *resource,
+                    const HwGpuModel *model,
+                    NodeDevs *out)
+{
+	ScenarioObjectDevice od = { G_MAXUINT, NULL, 0 };
+
+	if (strcmp(resource, "nvidia.com/gpu") == 0) {
+		ScenarioObjectGpu g = { model, node_label(node, "nvidia.com/gpu.product"),
+			                out->gpus->len, FALSE };
+
+		od.gpu = out->gpus->len;
+		g_array_append_val(out->gpus, g);
+	} else {
+		node_devs_unsampled(out, g_strdup_printf("advertises %s, whose devices name no "
+		                                         "parent GPU nor placement",
+		                                         resource));
+		node_devs_refused(out, g_strdup_printf("advertises MIG instances (%s), which are "
+		                                       "not shares of one GPU",
+		                                       resource));
+	}
+	g_array_append_val(out->gpu_of, od);
 }
 
 /*
@@ -255,10 +474,17 @@ extended_device(
  * How they are shared is the mode's `sharing:` (the labels do not say it all).
  */
 static gint64
-gfd_replicas(WorldRun *run, const K8sNode *node)
+gfd_replicas(WorldRun *run, const K8sNode *node, NodeDevs *out)
 {
 	const char *label = node_label(node, "nvidia.com/gpu.replicas");
 	gint64 r = label != NULL ? g_ascii_strtoll(label, NULL, 10) : 1;
+
+	if (r > 1)
+		node_devs_refused(out, g_strdup_printf("shares its GPUs through the device plugin "
+		                                       "(nvidia.com/gpu.replicas %" G_GINT64_FORMAT
+		                                       "): a replica is an advertised unit, not a "
+		                                       "measured share of a GPU",
+		                                       r));
 
 	if (r > 1 && (guint)r != run->env.mode->xr.replicas)
 		scenario_note__add(run->result->notes, node->obj.metadata.name,
@@ -286,10 +512,12 @@ extended_node_devices(WorldRun *run, const K8sNode *node, NodeDevs *out)
 		if (gpu_mem < 0)
 			gpu_mem = gfd_gpu_memory(run, node, &model);
 		if (whole)
-			n /= gfd_replicas(run, node);
+			n /= gfd_replicas(run, node, out);
 		n = CLAMP(n, 0, 64); /* the run model's limit per resource and node */
-		for (gint64 k = 0; k < n; k++)
-			extended_device(run, res, gpu_mem, model, out);
+		for (gint64 k = 0; k < n; k++) {
+			extended_device(run, node, res, gpu_mem, model, out);
+			extended_device_gpu(node, res, model, out);
+		}
 		if (whole) {
 			run->physical_gpus += (guint)n;
 			run->physical_mem += n * gpu_mem;
@@ -314,17 +542,40 @@ inferred_node(const Scenario *sc, const char *name)
 	return n;
 }
 
-/* Adds @cnode with its devices to the simulation, the placement and the allocator. */
+/* The sampler's view of the node: its GPUs, or why it has none (a note, and no figure). */
+static void
+sample_node(WorldRun *run, const char *name, const NodeDevs *d)
+{
+	if (d->unsampled != NULL) {
+		g_autofree char *why = g_strdup_printf(
+		        "%s: no GPU fragmentation figure for the mode (docs/import.md)",
+		        d->unsampled);
+
+		/* the first such node says why; one is enough to leave the figure out */
+		if (!run->unsampled_noted)
+			scenario_note__add(run->result->notes, name, "fragmentation", why);
+		run->unsampled_noted = TRUE;
+		scenario_sample__add_unsampled_node(run->sampler, name);
+		return;
+	}
+	scenario_sample__add_object_node(
+	        run->sampler, name, (const ScenarioObjectGpu *)d->gpus->data, d->gpus->len,
+	        (const ScenarioObjectDevice *)d->gpu_of->data, d->gpu_of->len);
+}
+
+/* Adds @cnode with its devices to the simulation, the placement, the allocator and the sampler. */
 static gboolean
 add_node(WorldRun *run, ClusterNode *cnode, NodeDevs *d, GError **error)
 {
 	const char *name = cnode->name;
 
-	if (run->gpushare != NULL) {
+	/* the paper's policies: the node's GPU devices are its GPUs (DRA), or its
+	 * nvidia.com/gpu count (extended), as for catalog nodes */
+	if (run->gpushare != NULL &&
+	    !scenario_gpushare__add_object_node(run->gpushare, cnode, d->devices->len, d->refused,
+	                                        run->env.diags)) {
 		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
-		            "node %s: the mode's policy needs catalog-shape nodes "
-		            "(spec.cluster.nodePools), not objects",
-		            name);
+		            "node %s: the mode's policy cannot score it", name);
 		cluster_node_free(cnode);
 		return FALSE;
 	}
@@ -336,7 +587,7 @@ add_node(WorldRun *run, ClusterNode *cnode, NodeDevs *d, GError **error)
 		                             (const char *const *)d->names->pdata, d->names->len);
 	cluster_sim_add_node(run->env.sim, cnode, (ClusterDevice *)d->devices->data,
 	                     d->devices->len);
-	scenario_sample__add_unsampled_node(run->sampler);
+	sample_node(run, name, d);
 	return TRUE;
 }
 
@@ -436,10 +687,6 @@ scenario_objects__add_nodes(WorldRun *run, GError **error)
 		ok = add_inferred_nodes(run, inv.set, known, error);
 	if (ok && run->env.dra != NULL)
 		add_slices(run, inv.set);
-	if (ok && k8s_object_set_count(inv.set) > 0)
-		scenario_note__add(run->result->notes, "spec.cluster.objects", "fragmentation",
-		                   "the sampler models catalog-shape nodes only: no GPU "
-		                   "fragmentation figure for a cluster given as objects");
 	/* the allocator borrows the slices: the run keeps them */
 	if (ok) {
 		run->inventory = g_steal_pointer(&inv.set);

@@ -20,6 +20,7 @@ scenario_pods__clear(gpointer data)
 	ScenarioPod *p = data;
 
 	g_free(p->name);
+	g_free(p->request);
 }
 
 /* Pods one object makes: replicas, completions (else parallelism), or 1. */
@@ -88,6 +89,82 @@ entry_for(const Scenario *self, const K8sObject *obj)
 	return NULL;
 }
 
+/* "nvidia.com/gpu=1" for each extended resource (a name with a domain) a container limits. */
+static void
+describe_extended(GString *out, const K8sPodSpec *spec)
+{
+	for (guint c = 0; c < spec->n_containers; c++) {
+		const K8sQtyMap *limits = &spec->containers[c].resources.limits;
+
+		for (guint i = 0; i < limits->n; i++) {
+			if (strchr(limits->items[i].key, '/') == NULL)
+				continue; /* cpu, memory, ephemeral-storage */
+			g_string_append_printf(
+			        out, "%s%s=%s", out->len ? " " : "", limits->items[i].key,
+			        limits->items[i].value.text ? limits->items[i].value.text : "?");
+		}
+	}
+}
+
+/* "[gpu.nvidia.com x1]" per request of a claim's spec: its device class and count. */
+static void
+describe_claim_spec(GString *out, const K8sResourceClaimSpec *spec)
+{
+	for (guint r = 0; r < spec->n_requests; r++) {
+		const K8sDeviceRequest *req = &spec->requests[r];
+		const K8sExactDeviceRequest *exact = req->has_exactly ? &req->exactly
+		                                     : req->n_first_available > 0
+		                                             ? &req->first_available[0].spec
+		                                             : NULL;
+
+		if (exact == NULL)
+			continue;
+		if (g_strcmp0(exact->allocation_mode, "All") == 0)
+			g_string_append_printf(out, "[%s all]", exact->device_class_name);
+		else
+			g_string_append_printf(out, "[%s x%" G_GINT64_FORMAT "]",
+			                       exact->device_class_name,
+			                       exact->has_count ? exact->count : 1);
+	}
+}
+
+/*
+ * What a pod of @obj asks for, for the reports' `request` column: its extended
+ * resources, then "claim=NAME[class xN]" per resource claim (a template's or a
+ * claim's requests; the first alternative of a firstAvailable list). The same
+ * in every mode: it is the manifest, not a world's translation of it.
+ */
+static char *
+describe_request(const Scenario *self, const K8sObject *obj)
+{
+	const K8sPodSpec *spec = scenario_pods__object_spec(obj);
+	const char *ns = k8s_object_namespace(obj);
+	GString *out = g_string_new(NULL);
+
+	describe_extended(out, spec);
+	for (guint i = 0; i < spec->n_resource_claims; i++) {
+		const K8sPodResourceClaim *pc = &spec->resource_claims[i];
+		const char *name = pc->resource_claim_template_name
+		                           ? pc->resource_claim_template_name
+		                           : pc->resource_claim_name;
+		K8sObject *found =
+		        name == NULL ? NULL
+		        : pc->resource_claim_template_name
+		                ? k8s_object_set_lookup(self->objects,
+		                                        K8S_KIND_RESOURCE_CLAIM_TEMPLATE, ns, name)
+		                : k8s_object_set_lookup(self->objects, K8S_KIND_RESOURCE_CLAIM, ns,
+		                                        name);
+
+		g_string_append_printf(out, "%sclaim=%s", out->len ? " " : "", name ? name : "?");
+		if (found != NULL && pc->resource_claim_template_name != NULL)
+			describe_claim_spec(out,
+			                    &k8s_object_as_resource_claim_template(found)->spec);
+		else if (found != NULL)
+			describe_claim_spec(out, &k8s_object_as_resource_claim(found)->spec);
+	}
+	return g_string_free(out, FALSE);
+}
+
 static gboolean
 expand_object(const Scenario *self,
               const K8sObject *obj,
@@ -109,9 +186,11 @@ expand_object(const Scenario *self,
 		                   .duration = e->duration };
 	WorkloadItem item;
 	guint k = 0;
+	g_autofree char *request = NULL;
 
 	if (total == 0)
 		return TRUE;
+	request = describe_request(self, obj);
 	/* every pod arrives at `at`: the count is exact, check it before making any */
 	if (e->arrival_kind == SCENARIO_ARRIVAL_AT &&
 	    !scenario_limits__pods(out->len, total, &e->pos, "spec.workload.entries", diags))
@@ -144,6 +223,8 @@ expand_object(const Scenario *self,
 		                      ? g_strdup(obj->metadata.name)
 		                      : g_strdup_printf("%s-%u", obj->metadata.name, k);
 		kp.pod.namespace_ = k8s_object_namespace(obj);
+		kp.pod.workload = obj->metadata.name;
+		kp.pod.request = g_strdup(request);
 		kp.pod.spec = scenario_pods__object_spec(obj);
 		kp.pod.obj = obj;
 		kp.pod.arrival = item.arrival;
@@ -180,6 +261,10 @@ expand_trace(const Scenario *self, GArray *out, WorkloadTrace **trace_out, K8sDi
 
 		kp.pod.name = g_strdup(tp->name);
 		kp.pod.namespace_ = "default";
+		kp.pod.workload = "trace";
+		/* the trace's own terms: GPUs and the thousandths of each it uses */
+		kp.pod.request =
+		        g_strdup_printf("gpus=%u gpu_milli=%u", tp->num_gpu, (guint)tp->gpu_milli);
 		kp.pod.arrival = it->arrival;
 		/* No deletion time: the pod was still running when the trace ended. */
 		kp.pod.work = it->duration > 0 ? it->duration : SIM_TIME_NEVER;

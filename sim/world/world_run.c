@@ -389,6 +389,7 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 		             .gpu_mem = pod->memory };
 	g_auto(GStrv) claims = NULL;
 	g_auto(GStrv) templates = NULL;
+	g_auto(GStrv) adopt = NULL;
 	ClusterPod *cpod;
 	const char *resource;
 	guint index;
@@ -414,13 +415,12 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 		                           run->env.diags, "spec.");
 		if (cpod == NULL)
 			return FALSE;
-		if (!scenario_start__pin(run, pod, cpod)) {
-			cluster_pod_free(cpod);
-			return FALSE;
-		}
-		if (run->env.mode->world == SCENARIO_WORLD_DRA)
+		scenario_start__pin(run, pod, cpod);
+		w.running = cpod->bound;
+		if (run->env.mode->world == SCENARIO_WORLD_DRA) {
 			dra_pod_work(run, pod, &w, &claims, &templates);
-		else
+			w.adopt = (const char *const *)(adopt = scenario_start__adopted(run, pod));
+		} else
 			extended_pod_work(run, pod, cpod, &w);
 	}
 	resource = pod_gpu_resource(run, cpod);
@@ -438,6 +438,8 @@ add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
 		                    pod->spec != NULL ? pod->spec
 		                    : gpuspec != NULL ? gpuspec
 		                                      : &empty_spec);
+	if (w.running)
+		scenario_start__run(run, pod, index);
 	return TRUE;
 }
 
@@ -696,8 +698,13 @@ populate(WorldRun *run, guint before, GError **error)
 		scenario_start__notes(run);
 	for (guint i = 0; ok && i < run->pods->len; i++)
 		ok = add_pod(run, &g_array_index(run->pods, ScenarioPod, i), i);
-	if (ok && run->gpushare != NULL)
+	if (ok && run->env.dra != NULL)
+		scenario_start__claims(run);
+	if (ok && run->gpushare != NULL) {
 		scenario_gpushare__start(run->gpushare, run->env.names, run->env.diags);
+		if (run->env.dra != NULL)
+			cluster_dra_gpushare_hold_imported(run->env.dra);
+	}
 	if ((ok || (error != NULL && *error == NULL)) &&
 	    k8s_diag_list_count_errors(run->env.diags) > before) {
 		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
@@ -711,6 +718,7 @@ populate(WorldRun *run, guint before, GError **error)
 static gboolean
 drive(WorldRun *run, SimTime horizon, Progress *prog, GError **error)
 {
+	run->env.inventory = run->inventory;
 	run->events = scenario_events__new(&run->env);
 	run->kind_sample = sim_loop_add_kind(run->env.loop, "scenario-sample", on_sample, run);
 	/* a sample only observes: it cannot keep a quiescent run going */

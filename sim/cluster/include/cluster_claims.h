@@ -55,6 +55,14 @@ ClusterClaim *cluster_claims_add(ClusterClaims *self, const char *name);
 ClusterClaim *
 cluster_claims_generate(ClusterClaims *self, const char *pod_name, const char *pod_claim_name);
 ClusterClaim *cluster_claims_lookup(ClusterClaims *self, const char *name);
+/*
+ * The claim the controller generated for (@pod, @pod_claim) before the run
+ * started (an imported pod's status.resourceClaimStatuses names it): claim
+ * @name, if it exists and no pod owns it yet, becomes owned by @pod as a
+ * generated claim is. Returns: (transfer none) (nullable): the claim.
+ */
+ClusterClaim *
+cluster_claims_adopt(ClusterClaims *self, const char *name, const char *pod, const char *pod_claim);
 /* Records the allocation (takes ownership). */
 void cluster_claims_allocate(ClusterClaims *self, ClusterClaim *claim, gpointer allocation);
 /* Adds @pod to reservedFor. FALSE if full (256) and @pod is not yet in it. */

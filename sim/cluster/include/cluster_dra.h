@@ -56,6 +56,13 @@ gboolean cluster_dra_add_allocated_claim(ClusterDra *self,
                                          const K8sResourceClaim *claim,
                                          GHashTable *held,
                                          K8sDiagList *diags);
+/*
+ * After the FGD paper's per-GPU state is on the nodes (world_gpushare.c):
+ * claims allocated in the input (cluster_dra_add_allocated_claim) mark their
+ * devices held on the node their allocation's nodeSelector names, as a
+ * claim allocated at Reserve does, and free them when deallocated.
+ */
+void cluster_dra_gpushare_hold_imported(ClusterDra *self);
 /**
  * cluster_dra_set_node_devices:
  * @names: the device names (as published in the node's slices) of the

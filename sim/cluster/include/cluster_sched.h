@@ -157,6 +157,23 @@ guint cluster_sched_get_next_start_index(const ClusterSched *self);
  */
 void
 cluster_sched_schedule_one(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *out);
+/**
+ * cluster_sched_admit:
+ *
+ * A pod already running on @node when the run starts (an imported pod with
+ * spec.nodeName, ClusterPod.bound): no scheduling cycle placed it and none
+ * runs now. Only what the kubelet's admission checks on its own node (node
+ * selector and affinity, resources: GeneralPredicates; a cordon and NoSchedule
+ * taints do not apply) and its claims there (an allocated claim is only
+ * checked against the node, one not allocated is allocated on it), then
+ * Reserve. nextStartNodeIndex, the random stream and the cycle counters are
+ * untouched. On failure @out says why (status UNSCHEDULABLE, reason) and
+ * nothing is reserved.
+ */
+void cluster_sched_admit(ClusterSched *self,
+                         const ClusterPod *pod,
+                         ClusterNode *node,
+                         ClusterScheduleResult *out);
 /* Adds @pod's requests to @node (a pod bound outside the scheduler). */
 void cluster_sched_assume(ClusterSched *self, const ClusterPod *pod, ClusterNode *node);
 /* Removes @pod's requests from @node (pod ended, evicted, or unreserved). */

@@ -45,6 +45,10 @@ typedef struct {
 	                  gint64 *scores,
 	                  guint n_scores);
 	void (*finalize)(ClusterScorePlugin *self);
+	/* TRUE: @score reads only the pod and the node's allocatable, requests and
+	 * taints (no labels, name, user_data or random draws), so the nodes of one
+	 * equivalence class (cluster_sched_class.c) share one call per cycle. */
+	gboolean node_state_only;
 } ClusterScorePluginClass;
 
 struct ClusterScorePlugin {

@@ -55,6 +55,13 @@ typedef struct {
 	gboolean set_sharing;
 	ClusterShareMode sharing;
 	ClusterTimeSliceInterval interval;
+	/* Running when the run starts: no arrival event; cluster_sim_start_running()
+	 * puts it on its node. */
+	gboolean running;
+	/* NULL-terminated (pod claim, claim name) pairs: claims the controller made
+	 * for @templates before the run (an imported pod's resourceClaimStatuses),
+	 * the pod's at its first arrival instead of new ones (cluster_claims_adopt). */
+	const char *const *adopt;
 } ClusterSimWork;
 
 typedef struct ClusterSim ClusterSim;
@@ -109,6 +116,17 @@ void cluster_sim_add_node(ClusterSim *self,
                           guint n_devices);
 /* Takes @pod (its uid becomes the returned index); schedules its arrival. */
 guint cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *work);
+/*
+ * cluster_sim_start_running:
+ * Before the loop runs, pod @index (added with work.running) is on @node as
+ * the starting state: it arrives and binds at once with no scheduling cycle
+ * (cluster_sched_admit()), its claims reserved, and starts; its scheduling
+ * latency is not sampled (it was running). Returns: FALSE, with @reason (static
+ * or the scheduler's), when the kubelet would not admit it there; then it is an
+ * ordinary pending arrival at the current time instead.
+ */
+gboolean
+cluster_sim_start_running(ClusterSim *self, guint index, ClusterNode *node, const char **reason);
 ClusterSched *cluster_sim_get_sched(ClusterSim *self);
 ClusterQueue *cluster_sim_get_queue(ClusterSim *self);
 ClusterClaims *cluster_sim_get_claims(ClusterSim *self);

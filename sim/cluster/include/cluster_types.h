@@ -114,6 +114,10 @@ typedef struct {
 	/* Open-Gpu-Share's per-GPU state (cluster_gpushare.h); NULL outside the
 	 * research worlds, where no check or score reads it. */
 	struct ClusterGpuShareNode *gpushare;
+	/* Bumped by every change a filter or score may read (the functions
+	 * below, assume/release, cluster_node_touch): the scheduler's
+	 * equivalence classes recompute a node's class when it moved. */
+	guint32 state_gen;
 } ClusterNode;
 
 ClusterNode *cluster_node_new(const char *name);
@@ -130,6 +134,8 @@ void cluster_node_add_taint(ClusterNode *self,
                             ClusterTaintEffect effect);
 /* Returns: TRUE if a taint with @key and @effect was removed. */
 gboolean cluster_node_remove_taint(ClusterNode *self, const char *key, ClusterTaintEffect effect);
+/* Call after writing a field directly (allocatable, unschedulable, gpushare). */
+void cluster_node_touch(ClusterNode *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterNode, cluster_node_free)
 

@@ -37,6 +37,8 @@ typedef struct {
 /* One pod at the end of a run, for the per-pod records of the report. */
 typedef struct {
 	char *name;
+	char *workload; /* ScenarioPod's, copied */
+	char *request;
 	SimTime arrival;
 	SimTime start;   /* first bind, -1 when never bound */
 	SimTime end;     /* completion, -1 when not completed */
@@ -163,10 +165,34 @@ ScenarioSampler *scenario_sample__new(const Scenario *sc,
 void scenario_sample__free(ScenarioSampler *self);
 /* After cluster_sim_add_node(): the node's hardware, published with @opts
  * (@slices: its hw_publish_nvidia() output, the simulation's device order). */
-/* A node of the simulation the sampler cannot model (no model/hw node: spec.cluster.objects),
- * added after every sampled node: fragmentation is then not measured (NaN), never a figure
- * over part of the cluster. */
-void scenario_sample__add_unsampled_node(ScenarioSampler *self);
+/*
+ * Nodes given as objects (spec.cluster.objects; measure_sample_objects.c),
+ * after cluster_sim_add_node(): the node's physical GPUs as sim/world derived
+ * them from its published devices or extended resources, and for each
+ * simulation device (in the simulation's order) which GPU it is.
+ */
+typedef struct {
+	const HwGpuModel *model; /* the catalog model of its product; NULL: not in the catalog */
+	const char *product;     /* copied; NULL: unknown */
+	guint minor;             /* the stable id's gpu-<minor> */
+	gboolean mig;            /* its devices are MIG instances (needs @model with MIG) */
+} ScenarioObjectGpu;
+
+typedef struct {
+	guint gpu;           /* index into the node's ScenarioObjectGpu */
+	const char *profile; /* a MIG instance's profile (copied); NULL: the whole GPU */
+	guint start;         /* a MIG instance's first memory slice */
+} ScenarioObjectDevice;
+
+void scenario_sample__add_object_node(ScenarioSampler *self,
+                                      const char *name,
+                                      const ScenarioObjectGpu *gpus,
+                                      guint n_gpus,
+                                      const ScenarioObjectDevice *devices,
+                                      guint n_devices);
+/* A node given as objects whose GPUs the sampler cannot model (sim/world says why in a
+ * note): fragmentation is then not measured (NaN), never a figure over part of the cluster. */
+void scenario_sample__add_unsampled_node(ScenarioSampler *self, const char *name);
 void scenario_sample__add_node(ScenarioSampler *self,
                                const HwNode *node,
                                const HwPublishOptions *opts,

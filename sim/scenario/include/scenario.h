@@ -138,6 +138,7 @@ typedef struct {
 	char *mig_config;
 	SimTime duration;
 	K8sPos pos;
+	K8sPos node_pos; /* of @node */
 } ScenarioEvent;
 
 /* addNodes: @count more nodes like the imported node @like (issue 16, docs/import.md). */
@@ -319,6 +320,8 @@ const ScenarioPool *scenario_lookup_node_pool(const Scenario *self, const char *
 typedef struct {
 	char *name;
 	const char *namespace_;
+	const char *workload;   /* its workload object's name, "trace" for trace pods (borrowed) */
+	char *request;          /* what it asks for, for reports: "nvidia.com/gpu=1" (owned) */
 	const K8sPodSpec *spec; /* borrowed from the scenario's objects; NULL for trace pods */
 	const K8sObject *obj;   /* the manifest object; NULL for trace pods */
 	SimTime arrival;

@@ -11,8 +11,8 @@ rm -rf "$work" && mkdir -p "$work" || exit 1
 . "$src/tests/unit/cli/tap-lib.sh"
 cd "$src" || exit 1
 
-# pod,node of every pod of a run's pods.csv (node comes before the quoted devices).
-placements() { cut -d, -f2,3,6 "$1/pods.csv"; }
+# pod, arrival_s, node of a run's pods.csv (the columns before it hold no quoted commas)
+placements() { cut -d, -f2,5,8 "$1/pods.csv"; }
 
 # 1. Every shipped scenario's manifests convert, and lint accepts the output on the
 # scenario's own shapes. node-events is the one with a device-plugin pod template
@@ -102,7 +102,7 @@ result $? "lint: 12 notebooks of 3Gi fit the 3g.40gb (room for 13)"
 "$drasim" lint $d/gpu-scenario.yaml 2>"$work/err" &&
 	grep -q "^$d/gpu.yaml:16:51: warning: 12 pods share ResourceClaim shared-gpu .*its 1 device of 81559 MiB holds 9 pods of 8192 MiB" "$work/err" &&
 	"$drasim" run $d/gpu-scenario.yaml >"$work/out" 2>"$work/err" &&
-	grep -q '^pods_completed  *pods  *9$' "$work/out" && ! grep -q '^pods_oom_killed  *pods  *0$' "$work/out"
+	grep -q '^pods_completed  *pods  *9$' "$work/out" && ! grep -q '^oom_kills  *kills  *0$' "$work/out"
 result $? "lint: 12 notebooks of 8Gi on one shared H100: room for 9, as the run completes 9"
 # Manifests declare no GPU memory: Deployment many (12 replicas) on one device passes
 # 8 per device and is reported at its claim reference; eight (8 replicas) is not.

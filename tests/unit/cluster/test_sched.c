@@ -623,6 +623,71 @@ test_sched__node_order_round_robins_zones(void **state)
 	assert_string_equal(got->str, "a2 c1 a3 c2 ");
 }
 
+/*
+ * A pod running when the run starts is admitted on its node without a cycle
+ * (cluster_sched_admit): on 500 nodes, pod "run" bound to node-0300 under a
+ * NoSchedule taint and a cordon (the kubelet checks neither) adds its 4 CPUs
+ * there and leaves nextStartNodeIndex at 0, no attempt, no filter call. The
+ * first pending pod's cycle then starts at node-0000: 230 nodes looked at
+ * (numFeasibleNodesToFind of 500), the next start 230, as
+ * test_sched__rotating_start_index's first cycle. A node selector the node
+ * lacks, or resources past its allocatable, refuse the admission and reserve
+ * nothing. For comparison, a cycle pinned by kubernetes.io/hostname (what
+ * drasim did before) looks at all 500 nodes, one feasible, and so leaves the
+ * index where it was: (230 + 500) mod 500 = 230.
+ */
+static void
+test_sched__admit_running_pod_without_a_cycle(void **state)
+{
+	g_autoptr(ClusterSched) sched = cluster_sched_new(NULL);
+	GPtrArray *nodes = add_nodes(sched, 500);
+	ClusterNode *home = nodes->pdata[300];
+	g_autoptr(ClusterPod) run = cluster_pod_new("run", 1);
+	g_autoptr(ClusterPod) wait = cluster_pod_new("wait", 2);
+	g_autoptr(ClusterPod) pinned = cluster_pod_new("pinned", 3);
+	g_autoptr(ClusterPod) picky = cluster_pod_new("picky", 4);
+	ClusterScheduleResult r;
+
+	(void)state;
+	cluster_node_add_taint(home, "busy", "", CLUSTER_EFFECT_NO_SCHEDULE);
+	home->unschedulable = TRUE;
+	cluster_pod_set_request(run, CLUSTER_RES_CPU, 4000);
+	run->bound = TRUE;
+	cluster_sched_admit(sched, run, home, &r);
+	assert_int_equal(r.status, CLUSTER_STATUS_SUCCESS);
+	assert_ptr_equal(r.node, home);
+	assert_int_equal(home->requested.v[CLUSTER_RES_CPU], 4000);
+	assert_int_equal(cluster_sched_get_next_start_index(sched), 0);
+	assert_int_equal(cluster_sched_get_stats(sched)->attempts, 0);
+	assert_int_equal(cluster_sched_get_stats(sched)->node_filter_calls, 0);
+
+	cluster_pod_set_request(wait, CLUSTER_RES_CPU, 1);
+	cluster_sched_schedule_one(sched, wait, &r);
+	assert_int_equal(r.status, CLUSTER_STATUS_SUCCESS);
+	assert_int_equal(r.evaluated, 230);
+	assert_int_equal(cluster_sched_get_next_start_index(sched), 230);
+
+	cluster_node_set_label(nodes->pdata[7], "kubernetes.io/hostname", "node-0007");
+	cluster_pod_add_node_selector(pinned, "kubernetes.io/hostname", "node-0007");
+	cluster_sched_schedule_one(sched, pinned, &r);
+	assert_int_equal(r.status, CLUSTER_STATUS_SUCCESS);
+	assert_int_equal(r.evaluated, 500);
+	assert_int_equal(r.feasible, 1);
+	assert_int_equal(cluster_sched_get_next_start_index(sched), 230);
+
+	cluster_pod_add_node_selector(picky, "gpu", "h100");
+	picky->bound = TRUE;
+	cluster_sched_admit(sched, picky, home, &r);
+	assert_int_equal(r.status, CLUSTER_STATUS_UNSCHEDULABLE);
+	assert_null(r.node);
+	assert_non_null(r.reason);
+	cluster_pod_set_request(run, CLUSTER_RES_CPU, 61000); /* 4000 + 61000 > 64000 */
+	cluster_sched_admit(sched, run, home, &r);
+	assert_int_equal(r.status, CLUSTER_STATUS_UNSCHEDULABLE);
+	assert_int_equal(home->requested.v[CLUSTER_RES_CPU], 4000);
+	g_ptr_array_unref(nodes);
+}
+
 int
 main(void)
 {
@@ -643,6 +708,7 @@ main(void)
 		cmocka_unit_test(test_sched__dynamic_resources),
 		cmocka_unit_test(test_sched__no_nodes_and_no_driver),
 		cmocka_unit_test(test_sched__node_order_round_robins_zones),
+		cmocka_unit_test(test_sched__admit_running_pod_without_a_cycle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

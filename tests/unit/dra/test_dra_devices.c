@@ -174,6 +174,48 @@ test_counter_leak_quirk(void **state)
 	assert_true(dra_allocator_get_stats(a)->quirk_counters_leaked > 0);
 }
 
+/*
+ * checkAvailableCounters runs on every allocateDevice call in release-1.34,
+ * also for a multi-allocatable device that this call already picked: a device
+ * consuming 3 of a counter of 6 fits twice (3 + 3 = 6) but not three times
+ * (9 > 6), whatever capacity it has left. (Later upstream skips the check
+ * once the device's capacity is in use; 1.34 does not.)
+ */
+static void
+test_multi_allocatable_counters(void **state)
+{
+	DraCounter six = { "mem", 6000 };
+	DraCounterSet set = { "parts", &six, 1 };
+	DraCounter three = { "mem", 3000 };
+	DraCounterConsumption cons = { "parts", &three, 1 };
+	DraDevice devs[1] = { { 0 } };
+	devs[0].name = "device-1";
+	devs[0].allow_multiple_allocations = TRUE;
+	devs[0].consumes_counters = &cons;
+	devs[0].n_consumes_counters = 1;
+	DraSlice s = slice_of("slice-1", "pool-1", devs, 1);
+	s.shared_counters = &set;
+	s.n_shared_counters = 1;
+	DraRequest two = exact("req-0", 2);
+	DraRequest three_picks = exact("req-0", 3);
+	DraClaim c2 = claim_of("claim-0", &two, 1);
+	DraClaim c3 = claim_of("claim-0", &three_picks, 1);
+	const DraClaim *claims2[] = { &c2 };
+	const DraClaim *claims3[] = { &c3 };
+	DraFeatures f = dra_features_none();
+	f.partitionable_devices = TRUE;
+	f.consumable_capacity = TRUE;
+	g_autoptr(DraAllocator) a = new_alloc(&f);
+	/* the capacity re-check quirk would read slice devices[1] (past the end) */
+	DraQuirks no_recheck = { FALSE, TRUE };
+
+	dra_allocator_set_quirks(a, &no_recheck);
+	dra_allocator_add_slice(a, &s);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims2, 1), DRA_OUTCOME_ALLOCATED);
+	assert_int_equal(dra_allocator_get_allocation(a, 0)->n_results, 2);
+	assert_int_equal(dra_allocator_allocate(a, &node1, claims3, 1), DRA_OUTCOME_UNSCHEDULABLE);
+}
+
 /* consumable capacity: validRange rounds up to min + k*step and results get a shareID. */
 static void
 test_consumable_capacity_rounding(void **state)
@@ -257,6 +299,7 @@ main(void)
 		cmocka_unit_test(test_taint_rule),
 		cmocka_unit_test(test_taint_rule_selectors),
 		cmocka_unit_test(test_counter_leak_quirk),
+		cmocka_unit_test(test_multi_allocatable_counters),
 		cmocka_unit_test(test_consumable_capacity_rounding),
 		cmocka_unit_test(test_shared_state),
 	};

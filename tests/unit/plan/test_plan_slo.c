@@ -38,7 +38,9 @@ test_parse_good(void **state)
 		{ "gpu_allocation_ratio_final>80%", "gpu_allocation_ratio_final", PLAN_OP_GT, 0.8,
 		  "ratio" },
 		{ "slowdown_p99 <= 2x", "slowdown_p99", PLAN_OP_LE, 2, "x" },
-		{ "pods_oom_killed <= 3", "pods_oom_killed", PLAN_OP_LE, 3, "pods" },
+		{ "oom_kills <= 3", "oom_kills", PLAN_OP_LE, 3, "kills" },
+		{ "evictions == 0", "evictions", PLAN_OP_EQ, 0, "evictions" },
+		{ "scheduling_cycles < 100", "scheduling_cycles", PLAN_OP_LT, 100, "cycles" },
 	};
 
 	(void)state;
@@ -72,6 +74,12 @@ test_parse_bad(void **state)
 		{ "pod_pending == 0",
 		  { "unknown metric 'pod_pending'", "pods_pending", "scheduling_latency_p99" } },
 		{ "scheduling_latency <= 60s", { "unknown metric 'scheduling_latency'", "_p99" } },
+		/* a schema v1 name says what it became */
+		{ "pods_oom_killed <= 3",
+		  { "metric 'pods_oom_killed' was renamed to 'oom_kills'", "report schema v2",
+		    "oom_kills <= 3" } },
+		{ "pods_evicted == 0", { "renamed to 'evictions'", "evictions == 0" } },
+		{ "oom_kills <= 3s", { "'s' does not fit oom_kills", "a count" } },
 		/* operators */
 		{ "pods_pending = 0", { "'=' is not an operator", "<=, <, >=, >, ==" } },
 		{ "pods_pending != 0", { "'!=' is not an operator", "<=, <, >=, >, ==" } },

@@ -3,9 +3,10 @@
 
 - every JSON report (the fake one, and each reports/baselines/*.json) is
   valid against reports/schema/report.schema.json, and a corrupted report is not;
-- the two CSV files round-trip through Python's csv module with the
-  documented columns (docs/reports.md): pods.csv has 11, timeseries.csv has
-  3 + one per series, on every row.
+- the three CSV files round-trip through Python's csv module with the
+  documented columns (docs/reports.md), on every row: summary.csv
+  (mode,metric,unit,value: every metric of the JSON), timeseries.csv
+  (mode,t_s,metric,unit,value: every sample of the JSON's series), pods.csv (14).
 Usage: check_outputs.py FAKE_REPORT_EXE SCHEMA BASELINES_DIR
 """
 import copy
@@ -20,8 +21,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[2])))
 import validate  # noqa: E402  (reports/schema/validate.py)
 
-POD_COLUMNS = ["mode", "pod", "arrival_s", "start_s", "end_s", "node", "devices", "slowdown",
-               "outcome", "attempts", "oom_kills"]
+POD_COLUMNS = ["mode", "pod", "workload", "request", "arrival_s", "start_s", "end_s", "node",
+               "devices", "slowdown", "outcome", "attempts", "oom_kills", "pending_reason"]
 passed = failed = 0
 
 
@@ -64,30 +65,36 @@ def main():
         errors = schema_errors(schema, report)
         check(not errors, "fake report: %s" % errors)
         bad = copy.deepcopy(report)
-        bad["modes"][0]["pods"][0]["start_us"] = "soon"
+        bad["modes"][0]["pods"][0]["start_s"] = "soon"
         del bad["modes"][1]["metrics"]["pods_submitted"]["unit"]
         check(len(schema_errors(schema, bad)) == 2, "a corrupted report must give 2 errors")
 
         _, pods = check_csv(os.path.join(out, "pods.csv"), POD_COLUMNS)
         n_pods = sum(len(m["pods"]) for m in report["modes"])
         check(len(pods) == n_pods, "pods.csv: %d rows, report has %d pods" % (len(pods), n_pods))
-        devices = [row[6] for row in pods if "," in row[6]]
+        devices = [row[8] for row in pods if "," in row[8]]
         check(devices and devices[0] == "gpu-0,gpu-1", "pods.csv: a quoted device list reads back whole")
-        header, samples = check_csv(os.path.join(out, "timeseries.csv"), None, 4)
-        check(header[:3] == ["mode", "sample", "time_s"], "timeseries.csv: first columns %s" % header[:3])
-        series = []
+        for row, pod in zip(pods, [p for m in report["modes"] for p in m["pods"]]):
+            check(row[1] == pod["name"] and row[2] == (pod["workload"] or "")
+                  and row[3] == (pod["request"] or ""), "pods.csv: %s: workload/request" % row[1])
+            check(float(row[4]) == pod["arrival_s"], "pods.csv: %s: arrival_s %s" % (row[1], row[4]))
+        _, summary = check_csv(os.path.join(out, "summary.csv"), ["mode", "metric", "unit", "value"])
+        want = [[m["name"], k, v["unit"], v["value"]] for m in report["modes"] for k, v in m["metrics"].items()]
+        got = [[r[0], r[1], r[2], float(r[3]) if r[3] else None] for r in summary]
+        check(got == want, "summary.csv: rows differ from the JSON metrics")
+        _, samples = check_csv(os.path.join(out, "timeseries.csv"), ["mode", "t_s", "metric", "unit", "value"])
+        want = []
         for m in report["modes"]:
-            series += [s for s in m["timeseries"]["series"] if s not in series]
-        check(len(header) == 3 + len(series), "timeseries.csv: %d columns, expected %d" % (len(header), 3 + len(series)))
-        first = report["modes"][0]["timeseries"]["series"]
-        for name, data in first.items():
-            column = header.index(name)
-            got = [float(r[column]) for r in samples if r[0] == report["modes"][0]["name"]]
-            check(got == [float(v) for v in data["values"]], "timeseries.csv: %s values differ from the JSON" % name)
+            ts = m["timeseries"]
+            for name, data in ts["series"].items():
+                want += [[m["name"], ts["start_s"] + i * ts["interval_s"], name, data["unit"], v]
+                         for i, v in enumerate(data["values"])]
+        got = [[r[0], float(r[1]), r[2], r[3], float(r[4]) if r[4] else None] for r in samples]
+        check(got == want, "timeseries.csv: rows differ from the JSON series")
     for path in sorted(glob.glob(os.path.join(baselines, "*.json"))):
         with open(path) as f:
             document = json.load(f)
-        if document.get("schema") != "drasim.io/report/v1":
+        if document.get("schema") != "drasim.io/report/v2":
             continue  # bench.json has its own shape
         errors = schema_errors(schema, document)
         check(not errors, "%s: %s" % (path, errors[:5]))

@@ -39,7 +39,10 @@ fill_pods(RptMode *mode, double scale)
 		gboolean ran = i < 17;
 		RptPod pod = {
 			.name = name,
-			.arrival_us = (RptTime)i * 10 * G_USEC_PER_SEC,
+			.workload = "job",
+			.request = i % 2 ? "nvidia.com/gpu=1" : "claim=gpu[gpu.nvidia.com x1]",
+			/* a fraction of a second: JSON and CSV print it exactly (0.25 s) */
+			.arrival_us = (RptTime)i * 10 * G_USEC_PER_SEC + (i == 1 ? 250000 : 0),
 			.start_us =
 			        ran ? (RptTime)(i * 10 + i % 5) * G_USEC_PER_SEC : RPT_TIME_NONE,
 			.end_us = ran && i < 15 ? (RptTime)(i * 10 + 100) * G_USEC_PER_SEC
@@ -95,13 +98,15 @@ fill_mode(RptMode *mode, double scale)
 	double latency[] = { 0.0, 1.0, 2.0, 3.0, 4.0, 0.5, 1.5 };
 	double jct[] = { 100.0, 120.0, 150.0 * scale };
 
-	rpt_mode_set_info(mode, "nodes", "4");
-	rpt_mode_set_info(mode, "gpus", "32");
+	rpt_mode_set_info_number(mode, "nodes", 4);
+	rpt_mode_set_info_number(mode, "gpus", 32);
+	rpt_mode_set_info_seconds(mode, "simulated_end_s", 600 * G_USEC_PER_SEC + 500);
+	rpt_mode_set_info_bool(mode, "score_policy_beyond_production", FALSE);
 	rpt_mode_set_metric(mode, RPT_M_PODS_SUBMITTED, 20, "pods");
 	rpt_mode_set_metric(mode, RPT_M_PODS_SCHEDULED, 17, "pods");
 	rpt_mode_set_metric(mode, RPT_M_PODS_COMPLETED, 15, "pods");
 	rpt_mode_set_metric(mode, RPT_M_PODS_PENDING, 3, "pods");
-	rpt_mode_set_metric(mode, RPT_M_PODS_OOM_KILLED, 1, "pods");
+	rpt_mode_set_metric(mode, RPT_M_OOM_KILLS, 1, "kills");
 	rpt_mode_set_metric(mode, RPT_M_GPU_ALLOC_RATIO_TW, 0.61234567891 * scale, "ratio");
 	rpt_mode_set_metric(mode, RPT_M_GPU_ALLOC_RATIO_FINAL, 0.75, "ratio");
 	rpt_mode_set_percentiles(mode, RPT_M_SCHED_LATENCY, latency, G_N_ELEMENTS(latency), "s");

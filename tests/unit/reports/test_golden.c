@@ -74,6 +74,7 @@ test_golden__forms(void **state)
 
 	check_golden("fake-small.txt", rpt_text_to_string(report, FALSE));
 	check_golden("fake-small.json", rpt_json_to_string(report));
+	check_golden("fake-small.summary.csv", rpt_csv_summary_to_string(report));
 	check_golden("fake-small.timeseries.csv", rpt_csv_series_to_string(report));
 	check_golden("fake-small.pods.csv", rpt_csv_pods_to_string(report));
 	check_golden("fake-small.html", rpt_html_to_string(report));

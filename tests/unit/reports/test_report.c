@@ -88,10 +88,23 @@ test_report__json_deterministic(void **state)
 
 	assert_string_equal(a, b);
 	/* fixed precision and key order */
-	assert_non_null(strstr(a, "\"schema\":\t\"drasim.io/report/v1\""));
+	assert_non_null(strstr(a, "\"schema\":\t\"drasim.io/report/v2\""));
 	assert_non_null(strstr(a, "\"value\":\t0.612345679"));
 	assert_true(strstr(a, "\"pods_submitted\"") < strstr(a, "\"pods_scheduled\""));
-	assert_non_null(strstr(a, "\"start_us\":\tnull"));
+	/* times in seconds, exact to the µs: job-01 arrives at 10 s + 250000 µs; the
+	 * horizon is 600 s; simulated_end_s is 600 s + 500 µs */
+	assert_non_null(strstr(a, "\"start_s\":\tnull"));
+	assert_non_null(strstr(a, "\"arrival_s\":\t10.25,"));
+	assert_non_null(strstr(a, "\"horizon_s\":\t600\n"));
+	assert_non_null(strstr(a, "\"simulated_end_s\":\t600.0005,"));
+	assert_null(strstr(a, "_us\""));
+	/* info numbers and booleans are JSON numbers and booleans */
+	assert_non_null(strstr(a, "\"gpus\":\t32,"));
+	assert_non_null(strstr(a, "\"score_policy_beyond_production\":\tfalse\n"));
+	/* a count named for what it counts */
+	assert_non_null(strstr(a,
+	                       "\"oom_kills\":\t{\n\t\t\t\t\t\"value\":\t1,\n\t\t\t\t\t\"unit\":\t"
+	                       "\"kills\""));
 }
 
 static void
@@ -115,6 +128,15 @@ test_report__json_round_trip(void **state)
 	                                   RPT_M_PODS_PENDING, &value));
 	assert_true(value > 2.5 && value < 3.5);
 	assert_int_equal(rpt_mode_get_n_unschedulable(rpt_report_get_mode(loaded, 0)), 2);
+	/* typed info survives the trip: written again, still a number and a boolean */
+	{
+		g_autofree char *again = rpt_json_to_string(loaded);
+
+		assert_string_equal(rpt_mode_lookup_info(rpt_report_get_mode(loaded, 0), "gpus"),
+		                    "32");
+		assert_non_null(strstr(again, "\"simulated_end_s\":\t600.0005,"));
+		assert_non_null(strstr(again, "\"score_policy_beyond_production\":\tfalse\n"));
+	}
 }
 
 static void
@@ -131,6 +153,15 @@ test_report__json_load_errors(void **state)
 	assert_true(g_file_set_contents(path, "{\"schema\": \"drasim.io/report/v0\"}", -1, NULL));
 	assert_null(rpt_json_load(path, &error));
 	assert_true(g_error_matches(error, RPT_ERROR, RPT_ERROR_VERSION));
+	g_clear_error(&error);
+	/* a v1 report: says which schema it is, which this drasim reads, how to regenerate */
+	assert_true(g_file_set_contents(
+	        path, "{\"schema\": \"drasim.io/report/v1\", \"modes\": []}", -1, NULL));
+	assert_null(rpt_json_load(path, &error));
+	assert_true(g_error_matches(error, RPT_ERROR, RPT_ERROR_VERSION));
+	assert_non_null(strstr(error->message, "this report is drasim.io/report/v1"));
+	assert_non_null(strstr(error->message, "reads drasim.io/report/v2"));
+	assert_non_null(strstr(error->message, "Regenerate it"));
 	g_unlink(path);
 }
 
@@ -191,20 +222,39 @@ test_report__score_policy(void **state)
 	assert_null(strstr(plain, "Score policy"));
 }
 
+/*
+ * The long-form CSVs of fake-small (fake-report.c), rows worked out by hand:
+ * extended's allocation ratio at sample 10 (t = 10 x 60 s) is min(1, 0.9 x
+ * 10 / 10) = 0.9; job-01 arrives at 10 s + 250000 µs = 10.25 s and asks for
+ * one nvidia.com/gpu (odd jobs); job-17 never ran, its last message is the
+ * fit error of fill_explanations (quoted: it holds commas); job-19 has none.
+ */
 static void
 test_report__csv_shape(void **state)
 {
 	g_autoptr(RptReport) report = fake_report_new(1.0);
+	g_autofree char *summary = rpt_csv_summary_to_string(report);
 	g_autofree char *series = rpt_csv_series_to_string(report);
 	g_autofree char *pods = rpt_csv_pods_to_string(report);
 
-	assert_true(g_str_has_prefix(series, "mode,sample,time_s,gpu_allocation_ratio,"
-	                                     "pending_pods,fragmentation\n"));
-	assert_non_null(strstr(series, "\nextended,10,600.000000,"));
-	assert_true(g_str_has_prefix(pods, "mode,pod,arrival_s,start_s,end_s,node,devices,"
-	                                   "slowdown,outcome,attempts,oom_kills\n"));
+	assert_true(
+	        g_str_has_prefix(summary, "mode,metric,unit,value\ndra,pods_submitted,pods,20\n"));
+	assert_non_null(strstr(summary, "\nextended,oom_kills,kills,1\n"));
+	/* p50 of the 7 latencies 0 0.5 1 1.5 2 3 4: the 4th (nearest rank ceil(3.5)) */
+	assert_non_null(strstr(summary, "\ndra,scheduling_latency_p50,s,1.5\n"));
+	assert_true(g_str_has_prefix(series, "mode,t_s,metric,unit,value\n"
+	                                     "dra,0,gpu_allocation_ratio,ratio,0\n"));
+	assert_non_null(strstr(series, "\nextended,600,gpu_allocation_ratio,ratio,0.9\n"));
+	assert_non_null(strstr(series, "\ndra,120,pending_pods,pods,2\n"));
+	assert_true(g_str_has_prefix(pods, "mode,pod,workload,request,arrival_s,start_s,end_s,node,"
+	                                   "devices,slowdown,outcome,attempts,oom_kills,"
+	                                   "pending_reason\n"));
 	assert_non_null(strstr(pods, "\"gpu-0,gpu-1\""));
-	assert_non_null(strstr(pods, "dra,job-19,190.000000,,,,,,pending,4,0\n"));
+	assert_non_null(strstr(pods, "\ndra,job-01,job,nvidia.com/gpu=1,10.25,11,110,node-1,"));
+	assert_non_null(strstr(pods, "\ndra,job-17,job,nvidia.com/gpu=1,170,,,,,,pending,4,0,"
+	                             "\"0/4 nodes are available: 1 Insufficient cpu, 3 cannot "
+	                             "allocate all claims.\"\n"));
+	assert_non_null(strstr(pods, "\ndra,job-19,job,nvidia.com/gpu=1,190,,,,,,pending,4,0,\n"));
 }
 
 static void
@@ -213,8 +263,8 @@ test_report__write_formats(void **state)
 	g_autoptr(RptReport) report = fake_report_new(1.0);
 	g_autofree char *dir = g_dir_make_tmp("rpt-test-XXXXXX", NULL);
 	g_autoptr(GError) error = NULL;
-	static const char *const files[] = { "report.txt", "report.json", "timeseries.csv",
-		                             "pods.csv", "report.html" };
+	static const char *const files[] = { "report.txt",     "report.json", "summary.csv",
+		                             "timeseries.csv", "pods.csv",    "report.html" };
 
 	assert_false(rpt_write_formats(report, "text,pdf", dir, &error));
 	assert_true(g_error_matches(error, RPT_ERROR, RPT_ERROR_FORMAT));
@@ -274,6 +324,17 @@ test_report__number_format(void **state)
 	assert_string_equal(got, "null");
 	rpt__format_number(got, 3, 12345.0); /* too small: empty, never truncated digits */
 	assert_string_equal(got, "");
+	/* times: µs -> seconds by integer digits, no trailing zeros, nothing rounded */
+	rpt__format_seconds(got, sizeof(got), 1);
+	assert_string_equal(got, "0.000001");
+	rpt__format_seconds(got, sizeof(got), 7362323099);
+	assert_string_equal(got, "7362.323099");
+	rpt__format_seconds(got, sizeof(got), 86400000000);
+	assert_string_equal(got, "86400");
+	rpt__format_seconds(got, sizeof(got), -1500000);
+	assert_string_equal(got, "-1.5");
+	rpt__format_seconds(got, sizeof(got), 0);
+	assert_string_equal(got, "0");
 }
 
 /*
@@ -289,9 +350,13 @@ test_report__json_pods_as_cjson(void **state)
 	g_autoptr(RptReport) report = rpt_report_new("escapes", NULL, 7, "test");
 	RptMode *mode = rpt_mode_add(report, "dra");
 	RptMode *empty = rpt_mode_add(report, "extended");
+	/* times whose seconds cJSON prints the same way (it would print 1 µs as 1e-06;
+	 * test_report__number_format checks the writer's own digits) */
 	RptPod done = { .name = "q\"b\\s\b\f\n\r\t\001\037 é/€",
-		        .arrival_us = 1,
-		        .start_us = 2,
+		        .workload = "w\"1",
+		        .request = "nvidia.com/gpu=1",
+		        .arrival_us = 1500000,
+		        .start_us = 2250000,
 		        .end_us = 604800000000,
 		        .node = "node-0",
 		        .devices = "gpu-0,gpu-1",
@@ -300,7 +365,7 @@ test_report__json_pods_as_cjson(void **state)
 		        .attempts = 3,
 		        .oom_kills = 1 };
 	RptPod waiting = { .name = "p",
-		           .arrival_us = 5,
+		           .arrival_us = 5000000,
 		           .start_us = RPT_TIME_NONE,
 		           .end_us = RPT_TIME_NONE,
 		           .slowdown = -1,
