@@ -2,7 +2,8 @@
  * scenario_events_dec.c: spec.events, the timed node and device events of a
  * scenario, decoded strictly to plain values (ScenarioEvent): node failure
  * and restore, drain, cordon and uncordon, node taints, DRA device taints and
- * the NVIDIA mig-manager's reconfiguration, a node's NotReady flap. Targets are checked against the
+ * the NVIDIA mig-manager's reconfiguration, a node's NotReady flap, a
+ * node's DRA driver unavailable. Targets are checked against the
  * node pools here, and against the imported nodes once the inventory is
  * loaded (scenario_whatif_dec.c). sim/world replays them (world_events.c).
  */
@@ -11,8 +12,19 @@
 #include "scenario-private.h"
 
 static const char *const action_names[] = {
-	"fail",    "restore",      "drain",          "cordon",          "uncordon",  "taint",
-	"untaint", "device-taint", "device-untaint", "mig-reconfigure", "not-ready", NULL,
+	"fail",
+	"restore",
+	"drain",
+	"cordon",
+	"uncordon",
+	"taint",
+	"untaint",
+	"device-taint",
+	"device-untaint",
+	"mig-reconfigure",
+	"not-ready",
+	"driver-unavailable",
+	NULL,
 };
 
 G_STATIC_ASSERT(G_N_ELEMENTS(action_names) == SCENARIO_N_EVENT_ACTIONS + 1);
@@ -156,7 +168,7 @@ decode_action(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scena
 		scenario_dec__error(dec, node, field,
 		                    "expected an action: fail, restore, drain, cordon, uncordon, "
 		                    "taint, untaint, device-taint, device-untaint, "
-		                    "mig-reconfigure or not-ready");
+		                    "mig-reconfigure, not-ready or driver-unavailable");
 		return;
 	}
 	s = scenario_dec__string(dec, v, field);
@@ -166,8 +178,8 @@ decode_action(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scena
 	if (s != NULL && e->action == SCENARIO_N_EVENT_ACTIONS)
 		scenario_dec__error(dec, v, field,
 		                    "expected fail, restore, drain, cordon, uncordon, taint, "
-		                    "untaint, device-taint, device-untaint, mig-reconfigure or "
-		                    "not-ready, got "
+		                    "untaint, device-taint, device-untaint, mig-reconfigure, "
+		                    "not-ready or driver-unavailable, got "
 		                    "\"%s\"",
 		                    s);
 }
@@ -304,7 +316,7 @@ check_mig_config(Scenario *self,
 		scenario_dec__error(dec, v, field, "%s", error->message);
 }
 
-/* mig-reconfigure: how long mig-manager takes; not-ready: how long the node is NotReady. */
+/* mig-reconfigure: how long mig-manager takes; not-ready, driver-unavailable: how long. */
 static void
 decode_duration(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEvent *e)
 {
@@ -375,10 +387,12 @@ decode_event(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const ch
 	} else {
 		reject_field(dec, node, path, "migConfig", &e, "mig-reconfigure");
 	}
-	if (e.action == SCENARIO_EVENT_MIG_RECONFIGURE || e.action == SCENARIO_EVENT_NOT_READY)
+	if (e.action == SCENARIO_EVENT_MIG_RECONFIGURE || e.action == SCENARIO_EVENT_NOT_READY ||
+	    e.action == SCENARIO_EVENT_DRIVER_DOWN)
 		decode_duration(dec, node, path, &e);
 	else
-		reject_field(dec, node, path, "duration", &e, "mig-reconfigure and not-ready");
+		reject_field(dec, node, path, "duration", &e,
+		             "mig-reconfigure, not-ready and driver-unavailable");
 	g_array_append_val(self->events, e);
 }
 

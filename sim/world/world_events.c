@@ -5,7 +5,7 @@
  * NVIDIA mig-manager's reconfiguration (nvidia.com/mig.config changes:
  * cordon, evict GPU pods, reconfigure for a while, relabel, the device
  * plugin advertises the new MIG devices), a node NotReady for a while (a
- * flap). The mechanics live in sim/cluster;
+ * flap), a node's DRA driver unavailable for a while. The mechanics live in sim/cluster;
  * this file resolves targets and builds what each world needs. The events
  * are decoded by sim/scenario (scenario_events_dec.c). A node may be a
  * pool's or an imported one (spec.cluster.objects); a node a what-if mode
@@ -26,6 +26,7 @@
  * dominates" (UNCONFIRMED). The per-GPU mig-parted work comes on top. */
 #define MIG_CLIENT_RESTART (60 * SIM_TIME_S)
 #define TAINT_NOT_READY    "node.kubernetes.io/not-ready"
+#define DRA_WIPING_DELAY   (30 * SIM_TIME_S) /* kubelet's defaultWipingDelay */
 
 /* ============================================================= runtime */
 
@@ -500,6 +501,29 @@ on_ready(SimLoop *loop, const SimEvent *ev, gpointer data)
 	}
 }
 
+/*
+ * The node's DRA drivers are unregistered for the event's duration: claims of
+ * pods that bind there cannot be prepared until they are back
+ * (cluster_kubelet_prepare.c). The device plugin world has no DRA driver.
+ */
+static gboolean
+driver_down(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNode *cn, SimTime now)
+{
+	if (self->env.dra == NULL) {
+		note(self, index,
+		     "the device plugin world has no DRA driver to take away: no effect");
+		return FALSE;
+	}
+	if (e->duration < 0 || e->duration > DRA_WIPING_DELAY)
+		note(self, index,
+		     "after 30 s away the kubelet deletes the driver's ResourceSlices of the node "
+		     "(defaultWipingDelay, pkg/kubelet/cm/dra/manager.go) and new pods stop being "
+		     "scheduled there; drasim keeps them published (approximation)");
+	cluster_sim_dra_driver_unavailable(self->env.sim, cn,
+	                                   e->duration >= 0 ? now + e->duration : SIM_TIME_NEVER);
+	return TRUE;
+}
+
 /* ---- dispatch ---- */
 
 static gboolean
@@ -541,6 +565,8 @@ apply_node(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNod
 		return mig_reconfigure(self, index, e, cn);
 	case SCENARIO_EVENT_NOT_READY:
 		return not_ready(self, index, e, cn, now);
+	case SCENARIO_EVENT_DRIVER_DOWN:
+		return driver_down(self, index, e, cn, now);
 	case SCENARIO_N_EVENT_ACTIONS:
 		break;
 	}

@@ -281,7 +281,8 @@ test_decode_errors(void **state)
 	static const char *const expected[] = {
 		"events-bad.yaml:9:23: error: expected fail, restore, drain, cordon, uncordon, "
 		"taint, "
-		"untaint, device-taint, device-untaint, mig-reconfigure or not-ready, got "
+		"untaint, device-taint, device-untaint, mig-reconfigure, not-ready or "
+		"driver-unavailable, got "
 		"\"explode\" "
 		"[spec.events[0].action]",
 		"events-bad.yaml:10:35: error: no node \"gpu-2\"",
