@@ -231,29 +231,33 @@ rpt_html__summary_table(GString *out, const RptReport *report)
 	g_string_append(out, "</table>\n");
 }
 
-/* The workload entry of a pod: its name without the "-<index>" the expander adds
- * (sim/world/world_pods.c names the k-th pod of an entry "<name>-<k>"). */
+/* A pod's workload entry: the report's own field (schema v2); for a pod without one,
+ * its name without the "-<index>" the expander adds (sim/world/world_pods.c names
+ * the k-th pod of an entry "<name>-<k>"). */
 static char *
-workload_of(const char *pod)
+workload_of(const RptPod *pod, const char *name)
 {
-	gsize len = strlen(pod), end = len;
+	gsize len, end;
 
-	while (end > 0 && g_ascii_isdigit(pod[end - 1]))
+	if (pod != NULL && pod->workload != NULL)
+		return g_strdup(pod->workload);
+	len = strlen(name);
+	end = len;
+	while (end > 0 && g_ascii_isdigit(name[end - 1]))
 		end--;
-	if (end == len || end < 2 || pod[end - 1] != '-')
-		return g_strdup(pod);
-	return g_strndup(pod, end - 1);
+	if (end == len || end < 2 || name[end - 1] != '-')
+		return g_strdup(name);
+	return g_strndup(name, end - 1);
 }
 
 typedef struct {
 	guint pods, scheduled, pending, waited;
 } WorkloadCount;
 
-/* The index of @pod's workload in @names (added when new). */
+/* The index of workload @name (taken) in @names (added when new). */
 static guint
-workload_index(GPtrArray *names, GHashTable *index, const char *pod)
+workload_index(GPtrArray *names, GHashTable *index, char *name)
 {
-	char *name = workload_of(pod);
 	gpointer at = g_hash_table_lookup(index, name);
 
 	if (at != NULL) {
@@ -265,6 +269,55 @@ workload_index(GPtrArray *names, GHashTable *index, const char *pod)
 	return names->len - 1;
 }
 
+/* The workload index of a reason's pod, through the mode's pods by name. */
+static guint
+reason_workload(GPtrArray *names, GHashTable *index, GHashTable *pods, const RptReason *r)
+{
+	return workload_index(names, index, workload_of(g_hash_table_lookup(pods, r->pod), r->pod));
+}
+
+static GHashTable *
+pods_by_name(const RptMode *mode)
+{
+	GHashTable *pods = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < mode->pods->len; i++) {
+		RptPod *pod = &g_array_index(mode->pods, RptPod, i);
+
+		g_hash_table_insert(pods, (gpointer)pod->name, pod);
+	}
+	return pods;
+}
+
+static void
+count_mode(const RptMode *mode,
+           GPtrArray *names,
+           GHashTable *index,
+           WorkloadCount *counts,
+           guint n_modes,
+           guint m)
+{
+	g_autoptr(GHashTable) pods = pods_by_name(mode);
+
+	for (guint i = 0; i < mode->pods->len; i++) {
+		const RptPod *pod = &g_array_index(mode->pods, RptPod, i);
+		guint w = workload_index(names, index, workload_of(pod, pod->name));
+
+		if (counts == NULL)
+			continue;
+		counts[w * n_modes + m].pods++;
+		counts[w * n_modes + m].scheduled += pod->start_us != RPT_TIME_NONE;
+		counts[w * n_modes + m].pending += pod->outcome == RPT_OUTCOME_PENDING ||
+		                                   pod->outcome == RPT_OUTCOME_UNRUNNABLE;
+	}
+	for (guint i = 0; i < mode->reasons->len; i++) {
+		guint w = reason_workload(names, index, pods, mode->reasons->pdata[i]);
+
+		if (counts != NULL)
+			counts[w * n_modes + m].waited++;
+	}
+}
+
 static WorkloadCount *
 count_workloads(const RptReport *report, GPtrArray *names)
 {
@@ -273,34 +326,11 @@ count_workloads(const RptReport *report, GPtrArray *names)
 	WorkloadCount *counts = NULL;
 
 	/* names first (first-seen order), then the counts in one table */
-	for (guint m = 0; m < n_modes; m++) {
-		const RptMode *mode = g_ptr_array_index(report->modes, m);
-
-		for (guint i = 0; i < mode->pods->len; i++)
-			workload_index(names, index, g_array_index(mode->pods, RptPod, i).name);
-		for (guint i = 0; i < mode->reasons->len; i++)
-			workload_index(names, index, ((RptReason *)mode->reasons->pdata[i])->pod);
-	}
+	for (guint m = 0; m < n_modes; m++)
+		count_mode(g_ptr_array_index(report->modes, m), names, index, NULL, n_modes, m);
 	counts = g_new0(WorkloadCount, (gsize)names->len * n_modes + 1);
-	for (guint m = 0; m < n_modes; m++) {
-		const RptMode *mode = g_ptr_array_index(report->modes, m);
-
-		for (guint i = 0; i < mode->pods->len; i++) {
-			const RptPod *pod = &g_array_index(mode->pods, RptPod, i);
-			WorkloadCount *c =
-			        &counts[workload_index(names, index, pod->name) * n_modes + m];
-
-			c->pods++;
-			c->scheduled += pod->start_us != RPT_TIME_NONE;
-			c->pending += pod->outcome == RPT_OUTCOME_PENDING ||
-			              pod->outcome == RPT_OUTCOME_UNRUNNABLE;
-		}
-		for (guint i = 0; i < mode->reasons->len; i++) {
-			const RptReason *r = mode->reasons->pdata[i];
-
-			counts[workload_index(names, index, r->pod) * n_modes + m].waited++;
-		}
-	}
+	for (guint m = 0; m < n_modes; m++)
+		count_mode(g_ptr_array_index(report->modes, m), names, index, counts, n_modes, m);
 	return counts;
 }
 

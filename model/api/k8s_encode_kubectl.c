@@ -150,7 +150,9 @@ key_less(const gunichar *a, glong na, const gunichar *b, glong nb)
 {
 	for (glong i = 0; i < na && i < nb; i++) {
 		gboolean al, bl;
-		gint64 an = 0, bn = 0;
+		/* Go's int64 arithmetic wraps on overflow; unsigned arithmetic wraps the same way
+		 * in C (a signed overflow is undefined: UBSan, fuzz-catalog), compared as int64 */
+		guint64 an = 0, bn = 0;
 		glong ai, bi;
 
 		if (a[i] == b[i]) {
@@ -174,13 +176,13 @@ key_less(const gunichar *a, glong na, const gunichar *b, glong nb)
 			}
 		}
 		for (ai = i; ai < na && g_unichar_isdigit(a[ai]); ai++) {
-			an = an * 10 + (gint64)(a[ai] - '0');
+			an = an * 10 + (guint64)(a[ai] - '0');
 		}
 		for (bi = i; bi < nb && g_unichar_isdigit(b[bi]); bi++) {
-			bn = bn * 10 + (gint64)(b[bi] - '0');
+			bn = bn * 10 + (guint64)(b[bi] - '0');
 		}
 		if (an != bn) {
-			return an < bn;
+			return (gint64)an < (gint64)bn;
 		}
 		if (ai != bi) {
 			return ai < bi;

@@ -9,8 +9,12 @@
  */
 #include "drasim-config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "cli.h"
 #include "cmd_import.h"
@@ -114,11 +118,36 @@ print_diagnostics(const ImportResult *self)
 	}
 }
 
+/*
+ * An input path that is not there is a mistake in the command, not an object with
+ * an error: --keep-going leaves objects out, never whole inputs, so it stops the
+ * import (exit 1, nothing written) either way.
+ */
+static gboolean
+inputs_readable(char **inputs)
+{
+	gboolean ok = TRUE;
+
+	for (guint i = 0; inputs[i] != NULL; i++) {
+		if (g_access(inputs[i], R_OK) != 0) {
+			fprintf(stderr, "%s:1:1: error: cannot read: %s\n", inputs[i],
+			        g_strerror(errno));
+			ok = FALSE;
+		}
+	}
+	if (!ok)
+		fprintf(stderr, "drasim import: nothing written (--keep-going leaves out "
+		                "objects with errors, not inputs that cannot be read)\n");
+	return ok;
+}
+
 static int
 run_import(ImportResult *result)
 {
 	g_autoptr(GError) error = NULL;
 
+	if (!inputs_readable(result->inputs))
+		return CLI_EXIT_INPUT_ERROR;
 	k8s_load_paths((const char *const *)result->inputs, K8S_LOAD_COUNT_SKIPPED, result->set,
 	               result->diags);
 	if (!cmd_import_scan(result)) {

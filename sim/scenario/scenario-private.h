@@ -109,6 +109,9 @@ void scenario_whatif__check(const Scenario *self, K8sDiagList *diags);
  * against the imported nodes (and the clones modes add); mig-reconfigure on an
  * imported node is an error (docs/import.md, "Events on imported nodes"). */
 void scenario_whatif__check_events(const Scenario *self, K8sDiagList *diags);
+/* The error message for an event's node @name that is no node: the valid names
+ * (the pools' nodes, then the imported ones) and the closest (transfer full). */
+char *scenario_whatif__unknown_node(const Scenario *self, const char *name);
 
 /* ---- overrides by path (scenario_override.c) ---- */
 

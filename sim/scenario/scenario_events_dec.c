@@ -232,12 +232,14 @@ decode_target(Scenario *self,
 		e->node_pos = scenario_dec__pos(dec, n);
 		/* imported nodes are known once the inventory is loaded (scenario_load.c) */
 		if (e->node != NULL && self->inventory_paths == NULL &&
-		    scenario_lookup_node_pool(self, e->node) == NULL)
-			scenario_dec__error(
-			        dec, n, field,
-			        "no node \"%s\": nodes are named <pool>-<k>, k from 0 to "
-			        "the pool's count - 1",
-			        e->node);
+		    scenario_lookup_node_pool(self, e->node) == NULL) {
+			g_autofree char *message = scenario_whatif__unknown_node(self, e->node);
+
+			scenario_dec__error(dec, n, field,
+			                    "%s (nodes are named <pool>-<k>, k from 0 to the "
+			                    "pool's count - 1)",
+			                    message);
+		}
 		if (idx != NULL || cnt != NULL) {
 			g_autofree char *f2 =
 			        g_strdup_printf("%s.%s", path, idx != NULL ? "index" : "count");

@@ -149,7 +149,33 @@ valid_names(const Scenario *self, NameKind kind, GStringChunk *strings)
 	return out;
 }
 
-/* "expected ...: a, b, c (and N more); did you mean \"x\"?" */
+/* "\"n\" is no KIND (valid: a, b, c (and N more)); did you mean \"x\"?" (transfer full) */
+static char *
+unknown_name(const Scenario *self, const char *name, NameKind kind)
+{
+	static const char *const what[] = { "imported node", "node pool or imported node",
+		                            "node of a pool or imported node" };
+	GStringChunk *strings = g_string_chunk_new(256);
+	g_autoptr(GPtrArray) names = valid_names(self, kind, strings);
+	const char *closest = base_strict_closest(name, (const char *const *)names->pdata);
+	GString *out = g_string_new(NULL);
+	guint n = names->len - 1;
+
+	g_string_printf(out, "\"%s\" is no %s (valid: ", name,
+	                kind == NAME_NODE && self->inventory_paths == NULL ? "node of a pool"
+	                                                                   : what[kind]);
+	for (guint i = 0; i < n && i < 8; i++)
+		g_string_append_printf(out, "%s%s", i > 0 ? ", " : "",
+		                       (const char *)names->pdata[i]);
+	if (n > 8)
+		g_string_append_printf(out, " (and %u more)", n - 8);
+	g_string_append(out, n == 0 ? "none)" : ")");
+	if (closest != NULL)
+		g_string_append_printf(out, "; did you mean \"%s\"?", closest);
+	g_string_chunk_free(strings);
+	return g_string_free(out, FALSE);
+}
+
 static void
 name_error(const Scenario *self,
            K8sDiagList *diags,
@@ -158,25 +184,15 @@ name_error(const Scenario *self,
            const char *name,
            NameKind kind)
 {
-	static const char *const what[] = { "imported node", "node pool or imported node",
-		                            "node of a pool or imported node" };
-	GStringChunk *strings = g_string_chunk_new(256);
-	g_autoptr(GPtrArray) names = valid_names(self, kind, strings);
-	const char *closest = base_strict_closest(name, (const char *const *)names->pdata);
-	g_autoptr(GString) list = g_string_new(NULL);
-	guint n = names->len - 1;
+	g_autofree char *message = unknown_name(self, name, kind);
 
-	for (guint i = 0; i < n && i < 8; i++)
-		g_string_append_printf(list, "%s%s", i > 0 ? ", " : "",
-		                       (const char *)names->pdata[i]);
-	if (n > 8)
-		g_string_append_printf(list, " (and %u more)", n - 8);
-	if (n == 0)
-		g_string_assign(list, "none");
-	k8s_diag_list_error(diags, pos, field, "\"%s\" is no %s (valid: %s)%s%s%s", name,
-	                    what[kind], list->str, closest != NULL ? "; did you mean \"" : "",
-	                    closest != NULL ? closest : "", closest != NULL ? "\"?" : "");
-	g_string_chunk_free(strings);
+	k8s_diag_list_error(diags, pos, field, "%s", message);
+}
+
+char *
+scenario_whatif__unknown_node(const Scenario *self, const char *name)
+{
+	return unknown_name(self, name, NAME_NODE);
 }
 
 /* A Node of the inventory, or (@inferred) a node only its slices' nodeName names. */

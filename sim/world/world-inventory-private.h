@@ -48,6 +48,9 @@ gboolean world_inv__node_from_slices(WorldInvNode *out,
                                      char **unknown_product);
 void world_inv__node_clear(WorldInvNode *inv);
 
+/* The value of @node's label @key, or NULL. */
+const char *world_inv__node_label(const K8sNode *node, const char *key);
+
 /* The string value of @device's attribute @name (unqualified, or qualified by
  * @domain), or NULL. */
 const char *world_inv__attr(const K8sDevice *device, const char *domain, const char *name);

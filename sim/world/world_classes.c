@@ -70,15 +70,6 @@ append_model_classes(const Scenario *sc, GHashTable *seen, const HwGpuModel *mod
 		                 yaml);
 }
 
-static const char *
-node_label(const K8sNode *node, const char *key)
-{
-	for (guint i = 0; i < node->obj.metadata.labels.n; i++)
-		if (strcmp(node->obj.metadata.labels.items[i].key, key) == 0)
-			return node->obj.metadata.labels.items[i].value;
-	return NULL;
-}
-
 /* The imported cluster's NVIDIA GPUs: GFD's product label of its Nodes, the
  * productName (and a MIG device's profile) of its gpu.nvidia.com devices. */
 static void
@@ -93,7 +84,7 @@ append_inventory_mig_classes(const Scenario *sc, GHashTable *seen, GString *yaml
 		append_model_classes(
 		        sc, seen,
 		        world_inv__gpu_model(sc->catalog,
-		                             node_label(node, "nvidia.com/gpu.product")),
+		                             world_inv__node_label(node, "nvidia.com/gpu.product")),
 		        yaml);
 	}
 	for (guint i = 0;

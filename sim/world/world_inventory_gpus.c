@@ -47,6 +47,15 @@ world_inv__gpu_model(const HwCatalog *catalog, const char *product)
 }
 
 const char *
+world_inv__node_label(const K8sNode *node, const char *key)
+{
+	for (guint i = 0; i < node->obj.metadata.labels.n; i++)
+		if (strcmp(node->obj.metadata.labels.items[i].key, key) == 0)
+			return node->obj.metadata.labels.items[i].value;
+	return NULL;
+}
+
+const char *
 world_inv__attr(const K8sDevice *device, const char *domain, const char *name)
 {
 	for (guint i = 0; i < device->n_attributes; i++) {

@@ -69,15 +69,6 @@ label_set(K8sObjectSet *set, K8sStringMap *map, const char *key, const char *val
 	map->items = items;
 }
 
-static const char *
-label(const K8sNode *node, const char *key)
-{
-	for (guint i = 0; i < node->obj.metadata.labels.n; i++)
-		if (strcmp(node->obj.metadata.labels.items[i].key, key) == 0)
-			return node->obj.metadata.labels.items[i].value;
-	return NULL;
-}
-
 static gint64
 allocatable(const K8sNode *node, const char *name)
 {
@@ -277,14 +268,14 @@ spread_mig(const K8sNode *node, HwNode *hw, guint n_full, GString *why)
 static gboolean
 gpus_from_labels(const K8sNode *node, WorldInvNode *n, const HwGpuModel *model, GString *why)
 {
-	const char *count_label = label(node, "nvidia.com/gpu.count");
-	const char *config = label(node, "nvidia.com/mig.config");
+	const char *count_label = world_inv__node_label(node, "nvidia.com/gpu.count");
+	const char *config = world_inv__node_label(node, "nvidia.com/mig.config");
 	g_autofree char *message = NULL;
 	g_autoptr(GError) error = NULL;
 	guint64 count = 0;
 
-	if (g_strcmp0(label(node, "nvidia.com/mig.strategy"), "single") == 0 &&
-	    strstr(label(node, "nvidia.com/gpu.product"), "-MIG-") != NULL) {
+	if (g_strcmp0(world_inv__node_label(node, "nvidia.com/mig.strategy"), "single") == 0 &&
+	    strstr(world_inv__node_label(node, "nvidia.com/gpu.product"), "-MIG-") != NULL) {
 		g_string_assign(why,
 		                "migStrategy single counts MIG devices in nvidia.com/gpu.count: "
 		                "the number of physical GPUs is unknown");
@@ -311,7 +302,7 @@ publish_from_labels(const Scenario *sc,
                     GPtrArray *notes,
                     K8sDiagList *diags)
 {
-	const char *product = label(node, "nvidia.com/gpu.product");
+	const char *product = world_inv__node_label(node, "nvidia.com/gpu.product");
 	const HwGpuModel *model = world_inv__gpu_model(sc->catalog, product);
 	g_autoptr(GString) why = g_string_new(NULL);
 	g_autofree char *what = g_strdup_printf("nvidia.com/gpu.product %s", product);
@@ -349,7 +340,7 @@ world_inv__view_dra(const Scenario *sc,
 		        k8s_object_as_node(k8s_object_set_get_kind(inv->set, K8S_KIND_NODE, i));
 
 		if (has_slices(inv->set, node->obj.metadata.name) ||
-		    (label(node, "nvidia.com/gpu.product") == NULL))
+		    (world_inv__node_label(node, "nvidia.com/gpu.product") == NULL))
 			continue;
 		if (!publish_from_labels(sc, mode, inv, node, notes, diags))
 			return FALSE;

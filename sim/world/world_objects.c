@@ -16,6 +16,7 @@
 
 #include "cluster_dra.h"
 #include "cluster_k8s.h"
+#include "world-inventory-private.h"
 #include "world-inventory.h"
 #include "world-private.h"
 
@@ -335,15 +336,6 @@ dra_node_devices(WorldRun *run, const K8sObjectSet *set, const char *node, NodeD
 	}
 }
 
-static const char *
-node_label(const K8sNode *node, const char *key)
-{
-	for (guint i = 0; i < node->obj.metadata.labels.n; i++)
-		if (strcmp(node->obj.metadata.labels.items[i].key, key) == 0)
-			return node->obj.metadata.labels.items[i].value;
-	return NULL;
-}
-
 /*
  * Memory of one of the node's GPUs as the device plugin world knows it: GFD's
  * nvidia.com/gpu.memory (MiB), else the catalog model of nvidia.com/gpu.product,
@@ -352,10 +344,10 @@ node_label(const K8sNode *node, const char *key)
 static gint64
 gfd_gpu_memory(WorldRun *run, const K8sNode *node, const HwGpuModel **model)
 {
-	const char *mib = node_label(node, "nvidia.com/gpu.memory");
+	const char *mib = world_inv__node_label(node, "nvidia.com/gpu.memory");
 
 	*model = scenario_objects__gpu_model(run->env.sc->catalog,
-	                                     node_label(node, "nvidia.com/gpu.product"));
+	                                     world_inv__node_label(node, "nvidia.com/gpu.product"));
 	if (mib != NULL && g_ascii_strtoll(mib, NULL, 10) > 0)
 		return g_ascii_strtoll(mib, NULL, 10) << 20;
 	if (*model != NULL)
@@ -377,7 +369,7 @@ static gint64
 gfd_mig_label(const K8sNode *node, const char *profile, const char *what)
 {
 	g_autofree char *key = g_strdup_printf("nvidia.com/mig-%s.%s", profile, what);
-	const char *value = node_label(node, key);
+	const char *value = world_inv__node_label(node, key);
 
 	return value != NULL ? MAX(g_ascii_strtoll(value, NULL, 10), 0) : 0;
 }
@@ -452,7 +444,8 @@ extended_device_gpu(const K8sNode *node,
 	ScenarioObjectDevice od = { G_MAXUINT, NULL, 0 };
 
 	if (strcmp(resource, "nvidia.com/gpu") == 0) {
-		ScenarioObjectGpu g = { model, node_label(node, "nvidia.com/gpu.product"),
+		ScenarioObjectGpu g = { model,
+			                world_inv__node_label(node, "nvidia.com/gpu.product"),
 			                out->gpus->len, FALSE };
 
 		od.gpu = out->gpus->len;
@@ -476,7 +469,7 @@ extended_device_gpu(const K8sNode *node,
 static gint64
 gfd_replicas(WorldRun *run, const K8sNode *node, NodeDevs *out)
 {
-	const char *label = node_label(node, "nvidia.com/gpu.replicas");
+	const char *label = world_inv__node_label(node, "nvidia.com/gpu.replicas");
 	gint64 r = label != NULL ? g_ascii_strtoll(label, NULL, 10) : 1;
 
 	if (r > 1)

@@ -29,7 +29,14 @@
 #endif
 
 #ifdef FUZZ_HAVE_LSAN
+#if __has_include(<sanitizer/allocator_interface.h>)
 #include <sanitizer/allocator_interface.h>
+#else
+/* gcc 12 ships no allocator_interface.h; its libasan has these two (compiler-rt's
+ * allocator interface), so the ASan build of the replay tests declares them itself */
+int __sanitizer_get_ownership(const volatile void *p);
+size_t __sanitizer_get_allocated_size(const volatile void *p);
+#endif
 #include <sanitizer/lsan_interface.h>
 #define PAUSED(call)                                                                               \
 	do {                                                                                       \

@@ -99,11 +99,16 @@ typedef struct {
  * of the pods assumed or bound there; @nonzero_requested does the same with
  * the scheduler's defaults for missing cpu/memory requests, which
  * NodeResourcesFit scoring uses. Fields are public for the plugins; change
- * them through the functions below.
+ * them through the functions below. @state_gen is bumped by every change a
+ * filter or score may read (the setters below, assume/release,
+ * cluster_node_touch() after a direct write): the scheduler's equivalence
+ * classes recompute a node's class when it moved. It sits beside @index,
+ * which the class lookup reads too: one cache line per node.
  */
 typedef struct {
 	char *name;
 	guint index;            /* position in the scheduler's node list */
+	guint32 state_gen;      /* moves on every change (see above) */
 	GArray *labels;         /* ClusterLabel, insertion order */
 	GArray *taints;         /* ClusterTaint */
 	gboolean unschedulable; /* spec.unschedulable (cordon) */
@@ -114,10 +119,6 @@ typedef struct {
 	/* Open-Gpu-Share's per-GPU state (cluster_gpushare.h); NULL outside the
 	 * research worlds, where no check or score reads it. */
 	struct ClusterGpuShareNode *gpushare;
-	/* Bumped by every change a filter or score may read (the functions
-	 * below, assume/release, cluster_node_touch): the scheduler's
-	 * equivalence classes recompute a node's class when it moved. */
-	guint32 state_gen;
 } ClusterNode;
 
 ClusterNode *cluster_node_new(const char *name);

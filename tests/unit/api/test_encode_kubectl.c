@@ -132,12 +132,41 @@ test_encode_kubectl__empty_list(void **state)
 	                              "  resourceVersion: \"\"\n");
 }
 
+/*
+ * kubectl's output sorts keys with digit runs beyond int64 as go-yaml v2's keyList.Less: the run's
+ * value is computed in int64 and wraps (fuzz-catalog found the overflow, undefined in C).
+ * By hand: 9223372036854775808 = 2^63 wraps to -2^63; 18446744073709551617 = 2^64 + 1 wraps
+ * to 1; 2 is 2. So x9223372036854775808 < x18446744073709551617 < x2.
+ */
+static void
+test_encode_kubectl__digit_runs_wrap(void **state)
+{
+	static const char yaml[] =
+	        "apiVersion: v1\nkind: Node\nmetadata:\n  name: node\n  labels:\n"
+	        "    x2: a\n    x18446744073709551617: b\n"
+	        "    x9223372036854775808: c\n";
+	g_autoptr(K8sObjectSet) set = load(yaml);
+	K8sObject *obj = k8s_object_set_get(set, 0);
+	g_autoptr(GString) out = g_string_new(NULL);
+
+	k8s_object_list_encode_kubectl(&obj, 1, out);
+	const char *min = strstr(out->str, "x9223372036854775808:");
+	const char *one = strstr(out->str, "x18446744073709551617:");
+	const char *two = strstr(out->str, "x2:");
+	assert_non_null(min);
+	assert_non_null(one);
+	assert_non_null(two);
+	assert_true(min < one);
+	assert_true(one < two);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_encode_kubectl__order_and_quoting),
 		cmocka_unit_test(test_encode_kubectl__empty_list),
+		cmocka_unit_test(test_encode_kubectl__digit_runs_wrap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,7 +10,7 @@ rm -rf "$work" && mkdir -p "$work"
 n=0 status=0
 . "$(dirname "$0")/tap-lib.sh"
 
-echo "1..22"
+echo "1..24"
 
 # 1. mixed.yaml: a Node, two slices (v1; v1beta1), a DeviceClass, a claim, two Pods,
 # a Secret, a ConfigMap, an Event. Files: nodes, slices, classes, the claim, the pods
@@ -185,5 +185,13 @@ result $? "--keep-going: a document without kind does not take the object before
 	diff -r "$work/mixed/workload" "$work/json/workload" >/dev/null &&
 	! grep -rq -e SECRET-MARKER -e CONFIGMAP-MARKER "$work/json"
 result $? "a JSON dump imports to the same files as its YAML"
+
+# 23. An input that is not there stops the import even with --keep-going (it leaves
+# out objects, never whole inputs): exit 1, the path named, nothing written.
+expect_error 1 'missing.yaml:1:1: error: cannot read: No such file or directory' \
+	"a missing input: exit 1 with --keep-going too" -- "$work/missing.yaml" \
+	"$data/slices-only.yaml" -o "$work/missing-out" --keep-going
+[ ! -e "$work/missing-out" ]
+result $? "a missing input: nothing written"
 
 exit $status

@@ -390,6 +390,58 @@ test_report__json_pods_as_cjson(void **state)
 	cJSON_Delete(tree);
 }
 
+/*
+ * The HTML's per-workload table groups pods by their workload field, not by
+ * their names: "alpha" and "beta-3" are pods of the entries "notebooks" and
+ * "train"; "gamma-1" has no workload and falls back to its name without the
+ * expander's "-<k>", "gamma". alpha waited once (a reason) and still pends:
+ * notebooks 0 of 1 scheduled, 1 pending, 1 waited; train 1 of 1, 0, 0.
+ */
+static void
+test_report__html_workloads_from_field(void **state)
+{
+	g_autoptr(RptReport) report = rpt_report_new("workloads", NULL, 1, "test");
+	RptMode *mode = rpt_mode_add(report, "dra");
+	RptPod alpha = { .name = "alpha",
+		         .workload = "notebooks",
+		         .arrival_us = 0,
+		         .start_us = RPT_TIME_NONE,
+		         .end_us = RPT_TIME_NONE,
+		         .slowdown = -1,
+		         .outcome = RPT_OUTCOME_PENDING };
+	RptPod beta = { .name = "beta-3",
+		        .workload = "train",
+		        .arrival_us = 0,
+		        .start_us = 1000000,
+		        .end_us = 2000000,
+		        .node = "node-0",
+		        .slowdown = 1,
+		        .outcome = RPT_OUTCOME_COMPLETED };
+	RptPod gamma = { .name = "gamma-1",
+		         .arrival_us = 0,
+		         .start_us = 1000000,
+		         .end_us = RPT_TIME_NONE,
+		         .node = "node-0",
+		         .slowdown = 1,
+		         .outcome = RPT_OUTCOME_RUNNING };
+	g_autofree char *html = NULL;
+
+	(void)state;
+	rpt_mode_add_pod(mode, &alpha);
+	rpt_mode_add_pod(mode, &beta);
+	rpt_mode_add_pod(mode, &gamma);
+	rpt_mode_add_pod_reason(mode, "alpha", 0, "0/1 nodes are available: 1 Insufficient cpu.",
+	                        NULL);
+	html = rpt_html_to_string(report);
+	assert_non_null(strstr(html, "<tr><td>notebooks</td><td class=\"num\">0 of 1</td>"
+	                             "<td class=\"num\">1</td><td class=\"num\">1</td></tr>"));
+	assert_non_null(strstr(html, "<tr><td>train</td><td class=\"num\">1 of 1</td>"
+	                             "<td class=\"num\">0</td><td class=\"num\">0</td></tr>"));
+	assert_non_null(strstr(html, "<tr><td>gamma</td><td class=\"num\">1 of 1</td>"));
+	assert_null(strstr(html, "<tr><td>alpha</td>"));
+	assert_null(strstr(html, "<tr><td>beta</td>"));
+}
+
 int
 main(void)
 {
@@ -406,6 +458,7 @@ main(void)
 		cmocka_unit_test(test_report__write_formats),
 		cmocka_unit_test(test_report__number_format),
 		cmocka_unit_test(test_report__json_pods_as_cjson),
+		cmocka_unit_test(test_report__html_workloads_from_field),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -285,7 +285,8 @@ test_decode_errors(void **state)
 		"driver-unavailable, got "
 		"\"explode\" "
 		"[spec.events[0].action]",
-		"events-bad.yaml:10:35: error: no node \"gpu-2\"",
+		"events-bad.yaml:10:35: error: \"gpu-2\" is no node of a pool (valid: gpu-0, "
+		"gpu-1); did you mean \"gpu-0\"? (nodes are named <pool>-<k>",
 		"events-bad.yaml:11:69: error: expected NoSchedule, PreferNoSchedule or NoExecute, "
 		"got "
 		"\"Sometimes\" [spec.events[2].taint.effect]",
