@@ -96,6 +96,22 @@ test_driver_unavailable(void **state)
 	assert_int_equal(ext->events_applied, 0);
 }
 
+/* fail-while-waiting.yaml: a waiting pod is not started by a node restore. */
+static void
+test_driver_down_node_fail(void **state)
+{
+	g_autoptr(ScenarioResult) r =
+	        scenario_test_run_journal("driver-unavailable/fail-while-waiting.yaml", "dra");
+	g_autofree char *got = story(r, TRUE);
+
+	assert_string_equal(got, "running bound dgx-0@0, running started dgx-0@0, "
+	                         "elsewhere bound dgx-1@0, elsewhere started dgx-1@0, "
+	                         "waits bound dgx-0@610, running started dgx-0@650, "
+	                         "waits started dgx-0@700, elsewhere completed@3600, "
+	                         "running completed@4250, waits completed@4300");
+	assert_int_equal(r->events_applied, 3);
+}
+
 /* Decoding: duration belongs to not-ready (and mig-reconfigure) only. */
 static void
 test_not_ready_decode_errors(void **state)
@@ -129,6 +145,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_node_flap),
 		cmocka_unit_test(test_driver_unavailable),
+		cmocka_unit_test(test_driver_down_node_fail),
 		cmocka_unit_test(test_not_ready_decode_errors),
 	};
 
