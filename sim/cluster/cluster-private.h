@@ -89,8 +89,9 @@ typedef struct {
 	ClusterDevice *next_devices; /* the layout a reconfiguration installs */
 	guint n_next_devices;
 	ClusterResources next_allocatable;
-	char **next_labels;   /* key, value pairs */
-	char **next_unlabels; /* keys the relabel removes */
+	char **next_labels;      /* key, value pairs */
+	char **next_unlabels;    /* keys the relabel removes */
+	SimTime dra_driver_back; /* its DRA driver is registered again then (0: it is) */
 	ClusterSimDevice *devices;
 	guint n_devices;
 	/* bumped whenever a device's tenants (or the devices) change: lets a
@@ -150,7 +151,7 @@ struct ClusterSim {
 	guint32 kind_arrival, kind_schedule, kind_backoff, kind_unsched;
 	guint32 kind_complete, kind_restart, kind_delete;
 	guint32 kind_node_fail, kind_node_drain, kind_node_restore, kind_evict, kind_reconfigured;
-	guint32 kind_unreachable, kind_device_evict;
+	guint32 kind_unreachable, kind_device_evict, kind_prepare;
 	SimEventId schedule_ev, backoff_ev, unsched_ev;
 	ClusterSimStats stats;
 	SimSamples *latencies, *jcts, *slowdowns;
@@ -186,6 +187,9 @@ void cluster_sim__pending_add(ClusterSim *self, gint delta);
 
 /* cluster_sim_nodes.c */
 void cluster_sim__register_node_kinds(ClusterSim *self);
+/* cluster_kubelet_prepare.c: NodePrepareResources with the DRA driver away */
+void cluster_sim__register_prepare_kind(ClusterSim *self);
+gboolean cluster_sim__defer_prepare(ClusterSim *self, ClusterSimPod *sp);
 gboolean cluster_sim__is_bound(const ClusterSimPod *sp);
 
 /* cluster_taint_evict.c: the taint eviction controllers' timers */

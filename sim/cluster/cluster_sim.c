@@ -423,7 +423,8 @@ bind(ClusterSim *self, ClusterSimPod *sp, ClusterNode *node)
 		sim_samples_add(self->latencies,
 		                sim_time_to_seconds(sp->bound_at - sp->work.arrival));
 	}
-	cluster_kubelet__start(self, sp);
+	if (!cluster_sim__defer_prepare(self, sp))
+		cluster_kubelet__start(self, sp);
 	cluster_sim__evict_on_bind(self, sp);
 }
 

@@ -38,6 +38,7 @@ cluster_sim__register_node_kinds(ClusterSim *self)
 	self->kind_node_restore =
 	        sim_loop_add_kind(self->loop, "node-restore", on_node_restore, self);
 	cluster_sim__register_evict_kinds(self);
+	cluster_sim__register_prepare_kind(self);
 	self->kind_reconfigured =
 	        sim_loop_add_kind(self->loop, "node-reconfigured", on_reconfigured, self);
 	self->kind_unreachable =

@@ -2,7 +2,8 @@
  * scenario_events_dec.c: spec.events, the timed node and device events of a
  * scenario, decoded strictly to plain values (ScenarioEvent): node failure
  * and restore, drain, cordon and uncordon, node taints, DRA device taints and
- * the NVIDIA mig-manager's reconfiguration. Targets are checked against the
+ * the NVIDIA mig-manager's reconfiguration, a node's NotReady flap, a
+ * node's DRA driver unavailable. Targets are checked against the
  * node pools here, and against the imported nodes once the inventory is
  * loaded (scenario_whatif_dec.c). sim/world replays them (world_events.c).
  */
@@ -11,8 +12,19 @@
 #include "scenario-private.h"
 
 static const char *const action_names[] = {
-	"fail",    "restore",      "drain",          "cordon",          "uncordon", "taint",
-	"untaint", "device-taint", "device-untaint", "mig-reconfigure", NULL,
+	"fail",
+	"restore",
+	"drain",
+	"cordon",
+	"uncordon",
+	"taint",
+	"untaint",
+	"device-taint",
+	"device-untaint",
+	"mig-reconfigure",
+	"not-ready",
+	"driver-unavailable",
+	NULL,
 };
 
 G_STATIC_ASSERT(G_N_ELEMENTS(action_names) == SCENARIO_N_EVENT_ACTIONS + 1);
@@ -155,8 +167,8 @@ decode_action(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scena
 	if (v == NULL) {
 		scenario_dec__error(dec, node, field,
 		                    "expected an action: fail, restore, drain, cordon, uncordon, "
-		                    "taint, untaint, device-taint, device-untaint or "
-		                    "mig-reconfigure");
+		                    "taint, untaint, device-taint, device-untaint, "
+		                    "mig-reconfigure, not-ready or driver-unavailable");
 		return;
 	}
 	s = scenario_dec__string(dec, v, field);
@@ -166,7 +178,8 @@ decode_action(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scena
 	if (s != NULL && e->action == SCENARIO_N_EVENT_ACTIONS)
 		scenario_dec__error(dec, v, field,
 		                    "expected fail, restore, drain, cordon, uncordon, taint, "
-		                    "untaint, device-taint, device-untaint or mig-reconfigure, got "
+		                    "untaint, device-taint, device-untaint, mig-reconfigure, "
+		                    "not-ready or driver-unavailable, got "
 		                    "\"%s\"",
 		                    s);
 }
@@ -305,6 +318,17 @@ check_mig_config(Scenario *self,
 		scenario_dec__error(dec, v, field, "%s", error->message);
 }
 
+/* mig-reconfigure: how long mig-manager takes; not-ready, driver-unavailable: how long. */
+static void
+decode_duration(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEvent *e)
+{
+	const K8sYamlNode *v = k8s_yaml_map_lookup(node, "duration");
+	g_autofree char *field = g_strdup_printf("%s.duration", path);
+
+	if (v != NULL && scenario_dec__duration(dec, v, field, &e->duration) && e->duration < 0)
+		scenario_dec__error(dec, v, field, "expected a duration >= 0");
+}
+
 static void
 decode_event(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
@@ -362,16 +386,15 @@ decode_event(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const ch
 			                    "nvidia.com/mig.config), e.g. all-1g.10gb");
 		else if ((e.mig_config = scenario_dec__string(dec, v, field)) != NULL)
 			check_mig_config(self, dec, v, field, &e);
-		if ((v = k8s_yaml_map_lookup(node, "duration")) != NULL) {
-			g_autofree char *f2 = g_strdup_printf("%s.duration", path);
-
-			if (scenario_dec__duration(dec, v, f2, &e.duration) && e.duration < 0)
-				scenario_dec__error(dec, v, f2, "expected a duration >= 0");
-		}
 	} else {
 		reject_field(dec, node, path, "migConfig", &e, "mig-reconfigure");
-		reject_field(dec, node, path, "duration", &e, "mig-reconfigure");
 	}
+	if (e.action == SCENARIO_EVENT_MIG_RECONFIGURE || e.action == SCENARIO_EVENT_NOT_READY ||
+	    e.action == SCENARIO_EVENT_DRIVER_DOWN)
+		decode_duration(dec, node, path, &e);
+	else
+		reject_field(dec, node, path, "duration", &e,
+		             "mig-reconfigure, not-ready and driver-unavailable");
 	g_array_append_val(self->events, e);
 }
 

@@ -4,7 +4,8 @@
  * device taints (DeviceTaintRules, only with DRADeviceTaints on) and the
  * NVIDIA mig-manager's reconfiguration (nvidia.com/mig.config changes:
  * cordon, evict GPU pods, reconfigure for a while, relabel, the device
- * plugin advertises the new MIG devices). The mechanics live in sim/cluster;
+ * plugin advertises the new MIG devices), a node NotReady for a while (a
+ * flap), a node's DRA driver unavailable for a while. The mechanics live in sim/cluster;
  * this file resolves targets and builds what each world needs. The events
  * are decoded by sim/scenario (scenario_events_dec.c). A node may be a
  * pool's or an imported one (spec.cluster.objects); a node a what-if mode
@@ -24,6 +25,8 @@
  * around mig-parted; nvidia-hw.md 2.3: "1-5 min, client teardown/restart
  * dominates" (UNCONFIRMED). The per-GPU mig-parted work comes on top. */
 #define MIG_CLIENT_RESTART (60 * SIM_TIME_S)
+#define TAINT_NOT_READY    "node.kubernetes.io/not-ready"
+#define DRA_WIPING_DELAY   (30 * SIM_TIME_S) /* kubelet's defaultWipingDelay */
 
 /* ============================================================= runtime */
 
@@ -41,6 +44,7 @@ typedef struct {
 struct ScenarioEvents {
 	ScenarioEventsEnv env;
 	guint32 kind;
+	guint32 kind_ready; /* a not-ready event's end: the node reports Ready again */
 	guint64 applied;
 	GHashTable *cnodes;      /* name -> ClusterNode *, lookups only */
 	GHashTable *hwnodes;     /* name -> HwNode *, lookups only */
@@ -50,6 +54,7 @@ struct ScenarioEvents {
 	/* node name -> GPtrArray of the label keys GFD has published there
 	 * (extended world; what NFD lists in nfd.node.kubernetes.io/feature-labels) */
 	GHashTable *gfd_keys;
+	GHashTable *ready_due; /* index + 1 of the not-ready events whose end is scheduled */
 };
 
 static void
@@ -78,6 +83,23 @@ effect_name(ClusterTaintEffect effect)
 		break;
 	}
 	return "";
+}
+
+/* The event's targets are k = *@first .. *@last - 1 (event_node_name). */
+static void
+event_span(const ScenarioEvents *self, const ScenarioEvent *e, guint *first, guint *last)
+{
+	const ScenarioPool *pool =
+	        e->pool != NULL ? scenario_lookup_pool(self->env.sc, e->pool) : NULL;
+
+	*first = e->node != NULL ? 0 : e->index;
+	*last = e->node != NULL ? 1 : (e->count > 0 ? e->index + e->count : pool->count);
+}
+
+static char *
+event_node_name(const ScenarioEvent *e, guint k)
+{
+	return e->node != NULL ? g_strdup(e->node) : g_strdup_printf("%s-%u", e->pool, k);
 }
 
 static void
@@ -428,6 +450,80 @@ mig_reconfigure(ScenarioEvents *self, guint index, const ScenarioEvent *e, Clust
 	return TRUE;
 }
 
+/* ---- a NotReady flap ---- */
+
+/*
+ * The kubelet reports Ready=False (it is alive: its pods keep running, unlike
+ * `fail`, where heartbeats stop and the node becomes Unknown). The node
+ * lifecycle controller taints the node node.kubernetes.io/not-ready with
+ * NoSchedule (doNoScheduleTaintingPass, nodeConditionToTaintKeyStatusMap) and
+ * NoExecute (doNoExecuteTaintingPass: Ready False -> NotReadyTaintTemplate);
+ * pkg/controller/nodelifecycle/node_lifecycle_controller.go. drasim applies
+ * both at the event, not at the next 5 s node-monitor pass. The taint eviction
+ * controller then evicts with the pods' tolerations, DefaultTolerationSeconds'
+ * 300 s included (cluster_taint_evict.c): a flap shorter than that evicts none.
+ */
+static gboolean
+not_ready(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNode *cn, SimTime now)
+{
+	cluster_sim_taint_node(self->env.sim, cn, TAINT_NOT_READY, "", CLUSTER_EFFECT_NO_SCHEDULE);
+	cluster_sim_taint_node(self->env.sim, cn, TAINT_NOT_READY, "", CLUSTER_EFFECT_NO_EXECUTE);
+	if (e->duration >= 0 &&
+	    !g_hash_table_contains(self->ready_due, GUINT_TO_POINTER(index + 1))) {
+		/* one Ready event for every node of the event */
+		g_hash_table_add(self->ready_due, GUINT_TO_POINTER(index + 1));
+		sim_loop_schedule(self->env.loop, now + e->duration, self->kind_ready, PRIO_EVENT,
+		                  index, NULL);
+	}
+	return TRUE;
+}
+
+/* Ready again: the controller removes both not-ready taints (evictions not due yet are cancelled).
+ */
+static void
+on_ready(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ScenarioEvents *self = data;
+	const ScenarioEvent *e = &g_array_index(self->env.sc->events, ScenarioEvent, ev->target);
+	guint first, last;
+
+	event_span(self, e, &first, &last);
+	for (guint k = first; k < last; k++) {
+		g_autofree char *name = event_node_name(e, k);
+		ClusterNode *cn = g_hash_table_lookup(self->cnodes, name);
+
+		if (cn == NULL)
+			continue;
+		cluster_sim_untaint_node(self->env.sim, cn, TAINT_NOT_READY,
+		                         CLUSTER_EFFECT_NO_EXECUTE);
+		cluster_sim_untaint_node(self->env.sim, cn, TAINT_NOT_READY,
+		                         CLUSTER_EFFECT_NO_SCHEDULE);
+	}
+}
+
+/*
+ * The node's DRA drivers are unregistered for the event's duration: claims of
+ * pods that bind there cannot be prepared until they are back
+ * (cluster_kubelet_prepare.c). The device plugin world has no DRA driver.
+ */
+static gboolean
+driver_down(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNode *cn, SimTime now)
+{
+	if (self->env.dra == NULL) {
+		note(self, index,
+		     "the device plugin world has no DRA driver to take away: no effect");
+		return FALSE;
+	}
+	if (e->duration < 0 || e->duration > DRA_WIPING_DELAY)
+		note(self, index,
+		     "after 30 s away the kubelet deletes the driver's ResourceSlices of the node "
+		     "(defaultWipingDelay, pkg/kubelet/cm/dra/manager.go) and new pods stop being "
+		     "scheduled there; drasim keeps them published (approximation)");
+	cluster_sim_dra_driver_unavailable(self->env.sim, cn,
+	                                   e->duration >= 0 ? now + e->duration : SIM_TIME_NEVER);
+	return TRUE;
+}
+
 /* ---- dispatch ---- */
 
 static gboolean
@@ -467,6 +563,10 @@ apply_node(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNod
 		return device_untaint(self, e, cn->name);
 	case SCENARIO_EVENT_MIG_RECONFIGURE:
 		return mig_reconfigure(self, index, e, cn);
+	case SCENARIO_EVENT_NOT_READY:
+		return not_ready(self, index, e, cn, now);
+	case SCENARIO_EVENT_DRIVER_DOWN:
+		return driver_down(self, index, e, cn, now);
 	case SCENARIO_N_EVENT_ACTIONS:
 		break;
 	}
@@ -522,16 +622,13 @@ on_event(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ScenarioEvents *self = data;
 	const ScenarioEvent *e = &g_array_index(self->env.sc->events, ScenarioEvent, ev->target);
 	gboolean any = FALSE;
-	guint first = e->node != NULL ? 0 : e->index;
-	const ScenarioPool *pool =
-	        e->pool != NULL ? scenario_lookup_pool(self->env.sc, e->pool) : NULL;
-	guint last = e->node != NULL ? 1 : (e->count > 0 ? e->index + e->count : pool->count);
+	guint first, last;
 
 	if (!device_world_ok(self, ev->target, e))
 		return;
+	event_span(self, e, &first, &last);
 	for (guint k = first; k < last; k++) {
-		g_autofree char *name =
-		        e->node != NULL ? g_strdup(e->node) : g_strdup_printf("%s-%u", e->pool, k);
+		g_autofree char *name = event_node_name(e, k);
 		ClusterNode *cn = g_hash_table_lookup(self->cnodes, name);
 
 		if (cn != NULL)
@@ -566,7 +663,9 @@ scenario_events__new(const ScenarioEventsEnv *env)
 
 		g_hash_table_insert(self->hwnodes, n->name, n);
 	}
+	self->ready_due = g_hash_table_new(NULL, NULL);
 	self->kind = sim_loop_add_kind(env->loop, "scenario-event", on_event, self);
+	self->kind_ready = sim_loop_add_kind(env->loop, "scenario-node-ready", on_ready, self);
 	for (guint i = 0; i < env->sc->events->len; i++)
 		sim_loop_schedule(env->loop, g_array_index(env->sc->events, ScenarioEvent, i).at,
 		                  self->kind, PRIO_EVENT, i, NULL);
@@ -583,6 +682,7 @@ scenario_events__free(ScenarioEvents *self)
 	g_ptr_array_unref(self->rules);
 	k8s_object_set_free(self->published);
 	g_hash_table_unref(self->gfd_keys);
+	g_hash_table_unref(self->ready_due);
 	g_free(self);
 }
 

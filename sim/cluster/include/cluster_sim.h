@@ -210,6 +210,16 @@ void cluster_sim_untaint_node(ClusterSim *self,
                               const char *key,
                               ClusterTaintEffect effect);
 
+/*
+ * cluster_sim_dra_driver_unavailable:
+ *
+ * The node's DRA driver is unregistered until @until (SIM_TIME_NEVER: to the
+ * end; <= now: it is back): a pod with claims that binds there stays
+ * ContainerCreating and starts at the kubelet's first retry (every 10 s from
+ * its bind) at or after @until; running pods are not touched.
+ */
+void cluster_sim_dra_driver_unavailable(ClusterSim *self, ClusterNode *node, SimTime until);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterSim, cluster_sim_free)
 
 G_END_DECLS

@@ -107,6 +107,8 @@ typedef enum {
 	SCENARIO_EVENT_DEVICE_TAINT,    /* DRA: a DeviceTaintRule (DRADeviceTaints) */
 	SCENARIO_EVENT_DEVICE_UNTAINT,  /* DRA: deletes that DeviceTaintRule */
 	SCENARIO_EVENT_MIG_RECONFIGURE, /* mig-manager: nvidia.com/mig.config changes */
+	SCENARIO_EVENT_NOT_READY,       /* kubelet reports NotReady for @duration: a flap */
+	SCENARIO_EVENT_DRIVER_DOWN,     /* DRA: the node's driver unregistered for @duration */
 	SCENARIO_N_EVENT_ACTIONS
 } ScenarioEventAction;
 
@@ -123,7 +125,9 @@ gboolean scenario_event_action_is_device(ScenarioEventAction action);
  * @taint_*: the taint of taint, untaint, device-taint and device-untaint;
  * @devices: the devices device-(un)taint names (NULL: every device of the
  * node); @mig_config: the layout mig-reconfigure installs; @duration: how
- * long mig-manager takes (< 0: computed from the plan).
+ * long mig-manager takes (< 0: computed from the plan), or how long a
+ * not-ready node stays NotReady or a node's DRA driver is unavailable
+ * (< 0: to the end of the run).
  */
 typedef struct {
 	SimTime at;

@@ -281,7 +281,9 @@ test_decode_errors(void **state)
 	static const char *const expected[] = {
 		"events-bad.yaml:9:23: error: expected fail, restore, drain, cordon, uncordon, "
 		"taint, "
-		"untaint, device-taint, device-untaint or mig-reconfigure, got \"explode\" "
+		"untaint, device-taint, device-untaint, mig-reconfigure, not-ready or "
+		"driver-unavailable, got "
+		"\"explode\" "
 		"[spec.events[0].action]",
 		"events-bad.yaml:10:35: error: \"gpu-2\" is no node of a pool (valid: gpu-0, "
 		"gpu-1); did you mean \"gpu-0\"? (nodes are named <pool>-<k>",

@@ -1,0 +1,66 @@
+/*
+ * cluster_kubelet_prepare.c: the kubelet's NodePrepareResources while a
+ * node's DRA driver is unavailable (its plugin is not registered).
+ *
+ * Kubernetes 1.34: the kubelet's DRA manager (pkg/kubelet/cm/dra/manager.go,
+ * PrepareResources) finds no registered plugin for the claim's driver and
+ * fails; the pod's sync fails, it stays ContainerCreating on its node (the
+ * scheduler does not move it) and the pod worker retries after
+ * backOffPeriod, 10 s (pkg/kubelet/kubelet.go; pod_workers.go adds up to
+ * 50 % jitter, which drasim leaves out to stay deterministic). Running pods
+ * are not touched: their claims are prepared already. Pods without DRA
+ * claims start as usual.
+ */
+#include "cluster-private.h"
+#include "cluster_sim.h"
+
+#define PREPARE_RETRY (10 * SIM_TIME_S) /* kubelet backOffPeriod */
+#define PRIO_PREPARE  2                 /* with container restarts */
+
+static void
+on_prepare_retry(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ClusterSim *self = data;
+	ClusterSimPod *sp = self->pods->pdata[ev->target];
+
+	sp->restart = SIM_EVENT_ID_NONE;
+	if (!cluster_sim__defer_prepare(self, sp))
+		cluster_kubelet__start(self, sp);
+}
+
+void
+cluster_sim__register_prepare_kind(ClusterSim *self)
+{
+	self->kind_prepare =
+	        sim_loop_add_kind(self->loop, "pod-prepare-retry", on_prepare_retry, self);
+}
+
+/*
+ * TRUE when @sp, just bound (or retrying), cannot have its claims prepared
+ * now: the retry that first finds the driver back is scheduled (the retries
+ * in between fail alike, so they are not simulated one by one).
+ */
+gboolean
+cluster_sim__defer_prepare(ClusterSim *self, ClusterSimPod *sp)
+{
+	SimTime now = sim_loop_get_now(self->loop);
+	SimTime back = sp->node->dra_driver_back;
+	SimTime tries;
+
+	if (!sp->pod->has_dra || back <= now)
+		return FALSE;
+	if (back == SIM_TIME_NEVER)
+		return TRUE; /* never prepared: ContainerCreating to the end */
+	tries = (back - now + PREPARE_RETRY - 1) / PREPARE_RETRY;
+	sp->restart = sim_loop_schedule(self->loop, now + tries * PREPARE_RETRY, self->kind_prepare,
+	                                PRIO_PREPARE, sp->index, NULL);
+	return TRUE;
+}
+
+void
+cluster_sim_dra_driver_unavailable(ClusterSim *self, ClusterNode *node, SimTime until)
+{
+	ClusterSimNode *sn = node->user_data;
+
+	sn->dra_driver_back = until;
+}

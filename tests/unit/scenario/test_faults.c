@@ -1,0 +1,153 @@
+/*
+ * test_faults.c: the fault scenarios of scenarios/faults/ end to end. Each
+ * scenario's README works out by hand which pod runs where and when; the
+ * tests check exactly that in the run's journal and pod records.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "scenario_test_util.h"
+
+/*
+ * The run's story, one "pod event[ node]@seconds" per binding, eviction and
+ * completion (and container start, @starts), in the journal's (time) order,
+ * separated by ", ".
+ */
+static char *
+story(const ScenarioResult *r, gboolean starts)
+{
+	GString *out = g_string_new(NULL);
+
+	for (guint i = 0; i < cluster_journal_get_n_entries(r->journal); i++) {
+		const ClusterJournalEntry *e = cluster_journal_get_entry(r->journal, i);
+		const char *what = e->kind == CLUSTER_JOURNAL_BOUND               ? "bound"
+		                   : e->kind == CLUSTER_JOURNAL_EVICTED           ? "evicted"
+		                   : e->kind == CLUSTER_JOURNAL_COMPLETED         ? "completed"
+		                   : e->kind == CLUSTER_JOURNAL_STARTED && starts ? "started"
+		                                                                  : NULL;
+
+		if (what == NULL)
+			continue;
+		g_string_append_printf(out, "%s%s %s%s%s@%g", out->len > 0 ? ", " : "",
+		                       cluster_journal_get_pod_name(r->journal, e->pod), what,
+		                       e->node != NULL ? " " : "", e->node != NULL ? e->node : "",
+		                       sim_time_to_seconds(e->at));
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* scenarios/faults/node-flap/README.md: a 2 m flap evicts none, a 10 m one evicts. */
+static void
+test_node_flap(void **state)
+{
+	const char *const modes[] = { "dra", "extended" };
+
+	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
+		g_autoptr(ScenarioResult) r =
+		        scenario_test_run_journal("node-flap/scenario.yaml", modes[m]);
+		g_autofree char *got = story(r, FALSE);
+
+		assert_string_equal(got, "short bound dgx-0@0, long bound dgx-1@0, "
+		                         "own bound dgx-1@0, own evicted@660, "
+		                         "arrives bound dgx-0@720, long evicted@900, "
+		                         "long bound dgx-2@900, own bound dgx-1@1200, "
+		                         "short completed@3600, arrives completed@4320, "
+		                         "long completed@4500, own completed@4800");
+		assert_int_equal(r->evictions, 2);
+		assert_int_equal(r->completed, 4);
+		assert_int_equal(r->events_applied, 2);
+	}
+}
+
+/*
+ * scenarios/faults/driver-unavailable/README.md: dgx-0's DRA driver is away
+ * 600..625 s; waits binds at 610, its kubelet retries at 620 (still away) and
+ * 630 (back): started at 630. Running and other-node pods are not touched.
+ * The device plugin world has no DRA driver: no effect, a note.
+ */
+static void
+test_driver_unavailable(void **state)
+{
+	g_autoptr(ScenarioResult) dra =
+	        scenario_test_run_journal("driver-unavailable/scenario.yaml", "dra");
+	g_autoptr(ScenarioResult) ext =
+	        scenario_test_run_journal("driver-unavailable/scenario.yaml", "extended");
+	g_autofree char *got = story(dra, TRUE);
+	g_autofree char *got_ext = story(ext, TRUE);
+
+	assert_string_equal(got, "running bound dgx-0@0, running started dgx-0@0, "
+	                         "waits bound dgx-0@610, elsewhere bound dgx-1@610, "
+	                         "elsewhere started dgx-1@610, waits started dgx-0@630, "
+	                         "running completed@3600, elsewhere completed@4210, "
+	                         "waits completed@4230");
+	assert_int_equal(dra->events_applied, 1);
+	assert_string_equal(got_ext, "running bound dgx-0@0, running started dgx-0@0, "
+	                             "waits bound dgx-0@610, waits started dgx-0@610, "
+	                             "elsewhere bound dgx-1@610, elsewhere started dgx-1@610, "
+	                             "running completed@3600, waits completed@4210, "
+	                             "elsewhere completed@4210");
+	assert_int_equal(ext->events_applied, 0);
+}
+
+/* fail-while-waiting.yaml: a waiting pod is not started by a node restore. */
+static void
+test_driver_down_node_fail(void **state)
+{
+	g_autoptr(ScenarioResult) r =
+	        scenario_test_run_journal("driver-unavailable/fail-while-waiting.yaml", "dra");
+	g_autofree char *got = story(r, TRUE);
+
+	assert_string_equal(got, "running bound dgx-0@0, running started dgx-0@0, "
+	                         "elsewhere bound dgx-1@0, elsewhere started dgx-1@0, "
+	                         "waits bound dgx-0@610, running started dgx-0@650, "
+	                         "waits started dgx-0@700, elsewhere completed@3600, "
+	                         "running completed@4250, waits completed@4300");
+	assert_int_equal(r->events_applied, 3);
+}
+
+/* Decoding: duration belongs to not-ready (and mig-reconfigure) only. */
+static void
+test_not_ready_decode_errors(void **state)
+{
+	const char *head = "apiVersion: drasim.io/v1alpha1\n"
+	                   "kind: Scenario\n"
+	                   "metadata: {name: t}\n"
+	                   "spec:\n"
+	                   "  cluster:\n"
+	                   "    nodePools: [{name: dgx, shape: dgx-h100, count: 1}]\n"
+	                   "  events:\n";
+	g_autofree char *negative = g_strconcat(
+	        head, "  - {at: 1m, action: not-ready, node: dgx-0, duration: -5s}\n", NULL);
+	g_autofree char *on_cordon = g_strconcat(
+	        head, "  - {at: 1m, action: cordon, node: dgx-0, duration: 5s}\n", NULL);
+	g_autofree char *typo =
+	        g_strconcat(head, "  - {at: 1m, action: notready, node: dgx-0}\n", NULL);
+
+	scenario_test_expect_error(
+	        negative,
+	        ":8:56: error: expected a duration >= 0, got -5s [spec.events[0].duration]");
+	scenario_test_expect_error(
+	        on_cordon, "duration applies to mig-reconfigure, not-ready and "
+	                   "driver-unavailable only, not to cordon [spec.events[0].duration]");
+	scenario_test_expect_error(typo, ":8:22: error: expected fail, restore");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_node_flap),
+		cmocka_unit_test(test_driver_unavailable),
+		cmocka_unit_test(test_driver_down_node_fail),
+		cmocka_unit_test(test_not_ready_decode_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
