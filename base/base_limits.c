@@ -5,8 +5,10 @@
  * The defaults keep a run of a laptop-sized machine's memory: a 256 MiB input
  * file, 20 million sampled values (160 MB of doubles), a million pods (about
  * 2.5 KB each through the run), YAML 100 levels deep (also the most the
- * tree's recursive consumers allow, K8S_YAML_MAX_DEPTH) and 10 million nodes
- * per file. Every limit is a process-wide setting read when it is checked.
+ * tree's recursive consumers allow, K8S_YAML_MAX_DEPTH), 10 million nodes
+ * per file and a million runs per sweep (a manifest entry and a report folder
+ * each; a million one-second runs are 11 days of one core). Every limit is a process-wide setting
+ * read when it is checked.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@ static const LimitInfo limits[BASE_N_LIMITS] = {
 	[BASE_LIMIT_PODS] = { "DRASIM_MAX_PODS", 1000000, NULL, "pods" },
 	[BASE_LIMIT_YAML_DEPTH] = { "DRASIM_MAX_YAML_DEPTH", 100, NULL, "YAML nesting depth" },
 	[BASE_LIMIT_YAML_NODES] = { "DRASIM_MAX_YAML_NODES", 10000000, NULL, "YAML nodes" },
+	[BASE_LIMIT_SWEEP_RUNS] = { "DRASIM_MAX_SWEEP_RUNS", 1000000, NULL, "sweep runs" },
 };
 
 static guint64 overrides[BASE_N_LIMITS];

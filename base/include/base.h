@@ -19,6 +19,7 @@ typedef enum {
 	BASE_LIMIT_PODS,        /* pod instances of one run */
 	BASE_LIMIT_YAML_DEPTH,  /* nesting of one YAML document */
 	BASE_LIMIT_YAML_NODES,  /* scalars, sequences and mappings of one YAML file */
+	BASE_LIMIT_SWEEP_RUNS,  /* runs of one sweep: grid cells x seeds */
 	BASE_N_LIMITS,
 } BaseLimit;
 
