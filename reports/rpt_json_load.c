@@ -21,6 +21,22 @@ item_number(const cJSON *item)
 	return cJSON_IsNumber(item) ? item->valuedouble : (double)NAN;
 }
 
+/* A JSON number that is a whole number in [0, 2^64), as a count or a seed. Anything else
+ * converted to uint64_t is undefined in C (NaN, negative, too large: UBSan, fuzz-report). */
+static gboolean
+whole_number(const cJSON *item, uint64_t *out)
+{
+	double v;
+
+	if (!cJSON_IsNumber(item))
+		return FALSE;
+	v = item->valuedouble;
+	if (!(v >= 0.0 && v < 18446744073709551616.0) || v > floor(v))
+		return FALSE;
+	*out = (uint64_t)v;
+	return TRUE;
+}
+
 static gboolean
 load_metrics(RptMode *mode, const cJSON *metrics, const char *path, GError **error)
 {
@@ -76,7 +92,16 @@ load_mode(RptReport *report, const cJSON *object, guint index, const char *path,
 	cJSON_ArrayForEach(item,
 	                   cJSON_GetObjectItemCaseSensitive(object, "unschedulable_by_reason"))
 	{
-		rpt_mode_add_unschedulable(mode, item->string, (uint64_t)item_number(item));
+		uint64_t count;
+
+		if (!whole_number(item, &count)) {
+			g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
+			            "%s: modes[%u].unschedulable_by_reason.%s: expected a count (a "
+			            "whole number, 0 or more)",
+			            path, index, item->string != NULL ? item->string : "");
+			return FALSE;
+		}
+		rpt_mode_add_unschedulable(mode, item->string, count);
 	}
 	return load_metrics(mode, cJSON_GetObjectItemCaseSensitive(object, "metrics"), path, error);
 }
@@ -91,6 +116,7 @@ report_from_json(const cJSON *root, const char *path, GError **error)
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(scenario, "name");
 	const cJSON *hash = cJSON_GetObjectItemCaseSensitive(scenario, "hash");
 	const cJSON *seed = cJSON_GetObjectItemCaseSensitive(scenario, "seed");
+	uint64_t seed_value = 0;
 	g_autoptr(RptReport) report = NULL;
 	guint index = 0;
 	const cJSON *mode;
@@ -115,9 +141,13 @@ report_from_json(const cJSON *root, const char *path, GError **error)
 		            path);
 		return NULL;
 	}
+	if (cJSON_IsNumber(seed) && !whole_number(seed, &seed_value)) {
+		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
+		            "%s: scenario.seed: expected a whole number, 0 or more", path);
+		return NULL;
+	}
 	report = rpt_report_new(cJSON_IsString(name) ? name->valuestring : "",
-	                        cJSON_IsString(hash) ? hash->valuestring : NULL,
-	                        cJSON_IsNumber(seed) ? (uint64_t)seed->valuedouble : 0,
+	                        cJSON_IsString(hash) ? hash->valuestring : NULL, seed_value,
 	                        cJSON_IsString(version) ? version->valuestring : "");
 	cJSON_ArrayForEach(mode, modes)
 	{

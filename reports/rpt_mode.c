@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rpt-chart-private.h"
 #include "rpt-private.h"
 
 static void
@@ -215,21 +216,25 @@ rpt_mode_describe_end(const RptMode *self)
 {
 	const char *end = rpt_mode_lookup_info(self, "end");
 	const char *seconds = rpt_mode_lookup_info(self, "simulated_end_s");
-	char at[G_ASCII_DTOSTR_BUF_SIZE] = "?";
+	char human[64] = "";
 	guint never = 0;
 
 	if (end == NULL)
 		return NULL;
-	/* to the µs as before v2, whatever digits the info has (v2 writes "86400") */
-	if (seconds != NULL)
-		g_ascii_formatd(at, sizeof(at), "%.6f", g_ascii_strtod(seconds, NULL));
+	/* the exact seconds the report holds, and the human duration beside them */
+	if (seconds == NULL)
+		seconds = "?";
+	else if (g_ascii_strtod(seconds, NULL) >= 60.0)
+		rpt_chart_duration(human, sizeof(human), g_ascii_strtod(seconds, NULL));
 	for (guint i = 0; i < self->reasons->len; i++)
 		never += ((const RptReason *)g_ptr_array_index(self->reasons, i))->never_runs;
 	if (never > 0)
-		return g_strdup_printf("%s at %s s: %u pod%s can never run", end, at, never,
+		return g_strdup_printf("%s at %s s%s%s%s: %u pod%s can never run", end, seconds,
+		                       *human ? " (" : "", human, *human ? ")" : "", never,
 		                       never == 1 ? "" : "s");
-	return g_strdup_printf("%s at %s s%s", end, at,
-	                       strcmp(end, "done") == 0 ? " (no pod waiting)" : "");
+	return g_strdup_printf("%s at %s s%s%s%s%s", end, seconds, *human ? " (" : "", human,
+	                       *human ? ")" : "",
+	                       strcmp(end, "done") == 0 ? ", no pod waiting" : "");
 }
 
 void

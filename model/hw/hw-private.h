@@ -130,13 +130,15 @@ typedef struct {
 	const HwCatalog *base; /* the catalog it extends: references resolve here second */
 } HwCatalogCtx;
 
-/* Walks a YAML sequence / mapping node; finds a record by id in a GPtrArray (or NULL). */
+/* Walks a YAML sequence / mapping node; finds a record by id in a GPtrArray (or NULL).
+ * An empty node's array is NULL, and NULL + 0 is undefined (UBSan, fuzz-catalog): the end
+ * is computed only for a non-NULL array. */
 #define SEQ_FOREACH(node, item)                                                                    \
 	for (K8sYamlNode *const *item = (node)->seq.items;                                         \
-	     item < (node)->seq.items + (node)->seq.n; item++)
+	     item != NULL && item < (node)->seq.items + (node)->seq.n; item++)
 #define MAP_FOREACH(node, pair)                                                                    \
 	for (const K8sYamlPair *pair = (node)->map.pairs;                                          \
-	     pair < (node)->map.pairs + (node)->map.n; pair++)
+	     pair != NULL && pair < (node)->map.pairs + (node)->map.n; pair++)
 #define LIST_FIND(list, type, id)                                                                  \
 	({                                                                                         \
 		const type *found_ = NULL;                                                         \

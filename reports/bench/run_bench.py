@@ -87,6 +87,12 @@ def e2e(name, scenario, sets="full", runs=None, callgrind=True):
                  sets=sets, runs=runs, callgrind=callgrind, kind="e2e")
 
 
+def e2e_peak(name, scenario):
+    """One end-to-end run for its peak resident memory (ru_maxrss) besides wall and CPU time
+    (issue 19: 10,000 nodes with 200,000 pods in 512 MB); no callgrind (minutes natively)."""
+    return dict(e2e(name, scenario, runs=1, callgrind=False), kind="e2e_peak")
+
+
 def import_dump(nodes):
     """`drasim import` of a generated dump of @nodes nodes x 8 GPUs (tools/import/gen_dump.py,
     seed 1): wall time and peak memory (issue 16: 10,000 nodes in under 10 s, linear memory)."""
@@ -113,6 +119,8 @@ BENCHMARKS = [
     e2e("e2e_100nodes", "tests/scenario/bench/e2e-100.yaml"),
     # About 50 CPU seconds natively, so 40+ minutes under callgrind.
     e2e("e2e_1000nodes", "tests/scenario/bench/e2e-1000.yaml", runs=1, callgrind=False),
+    # Peak memory of 10,000 DGX nodes with 200,000 pods (docs/cluster.md "Memory").
+    e2e_peak("e2e_10000nodes_200k_pods", "tests/scenario/bench/e2e-10000-200k.yaml"),
     # The Node.js CEL peers of issue 3 (tools/bench/cel), same selectors and
     # devices: wall time only (a JIT's instruction count says nothing stable).
     bench("cel_peer", "cel_peers", "node", ["peers.mjs", "100000"], callgrind=False, runs=1,
@@ -181,6 +189,17 @@ def import_items(spec, build, tmp, runs):
             item(spec["name"], spec["family"], "peak_memory", "KiB", {"Value": max(peaks)})]
 
 
+def peak_items(spec, build, tmp):
+    """The e2e_peak kind: one run's wall and CPU time, peak memory and pods/s."""
+    wall, cpu, peak = run_peak_memory(spec, build, tmp)
+    name, family = spec["name"], spec["family"]
+    return [item(name, family, "wall_time", "ns", {"Value": wall}),
+            item(name, family, "cpu_time", "ns", {"Value": cpu}),
+            item(name, family, "peak_memory", "KiB", {"Value": peak}),
+            item(name, family, "throughput", "pods/s",
+                 {"Value": round(pods_submitted(tmp) / (wall / 1e9), 1)})]
+
+
 def run_native(spec, build, tmp):
     """One run; returns (wall ns, stdout)."""
     command = command_of(spec, build, os.path.join(tmp, "out"))
@@ -227,6 +246,8 @@ def measure(spec, build, runs, instructions):
     with tempfile.TemporaryDirectory(prefix="drasim-bench-") as tmp:
         if spec["kind"] == "import":
             return import_items(spec, build, tmp, runs)
+        if spec["kind"] == "e2e_peak":
+            return peak_items(spec, build, tmp)
         for _ in range(spec["runs"] or runs):
             wall, out = run_native(spec, build, tmp)
             walls.append(wall)

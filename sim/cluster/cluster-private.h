@@ -115,6 +115,7 @@ typedef struct {
 	gboolean repeats;   /* some index appears twice in devices (set at placement) */
 	ClusterProgress progress;
 	gboolean started_once;
+	gboolean arrived; /* counted as submitted (cluster_invariants.c) */
 	SimEventId completion;
 	SimEventId restart;
 	SimEventId deletion;
@@ -167,6 +168,9 @@ struct ClusterSim {
 	 * failed an attempt at epoch settled_epoch */
 	guint64 binds, settled_epoch, n_settled;
 };
+
+/* cluster_invariants.c: after every event when DRASIM_CHECK_INVARIANTS=1 */
+void cluster_sim__install_invariants(ClusterSim *self);
 
 /* cluster_kubelet.c */
 gboolean cluster_kubelet__place(ClusterSim *sim, ClusterSimPod *sp, ClusterSimNode *node);

@@ -193,6 +193,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	self->journal = cluster_journal__new();
 	register_kinds(self);
 	sim_loop_set_settled_func(loop, is_settled, self);
+	cluster_sim__install_invariants(self);
 	return self;
 }
 
@@ -387,6 +388,7 @@ static void
 arrive(ClusterSim *self, ClusterSimPod *sp)
 {
 	self->stats.submitted++;
+	sp->arrived = TRUE;
 	cluster_sim__pending_add(self, 1);
 	cluster_sim__generate_claims(self, sp);
 	cluster_journal__event(self, sp, CLUSTER_JOURNAL_ARRIVED);

@@ -31,6 +31,8 @@ struct SimLoop {
 	uint64_t active_dispatched; /* active events run so far */
 	SimSettledFunc settled;
 	gpointer settled_data;
+	SimProgressFunc check; /* after every event (a test build's invariants) */
+	gpointer check_data;
 };
 
 SimLoop *
@@ -221,6 +223,8 @@ sim_loop_run(SimLoop *self)
 		}
 		k->handler(self, &ev, k->user_data);
 		self->dispatched++;
+		if (G_UNLIKELY(self->check != NULL))
+			self->check(self, self->check_data);
 		if (G_UNLIKELY(self->dispatched == next_progress)) {
 			self->progress(self, self->progress_data);
 			next_progress += self->progress_every;
@@ -230,6 +234,13 @@ sim_loop_run(SimLoop *self)
 		self->progress(self, self->progress_data);
 	}
 	return reason;
+}
+
+void
+sim_loop_set_event_check(SimLoop *self, SimProgressFunc func, gpointer user_data)
+{
+	self->check = func;
+	self->check_data = user_data;
 }
 
 SimTime

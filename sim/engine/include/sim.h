@@ -275,6 +275,11 @@ uint64_t sim_loop_get_active_dispatched(const SimLoop *self);
 /* At most @max_events dispatches per sim_loop_run(); 0 = no limit. */
 void sim_loop_set_max_events(SimLoop *self, uint64_t max_events);
 void sim_loop_set_progress(SimLoop *self, uint64_t every, SimProgressFunc func, gpointer user_data);
+/*
+ * @func runs after every dispatched event (NULL: none, the default). The
+ * run-model invariant checker uses it; unset, the loop pays one branch.
+ */
+void sim_loop_set_event_check(SimLoop *self, SimProgressFunc func, gpointer user_data);
 /* From a handler: stop after the current event. */
 void sim_loop_stop(SimLoop *self);
 

@@ -259,6 +259,37 @@ test_diff__bench_added_removed_and_bad(void **state)
 	g_unlink(bad_path);
 }
 
+/*
+ * Counts and the seed must be whole numbers, 0 or more (fuzz-report: a string count became
+ * NaN and its conversion to an integer is undefined): a string count, -1, 1.5 and a seed of
+ * 2^64 are each an error naming the field; a count of 3 loads.
+ */
+static void
+test_diff__bad_counts(void **state)
+{
+	static const char *const bad[] = { "\"3\"", "-1", "1.5" };
+	static const char head[] = "{\"schema\":\"drasim.io/report/v2\",\"scenario\":{\"name\":"
+	                           "\"s\",\"seed\":%s},\"modes\":[{\"name\":\"dra\","
+	                           "\"unschedulable_by_reason\":{\"r\":%s}}]}";
+
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_autofree char *text = g_strdup_printf(head, "1", bad[i]);
+		g_autoptr(GError) error = NULL;
+
+		assert_null(rpt_json_load_data("r.json", text, strlen(text), &error));
+		assert_non_null(
+		        strstr(error->message, "modes[0].unschedulable_by_reason.r: expected"));
+	}
+	g_autofree char *big_seed = g_strdup_printf(head, "18446744073709551616", "3");
+	g_autoptr(GError) seed_error = NULL;
+	assert_null(rpt_json_load_data("r.json", big_seed, strlen(big_seed), &seed_error));
+	assert_non_null(strstr(seed_error->message, "scenario.seed: expected"));
+	g_autofree char *good = g_strdup_printf(head, "1", "3");
+	g_autoptr(GError) good_error = NULL;
+	g_autoptr(RptReport) report = rpt_json_load_data("r.json", good, strlen(good), &good_error);
+	assert_non_null(report);
+}
+
 int
 main(void)
 {
@@ -272,6 +303,7 @@ main(void)
 		cmocka_unit_test(test_diff__tolerance_file),
 		cmocka_unit_test(test_diff__bench_files),
 		cmocka_unit_test(test_diff__bench_added_removed_and_bad),
+		cmocka_unit_test(test_diff__bad_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,7 +57,7 @@ test_never_fitting_pod_ends_the_run(void **state)
 	                                     "claims."));
 	/* the series close with one sample at the stop time */
 	assert_int_equal(r->pending_series->len, 1);
-	assert_non_null(strstr(text, "Run end (dra): quiescent at 0.000000 s: 1 pod can "
+	assert_non_null(strstr(text, "Run end (dra): quiescent at 0 s: 1 pod can "
 	                             "never run\nnotebook never runs (last tried at 0.000 s): "
 	                             "0/1 nodes are available"));
 }
