@@ -5,8 +5,11 @@
  * The defaults keep a run of a laptop-sized machine's memory: a 256 MiB input
  * file, 20 million sampled values (160 MB of doubles), a million pods (about
  * 2.5 KB each through the run), YAML 100 levels deep (also the most the
- * tree's recursive consumers allow, K8S_YAML_MAX_DEPTH) and 10 million nodes
- * per file. Every limit is a process-wide setting read when it is checked.
+ * tree's recursive consumers allow, K8S_YAML_MAX_DEPTH), 10 million nodes
+ * per file and a million runs per sweep (a manifest entry and a report folder
+ * each; a million one-second runs are 11 days of one core) and JSON 100 levels
+ * deep, as YAML (drasim's own reports nest 6; cJSON stops at 1000). Every limit is a process-wide
+ * setting read when it is checked.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,6 +30,8 @@ static const LimitInfo limits[BASE_N_LIMITS] = {
 	[BASE_LIMIT_PODS] = { "DRASIM_MAX_PODS", 1000000, NULL, "pods" },
 	[BASE_LIMIT_YAML_DEPTH] = { "DRASIM_MAX_YAML_DEPTH", 100, NULL, "YAML nesting depth" },
 	[BASE_LIMIT_YAML_NODES] = { "DRASIM_MAX_YAML_NODES", 10000000, NULL, "YAML nodes" },
+	[BASE_LIMIT_SWEEP_RUNS] = { "DRASIM_MAX_SWEEP_RUNS", 1000000, NULL, "sweep runs" },
+	[BASE_LIMIT_JSON_DEPTH] = { "DRASIM_MAX_JSON_DEPTH", 100, NULL, "JSON nesting depth" },
 };
 
 static guint64 overrides[BASE_N_LIMITS];
@@ -107,4 +112,50 @@ base_limit_describe(BaseLimit limit)
 	return g_strdup_printf("the %s limit is %" G_GUINT64_FORMAT "%s%s (set %s to raise it)",
 	                       info->what, value, info->unit ? " " : "",
 	                       info->unit ? info->unit : "", info->env);
+}
+
+/* Where @offset falls in @text, 1-based. */
+static void
+line_col(const char *text, gsize offset, guint *line, guint *col)
+{
+	*line = 1;
+	*col = 1;
+	for (gsize i = 0; i < offset; i++) {
+		*line += text[i] == '\n';
+		*col = text[i] == '\n' ? 1 : *col + 1;
+	}
+}
+
+gboolean
+base_json_check_depth(const char *path, const char *text, gsize length, GError **error)
+{
+	guint64 limit = MIN(base_limit_get(BASE_LIMIT_JSON_DEPTH), BASE_JSON_MAX_DEPTH);
+	gboolean in_string = FALSE;
+	guint64 depth = 0;
+
+	for (gsize i = 0; i < length; i++) {
+		char c = text[i];
+
+		if (in_string) {
+			if (c == '\\')
+				i++; /* the escaped character cannot end the string */
+			else if (c == '"')
+				in_string = FALSE;
+		} else if (c == '"') {
+			in_string = TRUE;
+		} else if ((c == '[' || c == '{') && ++depth > limit) {
+			g_autofree char *sentence = base_limit_describe(BASE_LIMIT_JSON_DEPTH);
+			guint line, col;
+
+			line_col(text, i, &line, &col);
+			g_set_error(error, BASE_ERROR, BASE_ERROR_LIMIT,
+			            "%s:%u:%u: JSON nested deeper than %" G_GUINT64_FORMAT
+			            " levels; %s, at most %d",
+			            path, line, col, limit, sentence, BASE_JSON_MAX_DEPTH);
+			return FALSE;
+		} else if ((c == ']' || c == '}') && depth > 0) {
+			depth--;
+		}
+	}
+	return TRUE;
 }

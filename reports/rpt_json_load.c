@@ -175,9 +175,14 @@ rpt_json_load(const char *path, GError **error)
 RptReport *
 rpt_json_load_data(const char *path, const char *text, gsize length, GError **error)
 {
+	g_autoptr(GError) too_deep = NULL;
 	cJSON *root;
 	RptReport *report;
 
+	if (!base_json_check_depth(path, text, length, &too_deep)) {
+		g_set_error_literal(error, RPT_ERROR, RPT_ERROR_PARSE, too_deep->message);
+		return NULL;
+	}
 	root = cJSON_ParseWithLength(text, length);
 	if (root == NULL) {
 		const char *at = cJSON_GetErrorPtr();

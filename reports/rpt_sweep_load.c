@@ -121,6 +121,10 @@ rpt_sweep_json_load(const char *path, GError **error)
 		g_set_error(error, RPT_ERROR, RPT_ERROR_IO, "%s: %s", path, local->message);
 		return NULL;
 	}
+	if (!base_json_check_depth(path, text, length, &local)) {
+		g_set_error_literal(error, RPT_ERROR, RPT_ERROR_PARSE, local->message);
+		return NULL;
+	}
 	root = cJSON_ParseWithLength(text, length);
 	schema = string_at(root, "schema");
 	if (g_strcmp0(schema, RPT_SWEEP_SCHEMA) != 0) {

@@ -19,6 +19,8 @@ typedef enum {
 	BASE_LIMIT_PODS,        /* pod instances of one run */
 	BASE_LIMIT_YAML_DEPTH,  /* nesting of one YAML document */
 	BASE_LIMIT_YAML_NODES,  /* scalars, sequences and mappings of one YAML file */
+	BASE_LIMIT_SWEEP_RUNS,  /* runs of one sweep: grid cells x seeds */
+	BASE_LIMIT_JSON_DEPTH,  /* nesting of one JSON text read with cJSON */
 	BASE_N_LIMITS,
 } BaseLimit;
 
@@ -48,6 +50,16 @@ void base_limit_set(BaseLimit limit, guint64 value);
  * Returns: (transfer full): the text.
  */
 char *base_limit_describe(BaseLimit limit);
+
+/* cJSON's own nesting bound (CJSON_NESTING_LIMIT in Debian's build): the most
+ * DRASIM_MAX_JSON_DEPTH can be, since cJSON refuses deeper text as merely invalid. */
+#define BASE_JSON_MAX_DEPTH 1000
+
+/* Checks that no array or object of @text nests deeper than the JSON depth
+ * limit, so the error names it ("PATH:LINE:COL: JSON nested deeper than N
+ * levels; the JSON nesting depth limit is N (set ...)") instead of cJSON's
+ * bare refusal. Strings are skipped; malformed text is left to the parser. */
+gboolean base_json_check_depth(const char *path, const char *text, gsize length, GError **error);
 
 /**
  * base_read_file:

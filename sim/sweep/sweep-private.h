@@ -9,6 +9,10 @@
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(cJSON, cJSON_Delete)
 
+/* The most runs (cells x seeds) a sweep may have: base's DRASIM_MAX_SWEEP_RUNS,
+ * capped at G_MAXINT because run and cell indices are guint. */
+guint64 sweep_max_runs(void);
+
 /* The manifest's file name in a sweep's output folder. */
 #define SWEEP_MANIFEST_FILE   "sweep-manifest.json"
 #define SWEEP_MANIFEST_SCHEMA "drasim.io/sweep-manifest/v1"

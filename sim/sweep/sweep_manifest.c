@@ -43,10 +43,17 @@ spec_copy(const SweepSpec *spec)
 	return copy;
 }
 
+guint64
+sweep_max_runs(void)
+{
+	return MIN(base_limit_get(BASE_LIMIT_SWEEP_RUNS), (guint64)G_MAXINT);
+}
+
 /* The grid's size, or 0 with @error when it is beyond the documented bounds. */
 static guint
 grid_cells(const SweepSpec *spec, GError **error)
 {
+	guint64 max_runs = sweep_max_runs();
 	guint64 cells = 1;
 
 	if (spec->params->len > SWEEP_MAX_PARAMS) {
@@ -65,13 +72,16 @@ grid_cells(const SweepSpec *spec, GError **error)
 			return 0;
 		}
 		cells *= p->values->len;
-		if (cells > SWEEP_MAX_RUNS)
+		if (cells > max_runs)
 			break;
 	}
-	if (spec->seeds->len == 0 || cells * spec->seeds->len > SWEEP_MAX_RUNS) {
+	if (spec->seeds->len == 0 || cells * spec->seeds->len > max_runs) {
+		g_autofree char *limit = base_limit_describe(BASE_LIMIT_SWEEP_RUNS);
+
 		g_set_error(error, SWEEP_ERROR, SWEEP_ERROR_INPUT,
-		            "%" G_GUINT64_FORMAT " cells x %u seeds: a sweep runs 1 to %d runs",
-		            cells, spec->seeds->len, SWEEP_MAX_RUNS);
+		            "%" G_GUINT64_FORMAT
+		            " cells x %u seeds: a sweep runs 1 to %" G_GUINT64_FORMAT " runs; %s",
+		            cells, spec->seeds->len, max_runs, limit);
 		return 0;
 	}
 	return (guint)cells;

@@ -10,6 +10,8 @@
  */
 #include <string.h>
 
+#include "base.h"
+#include "sweep-private.h"
 #include "sweep_spec-private.h"
 
 static gboolean
@@ -22,22 +24,26 @@ pos_equal(const K8sPos *a, const K8sPos *b)
 static gboolean
 check_bounds(const SweepSpec *self, K8sDiagList *diags)
 {
+	guint64 max_runs = sweep_max_runs();
 	guint64 cells = 1;
+	g_autofree char *limit = NULL;
 
 	if (self->seeds->len == 0) {
 		k8s_diag_list_error(diags, &self->pos, "spec.seeds",
 		                    "no seeds: give them in spec.seeds or with --seeds, like 1-10");
 		return FALSE;
 	}
-	for (guint i = 0; i < self->params->len && cells <= SWEEP_MAX_RUNS; i++)
+	for (guint i = 0; i < self->params->len && cells <= max_runs; i++)
 		cells *= g_array_index(self->params, SweepParam, i).values->len;
-	if (cells <= SWEEP_MAX_RUNS && cells * self->seeds->len <= SWEEP_MAX_RUNS)
+	if (cells <= max_runs && cells * self->seeds->len <= max_runs)
 		return TRUE;
+	limit = base_limit_describe(BASE_LIMIT_SWEEP_RUNS);
 	k8s_diag_list_error(diags, &self->pos, "",
 	                    "the grid is too large: %s%" G_GUINT64_FORMAT
-	                    " cells x %u seeds; a sweep runs at most %d runs",
-	                    cells > SWEEP_MAX_RUNS ? "more than " : "",
-	                    MIN(cells, (guint64)SWEEP_MAX_RUNS), self->seeds->len, SWEEP_MAX_RUNS);
+	                    " cells x %u seeds = %s%" G_GUINT64_FORMAT " runs; %s",
+	                    cells > max_runs ? "more than " : "", MIN(cells, max_runs),
+	                    self->seeds->len, cells > max_runs ? "more than " : "",
+	                    MIN(cells, max_runs) * self->seeds->len, limit);
 	return FALSE;
 }
 

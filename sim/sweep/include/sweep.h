@@ -40,7 +40,7 @@ typedef enum {
 #define SWEEP_MAX_PARAMS 16
 #define SWEEP_MAX_VALUES 4096 /* per parameter */
 #define SWEEP_MAX_SEEDS  100000
-#define SWEEP_MAX_RUNS   1000000 /* cells x seeds */
+/* Runs (cells x seeds) are bounded by DRASIM_MAX_SWEEP_RUNS: sweep_max_runs(). */
 
 /* One varied parameter: a path into the scenario and the values it takes. */
 typedef struct {

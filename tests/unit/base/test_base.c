@@ -145,6 +145,30 @@ test_limits__environment(void **state)
 	g_unsetenv("DRASIM_MAX_PODS");
 }
 
+/* JSON depth at the limit (3) passes and one deeper fails where the 4th
+ * bracket opens: `[{"a":[[1]]}]` has it at byte 7, column 8. Brackets in
+ * strings, escaped quotes included, are not nesting. */
+static void
+test_json__depth_at_and_over_the_limit(void **state)
+{
+	static const char at[] = "[{\"a\":[1]}]";
+	static const char over[] = "[{\"a\":[[1]]}]";
+	static const char quoted[] = "[\"[[[[\", {\"b\\\"[[\": [1]}]";
+	g_autoptr(GError) error = NULL;
+
+	(void)state;
+	g_setenv("DRASIM_MAX_JSON_DEPTH", "3", TRUE);
+	assert_true(base_json_check_depth("at.json", at, strlen(at), NULL));
+	assert_true(base_json_check_depth("quoted.json", quoted, strlen(quoted), NULL));
+	assert_false(base_json_check_depth("over.json", over, strlen(over), &error));
+	assert_true(g_error_matches(error, BASE_ERROR, BASE_ERROR_LIMIT));
+	assert_string_equal(
+	        error->message,
+	        "over.json:1:8: JSON nested deeper than 3 levels; the JSON nesting "
+	        "depth limit is 3 (set DRASIM_MAX_JSON_DEPTH to raise it), at most 1000");
+	g_unsetenv("DRASIM_MAX_JSON_DEPTH");
+}
+
 int
 main(void)
 {
@@ -154,6 +178,7 @@ main(void)
 		cmocka_unit_test(test_read__fifo),
 		cmocka_unit_test(test_read__missing_file),
 		cmocka_unit_test(test_limits__environment),
+		cmocka_unit_test(test_json__depth_at_and_over_the_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -99,6 +99,28 @@ test_bounds(void **state)
 	assert_non_null(strstr(error2->message, "a parameter takes 1 to 4096"));
 }
 
+/* DRASIM_MAX_SWEEP_RUNS at the bound and one below it: grid_spec() is 3 x 2
+ * cells x 2 seeds = 12 runs, so a limit of 12 takes it and 11 refuses it. */
+static void
+test_runs_limit(void **state)
+{
+	g_autoptr(SweepSpec) spec = grid_spec();
+	g_autoptr(SweepManifest) at_bound = NULL;
+	g_autoptr(GError) error = NULL;
+
+	(void)state;
+	g_setenv("DRASIM_MAX_SWEEP_RUNS", "12", TRUE);
+	at_bound = sweep_manifest_new(spec, NULL);
+	assert_non_null(at_bound);
+	assert_int_equal(sweep_manifest_get_n_runs(at_bound), 12);
+	g_setenv("DRASIM_MAX_SWEEP_RUNS", "11", TRUE);
+	assert_null(sweep_manifest_new(spec, &error));
+	assert_string_equal(error->message,
+	                    "6 cells x 2 seeds: a sweep runs 1 to 11 runs; the sweep runs limit "
+	                    "is 11 (set DRASIM_MAX_SWEEP_RUNS to raise it)");
+	g_unsetenv("DRASIM_MAX_SWEEP_RUNS");
+}
+
 static char *
 tmp_dir(void)
 {
@@ -290,6 +312,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grid_order),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_runs_limit),
 		cmocka_unit_test(test_save_resume_refuse),
 		cmocka_unit_test(test_big_seed_round_trip),
 		cmocka_unit_test(test_exec_local_task_resume),

@@ -395,8 +395,8 @@ test_sweep_spec__check_command_line(void **state)
 	assert_false(sweep_spec_check(big, diags));
 	assert_int_equal(k8s_diag_list_count(diags), 1);
 	assert_string_equal(k8s_diag_list_get(diags, 0)->message,
-	                    "the grid is too large: 1001 cells x 1000 seeds; a sweep runs at most "
-	                    "1000000 runs");
+	                    "the grid is too large: 1001 cells x 1000 seeds = 1001000 runs; the "
+	                    "sweep runs limit is 1000000 (set DRASIM_MAX_SWEEP_RUNS to raise it)");
 }
 
 int
