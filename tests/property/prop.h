@@ -95,6 +95,8 @@ gboolean prop_oracle_attr_equal(const DraAttribute *a, const DraAttribute *b);
 gboolean prop_oracle_consumed(const DraExactRequest *req, const DraCapacity *cap, DraMilli *out);
 /* Is every requested capacity name present on @dev? */
 gboolean prop_oracle_has_requested(const DraExactRequest *req, const DraDevice *dev);
+/* What @dev consumes of counter @name in counter set @set. */
+DraMilli prop_oracle_counter_consumption(const DraDevice *dev, const char *set, const char *name);
 /*
  * With DRAConsumableCapacity: does visible device @d have what @req asks,
  * with room next to other claims' shares (CmpRequestOverCapacity)? It decides

@@ -178,19 +178,6 @@ capacity_fits(Brute *b, guint d)
 }
 
 /* What device @d of @slice consumes of counter @name of counter set @set. */
-static DraMilli
-consumption(const DraDevice *dev, const char *set, const char *name)
-{
-	DraMilli sum = 0;
-	for (guint u = 0; u < dev->n_consumes_counters; u++) {
-		const DraCounterConsumption *cc = &dev->consumes_counters[u];
-		for (guint v = 0; strcmp(cc->counter_set, set) == 0 && v < cc->n_counters; v++) {
-			sum += strcmp(cc->counters[v].name, name) == 0 ? cc->counters[v].value : 0;
-		}
-	}
-	return sum;
-}
-
 /*
  * Counters as release-1.34 accounts them (checkAvailableCounters in
  * allocator_experimental.go): devices other claims hold count only when held
@@ -207,12 +194,14 @@ counters_fit(Brute *b, const DraSlice *slice)
 			DraMilli sum = 0;
 			for (guint d = 0; d < b->n_devs; d++) {
 				if (b->devs[d].slice == slice && held(b->w, &b->devs[d], FALSE)) {
-					sum += consumption(b->devs[d].device, set->name, name);
+					sum += prop_oracle_counter_consumption(b->devs[d].device,
+					                                       set->name, name);
 				}
 			}
 			for (guint p = 0; p < b->n_picks; p++) {
 				const PropDevice *pd = &b->devs[b->picks[p].device];
-				sum += pd->slice == slice ? consumption(pd->device, set->name, name)
+				sum += pd->slice == slice ? prop_oracle_counter_consumption(
+				                                    pd->device, set->name, name)
 				                          : 0;
 			}
 			if (sum > set->counters[j].value) {

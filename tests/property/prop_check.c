@@ -254,19 +254,6 @@ device_used(Check *c, guint d)
 	       held_index(c->w, &c->devs[d], TRUE) >= 0;
 }
 
-static DraMilli
-consumption(const DraDevice *dev, const char *set, const char *name)
-{
-	DraMilli sum = 0;
-	for (guint u = 0; u < dev->n_consumes_counters; u++) {
-		const DraCounterConsumption *cc = &dev->consumes_counters[u];
-		for (guint v = 0; strcmp(cc->counter_set, set) == 0 && v < cc->n_counters; v++) {
-			sum += strcmp(cc->counters[v].name, name) == 0 ? cc->counters[v].value : 0;
-		}
-	}
-	return sum;
-}
-
 /*
  * Property 3, one counter of @slice. release-1.34 (checkAvailableCounters)
  * subtracts only devices held whole (AllocatedDevices) and adds every pick;
@@ -287,7 +274,8 @@ check_counter(Check *c, const DraSlice *slice, const DraCounterSet *set, const D
 		adds |= pd->slice == slice && pd->device->n_consumes_counters > 0;
 	}
 	for (guint d = 0; adds && d < c->n_devs; d++) {
-		DraMilli one = consumption(c->devs[d].device, set->name, counter->name);
+		DraMilli one = prop_oracle_counter_consumption(c->devs[d].device, set->name,
+		                                               counter->name);
 		if (c->devs[d].slice != slice || one == 0) {
 			continue;
 		}

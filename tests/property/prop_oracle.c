@@ -393,3 +393,18 @@ prop_oracle_capacity_fits(const PropOracle *o, const DraExactRequest *req, guint
 	}
 	return TRUE;
 }
+
+/* What @dev consumes of counter @name in counter set @set (summed over its entries). */
+DraMilli
+prop_oracle_counter_consumption(const DraDevice *dev, const char *set, const char *name)
+{
+	DraMilli sum = 0;
+
+	for (guint u = 0; u < dev->n_consumes_counters; u++) {
+		const DraCounterConsumption *cc = &dev->consumes_counters[u];
+
+		for (guint v = 0; strcmp(cc->counter_set, set) == 0 && v < cc->n_counters; v++)
+			sum += strcmp(cc->counters[v].name, name) == 0 ? cc->counters[v].value : 0;
+	}
+	return sum;
+}
