@@ -37,6 +37,9 @@ guint
 rpt_chart_ticks(const RptAxis *axis, double lo, double hi, double *ticks, double range_out[2]);
 /* The label of tick value @v on an axis of @kind (categories: the label). */
 void rpt_chart_tick_label(char *buf, gsize size, const RptAxis *axis, double v);
+/* The value axis a metric of @unit is drawn on: "s" in human time, "ratio" as percentages,
+ * anything else as numbers (the sweep and plan pages, like the run report's charts). */
+RptAxisKind rpt_chart_axis_for_unit(const char *unit);
 /* A duration in seconds for people: 0, 250ms, 1.5s, 45s, 2min30s, 6h, 1d6h (two largest units). */
 void rpt_chart_duration(char *buf, gsize size, double seconds);
 /* A value in @unit as the text report prints it: "ratio" as 53.8%, counts as integers,

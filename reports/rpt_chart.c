@@ -146,6 +146,16 @@ rpt_chart_ticks(const RptAxis *axis, double lo, double hi, double *ticks, double
 	return n;
 }
 
+RptAxisKind
+rpt_chart_axis_for_unit(const char *unit)
+{
+	if (g_strcmp0(unit, "s") == 0)
+		return RPT_AXIS_TIME;
+	if (g_strcmp0(unit, "ratio") == 0)
+		return RPT_AXIS_PERCENT;
+	return RPT_AXIS_NUMBER;
+}
+
 void
 rpt_chart_duration(char *buf, gsize size, double seconds)
 {

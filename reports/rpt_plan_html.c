@@ -146,7 +146,8 @@ slo_chart(GString *out, const RptPlan *self, guint mode, guint slo, const GArray
 	y_range(self, mode, slo, chosen, &ys[0], &ys[1]);
 	rpt_chart_frame_init(&f.frame, 560.0, 240.0,
 	                     &(RptAxis){ RPT_AXIS_LOG, "nodes (log scale)", NAN, NAN, NULL, 0 },
-	                     &(RptAxis){ RPT_AXIS_NUMBER, self->slos[slo].unit, NAN, NAN, NULL, 0 },
+	                     &(RptAxis){ rpt_chart_axis_for_unit(self->slos[slo].unit),
+	                                 self->slos[slo].unit, NAN, NAN, NULL, 0 },
 	                     counts, ys);
 	drawn = draw_points(line, marks, self, mode, slo, chosen, &f);
 	attrs = g_strdup_printf("data-series=\"1\" data-x=\"%.6g %.6g\" data-y=\"%.6g %.6g\"",

@@ -134,7 +134,7 @@ frame_init(RptChartFrame *f, const Axes *axes, const char *x_name, const char *y
 		      (double)NAN,
 		      (const char *const *)axes->labels->pdata,
 		      axes->labels->len };
-	RptAxis y = { RPT_AXIS_NUMBER, y_unit, (double)NAN, (double)NAN, NULL, 0 };
+	RptAxis y = { rpt_chart_axis_for_unit(y_unit), y_unit, (double)NAN, (double)NAN, NULL, 0 };
 	double xs[2] = { axes->x0, axes->x1 }, ys[2] = { axes->y0, axes->y1 };
 
 	rpt_chart_frame_init(f, W, H, &x, &y, xs, ys);

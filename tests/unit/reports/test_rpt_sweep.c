@@ -292,9 +292,10 @@ test_rpt_sweep__html_shared_scale(void **state)
 	assert_int_equal(count(html, "text-anchor=\"end\">10</text>"), 4);
 	assert_int_equal(count(html, "text-anchor=\"end\">0</text>"), 4);
 	assert_int_equal(count(html, "text-anchor=\"end\">5</text>"), 4);
-	assert_int_equal(count(html, "text-anchor=\"end\">11</text>"), 2);
-	assert_int_equal(count(html, "text-anchor=\"end\">12.5</text>"), 2);
-	assert_int_equal(count(html, "text-anchor=\"end\">14</text>"), 2);
+	/* a metric in seconds is on a time axis, labelled as durations */
+	assert_int_equal(count(html, "text-anchor=\"end\">11s</text>"), 2);
+	assert_int_equal(count(html, "text-anchor=\"end\">12.5s</text>"), 2);
+	assert_int_equal(count(html, "text-anchor=\"end\">14s</text>"), 2);
 }
 
 static void
