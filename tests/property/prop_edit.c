@@ -136,7 +136,17 @@ edit_exact(DraExactRequest *e, Walk *k)
 			return TRUE;
 		}
 	}
-	if (e->count > 1 && strcmp(e->allocation_mode, "ExactCount") == 0 && site(k)) {
+	/* lower a count to 1, to half, by one: halving keeps a huge count cheap */
+	gboolean exact = strcmp(e->allocation_mode, "ExactCount") == 0;
+	if (exact && e->count > 1 && site(k)) {
+		e->count = 1;
+		return TRUE;
+	}
+	if (exact && e->count > 3 && site(k)) {
+		e->count /= 2;
+		return TRUE;
+	}
+	if (exact && e->count > 2 && site(k)) {
 		e->count--;
 		return TRUE;
 	}
@@ -271,16 +281,20 @@ edit_nth(PropWorld *w, guint n)
 	       edit_details(w, &k);
 }
 
+/* Each try runs every property once; a hostile replay must not run forever. */
+#define MAX_TRIES 5000
+
 PropWorld *
 prop_minimise(const PropWorld *w, const char *property, guint salt, guint *steps)
 {
 	PropWorld *best = prop_world_copy(w);
 	gboolean progress = TRUE;
+	guint tries = 0;
 
 	*steps = 0;
-	while (progress) {
+	while (progress && tries < MAX_TRIES) {
 		progress = FALSE;
-		for (guint n = 0;; n++) {
+		for (guint n = 0; tries < MAX_TRIES; n++, tries++) {
 			PropWorld *next = prop_world_copy(best);
 			if (!edit_nth(next, n)) {
 				prop_world_free(next);

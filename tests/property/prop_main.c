@@ -123,7 +123,7 @@ static int
 usage(void)
 {
 	fprintf(stderr, "usage: prop-allocator [--seed N] [--cases M | --case I] [--print] "
-	                "[--replay FILE]\n");
+	                "[--no-quirks] [--replay FILE]\n");
 	return 2;
 }
 

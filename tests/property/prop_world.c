@@ -413,7 +413,7 @@ fail_with_diags(K8sDiagList *diags, guint from, const char *what, GError **error
 		const K8sDiag *d = k8s_diag_list_get(diags, i);
 		if (d->severity == K8S_SEVERITY_ERROR && d->pos.line >= from) {
 			g_autofree char *text = k8s_diag_format(d);
-			g_string_append_printf(s, "\n  %s", text);
+			g_string_append_printf(s, "%s%s", s->len > 0 ? "\n" : "", text);
 		}
 	}
 	g_set_error_literal(error, G_FILE_ERROR, G_FILE_ERROR_INVAL, s->str);
