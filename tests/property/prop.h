@@ -95,6 +95,8 @@ gboolean prop_oracle_attr_equal(const DraAttribute *a, const DraAttribute *b);
 gboolean prop_oracle_consumed(const DraExactRequest *req, const DraCapacity *cap, DraMilli *out);
 /* Is every requested capacity name present on @dev? */
 gboolean prop_oracle_has_requested(const DraExactRequest *req, const DraDevice *dev);
+/* What other claims' shares of device @d consume of capacity @name. */
+DraMilli prop_oracle_held_shares(const PropWorld *w, const PropDevice *d, const char *name);
 /* What @dev consumes of counter @name in counter set @set. */
 DraMilli prop_oracle_counter_consumption(const DraDevice *dev, const char *set, const char *name);
 /*

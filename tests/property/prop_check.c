@@ -314,30 +314,12 @@ check_counters(Check *c)
 	return ok;
 }
 
-static DraMilli
-held_consumed(const PropWorld *w, const PropDevice *d, const char *name)
-{
-	DraMilli sum = 0;
-	for (guint i = 0; i < w->n_held; i++) {
-		const PropHeld *h = &w->held[i];
-		if (!h->shared || strcmp(h->driver, d->slice->driver) != 0 ||
-		    strcmp(h->pool, d->slice->pool) != 0 ||
-		    strcmp(h->device, d->device->name) != 0) {
-			continue;
-		}
-		for (guint j = 0; j < h->n_consumed; j++) {
-			sum += strcmp(h->consumed[j].name, name) == 0 ? h->consumed[j].value : 0;
-		}
-	}
-	return sum;
-}
-
 /* Property 3, capacity of one picked device's capacity @cap. */
 static gboolean
 check_capacity(Check *c, guint d, const DraCapacity *cap)
 {
 	const PropDevice *dev = &c->devs[d];
-	DraMilli sum = dev->multi ? held_consumed(c->w, dev, cap->name) : 0;
+	DraMilli sum = dev->multi ? prop_oracle_held_shares(c->w, dev, cap->name) : 0;
 	gboolean ok = TRUE;
 	for (guint i = 0; i < c->picks->len; i++) {
 		const PropPick *p = &g_array_index(c->picks, PropPick, i);

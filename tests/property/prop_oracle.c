@@ -353,12 +353,12 @@ prop_oracle_consumed(const DraExactRequest *req, const DraCapacity *cap, DraMill
 }
 
 /* What other claims' shares of visible device @d consume of capacity @name. */
-static DraMilli
-held_shares(const PropOracle *o, const PropDevice *d, const char *name)
+DraMilli
+prop_oracle_held_shares(const PropWorld *w, const PropDevice *d, const char *name)
 {
 	DraMilli sum = 0;
-	for (guint i = 0; i < o->w->n_held; i++) {
-		const PropHeld *h = &o->w->held[i];
+	for (guint i = 0; i < w->n_held; i++) {
+		const PropHeld *h = &w->held[i];
 		if (!h->shared || strcmp(h->driver, d->slice->driver) != 0 ||
 		    strcmp(h->pool, d->slice->pool) != 0 ||
 		    strcmp(h->device, d->device->name) != 0) {
@@ -387,7 +387,8 @@ prop_oracle_capacity_fits(const PropOracle *o, const DraExactRequest *req, guint
 		if (!prop_oracle_consumed(req, cap, &want)) {
 			return !pd->multi; /* a dedicated device is not held to the policy */
 		}
-		if (want + (pd->multi ? held_shares(o, pd, cap->name) : 0) > cap->value) {
+		if (want + (pd->multi ? prop_oracle_held_shares(o->w, pd, cap->name) : 0) >
+		    cap->value) {
 			return FALSE;
 		}
 	}
