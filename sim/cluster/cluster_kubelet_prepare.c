@@ -9,7 +9,9 @@
  * backOffPeriod, 10 s (pkg/kubelet/kubelet.go; pod_workers.go adds up to
  * 50 % jitter, which drasim leaves out to stay deterministic). Running pods
  * are not touched: their claims are prepared already. Pods without DRA
- * claims start as usual.
+ * claims start as usual. The waiting pod is CLUSTER_POD_CREATING: bound,
+ * holding its node's resources and its allocated claims, so a drain, a node
+ * failure or an eviction handles it like any bound pod.
  */
 #include "cluster-private.h"
 #include "cluster_sim.h"
@@ -55,6 +57,22 @@ cluster_sim__defer_prepare(ClusterSim *self, ClusterSimPod *sp)
 	sp->restart = sim_loop_schedule(self->loop, now + tries * PREPARE_RETRY, self->kind_prepare,
 	                                PRIO_PREPARE, sp->index, NULL);
 	return TRUE;
+}
+
+/*
+ * A pod whose containers ran restarts them (its claims were prepared: the
+ * kubelet's checkpoint keeps them, pkg/kubelet/cm/dra/state); one that never
+ * started still needs NodePrepareResources, which may fail again.
+ */
+void
+cluster_sim__kubelet_resume(ClusterSim *self, ClusterSimPod *sp)
+{
+	if (sp->started_once)
+		cluster_kubelet__restart(self, sp);
+	else if (cluster_sim__defer_prepare(self, sp))
+		sp->phase = CLUSTER_POD_CREATING;
+	else
+		cluster_kubelet__start(self, sp);
 }
 
 void

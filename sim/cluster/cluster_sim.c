@@ -423,7 +423,9 @@ bind(ClusterSim *self, ClusterSimPod *sp, ClusterNode *node)
 		sim_samples_add(self->latencies,
 		                sim_time_to_seconds(sp->bound_at - sp->work.arrival));
 	}
-	if (!cluster_sim__defer_prepare(self, sp))
+	if (cluster_sim__defer_prepare(self, sp))
+		sp->phase = CLUSTER_POD_CREATING;
+	else
 		cluster_kubelet__start(self, sp);
 	cluster_sim__evict_on_bind(self, sp);
 }
@@ -591,8 +593,7 @@ on_delete(SimLoop *loop, const SimEvent *ev, gpointer data)
 		cluster_sim__pending_add(self, -1);
 		release_claims(self, sp);
 		cluster_sim__after_queue_change(self);
-	} else if (sp->phase == CLUSTER_POD_RUNNING || sp->phase == CLUSTER_POD_RESTARTING ||
-	           sp->phase == CLUSTER_POD_LOST) {
+	} else if (cluster_sim__is_bound(sp)) {
 		sim_loop_cancel(loop, sp->eviction);
 		sp->eviction = SIM_EVENT_ID_NONE;
 		cluster_sim__end_pod(self, sp);

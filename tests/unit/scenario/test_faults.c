@@ -112,6 +112,27 @@ test_driver_down_node_fail(void **state)
 	assert_int_equal(r->events_applied, 3);
 }
 
+/*
+ * drain-while-waiting.yaml: a pod bound and waiting for its driver is bound
+ * (ContainerCreating): dgx-0's drain at 615 evicts it with `running`; both
+ * replacements may only run on the cordoned dgx-0, so both stay pending.
+ */
+static void
+test_driver_down_drain(void **state)
+{
+	g_autoptr(ScenarioResult) r =
+	        scenario_test_run_journal("driver-unavailable/drain-while-waiting.yaml", "dra");
+	g_autofree char *got = story(r, TRUE);
+
+	assert_string_equal(got, "running bound dgx-0@0, running started dgx-0@0, "
+	                         "waits bound dgx-0@610, elsewhere bound dgx-1@610, "
+	                         "elsewhere started dgx-1@610, running evicted@615, "
+	                         "waits evicted@615, elsewhere completed@4210");
+	assert_int_equal(r->evictions, 2);
+	assert_int_equal(scenario_test_pod_record(r, "waits", NULL)->phase, CLUSTER_POD_PENDING);
+	assert_int_equal(scenario_test_pod_record(r, "running", NULL)->phase, CLUSTER_POD_PENDING);
+}
+
 /* Decoding: duration belongs to not-ready (and mig-reconfigure) only. */
 static void
 test_not_ready_decode_errors(void **state)
@@ -146,6 +167,7 @@ main(void)
 		cmocka_unit_test(test_node_flap),
 		cmocka_unit_test(test_driver_unavailable),
 		cmocka_unit_test(test_driver_down_node_fail),
+		cmocka_unit_test(test_driver_down_drain),
 		cmocka_unit_test(test_not_ready_decode_errors),
 	};
 
