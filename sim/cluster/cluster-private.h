@@ -92,6 +92,7 @@ typedef struct {
 	char **next_labels;      /* key, value pairs */
 	char **next_unlabels;    /* keys the relabel removes */
 	SimTime dra_driver_back; /* its DRA driver is registered again then (0: it is) */
+	SimTime kubelet_back;    /* its kubelet runs again then (0: it runs) */
 	ClusterSimDevice *devices;
 	guint n_devices;
 	/* bumped whenever a device's tenants (or the devices) change: lets a

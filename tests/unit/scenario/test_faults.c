@@ -133,7 +133,83 @@ test_driver_down_drain(void **state)
 	assert_int_equal(scenario_test_pod_record(r, "running", NULL)->phase, CLUSTER_POD_PENDING);
 }
 
-/* Decoding: duration belongs to not-ready (and mig-reconfigure) only. */
+/*
+ * kubelet-restart/README.md: dgx-0's kubelet is down 600..630 s. `running`
+ * keeps running and is never started (prepared) again; `arrives` (claim) and
+ * `plain` (no claim) bind at 610 and 615 and start at 630. The same in both
+ * worlds: the device plugin's kubelet restarts alike.
+ */
+static void
+test_kubelet_restart(void **state)
+{
+	const char *const modes[] = { "dra", "extended" };
+
+	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
+		g_autoptr(ScenarioResult) r =
+		        scenario_test_run_journal("kubelet-restart/scenario.yaml", modes[m]);
+		g_autofree char *got = story(r, TRUE);
+
+		assert_string_equal(got, "running bound dgx-0@0, running started dgx-0@0, "
+		                         "arrives bound dgx-0@610, elsewhere bound dgx-1@610, "
+		                         "elsewhere started dgx-1@610, plain bound dgx-0@615, "
+		                         "arrives started dgx-0@630, plain started dgx-0@630, "
+		                         "running completed@3600, elsewhere completed@4210, "
+		                         "arrives completed@4230, plain completed@4230");
+		assert_int_equal(r->events_applied, 1);
+	}
+}
+
+/*
+ * pool-republish/README.md: a generation bump alone moves nothing; after
+ * gpu-0 (held by `holder`) and gpu-1 leave the pool, holder runs on, `six`
+ * gets gpu-2..gpu-7 and `late` waits for one of those (4210), not for gpu-0
+ * (freed at 3600 but not published). The device plugin world: no effect.
+ */
+static void
+test_pool_republish(void **state)
+{
+	g_autoptr(ScenarioResult) dra =
+	        scenario_test_run_journal("pool-republish/scenario.yaml", "dra");
+	g_autoptr(ScenarioResult) ext =
+	        scenario_test_run_journal("pool-republish/scenario.yaml", "extended");
+	g_autofree char *got = story(dra, FALSE);
+	g_autofree char *got_ext = story(ext, FALSE);
+
+	assert_string_equal(got, "holder bound dgx-0@0, six bound dgx-0@610, "
+	                         "holder completed@3600, six completed@4210, "
+	                         "late bound dgx-0@4210, late completed@7810");
+	assert_string_equal(scenario_test_devices(dra, "holder"), "gpu:dgx-0/gpu-0");
+	assert_string_equal(scenario_test_devices(dra, "late"), "gpu:dgx-0/gpu-2");
+	assert_int_equal(dra->events_applied, 2);
+	assert_string_equal(got_ext, "holder bound dgx-0@0, six bound dgx-0@610, "
+	                             "late bound dgx-0@620, holder completed@3600, "
+	                             "six completed@4210, late completed@4220");
+	assert_int_equal(ext->events_applied, 0);
+}
+
+/*
+ * pool-incomplete/README.md: 600..900 s both pools show gpu-0..gpu-3 only;
+ * `one` gets gpu-1 at 610, `four` (4 GPUs) finds two free: unschedulable,
+ * moved at 900 by the slice event. `whole` (allocationMode All) meets the
+ * pool "being updated", an error: retried on the error backoff (every 11 s
+ * from 629), it binds at the first retry after 900, 904.
+ */
+static void
+test_pool_incomplete(void **state)
+{
+	g_autoptr(ScenarioResult) r =
+	        scenario_test_run_journal("pool-incomplete/scenario.yaml", "dra");
+	g_autofree char *got = story(r, FALSE);
+
+	assert_string_equal(got, "before bound dgx-0@0, one bound dgx-0@610, "
+	                         "four bound dgx-0@900, whole bound dgx-1@904, "
+	                         "before completed@3600, one completed@4210, "
+	                         "four completed@4500, whole completed@4504");
+	assert_string_equal(scenario_test_devices(r, "one"), "gpu:dgx-0/gpu-1");
+	assert_int_equal(r->events_applied, 1);
+}
+
+/* Decoding: which actions take duration and devices; the valid actions listed. */
 static void
 test_not_ready_decode_errors(void **state)
 {
@@ -154,10 +230,33 @@ test_not_ready_decode_errors(void **state)
 	scenario_test_expect_error(
 	        negative,
 	        ":8:56: error: expected a duration >= 0, got -5s [spec.events[0].duration]");
+	g_autofree char *remove_all =
+	        g_strconcat(head, "  - {at: 1m, action: device-remove, node: dgx-0}\n", NULL);
+	g_autofree char *restart_devices = g_strconcat(
+	        head, "  - {at: 1m, action: kubelet-restart, node: dgx-0, devices: [gpu-0]}\n",
+	        NULL);
+	g_autofree char *incomplete_empty = g_strconcat(
+	        head, "  - {at: 1m, action: pool-incomplete, node: dgx-0, devices: []}\n", NULL);
+
 	scenario_test_expect_error(
-	        on_cordon, "duration applies to mig-reconfigure, not-ready and "
-	                   "driver-unavailable only, not to cordon [spec.events[0].duration]");
-	scenario_test_expect_error(typo, ":8:22: error: expected fail, restore");
+	        on_cordon, "duration applies to mig-reconfigure, not-ready, driver-unavailable, "
+	                   "pool-incomplete and kubelet-restart only, not to cordon "
+	                   "[spec.events[0].duration]");
+	scenario_test_expect_error(typo, ":8:22: error: expected fail, restore, drain, cordon, "
+	                                 "uncordon, taint, untaint, device-taint, device-untaint, "
+	                                 "mig-reconfigure, not-ready, driver-unavailable, "
+	                                 "republish, device-remove, pool-incomplete or "
+	                                 "kubelet-restart, got \"notready\"");
+	scenario_test_expect_error(remove_all,
+	                           ":8:5: error: expected the names of the devices the driver "
+	                           "stops publishing (as the node's ResourceSlices name them, "
+	                           "e.g. gpu-0) [spec.events[0].devices]");
+	scenario_test_expect_error(restart_devices,
+	                           ":8:61: error: devices applies to device-taint, device-untaint, "
+	                           "republish, device-remove and pool-incomplete only, not to "
+	                           "kubelet-restart [spec.events[0].devices]");
+	scenario_test_expect_error(incomplete_empty,
+	                           ":8:61: error: expected at least one device name");
 }
 
 int
@@ -168,6 +267,9 @@ main(void)
 		cmocka_unit_test(test_driver_unavailable),
 		cmocka_unit_test(test_driver_down_node_fail),
 		cmocka_unit_test(test_driver_down_drain),
+		cmocka_unit_test(test_kubelet_restart),
+		cmocka_unit_test(test_pool_republish),
+		cmocka_unit_test(test_pool_incomplete),
 		cmocka_unit_test(test_not_ready_decode_errors),
 	};
 
