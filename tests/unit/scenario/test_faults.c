@@ -43,6 +43,23 @@ story(const ScenarioResult *r, gboolean starts)
 	return g_string_free(out, FALSE);
 }
 
+/*
+ * Runs mode @mode of scenarios/faults/@file with its journal and checks its
+ * story (with container starts when @starts) and how many events took
+ * effect; returns the run for further checks.
+ */
+static ScenarioResult *
+expect_story(
+        const char *file, const char *mode, gboolean starts, const char *expected, guint64 applied)
+{
+	ScenarioResult *r = scenario_test_run_journal(file, mode);
+	g_autofree char *got = story(r, starts);
+
+	assert_string_equal(got, expected);
+	assert_int_equal(r->events_applied, applied);
+	return r;
+}
+
 /* scenarios/faults/node-flap/README.md: a 2 m flap evicts none, a 10 m one evicts. */
 static void
 test_node_flap(void **state)
@@ -50,19 +67,17 @@ test_node_flap(void **state)
 	const char *const modes[] = { "dra", "extended" };
 
 	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
-		g_autoptr(ScenarioResult) r =
-		        scenario_test_run_journal("node-flap/scenario.yaml", modes[m]);
-		g_autofree char *got = story(r, FALSE);
+		g_autoptr(ScenarioResult) r = expect_story(
+		        "node-flap/scenario.yaml", modes[m], FALSE,
+		        "short bound dgx-0@0, long bound dgx-1@0, own bound dgx-1@0, own "
+		        "evicted@660, "
+		        "arrives bound dgx-0@720, long evicted@900, long bound dgx-2@900, "
+		        "own bound dgx-1@1200, short completed@3600, arrives completed@4320, "
+		        "long completed@4500, own completed@4800",
+		        2);
 
-		assert_string_equal(got, "short bound dgx-0@0, long bound dgx-1@0, "
-		                         "own bound dgx-1@0, own evicted@660, "
-		                         "arrives bound dgx-0@720, long evicted@900, "
-		                         "long bound dgx-2@900, own bound dgx-1@1200, "
-		                         "short completed@3600, arrives completed@4320, "
-		                         "long completed@4500, own completed@4800");
 		assert_int_equal(r->evictions, 2);
 		assert_int_equal(r->completed, 4);
-		assert_int_equal(r->events_applied, 2);
 	}
 }
 
@@ -75,41 +90,37 @@ test_node_flap(void **state)
 static void
 test_driver_unavailable(void **state)
 {
-	g_autoptr(ScenarioResult) dra =
-	        scenario_test_run_journal("driver-unavailable/scenario.yaml", "dra");
-	g_autoptr(ScenarioResult) ext =
-	        scenario_test_run_journal("driver-unavailable/scenario.yaml", "extended");
-	g_autofree char *got = story(dra, TRUE);
-	g_autofree char *got_ext = story(ext, TRUE);
-
-	assert_string_equal(got, "running bound dgx-0@0, running started dgx-0@0, "
-	                         "waits bound dgx-0@610, elsewhere bound dgx-1@610, "
-	                         "elsewhere started dgx-1@610, waits started dgx-0@630, "
-	                         "running completed@3600, elsewhere completed@4210, "
-	                         "waits completed@4230");
-	assert_int_equal(dra->events_applied, 1);
-	assert_string_equal(got_ext, "running bound dgx-0@0, running started dgx-0@0, "
-	                             "waits bound dgx-0@610, waits started dgx-0@610, "
-	                             "elsewhere bound dgx-1@610, elsewhere started dgx-1@610, "
-	                             "running completed@3600, waits completed@4210, "
-	                             "elsewhere completed@4210");
-	assert_int_equal(ext->events_applied, 0);
+	g_autoptr(ScenarioResult) dra = expect_story(
+	        "driver-unavailable/scenario.yaml", "dra", TRUE,
+	        "running bound dgx-0@0, running started dgx-0@0, waits bound dgx-0@610, "
+	        "elsewhere bound dgx-1@610, elsewhere started dgx-1@610, waits started dgx-0@630, "
+	        "running completed@3600, elsewhere completed@4210, waits completed@4230",
+	        1);
+	g_autoptr(ScenarioResult) ext = expect_story(
+	        "driver-unavailable/scenario.yaml", "extended", TRUE,
+	        "running bound dgx-0@0, running started dgx-0@0, waits bound dgx-0@610, "
+	        "waits started dgx-0@610, elsewhere bound dgx-1@610, elsewhere started dgx-1@610, "
+	        "running completed@3600, waits completed@4210, elsewhere completed@4210",
+	        0);
 }
 
-/* fail-while-waiting.yaml: a waiting pod is not started by a node restore. */
+/*
+ * fail-while-waiting.yaml: a pod waiting for its driver is bound, so its
+ * node's failure takes it too (lost); the restored kubelet prepares it again
+ * from 650 every 10 s and starts it when the driver is back, at 700.
+ */
 static void
 test_driver_down_node_fail(void **state)
 {
-	g_autoptr(ScenarioResult) r =
-	        scenario_test_run_journal("driver-unavailable/fail-while-waiting.yaml", "dra");
-	g_autofree char *got = story(r, TRUE);
+	g_autoptr(ScenarioResult) r = expect_story(
+	        "driver-unavailable/fail-while-waiting.yaml", "dra", TRUE,
+	        "running bound dgx-0@0, running started dgx-0@0, elsewhere bound dgx-1@0, "
+	        "elsewhere started dgx-1@0, waits bound dgx-0@610, running started dgx-0@650, "
+	        "waits started dgx-0@700, elsewhere completed@3600, running completed@4250, "
+	        "waits completed@4300",
+	        3);
 
-	assert_string_equal(got, "running bound dgx-0@0, running started dgx-0@0, "
-	                         "elsewhere bound dgx-1@0, elsewhere started dgx-1@0, "
-	                         "waits bound dgx-0@610, running started dgx-0@650, "
-	                         "waits started dgx-0@700, elsewhere completed@3600, "
-	                         "running completed@4250, waits completed@4300");
-	assert_int_equal(r->events_applied, 3);
+	assert_int_equal(r->evictions, 0);
 }
 
 /*
@@ -120,14 +131,13 @@ test_driver_down_node_fail(void **state)
 static void
 test_driver_down_drain(void **state)
 {
-	g_autoptr(ScenarioResult) r =
-	        scenario_test_run_journal("driver-unavailable/drain-while-waiting.yaml", "dra");
-	g_autofree char *got = story(r, TRUE);
+	g_autoptr(ScenarioResult) r = expect_story(
+	        "driver-unavailable/drain-while-waiting.yaml", "dra", TRUE,
+	        "running bound dgx-0@0, running started dgx-0@0, waits bound dgx-0@610, "
+	        "elsewhere bound dgx-1@610, elsewhere started dgx-1@610, running evicted@615, "
+	        "waits evicted@615, elsewhere completed@4210",
+	        2);
 
-	assert_string_equal(got, "running bound dgx-0@0, running started dgx-0@0, "
-	                         "waits bound dgx-0@610, elsewhere bound dgx-1@610, "
-	                         "elsewhere started dgx-1@610, running evicted@615, "
-	                         "waits evicted@615, elsewhere completed@4210");
 	assert_int_equal(r->evictions, 2);
 	assert_int_equal(scenario_test_pod_record(r, "waits", NULL)->phase, CLUSTER_POD_PENDING);
 	assert_int_equal(scenario_test_pod_record(r, "running", NULL)->phase, CLUSTER_POD_PENDING);
@@ -145,17 +155,17 @@ test_kubelet_restart(void **state)
 	const char *const modes[] = { "dra", "extended" };
 
 	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
-		g_autoptr(ScenarioResult) r =
-		        scenario_test_run_journal("kubelet-restart/scenario.yaml", modes[m]);
-		g_autofree char *got = story(r, TRUE);
+		g_autoptr(ScenarioResult) r = expect_story(
+		        "kubelet-restart/scenario.yaml", modes[m], TRUE,
+		        "running bound dgx-0@0, running started dgx-0@0, arrives bound dgx-0@610, "
+		        "elsewhere bound dgx-1@610, elsewhere started dgx-1@610, "
+		        "plain bound dgx-0@615, arrives started dgx-0@630, plain started "
+		        "dgx-0@630, "
+		        "running completed@3600, elsewhere completed@4210, arrives completed@4230, "
+		        "plain completed@4230",
+		        1);
 
-		assert_string_equal(got, "running bound dgx-0@0, running started dgx-0@0, "
-		                         "arrives bound dgx-0@610, elsewhere bound dgx-1@610, "
-		                         "elsewhere started dgx-1@610, plain bound dgx-0@615, "
-		                         "arrives started dgx-0@630, plain started dgx-0@630, "
-		                         "running completed@3600, elsewhere completed@4210, "
-		                         "arrives completed@4230, plain completed@4230");
-		assert_int_equal(r->events_applied, 1);
+		assert_int_equal(r->evictions, 0);
 	}
 }
 
@@ -169,22 +179,18 @@ static void
 test_pool_republish(void **state)
 {
 	g_autoptr(ScenarioResult) dra =
-	        scenario_test_run_journal("pool-republish/scenario.yaml", "dra");
+	        expect_story("pool-republish/scenario.yaml", "dra", FALSE,
+	                     "holder bound dgx-0@0, six bound dgx-0@610, holder completed@3600, "
+	                     "six completed@4210, late bound dgx-0@4210, late completed@7810",
+	                     2);
 	g_autoptr(ScenarioResult) ext =
-	        scenario_test_run_journal("pool-republish/scenario.yaml", "extended");
-	g_autofree char *got = story(dra, FALSE);
-	g_autofree char *got_ext = story(ext, FALSE);
+	        expect_story("pool-republish/scenario.yaml", "extended", FALSE,
+	                     "holder bound dgx-0@0, six bound dgx-0@610, late bound dgx-0@620, "
+	                     "holder completed@3600, six completed@4210, late completed@4220",
+	                     0);
 
-	assert_string_equal(got, "holder bound dgx-0@0, six bound dgx-0@610, "
-	                         "holder completed@3600, six completed@4210, "
-	                         "late bound dgx-0@4210, late completed@7810");
 	assert_string_equal(scenario_test_devices(dra, "holder"), "gpu:dgx-0/gpu-0");
 	assert_string_equal(scenario_test_devices(dra, "late"), "gpu:dgx-0/gpu-2");
-	assert_int_equal(dra->events_applied, 2);
-	assert_string_equal(got_ext, "holder bound dgx-0@0, six bound dgx-0@610, "
-	                             "late bound dgx-0@620, holder completed@3600, "
-	                             "six completed@4210, late completed@4220");
-	assert_int_equal(ext->events_applied, 0);
 }
 
 /*
@@ -198,15 +204,13 @@ static void
 test_pool_incomplete(void **state)
 {
 	g_autoptr(ScenarioResult) r =
-	        scenario_test_run_journal("pool-incomplete/scenario.yaml", "dra");
-	g_autofree char *got = story(r, FALSE);
+	        expect_story("pool-incomplete/scenario.yaml", "dra", FALSE,
+	                     "before bound dgx-0@0, one bound dgx-0@610, four bound dgx-0@900, "
+	                     "whole bound dgx-1@904, before completed@3600, one completed@4210, "
+	                     "four completed@4500, whole completed@4504",
+	                     1);
 
-	assert_string_equal(got, "before bound dgx-0@0, one bound dgx-0@610, "
-	                         "four bound dgx-0@900, whole bound dgx-1@904, "
-	                         "before completed@3600, one completed@4210, "
-	                         "four completed@4500, whole completed@4504");
 	assert_string_equal(scenario_test_devices(r, "one"), "gpu:dgx-0/gpu-1");
-	assert_int_equal(r->events_applied, 1);
 }
 
 /* Decoding: which actions take duration and devices; the valid actions listed. */
