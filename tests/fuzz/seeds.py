@@ -82,6 +82,7 @@ def repo_seeds(root):
     manifests = files(root, 'tests/data/bad/*.yaml', 'tests/data/bad/*.json',
                       'tests/data/import/*.yaml', 'tests/data/lint/**/*.yaml',
                       'tests/data/sharing/**/*.yaml', 'scenarios/*/manifests.yaml',
+                      'scenarios/faults/*/manifests.yaml',
                       'tests/data/alloc-budget/*.yaml')
     add('manifests', b'0', [p for p in manifests if not p.endswith('.json')])
     add('manifests', b'4', [p for p in manifests if p.endswith('.json')])
@@ -94,7 +95,7 @@ def repo_seeds(root):
         n['allocate'] += write_seed(os.path.join(corpus, 'allocate'), b'0',
                                     published + b'---\n' + ONE_GPU_POD)
     # a scenario's manifests resolve in tests/fuzz/fixture, which has manifests.yaml
-    add('scenario', b'', files(root, 'scenarios/*/scenario.yaml'))
+    add('scenario', b'', files(root, 'scenarios/*/scenario.yaml', 'scenarios/faults/*/*.yaml'))
     add('sweep', b'', files(root, 'scenarios/*/sweep.yaml', 'tests/unit/sweep/data/*.yaml'),
         lambda d: re.sub(rb'scenario: .*', b'scenario: scenario.yaml', d))
     catalogs = files(root, 'model/hw/catalog/*.yaml', 'scenarios/*/*.hw.yaml',

@@ -41,7 +41,13 @@ typedef enum {
 	CLUSTER_POD_SUCCEEDED,
 	CLUSTER_POD_DELETED,
 	CLUSTER_POD_LOST, /* its node failed; evicted when its unreachable toleration runs out */
+	/* bound, its claims allocated, the kubelet could not prepare them yet
+	 * (ContainerCreating; API phase Pending): holds its node and devices */
+	CLUSTER_POD_CREATING,
 } ClusterPodPhase;
+
+/* The pod is bound to a node and holds its resources (a drain or eviction handles it). */
+gboolean cluster_pod_phase_is_bound(ClusterPodPhase phase);
 
 const ClusterSimStats *cluster_sim_get_stats(const ClusterSim *self);
 guint cluster_sim_get_n_pods(const ClusterSim *self);
