@@ -168,6 +168,7 @@ struct ClusterSim {
 	/* quiescence (cluster_sim.c): binds so far, and how many pending pods
 	 * failed an attempt at epoch settled_epoch */
 	guint64 binds, settled_epoch, n_settled;
+	GArray *invariant_sums; /* cluster_invariants.c scratch: ClusterResources per node */
 };
 
 /* cluster_invariants.c: after every event when DRASIM_CHECK_INVARIANTS=1 */

@@ -14,7 +14,13 @@
  *    the pods bound there (extended resources included);
  *  - the compute a device delivers is at most its capacity;
  *  - the memory of a device's running tenants is at most its memory: the
- *    OOM model kills the tenants that overflow it in the same event.
+ *    OOM model kills the tenants that overflow it in the same event;
+ *  - DRA worlds: the devices the allocator has in use are exactly those the
+ *    allocated claims hold (cluster_dra_held.c). The extended world's devices
+ *    are node charges, checked above.
+ *
+ * The per-node sums live in a scratch array grown once (the checker runs
+ * after every event and allocates nothing per event in steady state).
  */
 #include "cluster-private.h"
 
@@ -140,14 +146,27 @@ check_device(const ClusterSim *sim, const ClusterSimNode *sn, guint d)
 }
 
 static void
+check_devices_held(const ClusterSim *sim)
+{
+	const ClusterDraOps *dra = sim->config.sched.dra;
+	g_autofree char *what = NULL;
+
+	if (dra == NULL || dra->check_held == NULL ||
+	    dra->check_held(sim->config.sched.dra_data, &what))
+		return;
+	breach(sim, "devices held = claims allocated", what);
+}
+
+static void
 check_all(SimLoop *loop, gpointer data)
 {
 	ClusterSim *sim = data;
-	ClusterResources *sums = g_new(ClusterResources, MAX(sim->nodes->len, 1));
 
+	if (sim->invariant_sums->len < sim->nodes->len)
+		g_array_set_size(sim->invariant_sums, sim->nodes->len);
 	check_pod_ledger(sim);
-	check_node_charges(sim, sums);
-	g_free(sums);
+	check_node_charges(sim, (ClusterResources *)(gpointer)sim->invariant_sums->data);
+	check_devices_held(sim);
 	for (guint n = 0; n < sim->nodes->len; n++) {
 		const ClusterSimNode *sn = sim->nodes->pdata[n];
 
@@ -159,6 +178,8 @@ check_all(SimLoop *loop, gpointer data)
 void
 cluster_sim__install_invariants(ClusterSim *self)
 {
-	if (g_strcmp0(g_getenv("DRASIM_CHECK_INVARIANTS"), "1") == 0)
-		sim_loop_set_event_check(self->loop, check_all, self);
+	if (g_strcmp0(g_getenv("DRASIM_CHECK_INVARIANTS"), "1") != 0)
+		return;
+	self->invariant_sums = g_array_new(FALSE, TRUE, sizeof(ClusterResources));
+	sim_loop_set_event_check(self->loop, check_all, self);
 }

@@ -218,6 +218,8 @@ cluster_sim_free(ClusterSim *self)
 	g_array_unref(self->kill);
 	g_array_unref(self->victims);
 	g_array_unref(self->placed);
+	if (self->invariant_sums != NULL)
+		g_array_unref(self->invariant_sums);
 	cluster_journal_free(self->journal);
 	g_free(self);
 }
