@@ -24,10 +24,6 @@
  */
 #include "cluster-private.h"
 
-typedef struct {
-	guint64 arrived, pending, running, restarting, lost, completed, deleted;
-} PhaseCounts;
-
 G_GNUC_NORETURN static void
 breach(const ClusterSim *sim, const char *invariant, const char *what)
 {
@@ -36,7 +32,7 @@ breach(const ClusterSim *sim, const char *invariant, const char *what)
 }
 
 static void
-count_phase(PhaseCounts *c, const ClusterSimPod *sp)
+count_phase(ClusterSimLedger *c, const ClusterSimPod *sp)
 {
 	switch (sp->phase) {
 	case CLUSTER_POD_PENDING:
@@ -60,21 +56,28 @@ count_phase(PhaseCounts *c, const ClusterSimPod *sp)
 	}
 }
 
-static void
-check_pod_ledger(const ClusterSim *sim)
+void
+cluster_sim_get_ledger(const ClusterSim *sim, ClusterSimLedger *out)
 {
-	const ClusterSimStats *st = &sim->stats;
-	PhaseCounts c = { 0 };
-	g_autofree char *what = NULL;
-
+	*out = (ClusterSimLedger){ .submitted = sim->stats.submitted };
 	for (guint i = 0; i < sim->pods->len; i++) {
 		const ClusterSimPod *sp = sim->pods->pdata[i];
 
 		if (!sp->arrived)
 			continue;
-		c.arrived++;
-		count_phase(&c, sp);
+		out->arrived++;
+		count_phase(out, sp);
 	}
+}
+
+static void
+check_pod_ledger(const ClusterSim *sim)
+{
+	const ClusterSimStats *st = &sim->stats;
+	ClusterSimLedger c;
+	g_autofree char *what = NULL;
+
+	cluster_sim_get_ledger(sim, &c);
 	if (c.arrived == st->submitted && c.pending == st->pending && c.running == st->running &&
 	    c.completed == st->completed && c.deleted == st->deleted)
 		return;

@@ -122,6 +122,7 @@ measure_collect(ScenarioResult *r, const MeasureRunEnd *run)
 	r->running = st->running;
 	r->oom_kills = st->oom_kills;
 	r->evictions = st->evictions;
+	cluster_sim_get_ledger(run->sim, &r->ledger);
 	r->events_applied = run->events_applied;
 	r->pending_never_tried = cluster_sim_count_pending_by_plugin(run->sim, r->unschedulable);
 	cluster_sim_get_capacity(run->sim, &r->n_gpus, &r->gpu_compute_capacity,

@@ -134,6 +134,25 @@ fill_pods(RptMode *mode, const ScenarioResult *r)
 }
 
 static void
+fill_ledger(RptMode *mode, const ScenarioResult *r)
+{
+	const ClusterSimLedger *l = &r->ledger;
+	RptLedger ledger = {
+		.submitted = l->submitted,
+		.pending = l->pending,
+		.running = l->running,
+		.restarting = l->restarting,
+		.lost = l->lost,
+		.completed = l->completed,
+		.deleted = l->deleted,
+		.evictions = r->evictions,
+		.oom_kills = r->oom_kills,
+	};
+
+	rpt_mode_set_ledger(mode, &ledger);
+}
+
+static void
 fill_series(RptMode *mode, const ScenarioResult *r)
 {
 	const GArray *occupancy = scenario_sample__get_occupancy(r->sampler);
@@ -218,6 +237,7 @@ fill_mode(RptMode *mode, const ScenarioResult *r, const ScenarioMode *spec)
 		rpt_mode_add_unschedulable(mode, "(not yet tried, or failed on an error)",
 		                           r->pending_never_tried);
 	}
+	fill_ledger(mode, r);
 	fill_series(mode, r);
 	scenario_sample__fill_report(r->sampler, mode);
 	fill_pods(mode, r);

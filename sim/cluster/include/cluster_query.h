@@ -43,6 +43,15 @@ typedef enum {
 	CLUSTER_POD_LOST, /* its node failed; evicted when its unreachable toleration runs out */
 } ClusterPodPhase;
 
+/* Where the submitted (arrived) pods are now, by phase (cluster_invariants.c). */
+typedef struct {
+	guint64 submitted; /* the counter, not a count of pods */
+	guint64 arrived;   /* pods counted as submitted */
+	guint64 pending, running, restarting, lost, completed, deleted;
+} ClusterSimLedger;
+
+void cluster_sim_get_ledger(const ClusterSim *self, ClusterSimLedger *out);
+
 const ClusterSimStats *cluster_sim_get_stats(const ClusterSim *self);
 guint cluster_sim_get_n_pods(const ClusterSim *self);
 ClusterPod *cluster_sim_get_pod(const ClusterSim *self, guint index);

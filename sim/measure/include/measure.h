@@ -72,7 +72,8 @@ typedef struct {
 	guint64 events;
 	guint64 submitted, scheduled, completed, pending, running;
 	guint64 oom_kills, evictions;
-	guint64 events_applied; /* spec.events that took effect on at least one node */
+	ClusterSimLedger ledger; /* where the submitted pods are at the end */
+	guint64 events_applied;  /* spec.events that took effect on at least one node */
 	guint64 unschedulable[CLUSTER_N_PLUGINS]; /* pending now, by last rejecting plugin */
 	guint64 pending_never_tried;
 	guint n_gpus; /* compute devices (GPUs or MIG devices) */
