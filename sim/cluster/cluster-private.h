@@ -136,6 +136,12 @@ typedef struct {
 	char **templates;    /* pod claim names backed by templates */
 	char **adopt;        /* (pod claim, claim) pairs generated before the run: first arrival */
 	guint64 tried_epoch; /* cluster_sim__epoch() of its last failed attempt, +1 */
+	SimTime placed_at;   /* its last bind (bound_at is the first) */
+	SimTime left_at;     /* it last left a node (completion, deletion, eviction) */
+	/* placements that ended before the last one (cluster_sim_nodes.c);
+	 * NULL for the pods placed at most once, nearly all of them */
+	ClusterSimPlacement *history;
+	guint n_history;
 } ClusterSimPod;
 
 struct ClusterSim {

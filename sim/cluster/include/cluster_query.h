@@ -52,6 +52,33 @@ typedef struct {
 
 void cluster_sim_get_ledger(const ClusterSim *self, ClusterSimLedger *out);
 
+/* Why a placement ended before the pod's last one began. */
+typedef enum {
+	CLUSTER_PLACEMENT_EVICTED,      /* drain, taint eviction, reconfiguration */
+	CLUSTER_PLACEMENT_NODE_FAILURE, /* its node failed; evicted when the toleration ran out */
+} ClusterPlacementEnd;
+
+/* One earlier stay of a pod: node and device indexes, bind to end. */
+typedef struct {
+	guint node;
+	guint *devices;
+	guint n_devices;
+	SimTime start, end;
+	ClusterPlacementEnd why;
+} ClusterSimPlacement;
+
+/*
+ * The pod's earlier placements, oldest first (NULL, 0 for a pod placed at
+ * most once: only pods placed again keep more than their last placement),
+ * and when its last placement began (-1: never bound).
+ */
+const ClusterSimPlacement *
+cluster_sim_get_pod_history(const ClusterSim *self, guint pod, guint *n_out);
+SimTime cluster_sim_get_pod_placed_at(const ClusterSim *self, guint pod);
+/* When it last left a node (completed, deleted, evicted); -1: never. */
+SimTime cluster_sim_get_pod_left_at(const ClusterSim *self, guint pod);
+const char *cluster_placement_end_to_string(ClusterPlacementEnd why);
+
 const ClusterSimStats *cluster_sim_get_stats(const ClusterSim *self);
 guint cluster_sim_get_n_pods(const ClusterSim *self);
 ClusterPod *cluster_sim_get_pod(const ClusterSim *self, guint index);
