@@ -116,7 +116,8 @@ axes_init(Axes *axes,
 		if (!g_ptr_array_find_with_equal_func(axes->labels, label, g_str_equal, NULL)) {
 			g_ptr_array_add(axes->labels, (gpointer)label);
 			axes->numeric = axes->numeric && parse_number(label, &value);
-			axes->integral = axes->numeric && axes->integral && value == floor(value);
+			axes->integral = axes->numeric && axes->integral &&
+			                 !(fabs(value - floor(value)) > 0.0);
 		}
 	}
 	axes->x0 = axes->numeric ? (double)INFINITY : 0.0;
@@ -138,7 +139,9 @@ frame_init(RptChartFrame *f, const Axes *axes, const char *x_name, const char *y
 		      (const char *const *)axes->labels->pdata,
 		      axes->labels->len,
 		      axes->numeric && axes->integral };
-	RptAxis y = { rpt_chart_axis_for_unit(y_unit), y_unit, (double)NAN, (double)NAN, NULL, 0 };
+	RptAxis y = {
+		rpt_chart_axis_for_unit(y_unit), y_unit, (double)NAN, (double)NAN, NULL, 0, FALSE
+	};
 	double xs[2] = { axes->x0, axes->x1 }, ys[2] = { axes->y0, axes->y1 };
 
 	rpt_chart_frame_init(f, W, H, &x, &y, xs, ys);
