@@ -185,6 +185,7 @@ void cluster_sim__install_invariants(ClusterSim *self);
 gboolean cluster_kubelet__place(ClusterSim *sim, ClusterSimPod *sp, ClusterSimNode *node);
 void cluster_kubelet__start(ClusterSim *sim, ClusterSimPod *sp);
 void cluster_kubelet__stop(ClusterSim *sim, ClusterSimPod *sp);
+/* restarts @sp's containers, or waits for its node's kubelet when it is down */
 void cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp);
 
 /* cluster_sim.c, for cluster_sim_nodes.c */
