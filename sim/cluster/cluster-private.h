@@ -51,6 +51,9 @@ typedef struct {
 	const char *reason;
 	guint64 score_cycle[CLUSTER_SCHED_CLASS_PLUGINS];
 	gint64 score[CLUSTER_SCHED_CLASS_PLUGINS];
+	/* the weighted sum of the cycle's class-scored plugins without a normaliser */
+	guint64 fixed_cycle;
+	gint64 fixed_total;
 } ClusterSchedClassMemo;
 typedef struct ClusterSchedClass ClusterSchedClass;
 typedef struct ClusterSchedClasses ClusterSchedClasses;
