@@ -93,6 +93,25 @@ def e2e_peak(name, scenario):
     return dict(e2e(name, scenario, runs=1, callgrind=False), kind="e2e_peak")
 
 
+def growth_row(name, nodes, pods, horizon=None, sets="full", callgrind=True):
+    """A row of the growth table (tools/growth, docs/cluster.md "Growth"): `drasim run` on the
+    scenario tools/growth writes for @nodes DGX H100 nodes and @pods pods (not timed);
+    @horizon, when given, stops the run early (an instruction count in CI time)."""
+    horizon_args = ["--horizon", horizon] if horizon else []
+    return dict(bench(name, "growth", DRASIM, ["run", "--format", "json", "-o", "{tmp}"] +
+                      horizon_args + ["{scenario}"], sets=sets, callgrind=callgrind,
+                      kind="growth"), nodes=nodes, pods=pods)
+
+
+def growth_scenario(spec, tmp):
+    """Writes @spec's scenario into @tmp with tools/growth; returns its path."""
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "growth"),
+                           "--write-scenarios", tmp, "--series", "fixed", "--nodes",
+                           str(spec["nodes"]), "--fixed-pods", str(spec["pods"])],
+                          check=True, stdout=subprocess.PIPE, text=True)
+    return done.stdout.strip()
+
+
 def import_dump(nodes):
     """`drasim import` of a generated dump of @nodes nodes x 8 GPUs (tools/import/gen_dump.py,
     seed 1): wall time and peak memory (issue 16: 10,000 nodes in under 10 s, linear memory)."""
@@ -158,8 +177,10 @@ CHILD_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
 
 def command_of(spec, build, tmp):
     dump = os.path.join(os.path.dirname(tmp), "dump.yaml")
-    return [os.path.join(build, spec["exe"])] + [a.replace("{tmp}", tmp).replace("{dump}", dump)
-                                                 for a in spec["args"]]
+    scenario = spec.get("scenario", "")
+    return [os.path.join(build, spec["exe"])] + [
+        a.replace("{tmp}", tmp).replace("{dump}", dump).replace("{scenario}", scenario)
+        for a in spec["args"]]
 
 
 def run_peak_memory(spec, build, tmp):
@@ -248,11 +269,13 @@ def measure(spec, build, runs, instructions):
             return import_items(spec, build, tmp, runs)
         if spec["kind"] == "e2e_peak":
             return peak_items(spec, build, tmp)
+        if spec["kind"] == "growth":
+            spec = dict(spec, scenario=growth_scenario(spec, tmp))
         for _ in range(spec["runs"] or runs):
             wall, out = run_native(spec, build, tmp)
             walls.append(wall)
             outputs.append(out)
-        if spec["kind"] == "e2e":
+        if spec["kind"] in ("e2e", "growth"):
             pods = pods_submitted(tmp)
             extra.append(item(name, family, "throughput", "pods/s",
                               {"Value": round(pods / (nearest_rank(walls, 50) / 1e9), 1)}))
