@@ -14,9 +14,10 @@ Each benchmark gives, under labels {"Name", "Metric", "Family"}:
 Callgrind counts are deterministic and stable on a noisy shared machine, wall
 times are not, so the regression gate (`--check`) is on instructions only.
 
-The five families: CEL evaluation (tools/bench/celeval), allocator fill and
+The families: CEL evaluation (tools/bench/celeval), allocator fill and
 hard cases (bench-alloc), engine PHOLD (tools/bench/phold), end to end
-(`drasim run` on tools/bench/e2e and tests/scenario/bench scenarios); besides,
+(`drasim run` on tools/bench/e2e and tests/scenario/bench scenarios), growth (rows
+of tools/growth's table, docs/cluster.md "Growth"); besides,
 the API/lint loaders and, in the full suite, the Node.js CEL peers of
 tools/bench/cel (wall time only). A program that is not built, or peers that
 are not installed, are skipped with the reason.
@@ -93,13 +94,13 @@ def e2e_peak(name, scenario):
     return dict(e2e(name, scenario, runs=1, callgrind=False), kind="e2e_peak")
 
 
-def growth_row(name, nodes, pods, horizon=None, sets="full", callgrind=True):
+def growth_row(name, nodes, pods, horizon=None, sets="full", runs=None, callgrind=True):
     """A row of the growth table (tools/growth, docs/cluster.md "Growth"): `drasim run` on the
     scenario tools/growth writes for @nodes DGX H100 nodes and @pods pods (not timed);
     @horizon, when given, stops the run early (an instruction count in CI time)."""
     horizon_args = ["--horizon", horizon] if horizon else []
     return dict(bench(name, "growth", DRASIM, ["run", "--format", "json", "-o", "{tmp}"] +
-                      horizon_args + ["{scenario}"], sets=sets, callgrind=callgrind,
+                      horizon_args + ["{scenario}"], sets=sets, runs=runs, callgrind=callgrind,
                       kind="growth"), nodes=nodes, pods=pods)
 
 
@@ -150,6 +151,13 @@ BENCHMARKS = [
     bench("lint_1k_slices", "api", "tests/unit/api/bench-lint", ["--slices", "1000", "--runs", "1"]),
     bench("api_load_10k_slices", "api", "tests/unit/api/bench-api-load", []),
     import_dump(1000), import_dump(10000),
+    # The growth table's small rows (tools/growth, docs/cluster.md "Growth"): 100 and 1,000
+    # nodes at a fixed 20,000 pods, counted (about 25 and 100 s under callgrind), and the
+    # table's own rows at 200,000 pods (minutes under callgrind: wall time only).
+    growth_row("growth_100nodes_20k_pods", 100, 20000),
+    growth_row("growth_1000nodes_20k_pods", 1000, 20000),
+    growth_row("growth_100nodes_200k_pods", 100, 200000, runs=1, callgrind=False),
+    growth_row("growth_1000nodes_200k_pods", 1000, 200000, runs=1, callgrind=False),
 ]
 
 
