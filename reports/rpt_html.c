@@ -170,6 +170,20 @@ mode_tables(GString *out, const RptMode *mode)
 	}
 }
 
+/* The pod ledger's one line (rpt_ledger.c). */
+static void
+html_ledger(GString *out, const RptMode *mode)
+{
+	const RptLedger *ledger = rpt_mode_get_ledger(mode);
+	g_autofree char *text = ledger != NULL ? rpt_ledger_describe(ledger) : NULL;
+
+	if (text == NULL)
+		return;
+	g_string_append(out, "<p class=\"ledger\">Pod ledger: ");
+	rpt_html__escaped(out, text);
+	g_string_append(out, "</p>\n");
+}
+
 /* Each mode's pictures: the heat map and, with MIG or shared GPUs, who holds which slice. */
 static void
 mode_section(GString *out, const RptMode *mode, guint index)
@@ -195,6 +209,7 @@ mode_section(GString *out, const RptMode *mode, guint index)
 		rpt_html__escaped(out, end);
 		g_string_append(out, "</p>\n");
 	}
+	html_ledger(out, mode);
 	g_string_append(out, "<div class=\"charts\">\n");
 	g_snprintf(id, sizeof(id), "m%u-heatmap", index);
 	rpt_svg__heatmap(out, id, heat_title, mode);

@@ -404,6 +404,12 @@ dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRule *in)
 	return r;
 }
 
+DraMilli
+dra_input_qty_milli(const K8sQty *q)
+{
+	return qty_milli(q);
+}
+
 void
 dra_input_mark_allocation(DraAllocator *alloc, const K8sAllocationResult *allocation)
 {

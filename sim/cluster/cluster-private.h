@@ -137,6 +137,12 @@ typedef struct {
 	char **templates;    /* pod claim names backed by templates */
 	char **adopt;        /* (pod claim, claim) pairs generated before the run: first arrival */
 	guint64 tried_epoch; /* cluster_sim__epoch() of its last failed attempt, +1 */
+	SimTime placed_at;   /* its last bind (bound_at is the first) */
+	SimTime left_at;     /* it last left a node (completion, deletion, eviction) */
+	/* placements that ended before the last one (cluster_sim_nodes.c);
+	 * NULL for the pods placed at most once, nearly all of them */
+	ClusterSimPlacement *history;
+	guint n_history;
 } ClusterSimPod;
 
 struct ClusterSim {
@@ -169,6 +175,7 @@ struct ClusterSim {
 	/* quiescence (cluster_sim.c): binds so far, and how many pending pods
 	 * failed an attempt at epoch settled_epoch */
 	guint64 binds, settled_epoch, n_settled;
+	GArray *invariant_sums; /* cluster_invariants.c scratch: ClusterResources per node */
 };
 
 /* cluster_invariants.c: after every event when DRASIM_CHECK_INVARIANTS=1 */

@@ -481,6 +481,18 @@ void dra_allocator_add_shared(DraAllocator *self,
                               const DraConsumed *consumed,
                               guint n_consumed,
                               gboolean add);
+/*
+ * The allocated state as it stands, for the run-model invariants: whether a
+ * dedicated device is marked in use, how many are, and how many shares
+ * (results with a shareID) the multi-allocatable devices hold in all.
+ */
+gboolean dra_allocator_is_allocated(DraAllocator *self,
+                                    const char *driver,
+                                    const char *pool,
+                                    const char *device);
+guint dra_allocator_count_allocated(const DraAllocator *self);
+gint64 dra_allocator_count_shares(const DraAllocator *self);
+
 /**
  * dra_allocator_allocate:
  * @node: (nullable): the candidate node
