@@ -188,7 +188,6 @@ void cluster_sim__install_invariants(ClusterSim *self);
 gboolean cluster_kubelet__place(ClusterSim *sim, ClusterSimPod *sp, ClusterSimNode *node);
 void cluster_kubelet__start(ClusterSim *sim, ClusterSimPod *sp);
 void cluster_kubelet__stop(ClusterSim *sim, ClusterSimPod *sp);
-/* restarts @sp's containers, or waits for its node's kubelet when it is down */
 void cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp);
 
 /* cluster_sim.c, for cluster_sim_nodes.c */
@@ -202,6 +201,8 @@ void cluster_sim__register_node_kinds(ClusterSim *self);
 /* cluster_kubelet_prepare.c: NodePrepareResources with the DRA driver away */
 void cluster_sim__register_prepare_kind(ClusterSim *self);
 gboolean cluster_sim__defer_prepare(ClusterSim *self, ClusterSimPod *sp);
+/* A container restart due while the kubelet is down: TRUE, moved to its return. */
+gboolean cluster_sim__defer_restart(ClusterSim *self, ClusterSimPod *sp);
 /* The kubelet syncs @sp again (its node is back): prepare and start, or restart. */
 void cluster_sim__kubelet_resume(ClusterSim *self, ClusterSimPod *sp);
 gboolean cluster_sim__is_bound(const ClusterSimPod *sp);

@@ -585,8 +585,10 @@ static void
 on_restart(SimLoop *loop, const SimEvent *ev, gpointer data)
 {
 	ClusterSim *self = data;
+	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
-	cluster_kubelet__restart(self, self->pods->pdata[ev->target]);
+	if (!cluster_sim__defer_restart(self, sp))
+		cluster_kubelet__restart(self, sp);
 }
 
 static void
