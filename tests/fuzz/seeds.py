@@ -96,6 +96,7 @@ def repo_seeds(root):
     manifests = files(root, 'tests/data/bad/*.yaml', 'tests/data/bad/*.json',
                       'tests/data/import/*.yaml', 'tests/data/lint/**/*.yaml',
                       'tests/data/sharing/**/*.yaml', 'scenarios/*/manifests.yaml',
+                      'scenarios/faults/*/manifests.yaml',
                       'tests/data/alloc-budget/*.yaml')
     add('manifests', b'0', [p for p in manifests if not p.endswith('.json')])
     add('manifests', b'4', [p for p in manifests if p.endswith('.json')])
@@ -109,7 +110,7 @@ def repo_seeds(root):
                                     published + b'---\n' + ONE_GPU_POD)
     # a scenario's manifests resolve in tests/fuzz/fixture: each scenario names its own copy
     # there (wl-DIR.yaml), so that its workload builds and the seed runs (fuzz_scenario.c)
-    for p in files(root, 'scenarios/*/scenario.yaml'):
+    for p in files(root, 'scenarios/*/scenario.yaml', 'scenarios/faults/*/*.yaml'):
         n['scenario'] = n.get('scenario', 0) + write_seed(
             os.path.join(corpus, 'scenario'), b'', fixture_workload(root, p))
     add('sweep', b'', files(root, 'scenarios/*/sweep.yaml', 'tests/unit/sweep/data/*.yaml'),
