@@ -31,6 +31,7 @@ pod_record_clear(gpointer data)
 	g_free(rec->workload);
 	g_free(rec->request);
 	g_free(rec->node);
+	measure__placements_clear(rec);
 }
 
 /* Per-pod records from what the simulation kept about each pod (index = uid). */
@@ -71,6 +72,7 @@ collect_pods(const MeasureRunEnd *run, ScenarioResult *result)
 
 		if (jct >= 0 && pod->work > 0 && pod->work != SIM_TIME_NEVER)
 			rec.slowdown = (double)jct / (double)pod->work;
+		measure__collect_placements(run, i, &rec);
 		g_array_append_val(out, rec);
 	}
 	return out;
@@ -122,6 +124,7 @@ measure_collect(ScenarioResult *r, const MeasureRunEnd *run)
 	r->running = st->running;
 	r->oom_kills = st->oom_kills;
 	r->evictions = st->evictions;
+	cluster_sim_get_ledger(run->sim, &r->ledger);
 	r->events_applied = run->events_applied;
 	r->pending_never_tried = cluster_sim_count_pending_by_plugin(run->sim, r->unschedulable);
 	cluster_sim_get_capacity(run->sim, &r->n_gpus, &r->gpu_compute_capacity,
