@@ -172,12 +172,12 @@ rpt_json_load(const char *path, GError **error)
 	return rpt_json_load_data(path, text, length, error);
 }
 
-RptReport *
-rpt_json_load_data(const char *path, const char *text, gsize length, GError **error)
+/* @text as JSON, or NULL with an error naming @path:line:col (or the nesting bound). */
+cJSON *
+rpt_json__parse(const char *path, const char *text, gsize length, GError **error)
 {
 	g_autoptr(GError) too_deep = NULL;
 	cJSON *root;
-	RptReport *report;
 
 	if (!base_json_check_depth(path, text, length, &too_deep)) {
 		g_set_error_literal(error, RPT_ERROR, RPT_ERROR_PARSE, too_deep->message);
@@ -195,8 +195,18 @@ rpt_json_load_data(const char *path, const char *text, gsize length, GError **er
 		}
 		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE, "%s:%u:%u: invalid JSON", path, line,
 		            col);
-		return NULL;
 	}
+	return root;
+}
+
+RptReport *
+rpt_json_load_data(const char *path, const char *text, gsize length, GError **error)
+{
+	cJSON *root = rpt_json__parse(path, text, length, error);
+	RptReport *report;
+
+	if (root == NULL)
+		return NULL;
 	report = report_from_json(root, path, error);
 	cJSON_Delete(root);
 	return report;
