@@ -301,9 +301,9 @@ cdf_chart(GString *out, const RptReport *report, gboolean latency, const RptChar
 static void
 overlaid_charts(GString *out, const RptReport *report)
 {
-	const RptAxis percent_0_1 = { RPT_AXIS_PERCENT, "of GPUs", 0.0, 1.0, NULL, 0 };
-	const RptAxis percent = { RPT_AXIS_PERCENT, "of GPUs", 0.0, NAN, NULL, 0 };
-	const RptAxis pods = { RPT_AXIS_NUMBER, "pods", 0.0, NAN, NULL, 0 };
+	const RptAxis percent_0_1 = { RPT_AXIS_PERCENT, "of GPUs", 0.0, 1.0, NULL, 0, FALSE };
+	const RptAxis percent = { RPT_AXIS_PERCENT, "of GPUs", 0.0, NAN, NULL, 0, FALSE };
+	const RptAxis pods = { RPT_AXIS_NUMBER, "pods", 0.0, NAN, NULL, 0, TRUE };
 
 	g_string_append(out, "<h2>Over time and across pods</h2><div class=\"charts\">\n");
 	time_chart(out, report, "allocation", "GPU allocation ratio over time",

@@ -1,7 +1,8 @@
 /*
  * rpt_ledger.c: a mode's pod ledger (issue 18 item 3): where every submitted
  * pod is when the run ends, and whether the identity
- *     submitted = pending + running + restarting + lost + completed + deleted
+ *     submitted = pending + creating + running + restarting + lost + completed
+ *                 + deleted
  * holds. `holds` is computed from the numbers each time it is written, never
  * stored, so a report whose counts disagree says so (and `drasim verify`
  * recomputes it from the JSON alone).
@@ -13,8 +14,8 @@
 gboolean
 rpt_ledger_holds(const RptLedger *l)
 {
-	return l->submitted ==
-	       l->pending + l->running + l->restarting + l->lost + l->completed + l->deleted;
+	return l->submitted == l->pending + l->creating + l->running + l->restarting + l->lost +
+	                               l->completed + l->deleted;
 }
 
 char *
@@ -22,13 +23,14 @@ rpt_ledger_describe(const RptLedger *l)
 {
 	return g_strdup_printf(
 	        "%" G_GUINT64_FORMAT " submitted = %" G_GUINT64_FORMAT
-	        " pending + %" G_GUINT64_FORMAT " running + %" G_GUINT64_FORMAT
-	        " restarting + %" G_GUINT64_FORMAT " lost + %" G_GUINT64_FORMAT
-	        " completed + %" G_GUINT64_FORMAT " deleted (%s); %" G_GUINT64_FORMAT
+	        " pending + %" G_GUINT64_FORMAT " creating + %" G_GUINT64_FORMAT
+	        " running + %" G_GUINT64_FORMAT " restarting + %" G_GUINT64_FORMAT
+	        " lost + %" G_GUINT64_FORMAT " completed + %" G_GUINT64_FORMAT
+	        " deleted (%s); %" G_GUINT64_FORMAT
 	        " evictions sent pods back to pending, %" G_GUINT64_FORMAT " OOM kills",
-	        l->submitted, l->pending, l->running, l->restarting, l->lost, l->completed,
-	        l->deleted, rpt_ledger_holds(l) ? "holds" : "DOES NOT HOLD", l->evictions,
-	        l->oom_kills);
+	        l->submitted, l->pending, l->creating, l->running, l->restarting, l->lost,
+	        l->completed, l->deleted, rpt_ledger_holds(l) ? "holds" : "DOES NOT HOLD",
+	        l->evictions, l->oom_kills);
 }
 
 void
@@ -51,6 +53,7 @@ static const struct {
 } ledger_keys[] = {
 	{ "submitted", G_STRUCT_OFFSET(RptLedger, submitted) },
 	{ "pending", G_STRUCT_OFFSET(RptLedger, pending) },
+	{ "creating", G_STRUCT_OFFSET(RptLedger, creating) },
 	{ "running", G_STRUCT_OFFSET(RptLedger, running) },
 	{ "restarting", G_STRUCT_OFFSET(RptLedger, restarting) },
 	{ "lost", G_STRUCT_OFFSET(RptLedger, lost) },

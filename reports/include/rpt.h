@@ -144,12 +144,12 @@ typedef struct {
 
 /*
  * Where every submitted pod is at the end of a mode's run (issue 18): the
- * identity submitted = pending + running + restarting + lost + completed +
- * deleted holds when every pod is counted once. Evictions (each sent a pod
+ * identity submitted = pending + creating + running + restarting + lost +
+ * completed + deleted holds when every pod is counted once. Evictions (each sent a pod
  * back to pending) and OOM kills are counted beside it.
  */
 typedef struct {
-	uint64_t submitted, pending, running, restarting, lost, completed, deleted;
+	uint64_t submitted, pending, creating, running, restarting, lost, completed, deleted;
 	uint64_t evictions, oom_kills;
 } RptLedger;
 

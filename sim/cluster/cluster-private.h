@@ -92,6 +92,7 @@ typedef struct {
 	char **next_labels;      /* key, value pairs */
 	char **next_unlabels;    /* keys the relabel removes */
 	SimTime dra_driver_back; /* its DRA driver is registered again then (0: it is) */
+	SimTime kubelet_back;    /* its kubelet runs again then (0: it runs) */
 	ClusterSimDevice *devices;
 	guint n_devices;
 	/* bumped whenever a device's tenants (or the devices) change: lets a
@@ -197,6 +198,8 @@ void cluster_sim__register_node_kinds(ClusterSim *self);
 /* cluster_kubelet_prepare.c: NodePrepareResources with the DRA driver away */
 void cluster_sim__register_prepare_kind(ClusterSim *self);
 gboolean cluster_sim__defer_prepare(ClusterSim *self, ClusterSimPod *sp);
+/* The kubelet syncs @sp again (its node is back): prepare and start, or restart. */
+void cluster_sim__kubelet_resume(ClusterSim *self, ClusterSimPod *sp);
 gboolean cluster_sim__is_bound(const ClusterSimPod *sp);
 
 /* cluster_taint_evict.c: the taint eviction controllers' timers */

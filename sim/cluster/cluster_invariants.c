@@ -8,8 +8,9 @@
  *
  * The invariants (issue 18 item 3):
  *  - every submitted pod is in exactly one state, and the running counters
- *    agree with the pods' phases: submitted = pending + running +
- *    restarting + lost + completed + deleted;
+ *    agree with the pods' phases: submitted = pending + creating (bound,
+ *    claims not prepared yet) + running + restarting + lost + completed +
+ *    deleted;
  *  - what the scheduler charged on a node equals the sum of the requests of
  *    the pods bound there (extended resources included);
  *  - the compute a device delivers is at most its capacity;
@@ -53,6 +54,9 @@ count_phase(ClusterSimLedger *c, const ClusterSimPod *sp)
 	case CLUSTER_POD_DELETED:
 		c->deleted++;
 		break;
+	case CLUSTER_POD_CREATING:
+		c->creating++;
+		break;
 	}
 }
 
@@ -85,11 +89,11 @@ check_pod_ledger(const ClusterSim *sim)
 	        "counters submitted %" G_GUINT64_FORMAT " pending %u running %u completed "
 	        "%" G_GUINT64_FORMAT " deleted %" G_GUINT64_FORMAT
 	        "; pods arrived %" G_GUINT64_FORMAT " pending %" G_GUINT64_FORMAT
-	        " running %" G_GUINT64_FORMAT " restarting %" G_GUINT64_FORMAT
-	        " lost %" G_GUINT64_FORMAT " completed %" G_GUINT64_FORMAT
-	        " deleted %" G_GUINT64_FORMAT,
+	        " creating %" G_GUINT64_FORMAT " running %" G_GUINT64_FORMAT
+	        " restarting %" G_GUINT64_FORMAT " lost %" G_GUINT64_FORMAT
+	        " completed %" G_GUINT64_FORMAT " deleted %" G_GUINT64_FORMAT,
 	        st->submitted, st->pending, st->running, st->completed, st->deleted, c.arrived,
-	        c.pending, c.running, c.restarting, c.lost, c.completed, c.deleted);
+	        c.pending, c.creating, c.running, c.restarting, c.lost, c.completed, c.deleted);
 	breach(sim, "every submitted pod accounted for once", what);
 }
 

@@ -431,7 +431,9 @@ bind(ClusterSim *self, ClusterSimPod *sp, ClusterNode *node)
 		sim_samples_add(self->latencies,
 		                sim_time_to_seconds(sp->bound_at - sp->work.arrival));
 	}
-	if (!cluster_sim__defer_prepare(self, sp))
+	if (cluster_sim__defer_prepare(self, sp))
+		sp->phase = CLUSTER_POD_CREATING;
+	else
 		cluster_kubelet__start(self, sp);
 	cluster_sim__evict_on_bind(self, sp);
 }
@@ -583,8 +585,17 @@ static void
 on_restart(SimLoop *loop, const SimEvent *ev, gpointer data)
 {
 	ClusterSim *self = data;
+	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
-	cluster_kubelet__restart(self, self->pods->pdata[ev->target]);
+	if (sp->node->kubelet_back > now_of(self)) {
+		/* the kubelet restarts the container once it runs again */
+		sp->restart = sp->node->kubelet_back == SIM_TIME_NEVER
+		                      ? SIM_EVENT_ID_NONE
+		                      : sim_loop_schedule(loop, sp->node->kubelet_back,
+		                                          self->kind_restart, 2, sp->index, NULL);
+		return;
+	}
+	cluster_kubelet__restart(self, sp);
 }
 
 static void
@@ -600,8 +611,7 @@ on_delete(SimLoop *loop, const SimEvent *ev, gpointer data)
 		cluster_sim__pending_add(self, -1);
 		release_claims(self, sp);
 		cluster_sim__after_queue_change(self);
-	} else if (sp->phase == CLUSTER_POD_RUNNING || sp->phase == CLUSTER_POD_RESTARTING ||
-	           sp->phase == CLUSTER_POD_LOST) {
+	} else if (cluster_sim__is_bound(sp)) {
 		sim_loop_cancel(loop, sp->eviction);
 		sp->eviction = SIM_EVENT_ID_NONE;
 		cluster_sim__end_pod(self, sp);

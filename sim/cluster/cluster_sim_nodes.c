@@ -66,10 +66,16 @@ cluster_sim_node_event(ClusterSim *self, SimTime when, ClusterNode *node, Cluste
 }
 
 gboolean
+cluster_pod_phase_is_bound(ClusterPodPhase phase)
+{
+	return phase == CLUSTER_POD_RUNNING || phase == CLUSTER_POD_RESTARTING ||
+	       phase == CLUSTER_POD_LOST || phase == CLUSTER_POD_CREATING;
+}
+
+gboolean
 cluster_sim__is_bound(const ClusterSimPod *sp)
 {
-	return sp->phase == CLUSTER_POD_RUNNING || sp->phase == CLUSTER_POD_RESTARTING ||
-	       sp->phase == CLUSTER_POD_LOST;
+	return cluster_pod_phase_is_bound(sp->phase);
 }
 
 /*
@@ -244,7 +250,7 @@ on_node_restore(SimLoop *loop, const SimEvent *ev, gpointer data)
 			ClusterSimPod *sp = self->pods->pdata[i];
 
 			if (sp->node == sn && sp->phase == CLUSTER_POD_LOST)
-				cluster_kubelet__restart(self, sp);
+				cluster_sim__kubelet_resume(self, sp);
 		}
 	}
 	sn->node->unschedulable = FALSE;

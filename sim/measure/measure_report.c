@@ -53,6 +53,7 @@ pod_outcome(const ScenarioPodRecord *rec)
 		return RPT_OUTCOME_DELETED;
 	case CLUSTER_POD_LOST: /* its node failed: it will be evicted */
 		return RPT_OUTCOME_EVICTED;
+	case CLUSTER_POD_CREATING: /* bound, ContainerCreating: API phase Pending */
 	case CLUSTER_POD_PENDING:
 	default:
 		return rec->never_runs ? RPT_OUTCOME_UNRUNNABLE : RPT_OUTCOME_PENDING;
@@ -165,6 +166,7 @@ fill_ledger(RptMode *mode, const ScenarioResult *r)
 	RptLedger ledger = {
 		.submitted = l->submitted,
 		.pending = l->pending,
+		.creating = l->creating,
 		.running = l->running,
 		.restarting = l->restarting,
 		.lost = l->lost,

@@ -41,13 +41,19 @@ typedef enum {
 	CLUSTER_POD_SUCCEEDED,
 	CLUSTER_POD_DELETED,
 	CLUSTER_POD_LOST, /* its node failed; evicted when its unreachable toleration runs out */
+	/* bound, its claims allocated, the kubelet could not prepare them yet
+	 * (ContainerCreating; API phase Pending): holds its node and devices */
+	CLUSTER_POD_CREATING,
 } ClusterPodPhase;
+
+/* The pod is bound to a node and holds its resources (a drain or eviction handles it). */
+gboolean cluster_pod_phase_is_bound(ClusterPodPhase phase);
 
 /* Where the submitted (arrived) pods are now, by phase (cluster_invariants.c). */
 typedef struct {
 	guint64 submitted; /* the counter, not a count of pods */
 	guint64 arrived;   /* pods counted as submitted */
-	guint64 pending, running, restarting, lost, completed, deleted;
+	guint64 pending, creating, running, restarting, lost, completed, deleted;
 } ClusterSimLedger;
 
 void cluster_sim_get_ledger(const ClusterSim *self, ClusterSimLedger *out);
