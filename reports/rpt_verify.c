@@ -2,10 +2,10 @@
  * rpt_verify.c: `drasim verify REPORT.json`, checks a drasim.io/report/v2
  * report from its own contents (issue 18 item 3), so a report proves what it
  * claims without the simulation that wrote it:
- *  - each mode's ledger: submitted = pending + running + restarting + lost +
- *    completed + deleted, and its `holds` says so; with pod rows, the rows'
- *    outcomes agree with the ledger's running, restarting, lost, completed
- *    and deleted counts;
+ *  - each mode's ledger: submitted = pending + creating + running +
+ *    restarting + lost + completed + deleted, and its `holds` says so; with
+ *    pod rows, the rows' outcomes agree with the ledger's running,
+ *    restarting, lost, completed and deleted counts;
  *  - no device was held by two pods at overlapping times, unless both are
  *    marked `shared`. A pod's stays are its `placements[]` when it has them,
  *    else its row (node, devices, start_s to end_s; no end: to the end of
@@ -64,8 +64,11 @@ count_of(const cJSON *object, const char *key, guint64 *out)
 	return TRUE;
 }
 
-static const char *const ledger_parts[] = { "pending", "running",   "restarting",
+/* The ledger's parts; the pod rows' outcomes tell those from RUNNING on (a
+ * creating pod's row says pending, as its API phase). */
+static const char *const ledger_parts[] = { "pending", "creating",  "running", "restarting",
 	                                    "lost",    "completed", "deleted" };
+#define FIRST_ROW_PART 2
 
 static gboolean
 check_ledger(Walk *w, const cJSON *ledger, guint64 *counts, GError **error)
@@ -93,8 +96,8 @@ check_ledger(Walk *w, const cJSON *ledger, guint64 *counts, GError **error)
 	return TRUE;
 bad:
 	g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
-	            "%s: modes[%s].ledger: expected whole numbers submitted, pending, running, "
-	            "restarting, lost, completed, deleted and a boolean holds",
+	            "%s: modes[%s].ledger: expected whole numbers submitted, pending, creating, "
+	            "running, restarting, lost, completed, deleted and a boolean holds",
 	            w->path, w->mode);
 	return FALSE;
 }
@@ -242,7 +245,7 @@ check_overlaps(Walk *w)
 static void
 check_outcomes(Walk *w, const guint64 *ledger, const guint64 *rows)
 {
-	for (guint i = 1; i < G_N_ELEMENTS(ledger_parts); i++) {
+	for (guint i = FIRST_ROW_PART; i < G_N_ELEMENTS(ledger_parts); i++) {
 		w->checked++;
 		if (ledger[i] != rows[i])
 			violation(w,
