@@ -17,10 +17,24 @@ cli_verify_main(int argc, char **argv)
 	g_autoptr(GOptionContext) context = g_option_context_new(
 	        "REPORT.json... - check a report from its contents: the pod ledger, and that "
 	        "no device was held by two pods at overlapping times unless both are shared");
-	int status = cli_parse_options(context, &argc, &argv);
+	int status;
 	guint checked = 0, violations = 0;
 	gboolean ok = TRUE;
 
+	g_option_context_set_description(
+	        context,
+	        "Checks, in each mode of a drasim.io/report/v2 JSON report: the pod ledger's "
+	        "identity\n(submitted = pending + creating + running + restarting + lost + "
+	        "completed "
+	        "+ deleted)\nand its holds flag; the pod rows' outcomes against the ledger; and "
+	        "that "
+	        "no device\nwas held by two pods at overlapping times unless both are marked "
+	        "shared "
+	        "(a pod's\nstays: its placements[], else its row). Prints each violation and "
+	        "`N checked, N violations`;\nexit 0 when there is none, 1 on a violation or a file "
+	        "that is not such a report\n(docs/reports.md, \"Pod ledger\" and \"Placement "
+	        "history\").");
+	status = cli_parse_options(context, &argc, &argv);
 	if (status != CLI_EXIT_OK)
 		return status;
 	if (argc < 2)

@@ -135,3 +135,30 @@ cluster_sim_get_pod_shares_devices(const ClusterSim *self, guint pod)
 			return TRUE;
 	return FALSE;
 }
+
+SimTime
+cluster_sim_get_pod_latency(const ClusterSim *self, guint index)
+{
+	const ClusterSimPod *sp;
+
+	g_assert(index < self->pods->len);
+	sp = self->pods->pdata[index];
+	return sp->bound_at < 0 ? -1 : sp->bound_at - sp->work.arrival;
+}
+
+SimTime
+cluster_sim_get_pod_jct(const ClusterSim *self, guint index)
+{
+	const ClusterSimPod *sp;
+
+	g_assert(index < self->pods->len);
+	sp = self->pods->pdata[index];
+	return sp->finished_at < 0 ? -1 : sp->finished_at - sp->work.arrival;
+}
+
+guint
+cluster_sim_get_pod_restarts(const ClusterSim *self, guint index)
+{
+	g_assert(index < self->pods->len);
+	return ((const ClusterSimPod *)self->pods->pdata[index])->restarts;
+}
