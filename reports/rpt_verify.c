@@ -106,12 +106,12 @@ bad:
 static gint
 outcome_part(const char *outcome)
 {
-	static const char *const outcomes[] = { NULL,      "running",   "oom-killed",
-		                                "evicted", "completed", "deleted" };
+	static const char *const outcomes[] = { "running", "oom-killed", "evicted", "completed",
+		                                "deleted" };
 
-	for (guint i = 1; outcome != NULL && i < G_N_ELEMENTS(outcomes); i++)
+	for (guint i = 0; outcome != NULL && i < G_N_ELEMENTS(outcomes); i++)
 		if (strcmp(outcome, outcomes[i]) == 0)
-			return (gint)i;
+			return (gint)i + FIRST_ROW_PART;
 	return -1;
 }
 
