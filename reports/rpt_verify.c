@@ -52,15 +52,11 @@ static void G_GNUC_PRINTF(2, 3) violation(Walk *w, const char *format, ...)
 static gboolean
 count_of(const cJSON *object, const char *key, guint64 *out)
 {
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
-	double v;
+	uint64_t v = 0;
 
-	if (!cJSON_IsNumber(item))
+	if (!rpt_json__whole_number(cJSON_GetObjectItemCaseSensitive(object, key), &v))
 		return FALSE;
-	v = item->valuedouble;
-	if (!(v >= 0.0 && v < 9007199254740992.0) || v > floor(v))
-		return FALSE;
-	*out = (guint64)v;
+	*out = v;
 	return TRUE;
 }
 
