@@ -107,10 +107,16 @@ rpt_diff_load(const char *path, GError **error)
 RptReport *
 rpt_diff_load_data(const char *path, const char *text, gsize length, GError **error)
 {
+	g_autoptr(GError) too_deep = NULL;
 	const cJSON *schema;
 	cJSON *root;
 	RptReport *report;
 
+	/* before cJSON: a bench file is held to the same nesting bound as a report */
+	if (!base_json_check_depth(path, text, length, &too_deep)) {
+		g_set_error_literal(error, RPT_ERROR, RPT_ERROR_PARSE, too_deep->message);
+		return NULL;
+	}
 	root = cJSON_ParseWithLength(text, length);
 	schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
 	if (root != NULL && cJSON_IsString(schema) &&

@@ -351,6 +351,18 @@ decode_string_map(K8sDec *dec, const K8sYamlNode *node, K8sStringMap *out)
 	}
 }
 
+/* A null value in a name-to-quantity map is the key with a zero quantity: Go decodes the
+ * map entry into a zero Quantity, whose UnmarshalJSON leaves null as zero
+ * (apimachinery pkg/api/resource/quantity.go). A NULL text crashed `drasim convert`
+ * (fuzz-manifests). */
+static void
+null_qty_is_zero(K8sDec *dec, const K8sYamlNode *node, K8sQty *out)
+{
+	out->text = "0";
+	out->pos = k8s_dec__pos(dec, node);
+	out->valid = k8s_quantity_parse_json("0", 1, &out->value, NULL);
+}
+
 static void
 decode_qty_map(K8sDec *dec, const K8sYamlNode *node, K8sQtyMap *out)
 {
@@ -368,6 +380,8 @@ decode_qty_map(K8sDec *dec, const K8sYamlNode *node, K8sQtyMap *out)
 		item->key = p->key->scalar.text;
 		item->pos = k8s_dec__pos(dec, p->key);
 		k8s_dec__qty(dec, p->value, &item->value);
+		if (k8s_dec__is_null(p->value))
+			null_qty_is_zero(dec, p->value, &item->value);
 		k8s_dec__pop(dec, mark);
 	}
 }

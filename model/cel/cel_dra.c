@@ -707,6 +707,7 @@ cel_dra_selector_eval(const CelDraSelector *self,
                       const CelDraDevice *device,
                       const char **error_message)
 {
+	cel_dra_device__fresh(device);
 	/* The cost limit cannot be reached on the fast path: its trees are a few nodes. */
 	if (G_LIKELY(self->fast != NULL)) {
 		int r = cel_dra_fast_test(self->fast, device, eval->hints);

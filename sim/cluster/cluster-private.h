@@ -51,6 +51,9 @@ typedef struct {
 	const char *reason;
 	guint64 score_cycle[CLUSTER_SCHED_CLASS_PLUGINS];
 	gint64 score[CLUSTER_SCHED_CLASS_PLUGINS];
+	/* the weighted sum of the cycle's class-scored plugins without a normaliser */
+	guint64 fixed_cycle;
+	gint64 fixed_total;
 } ClusterSchedClassMemo;
 typedef struct ClusterSchedClass ClusterSchedClass;
 typedef struct ClusterSchedClasses ClusterSchedClasses;
@@ -198,6 +201,8 @@ void cluster_sim__register_node_kinds(ClusterSim *self);
 /* cluster_kubelet_prepare.c: NodePrepareResources with the DRA driver away */
 void cluster_sim__register_prepare_kind(ClusterSim *self);
 gboolean cluster_sim__defer_prepare(ClusterSim *self, ClusterSimPod *sp);
+/* A container restart due while the kubelet is down: TRUE, moved to its return. */
+gboolean cluster_sim__defer_restart(ClusterSim *self, ClusterSimPod *sp);
 /* The kubelet syncs @sp again (its node is back): prepare and start, or restart. */
 void cluster_sim__kubelet_resume(ClusterSim *self, ClusterSimPod *sp);
 gboolean cluster_sim__is_bound(const ClusterSimPod *sp);

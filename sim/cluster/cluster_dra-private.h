@@ -50,6 +50,7 @@ struct ClusterDra {
 	DraCel *cel;
 	DraAllocator *alloc;
 	DraInput *input;
+	GPtrArray *converted; /* const DraSlice *, waiting for cluster_dra_add_converted_slices */
 	ClusterSim *sim;
 	GHashTable *classes;       /* name -> K8sDeviceClass *, lookups only */
 	GHashTable *templates;     /* "ns/name" -> K8sResourceClaimTemplate *, lookups only */

@@ -72,6 +72,7 @@ cluster_dra_new(const DraFeatures *features)
 	                                           (GDestroyNotify)g_ptr_array_unref);
 	self->pods = g_array_new(FALSE, TRUE, sizeof(PodRef));
 	self->pending = g_ptr_array_new();
+	self->converted = g_ptr_array_new();
 	self->pending_claims = g_ptr_array_new();
 	self->allocated = g_ptr_array_new();
 	self->label_keys = g_ptr_array_new();
@@ -98,6 +99,7 @@ cluster_dra_free(ClusterDra *self)
 		                g_ptr_array_unref);
 	g_array_unref(self->pods);
 	g_ptr_array_unref(self->pending);
+	g_ptr_array_unref(self->converted);
 	g_ptr_array_unref(self->pending_claims);
 	g_ptr_array_unref(self->allocated);
 	g_ptr_array_unref(self->label_keys);
@@ -122,6 +124,20 @@ void
 cluster_dra_add_slice(ClusterDra *self, const K8sResourceSlice *slice)
 {
 	dra_allocator_add_slice(self->alloc, dra_input_slice(self->input, slice));
+}
+
+void
+cluster_dra_convert_slice(ClusterDra *self, const K8sResourceSlice *slice)
+{
+	g_ptr_array_add(self->converted, (gpointer)dra_input_slice(self->input, slice));
+}
+
+void
+cluster_dra_add_converted_slices(ClusterDra *self)
+{
+	for (guint i = 0; i < self->converted->len; i++)
+		dra_allocator_add_slice(self->alloc, g_ptr_array_index(self->converted, i));
+	g_ptr_array_set_size(self->converted, 0);
 }
 
 static char *

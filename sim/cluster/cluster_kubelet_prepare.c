@@ -91,6 +91,20 @@ cluster_sim_dra_driver_unavailable(ClusterSim *self, ClusterNode *node, SimTime 
 	sn->dra_driver_back = until;
 }
 
+gboolean
+cluster_sim__defer_restart(ClusterSim *self, ClusterSimPod *sp)
+{
+	SimTime back = sp->node->kubelet_back;
+
+	if (back <= sim_loop_get_now(self->loop))
+		return FALSE;
+	sp->restart = back == SIM_TIME_NEVER
+	                      ? SIM_EVENT_ID_NONE
+	                      : sim_loop_schedule(self->loop, back, self->kind_restart,
+	                                          PRIO_PREPARE, sp->index, NULL);
+	return TRUE;
+}
+
 /*
  * pkg/kubelet/cm/dra/manager.go: the DRA manager restores its claim info
  * cache from the checkpoint (state/checkpoint.go) at start, so a prepared

@@ -587,15 +587,8 @@ on_restart(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSim *self = data;
 	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
-	if (sp->node->kubelet_back > now_of(self)) {
-		/* the kubelet restarts the container once it runs again */
-		sp->restart = sp->node->kubelet_back == SIM_TIME_NEVER
-		                      ? SIM_EVENT_ID_NONE
-		                      : sim_loop_schedule(loop, sp->node->kubelet_back,
-		                                          self->kind_restart, 2, sp->index, NULL);
-		return;
-	}
-	cluster_kubelet__restart(self, sp);
+	if (!cluster_sim__defer_restart(self, sp))
+		cluster_kubelet__restart(self, sp);
 }
 
 static void

@@ -217,9 +217,10 @@ typedef struct {
 	ScenarioEventsEnv env;
 	ScenarioGpuSpec *gpuspec; /* the trace's gpu_spec in this world */
 	K8sObjectSet *published;
-	GArray *pods;    /* ScenarioPod */
-	GArray *pending; /* guint64 samples */
-	GArray *alloc;   /* double samples: busy devices / devices */
+	K8sObjectSet *scratch; /* dra world: one node's objects, their text in published's */
+	GArray *pods;          /* ScenarioPod */
+	GArray *pending;       /* guint64 samples */
+	GArray *alloc;         /* double samples: busy devices / devices */
 	uint32_t kind_sample;
 	SimTime last_sample; /* time of the last sample, -1 before the first */
 	guint64 max_samples; /* the sampled values limit over the series */

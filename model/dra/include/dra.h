@@ -144,6 +144,13 @@ typedef struct {
 	const char *const *binding_failure_conditions;
 	guint n_binding_failure_conditions;
 	gboolean allow_multiple_allocations;
+	/*
+	 * The attributes of this device alone (uuid, mac), when `attributes` holds the
+	 * rest and is shared by the same device of every node of one shape (dra_k8s.c):
+	 * the device's attributes are both arrays, a name is in one of them.
+	 */
+	const DraAttribute *node_attributes;
+	guint n_node_attributes;
 } DraDevice;
 
 typedef struct {

@@ -317,6 +317,33 @@ test_decode__taint_rule(void **state)
 	loaded_clear(&l);
 }
 
+/* A null value in a name-to-quantity map decodes, as in Go, to the key with a zero
+ * quantity (a zero Quantity stays zero on null), and encodes as "0": its missing text
+ * crashed the v1 encoder (fuzz-manifests, tests/data/fuzz-regress/manifests). */
+static void
+test_decode__null_quantity_in_map(void **state)
+{
+	static const char *const text =
+	        "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n"
+	        "spec:\n  containers:\n  - name: c\n    image: x\n"
+	        "    resources:\n      limits: {cpu: \"2\", memory: null}\n";
+	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autofree char *yaml = NULL;
+	const K8sPod *pod;
+	const K8sQtyPair *memory;
+
+	assert_true(k8s_load_data("n.yaml", text, strlen(text), K8S_LOAD_DEFAULT, set, diags));
+	pod = k8s_object_as_pod(k8s_object_set_lookup(set, K8S_KIND_POD, "default", "a"));
+	assert_non_null(pod);
+	memory = &pod->spec.containers[0].resources.limits.items[1];
+	assert_string_equal(memory->key, "memory");
+	assert_true(memory->value.valid);
+	assert_int_equal(k8s_quantity_value(&memory->value.value), 0);
+	yaml = k8s_object_set_encode(set);
+	assert_non_null(strstr(yaml, "        memory: \"0\"\n"));
+}
+
 /* hw publishing builds objects in a set instead of decoding them */
 static void
 test_decode__build_object(void **state)
@@ -349,6 +376,7 @@ main(void)
 		cmocka_unit_test(test_decode__slice),
 		cmocka_unit_test(test_decode__taint_rule),
 		cmocka_unit_test(test_decode__build_object),
+		cmocka_unit_test(test_decode__null_quantity_in_map),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

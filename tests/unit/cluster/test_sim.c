@@ -435,6 +435,38 @@ test_sim__failed_node_evicts_after_delay(void **state)
 	fixture_clear(&f);
 }
 
+/*
+ * The kubelet down 5..25 s: a crash-looping container's restart due at 11 s
+ * waits for it (test_sim__oom_kills_newest_and_crash_loops without it: 1,
+ * 11, 31, 71). `new` is OOM-killed at 1 s (backoff 10 s: due 11, run at 25),
+ * then at 25 (20 s: 45), 45 (40 s: 85) and 85 (80 s: 165), since `old` holds
+ * 50 of the 80 GB until it is done at 100 s; alone from 165 s, done at 175
+ * (JCT 174).
+ */
+static void
+test_sim__kubelet_restart_holds_container_restarts(void **state)
+{
+	Fixture f;
+
+	fixture_init(&f, NULL);
+	add_gpu_node(&f, "n0", 1, &shared_gpu, 4);
+	add_gpu_pod(&f, "old", 0, 100 * S, 0.5, 50 * GB);
+	add_gpu_pod(&f, "new", 1 * S, 10 * S, 0.5, 50 * GB);
+	sim_loop_set_horizon(f.loop, 5 * S);
+	sim_loop_run(f.loop);
+	cluster_sim_kubelet_restart(f.sim, cluster_sim_get_node(f.sim, 0), 25 * S);
+	sim_loop_set_horizon(f.loop, 20 * S);
+	sim_loop_run(f.loop);
+	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 1), CLUSTER_POD_RESTARTING);
+	assert_int_equal(cluster_sim_get_pod_restarts(f.sim, 1), 1);
+	sim_loop_set_horizon(f.loop, SIM_TIME_NEVER);
+	sim_loop_run(f.loop);
+	assert_int_equal(cluster_sim_get_stats(f.sim)->oom_kills, 4);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 0), 100 * S);
+	assert_int_equal(cluster_sim_get_pod_jct(f.sim, 1), 174 * S);
+	fixture_clear(&f);
+}
+
 static void
 test_sim__restored_node_restarts_lost_pods(void **state)
 {
@@ -748,6 +780,7 @@ main(void)
 		cmocka_unit_test(test_sim__drain_evicts_and_reschedules),
 		cmocka_unit_test(test_sim__failed_node_evicts_after_delay),
 		cmocka_unit_test(test_sim__restored_node_restarts_lost_pods),
+		cmocka_unit_test(test_sim__kubelet_restart_holds_container_restarts),
 		cmocka_unit_test(test_sim__mig_reconfiguration_flow),
 		cmocka_unit_test(test_sim__no_execute_taint_evicts_untolerating_pods),
 		cmocka_unit_test(test_sim__frozen_cluster_ends_the_run),
