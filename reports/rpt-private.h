@@ -135,6 +135,10 @@ struct cJSON *rpt_json__number(double value);
 /* The JSON array of @pods (RptPod) as cJSON_Print would print it with the
  * array at @depth; free with g_free(). */
 char *rpt_json__pods_text(const GArray *pods, guint depth);
+/* rpt_json_load.c: a JSON number that is a whole number in [0, 2^64) */
+gboolean rpt_json__whole_number(const struct cJSON *item, uint64_t *out);
+/* rpt_json_load.c: @text as JSON, or NULL with an error naming path:line:col */
+struct cJSON *rpt_json__parse(const char *path, const char *text, gsize length, GError **error);
 /* rpt_ledger.c: the mode's "ledger" object, NULL when it has none */
 struct cJSON *rpt_json__ledger(const RptMode *mode);
 /* Returns: (transfer none) the pattern of the rule for @name in @unit: the last one that matches.

@@ -23,8 +23,8 @@ item_number(const cJSON *item)
 
 /* A JSON number that is a whole number in [0, 2^64), as a count or a seed. Anything else
  * converted to uint64_t is undefined in C (NaN, negative, too large: UBSan, fuzz-report). */
-static gboolean
-whole_number(const cJSON *item, uint64_t *out)
+gboolean
+rpt_json__whole_number(const cJSON *item, uint64_t *out)
 {
 	double v;
 
@@ -94,7 +94,7 @@ load_mode(RptReport *report, const cJSON *object, guint index, const char *path,
 	{
 		uint64_t count;
 
-		if (!whole_number(item, &count)) {
+		if (!rpt_json__whole_number(item, &count)) {
 			g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
 			            "%s: modes[%u].unschedulable_by_reason.%s: expected a count (a "
 			            "whole number, 0 or more)",
@@ -141,7 +141,7 @@ report_from_json(const cJSON *root, const char *path, GError **error)
 		            path);
 		return NULL;
 	}
-	if (cJSON_IsNumber(seed) && !whole_number(seed, &seed_value)) {
+	if (cJSON_IsNumber(seed) && !rpt_json__whole_number(seed, &seed_value)) {
 		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE,
 		            "%s: scenario.seed: expected a whole number, 0 or more", path);
 		return NULL;
@@ -172,12 +172,12 @@ rpt_json_load(const char *path, GError **error)
 	return rpt_json_load_data(path, text, length, error);
 }
 
-RptReport *
-rpt_json_load_data(const char *path, const char *text, gsize length, GError **error)
+/* @text as JSON, or NULL with an error naming @path:line:col (or the nesting bound). */
+cJSON *
+rpt_json__parse(const char *path, const char *text, gsize length, GError **error)
 {
 	g_autoptr(GError) too_deep = NULL;
 	cJSON *root;
-	RptReport *report;
 
 	if (!base_json_check_depth(path, text, length, &too_deep)) {
 		g_set_error_literal(error, RPT_ERROR, RPT_ERROR_PARSE, too_deep->message);
@@ -195,8 +195,18 @@ rpt_json_load_data(const char *path, const char *text, gsize length, GError **er
 		}
 		g_set_error(error, RPT_ERROR, RPT_ERROR_PARSE, "%s:%u:%u: invalid JSON", path, line,
 		            col);
-		return NULL;
 	}
+	return root;
+}
+
+RptReport *
+rpt_json_load_data(const char *path, const char *text, gsize length, GError **error)
+{
+	cJSON *root = rpt_json__parse(path, text, length, error);
+	RptReport *report;
+
+	if (root == NULL)
+		return NULL;
 	report = report_from_json(root, path, error);
 	cJSON_Delete(root);
 	return report;

@@ -386,6 +386,18 @@ guint rpt_mode_get_n_pods(const RptMode *self);
 /* (transfer none) the pod at @index; its strings live as long as the report. */
 const RptPod *rpt_mode_get_pod(const RptMode *self, guint index);
 
+/* --- Verifying a report ------------------------------------------------------------------ */
+
+/*
+ * `drasim verify`: checks the report at @path from its own contents (each
+ * mode's ledger identity, its pod rows against it, and that no device was
+ * held by two pods at once unless both are shared), appending one line per
+ * violation to @out. Returns: FALSE with @error when the file is not a
+ * readable v2 report with ledgers (then the counts are not meaningful).
+ */
+gboolean
+rpt_verify_file(const char *path, GString *out, guint *checked, guint *violations, GError **error);
+
 /* --- Writers ------------------------------------------------------------------------------ */
 
 /**

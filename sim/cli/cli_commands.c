@@ -12,6 +12,7 @@ int cli_compare_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);
 int cli_diff_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
+int cli_verify_main(int argc, char **argv);
 
 const CliCommand cli_commands[] = {
 	{ "allocate", "allocate the DRA claims of pods as the 1.34 scheduler would",
@@ -59,6 +60,9 @@ const CliCommand cli_commands[] = {
 	  "scenarios/mig-notebooks/scenario.yaml --horizon 2h --format json\n" },
 	{ "sweep", "run a scenario over a grid of parameters x seeds; statistics across seeds",
 	  cli_sweep_main, "  drasim sweep scenarios/dgx-capacity-sweep/sweep.yaml -o out/sweep\n" },
+	{ "verify",
+	  "check a report from its contents: the pod ledger, no device held by two pods at once",
+	  cli_verify_main, "  drasim verify out/report.json\n" },
 	{ "version", "print the drasim version", cli_version_main,
 	  "  drasim version\n  drasim --version\n" },
 	{ NULL, NULL, NULL, NULL },

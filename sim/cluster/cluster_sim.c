@@ -675,28 +675,6 @@ cluster_sim_get_pod_node(const ClusterSim *self, guint index)
 	return sp->node != NULL ? sp->node->node : NULL;
 }
 
-SimTime
-cluster_sim_get_pod_latency(const ClusterSim *self, guint index)
-{
-	ClusterSimPod *sp = sim_pod(self, index);
-
-	return sp->bound_at < 0 ? -1 : sp->bound_at - sp->work.arrival;
-}
-
-SimTime
-cluster_sim_get_pod_jct(const ClusterSim *self, guint index)
-{
-	ClusterSimPod *sp = sim_pod(self, index);
-
-	return sp->finished_at < 0 ? -1 : sp->finished_at - sp->work.arrival;
-}
-
-guint
-cluster_sim_get_pod_restarts(const ClusterSim *self, guint index)
-{
-	return sim_pod(self, index)->restarts;
-}
-
 GPtrArray *
 cluster_sim_get_pod_claims(const ClusterSim *self, guint index)
 {

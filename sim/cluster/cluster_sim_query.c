@@ -111,3 +111,54 @@ cluster_sim_get_pod_left_at(const ClusterSim *self, guint pod)
 	g_assert(pod < self->pods->len);
 	return ((const ClusterSimPod *)self->pods->pdata[pod])->left_at;
 }
+
+/*
+ * Other pods may hold its devices at the same time: a user-created claim
+ * (resourceClaimName) can be reserved for several pods, which then share its
+ * devices (upstream: ResourceClaim.status.reservedFor); its claim config asks
+ * for time-slicing or MPS; or a device of its last placement is not
+ * exclusive (device-plugin replicas, MPS, gpushare).
+ */
+gboolean
+cluster_sim_get_pod_shares_devices(const ClusterSim *self, guint pod)
+{
+	const ClusterSimPod *sp;
+
+	g_assert(pod < self->pods->len);
+	sp = self->pods->pdata[pod];
+	if (sp->n_user_claims > 0 ||
+	    (sp->work.set_sharing && sp->work.sharing != CLUSTER_SHARE_EXCLUSIVE))
+		return TRUE;
+	for (guint i = 0; sp->node != NULL && i < sp->n_devices; i++)
+		if (sp->devices[i] < sp->node->n_devices &&
+		    sp->node->devices[sp->devices[i]].dev.mode != CLUSTER_SHARE_EXCLUSIVE)
+			return TRUE;
+	return FALSE;
+}
+
+SimTime
+cluster_sim_get_pod_latency(const ClusterSim *self, guint index)
+{
+	const ClusterSimPod *sp;
+
+	g_assert(index < self->pods->len);
+	sp = self->pods->pdata[index];
+	return sp->bound_at < 0 ? -1 : sp->bound_at - sp->work.arrival;
+}
+
+SimTime
+cluster_sim_get_pod_jct(const ClusterSim *self, guint index)
+{
+	const ClusterSimPod *sp;
+
+	g_assert(index < self->pods->len);
+	sp = self->pods->pdata[index];
+	return sp->finished_at < 0 ? -1 : sp->finished_at - sp->work.arrival;
+}
+
+guint
+cluster_sim_get_pod_restarts(const ClusterSim *self, guint index)
+{
+	g_assert(index < self->pods->len);
+	return ((const ClusterSimPod *)self->pods->pdata[index])->restarts;
+}

@@ -19,23 +19,6 @@ device_ids(const ScenarioSampler *sampler, const char *node, const guint *devs, 
 	return g_string_free(out, out->len == 0);
 }
 
-/* A device of the pod's last placement is not exclusive: others may hold it too. */
-static gboolean
-last_placement_shared(const MeasureRunEnd *run, guint pod)
-{
-	guint n = 0;
-	const guint *devs = cluster_sim_get_pod_devices(run->sim, pod, &n);
-	guint node = cluster_sim_get_pod_node_index(run->sim, pod);
-
-	for (guint i = 0; i < n && node != G_MAXUINT; i++) {
-		const ClusterDevice *d = cluster_sim_get_device(run->sim, node, devs[i]);
-
-		if (d != NULL && d->mode != CLUSTER_SHARE_EXCLUSIVE)
-			return TRUE;
-	}
-	return FALSE;
-}
-
 void
 measure__collect_placements(const MeasureRunEnd *run, guint pod, ScenarioPodRecord *rec)
 {
@@ -45,7 +28,7 @@ measure__collect_placements(const MeasureRunEnd *run, guint pod, ScenarioPodReco
 	guint n_devs = 0;
 	const guint *devs;
 
-	rec->shared = last_placement_shared(run, pod);
+	rec->shared = cluster_sim_get_pod_shares_devices(run->sim, pod);
 	if (n_history == 0 && !deleted_bound)
 		return;
 	rec->placements = g_new0(ScenarioPlacement, n_history + 1);

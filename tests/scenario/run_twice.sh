@@ -3,7 +3,9 @@
 # SCENARIO twice and checks that the run succeeded, that the two JSON reports
 # are byte-identical (determinism), and, when given, that the report validates
 # against the JSON Schema and equals BASELINE with zero tolerance
-# (tools/update-baselines changes a baseline). TAP output, one line per check.
+# (tools/update-baselines changes a baseline), and that `drasim verify` passes on
+# the full report (pod ledger, no device held twice at once; with a baseline
+# only). TAP output, one line per check.
 # RUN_TWICE_ENV_A and RUN_TWICE_ENV_B, when set, are VAR=VALUE words for the
 # first and the second run alone: the memo-exact tests run DRASIM_DRA_MEMO=0
 # then 1, so the allocator's Filter memo must change no outcome or counter.
@@ -13,7 +15,7 @@ env_a=${RUN_TWICE_ENV_A:-} env_b=${RUN_TWICE_ENV_B:-}
 runs="two runs${env_a:+ ($env_a, then $env_b)}"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$out" && mkdir -p "$out"
-echo "1..4"
+echo "1..5"
 # $env_a and $env_b unquoted on purpose: each is zero or more VAR=VALUE words for env.
 if env $env_a "$drasim" compare --format json -o "$out/a" "$scenario" >"$out/a.log" 2>&1 &&
    env $env_b "$drasim" compare --format json -o "$out/b" "$scenario" >"$out/b.log" 2>&1; then
@@ -24,6 +26,7 @@ else
 	echo "ok 2 # SKIP no report to compare"
 	echo "ok 3 # SKIP no report to validate"
 	echo "ok 4 # SKIP no report to diff"
+	echo "ok 5 # SKIP no report to verify"
 	exit 1
 fi
 if cmp -s "$out/a/report.json" "$out/b/report.json"; then
@@ -31,6 +34,9 @@ if cmp -s "$out/a/report.json" "$out/b/report.json"; then
 else
 	echo "not ok 2 - the JSON reports of $runs differ"
 	diff "$out/a/report.json" "$out/b/report.json" | head -20 | sed 's/^/# /'
+	echo "ok 3 # SKIP reports differ"
+	echo "ok 4 # SKIP reports differ"
+	echo "ok 5 # SKIP reports differ"
 	exit 1
 fi
 status=0
@@ -51,6 +57,15 @@ elif "$drasim" diff --strict --tolerance "$root/reports/baselines/zero.tolerance
 else
 	echo "not ok 4 - the report differs from $baseline (run tools/update-baselines if intended)"
 	sed 's/^/# /' "$out/diff.log"
+	status=1
+fi
+if [ -z "$baseline" ]; then
+	echo "ok 5 # SKIP no baseline given (the scenario-* run verifies)"
+elif "$drasim" verify "$out/a/report.json" >"$out/verify.log" 2>&1; then
+	echo "ok 5 - drasim verify: $(tail -1 "$out/verify.log")"
+else
+	echo "not ok 5 - drasim verify found violations"
+	sed 's/^/# /' "$out/verify.log"
 	status=1
 fi
 exit $status

@@ -81,6 +81,8 @@ typedef struct {
 const ClusterSimPlacement *
 cluster_sim_get_pod_history(const ClusterSim *self, guint pod, guint *n_out);
 SimTime cluster_sim_get_pod_placed_at(const ClusterSim *self, guint pod);
+/* Other pods may hold its devices at the same time (cluster_sim_query.c says when). */
+gboolean cluster_sim_get_pod_shares_devices(const ClusterSim *self, guint pod);
 /* When it last left a node (completed, deleted, evicted); -1: never. */
 SimTime cluster_sim_get_pod_left_at(const ClusterSim *self, guint pod);
 const char *cluster_placement_end_to_string(ClusterPlacementEnd why);

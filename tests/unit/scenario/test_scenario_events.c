@@ -91,6 +91,54 @@ test_drain(void **state)
 	}
 }
 
+/*
+ * The same drain, worked by hand for the ledger and the placement history
+ * (issue 18). At 0 s train-0 binds gpu-0 and train-1 gpu-1 (the first two
+ * pods, one GPU each); train-2 waits. At 600 s the drain evicts train-0: its
+ * first placement is gpu-0/gpu-0 from 0 to 600 s, ended "evicted", and it is
+ * pending again, queued at 600 s. At 3600 s train-1 completes; of the two
+ * waiting pods PrioritySort takes the one queued first (equal priority):
+ * train-2, queued at 0 s, runs 3600-7200 s on gpu-1; then train-0 runs its
+ * full hour again (progress restarts with the new pod) on gpu-1/gpu-0 from
+ * 7200 to 10800 s. Ledger: 3 submitted = 0 pending + 0 running + 3
+ * completed, 1 eviction; train-1 and train-2, placed once, keep no list.
+ */
+static void
+test_drain_history(void **state)
+{
+	const char *const modes[] = { "dra", "extended" };
+
+	for (guint m = 0; m < G_N_ELEMENTS(modes); m++) {
+		g_autoptr(ScenarioResult) r = scenario_test_run_mode("events-drain.yaml", modes[m]);
+		const ScenarioPodRecord *train0 =
+		        &g_array_index(r->pod_records, ScenarioPodRecord, 0);
+		const ScenarioPlacement *p = train0->placements;
+
+		assert_int_equal(r->ledger.submitted, 3);
+		assert_int_equal(r->ledger.completed, 3);
+		assert_int_equal(r->ledger.pending + r->ledger.creating + r->ledger.running +
+		                         r->ledger.restarting + r->ledger.lost + r->ledger.deleted,
+		                 0);
+		assert_int_equal(r->evictions, 1);
+		assert_string_equal(train0->name, "train-0");
+		assert_int_equal(train0->n_placements, 2);
+		assert_string_equal(p[0].node, "gpu-0");
+		assert_string_equal(p[0].devices, "gpu:gpu-0/gpu-0");
+		assert_int_equal(p[0].start, 0);
+		assert_int_equal(p[0].end, 600 * SIM_TIME_S);
+		assert_string_equal(p[0].ended, "evicted");
+		assert_string_equal(p[1].node, "gpu-1");
+		assert_string_equal(p[1].devices, "gpu:gpu-1/gpu-0");
+		assert_int_equal(p[1].start, 7200 * SIM_TIME_S);
+		assert_int_equal(p[1].end, 10800 * SIM_TIME_S);
+		assert_null(p[1].ended); /* the report names the outcome: completed */
+		for (guint i = 1; i < 3; i++)
+			assert_int_equal(
+			        g_array_index(r->pod_records, ScenarioPodRecord, i).n_placements,
+			        0);
+	}
+}
+
 /* A NoExecute node taint on gpu-0 from 600 s to 1200 s evicts its pod at
  * once; gpu-1 is cordoned at 1800 s and keeps its pod (ends 3600 s) but takes
  * no other: gpu-0 runs the two pending pods, 1200-4800 s and 4800-8400 s. */
@@ -332,6 +380,7 @@ main(void)
 		cmocka_unit_test(test_node_failure),
 		cmocka_unit_test(test_mps_config_errors),
 		cmocka_unit_test(test_drain),
+		cmocka_unit_test(test_drain_history),
 		cmocka_unit_test(test_node_taint_cordon),
 		cmocka_unit_test(test_device_taint_no_execute),
 		cmocka_unit_test(test_device_taint_no_schedule),
