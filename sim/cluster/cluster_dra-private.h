@@ -44,8 +44,11 @@ struct ClusterDra {
 	DraAllocator *alloc;
 	DraInput *input;
 	ClusterSim *sim;
-	GHashTable *classes;       /* name -> K8sDeviceClass *, lookups only */
-	GHashTable *templates;     /* "ns/name" -> K8sResourceClaimTemplate *, lookups only */
+	GHashTable *classes;   /* name -> K8sDeviceClass *, lookups only */
+	GHashTable *templates; /* "ns/name" -> K8sResourceClaimTemplate *, lookups only */
+	/* "ns/name" -> the template's DraClaim (in input's arena, no name): every
+	 * claim generated from it shares its requests, constraints and config */
+	GHashTable *template_claims;
 	GHashTable *node_devices;  /* node name -> GPtrArray of device names, lookups only */
 	GArray *pods;              /* PodRef, by pod index */
 	GPtrArray *pending;        /* per cycle: const DraClaim * to allocate */
