@@ -4,7 +4,7 @@
  * by the completion that frees it, OOM kills follow the crash-loop backoff,
  * MIG speed, the claim lifecycle through a scheduler with a (fake) DRA
  * driver, the 5-minute flush of unschedulable pods, and determinism of the
- * scheduler's tie-breaking stream, and the arrivals' one-event chain.
+ * scheduler's tie-breaking stream.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -14,7 +14,6 @@
 #include <cmocka.h>
 
 #include "cluster_claims.h"
-#include "cluster_journal.h"
 #include "cluster_plugin.h"
 #include "cluster_query.h"
 #include "cluster_run.h"
@@ -734,62 +733,6 @@ test_sim__replicas_of_one_gpu_run_as_one_process(void **state)
 	fixture_clear(&f);
 }
 
-/* The arrival order of the pods, as the full journal recorded it. */
-static void
-arrival_order(Fixture *f, GString *out)
-{
-	ClusterJournal *journal = cluster_sim_get_journal(f->sim);
-
-	for (guint i = 0; i < cluster_journal_get_n_entries(journal); i++) {
-		const ClusterJournalEntry *e = cluster_journal_get_entry(journal, i);
-
-		if (e->kind == CLUSTER_JOURNAL_ARRIVED)
-			g_string_append_printf(out, "%s%u@%" G_GINT64_FORMAT, out->len ? " " : "",
-			                       e->pod, e->at / S);
-	}
-}
-
-/*
- * Pods added in arrival order have one arrival event at a time
- * (cluster_arrivals.c): three pods, one event. A pod added out of order ends
- * the chain and every pod still arrives by (time, index): pods 0, 1, 3 at
- * 10 s and pod 2 at 5 s arrive as 2, 0, 1, 3, as if each had its event.
- */
-static void
-test_sim__arrivals_one_event_at_a_time_in_order(void **state)
-{
-	g_autoptr(GString) order = g_string_new(NULL);
-	Fixture f;
-
-	fixture_init(&f, NULL);
-	cluster_journal_set_full(cluster_sim_get_journal(f.sim), TRUE);
-	add_gpu_node(&f, "n0", 4, &whole_gpu, 1);
-	add_gpu_pod(&f, "a", 10 * S, 5 * S, 1.0, GB);
-	add_gpu_pod(&f, "b", 10 * S, 5 * S, 1.0, GB);
-	assert_int_equal(sim_loop_get_n_active_pending(f.loop), 1);
-	add_gpu_pod(&f, "c", 5 * S, 5 * S, 1.0, GB);
-	add_gpu_pod(&f, "d", 10 * S, 5 * S, 1.0, GB);
-	assert_int_equal(sim_loop_get_n_active_pending(f.loop), 4);
-	assert_int_equal(sim_loop_run(f.loop), SIM_STOP_EMPTY);
-	arrival_order(&f, order);
-	assert_string_equal(order->str, "2@5 0@10 1@10 3@10");
-	assert_int_equal(cluster_sim_get_stats(f.sim)->completed, 4);
-	fixture_clear(&f);
-
-	g_string_truncate(order, 0);
-	fixture_init(&f, NULL);
-	cluster_journal_set_full(cluster_sim_get_journal(f.sim), TRUE);
-	add_gpu_node(&f, "n0", 4, &whole_gpu, 1);
-	add_gpu_pod(&f, "a", 1 * S, 5 * S, 1.0, GB);
-	add_gpu_pod(&f, "b", 3 * S, 5 * S, 1.0, GB);
-	add_gpu_pod(&f, "c", 3 * S, 5 * S, 1.0, GB);
-	assert_int_equal(sim_loop_get_n_active_pending(f.loop), 1);
-	assert_int_equal(sim_loop_run(f.loop), SIM_STOP_EMPTY);
-	arrival_order(&f, order);
-	assert_string_equal(order->str, "0@1 1@3 2@3");
-	fixture_clear(&f);
-}
-
 int
 main(void)
 {
@@ -812,7 +755,6 @@ main(void)
 		cmocka_unit_test(test_sim__claim_sharing_config_sets_the_device_mode),
 		cmocka_unit_test(test_sim__same_seed_same_choices),
 		cmocka_unit_test(test_sim__replicas_of_one_gpu_run_as_one_process),
-		cmocka_unit_test(test_sim__arrivals_one_event_at_a_time_in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
