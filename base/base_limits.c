@@ -8,8 +8,10 @@
  * tree's recursive consumers allow, K8S_YAML_MAX_DEPTH), 10 million nodes
  * per file and a million runs per sweep (a manifest entry and a report folder
  * each; a million one-second runs are 11 days of one core) and JSON 100 levels
- * deep, as YAML (drasim's own reports nest 6; cJSON stops at 1000). Every limit is a process-wide
- * setting read when it is checked.
+ * deep, as YAML (drasim's own reports nest 6; cJSON stops at 1000), 100,000 nodes per
+ * scenario mode (20 times upstream's 5,000-node scalability target) and a million objects
+ * per manifest set (as many as pods). Every limit is a process-wide setting read when it
+ * is checked.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,6 +34,8 @@ static const LimitInfo limits[BASE_N_LIMITS] = {
 	[BASE_LIMIT_YAML_NODES] = { "DRASIM_MAX_YAML_NODES", 10000000, NULL, "YAML nodes" },
 	[BASE_LIMIT_SWEEP_RUNS] = { "DRASIM_MAX_SWEEP_RUNS", 1000000, NULL, "sweep runs" },
 	[BASE_LIMIT_JSON_DEPTH] = { "DRASIM_MAX_JSON_DEPTH", 100, NULL, "JSON nesting depth" },
+	[BASE_LIMIT_NODES] = { "DRASIM_MAX_NODES", 100000, NULL, "nodes" },
+	[BASE_LIMIT_OBJECTS] = { "DRASIM_MAX_OBJECTS", 1000000, NULL, "objects" },
 };
 
 static guint64 overrides[BASE_N_LIMITS];
@@ -149,9 +153,10 @@ base_json_check_depth(const char *path, const char *text, gsize length, GError *
 
 			line_col(text, i, &line, &col);
 			g_set_error(error, BASE_ERROR, BASE_ERROR_LIMIT,
-			            "%s:%u:%u: JSON nested deeper than %" G_GUINT64_FORMAT
+			            "%s%s%u:%u: JSON nested deeper than %" G_GUINT64_FORMAT
 			            " levels; %s, at most %d",
-			            path, line, col, limit, sentence, BASE_JSON_MAX_DEPTH);
+			            path != NULL ? path : "", path != NULL ? ":" : "", line, col,
+			            limit, sentence, BASE_JSON_MAX_DEPTH);
 			return FALSE;
 		} else if ((c == ']' || c == '}') && depth > 0) {
 			depth--;

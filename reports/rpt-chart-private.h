@@ -27,6 +27,9 @@ typedef struct {
 	double lo, hi;
 	const char *const *labels; /* RPT_AXIS_CATEGORY: a label per index */
 	guint n_labels;
+	/* RPT_AXIS_NUMBER: the values are whole (node counts, replicas), so ticks are
+	 * whole too: a step below 1 would label positions no value can take (3.5 nodes). */
+	gboolean integral;
 } RptAxis;
 
 /* rpt_chart_ticks: the axis's ticks over [@lo, @hi] (a degenerate or empty range is

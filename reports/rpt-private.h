@@ -86,6 +86,9 @@ struct RptMode {
 	GPtrArray *gpus;   /* RptGpu */
 	GArray *pods;      /* RptPod, strings in @strings */
 	GStringChunk *strings;
+	GPtrArray *placements; /* RptPlacement arrays of the pods, owned */
+	gboolean has_ledger;
+	RptLedger ledger;
 };
 
 struct RptReport {
@@ -132,6 +135,8 @@ struct cJSON *rpt_json__number(double value);
 /* The JSON array of @pods (RptPod) as cJSON_Print would print it with the
  * array at @depth; free with g_free(). */
 char *rpt_json__pods_text(const GArray *pods, guint depth);
+/* rpt_ledger.c: the mode's "ledger" object, NULL when it has none */
+struct cJSON *rpt_json__ledger(const RptMode *mode);
 /* Returns: (transfer none) the pattern of the rule for @name in @unit: the last one that matches.
  */
 const char *rpt_tolerances__lookup(const RptTolerances *self,

@@ -41,17 +41,20 @@ n_intervals(double lo, double hi, double step)
 
 /* The smallest 1-2-5 step (or time step) that covers [lo, hi] in at most 7 intervals. */
 static double
-linear_step(RptAxisKind kind, double lo, double hi)
+linear_step(RptAxisKind kind, double lo, double hi, gboolean integral)
 {
 	double span = hi - lo;
 	double decade = pow(10.0, floor(log10(span / MAX_LINEAR_TICKS)));
+
+	if (integral && decade < 1.0)
+		decade = 1.0;
 
 	if (kind == RPT_AXIS_TIME && span > 8.0) {
 		for (gsize i = 0; i < G_N_ELEMENTS(time_steps); i++) {
 			if (n_intervals(lo, hi, time_steps[i]) < MAX_LINEAR_TICKS)
 				return time_steps[i];
 		}
-		return 86400.0 * linear_step(RPT_AXIS_NUMBER, lo / 86400.0, hi / 86400.0);
+		return 86400.0 * linear_step(RPT_AXIS_NUMBER, lo / 86400.0, hi / 86400.0, FALSE);
 	}
 	for (;; decade *= 10.0) {
 		static const double mantissa[] = { 1.0, 2.0, 5.0 };
@@ -132,7 +135,7 @@ rpt_chart_ticks(const RptAxis *axis, double lo, double hi, double *ticks, double
 		return n;
 	}
 	widen_degenerate(&lo, &hi);
-	step = linear_step(axis->kind, lo, hi);
+	step = linear_step(axis->kind, lo, hi, axis->kind == RPT_AXIS_NUMBER && axis->integral);
 	first = floor(lo / step + 1e-9);
 	n = n_intervals(lo, hi, step) + 1;
 	for (guint i = 0; i < n; i++) {

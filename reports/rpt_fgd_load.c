@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base.h"
 #include "rpt-fgd-private.h"
 
 G_DEFINE_QUARK(rpt - fgd - error - quark, rpt_fgd_error)
@@ -451,10 +452,17 @@ rpt_fgd__load(const char *json, gssize len, GError **error)
 	Reader reader = { path, error };
 	gsize size = len < 0 ? strlen(json) : (gsize)len;
 	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(json, size, &end, FALSE);
+	g_autoptr(GError) deep = NULL;
+	cJSON *root = NULL;
 	gboolean ok;
 
 	self->traces = g_ptr_array_new_with_free_func(trace_free);
+	/* "LINE:COL: JSON nested deeper than N levels; the JSON nesting depth limit ..." */
+	if (!base_json_check_depth(NULL, json, size, &deep)) {
+		g_set_error_literal(error, RPT_FGD_ERROR, RPT_FGD_ERROR_PARSE, deep->message);
+		return NULL;
+	}
+	root = cJSON_ParseWithLengthOpts(json, size, &end, FALSE);
 	if (root == NULL) {
 		/* LINE:COL (1-based) of the byte where cJSON gave up, for the caller to prefix
 		 * with the file's name */

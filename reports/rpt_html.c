@@ -170,6 +170,20 @@ mode_tables(GString *out, const RptMode *mode)
 	}
 }
 
+/* The pod ledger's one line (rpt_ledger.c). */
+static void
+html_ledger(GString *out, const RptMode *mode)
+{
+	const RptLedger *ledger = rpt_mode_get_ledger(mode);
+	g_autofree char *text = ledger != NULL ? rpt_ledger_describe(ledger) : NULL;
+
+	if (text == NULL)
+		return;
+	g_string_append(out, "<p class=\"ledger\">Pod ledger: ");
+	rpt_html__escaped(out, text);
+	g_string_append(out, "</p>\n");
+}
+
 /* Each mode's pictures: the heat map and, with MIG or shared GPUs, who holds which slice. */
 static void
 mode_section(GString *out, const RptMode *mode, guint index)
@@ -195,6 +209,7 @@ mode_section(GString *out, const RptMode *mode, guint index)
 		rpt_html__escaped(out, end);
 		g_string_append(out, "</p>\n");
 	}
+	html_ledger(out, mode);
 	g_string_append(out, "<div class=\"charts\">\n");
 	g_snprintf(id, sizeof(id), "m%u-heatmap", index);
 	rpt_svg__heatmap(out, id, heat_title, mode);
@@ -286,9 +301,9 @@ cdf_chart(GString *out, const RptReport *report, gboolean latency, const RptChar
 static void
 overlaid_charts(GString *out, const RptReport *report)
 {
-	const RptAxis percent_0_1 = { RPT_AXIS_PERCENT, "of GPUs", 0.0, 1.0, NULL, 0 };
-	const RptAxis percent = { RPT_AXIS_PERCENT, "of GPUs", 0.0, NAN, NULL, 0 };
-	const RptAxis pods = { RPT_AXIS_NUMBER, "pods", 0.0, NAN, NULL, 0 };
+	const RptAxis percent_0_1 = { RPT_AXIS_PERCENT, "of GPUs", 0.0, 1.0, NULL, 0, FALSE };
+	const RptAxis percent = { RPT_AXIS_PERCENT, "of GPUs", 0.0, NAN, NULL, 0, FALSE };
+	const RptAxis pods = { RPT_AXIS_NUMBER, "pods", 0.0, NAN, NULL, 0, TRUE };
 
 	g_string_append(out, "<h2>Over time and across pods</h2><div class=\"charts\">\n");
 	time_chart(out, report, "allocation", "GPU allocation ratio over time",

@@ -171,6 +171,7 @@ mode_object(const RptMode *mode)
 	cJSON *object = cJSON_CreateObject();
 	cJSON *info = cJSON_CreateObject();
 	cJSON *unsched = cJSON_CreateObject();
+	cJSON *ledger;
 	g_autofree char *pods_text = NULL;
 
 	cJSON_AddStringToObject(object, "name", mode->name);
@@ -185,6 +186,9 @@ mode_object(const RptMode *mode)
 	}
 	cJSON_AddItemToObject(object, "info", info);
 	cJSON_AddItemToObject(object, "metrics", metrics_object(mode));
+	ledger = rpt_json__ledger(mode);
+	if (ledger != NULL)
+		cJSON_AddItemToObject(object, "ledger", ledger);
 	for (guint i = 0; i < mode->unsched->len; i++) {
 		const RptUnsched *entry = g_ptr_array_index(mode->unsched, i);
 

@@ -140,6 +140,42 @@ static const PodMember pod_places[] = {
 	{ "devices", G_STRUCT_OFFSET(RptPod, devices) },
 };
 
+static void
+close_object(GString *out, guint depth)
+{
+	g_string_append_c(out, '\n');
+	for (guint t = 0; t < depth; t++)
+		g_string_append_c(out, '\t');
+	g_string_append_c(out, '}');
+}
+
+/* The pod's placements, an array of objects whose members sit at @depth + 1 tabs. */
+static void
+append_placements(GString *out, const RptPod *pod, guint depth)
+{
+	g_string_append_c(out, '[');
+	for (guint i = 0; i < pod->n_placements; i++) {
+		const RptPlacement *p = &pod->placements[i];
+
+		if (i == 0)
+			PUT_LITERAL(out, "{\n");
+		else
+			PUT_LITERAL(out, ", {\n");
+		append_key(out, depth + 1, "node", TRUE);
+		append_string_or_null(out, p->node);
+		append_key(out, depth + 1, "devices", FALSE);
+		append_string_or_null(out, p->devices);
+		append_key(out, depth + 1, "start_s", FALSE);
+		append_time(out, p->start_us);
+		append_key(out, depth + 1, "end_s", FALSE);
+		append_time(out, p->end_us);
+		append_key(out, depth + 1, "ended", FALSE);
+		append_string_or_null(out, p->ended);
+		close_object(out, depth);
+	}
+	g_string_append_c(out, ']');
+}
+
 /* One pod as an object whose members sit at @depth tabs. */
 static void
 append_pod(GString *out, const RptPod *pod, guint depth)
@@ -170,6 +206,15 @@ append_pod(GString *out, const RptPod *pod, guint depth)
 	append_number(out, pod->attempts);
 	append_key(out, depth, "oom_kills", FALSE);
 	append_number(out, pod->oom_kills);
+	/* present only when set, so a row of a pod placed once stays as it was */
+	if (pod->shared) {
+		append_key(out, depth, "shared", FALSE);
+		PUT_LITERAL(out, "true");
+	}
+	if (pod->n_placements > 0) {
+		append_key(out, depth, "placements", FALSE);
+		append_placements(out, pod, depth);
+	}
 }
 
 char *
@@ -184,10 +229,7 @@ rpt_json__pods_text(const GArray *pods, guint depth)
 		else
 			PUT_LITERAL(out, ", {\n");
 		append_pod(out, &g_array_index(pods, RptPod, i), depth + 1);
-		g_string_append_c(out, '\n');
-		for (guint t = 0; t < depth; t++)
-			g_string_append_c(out, '\t');
-		g_string_append_c(out, '}');
+		close_object(out, depth);
 	}
 	g_string_append_c(out, ']');
 	return g_string_free(out, FALSE);

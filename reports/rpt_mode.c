@@ -95,6 +95,7 @@ rpt_mode__free(RptMode *mode)
 	g_ptr_array_unref(mode->nodes);
 	g_ptr_array_unref(mode->gpus);
 	g_array_unref(mode->pods);
+	g_ptr_array_unref(mode->placements);
 	g_string_chunk_free(mode->strings);
 	g_free(mode);
 }
@@ -118,6 +119,7 @@ rpt_mode_add(RptReport *report, const char *name)
 	mode->nodes = g_ptr_array_new_with_free_func((GDestroyNotify)series_free);
 	mode->gpus = g_ptr_array_new_with_free_func((GDestroyNotify)gpu_free);
 	mode->pods = g_array_new(FALSE, TRUE, sizeof(RptPod));
+	mode->placements = g_ptr_array_new_with_free_func(g_free);
 	mode->strings = g_string_chunk_new(4096);
 	g_ptr_array_add(report->modes, mode);
 	return mode;
@@ -517,6 +519,21 @@ rpt_mode_add_pod(RptMode *self, const RptPod *pod)
 	copy.request = intern(self, pod->request);
 	copy.node = intern(self, pod->node);
 	copy.devices = intern(self, pod->devices);
+	copy.placements = NULL;
+	copy.n_placements = 0;
+	if (pod->n_placements > 0) {
+		RptPlacement *places = g_new(RptPlacement, pod->n_placements);
+
+		for (guint i = 0; i < pod->n_placements; i++) {
+			places[i] = pod->placements[i];
+			places[i].node = intern(self, pod->placements[i].node);
+			places[i].devices = intern(self, pod->placements[i].devices);
+			places[i].ended = intern(self, pod->placements[i].ended);
+		}
+		g_ptr_array_add(self->placements, places);
+		copy.placements = places;
+		copy.n_placements = pod->n_placements;
+	}
 	g_array_append_val(self->pods, copy);
 }
 

@@ -144,11 +144,12 @@ slo_chart(GString *out, const RptPlan *self, guint mode, guint slo, const GArray
 	if (counts[0] > counts[1])
 		counts[0] = 1.0;
 	y_range(self, mode, slo, chosen, &ys[0], &ys[1]);
-	rpt_chart_frame_init(&f.frame, 560.0, 240.0,
-	                     &(RptAxis){ RPT_AXIS_LOG, "nodes (log scale)", NAN, NAN, NULL, 0 },
-	                     &(RptAxis){ rpt_chart_axis_for_unit(self->slos[slo].unit),
-	                                 self->slos[slo].unit, NAN, NAN, NULL, 0 },
-	                     counts, ys);
+	rpt_chart_frame_init(
+	        &f.frame, 560.0, 240.0,
+	        &(RptAxis){ RPT_AXIS_LOG, "nodes (log scale)", NAN, NAN, NULL, 0, FALSE },
+	        &(RptAxis){ rpt_chart_axis_for_unit(self->slos[slo].unit), self->slos[slo].unit,
+	                    NAN, NAN, NULL, 0, FALSE },
+	        counts, ys);
 	drawn = draw_points(line, marks, self, mode, slo, chosen, &f);
 	attrs = g_strdup_printf("data-series=\"1\" data-x=\"%.6g %.6g\" data-y=\"%.6g %.6g\"",
 	                        f.frame.x.lo, f.frame.x.hi, f.frame.y.lo, f.frame.y.hi);

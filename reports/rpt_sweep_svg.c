@@ -32,6 +32,7 @@ typedef struct {
 typedef struct {
 	GPtrArray *labels; /* const char*: distinct values, first-seen order */
 	gboolean numeric;
+	gboolean integral; /* numeric and every value whole: whole ticks only */
 	double x0, x1, y0, y1;
 } Axes;
 
@@ -106,6 +107,7 @@ axes_init(Axes *axes,
 
 	axes->labels = g_ptr_array_new();
 	axes->numeric = TRUE;
+	axes->integral = TRUE;
 	axes->y0 = y_range[0];
 	axes->y1 = y_range[1];
 	for (guint i = 0; i < n_rows; i++) {
@@ -114,6 +116,8 @@ axes_init(Axes *axes,
 		if (!g_ptr_array_find_with_equal_func(axes->labels, label, g_str_equal, NULL)) {
 			g_ptr_array_add(axes->labels, (gpointer)label);
 			axes->numeric = axes->numeric && parse_number(label, &value);
+			axes->integral = axes->numeric && axes->integral &&
+			                 !(fabs(value - floor(value)) > 0.0);
 		}
 	}
 	axes->x0 = axes->numeric ? (double)INFINITY : 0.0;
@@ -133,8 +137,11 @@ frame_init(RptChartFrame *f, const Axes *axes, const char *x_name, const char *y
 		      (double)NAN,
 		      (double)NAN,
 		      (const char *const *)axes->labels->pdata,
-		      axes->labels->len };
-	RptAxis y = { rpt_chart_axis_for_unit(y_unit), y_unit, (double)NAN, (double)NAN, NULL, 0 };
+		      axes->labels->len,
+		      axes->numeric && axes->integral };
+	RptAxis y = {
+		rpt_chart_axis_for_unit(y_unit), y_unit, (double)NAN, (double)NAN, NULL, 0, FALSE
+	};
 	double xs[2] = { axes->x0, axes->x1 }, ys[2] = { axes->y0, axes->y1 };
 
 	rpt_chart_frame_init(f, W, H, &x, &y, xs, ys);

@@ -220,6 +220,19 @@ end_list(TextOut *self, const RptMode *mode)
 	}
 }
 
+/* Where every submitted pod is at the end (rpt_ledger.c). */
+static void
+ledger_line(TextOut *self, const RptMode *mode)
+{
+	const RptLedger *ledger = rpt_mode_get_ledger(mode);
+	g_autofree char *text = NULL;
+
+	if (ledger == NULL)
+		return;
+	text = rpt_ledger_describe(ledger);
+	g_string_append_printf(self->out, "Pod ledger (%s): %s\n", mode->name, text);
+}
+
 static void
 translation_list(TextOut *self, const RptMode *mode)
 {
@@ -278,6 +291,7 @@ rpt_text_to_string(const RptReport *report, gboolean colour)
 		const RptMode *mode = g_ptr_array_index(report->modes, m);
 
 		end_list(&self, mode);
+		ledger_line(&self, mode);
 		unschedulable_table(&self, mode);
 		reasons_list(&self, mode);
 		translation_list(&self, mode);

@@ -21,6 +21,8 @@ typedef enum {
 	BASE_LIMIT_YAML_NODES,  /* scalars, sequences and mappings of one YAML file */
 	BASE_LIMIT_SWEEP_RUNS,  /* runs of one sweep: grid cells x seeds */
 	BASE_LIMIT_JSON_DEPTH,  /* nesting of one JSON text read with cJSON */
+	BASE_LIMIT_NODES,       /* nodes of one scenario mode: pools, imported, clones */
+	BASE_LIMIT_OBJECTS,     /* Kubernetes objects of one manifest set */
 	BASE_N_LIMITS,
 } BaseLimit;
 
@@ -58,7 +60,8 @@ char *base_limit_describe(BaseLimit limit);
 /* Checks that no array or object of @text nests deeper than the JSON depth
  * limit, so the error names it ("PATH:LINE:COL: JSON nested deeper than N
  * levels; the JSON nesting depth limit is N (set ...)") instead of cJSON's
- * bare refusal. Strings are skipped; malformed text is left to the parser. */
+ * bare refusal. Strings are skipped; malformed text is left to the parser. A NULL
+ * @path leaves out "PATH:" (the caller names the file). */
 gboolean base_json_check_depth(const char *path, const char *text, gsize length, GError **error);
 
 /**

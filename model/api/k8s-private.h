@@ -99,6 +99,7 @@ struct K8sDec {
 	K8sApiVersion version;
 	GString *path;
 	gboolean failed;
+	gboolean over_objects; /* DRASIM_MAX_OBJECTS reached: said once per file */
 };
 
 /* k8s_dec.c: the table-driven decoder. */

@@ -170,6 +170,26 @@ served_version(K8sDec *dec,
 	return FALSE;
 }
 
+/* A set holds at most DRASIM_MAX_OBJECTS objects (docs/scenario.md "Limits"): past it the
+ * file's first further object is the error and the rest are not decoded. */
+static gboolean
+object_fits(K8sDec *dec, const K8sYamlNode *node)
+{
+	guint64 limit = base_limit_get(BASE_LIMIT_OBJECTS);
+
+	if (k8s_object_set_count(dec->set) < limit)
+		return TRUE;
+	if (!dec->over_objects) {
+		g_autofree char *sentence = base_limit_describe(BASE_LIMIT_OBJECTS);
+
+		dec->over_objects = TRUE;
+		k8s_dec__error(dec, node, "more than %" G_GUINT64_FORMAT " objects; %s", limit,
+		               sentence);
+	}
+	dec->failed = TRUE;
+	return FALSE;
+}
+
 static void
 decode_object(K8sDec *dec, const K8sYamlNode *node)
 {
@@ -179,7 +199,7 @@ decode_object(K8sDec *dec, const K8sYamlNode *node)
 	K8sApiVersion parsed;
 	K8sObject *obj;
 
-	if (!type_meta(dec, node, &api_node, &kind_node)) {
+	if (!object_fits(dec, node) || !type_meta(dec, node, &api_node, &kind_node)) {
 		return;
 	}
 	api_version = scalar_text(api_node);

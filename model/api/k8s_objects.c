@@ -12,7 +12,9 @@
 
 struct K8sObjectSet {
 	BaseArena *arena;
-	GStringChunk *strings;
+	GStringChunk *strings; /* the objects' text; another set's for a scratch set */
+	gboolean borrowed_strings;
+	GStringChunk *keys; /* the index's keys */
 	GPtrArray *objects; /* K8sObject*, input order */
 	GPtrArray *by_kind[K8S_KIND_COUNT_];
 	GHashTable *index;   /* "kind/ns/name" (in strings) -> first K8sObject* */
@@ -26,6 +28,7 @@ k8s_object_set_new(void)
 
 	self->arena = base_arena_new();
 	self->strings = g_string_chunk_new(64 * 1024);
+	self->keys = g_string_chunk_new(4 * 1024);
 	self->objects = g_ptr_array_new();
 	for (guint k = 0; k < K8S_KIND_COUNT_; k++) {
 		self->by_kind[k] = g_ptr_array_new();
@@ -48,9 +51,34 @@ k8s_object_set_free(K8sObjectSet *self)
 		g_ptr_array_free(self->by_kind[k], TRUE);
 	}
 	g_ptr_array_free(self->objects, TRUE);
-	g_string_chunk_free(self->strings);
+	if (!self->borrowed_strings)
+		g_string_chunk_free(self->strings);
+	g_string_chunk_free(self->keys);
 	base_arena_free(self->arena);
 	g_free(self);
+}
+
+K8sObjectSet *
+k8s_object_set_new_scratch(K8sObjectSet *owner)
+{
+	K8sObjectSet *self = k8s_object_set_new();
+
+	g_string_chunk_free(self->strings);
+	self->strings = owner->strings;
+	self->borrowed_strings = TRUE;
+	return self;
+}
+
+void
+k8s_object_set_reset(K8sObjectSet *self)
+{
+	g_hash_table_remove_all(self->index);
+	g_clear_pointer(&self->skipped, g_hash_table_destroy);
+	for (guint k = 0; k < K8S_KIND_COUNT_; k++)
+		g_ptr_array_set_size(self->by_kind[k], 0);
+	g_ptr_array_set_size(self->objects, 0);
+	g_string_chunk_clear(self->keys);
+	base_arena_reset(self->arena);
 }
 
 GHashTable *
@@ -145,8 +173,7 @@ k8s_object_set__add(K8sObjectSet *set, K8sObject *obj, K8sDiagList *diags)
 		K8sObject *first = g_hash_table_lookup(set->index, key);
 
 		if (first == NULL) {
-			g_hash_table_insert(set->index, g_string_chunk_insert(set->strings, key),
-			                    obj);
+			g_hash_table_insert(set->index, g_string_chunk_insert(set->keys, key), obj);
 		} else if (diags != NULL) {
 			const K8sPos *at = name_pos(first);
 			g_autofree char *path =

@@ -166,6 +166,8 @@ G_STATIC_ASSERT(sizeof(CelDraRec) == 16);
  * (*@stored tells); otherwise a private shape and g_malloc. NULL when absurdly big.
  */
 CelDraRec *cel_dra_rec_build(const CelDraView *view, gboolean sealed, gboolean *stored);
+/* @device's view and record, rebuilt if a change came after them (cel_dra_device.c). */
+void cel_dra_device__fresh(const CelDraDevice *device);
 void cel_dra_rec_free(CelDraRec *rec, gboolean stored);
 /* The slot of @atom in @shape, or -1. */
 gint cel_dra_shape_find(const CelDraShape *shape, CelDraAtom atom);
@@ -183,11 +185,13 @@ typedef struct CelDraBuilder CelDraBuilder;
 /* The handle: 48 bytes in the device store, where a sealed record directly follows it. */
 struct CelDraDevice {
 	const CelDraRec *rec; /* NULL when the record could not be built (too big) */
-	CelDraView *view;     /* rebuilt after every change; the generic evaluator's */
+	CelDraView *view;     /* rebuilt before use after a change; the generic evaluator's */
 	CelDraBuilder *build; /* NULL once sealed */
 	const char *driver;   /* interned */
 	gboolean allow_multiple_allocations;
-	gboolean sealed;
+	guint8 sealed;
+	/* changed since view and rec were built: cel_dra_device__fresh() rebuilds them */
+	guint8 stale;
 	gboolean rec_stored; /* rec is in the device store */
 	gboolean handle_stored;
 };

@@ -563,7 +563,10 @@ cel_dra_selector_compile(CelDraEnv *env, const char *expression, CelDraDiag **di
 		cel_dra_selector_free(self);
 		return NULL;
 	}
-	self->fast = cel_dra_fast_compile(root, &self->program->tree.arena);
+	/* The fast path counts no cost as it goes: its leaf tests stay far below upstream's
+	 * limit, not below a lowered one, which only the generic evaluator enforces. */
+	if (env->options.cost_limit >= CEL_DRA_MAX_COST)
+		self->fast = cel_dra_fast_compile(root, &self->program->tree.arena);
 	if (!env->options.skip_cost_estimate) {
 		CelCostModel model = { dra_size, env, env->list_type_attributes };
 		self->max_cost = cel_cost_estimate(root, self->program->tree.next_id, &model).max;
@@ -704,6 +707,7 @@ cel_dra_selector_eval(const CelDraSelector *self,
                       const CelDraDevice *device,
                       const char **error_message)
 {
+	cel_dra_device__fresh(device);
 	/* The cost limit cannot be reached on the fast path: its trees are a few nodes. */
 	if (G_LIKELY(self->fast != NULL)) {
 		int r = cel_dra_fast_test(self->fast, device, eval->hints);

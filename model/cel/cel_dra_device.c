@@ -332,7 +332,8 @@ view_rebuild(CelDraDevice *self, gboolean pack)
 	g_assert(payload <= block + total);
 	g_free(self->view);
 	self->view = view;
-	self->sealed = pack;
+	self->sealed = pack != FALSE;
+	self->stale = FALSE;
 	cel_dra_rec_free((CelDraRec *)self->rec, self->rec_stored);
 	self->rec = cel_dra_rec_build(view, pack, &self->rec_stored);
 }
@@ -414,10 +415,24 @@ cel_dra_device_set_allow_multiple_allocations(CelDraDevice *self, gboolean allow
 		}
 		return;
 	}
-	view_rebuild(self, FALSE);
+	self->stale = TRUE;
 }
 
-/* Adds (or replaces) @name's value in @entries and rebuilds the view (build time only). */
+/*
+ * A device is built by a series of adds, then sealed; rebuilding the view
+ * after each add made building quadratic in the attributes (half of a cold
+ * selector evaluation's cost in the allocator). The view is rebuilt when read.
+ */
+void
+cel_dra_device__fresh(const CelDraDevice *device)
+{
+	if (G_UNLIKELY(device->stale)) {
+		/* a cache of the builder's content: refreshing it does not change the device */
+		view_rebuild((CelDraDevice *)device, FALSE);
+	}
+}
+
+/* Adds (or replaces) @name's value in @entries; the view is rebuilt when read (build time only). */
 static void
 table_put(CelDraDevice *self, GArray *entries, const char *name, CelValue value)
 {
@@ -447,7 +462,7 @@ table_put(CelDraDevice *self, GArray *entries, const char *name, CelValue value)
 	if (!replaced) {
 		g_array_append_val(entries, e);
 	}
-	view_rebuild(self, FALSE);
+	self->stale = TRUE;
 }
 
 static CelValue

@@ -6,6 +6,8 @@
  * evaluation and kept in the allocator's per-device slot, so later evaluations
  * only read arrays.
  */
+#include <string.h>
+
 #include "cel_dra.h"
 #include "dra_k8s.h"
 
@@ -55,32 +57,43 @@ cel_compile(gpointer data, const char *expression, GError **error)
 	return sel;
 }
 
+static void
+add_attribute(CelDraDevice *view, const DraAttribute *a)
+{
+	switch (a->kind) {
+	case DRA_ATTR_INT:
+		cel_dra_device_add_int(view, a->name, a->int_value);
+		break;
+	case DRA_ATTR_BOOL:
+		cel_dra_device_add_bool(view, a->name, a->bool_value);
+		break;
+	case DRA_ATTR_STRING:
+		cel_dra_device_add_string(view, a->name,
+		                          a->string_value != NULL ? a->string_value : "", -1);
+		break;
+	case DRA_ATTR_VERSION:
+		/* an invalid version is left out, as the API would reject it */
+		cel_dra_device_add_version(
+		        view, a->name, a->string_value != NULL ? a->string_value : "", -1, NULL);
+		break;
+	}
+}
+
 static CelDraDevice *
 build_view(const DraDevice *device, const char *driver)
 {
 	CelDraDevice *view = cel_dra_device_new(driver);
 
 	cel_dra_device_set_allow_multiple_allocations(view, device->allow_multiple_allocations);
-	for (guint i = 0; i < device->n_attributes; i++) {
-		const DraAttribute *a = &device->attributes[i];
-		switch (a->kind) {
-		case DRA_ATTR_INT:
-			cel_dra_device_add_int(view, a->name, a->int_value);
-			break;
-		case DRA_ATTR_BOOL:
-			cel_dra_device_add_bool(view, a->name, a->bool_value);
-			break;
-		case DRA_ATTR_STRING:
-			cel_dra_device_add_string(
-			        view, a->name, a->string_value != NULL ? a->string_value : "", -1);
-			break;
-		case DRA_ATTR_VERSION:
-			/* an invalid version is left out, as the API would reject it */
-			cel_dra_device_add_version(view, a->name,
-			                           a->string_value != NULL ? a->string_value : "",
-			                           -1, NULL);
-			break;
-		}
+	/* in the published (name) order, which dra_k8s.c kept when it split them: where
+	 * "d/id" and "id" name one entry, the later one is the view's */
+	for (guint i = 0, k = 0; i < device->n_attributes || k < device->n_node_attributes;) {
+		gboolean own =
+		        k < device->n_node_attributes &&
+		        (i == device->n_attributes ||
+		         strcmp(device->node_attributes[k].name, device->attributes[i].name) < 0);
+
+		add_attribute(view, own ? &device->node_attributes[k++] : &device->attributes[i++]);
 	}
 	for (guint i = 0; i < device->n_capacity; i++) {
 		const DraCapacity *c = &device->capacity[i];

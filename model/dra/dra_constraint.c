@@ -46,14 +46,31 @@ names_request(const DraConstraintState *st, const DraReqData *rd)
 	return FALSE;
 }
 
+/* @d's attribute named @name, shared or its own (DraDevice.node_attributes). */
+static const DraAttribute *
+named_attribute(const DraDevice *d, const char *name)
+{
+	for (guint i = 0; i < d->n_attributes; i++) {
+		if (strcmp(d->attributes[i].name, name) == 0) {
+			return &d->attributes[i];
+		}
+	}
+	for (guint i = 0; i < d->n_node_attributes; i++) {
+		if (strcmp(d->node_attributes[i].name, name) == 0) {
+			return &d->node_attributes[i];
+		}
+	}
+	return NULL;
+}
+
 /* lookupAttribute: the exact name first, then the id when the domain is the driver. */
 static const DraAttribute *
 lookup_attribute(const DraConstraintState *st, const DraDevice *d, const char *driver)
 {
-	for (guint i = 0; i < d->n_attributes; i++) {
-		if (strcmp(d->attributes[i].name, st->name) == 0) {
-			return &d->attributes[i];
-		}
+	const DraAttribute *exact = named_attribute(d, st->name);
+
+	if (exact != NULL) {
+		return exact;
 	}
 	if (st->domain_len == G_MAXSIZE) {
 		return NULL;
@@ -61,13 +78,7 @@ lookup_attribute(const DraConstraintState *st, const DraDevice *d, const char *d
 	if (strlen(driver) != st->domain_len || strncmp(driver, st->name, st->domain_len) != 0) {
 		return NULL;
 	}
-	const char *id = st->name + st->domain_len + 1;
-	for (guint i = 0; i < d->n_attributes; i++) {
-		if (strcmp(d->attributes[i].name, id) == 0) {
-			return &d->attributes[i];
-		}
-	}
-	return NULL;
+	return named_attribute(d, st->name + st->domain_len + 1);
 }
 
 static gboolean

@@ -5,13 +5,20 @@
  * details the allocator does not need. Conversion copies array shapes into a
  * DraInput-owned arena (GPtrArray of blocks) and borrows every string from the
  * object set, so it is cheap and done once per object.
+ *
+ * Nodes of one shape publish the same devices but for a few attributes (the GPUs'
+ * uuid, the NICs' mac): a device whose attributes match the same device of the
+ * driver's previous slice but for those shares that slice's array and keeps only
+ * them (DraDevice.node_attributes), so a node costs a few hundred bytes of
+ * attributes instead of 7 kB (docs/cluster.md "Memory").
  */
 #include "dra_k8s.h"
 
 #include <string.h>
 
 struct DraInput {
-	GPtrArray *blocks; /* g_free'd */
+	GPtrArray *blocks;  /* g_free'd */
+	GHashTable *recent; /* driver -> the last DraSlice converted (borrowed keys) */
 };
 
 DraInput *
@@ -19,6 +26,7 @@ dra_input_new(void)
 {
 	DraInput *self = g_new0(DraInput, 1);
 	self->blocks = g_ptr_array_new_with_free_func(g_free);
+	self->recent = g_hash_table_new(g_str_hash, g_str_equal);
 	return self;
 }
 
@@ -29,12 +37,18 @@ dra_input_free(DraInput *self)
 		return;
 	}
 	g_ptr_array_unref(self->blocks);
+	g_hash_table_unref(self->recent);
 	g_free(self);
 }
+
+/* Every empty array: never written (a loop over 0 items), a NULL-terminated strv. */
+static const gint64 empty_array[8];
 
 static gpointer
 alloc0(DraInput *self, gsize n, gsize size)
 {
+	if (n == 0)
+		return (gpointer)empty_array;
 	gpointer p = g_malloc0(MAX(n, 1) * size);
 	g_ptr_array_add(self->blocks, p);
 	return p;
@@ -141,33 +155,183 @@ counters(DraInput *self, const K8sCounter *in, guint n)
 }
 
 static void
-convert_device(DraInput *self, const K8sDevice *in, DraDevice *d)
+convert_attribute(const K8sDeviceAttribute *a, DraAttribute *out)
+{
+	out->name = a->name;
+	out->int_value = a->int_value;
+	out->bool_value = a->bool_value;
+	out->string_value = a->string_value;
+	switch (a->type) {
+	case K8S_ATTR_INT:
+		out->kind = DRA_ATTR_INT;
+		break;
+	case K8S_ATTR_BOOL:
+		out->kind = DRA_ATTR_BOOL;
+		break;
+	case K8S_ATTR_VERSION:
+		out->kind = DRA_ATTR_VERSION;
+		break;
+	default:
+		out->kind = DRA_ATTR_STRING;
+		break;
+	}
+}
+
+/* Every field, so that a shared attribute reads exactly as the device's own. */
+static gboolean
+same_attribute(const DraAttribute *a, const DraAttribute *b)
+{
+	return g_strcmp0(a->name, b->name) == 0 && a->kind == b->kind &&
+	       a->int_value == b->int_value && a->bool_value == b->bool_value &&
+	       g_strcmp0(a->string_value, b->string_value) == 0;
+}
+
+/* @d's attribute @name, in either of its arrays; NULL if none. */
+static const DraAttribute *
+device_attribute(const DraDevice *d, const char *name)
+{
+	for (guint i = 0; i < d->n_attributes; i++)
+		if (g_strcmp0(d->attributes[i].name, name) == 0)
+			return &d->attributes[i];
+	for (guint i = 0; i < d->n_node_attributes; i++)
+		if (g_strcmp0(d->node_attributes[i].name, name) == 0)
+			return &d->node_attributes[i];
+	return NULL;
+}
+
+/* Whether @name is among @d's own attributes. */
+static gboolean
+is_node_attribute(const DraDevice *d, const char *name)
+{
+	for (guint i = 0; i < d->n_node_attributes; i++)
+		if (g_strcmp0(d->node_attributes[i].name, name) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/*
+ * Which of @in's @n attributes (@attrs, converted) are @d's own against @prev, the
+ * same device of the previous node: the names @prev keeps as its own, or, when
+ * @prev keeps none, those whose values differ. FALSE when the names differ, or a
+ * value differs outside @prev's own, or too many differ to be worth it, or the
+ * names are not in strict order.
+ */
+static gboolean
+own_attributes(const DraAttribute *attrs, guint n, const DraDevice *prev, gboolean *own)
+{
+	guint n_own = 0;
+
+	if (prev->n_attributes + prev->n_node_attributes != n)
+		return FALSE;
+	for (guint i = 0; i < n; i++) {
+		const DraAttribute *p = device_attribute(prev, attrs[i].name);
+
+		/* in strict name order, so that a reader can merge the two (dra_cel.c) */
+		if (p == NULL || attrs[i].name == NULL ||
+		    (i > 0 && g_strcmp0(attrs[i - 1].name, attrs[i].name) >= 0))
+			return FALSE;
+		own[i] = prev->n_node_attributes > 0 ? is_node_attribute(prev, attrs[i].name)
+		                                     : !same_attribute(&attrs[i], p);
+		if (!own[i] && !same_attribute(&attrs[i], p))
+			return FALSE;
+		n_own += own[i];
+	}
+	return n_own > 0 ? 2 * n_own <= n : prev->n_node_attributes == 0;
+}
+
+/* @n attributes of @from in a new array of the input; NULL for none. */
+static const DraAttribute *
+copy_attributes(DraInput *self, const DraAttribute *from, guint n)
+{
+	DraAttribute *out;
+
+	if (n == 0)
+		return NULL;
+	out = NEW0(self, DraAttribute, n);
+	memcpy(out, from, n * sizeof(DraAttribute));
+	return out;
+}
+
+/* @attrs whose @own is @which, in their (name) order, into @out; how many. */
+static guint
+pick_attributes(
+        const DraAttribute *attrs, const gboolean *own, guint n, gboolean which, DraAttribute *out)
+{
+	guint k = 0;
+
+	for (guint i = 0; i < n; i++)
+		if (own[i] == which)
+			out[k++] = attrs[i];
+	return k;
+}
+
+/* The device's attributes: its own array, or @prev's shared one and its own few. */
+static void
+convert_attributes(DraInput *self, const K8sDevice *in, const DraDevice *prev, DraDevice *d)
+{
+	enum { MAX_SHARED = 64 }; /* a longer list is copied whole */
+	DraAttribute attrs[MAX_SHARED], picked[MAX_SHARED];
+	gboolean own[MAX_SHARED];
+	guint n = in->n_attributes;
+	guint k;
+
+	if (n == 0 || n > MAX_SHARED) {
+		DraAttribute *all = NEW0(self, DraAttribute, n);
+
+		for (guint i = 0; i < n; i++)
+			convert_attribute(&in->attributes[i], &all[i]);
+		d->attributes = all;
+		d->n_attributes = n;
+		return;
+	}
+	for (guint i = 0; i < n; i++)
+		convert_attribute(&in->attributes[i], &attrs[i]);
+	if (prev == NULL || !own_attributes(attrs, n, prev, own)) {
+		d->attributes = copy_attributes(self, attrs, n);
+		d->n_attributes = n;
+		return;
+	}
+	if (prev->n_node_attributes > 0) {
+		d->attributes = prev->attributes;
+		d->n_attributes = prev->n_attributes;
+	} else {
+		/* the first node keeps its whole array; the shared part is made for the second */
+		k = pick_attributes(attrs, own, n, FALSE, picked);
+		d->attributes = k == n ? prev->attributes : copy_attributes(self, picked, k);
+		d->n_attributes = k;
+	}
+	k = pick_attributes(attrs, own, n, TRUE, picked);
+	d->node_attributes = copy_attributes(self, picked, k);
+	d->n_node_attributes = k;
+}
+
+/*
+ * Whether @s's devices are seen by node @s->node_name alone. Only those share:
+ * distinctAttribute compares attribute pointers (the 1.34 quirk in
+ * dra_constraint.c), so two devices one node can pick must not share one.
+ */
+static gboolean
+node_local(const DraSlice *s)
+{
+	return s->node_name != NULL && s->node_name[0] != '\0' && !s->per_device_node_selection &&
+	       !s->all_nodes && s->node_selector == NULL;
+}
+
+/* The same device of the driver's previous slice if another node's, or NULL. */
+static const DraDevice *
+previous_device(const DraSlice *recent, const DraSlice *s, guint i, const K8sDevice *in)
+{
+	if (recent == NULL || strcmp(recent->node_name, s->node_name) == 0 ||
+	    i >= recent->n_devices || in->name == NULL)
+		return NULL;
+	return strcmp(recent->devices[i].name, in->name) == 0 ? &recent->devices[i] : NULL;
+}
+
+static void
+convert_device(DraInput *self, const K8sDevice *in, const DraDevice *prev, DraDevice *d)
 {
 	d->name = in->name != NULL ? in->name : "";
-	DraAttribute *attrs = NEW0(self, DraAttribute, in->n_attributes);
-	for (guint i = 0; i < in->n_attributes; i++) {
-		const K8sDeviceAttribute *a = &in->attributes[i];
-		attrs[i].name = a->name;
-		attrs[i].int_value = a->int_value;
-		attrs[i].bool_value = a->bool_value;
-		attrs[i].string_value = a->string_value;
-		switch (a->type) {
-		case K8S_ATTR_INT:
-			attrs[i].kind = DRA_ATTR_INT;
-			break;
-		case K8S_ATTR_BOOL:
-			attrs[i].kind = DRA_ATTR_BOOL;
-			break;
-		case K8S_ATTR_VERSION:
-			attrs[i].kind = DRA_ATTR_VERSION;
-			break;
-		default:
-			attrs[i].kind = DRA_ATTR_STRING;
-			break;
-		}
-	}
-	d->attributes = attrs;
-	d->n_attributes = in->n_attributes;
+	convert_attributes(self, in, prev, d);
 	DraCapacity *caps = NEW0(self, DraCapacity, in->n_capacity);
 	for (guint i = 0; i < in->n_capacity; i++) {
 		caps[i].name = in->capacity[i].name;
@@ -223,9 +387,13 @@ dra_input_slice(DraInput *self, const K8sResourceSlice *in)
 	s->per_device_node_selection_set = spec->has_per_device_node_selection;
 	s->per_device_node_selection =
 	        spec->has_per_device_node_selection && spec->per_device_node_selection;
+	const DraSlice *recent =
+	        node_local(s) ? g_hash_table_lookup(self->recent, s->driver) : NULL;
 	DraDevice *devs = NEW0(self, DraDevice, spec->n_devices);
 	for (guint i = 0; i < spec->n_devices; i++) {
-		convert_device(self, &spec->devices[i], &devs[i]);
+		const DraDevice *prev = previous_device(recent, s, i, &spec->devices[i]);
+
+		convert_device(self, &spec->devices[i], prev, &devs[i]);
 	}
 	s->devices = devs;
 	s->n_devices = spec->n_devices;
@@ -238,6 +406,8 @@ dra_input_slice(DraInput *self, const K8sResourceSlice *in)
 	}
 	s->shared_counters = sets;
 	s->n_shared_counters = spec->n_shared_counters;
+	if (node_local(s))
+		g_hash_table_insert(self->recent, (gpointer)s->driver, s);
 	return s;
 }
 
@@ -402,6 +572,12 @@ dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRule *in)
 	r->taint.value = in->spec.taint.value;
 	r->taint.effect = in->spec.taint.effect;
 	return r;
+}
+
+DraMilli
+dra_input_qty_milli(const K8sQty *q)
+{
+	return qty_milli(q);
 }
 
 void

@@ -214,6 +214,40 @@ dra_allocator_add_shared(DraAllocator *self,
 	}
 }
 
+gboolean
+dra_allocator_is_allocated(DraAllocator *self,
+                           const char *driver,
+                           const char *pool,
+                           const char *device)
+{
+	char buf[256];
+	g_autofree char *heap = NULL;
+
+	return g_hash_table_contains(self->allocated_keys,
+	                             id_key_into(buf, sizeof(buf), driver, pool, device, &heap));
+}
+
+guint
+dra_allocator_count_allocated(const DraAllocator *self)
+{
+	return g_hash_table_size(self->allocated_keys);
+}
+
+/* The share entries (name NULL) of the change list add up to the shares held. */
+gint64
+dra_allocator_count_shares(const DraAllocator *self)
+{
+	gint64 shares = 0;
+
+	for (guint i = 0; i < self->aggregated_list->len; i++) {
+		const DraAggEntry *e = &g_array_index(self->aggregated_list, DraAggEntry, i);
+
+		if (e->name == NULL)
+			shares += e->value;
+	}
+	return shares;
+}
+
 void
 dra_allocator_commit(DraAllocator *self, guint claim_index)
 {

@@ -21,6 +21,9 @@ typedef struct {
 	GPtrArray *classes; /* HwPlacementClass* */
 } HwPlacementTable;
 
+/* The embedded catalog files, parsed (hw_catalog.c); (transfer full) or NULL with @error. */
+HwCatalog *hw_catalog__parse_builtin(GError **error);
+
 struct HwCatalog {
 	GPtrArray *tables; /* HwPlacementTable* */
 	GPtrArray *gpus;   /* HwGpuModel* */

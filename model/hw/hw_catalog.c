@@ -181,8 +181,9 @@ hw_catalog_free(HwCatalog *self)
 	g_free(self);
 }
 
+/* Parses the embedded files; hw_catalog_new_builtin() (hw_catalog_copy.c) keeps the result. */
 HwCatalog *
-hw_catalog_new_builtin(GError **error)
+hw_catalog__parse_builtin(GError **error)
 {
 	g_autoptr(HwCatalog) self = hw_catalog_new_empty();
 

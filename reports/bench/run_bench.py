@@ -14,9 +14,10 @@ Each benchmark gives, under labels {"Name", "Metric", "Family"}:
 Callgrind counts are deterministic and stable on a noisy shared machine, wall
 times are not, so the regression gate (`--check`) is on instructions only.
 
-The five families: CEL evaluation (tools/bench/celeval), allocator fill and
+The families: CEL evaluation (tools/bench/celeval), allocator fill and
 hard cases (bench-alloc), engine PHOLD (tools/bench/phold), end to end
-(`drasim run` on tools/bench/e2e and tests/scenario/bench scenarios); besides,
+(`drasim run` on tools/bench/e2e and tests/scenario/bench scenarios), growth (rows
+of tools/growth's table, docs/cluster.md "Growth"); besides,
 the API/lint loaders and, in the full suite, the Node.js CEL peers of
 tools/bench/cel (wall time only). A program that is not built, or peers that
 are not installed, are skipped with the reason.
@@ -93,6 +94,25 @@ def e2e_peak(name, scenario):
     return dict(e2e(name, scenario, runs=1, callgrind=False), kind="e2e_peak")
 
 
+def growth_row(name, nodes, pods, horizon=None, sets="full", runs=None, callgrind=True):
+    """A row of the growth table (tools/growth, docs/cluster.md "Growth"): `drasim run` on the
+    scenario tools/growth writes for @nodes DGX H100 nodes and @pods pods (not timed);
+    @horizon, when given, stops the run early (an instruction count in CI time)."""
+    horizon_args = ["--horizon", horizon] if horizon else []
+    return dict(bench(name, "growth", DRASIM, ["run", "--format", "json", "-o", "{tmp}"] +
+                      horizon_args + ["{scenario}"], sets=sets, runs=runs, callgrind=callgrind,
+                      kind="growth"), nodes=nodes, pods=pods)
+
+
+def growth_scenario(spec, tmp):
+    """Writes @spec's scenario into @tmp with tools/growth; returns its path."""
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "growth"),
+                           "--write-scenarios", tmp, "--series", "fixed", "--nodes",
+                           str(spec["nodes"]), "--fixed-pods", str(spec["pods"])],
+                          check=True, stdout=subprocess.PIPE, text=True)
+    return done.stdout.strip()
+
+
 def import_dump(nodes):
     """`drasim import` of a generated dump of @nodes nodes x 8 GPUs (tools/import/gen_dump.py,
     seed 1): wall time and peak memory (issue 16: 10,000 nodes in under 10 s, linear memory)."""
@@ -101,7 +121,8 @@ def import_dump(nodes):
                       kind="import"), nodes=nodes)
 
 
-# The quick subset runs in CI under callgrind in well under 60 s; the full suite
+# The quick subset runs in CI under callgrind in about 2 to 3 minutes (the growth
+# rows' 10 G instructions are most of it); the full suite
 # uses the sizes of the issues (CEL: 100,000 devices; PHOLD: N = 1k, 100k, 1M;
 # end to end: 100 and 1,000 DGX nodes over a simulated week).
 BENCHMARKS = [
@@ -131,6 +152,13 @@ BENCHMARKS = [
     bench("lint_1k_slices", "api", "tests/unit/api/bench-lint", ["--slices", "1000", "--runs", "1"]),
     bench("api_load_10k_slices", "api", "tests/unit/api/bench-api-load", []),
     import_dump(1000), import_dump(10000),
+    # The growth table's small rows (tools/growth, docs/cluster.md "Growth"): 100 and 1,000
+    # nodes at a fixed 20,000 pods, gated (2.5 G and 7.5 G instructions, the same count run to
+    # run), and the table's own rows at 200,000 pods (minutes under callgrind: wall time only).
+    growth_row("growth_100nodes_20k_pods", 100, 20000, sets="both"),
+    growth_row("growth_1000nodes_20k_pods", 1000, 20000, sets="both"),
+    growth_row("growth_100nodes_200k_pods", 100, 200000, runs=1, callgrind=False),
+    growth_row("growth_1000nodes_200k_pods", 1000, 200000, runs=1, callgrind=False),
 ]
 
 
@@ -158,8 +186,10 @@ CHILD_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
 
 def command_of(spec, build, tmp):
     dump = os.path.join(os.path.dirname(tmp), "dump.yaml")
-    return [os.path.join(build, spec["exe"])] + [a.replace("{tmp}", tmp).replace("{dump}", dump)
-                                                 for a in spec["args"]]
+    scenario = spec.get("scenario", "")
+    return [os.path.join(build, spec["exe"])] + [
+        a.replace("{tmp}", tmp).replace("{dump}", dump).replace("{scenario}", scenario)
+        for a in spec["args"]]
 
 
 def run_peak_memory(spec, build, tmp):
@@ -248,11 +278,13 @@ def measure(spec, build, runs, instructions):
             return import_items(spec, build, tmp, runs)
         if spec["kind"] == "e2e_peak":
             return peak_items(spec, build, tmp)
+        if spec["kind"] == "growth":
+            spec = dict(spec, scenario=growth_scenario(spec, tmp))
         for _ in range(spec["runs"] or runs):
             wall, out = run_native(spec, build, tmp)
             walls.append(wall)
             outputs.append(out)
-        if spec["kind"] == "e2e":
+        if spec["kind"] in ("e2e", "growth"):
             pods = pods_submitted(tmp)
             extra.append(item(name, family, "throughput", "pods/s",
                               {"Value": round(pods / (nearest_rank(walls, 50) / 1e9), 1)}))

@@ -103,6 +103,19 @@ const char *rpt_outcome_to_string(RptOutcome outcome);
 gboolean rpt_outcome_from_string(const char *text, RptOutcome *outcome_out);
 
 /*
+ * One stay of a pod on a node: its devices (the pod row's ids), from its bind
+ * to its end (RPT_TIME_NONE: still there when the run ended), and why it
+ * ended: "evicted", "node-failure", ... or the pod's outcome for the last one.
+ */
+typedef struct {
+	const char *node;
+	const char *devices;
+	RptTime start_us;
+	RptTime end_us;
+	const char *ended;
+} RptPlacement;
+
+/*
  * One pod's record. Strings are copied by rpt_mode_add_pod. Times are
  * RPT_TIME_NONE when the event did not happen; slowdown is JCT divided by
  * the work at full speed (< 0 when the pod did not complete).
@@ -120,7 +133,29 @@ typedef struct {
 	RptOutcome outcome;
 	unsigned attempts;  /* scheduling attempts */
 	unsigned oom_kills; /* times this pod was OOM-killed */
+	/* every placement, oldest first, when it had more than one (else 0: the
+	 * row's node, devices and times are its one placement); copied */
+	const RptPlacement *placements;
+	guint n_placements;
+	/* the pod's devices are shared (time-slicing, MPS, gpushare, consumable
+	 * capacity): other pods may hold them at the same time */
+	gboolean shared;
 } RptPod;
+
+/*
+ * Where every submitted pod is at the end of a mode's run (issue 18): the
+ * identity submitted = pending + creating + running + restarting + lost +
+ * completed + deleted holds when every pod is counted once. Evictions (each sent a pod
+ * back to pending) and OOM kills are counted beside it.
+ */
+typedef struct {
+	uint64_t submitted, pending, creating, running, restarting, lost, completed, deleted;
+	uint64_t evictions, oom_kills;
+} RptLedger;
+
+gboolean rpt_ledger_holds(const RptLedger *ledger);
+/* (transfer full) "314 submitted = 0 pending + 5 running + ... (holds)" */
+char *rpt_ledger_describe(const RptLedger *ledger);
 
 /* --- The report --------------------------------------------------------------------------- */
 
@@ -340,6 +375,10 @@ RptGpu *rpt_mode_add_gpu(RptMode *self,
 void rpt_gpu_add_slice(RptGpu *self, const char *profile, guint start, guint size, const char *pod);
 
 /* --- A mode: pods ------------------------------------------------------------------------- */
+
+/* The mode's ledger (copied); rpt_mode_get_ledger() is NULL until set. */
+void rpt_mode_set_ledger(RptMode *self, const RptLedger *ledger);
+const RptLedger *rpt_mode_get_ledger(const RptMode *self);
 
 /* Appends a copy of @pod (its strings are copied). */
 void rpt_mode_add_pod(RptMode *self, const RptPod *pod);

@@ -117,6 +117,8 @@ phase_text(ClusterPodPhase phase)
 		return "deleted";
 	case CLUSTER_POD_LOST:
 		return "on a failed node, eviction pending";
+	case CLUSTER_POD_CREATING:
+		return "bound, ContainerCreating: its DRA claims are not prepared yet";
 	default:
 		return "unknown";
 	}

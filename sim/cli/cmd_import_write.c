@@ -15,6 +15,7 @@
 
 #include <glib/gstdio.h>
 
+#include "base.h"
 #include "cmd_import.h"
 #include "rpt.h"
 
@@ -169,7 +170,7 @@ read_marker(const char *dir)
 	g_auto(GStrv) lines = NULL;
 	GHashTable *listed;
 
-	if (!g_file_get_contents(path, &text, NULL, NULL) ||
+	if (!base_read_file(path, &text, NULL, NULL) ||
 	    !g_str_has_prefix(text, IMPORT_MARKER_HEADER "\n")) {
 		return NULL;
 	}

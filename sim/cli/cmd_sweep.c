@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "base_arena.h"
 #include "cli.h"
 #include "k8s_yaml.h"
@@ -50,7 +51,7 @@ file_is_sweep(const char *path)
 	gboolean sweep = FALSE;
 	gsize len;
 
-	if (g_file_get_contents(path, &data, &len, NULL) &&
+	if (base_read_file(path, &data, &len, NULL) &&
 	    k8s_yaml_parse(&(K8sYamlInput){ path, data, len, arena, strings, diags }, &file) &&
 	    file.n_docs >= 1) {
 		const K8sYamlNode *kind = k8s_yaml_map_lookup(file.docs[0].root, "kind");

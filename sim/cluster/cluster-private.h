@@ -51,6 +51,9 @@ typedef struct {
 	const char *reason;
 	guint64 score_cycle[CLUSTER_SCHED_CLASS_PLUGINS];
 	gint64 score[CLUSTER_SCHED_CLASS_PLUGINS];
+	/* the weighted sum of the cycle's class-scored plugins without a normaliser */
+	guint64 fixed_cycle;
+	gint64 fixed_total;
 } ClusterSchedClassMemo;
 typedef struct ClusterSchedClass ClusterSchedClass;
 typedef struct ClusterSchedClasses ClusterSchedClasses;
@@ -92,6 +95,7 @@ typedef struct {
 	char **next_labels;      /* key, value pairs */
 	char **next_unlabels;    /* keys the relabel removes */
 	SimTime dra_driver_back; /* its DRA driver is registered again then (0: it is) */
+	SimTime kubelet_back;    /* its kubelet runs again then (0: it runs) */
 	ClusterSimDevice *devices;
 	guint n_devices;
 	/* bumped whenever a device's tenants (or the devices) change: lets a
@@ -136,6 +140,12 @@ typedef struct {
 	char **templates;    /* pod claim names backed by templates */
 	char **adopt;        /* (pod claim, claim) pairs generated before the run: first arrival */
 	guint64 tried_epoch; /* cluster_sim__epoch() of its last failed attempt, +1 */
+	SimTime placed_at;   /* its last bind (bound_at is the first) */
+	SimTime left_at;     /* it last left a node (completion, deletion, eviction) */
+	/* placements that ended before the last one (cluster_sim_nodes.c);
+	 * NULL for the pods placed at most once, nearly all of them */
+	ClusterSimPlacement *history;
+	guint n_history;
 } ClusterSimPod;
 
 struct ClusterSim {
@@ -173,6 +183,7 @@ struct ClusterSim {
 	GArray *arrivals; /* guint pod indexes */
 	guint arrivals_head;
 	gboolean arrivals_direct; /* an arrival came out of order: each has its event */
+	GArray *invariant_sums;   /* cluster_invariants.c scratch: ClusterResources per node */
 };
 
 #define CLUSTER_PRIO_ARRIVAL 5 /* after node, delete and backoff events at one time */
@@ -188,6 +199,7 @@ void cluster_sim__install_invariants(ClusterSim *self);
 gboolean cluster_kubelet__place(ClusterSim *sim, ClusterSimPod *sp, ClusterSimNode *node);
 void cluster_kubelet__start(ClusterSim *sim, ClusterSimPod *sp);
 void cluster_kubelet__stop(ClusterSim *sim, ClusterSimPod *sp);
+/* restarts @sp's containers, or waits for its node's kubelet when it is down */
 void cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp);
 
 /* cluster_sim.c, for cluster_sim_nodes.c */
@@ -201,6 +213,8 @@ void cluster_sim__register_node_kinds(ClusterSim *self);
 /* cluster_kubelet_prepare.c: NodePrepareResources with the DRA driver away */
 void cluster_sim__register_prepare_kind(ClusterSim *self);
 gboolean cluster_sim__defer_prepare(ClusterSim *self, ClusterSimPod *sp);
+/* The kubelet syncs @sp again (its node is back): prepare and start, or restart. */
+void cluster_sim__kubelet_resume(ClusterSim *self, ClusterSimPod *sp);
 gboolean cluster_sim__is_bound(const ClusterSimPod *sp);
 
 /* cluster_taint_evict.c: the taint eviction controllers' timers */

@@ -13,6 +13,13 @@ typedef struct {
 	char *pool;
 	char *device;
 	char *request; /* "req" or "req/sub": whose tolerations apply (device taints) */
+	/* how the allocator's state holds it (dra_allocator_commit): an
+	 * admin-access result blocks nobody; a result with a shareID is one share
+	 * of a multi-allocatable device, with the capacity it consumed */
+	gboolean admin_access;
+	gboolean shared;
+	DraConsumed *consumed; /* names interned */
+	guint n_consumed;
 } DevRef;
 
 typedef struct {
@@ -43,6 +50,7 @@ struct ClusterDra {
 	DraCel *cel;
 	DraAllocator *alloc;
 	DraInput *input;
+	GPtrArray *converted; /* const DraSlice *, waiting for cluster_dra_add_converted_slices */
 	ClusterSim *sim;
 	GHashTable *classes;   /* name -> K8sDeviceClass *, lookups only */
 	GHashTable *templates; /* "ns/name" -> K8sResourceClaimTemplate *, lookups only */
@@ -71,6 +79,8 @@ struct ClusterDra {
 	ClusterClaim *special_claim; /* made real at Reserve */
 	/* cluster_dra_taint.c: EvictingRule, the NoExecute rules now (NULL until one) */
 	GArray *evicting;
+	/* cluster_dra_held.c: scratch, DevRef * -> the claim holding it */
+	GHashTable *held;
 };
 
 /* cluster_dra_taint.c: a pod was bound (ClusterDraOps.bound) */
@@ -85,6 +95,9 @@ DraOutcome cluster_dra__ext_allocate_without(ClusterDra *self, const DraNode *no
 void cluster_dra__ext_restore(ClusterDra *self);
 void cluster_dra__ext_mark_pod(ClusterDra *self, ClusterPod *pod);
 ClusterClaim *cluster_dra__ext_materialize(ClusterDra *self, const ClusterPod *pod);
+
+/* cluster_dra_held.c: the invariant "devices held = claims allocated" */
+gboolean cluster_dra__check_held(gpointer data, char **what);
 
 /* cluster_dra_gpushare.c: the FGD paper's per-GPU state follows the claims */
 void cluster_dra__gpushare_held(ClusterDra *self, const ClaimAlloc *a, gboolean held);

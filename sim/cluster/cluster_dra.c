@@ -30,6 +30,7 @@ claim_alloc_free(gpointer data)
 		g_free(d->pool);
 		g_free(d->device);
 		g_free(d->request);
+		g_free(d->consumed);
 	}
 	g_array_unref(a->devices);
 	g_free(a->node);
@@ -72,6 +73,7 @@ cluster_dra_new(const DraFeatures *features)
 	                                           (GDestroyNotify)g_ptr_array_unref);
 	self->pods = g_array_new(FALSE, TRUE, sizeof(PodRef));
 	self->pending = g_ptr_array_new();
+	self->converted = g_ptr_array_new();
 	self->pending_claims = g_ptr_array_new();
 	self->allocated = g_ptr_array_new();
 	self->label_keys = g_ptr_array_new();
@@ -87,6 +89,7 @@ cluster_dra_free(ClusterDra *self)
 	if (self == NULL)
 		return;
 	dra_allocator_free(self->alloc);
+	g_clear_pointer(&self->held, g_hash_table_unref);
 	dra_cel_free(self->cel);
 	dra_input_free(self->input);
 	g_hash_table_unref(self->classes);
@@ -98,6 +101,7 @@ cluster_dra_free(ClusterDra *self)
 		                g_ptr_array_unref);
 	g_array_unref(self->pods);
 	g_ptr_array_unref(self->pending);
+	g_ptr_array_unref(self->converted);
 	g_ptr_array_unref(self->pending_claims);
 	g_ptr_array_unref(self->allocated);
 	g_ptr_array_unref(self->label_keys);
@@ -122,6 +126,20 @@ void
 cluster_dra_add_slice(ClusterDra *self, const K8sResourceSlice *slice)
 {
 	dra_allocator_add_slice(self->alloc, dra_input_slice(self->input, slice));
+}
+
+void
+cluster_dra_convert_slice(ClusterDra *self, const K8sResourceSlice *slice)
+{
+	g_ptr_array_add(self->converted, (gpointer)dra_input_slice(self->input, slice));
+}
+
+void
+cluster_dra_add_converted_slices(ClusterDra *self)
+{
+	for (guint i = 0; i < self->converted->len; i++)
+		dra_allocator_add_slice(self->alloc, g_ptr_array_index(self->converted, i));
+	g_ptr_array_set_size(self->converted, 0);
 }
 
 static char *
@@ -503,9 +521,21 @@ claim_alloc_new(const DraAllocation *a, const ClusterNode *node)
 		out->node = g_strdup(node->name);
 	out->on = node;
 	for (guint i = 0; i < a->n_results; i++) {
-		DevRef d = { g_strdup(a->results[i].driver), g_strdup(a->results[i].pool),
-			     g_strdup(a->results[i].device), g_strdup(a->results[i].request) };
+		const DraDeviceResult *r = &a->results[i];
+		DevRef d = { 0 };
 
+		d.driver = g_strdup(r->driver);
+		d.pool = g_strdup(r->pool);
+		d.device = g_strdup(r->device);
+		d.request = g_strdup(r->request);
+		d.admin_access = r->admin_access;
+		d.shared = r->share_id != NULL;
+		d.n_consumed = r->n_consumed;
+		if (r->n_consumed > 0)
+			d.consumed = g_new(DraConsumed, r->n_consumed);
+		for (guint k = 0; k < r->n_consumed; k++)
+			d.consumed[k] = (DraConsumed){ g_intern_string(r->consumed[k].name),
+				                       r->consumed[k].value };
 		g_array_append_val(out->devices, d);
 	}
 	return out;
@@ -580,9 +610,15 @@ static const ClusterDraOps dra_ops = {
 	.unreserve = dra_unreserve,
 	.postfilter = dra_postfilter,
 	.bound = cluster_dra__taint_bound,
+	.check_held = cluster_dra__check_held,
 };
 
-/* The claim controller cleared an allocation: its devices are free again. */
+/*
+ * The claim controller cleared an allocation: its devices are free again,
+ * undoing exactly what dra_allocator_commit() did (an admin-access result
+ * held nothing, so freeing it must not free another claim's device; a share
+ * gives back its share and the capacity it consumed).
+ */
 static void
 on_deallocated(gpointer data, ClusterClaim *claim)
 {
@@ -592,7 +628,14 @@ on_deallocated(gpointer data, ClusterClaim *claim)
 	for (guint i = 0; a != NULL && i < a->devices->len; i++) {
 		const DevRef *d = &g_array_index(a->devices, DevRef, i);
 
-		dra_allocator_mark_allocated(self->alloc, d->driver, d->pool, d->device, FALSE);
+		if (d->admin_access)
+			continue;
+		if (d->shared)
+			dra_allocator_add_shared(self->alloc, d->driver, d->pool, d->device,
+			                         d->consumed, d->n_consumed, FALSE);
+		else
+			dra_allocator_mark_allocated(self->alloc, d->driver, d->pool, d->device,
+			                             FALSE);
 	}
 	if (a != NULL)
 		cluster_dra__gpushare_held(self, a, FALSE);

@@ -86,9 +86,23 @@ cluster_dra_add_allocated_claim(ClusterDra *self,
 	a->devices = g_array_new(FALSE, TRUE, sizeof(DevRef));
 	for (guint i = 0; i < alloc->n_results; i++) {
 		const K8sDeviceRequestAllocationResult *r = &alloc->results[i];
-		DevRef d = { g_strdup(r->driver), g_strdup(r->pool), g_strdup(r->device),
-			     g_strdup(r->request) };
+		DevRef d = { 0 };
 
+		d.driver = g_strdup(r->driver);
+		d.pool = g_strdup(r->pool);
+		d.device = g_strdup(r->device);
+		d.request = g_strdup(r->request);
+		/* held as dra_input_mark_allocation() marks it */
+		d.admin_access = r->has_admin_access && r->admin_access;
+		d.shared = r->share_id != NULL && r->share_id[0] != '\0';
+		d.n_consumed = d.shared ? r->consumed_capacity.n : 0;
+		if (d.n_consumed > 0)
+			d.consumed = g_new(DraConsumed, d.n_consumed);
+		for (guint k = 0; k < d.n_consumed; k++)
+			d.consumed[k] = (DraConsumed){
+				g_intern_string(r->consumed_capacity.items[k].key),
+				dra_input_qty_milli(&r->consumed_capacity.items[k].value)
+			};
 		g_array_append_val(a->devices, d);
 	}
 	dra_input_mark_allocation(self->alloc, alloc);

@@ -138,10 +138,7 @@ pod_eviction(ClusterDra *self, guint index)
 static gboolean
 is_bound(ClusterDra *self, guint index)
 {
-	ClusterPodPhase phase = cluster_sim_get_pod_phase(self->sim, index);
-
-	return phase == CLUSTER_POD_RUNNING || phase == CLUSTER_POD_RESTARTING ||
-	       phase == CLUSTER_POD_LOST;
+	return cluster_pod_phase_is_bound(cluster_sim_get_pod_phase(self->sim, index));
 }
 
 /* Sets, moves or cancels the pod's eviction; returns TRUE if it was evicted now. */

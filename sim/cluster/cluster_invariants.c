@@ -8,19 +8,22 @@
  *
  * The invariants (issue 18 item 3):
  *  - every submitted pod is in exactly one state, and the running counters
- *    agree with the pods' phases: submitted = pending + running +
- *    restarting + lost + completed + deleted;
+ *    agree with the pods' phases: submitted = pending + creating (bound,
+ *    claims not prepared yet) + running + restarting + lost + completed +
+ *    deleted;
  *  - what the scheduler charged on a node equals the sum of the requests of
  *    the pods bound there (extended resources included);
  *  - the compute a device delivers is at most its capacity;
  *  - the memory of a device's running tenants is at most its memory: the
- *    OOM model kills the tenants that overflow it in the same event.
+ *    OOM model kills the tenants that overflow it in the same event;
+ *  - DRA worlds: the devices the allocator has in use are exactly those the
+ *    allocated claims hold (cluster_dra_held.c). The extended world's devices
+ *    are node charges, checked above.
+ *
+ * The per-node sums live in a scratch array grown once (the checker runs
+ * after every event and allocates nothing per event in steady state).
  */
 #include "cluster-private.h"
-
-typedef struct {
-	guint64 arrived, pending, running, restarting, lost, completed, deleted;
-} PhaseCounts;
 
 G_GNUC_NORETURN static void
 breach(const ClusterSim *sim, const char *invariant, const char *what)
@@ -30,7 +33,7 @@ breach(const ClusterSim *sim, const char *invariant, const char *what)
 }
 
 static void
-count_phase(PhaseCounts *c, const ClusterSimPod *sp)
+count_phase(ClusterSimLedger *c, const ClusterSimPod *sp)
 {
 	switch (sp->phase) {
 	case CLUSTER_POD_PENDING:
@@ -51,6 +54,23 @@ count_phase(PhaseCounts *c, const ClusterSimPod *sp)
 	case CLUSTER_POD_DELETED:
 		c->deleted++;
 		break;
+	case CLUSTER_POD_CREATING:
+		c->creating++;
+		break;
+	}
+}
+
+void
+cluster_sim_get_ledger(const ClusterSim *sim, ClusterSimLedger *out)
+{
+	*out = (ClusterSimLedger){ .submitted = sim->stats.submitted };
+	for (guint i = 0; i < sim->pods->len; i++) {
+		const ClusterSimPod *sp = sim->pods->pdata[i];
+
+		if (!sp->arrived)
+			continue;
+		out->arrived++;
+		count_phase(out, sp);
 	}
 }
 
@@ -58,17 +78,10 @@ static void
 check_pod_ledger(const ClusterSim *sim)
 {
 	const ClusterSimStats *st = &sim->stats;
-	PhaseCounts c = { 0 };
+	ClusterSimLedger c;
 	g_autofree char *what = NULL;
 
-	for (guint i = 0; i < sim->pods->len; i++) {
-		const ClusterSimPod *sp = sim->pods->pdata[i];
-
-		if (!sp->arrived)
-			continue;
-		c.arrived++;
-		count_phase(&c, sp);
-	}
+	cluster_sim_get_ledger(sim, &c);
 	if (c.arrived == st->submitted && c.pending == st->pending && c.running == st->running &&
 	    c.completed == st->completed && c.deleted == st->deleted)
 		return;
@@ -76,11 +89,11 @@ check_pod_ledger(const ClusterSim *sim)
 	        "counters submitted %" G_GUINT64_FORMAT " pending %u running %u completed "
 	        "%" G_GUINT64_FORMAT " deleted %" G_GUINT64_FORMAT
 	        "; pods arrived %" G_GUINT64_FORMAT " pending %" G_GUINT64_FORMAT
-	        " running %" G_GUINT64_FORMAT " restarting %" G_GUINT64_FORMAT
-	        " lost %" G_GUINT64_FORMAT " completed %" G_GUINT64_FORMAT
-	        " deleted %" G_GUINT64_FORMAT,
+	        " creating %" G_GUINT64_FORMAT " running %" G_GUINT64_FORMAT
+	        " restarting %" G_GUINT64_FORMAT " lost %" G_GUINT64_FORMAT
+	        " completed %" G_GUINT64_FORMAT " deleted %" G_GUINT64_FORMAT,
 	        st->submitted, st->pending, st->running, st->completed, st->deleted, c.arrived,
-	        c.pending, c.running, c.restarting, c.lost, c.completed, c.deleted);
+	        c.pending, c.creating, c.running, c.restarting, c.lost, c.completed, c.deleted);
 	breach(sim, "every submitted pod accounted for once", what);
 }
 
@@ -140,14 +153,27 @@ check_device(const ClusterSim *sim, const ClusterSimNode *sn, guint d)
 }
 
 static void
+check_devices_held(const ClusterSim *sim)
+{
+	const ClusterDraOps *dra = sim->config.sched.dra;
+	g_autofree char *what = NULL;
+
+	if (dra == NULL || dra->check_held == NULL ||
+	    dra->check_held(sim->config.sched.dra_data, &what))
+		return;
+	breach(sim, "devices held = claims allocated", what);
+}
+
+static void
 check_all(SimLoop *loop, gpointer data)
 {
 	ClusterSim *sim = data;
-	ClusterResources *sums = g_new(ClusterResources, MAX(sim->nodes->len, 1));
 
+	if (sim->invariant_sums->len < sim->nodes->len)
+		g_array_set_size(sim->invariant_sums, sim->nodes->len);
 	check_pod_ledger(sim);
-	check_node_charges(sim, sums);
-	g_free(sums);
+	check_node_charges(sim, (ClusterResources *)(gpointer)sim->invariant_sums->data);
+	check_devices_held(sim);
 	for (guint n = 0; n < sim->nodes->len; n++) {
 		const ClusterSimNode *sn = sim->nodes->pdata[n];
 
@@ -159,6 +185,8 @@ check_all(SimLoop *loop, gpointer data)
 void
 cluster_sim__install_invariants(ClusterSim *self)
 {
-	if (g_strcmp0(g_getenv("DRASIM_CHECK_INVARIANTS"), "1") == 0)
-		sim_loop_set_event_check(self->loop, check_all, self);
+	if (g_strcmp0(g_getenv("DRASIM_CHECK_INVARIANTS"), "1") != 0)
+		return;
+	self->invariant_sums = g_array_new(FALSE, TRUE, sizeof(ClusterResources));
+	sim_loop_set_event_check(self->loop, check_all, self);
 }

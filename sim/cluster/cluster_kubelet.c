@@ -362,6 +362,14 @@ cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp)
 {
 	SimTime now = sim_loop_get_now(sim->loop);
 
+	if (sp->node->kubelet_back > now) {
+		/* the kubelet restarts the container once it runs again */
+		sp->restart = sp->node->kubelet_back == SIM_TIME_NEVER
+		                      ? SIM_EVENT_ID_NONE
+		                      : sim_loop_schedule(sim->loop, sp->node->kubelet_back,
+		                                          sim->kind_restart, 2, sp->index, NULL);
+		return;
+	}
 	sp->restart = SIM_EVENT_ID_NONE;
 	if (!sim->config.run.restart_keeps_progress)
 		cluster_progress_init(&sp->progress, sp->work.work, now);

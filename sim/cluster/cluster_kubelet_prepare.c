@@ -9,7 +9,9 @@
  * backOffPeriod, 10 s (pkg/kubelet/kubelet.go; pod_workers.go adds up to
  * 50 % jitter, which drasim leaves out to stay deterministic). Running pods
  * are not touched: their claims are prepared already. Pods without DRA
- * claims start as usual.
+ * claims start as usual. The waiting pod is CLUSTER_POD_CREATING: bound,
+ * holding its node's resources and its allocated claims, so a drain, a node
+ * failure or an eviction handles it like any bound pod.
  */
 #include "cluster-private.h"
 #include "cluster_sim.h"
@@ -36,9 +38,10 @@ cluster_sim__register_prepare_kind(ClusterSim *self)
 }
 
 /*
- * TRUE when @sp, just bound (or retrying), cannot have its claims prepared
- * now: the retry that first finds the driver back is scheduled (the retries
- * in between fail alike, so they are not simulated one by one).
+ * TRUE when @sp, just bound (or retrying), cannot start now: its kubelet is
+ * down (it syncs the pod when it is back), or its claims cannot be prepared:
+ * the retry that first finds the driver back is scheduled (the retries in
+ * between fail alike, so they are not simulated one by one).
  */
 gboolean
 cluster_sim__defer_prepare(ClusterSim *self, ClusterSimPod *sp)
@@ -47,6 +50,13 @@ cluster_sim__defer_prepare(ClusterSim *self, ClusterSimPod *sp)
 	SimTime back = sp->node->dra_driver_back;
 	SimTime tries;
 
+	if (sp->node->kubelet_back > now) {
+		if (sp->node->kubelet_back != SIM_TIME_NEVER)
+			sp->restart = sim_loop_schedule(self->loop, sp->node->kubelet_back,
+			                                self->kind_prepare, PRIO_PREPARE, sp->index,
+			                                NULL);
+		return TRUE;
+	}
 	if (!sp->pod->has_dra || back <= now)
 		return FALSE;
 	if (back == SIM_TIME_NEVER)
@@ -57,10 +67,39 @@ cluster_sim__defer_prepare(ClusterSim *self, ClusterSimPod *sp)
 	return TRUE;
 }
 
+/*
+ * A pod whose containers ran restarts them (its claims were prepared: the
+ * kubelet's checkpoint keeps them, pkg/kubelet/cm/dra/state); one that never
+ * started still needs NodePrepareResources, which may fail again.
+ */
+void
+cluster_sim__kubelet_resume(ClusterSim *self, ClusterSimPod *sp)
+{
+	if (sp->started_once)
+		cluster_kubelet__restart(self, sp);
+	else if (cluster_sim__defer_prepare(self, sp))
+		sp->phase = CLUSTER_POD_CREATING;
+	else
+		cluster_kubelet__start(self, sp);
+}
+
 void
 cluster_sim_dra_driver_unavailable(ClusterSim *self, ClusterNode *node, SimTime until)
 {
 	ClusterSimNode *sn = node->user_data;
 
 	sn->dra_driver_back = until;
+}
+
+/*
+ * pkg/kubelet/cm/dra/manager.go: the DRA manager restores its claim info
+ * cache from the checkpoint (state/checkpoint.go) at start, so a prepared
+ * claim is not prepared again; the containers (CRI) outlive the kubelet.
+ */
+void
+cluster_sim_kubelet_restart(ClusterSim *self, ClusterNode *node, SimTime until)
+{
+	ClusterSimNode *sn = node->user_data;
+
+	sn->kubelet_back = until;
 }

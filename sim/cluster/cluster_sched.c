@@ -219,45 +219,96 @@ filter_node(ClusterSched *self,
 }
 
 /*
- * The node-local filters once per class and cycle; the counters still count
+ * The node-local filters once per class and cycle. The counters still count
  * a RunFilterPlugins per node, each plugin up to the one that rejected (the
- * gpushare check, reported as NodeResourcesFit, runs after all four).
- * DynamicResources stays per node: the allocator's statistics in the reports
- * count its calls node by node.
+ * gpushare check, reported as NodeResourcesFit, runs after all four): the
+ * walk tallies the nodes by rejector in @by_rejector and add_filter_counts()
+ * turns the tally into per-plugin calls once per cycle. DynamicResources
+ * stays per node: the allocator's statistics in the reports count its calls
+ * node by node.
  */
 static ClusterStatus
 filter_node_classed(ClusterSched *self,
                     const ClusterPod *pod,
                     guint32 fit_mask,
-                    gboolean by_class,
                     const ClusterNode *node,
-                    ClusterSchedClassMemo **memo_out,
+                    ClusterSchedClassMemo *memo,
+                    guint *by_rejector,
                     ClusterPlugin *rejector,
                     const char **reason)
 {
-	ClusterSchedClassMemo *memo =
-	        cluster_sched_class_get_memo(cluster_sched_classes_of(self->classes, node));
-
-	*memo_out = memo;
-	if (!by_class)
-		return filter_node(self, pod, fit_mask, node, rejector, reason);
-	self->stats.node_filter_calls++;
 	if (memo->filter_cycle != self->cycle) {
-		guint64 calls[CLUSTER_N_PLUGINS] = { 0 }; /* counted below, node by node */
+		guint64 calls[CLUSTER_N_PLUGINS] = { 0 }; /* counted per node, below */
 
 		memo->reason = NULL;
 		memo->rejector =
 		        cluster_filter__run_mask(pod, fit_mask, node, calls, &memo->reason);
 		memo->filter_cycle = self->cycle;
 	}
-	for (guint p = 0; p <= MIN((guint)memo->rejector, CLUSTER_PLUGIN_NODE_RESOURCES_FIT); p++)
-		self->stats.plugin_filter_calls[p]++;
 	*rejector = memo->rejector;
+	by_rejector[*rejector]++;
 	if (*rejector != CLUSTER_N_PLUGINS) {
 		*reason = memo->reason;
 		return CLUSTER_STATUS_UNSCHEDULABLE;
 	}
 	return filter_dra(self, pod, node, rejector, reason);
+}
+
+/*
+ * A node whose node-local filters stopped at plugin r ran plugins 0..r (those
+ * that passed all of them ran all, the last being NodeResourcesFit).
+ * DynamicResources counts its own calls in filter_dra().
+ */
+static void
+add_filter_counts(ClusterSched *self, const guint *by_rejector)
+{
+	guint64 ran = 0; /* nodes that reached plugin p: those stopped at p or later */
+
+	for (gint p = CLUSTER_N_PLUGINS; p >= 0; p--) {
+		ran += by_rejector[p];
+		self->stats.node_filter_calls += by_rejector[p];
+		if (p <= CLUSTER_PLUGIN_NODE_RESOURCES_FIT)
+			self->stats.plugin_filter_calls[p] += ran;
+	}
+}
+
+/* One node of the walk: its filters, by class unless the reference path or labels say not. */
+static ClusterStatus
+filter_one(ClusterSched *self,
+           const ClusterPod *pod,
+           guint32 fit_mask,
+           gboolean by_class,
+           const ClusterNode *node,
+           ClusterSchedClassMemo **memo_out,
+           guint *by_rejector,
+           ClusterPlugin *rejector,
+           const char **reason)
+{
+	if (self->reference)
+		return filter_node(self, pod, fit_mask, node, rejector, reason);
+	*memo_out = cluster_sched_class_get_memo(cluster_sched_classes_of(self->classes, node));
+	if (!by_class)
+		return filter_node(self, pod, fit_mask, node, rejector, reason);
+	return filter_node_classed(self, pod, fit_mask, node, *memo_out, by_rejector, rejector,
+	                           reason);
+}
+
+/* A rejected node: the result's histogram and first reason. */
+static void
+note_rejected(ClusterSched *self,
+              const ClusterPod *pod,
+              const ClusterNode *node,
+              ClusterPlugin rejector,
+              const char *reason,
+              ClusterScheduleResult *out)
+{
+	out->rejected[rejector]++;
+	out->rejectors |= CLUSTER_PLUGIN_BIT(rejector);
+	/* the FitError histogram (cluster_journal.c); no allocation */
+	if (!self->config.skip_reasons)
+		cluster_reason_count(pod, node, rejector, reason, out->reasons);
+	if (out->reason == NULL)
+		out->reason = reason;
 }
 
 /*
@@ -276,7 +327,10 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 	guint32 fit_mask = cluster_filter__fit_mask(pod);
 	/* NodeAffinity reads labels, which classes do not key: node by node then */
 	gboolean by_class = pod->node_selector->len == 0 && pod->terms == NULL;
+	guint by_rejector[CLUSTER_N_PLUGINS + 1] = { 0 };
+	ClusterNode *const *nodes = (ClusterNode *const *)self->nodes->pdata;
 	gpointer *feasible, *memos;
+	ClusterStatus status = CLUSTER_STATUS_SUCCESS;
 
 	/* room for every answer up front: plain stores in the loop */
 	if (self->feasible->len < to_find) {
@@ -285,13 +339,14 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 	}
 	feasible = self->feasible->pdata;
 	memos = self->memos->pdata;
-	for (guint i = 0; i < n && found < to_find; i++) {
-		ClusterNode *node = self->nodes->pdata[(self->next_start + i) % n];
+	/* pos walks the list from the start index and wraps once; no division per node */
+	for (guint pos = self->next_start; processed < n && found < to_find;) {
+		ClusterNode *node = nodes[pos];
 		ClusterPlugin rejector = CLUSTER_N_PLUGINS;
 		const char *reason = NULL;
-		const ClusterNode *next, *after;
 		ClusterSchedClassMemo *memo = NULL;
-		ClusterStatus status;
+		guint next = pos + 1 < n ? pos + 1 : 0;
+		const ClusterNode *after = nodes[next + 1 < n ? next + 1 : 0];
 
 		/*
 		 * The filters are memory-bound (a few scattered cache lines per node):
@@ -299,43 +354,35 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 		 * next one. No effect on results. Written in the loop: GCC 12 dropped
 		 * these prefetches from a static inline helper.
 		 */
-		next = self->nodes->pdata[(self->next_start + i + 1) % n];
-		after = self->nodes->pdata[(self->next_start + i + 2) % n];
 		__builtin_prefetch(after);
 		__builtin_prefetch((const char *)after + 64);
-		__builtin_prefetch(next->taints);
-		__builtin_prefetch(&next->requested);
-		if (self->reference)
-			status = filter_node(self, pod, fit_mask, node, &rejector, &reason);
-		else
-			status = filter_node_classed(self, pod, fit_mask, by_class, node, &memo,
-			                             &rejector, &reason);
-
+		__builtin_prefetch(nodes[next]->taints);
+		__builtin_prefetch(&nodes[next]->requested);
+		status = filter_one(self, pod, fit_mask, by_class, node, &memo, by_rejector,
+		                    &rejector, &reason);
 		processed++;
+		pos = next;
 		if (status == CLUSTER_STATUS_ERROR) {
-			self->feasible->len = 0;
 			out->reason = reason != NULL ? reason : "filter error";
-			out->evaluated = processed;
-			return CLUSTER_STATUS_ERROR;
+			break;
 		}
 		if (status == CLUSTER_STATUS_SUCCESS) {
 			memos[found] = memo;
 			feasible[found++] = node;
-			continue;
+		} else {
+			note_rejected(self, pod, node, rejector, reason, out);
 		}
-		out->rejected[rejector]++;
-		out->rejectors |= CLUSTER_PLUGIN_BIT(rejector);
-		/* the FitError histogram (cluster_journal.c); no allocation */
-		if (!self->config.skip_reasons)
-			cluster_reason_count(pod, node, rejector, reason, out->reasons);
-		if (out->reason == NULL)
-			out->reason = reason;
+	}
+	add_filter_counts(self, by_rejector);
+	out->evaluated = processed;
+	if (status == CLUSTER_STATUS_ERROR) {
+		self->feasible->len = 0;
+		return CLUSTER_STATUS_ERROR;
 	}
 	/* GPtrArray.len is public: the entries past it are kept for the next cycle */
 	self->feasible->len = found;
 	self->next_start = (self->next_start + processed) % n;
 	self->stats.nodes_evaluated += processed;
-	out->evaluated = processed;
 	out->feasible = self->feasible->len;
 	return CLUSTER_STATUS_SUCCESS;
 }
@@ -362,6 +409,46 @@ score_by_class(ClusterSched *self,
 	}
 }
 
+/* Plugin @p is scored once per class (not on the reference path). */
+static gboolean
+scored_by_class(const ClusterSched *self, const ClusterScorePlugin *plugin, guint p)
+{
+	return !self->reference && plugin->klass->node_state_only &&
+	       p < CLUSTER_SCHED_CLASS_PLUGINS;
+}
+
+/*
+ * The class-scored plugins without a normaliser (@mask) add weight × score
+ * to a node's total whatever the other nodes score: one sum per class and
+ * cycle, added per node. Integer sums: the order of the terms is free.
+ */
+static void
+add_fixed_totals(ClusterSched *self, const ClusterPod *pod, guint32 mask, gint64 *totals)
+{
+	ClusterNode *const *nodes = (ClusterNode *const *)self->feasible->pdata;
+	ClusterSchedClassMemo *const *memos = (ClusterSchedClassMemo *const *)self->memos->pdata;
+
+	if (mask == 0)
+		return;
+	for (guint i = 0; i < self->feasible->len; i++) {
+		ClusterSchedClassMemo *memo = memos[i];
+
+		if (memo->fixed_cycle != self->cycle) {
+			memo->fixed_total = 0;
+			for (guint p = 0; p < self->plugins->len; p++) {
+				ClusterScorePlugin *plugin = self->plugins->pdata[p];
+
+				if (mask & (1u << p))
+					memo->fixed_total +=
+					        plugin->klass->score(plugin, pod, nodes[i]) *
+					        plugin->weight;
+			}
+			memo->fixed_cycle = self->cycle;
+		}
+		totals[i] += memo->fixed_total;
+	}
+}
+
 /* prioritizeNodes: Σ weight × (normalised) score per feasible node. */
 static void
 prioritize(ClusterSched *self, const ClusterPod *pod)
@@ -369,6 +456,7 @@ prioritize(ClusterSched *self, const ClusterPod *pod)
 	guint n = self->feasible->len;
 	ClusterNode *const *nodes = (ClusterNode *const *)self->feasible->pdata;
 	gint64 *totals, *scores;
+	guint32 fixed = 0; /* class-scored plugins summed by add_fixed_totals() */
 
 	g_array_set_size(self->totals, n);
 	g_array_set_size(self->scores, n);
@@ -382,18 +470,23 @@ prioritize(ClusterSched *self, const ClusterPod *pod)
 		if (plugin->klass->prescore != NULL &&
 		    !plugin->klass->prescore(plugin, pod, nodes, n))
 			continue;
-		if (!self->reference && plugin->klass->node_state_only &&
-		    p < CLUSTER_SCHED_CLASS_PLUGINS)
+		self->stats.score_calls += n;
+		/* node_state_only scores draw nothing: summing them later keeps the draws' order */
+		if (scored_by_class(self, plugin, p) && plugin->klass->normalize == NULL) {
+			fixed |= 1u << p;
+			continue;
+		}
+		if (scored_by_class(self, plugin, p))
 			score_by_class(self, plugin, p, pod, scores);
 		else
 			for (guint i = 0; i < n; i++)
 				scores[i] = plugin->klass->score(plugin, pod, nodes[i]);
-		self->stats.score_calls += n;
 		if (plugin->klass->normalize != NULL)
 			plugin->klass->normalize(plugin, pod, scores, n);
 		for (guint i = 0; i < n; i++)
 			totals[i] += scores[i] * plugin->weight;
 	}
+	add_fixed_totals(self, pod, fixed, totals);
 }
 
 /*

@@ -89,6 +89,9 @@ sim_pod_free(gpointer data)
 	cluster_pod_free(sp->pod);
 	g_free(sp->devices);
 	g_free(sp->rates);
+	for (guint i = 0; i < sp->n_history; i++)
+		g_free(sp->history[i].devices);
+	g_free(sp->history);
 	g_ptr_array_unref(sp->claims);
 	g_strfreev(sp->templates);
 	g_strfreev(sp->adopt);
@@ -220,6 +223,8 @@ cluster_sim_free(ClusterSim *self)
 	g_array_unref(self->victims);
 	g_array_unref(self->placed);
 	g_array_unref(self->arrivals);
+	if (self->invariant_sums != NULL)
+		g_array_unref(self->invariant_sums);
 	cluster_journal_free(self->journal);
 	g_free(self);
 }
@@ -261,6 +266,8 @@ cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *wor
 	sp->devices = g_new0(guint, sp->devices_size);
 	sp->rates = g_new0(double, sp->devices_size);
 	sp->bound_at = -1;
+	sp->placed_at = -1;
+	sp->left_at = -1;
 	sp->finished_at = -1;
 	sp->claims = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; work->claims != NULL && work->claims[i] != NULL; i++)
@@ -420,12 +427,15 @@ bind(ClusterSim *self, ClusterSimPod *sp, ClusterNode *node)
 	self->stats.bound++;
 	self->binds++;
 	cluster_sim__pending_add(self, -1);
+	sp->placed_at = now_of(self);
 	if (sp->bound_at < 0) {
 		sp->bound_at = now_of(self);
 		sim_samples_add(self->latencies,
 		                sim_time_to_seconds(sp->bound_at - sp->work.arrival));
 	}
-	if (!cluster_sim__defer_prepare(self, sp))
+	if (cluster_sim__defer_prepare(self, sp))
+		sp->phase = CLUSTER_POD_CREATING;
+	else
 		cluster_kubelet__start(self, sp);
 	cluster_sim__evict_on_bind(self, sp);
 }
@@ -541,6 +551,7 @@ cluster_sim__end_pod(ClusterSim *self, ClusterSimPod *sp)
 {
 	gboolean deallocated;
 
+	sp->left_at = now_of(self);
 	cluster_sim__evict_on_end(self, sp);
 	cluster_kubelet__stop(self, sp);
 	cluster_sched_release(self->sched, sp->pod, sp->node->node);
@@ -593,8 +604,7 @@ on_delete(SimLoop *loop, const SimEvent *ev, gpointer data)
 		cluster_sim__pending_add(self, -1);
 		release_claims(self, sp);
 		cluster_sim__after_queue_change(self);
-	} else if (sp->phase == CLUSTER_POD_RUNNING || sp->phase == CLUSTER_POD_RESTARTING ||
-	           sp->phase == CLUSTER_POD_LOST) {
+	} else if (cluster_sim__is_bound(sp)) {
 		sim_loop_cancel(loop, sp->eviction);
 		sp->eviction = SIM_EVENT_ID_NONE;
 		cluster_sim__end_pod(self, sp);

@@ -66,10 +66,16 @@ cluster_sim_node_event(ClusterSim *self, SimTime when, ClusterNode *node, Cluste
 }
 
 gboolean
+cluster_pod_phase_is_bound(ClusterPodPhase phase)
+{
+	return phase == CLUSTER_POD_RUNNING || phase == CLUSTER_POD_RESTARTING ||
+	       phase == CLUSTER_POD_LOST || phase == CLUSTER_POD_CREATING;
+}
+
+gboolean
 cluster_sim__is_bound(const ClusterSimPod *sp)
 {
-	return sp->phase == CLUSTER_POD_RUNNING || sp->phase == CLUSTER_POD_RESTARTING ||
-	       sp->phase == CLUSTER_POD_LOST;
+	return cluster_pod_phase_is_bound(sp->phase);
 }
 
 /*
@@ -114,6 +120,33 @@ recreate(ClusterSim *self, ClusterSimPod *sp)
 	sp->qp = cluster_queue_add(self->queue, sp->pod, sim_loop_get_now(self->loop));
 }
 
+/*
+ * The placement an eviction ends joins the pod's history, for the report's
+ * placements[] (issue 18): its node, devices and times. Only pods evicted
+ * at least once pay for it.
+ */
+static void
+record_placement(ClusterSimPod *sp, SimTime now)
+{
+	ClusterSimPlacement *p;
+
+	sp->history = g_renew(ClusterSimPlacement, sp->history, sp->n_history + 1);
+	p = &sp->history[sp->n_history++];
+	p->node = sp->node->index;
+	p->n_devices = sp->n_devices;
+	p->devices = g_memdup2(sp->devices, sp->n_devices * sizeof *sp->devices);
+	p->start = sp->placed_at;
+	p->end = now;
+	p->why = sp->phase == CLUSTER_POD_LOST ? CLUSTER_PLACEMENT_NODE_FAILURE
+	                                       : CLUSTER_PLACEMENT_EVICTED;
+}
+
+const char *
+cluster_placement_end_to_string(ClusterPlacementEnd why)
+{
+	return why == CLUSTER_PLACEMENT_NODE_FAILURE ? "node-failure" : "evicted";
+}
+
 void
 cluster_sim_evict_pod(ClusterSim *self, guint index)
 {
@@ -123,6 +156,7 @@ cluster_sim_evict_pod(ClusterSim *self, guint index)
 	sp = self->pods->pdata[index];
 	if (!cluster_sim__is_bound(sp))
 		return;
+	record_placement(sp, sim_loop_get_now(self->loop));
 	cluster_sim__end_pod(self, sp); /* cancels its eviction timers */
 	recreate(self, sp);
 	cluster_sim__after_queue_change(self);
@@ -216,7 +250,7 @@ on_node_restore(SimLoop *loop, const SimEvent *ev, gpointer data)
 			ClusterSimPod *sp = self->pods->pdata[i];
 
 			if (sp->node == sn && sp->phase == CLUSTER_POD_LOST)
-				cluster_kubelet__restart(self, sp);
+				cluster_sim__kubelet_resume(self, sp);
 		}
 	}
 	sn->node->unschedulable = FALSE;

@@ -86,3 +86,28 @@ cluster_sim_get_pod_node_index(const ClusterSim *self, guint pod)
 	sp = self->pods->pdata[pod];
 	return sp->node != NULL ? sp->node->index : G_MAXUINT;
 }
+
+const ClusterSimPlacement *
+cluster_sim_get_pod_history(const ClusterSim *self, guint pod, guint *n_out)
+{
+	const ClusterSimPod *sp;
+
+	g_assert(pod < self->pods->len);
+	sp = self->pods->pdata[pod];
+	*n_out = sp->n_history;
+	return sp->history;
+}
+
+SimTime
+cluster_sim_get_pod_placed_at(const ClusterSim *self, guint pod)
+{
+	g_assert(pod < self->pods->len);
+	return ((const ClusterSimPod *)self->pods->pdata[pod])->placed_at;
+}
+
+SimTime
+cluster_sim_get_pod_left_at(const ClusterSim *self, guint pod)
+{
+	g_assert(pod < self->pods->len);
+	return ((const ClusterSimPod *)self->pods->pdata[pod])->left_at;
+}

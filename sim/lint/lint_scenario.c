@@ -118,6 +118,8 @@ add_mode_cluster(const Scenario *sc,
 static void
 lint_dra_mode(const Scenario *sc, const ScenarioMode *mode, K8sDiagList *diags)
 {
+	/* first: @set's copies of its slices borrow from it, so it is freed last */
+	g_autoptr(K8sObjectSet) imported = NULL;
 	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
 	g_autoptr(HwLintTarget) target = hw_lint_target_new();
 	g_autoptr(K8sDiagList) quiet = k8s_diag_list_new();
@@ -132,6 +134,17 @@ lint_dra_mode(const Scenario *sc, const ScenarioMode *mode, K8sDiagList *diags)
 	scenario_dra_classes_load(sc, set, quiet);
 	if (!add_mode_cluster(sc, mode, target, set, diags))
 		return;
+	/* an imported cluster: the slices this mode has after its what-ifs, for both
+	 * the allocator's pass and the published-names pass */
+	imported = scenario_mode_inventory(sc, mode, diags);
+	if (imported != NULL) {
+		hw_lint_target_add_objects(target, imported);
+		for (guint i = 0; i < k8s_object_set_count_kind(imported, K8S_KIND_RESOURCE_SLICE);
+		     i++)
+			k8s_object_set_add_copy(
+			        set, k8s_object_set_get_kind(imported, K8S_KIND_RESOURCE_SLICE, i),
+			        NULL);
+	}
 	lint_dra_requests(set, diags);
 	hw_lint_selectors(target, set, diags);
 }
@@ -215,6 +228,50 @@ lint_modes(const Scenario *sc, GPtrArray *lists, GPtrArray *names)
 	}
 }
 
+static void
+copy_all(K8sObjectSet *to, K8sObjectSet *from)
+{
+	for (guint i = 0; from != NULL && i < k8s_object_set_count(from); i++)
+		k8s_object_set_add_copy(to, k8s_object_set_get(from, i), NULL);
+}
+
+static gboolean
+is_imported_file(const Scenario *sc, const char *file)
+{
+	for (guint i = 0; file != NULL && i < sc->imported.manifests->len; i++) {
+		if (strcmp(file, sc->imported.manifests->pdata[i]) == 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* The imported pods (spec.workload.imported) and their claims, linted beside the
+ * manifests and the cluster's objects, whose claims, templates and classes they
+ * name; only the findings in the imported files are kept (the rest are reported
+ * by the manifests' own pass). */
+static void
+lint_imported(const Scenario *sc, K8sDiagList *diags)
+{
+	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
+	g_autoptr(K8sDiagList) found = k8s_diag_list_new();
+	g_autoptr(K8sDiagList) kept = k8s_diag_list_new();
+
+	if (sc->imported.objects == NULL)
+		return;
+	copy_all(set, sc->objects);
+	copy_all(set, sc->inventory);
+	copy_all(set, sc->imported.objects);
+	k8s_lint_set(set, found);
+	lint_cel_selectors(set, found);
+	for (guint i = 0; i < k8s_diag_list_count(found); i++) {
+		const K8sDiag *d = k8s_diag_list_get(found, i);
+
+		if (is_imported_file(sc, d->pos.file))
+			k8s_diag_list_add(kept, d->severity, &d->pos, d->path, "%s", d->message);
+	}
+	lint_classes_append_user(diags, kept);
+}
+
 guint
 lint_scenario(const char *path, K8sDiagList *diags)
 {
@@ -239,5 +296,8 @@ lint_scenario(const char *path, K8sDiagList *diags)
 	lint_cel_selectors(sc->objects, found);
 	lint_shared_claims_scenario(sc, found);
 	lint_classes_append_user(diags, found);
+	lint_imported(sc, diags);
+	if (sc->imported.objects != NULL)
+		n_objects += k8s_object_set_count(sc->imported.objects);
 	return n_objects;
 }

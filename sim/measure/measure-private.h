@@ -33,6 +33,12 @@ gboolean scenario_sample__append_device_id(const ScenarioSampler *self,
                                            guint dev,
                                            GString *out);
 
+/* ---- placement history (measure_placements.c) ---- */
+
+/* Sets @rec's shared flag and, when the row cannot tell them, its placements. */
+void measure__collect_placements(const MeasureRunEnd *run, guint pod, ScenarioPodRecord *rec);
+void measure__placements_clear(ScenarioPodRecord *rec);
+
 /* ---- FGD fragmentation (measure_frag.c) ---- */
 
 typedef enum {

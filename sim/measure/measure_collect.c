@@ -28,6 +28,12 @@ insert_const(GStringChunk *strings, const char *text)
 	return text != NULL ? g_string_chunk_insert_const(strings, text) : NULL;
 }
 
+static void
+pod_record_clear(gpointer data)
+{
+	measure__placements_clear(data);
+}
+
 /* Per-pod records from what the simulation kept about each pod (index = uid). */
 static GArray *
 collect_pods(const MeasureRunEnd *run, ScenarioResult *result)
@@ -42,6 +48,7 @@ collect_pods(const MeasureRunEnd *run, ScenarioResult *result)
 	        result->end_reason == SCENARIO_END_QUIESCENT ||
 	        (result->horizon != SIM_TIME_NEVER && sim_loop_is_quiescent(run->loop));
 
+	g_array_set_clear_func(out, pod_record_clear);
 	for (guint i = 0; i < n; i++) {
 		const ScenarioPod *pod = &g_array_index(run->pods, ScenarioPod, i);
 		SimTime latency = cluster_sim_get_pod_latency(run->sim, i);
@@ -67,6 +74,7 @@ collect_pods(const MeasureRunEnd *run, ScenarioResult *result)
 
 		if (jct >= 0 && pod->work > 0 && pod->work != SIM_TIME_NEVER)
 			rec.slowdown = (double)jct / (double)pod->work;
+		measure__collect_placements(run, i, &rec);
 		g_array_append_val(out, rec);
 	}
 	result->pod_strings = strings;
@@ -119,6 +127,7 @@ measure_collect(ScenarioResult *r, const MeasureRunEnd *run)
 	r->running = st->running;
 	r->oom_kills = st->oom_kills;
 	r->evictions = st->evictions;
+	cluster_sim_get_ledger(run->sim, &r->ledger);
 	r->events_applied = run->events_applied;
 	r->pending_never_tried = cluster_sim_count_pending_by_plugin(run->sim, r->unschedulable);
 	cluster_sim_get_capacity(run->sim, &r->n_gpus, &r->gpu_compute_capacity,

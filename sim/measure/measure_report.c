@@ -53,6 +53,7 @@ pod_outcome(const ScenarioPodRecord *rec)
 		return RPT_OUTCOME_DELETED;
 	case CLUSTER_POD_LOST: /* its node failed: it will be evicted */
 		return RPT_OUTCOME_EVICTED;
+	case CLUSTER_POD_CREATING: /* bound, ContainerCreating: API phase Pending */
 	case CLUSTER_POD_PENDING:
 	default:
 		return rec->never_runs ? RPT_OUTCOME_UNRUNNABLE : RPT_OUTCOME_PENDING;
@@ -110,10 +111,31 @@ scenario_result_free(ScenarioResult *self)
 	g_free(self);
 }
 
+/* The record's placements as the report's (the last one ends with the pod's outcome). */
+static void
+fill_placements(GArray *out, const ScenarioPodRecord *rec, RptOutcome outcome)
+{
+	g_array_set_size(out, 0);
+	for (guint k = 0; k < rec->n_placements; k++) {
+		const ScenarioPlacement *p = &rec->placements[k];
+		RptPlacement place = {
+			.node = p->node,
+			.devices = p->devices,
+			.start_us = p->start >= 0 ? p->start : RPT_TIME_NONE,
+			.end_us = p->end >= 0 ? p->end : RPT_TIME_NONE,
+			.ended = p->ended != NULL ? p->ended : rpt_outcome_to_string(outcome),
+		};
+
+		g_array_append_val(out, place);
+	}
+}
+
 /* Per-pod records; the HTML's latency and slowdown CDFs are drawn from them. */
 static void
 fill_pods(RptMode *mode, const ScenarioResult *r)
 {
+	g_autoptr(GArray) places = g_array_new(FALSE, TRUE, sizeof(RptPlacement));
+
 	for (guint i = 0; r->pod_records != NULL && i < r->pod_records->len; i++) {
 		const ScenarioPodRecord *rec = &g_array_index(r->pod_records, ScenarioPodRecord, i);
 		RptPod pod = {
@@ -129,10 +151,34 @@ fill_pods(RptMode *mode, const ScenarioResult *r)
 			.outcome = pod_outcome(rec),
 			.attempts = rec->attempts,
 			.oom_kills = rec->restarts,
+			.shared = rec->shared,
 		};
 
+		fill_placements(places, rec, pod.outcome);
+		pod.placements = (const RptPlacement *)(gconstpointer)places->data;
+		pod.n_placements = places->len;
 		rpt_mode_add_pod(mode, &pod);
 	}
+}
+
+static void
+fill_ledger(RptMode *mode, const ScenarioResult *r)
+{
+	const ClusterSimLedger *l = &r->ledger;
+	RptLedger ledger = {
+		.submitted = l->submitted,
+		.pending = l->pending,
+		.creating = l->creating,
+		.running = l->running,
+		.restarting = l->restarting,
+		.lost = l->lost,
+		.completed = l->completed,
+		.deleted = l->deleted,
+		.evictions = r->evictions,
+		.oom_kills = r->oom_kills,
+	};
+
+	rpt_mode_set_ledger(mode, &ledger);
 }
 
 static void
@@ -220,6 +266,7 @@ fill_mode(RptMode *mode, const ScenarioResult *r, const ScenarioMode *spec)
 		rpt_mode_add_unschedulable(mode, "(not yet tried, or failed on an error)",
 		                           r->pending_never_tried);
 	}
+	fill_ledger(mode, r);
 	fill_series(mode, r);
 	scenario_sample__fill_report(r->sampler, mode);
 	fill_pods(mode, r);

@@ -12,6 +12,7 @@
 
 #include <glib/gstdio.h>
 
+#include "base.h"
 #include "plan.h"
 
 static const char *const plan_files[] = { "points",    "plan-key.txt", "plan.txt",
@@ -63,8 +64,10 @@ plan_key(const PlanSpec *spec, SimTime horizon, GError **error)
 	g_autofree char *absolute = g_canonicalize_filename(spec->scenario, NULL);
 	gsize length;
 
-	if (!g_file_get_contents(spec->scenario, &text, &length, error))
+	if (!base_read_file(spec->scenario, &text, &length, error)) {
+		g_prefix_error(error, "%s: ", spec->scenario);
 		return NULL;
+	}
 	digest = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, length);
 	return g_strdup_printf("scenario: %s\nsha256: %s\nhorizon_us: %" G_GINT64_FORMAT "\n",
 	                       absolute, digest, (gint64)horizon);
@@ -82,7 +85,7 @@ plan_dir_prepare(const PlanSpec *spec, SimTime horizon, const char *dir, GError 
 		return FALSE;
 	if ((key = plan_key(spec, horizon, error)) == NULL)
 		return FALSE;
-	if (g_file_get_contents(key_path, &old_key, NULL, NULL) && strcmp(old_key, key) != 0) {
+	if (base_read_file(key_path, &old_key, NULL, NULL) && strcmp(old_key, key) != 0) {
 		g_set_error(error, PLAN_ERROR, PLAN_ERROR_INPUT,
 		            "%s holds the points of another plan (the scenario, its text or the "
 		            "horizon changed): remove %s or choose another -o DIR",

@@ -105,6 +105,9 @@ void scenario_whatif__clear(ScenarioMode *m);
 /* After the inventory is loaded: what-if keys without spec.cluster.objects are
  * errors; with it, every name is checked (scenario_mode_check_nodes()). */
 void scenario_whatif__check(const Scenario *self, K8sDiagList *diags);
+/* The nodes of each mode (pools, imported Nodes, addNodes) against DRASIM_MAX_NODES;
+ * FALSE after an error at the entry that passes it. */
+gboolean scenario_whatif__check_node_count(const Scenario *self, K8sDiagList *diags);
 /* After the inventory is loaded: spec.events' node names that are no pool's node
  * against the imported nodes (and the clones modes add); mig-reconfigure on an
  * imported node is an error (docs/import.md, "Events on imported nodes"). */

@@ -3,7 +3,8 @@
  * scenario, decoded strictly to plain values (ScenarioEvent): node failure
  * and restore, drain, cordon and uncordon, node taints, DRA device taints and
  * the NVIDIA mig-manager's reconfiguration, a node's NotReady flap, a
- * node's DRA driver unavailable. Targets are checked against the
+ * node's DRA driver unavailable, a driver republishing its pool (devices
+ * removed), a pool incomplete for a while, a kubelet restart. Targets are checked against the
  * node pools here, and against the imported nodes once the inventory is
  * loaded (scenario_whatif_dec.c). sim/world replays them (world_events.c).
  */
@@ -24,6 +25,10 @@ static const char *const action_names[] = {
 	"mig-reconfigure",
 	"not-ready",
 	"driver-unavailable",
+	"republish",
+	"device-remove",
+	"pool-incomplete",
+	"kubelet-restart",
 	NULL,
 };
 
@@ -168,7 +173,8 @@ decode_action(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scena
 		scenario_dec__error(dec, node, field,
 		                    "expected an action: fail, restore, drain, cordon, uncordon, "
 		                    "taint, untaint, device-taint, device-untaint, "
-		                    "mig-reconfigure, not-ready or driver-unavailable");
+		                    "mig-reconfigure, not-ready, driver-unavailable, republish, "
+		                    "device-remove, pool-incomplete or kubelet-restart");
 		return;
 	}
 	s = scenario_dec__string(dec, v, field);
@@ -179,8 +185,8 @@ decode_action(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Scena
 		scenario_dec__error(dec, v, field,
 		                    "expected fail, restore, drain, cordon, uncordon, taint, "
 		                    "untaint, device-taint, device-untaint, mig-reconfigure, "
-		                    "not-ready or driver-unavailable, got "
-		                    "\"%s\"",
+		                    "not-ready, driver-unavailable, republish, device-remove, "
+		                    "pool-incomplete or kubelet-restart, got \"%s\"",
 		                    s);
 }
 
@@ -329,6 +335,32 @@ decode_duration(ScenarioDec *dec, const K8sYamlNode *node, const char *path, Sce
 		scenario_dec__error(dec, v, field, "expected a duration >= 0");
 }
 
+/* devices: optional for device-(un)taint and republish, required for
+ * device-remove and pool-incomplete, refused elsewhere. */
+static void
+decode_event_devices(ScenarioDec *dec, const K8sYamlNode *node, const char *path, ScenarioEvent *e)
+{
+	g_autofree char *field = g_strdup_printf("%s.devices", path);
+	const K8sYamlNode *v = k8s_yaml_map_lookup(node, "devices");
+	gboolean required = e->action == SCENARIO_EVENT_DEVICE_REMOVE ||
+	                    e->action == SCENARIO_EVENT_POOL_INCOMPLETE;
+
+	if (!scenario_event_action_is_device(e->action) && e->action != SCENARIO_EVENT_REPUBLISH &&
+	    !required)
+		reject_field(dec, node, path, "devices", e,
+		             "device-taint, device-untaint, republish, device-remove and "
+		             "pool-incomplete");
+	else if (v != NULL)
+		decode_devices(dec, v, field, e);
+	else if (required)
+		scenario_dec__error(dec, node, field,
+		                    "expected the names of the devices %s (as the node's "
+		                    "ResourceSlices name them, e.g. gpu-0)",
+		                    e->action == SCENARIO_EVENT_DEVICE_REMOVE
+		                            ? "the driver stops publishing"
+		                            : "of the slice published late");
+}
+
 static void
 decode_event(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
@@ -369,14 +401,7 @@ decode_event(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const ch
 	} else {
 		reject_field(dec, node, path, "taint", &e, "taint actions");
 	}
-	if (scenario_event_action_is_device(e.action)) {
-		g_autofree char *field = g_strdup_printf("%s.devices", path);
-
-		if ((v = k8s_yaml_map_lookup(node, "devices")) != NULL)
-			decode_devices(dec, v, field, &e);
-	} else {
-		reject_field(dec, node, path, "devices", &e, "device-taint and device-untaint");
-	}
+	decode_event_devices(dec, node, path, &e);
 	if (e.action == SCENARIO_EVENT_MIG_RECONFIGURE) {
 		g_autofree char *field = g_strdup_printf("%s.migConfig", path);
 
@@ -390,11 +415,13 @@ decode_event(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const ch
 		reject_field(dec, node, path, "migConfig", &e, "mig-reconfigure");
 	}
 	if (e.action == SCENARIO_EVENT_MIG_RECONFIGURE || e.action == SCENARIO_EVENT_NOT_READY ||
-	    e.action == SCENARIO_EVENT_DRIVER_DOWN)
+	    e.action == SCENARIO_EVENT_DRIVER_DOWN || e.action == SCENARIO_EVENT_POOL_INCOMPLETE ||
+	    e.action == SCENARIO_EVENT_KUBELET_RESTART)
 		decode_duration(dec, node, path, &e);
 	else
 		reject_field(dec, node, path, "duration", &e,
-		             "mig-reconfigure, not-ready and driver-unavailable");
+		             "mig-reconfigure, not-ready, driver-unavailable, pool-incomplete and "
+		             "kubelet-restart");
 	g_array_append_val(self->events, e);
 }
 

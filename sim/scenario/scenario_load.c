@@ -399,7 +399,8 @@ load_text(const char *path,
 		scenario_objects__load(self, diags);
 	}
 	/* After the inventory: the what-if edits and the events name its Nodes. */
-	if (k8s_diag_list_count_errors(diags) == before) {
+	if (k8s_diag_list_count_errors(diags) == before &&
+	    scenario_whatif__check_node_count(self, diags)) {
 		scenario_whatif__check(self, diags);
 		scenario_whatif__check_events(self, diags);
 	}

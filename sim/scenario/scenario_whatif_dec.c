@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "base.h"
 #include "base_strict.h"
 #include "scenario-private.h"
 
@@ -371,4 +372,62 @@ scenario_whatif__check_events(const Scenario *self, K8sDiagList *diags)
 			        "a mode's `mig: {%s: LAYOUT}` instead (docs/import.md section 3)",
 			        e->node, e->node);
 	}
+}
+
+/* The error at the pool or addNodes entry (or the imported cluster) whose nodes pass
+ * DRASIM_MAX_NODES: @what is "this pool brings", "this addNodes entry brings" or "the
+ * imported cluster brings". */
+static void
+nodes_over_limit(
+        K8sDiagList *diags, const K8sPos *pos, const char *field, const char *what, guint64 total)
+{
+	g_autofree char *sentence = base_limit_describe(BASE_LIMIT_NODES);
+
+	k8s_diag_list_error(diags, pos, field, "%s the nodes to %" G_GUINT64_FORMAT "; %s", what,
+	                    total, sentence);
+}
+
+/* Pools (count each), imported Nodes, then each mode's addNodes clones: every node is
+ * built for a run, so their sum per mode is bounded before anything is made. */
+gboolean
+scenario_whatif__check_node_count(const Scenario *self, K8sDiagList *diags)
+{
+	guint64 limit = base_limit_get(BASE_LIMIT_NODES);
+	g_autoptr(GPtrArray) imported = valid_names(self, NAME_IMPORTED, NULL); /* NULL-ended */
+	guint64 cluster = imported->len - 1;
+
+	if (cluster > limit) {
+		K8sPos pos = { self->file, 1, 1 };
+
+		nodes_over_limit(diags, &pos, "spec.cluster.objects", "the imported cluster brings",
+		                 cluster);
+		return FALSE;
+	}
+	for (guint i = 0; i < self->pools->len; i++) {
+		const ScenarioPool *p = &g_array_index(self->pools, ScenarioPool, i);
+		g_autofree char *field = g_strdup_printf("spec.cluster.nodePools[%u].count", i);
+
+		if ((cluster += p->count) > limit) {
+			nodes_over_limit(diags, &p->pos, field, "this pool brings", cluster);
+			return FALSE;
+		}
+	}
+	for (guint i = 0; i < self->modes->len; i++) {
+		const ScenarioMode *m = &g_array_index(self->modes, ScenarioMode, i);
+		guint64 total = cluster;
+
+		for (guint c = 0; m->add_nodes != NULL && c < m->add_nodes->len; c++) {
+			const ScenarioNodeClone *clone =
+			        &g_array_index(m->add_nodes, ScenarioNodeClone, c);
+			g_autofree char *field =
+			        g_strdup_printf("spec.modes[%u].addNodes[%u].count", i, c);
+
+			if ((total += clone->count) > limit) {
+				nodes_over_limit(diags, &clone->pos, field,
+				                 "this addNodes entry brings", total);
+				return FALSE;
+			}
+		}
+	}
+	return TRUE;
 }

@@ -197,6 +197,8 @@ sweep_manifest_load(const char *dir, GError **error)
 		g_prefix_error(error, "%s is not a sweep folder: ", dir);
 		return NULL;
 	}
+	if (!base_json_check_depth(path, text, len, error))
+		return NULL;
 	root = cJSON_ParseWithLength(text, len);
 	schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
 	if (!cJSON_IsString(schema) || strcmp(schema->valuestring, SWEEP_MANIFEST_SCHEMA) != 0 ||

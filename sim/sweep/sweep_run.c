@@ -34,7 +34,7 @@ sweep_run__seconds(const char *cells_dir, const SweepRun *run)
 	g_autofree char *path = sweep_run__file(cells_dir, run, SWEEP_SECONDS_FILE);
 	g_autofree char *text = NULL;
 
-	if (!g_file_get_contents(path, &text, NULL, NULL))
+	if (!base_read_file(path, &text, NULL, NULL))
 		return 0;
 	return g_ascii_strtod(text, NULL);
 }
@@ -199,7 +199,7 @@ sweep_run_load(const char *cells_dir, const SweepRun *run, char **error_text)
 
 	if (!g_file_test(report, G_FILE_TEST_EXISTS)) {
 		if (error_text != NULL)
-			*error_text = g_file_get_contents(failed, &text, NULL, NULL)
+			*error_text = base_read_file(failed, &text, NULL, NULL)
 			                      ? g_strchomp(text)
 			                      : g_strdup("not run");
 		return NULL;

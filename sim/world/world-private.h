@@ -176,6 +176,23 @@ typedef struct {
 	K8sDiagList *diags;
 } ScenarioEventsEnv;
 
+/*
+ * world_events_pool.c: publishes the next generation (+@generation) of @hw's
+ * gpu.nvidia.com pool into @published and gives it to @env->dra, leaving out
+ * the devices of @omit (nullable); with @late, those go into extra slices of
+ * the same generation appended to @late (K8sResourceSlice *, to add later:
+ * the pool is incomplete until then). Names of @omit the pool lacks are
+ * appended to @missing (nullable; borrowed from @omit).
+ */
+gboolean scenario_events__publish_pool(const ScenarioEventsEnv *env,
+                                       K8sObjectSet *published,
+                                       const HwNode *hw,
+                                       const HwPublishOptions *opts,
+                                       gint64 generation,
+                                       const char *const *omit,
+                                       GPtrArray *late,
+                                       GPtrArray *missing);
+
 /* Schedules every event of the scenario on @env->loop. Free after @env->dra. */
 ScenarioEvents *scenario_events__new(const ScenarioEventsEnv *env);
 void scenario_events__free(ScenarioEvents *self);
@@ -200,9 +217,10 @@ typedef struct {
 	ScenarioEventsEnv env;
 	ScenarioGpuSpec *gpuspec; /* the trace's gpu_spec in this world */
 	K8sObjectSet *published;
-	GArray *pods;    /* ScenarioPod */
-	GArray *pending; /* guint64 samples */
-	GArray *alloc;   /* double samples: busy devices / devices */
+	K8sObjectSet *scratch; /* dra world: one node's objects, their text in published's */
+	GArray *pods;          /* ScenarioPod */
+	GArray *pending;       /* guint64 samples */
+	GArray *alloc;         /* double samples: busy devices / devices */
 	uint32_t kind_sample;
 	SimTime last_sample; /* time of the last sample, -1 before the first */
 	guint64 max_samples; /* the sampled values limit over the series */

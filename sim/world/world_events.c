@@ -5,7 +5,9 @@
  * NVIDIA mig-manager's reconfiguration (nvidia.com/mig.config changes:
  * cordon, evict GPU pods, reconfigure for a while, relabel, the device
  * plugin advertises the new MIG devices), a node NotReady for a while (a
- * flap), a node's DRA driver unavailable for a while. The mechanics live in sim/cluster;
+ * flap), a node's DRA driver unavailable for a while, the GPU pool's next
+ * generation (republish, device-remove, pool-incomplete: world_events_pool.c)
+ * and a kubelet restart. The mechanics live in sim/cluster;
  * this file resolves targets and builds what each world needs. The events
  * are decoded by sim/scenario (scenario_events_dec.c). A node may be a
  * pool's or an imported one (spec.cluster.objects); a node a what-if mode
@@ -27,6 +29,7 @@
 #define MIG_CLIENT_RESTART (60 * SIM_TIME_S)
 #define TAINT_NOT_READY    "node.kubernetes.io/not-ready"
 #define DRA_WIPING_DELAY   (30 * SIM_TIME_S) /* kubelet's defaultWipingDelay */
+#define NODE_MONITOR_GRACE (40 * SIM_TIME_S) /* kube-controller-manager's default */
 
 /* ============================================================= runtime */
 
@@ -45,6 +48,7 @@ struct ScenarioEvents {
 	ScenarioEventsEnv env;
 	guint32 kind;
 	guint32 kind_ready; /* a not-ready event's end: the node reports Ready again */
+	guint32 kind_late;  /* a pool-incomplete event's end: its late slices published */
 	guint64 applied;
 	GHashTable *cnodes;      /* name -> ClusterNode *, lookups only */
 	GHashTable *hwnodes;     /* name -> HwNode *, lookups only */
@@ -55,6 +59,7 @@ struct ScenarioEvents {
 	 * (extended world; what NFD lists in nfd.node.kubernetes.io/feature-labels) */
 	GHashTable *gfd_keys;
 	GHashTable *ready_due; /* index + 1 of the not-ready events whose end is scheduled */
+	GPtrArray *late;       /* per pool-incomplete node: GPtrArray of its late slices */
 };
 
 static void
@@ -358,25 +363,8 @@ pool_is_dynamic(ScenarioEvents *self, const char *node)
 static gboolean
 dra_republish(ScenarioEvents *self, const HwNode *hw, const HwPublishOptions *opts)
 {
-	guint n_before = k8s_object_set_count_kind(self->published, K8S_KIND_RESOURCE_SLICE);
-	guint n_after;
-
-	if (!hw_publish_objects(hw, opts, FALSE, self->published, self->env.diags))
-		return FALSE;
-	self->generations++;
-	n_after = k8s_object_set_count_kind(self->published, K8S_KIND_RESOURCE_SLICE);
-	for (guint i = n_before; i < n_after; i++) {
-		K8sResourceSlice *slice = k8s_object_as_resource_slice(
-		        k8s_object_set_get_kind(self->published, K8S_KIND_RESOURCE_SLICE, i));
-
-		if (g_strcmp0(slice->spec.driver, GPU_DRIVER) != 0)
-			continue; /* the NICs (dra.net) did not change */
-		slice->spec.pool.has_generation = TRUE;
-		slice->spec.pool.generation += self->generations;
-		cluster_dra_add_slice(self->env.dra, slice);
-	}
-	cluster_sim_notify(self->env.sim, CLUSTER_EVENT_SLICE_CHANGED);
-	return TRUE;
+	return scenario_events__publish_pool(&self->env, self->published, hw, opts,
+	                                     ++self->generations, NULL, NULL, NULL);
 }
 
 static gboolean
@@ -524,6 +512,75 @@ driver_down(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNo
 	return TRUE;
 }
 
+/* ---- the GPU pool's next generation (world_events_pool.c) ---- */
+
+static gboolean
+pool_event(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNode *cn, SimTime now)
+{
+	HwNode *hw = g_hash_table_lookup(self->hwnodes, cn->name);
+	g_autoptr(GArray) devices = g_array_new(FALSE, TRUE, sizeof(ClusterDevice));
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) resources = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) missing = g_ptr_array_new();
+	GPtrArray *late = NULL;
+	HwPublishOptions opts;
+
+	if (self->env.dra == NULL || hw == NULL) {
+		note(self, index,
+		     self->env.dra == NULL
+		             ? "the device plugin world has no ResourceSlices: no effect"
+		             : "an imported node's slices are not republished: no effect");
+		return FALSE;
+	}
+	hw_publish_options_init(&opts);
+	scenario_run__node_devices(self->env.mode, hw, &opts, devices, names, resources);
+	if (e->action == SCENARIO_EVENT_POOL_INCOMPLETE) {
+		late = g_ptr_array_new();
+		g_ptr_array_add(self->late, late);
+	}
+	if (!scenario_events__publish_pool(&self->env, self->published, hw, &opts,
+	                                   ++self->generations, (const char *const *)e->devices,
+	                                   late, missing))
+		return FALSE;
+	for (guint i = 0; i < missing->len; i++) {
+		g_autofree char *why =
+		        g_strdup_printf("node %s's pool %s has no device %s: nothing to leave out",
+		                        cn->name, GPU_DRIVER, (const char *)missing->pdata[i]);
+
+		note(self, index, why);
+	}
+	if (late != NULL && e->duration >= 0)
+		sim_loop_schedule(self->env.loop, now + e->duration, self->kind_late, PRIO_EVENT,
+		                  self->late->len - 1, NULL);
+	return TRUE;
+}
+
+/* The rest of an incomplete pool's slices: the pool is complete again. */
+static void
+on_late(SimLoop *loop, const SimEvent *ev, gpointer data)
+{
+	ScenarioEvents *self = data;
+	const GPtrArray *late = self->late->pdata[ev->target];
+
+	for (guint i = 0; i < late->len; i++)
+		cluster_dra_add_slice(self->env.dra, late->pdata[i]);
+	cluster_sim_notify(self->env.sim, CLUSTER_EVENT_SLICE_CHANGED);
+}
+
+/* Both worlds have a kubelet (cluster_sim_kubelet_restart). */
+static gboolean
+kubelet_restart(
+        ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNode *cn, SimTime now)
+{
+	if (e->duration < 0 || e->duration > NODE_MONITOR_GRACE)
+		note(self, index,
+		     "a kubelet silent over 40 s (node-monitor-grace-period) makes the node "
+		     "Unknown and tainted unreachable; drasim keeps it Ready (use fail for that)");
+	cluster_sim_kubelet_restart(self->env.sim, cn,
+	                            e->duration >= 0 ? now + e->duration : SIM_TIME_NEVER);
+	return TRUE;
+}
+
 /* ---- dispatch ---- */
 
 static gboolean
@@ -567,6 +624,12 @@ apply_node(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNod
 		return not_ready(self, index, e, cn, now);
 	case SCENARIO_EVENT_DRIVER_DOWN:
 		return driver_down(self, index, e, cn, now);
+	case SCENARIO_EVENT_REPUBLISH:
+	case SCENARIO_EVENT_DEVICE_REMOVE:
+	case SCENARIO_EVENT_POOL_INCOMPLETE:
+		return pool_event(self, index, e, cn, now);
+	case SCENARIO_EVENT_KUBELET_RESTART:
+		return kubelet_restart(self, index, e, cn, now);
 	case SCENARIO_N_EVENT_ACTIONS:
 		break;
 	}
@@ -666,6 +729,8 @@ scenario_events__new(const ScenarioEventsEnv *env)
 	self->ready_due = g_hash_table_new(NULL, NULL);
 	self->kind = sim_loop_add_kind(env->loop, "scenario-event", on_event, self);
 	self->kind_ready = sim_loop_add_kind(env->loop, "scenario-node-ready", on_ready, self);
+	self->late = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+	self->kind_late = sim_loop_add_kind(env->loop, "scenario-pool-complete", on_late, self);
 	for (guint i = 0; i < env->sc->events->len; i++)
 		sim_loop_schedule(env->loop, g_array_index(env->sc->events, ScenarioEvent, i).at,
 		                  self->kind, PRIO_EVENT, i, NULL);
@@ -683,6 +748,7 @@ scenario_events__free(ScenarioEvents *self)
 	k8s_object_set_free(self->published);
 	g_hash_table_unref(self->gfd_keys);
 	g_hash_table_unref(self->ready_due);
+	g_ptr_array_unref(self->late);
 	g_free(self);
 }
 

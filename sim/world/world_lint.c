@@ -4,10 +4,12 @@
  * of nvidia.com/gpu or nvidia.com/mig-<profile>, GFD node selectors) against one
  * node per pool as the mode's device plugin and GFD publish it
  * (xr_publish_objects()). A pod no node can ever take stays Pending in that
- * mode, so lint warns at the entry.
+ * mode, so lint warns at the entry. On an imported cluster the mode's own
+ * Nodes (world_inventory__build()) are checked as well.
  */
 #include <string.h>
 
+#include "world-inventory.h"
 #include "world-private.h"
 #include "xr_api.h"
 
@@ -84,14 +86,31 @@ publish_nodes(const Scenario *sc, const ScenarioMode *mode, K8sObjectSet *nodes,
 	return TRUE;
 }
 
+K8sObjectSet *
+scenario_mode_inventory(const Scenario *sc, const ScenarioMode *mode, K8sDiagList *diags)
+{
+	g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(scenario_note__free);
+	g_autoptr(GError) error = NULL;
+	WorldInventory inv = { 0 };
+	K8sObjectSet *set;
+
+	if (sc->inventory == NULL || !world_inventory__build(sc, mode, &inv, notes, diags, &error))
+		return NULL;
+	set = g_steal_pointer(&inv.set);
+	world_inventory__clear(&inv);
+	return set;
+}
+
 void
 scenario_lint_extended(const Scenario *sc, const ScenarioMode *mode, K8sDiagList *diags)
 {
 	g_autoptr(K8sObjectSet) nodes = k8s_object_set_new();
+	g_autoptr(K8sObjectSet) imported = NULL;
 	g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(scenario_note__free);
 
 	if (!publish_nodes(sc, mode, nodes, diags))
 		return;
+	imported = scenario_mode_inventory(sc, mode, diags);
 	for (guint i = 0; i < sc->entries->len; i++) {
 		const ScenarioEntry *e = &g_array_index(sc->entries, ScenarioEntry, i);
 		const K8sObject *obj = scenario_pods__find_object(sc, e);
@@ -106,7 +125,8 @@ scenario_lint_extended(const Scenario *sc, const ScenarioMode *mode, K8sDiagList
 		pod.spec = scenario_pods__object_spec(obj);
 		pod.obj = obj;
 		scenario_xlate__pod(sc, &pod, &x, notes);
-		if (x.resource != NULL && x.count > 0 && !some_node_fits(nodes, &x)) {
+		if (x.resource != NULL && x.count > 0 && !some_node_fits(nodes, &x) &&
+		    (imported == NULL || !some_node_fits(imported, &x))) {
 			for (guint k = 0; k + 1 < x.node_selector->len; k += 2)
 				g_string_append_printf(selector, "%s%s=%s", k == 0 ? " " : ", ",
 				                       (char *)x.node_selector->pdata[k],

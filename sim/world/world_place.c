@@ -114,8 +114,7 @@ count_tenants(PlaceNode *n, ClusterSim *sim, const ClusterNode *node)
 		PlaceRecord r = g_array_index(n->records, PlaceRecord, i);
 		ClusterPodPhase phase = cluster_sim_get_pod_phase(sim, r.pod);
 
-		if ((phase != CLUSTER_POD_RUNNING && phase != CLUSTER_POD_RESTARTING &&
-		     phase != CLUSTER_POD_LOST) ||
+		if (!cluster_pod_phase_is_bound(phase) ||
 		    cluster_sim_get_pod_node(sim, r.pod) != node)
 			continue;
 		g_array_index(n->records, PlaceRecord, kept++) = r;

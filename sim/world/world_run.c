@@ -89,6 +89,27 @@ last_node(K8sObjectSet *set)
 	             : NULL;
 }
 
+/*
+ * DRA world: the node's objects go to scratch memory and the allocator copies
+ * its slices right away; nothing reads the objects afterwards, so the next node
+ * reuses that memory and only their text stays (in run->published's strings).
+ * The copies join the allocator in node order (cluster_dra_add_converted_slices), as before.
+ */
+static gboolean
+publish_dra(WorldRun *run, const HwNode *node, const GPtrArray *slices)
+{
+	K8sObjectSet *set = run->scratch;
+
+	k8s_object_set_reset(set);
+	if (!hw_publish_objects_with(node, slices, FALSE, set, run->env.diags))
+		return FALSE;
+	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++)
+		cluster_dra_convert_slice(run->env.dra,
+		                          k8s_object_as_resource_slice(k8s_object_set_get_kind(
+		                                  set, K8S_KIND_RESOURCE_SLICE, i)));
+	return TRUE;
+}
+
 static gboolean
 add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, GError **error)
 {
@@ -122,7 +143,7 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 	/* one publish for the api objects, the simulation's devices and the sampler */
 	slices = hw_publish_nvidia(node, &opts);
 	if (run->env.mode->world == SCENARIO_WORLD_DRA) {
-		if (!hw_publish_objects_with(node, slices, FALSE, run->published, run->env.diags)) {
+		if (!publish_dra(run, node, slices)) {
 			g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
 			            "node %s: the published objects are not valid", name);
 			return FALSE;
@@ -131,7 +152,7 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 	                               error)) {
 		return FALSE;
 	}
-	knode = last_node(run->published);
+	knode = last_node(run->env.dra != NULL ? run->scratch : run->published);
 	cnode = knode ? cluster_k8s_node_new(knode, run->env.names, run->env.diags) : NULL;
 	if (cnode == NULL) {
 		g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD, "node %s: no Node object",
@@ -260,16 +281,6 @@ add_taint_rules(WorldRun *run)
 			        "the device plugin has no device taints (a DeviceTaintRule is "
 			        "DRA API): no effect");
 	}
-}
-
-static void
-add_dra_slices(WorldRun *run)
-{
-	for (guint i = 0; i < k8s_object_set_count_kind(run->published, K8S_KIND_RESOURCE_SLICE);
-	     i++)
-		cluster_dra_add_slice(run->env.dra,
-		                      k8s_object_as_resource_slice(k8s_object_set_get_kind(
-		                              run->published, K8S_KIND_RESOURCE_SLICE, i)));
 }
 
 static const K8sPodSpec empty_spec;
@@ -581,6 +592,7 @@ run_clear(WorldRun *run)
 	g_clear_pointer(&run->env.place, scenario_place__free);
 	g_clear_pointer(&run->env.loop, sim_loop_free);
 	g_clear_pointer(&run->env.names, cluster_res_names_free);
+	g_clear_pointer(&run->scratch, k8s_object_set_free); /* before the set it borrows from */
 	g_clear_pointer(&run->published, k8s_object_set_free);
 	g_clear_pointer(&run->inventory, k8s_object_set_free);
 	g_clear_pointer(&run->unpinned, g_ptr_array_unref);
@@ -607,6 +619,7 @@ run_begin(WorldRun *run, SimRngSet *rngs, WorkloadTrace **trace, GError **error)
 	run->env.loop = sim_loop_new();
 	run->env.names = cluster_res_names_new();
 	run->published = k8s_object_set_new();
+	run->scratch = k8s_object_set_new_scratch(run->published);
 	run->env.nodes = g_ptr_array_new_with_free_func((GDestroyNotify)hw_node_free);
 	run->pending = g_array_new(FALSE, TRUE, sizeof(guint64));
 	run->alloc = g_array_new(FALSE, TRUE, sizeof(double));
@@ -691,7 +704,7 @@ populate(WorldRun *run, guint before, GError **error)
 	gboolean ok = add_nodes(run, error);
 
 	if (ok && run->env.dra != NULL)
-		add_dra_slices(run);
+		cluster_dra_add_converted_slices(run->env.dra); /* publish_dra's */
 	if (ok)
 		add_taint_rules(run);
 	if (ok)

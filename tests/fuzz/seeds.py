@@ -68,6 +68,20 @@ def files(root, *patterns):
     return sorted(p for p in found if os.path.isfile(p))
 
 
+def fixture_workload(root, scenario):
+    """The scenario with `manifests: [manifests.yaml]` naming tests/fuzz/fixture/wl-DIR.yaml,
+    a copy of its folder's manifests.yaml written there."""
+    folder = os.path.dirname(scenario)
+    data = read(scenario)
+    manifests = os.path.join(folder, 'manifests.yaml')
+    if os.path.isfile(manifests) and b'manifests: [manifests.yaml]' in data:
+        name = 'wl-%s.yaml' % os.path.basename(folder)
+        with open(os.path.join(root, 'tests', 'fuzz', 'fixture', name), 'wb') as f:
+            f.write(read(manifests))
+        data = data.replace(b'manifests: [manifests.yaml]', b'manifests: [%s]' % name.encode())
+    return data
+
+
 def repo_seeds(root):
     corpus = os.path.join(root, 'tests', 'fuzz', 'corpus')
     n = {}
@@ -82,6 +96,7 @@ def repo_seeds(root):
     manifests = files(root, 'tests/data/bad/*.yaml', 'tests/data/bad/*.json',
                       'tests/data/import/*.yaml', 'tests/data/lint/**/*.yaml',
                       'tests/data/sharing/**/*.yaml', 'scenarios/*/manifests.yaml',
+                      'scenarios/faults/*/manifests.yaml',
                       'tests/data/alloc-budget/*.yaml')
     add('manifests', b'0', [p for p in manifests if not p.endswith('.json')])
     add('manifests', b'4', [p for p in manifests if p.endswith('.json')])
@@ -93,8 +108,11 @@ def repo_seeds(root):
     for p in files(root, 'tests/data/alloc-budget/*.yaml'):
         n['allocate'] += write_seed(os.path.join(corpus, 'allocate'), b'0',
                                     published + b'---\n' + ONE_GPU_POD)
-    # a scenario's manifests resolve in tests/fuzz/fixture, which has manifests.yaml
-    add('scenario', b'', files(root, 'scenarios/*/scenario.yaml'))
+    # a scenario's manifests resolve in tests/fuzz/fixture: each scenario names its own copy
+    # there (wl-DIR.yaml), so that its workload builds and the seed runs (fuzz_scenario.c)
+    for p in files(root, 'scenarios/*/scenario.yaml', 'scenarios/faults/*/*.yaml'):
+        n['scenario'] = n.get('scenario', 0) + write_seed(
+            os.path.join(corpus, 'scenario'), b'', fixture_workload(root, p))
     add('sweep', b'', files(root, 'scenarios/*/sweep.yaml', 'tests/unit/sweep/data/*.yaml'),
         lambda d: re.sub(rb'scenario: .*', b'scenario: scenario.yaml', d))
     catalogs = files(root, 'model/hw/catalog/*.yaml', 'scenarios/*/*.hw.yaml',

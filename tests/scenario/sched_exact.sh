@@ -1,7 +1,7 @@
 #!/bin/sh
 # sched_exact.sh DRASIM OUTDIR ROOT: runs every mode of each scenario (ROOT's
 # scenarios/*/scenario.yaml, tests/scenario/bench/e2e-100.yaml and every
-# kind: Scenario file under tests/unit and tests/data)
+# kind: Scenario file under scenarios/faults, tests/unit and tests/data)
 # twice, with DRASIM_SCHED_REFERENCE=1 (the straightforward scheduling cycle,
 # one Filter and Score call per node) and =0 (the equivalence-class path,
 # docs/cluster.md "Equivalence classes"), and requires the same exit status,
@@ -11,7 +11,8 @@ set -u
 drasim=$1 out=$2 root=$3
 # sorted, so the numbering is stable; no test file name has a space
 set -- $(ls "$root"/scenarios/*/scenario.yaml) "$root/tests/scenario/bench/e2e-100.yaml" \
-	$(grep -rl --include='*.yaml' '^kind: Scenario' "$root/tests/unit" "$root/tests/data" | sort)
+	$(grep -rl --include='*.yaml' '^kind: Scenario' "$root/scenarios/faults" "$root/tests/unit" \
+		"$root/tests/data" | sort)
 rm -rf "$out" && mkdir -p "$out"
 echo "1..$#"
 i=0 failed=0

@@ -35,6 +35,15 @@ K8sObjectSet *k8s_object_set_new(void);
 /** k8s_object_set_free: frees the set and every object in it; NULL is a no-op. */
 void k8s_object_set_free(K8sObjectSet *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(K8sObjectSet, k8s_object_set_free)
+/**
+ * k8s_object_set_new_scratch: an empty set whose objects intern their text in
+ * @owner's strings, so that the text outlives them: objects built, read and then
+ * dropped (k8s_object_set_reset) leave only their strings behind. @owner must
+ * outlive it. (transfer full)
+ */
+K8sObjectSet *k8s_object_set_new_scratch(K8sObjectSet *owner);
+/* Drops every object of the set (their memory is reused); interned text stays. */
+void k8s_object_set_reset(K8sObjectSet *self);
 
 /**
  * k8s_load_paths:

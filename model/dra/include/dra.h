@@ -144,6 +144,13 @@ typedef struct {
 	const char *const *binding_failure_conditions;
 	guint n_binding_failure_conditions;
 	gboolean allow_multiple_allocations;
+	/*
+	 * The attributes of this device alone (uuid, mac), when `attributes` holds the
+	 * rest and is shared by the same device of every node of one shape (dra_k8s.c):
+	 * the device's attributes are both arrays, a name is in one of them.
+	 */
+	const DraAttribute *node_attributes;
+	guint n_node_attributes;
 } DraDevice;
 
 typedef struct {
@@ -481,6 +488,18 @@ void dra_allocator_add_shared(DraAllocator *self,
                               const DraConsumed *consumed,
                               guint n_consumed,
                               gboolean add);
+/*
+ * The allocated state as it stands, for the run-model invariants: whether a
+ * dedicated device is marked in use, how many are, and how many shares
+ * (results with a shareID) the multi-allocatable devices hold in all.
+ */
+gboolean dra_allocator_is_allocated(DraAllocator *self,
+                                    const char *driver,
+                                    const char *pool,
+                                    const char *device);
+guint dra_allocator_count_allocated(const DraAllocator *self);
+gint64 dra_allocator_count_shares(const DraAllocator *self);
+
 /**
  * dra_allocator_allocate:
  * @node: (nullable): the candidate node

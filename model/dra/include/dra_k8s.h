@@ -37,6 +37,9 @@ const DraNode *dra_input_node(DraInput *self, const K8sNode *node);
 const DraNode *dra_input_node_new(DraInput *self, const char *name, const K8sStringMap *labels);
 const DraTaintRule *dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRule *rule);
 
+/* A quantity in milli-units as the allocator reads it (0 when unparsable). */
+DraMilli dra_input_qty_milli(const K8sQty *q);
+
 /*
  * dra_input_mark_allocation:
  * Feeds the results of an already allocated claim into @alloc the way the

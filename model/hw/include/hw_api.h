@@ -82,6 +82,10 @@ gboolean hw_lint_target_add_pools(HwLintTarget *self, const HwCatalog *catalog, 
 /** hw_lint_target_add_slice: adds a slice published elsewhere (takes ownership). */
 void hw_lint_target_add_slice(HwLintTarget *self, HwSlice *slice);
 
+/** hw_lint_target_add_objects: adds the devices of every ResourceSlice of @set (a
+ * cluster's own slices, an imported scenario's mode). */
+void hw_lint_target_add_objects(HwLintTarget *self, const K8sObjectSet *set);
+
 /**
  * hw_lint_selectors:
  * Checks every CEL selector and opaque driver config of @set against @target and adds

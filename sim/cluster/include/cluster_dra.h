@@ -41,6 +41,14 @@ void cluster_dra_attach(ClusterDra *self, ClusterSim *sim);
 /* Inventory, borrowed (the object set must outlive the adapter); order matters. */
 void cluster_dra_add_class(ClusterDra *self, const K8sDeviceClass *klass);
 void cluster_dra_add_slice(ClusterDra *self, const K8sResourceSlice *slice);
+/*
+ * The allocator's copy of @slice, made now and added at the next
+ * cluster_dra_add_converted_slices() in the order of the calls. The copy borrows
+ * only the object's strings, so the object itself may go once this returns
+ * (sim/world publishes each node into scratch memory, docs/cluster.md "Memory").
+ */
+void cluster_dra_convert_slice(ClusterDra *self, const K8sResourceSlice *slice);
+void cluster_dra_add_converted_slices(ClusterDra *self);
 /* A user-created claim: it joins the simulation's claim controller. */
 void cluster_dra_add_claim(ClusterDra *self, const K8sResourceClaim *claim);
 void cluster_dra_add_template(ClusterDra *self, const K8sResourceClaimTemplate *tmpl);

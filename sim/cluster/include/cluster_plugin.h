@@ -110,6 +110,9 @@ typedef struct {
 	void (*postfilter)(gpointer data, const ClusterPod *pod);
 	/* (nullable) the pod was bound: the device taint eviction controller looks at it */
 	void (*bound)(gpointer data, const ClusterPod *pod);
+	/* (nullable) the run-model invariant "devices held = claims allocated"
+	 * (cluster_invariants.c): FALSE with @what (transfer full) on a breach */
+	gboolean (*check_held)(gpointer data, char **what);
 } ClusterDraOps;
 
 G_END_DECLS

@@ -41,7 +41,49 @@ typedef enum {
 	CLUSTER_POD_SUCCEEDED,
 	CLUSTER_POD_DELETED,
 	CLUSTER_POD_LOST, /* its node failed; evicted when its unreachable toleration runs out */
+	/* bound, its claims allocated, the kubelet could not prepare them yet
+	 * (ContainerCreating; API phase Pending): holds its node and devices */
+	CLUSTER_POD_CREATING,
 } ClusterPodPhase;
+
+/* The pod is bound to a node and holds its resources (a drain or eviction handles it). */
+gboolean cluster_pod_phase_is_bound(ClusterPodPhase phase);
+
+/* Where the submitted (arrived) pods are now, by phase (cluster_invariants.c). */
+typedef struct {
+	guint64 submitted; /* the counter, not a count of pods */
+	guint64 arrived;   /* pods counted as submitted */
+	guint64 pending, creating, running, restarting, lost, completed, deleted;
+} ClusterSimLedger;
+
+void cluster_sim_get_ledger(const ClusterSim *self, ClusterSimLedger *out);
+
+/* Why a placement ended before the pod's last one began. */
+typedef enum {
+	CLUSTER_PLACEMENT_EVICTED,      /* drain, taint eviction, reconfiguration */
+	CLUSTER_PLACEMENT_NODE_FAILURE, /* its node failed; evicted when the toleration ran out */
+} ClusterPlacementEnd;
+
+/* One earlier stay of a pod: node and device indexes, bind to end. */
+typedef struct {
+	guint node;
+	guint *devices;
+	guint n_devices;
+	SimTime start, end;
+	ClusterPlacementEnd why;
+} ClusterSimPlacement;
+
+/*
+ * The pod's earlier placements, oldest first (NULL, 0 for a pod placed at
+ * most once: only pods placed again keep more than their last placement),
+ * and when its last placement began (-1: never bound).
+ */
+const ClusterSimPlacement *
+cluster_sim_get_pod_history(const ClusterSim *self, guint pod, guint *n_out);
+SimTime cluster_sim_get_pod_placed_at(const ClusterSim *self, guint pod);
+/* When it last left a node (completed, deleted, evicted); -1: never. */
+SimTime cluster_sim_get_pod_left_at(const ClusterSim *self, guint pod);
+const char *cluster_placement_end_to_string(ClusterPlacementEnd why);
 
 const ClusterSimStats *cluster_sim_get_stats(const ClusterSim *self);
 guint cluster_sim_get_n_pods(const ClusterSim *self);

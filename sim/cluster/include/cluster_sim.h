@@ -219,6 +219,16 @@ void cluster_sim_untaint_node(ClusterSim *self,
  * its bind) at or after @until; running pods are not touched.
  */
 void cluster_sim_dra_driver_unavailable(ClusterSim *self, ClusterNode *node, SimTime until);
+/*
+ * cluster_sim_kubelet_restart:
+ *
+ * The node's kubelet is down until @until (SIM_TIME_NEVER: to the end):
+ * running containers keep running and their prepared claims stay prepared
+ * (the DRA manager's checkpoint); a pod that binds there meanwhile is
+ * ContainerCreating until @until, then its claims are prepared (once) and it
+ * starts; a container restart due meanwhile waits for @until too.
+ */
+void cluster_sim_kubelet_restart(ClusterSim *self, ClusterNode *node, SimTime until);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterSim, cluster_sim_free)
 

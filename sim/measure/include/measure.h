@@ -34,6 +34,14 @@ typedef struct {
 
 #define SCENARIO_N_QUANTILES 3 /* p50, p90, p99 */
 
+/* One stay of a pod on a node, for the report's placements[]. */
+typedef struct {
+	char *node;
+	char *devices; /* the report's device ids, NULL when none */
+	SimTime start, end;
+	const char *ended; /* static: "evicted", "node-failure" or the pod's outcome */
+} ScenarioPlacement;
+
 /* One pod at the end of a run, for the per-pod records of the report. Its
  * strings live in the result's pod_strings (shared ones once). */
 typedef struct {
@@ -49,6 +57,11 @@ typedef struct {
 	guint restarts;
 	guint attempts;      /* scheduling attempts */
 	gboolean never_runs; /* pending, and no pending event can change that (quiescent) */
+	gboolean shared;     /* a device of its last placement is shared (not exclusive) */
+	/* every placement when the row cannot tell them (evicted, or deleted
+	 * while bound); NULL otherwise (measure_placements.c) */
+	ScenarioPlacement *placements;
+	guint n_placements;
 } ScenarioPodRecord;
 
 /* Why a run ended (docs/scenario.md, "How a run ends"). */
@@ -73,7 +86,8 @@ typedef struct {
 	guint64 events;
 	guint64 submitted, scheduled, completed, pending, running;
 	guint64 oom_kills, evictions;
-	guint64 events_applied; /* spec.events that took effect on at least one node */
+	ClusterSimLedger ledger; /* where the submitted pods are at the end */
+	guint64 events_applied;  /* spec.events that took effect on at least one node */
 	guint64 unschedulable[CLUSTER_N_PLUGINS]; /* pending now, by last rejecting plugin */
 	guint64 pending_never_tried;
 	guint n_gpus; /* compute devices (GPUs or MIG devices) */

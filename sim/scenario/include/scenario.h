@@ -109,6 +109,10 @@ typedef enum {
 	SCENARIO_EVENT_MIG_RECONFIGURE, /* mig-manager: nvidia.com/mig.config changes */
 	SCENARIO_EVENT_NOT_READY,       /* kubelet reports NotReady for @duration: a flap */
 	SCENARIO_EVENT_DRIVER_DOWN,     /* DRA: the node's driver unregistered for @duration */
+	SCENARIO_EVENT_REPUBLISH,       /* DRA: the node's GPU pool, next generation */
+	SCENARIO_EVENT_DEVICE_REMOVE,   /* DRA: republished without @devices */
+	SCENARIO_EVENT_POOL_INCOMPLETE, /* DRA: next generation, @devices' slice late */
+	SCENARIO_EVENT_KUBELET_RESTART, /* the kubelet is down for @duration */
 	SCENARIO_N_EVENT_ACTIONS
 } ScenarioEventAction;
 
@@ -124,10 +128,12 @@ gboolean scenario_event_action_is_device(ScenarioEventAction action);
  * @index + @count - 1 of node pool @pool (@count 0: to the end of the pool).
  * @taint_*: the taint of taint, untaint, device-taint and device-untaint;
  * @devices: the devices device-(un)taint names (NULL: every device of the
- * node); @mig_config: the layout mig-reconfigure installs; @duration: how
+ * node), the devices a republish or device-remove leaves out of the new
+ * generation, or those a pool-incomplete publishes late (in a second
+ * slice); @mig_config: the layout mig-reconfigure installs; @duration: how
  * long mig-manager takes (< 0: computed from the plan), or how long a
- * not-ready node stays NotReady or a node's DRA driver is unavailable
- * (< 0: to the end of the run).
+ * not-ready node stays NotReady, a node's DRA driver is unavailable, a
+ * pool stays incomplete or a kubelet is down (< 0: to the end of the run).
  */
 typedef struct {
 	SimTime at;

@@ -41,6 +41,15 @@ void scenario_dra_classes_load(const Scenario *sc, K8sObjectSet *set, K8sDiagLis
  * world) translates it, no node of the mode's cluster can take (world_lint.c).
  */
 void scenario_lint_extended(const Scenario *sc, const ScenarioMode *mode, K8sDiagList *diags);
+/**
+ * scenario_mode_inventory:
+ * For `drasim lint`: @mode's imported Nodes and ResourceSlices after its what-if
+ * edits, as its world sees them (what the run builds). NULL when @sc has no
+ * spec.cluster.objects, or when the mode cannot be built (the reason is in @diags,
+ * as the run would report it). (transfer full)
+ */
+K8sObjectSet *
+scenario_mode_inventory(const Scenario *sc, const ScenarioMode *mode, K8sDiagList *diags);
 
 /**
  * scenario_entry_pods:

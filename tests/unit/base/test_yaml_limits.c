@@ -1,6 +1,6 @@
 /*
- * test_yaml_limits.c: the YAML reader's node and depth limits (base.h), at
- * the limit and one over it.
+ * test_yaml_limits.c: the YAML reader's node and depth limits and the object
+ * count of a manifest set (base.h), at the limit and one over it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 #include "base.h"
 #include "base_arena.h"
 #include "k8s_diag.h"
+#include "k8s_objects.h"
 #include "k8s_yaml.h"
 #include "limit-edge.h"
 
@@ -67,12 +68,50 @@ test_yaml__depth_limit(void **state)
 	assert_non_null(strstr(ceiling, "nesting deeper than 100 levels"));
 }
 
+/* Loads @text as manifests; returns every diagnostic, formatted, or NULL when none. */
+static char *
+load(const char *text)
+{
+	g_autoptr(K8sObjectSet) set = k8s_object_set_new();
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	GString *out = g_string_new(NULL);
+
+	k8s_load_data("m.yaml", text, strlen(text), K8S_LOAD_DEFAULT, set, diags);
+	for (guint i = 0; i < k8s_diag_list_count(diags); i++) {
+		g_autofree char *line = k8s_diag_format(k8s_diag_list_get(diags, i));
+
+		g_string_append_printf(out, "%s\n", line);
+	}
+	return g_string_free(out, out->len == 0);
+}
+
+/* A List of two DeviceClasses (lines 4 and 5) and a third DeviceClass as the next
+ * document (line 7): 3 objects pass at a limit of 3; at 2 the third, 7:1, is the one
+ * error. (List items are decoded while the file streams, the documents after it: the
+ * List comes first so that the third object in the file is also the third decoded.) */
+static void
+test_objects__limit(void **state)
+{
+	static const char *const text = "apiVersion: resource.k8s.io/v1\nkind: List\nitems:\n"
+	                                "- {apiVersion: resource.k8s.io/v1, kind: DeviceClass, "
+	                                "metadata: {name: b}}\n"
+	                                "- {apiVersion: resource.k8s.io/v1, kind: DeviceClass, "
+	                                "metadata: {name: c}}\n---\n"
+	                                "apiVersion: resource.k8s.io/v1\n"
+	                                "kind: DeviceClass\nmetadata: {name: a}\n";
+	g_autofree char *over = limit_edge(BASE_LIMIT_OBJECTS, 3, load, text);
+
+	assert_string_equal(over, "m.yaml:7:1: error: more than 2 objects; the objects limit is 2 "
+	                          "(set DRASIM_MAX_OBJECTS to raise it)\n");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_yaml__node_limit),
 		cmocka_unit_test(test_yaml__depth_limit),
+		cmocka_unit_test(test_objects__limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

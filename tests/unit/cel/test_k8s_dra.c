@@ -202,6 +202,41 @@ test_costs(void **state)
 }
 
 /*
+ * The runtime cost limit at its bound and one past it: the matches() selector of test_costs
+ * costs 13 at run time (4 + ceil(22 * 0.1) * 3, worked there), so a limit of 13 lets it
+ * finish and a limit of 12 stops it with cel-go's error. The estimate (25) is not checked
+ * against this limit: the scheduler evaluates with the estimate off (skip_cost_estimate).
+ */
+static void
+test_cost_limit_edge(void **state)
+{
+	static const char *const expr =
+	        "device.attributes['gpu.nvidia.com'].productName.matches('^.*H100.*$')";
+	g_autoptr(CelDraDevice) dev = gpu_device(TRUE);
+
+	for (guint64 limit = 12; limit <= 13; limit++) {
+		CelDraOptions o = CEL_DRA_OPTIONS_INIT;
+
+		o.cost_limit = limit;
+		o.skip_cost_estimate = TRUE;
+		g_autoptr(CelDraEnv) env = cel_dra_env_new(&o);
+		g_autoptr(CelDraEval) ev = cel_dra_eval_new(env);
+		g_autoptr(CelDraSelector) sel = cel_dra_selector_compile(env, expr, NULL);
+		const char *msg = NULL;
+
+		assert_non_null(sel);
+		if (limit == 13) {
+			assert_int_equal(cel_dra_selector_eval(sel, ev, dev, &msg), CEL_DRA_TRUE);
+			assert_int_equal(cel_dra_eval_get_cost(ev), 13);
+		} else {
+			assert_int_equal(cel_dra_selector_eval(sel, ev, dev, &msg), CEL_DRA_ERROR);
+			assert_non_null(msg);
+			assert_non_null(strstr(msg, "actual cost limit exceeded"));
+		}
+	}
+}
+
+/*
  * The leaf-testing fast path (cel_dra_fast.c) against the generic evaluator over devices
  * whose attributes sit at different indexes (so remembered lookup hints miss), with other
  * drivers, missing keys, odd kinds, non-ASCII and multi-line strings, and regexp shapes that
@@ -487,9 +522,9 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rows_stored),  cmocka_unit_test(test_diagnostics),
-		cmocka_unit_test(test_costs),        cmocka_unit_test(test_fast_vs_generic),
-		cmocka_unit_test(test_store_chunks),
+		cmocka_unit_test(test_rows_stored),     cmocka_unit_test(test_diagnostics),
+		cmocka_unit_test(test_costs),           cmocka_unit_test(test_cost_limit_edge),
+		cmocka_unit_test(test_fast_vs_generic), cmocka_unit_test(test_store_chunks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

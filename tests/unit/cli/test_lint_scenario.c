@@ -315,6 +315,75 @@ test_dir_note(void **state)
 	assert_contains(err, "drasim lint: 4 objects, 0 errors, 0 warnings\n");
 }
 
+/*
+ * tests/data/lint/imported: a cluster given as objects (2 nodes, 4 H100 each, driver
+ * gpu.nvidia.com), modes as-is, empty (both nodes removed) and device-plugin.
+ *  - h100 (manifests.yaml:12) selects productName "NVIDIA H100 80GB HBM3", which all 8
+ *    imported GPUs publish: nothing in as-is (lint read no imported slice before and
+ *    warned "no modelled node publishes devices of driver gpu.nvidia.com" there), the
+ *    driver warning in mode empty, which has no slice left;
+ *  - a100: as-is publishes only H100s, so the allocator's pass warns at the request
+ *    (line 23) and the published-names pass at the expression (line 25) naming the
+ *    published value; the driver warning in mode empty;
+ *  - by-serial reads attribute serial, which the slices do not publish: the allocator
+ *    pass warns "no such key" at the request (line 53), the names pass errs at the
+ *    expression (line 55) naming the first device checked (gpu-0 of node-a); the
+ *    driver warning in mode empty;
+ *  - the imported pod no-template (pods.yaml:18) names template "gone", which no file
+ *    has: an error (lint did not read the imported pods before).
+ * 7 objects (5 in manifests.yaml, the 2 imported pods), 2 errors, 6 warnings.
+ */
+static void
+test_imported_cluster(void **state)
+{
+	const char *args[] = { "lint", "tests/data/lint/imported/scenario.yaml", NULL };
+	const char *m = "tests/data/lint/imported/manifests.yaml";
+	g_autofree char *err = NULL;
+	g_autofree char *p12 = g_strdup_printf("%s:12:31: warning: ", m);
+	g_autofree char *p25 = g_strdup_printf("%s:25:31: warning: ", m);
+	g_autofree char *p55 = g_strdup_printf("%s:55:29: error: ", m);
+	g_autofree char *l12 = NULL, *l25 = NULL, *l55 = NULL;
+
+	assert_int_equal(run_drasim(args, &err), 1);
+	l12 = find_line(err, p12, TRUE);
+	assert_contains(l12, "no modelled node publishes devices of driver \"gpu.nvidia.com\" "
+	                     "(in mode empty)");
+	l25 = find_line(err, p25, TRUE);
+	assert_contains(l25, "published values: \"NVIDIA H100 80GB HBM3\" (in mode as-is)");
+	l55 = find_line(err, p55, TRUE);
+	assert_contains(l55, "gpu.nvidia.com does not publish it on device gpu-0 (node "
+	                     "node-a), so the selector fails with \"no such key: serial\" (in "
+	                     "mode as-is)");
+	assert_contains(err, "tests/data/lint/imported/pods.yaml:18:44: error: "
+	                     "resourceclaimtemplate.resource.k8s.io \"gone\" not found");
+	assert_contains(err, "manifests.yaml:23:11: warning: ResourceClaimTemplate a100: request "
+	                     "gpu can match no device in the given ResourceSlices");
+	assert_contains(err, "manifests.yaml:53:9: warning: ResourceClaim by-serial: request gpu: "
+	                     "selector #1: no such key: serial (the allocator would fail) (in "
+	                     "mode as-is)");
+	assert_contains(err, "drasim lint: 7 objects, 2 errors, 6 warnings\n");
+}
+
+/*
+ * scenarios/imported-cluster: its entries ask an H100 (inference) and four on one node
+ * (training); the two imported nodes publish 8 H100 each. Lint used to check them
+ * against catalog pools only (there are none): "no modelled node publishes devices of
+ * driver gpu.nvidia.com" in the three DRA modes and, in device-plugin, "no node of this
+ * mode's cluster offers" nvidia.com/gpu, though the run schedules them. Now the only
+ * finding is that the dump has no Node objects (resourceslices.yaml:33:15).
+ */
+static void
+test_imported_cluster_shipped(void **state)
+{
+	const char *args[] = { "lint", "scenarios/imported-cluster/scenario.yaml", NULL };
+	g_autofree char *err = NULL;
+
+	assert_int_equal(run_drasim(args, &err), 0);
+	assert_contains(err, "scenarios/imported-cluster/cluster/resourceslices.yaml:33:15: "
+	                     "warning: no Node object for gpu-node-1, gpu-node-2");
+	assert_contains(err, "drasim lint: 4 objects, 0 errors, 1 warning\n");
+}
+
 int
 main(void)
 {
@@ -328,6 +397,8 @@ main(void)
 		cmocka_unit_test(test_scenario_modes),
 		cmocka_unit_test(test_cluster_given_scenario),
 		cmocka_unit_test(test_dir_note),
+		cmocka_unit_test(test_imported_cluster),
+		cmocka_unit_test(test_imported_cluster_shipped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

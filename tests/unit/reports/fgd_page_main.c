@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "base.h"
 #include "rpt-fgd-private.h"
 
 int
@@ -20,7 +21,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: %s FGD.JSON OUT.HTML\n", argv[0]);
 		return 2;
 	}
-	if (!g_file_get_contents(argv[1], &json, &len, &error) ||
+	if (!base_read_file(argv[1], &json, &len, &error) ||
 	    (page = rpt_fgd_html(json, (gssize)len, &error)) == NULL ||
 	    !g_file_set_contents(argv[2], page, -1, &error)) {
 		/* a parse error reads LINE:COL: ..., a field error PATH: ...; both after FILE: */

@@ -16,9 +16,10 @@
 
 /* The tick labels of @kind over [lo, hi], joined with spaces, and the resolved range. */
 static char *
-ticks_text(RptAxisKind kind, double lo, double hi, double range[2])
+ticks_text(RptAxisKind kind, gboolean integral, double lo, double hi, double range[2])
 {
-	RptAxis axis = { kind, NULL, (double)NAN, (double)NAN, NULL, 0 };
+	RptAxis axis = { kind, NULL, (double)NAN, (double)NAN, NULL, 0, integral };
+
 	double ticks[RPT_CHART_MAX_TICKS];
 	guint n = rpt_chart_ticks(&axis, lo, hi, ticks, range);
 	GString *out = g_string_new(NULL);
@@ -32,11 +33,13 @@ ticks_text(RptAxisKind kind, double lo, double hi, double range[2])
 	return g_string_free(out, FALSE);
 }
 
+#define INTEGRAL_NUMBER (-1)
+
 static void
 test_ticks(void **state)
 {
 	static const struct {
-		RptAxisKind kind;
+		int kind; /* an RptAxisKind, or INTEGRAL_NUMBER: a number axis of whole values */
 		double lo, hi;
 		const char *ticks;
 		double range_lo, range_hi;
@@ -57,12 +60,23 @@ test_ticks(void **state)
 		{ RPT_AXIS_LOG, 1, 228, "1 10 100 1000", 1, 1000 },
 		/* slowdown 1..1.4: one decade gets 1, 2, 5, 10 */
 		{ RPT_AXIS_LOG, 1, 1.4, "1 2 5 10", 1, 10 },
+		/* 3..5 nodes: span 2 / 8 puts the decade at 0.1 and the step at 0.5 (3 3.5 4 ...)
+		 */
+		{ RPT_AXIS_NUMBER, 3, 5, "3 3.5 4 4.5 5", 3, 5 },
+		/* the same whole-valued: the decade is raised to 1, step 1 is 2 intervals */
+		{ INTEGRAL_NUMBER, 3, 5, "3 4 5", 3, 5 },
+		/* whole 0..72 keeps its step 20: integral only forbids steps below 1 */
+		{ INTEGRAL_NUMBER, 0, 72, "0 20 40 60 80", 0, 80 },
+		/* one whole value 4: widened to [3.6, 4.4], step 1 covers 3..5 */
+		{ INTEGRAL_NUMBER, 4, 4, "3 4 5", 3, 5 },
 	};
 
 	(void)state;
 	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
 		double range[2];
-		g_autofree char *text = ticks_text(cases[i].kind, cases[i].lo, cases[i].hi, range);
+		gboolean integral = cases[i].kind == INTEGRAL_NUMBER;
+		RptAxisKind kind = integral ? RPT_AXIS_NUMBER : (RptAxisKind)cases[i].kind;
+		g_autofree char *text = ticks_text(kind, integral, cases[i].lo, cases[i].hi, range);
 
 		assert_string_equal(text, cases[i].ticks);
 		assert_float_equal(range[0], cases[i].range_lo, 1e-9);

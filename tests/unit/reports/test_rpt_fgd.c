@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "base.h"
 #include "rpt-fgd-private.h"
 
 /* Not inlined: inlined into fixture_with(), gcc 12 -O3 took the strstr() into
@@ -472,6 +473,32 @@ test_bounds(void **state)
 	g_string_free(json, TRUE);
 }
 
+/* JSON nesting against DRASIM_MAX_JSON_DEPTH: the fixture nests 10 levels (the root,
+ * traces, a trace, worlds, a world, policies, a policy, points, a point and its
+ * unallocated_pct: {[{[{[{[{{), so its page is drawn at a limit of 10 and refused at 9,
+ * before cJSON parses it, with the limit named. */
+static void
+test_json_depth_limit(void **state)
+{
+	g_autofree char *json = fixture();
+	g_autoptr(GError) error = NULL;
+	g_autofree char *page = NULL;
+	char *refused;
+
+	(void)state;
+	base_limit_set(BASE_LIMIT_JSON_DEPTH, 10);
+	page = rpt_fgd_html(json, -1, NULL);
+	base_limit_set(BASE_LIMIT_JSON_DEPTH, 9);
+	refused = rpt_fgd_html(json, -1, &error);
+	base_limit_set(BASE_LIMIT_JSON_DEPTH, 0);
+	assert_non_null(page);
+	assert_null(refused);
+	assert_true(g_error_matches(error, RPT_FGD_ERROR, RPT_FGD_ERROR_PARSE));
+	assert_contains(error->message,
+	                ": JSON nested deeper than 9 levels; the JSON nesting depth "
+	                "limit is 9 (set DRASIM_MAX_JSON_DEPTH to raise it)");
+}
+
 /* The same input gives the same bytes. */
 static void
 test_deterministic(void **state)
@@ -488,12 +515,19 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bars),       cmocka_unit_test(test_curves),
-		cmocka_unit_test(test_sections),   cmocka_unit_test(test_optional_sections),
-		cmocka_unit_test(test_escaping),   cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_bounds),     cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_command),    cmocka_unit_test(test_command_world_options),
-		cmocka_unit_test(test_long_title), cmocka_unit_test(test_refused_rows),
+		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_curves),
+		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_optional_sections),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_json_depth_limit),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_command_world_options),
+		cmocka_unit_test(test_long_title),
+		cmocka_unit_test(test_refused_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -203,10 +203,10 @@ test_rpt_sweep__html_band_numeric_axis(void **state)
 {
 	/* One numeric parameter given out of order (4, 1, 2), two modes, an interval at every
 	 * point: one chart, one band and one mean line per mode, 3 points each, drawn in
-	 * axis order. The chart module's plot spans x 60..544 (560 - 16); counts 1..4 tick
-	 * every 0.5 (step 0.2 would be 15 intervals, 0.5 is 6), so the axis is 1..4 and
-	 * x = 60, 60 + 484 / 3 = 221.3, 544 for 1, 2, 4. A mean missing in the middle breaks
-	 * the line. */
+	 * axis order. The chart module's plot spans x 60..544 (560 - 16); counts 1..4 are
+	 * whole, so they tick every 1 (1 2 3 4: 0.5 would label 1.5 nodes), the axis is 1..4
+	 * and x = 60, 60 + 484 / 3 = 221.3, 544 for 1, 2, 4. A mean missing in the middle
+	 * breaks the line. */
 	const char *params[] = { "spec.count" };
 	const char *values[][1] = { { "4" }, { "1" }, { "2" } };
 	g_autoptr(RptSweep) table = rpt_sweep_new("n", "s.yaml", params, 1, NULL, 0, 0.95);
@@ -237,6 +237,9 @@ test_rpt_sweep__html_band_numeric_axis(void **state)
 	assert_non_null(strstr(html, ">1</text>"));
 	assert_non_null(strstr(html, "x=\"221.3\""));
 	assert_non_null(strstr(html, "x=\"544.0\""));
+	assert_int_equal(count(html, "class=\"tick xt\""), 4);
+	assert_null(strstr(html, "class=\"tick xt\" text-anchor=\"middle\">1.5</text>"));
+	assert_non_null(strstr(html, "class=\"tick xt\" text-anchor=\"middle\">3</text>"));
 }
 
 static void

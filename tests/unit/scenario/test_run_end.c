@@ -6,6 +6,7 @@
  * last failure. Expected times are worked out by hand below and in the
  * scenario files' comments.
  */
+
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -184,6 +185,66 @@ test_pod_limit(void **state)
 	                             "it)"));
 }
 
+/* Loads @path; returns its diagnostics (errors and warnings), or NULL when it loads. */
+static char *
+load_error_at(const char *path)
+{
+	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
+	g_autoptr(Scenario) sc = scenario_load(path, diags);
+	GString *text = g_string_new(NULL);
+
+	for (guint i = 0; sc == NULL && i < k8s_diag_list_count(diags); i++) {
+		g_autofree char *line = k8s_diag_format(k8s_diag_list_get(diags, i));
+
+		g_string_append_printf(text, "%s\n", line);
+	}
+	return g_string_free(text, sc != NULL);
+}
+
+static char *
+load_error(const char *file)
+{
+	g_autofree char *path = scenario_test_data_path(file);
+
+	return load_error_at(path);
+}
+
+/* Pools of 2 and 1 nodes: 3 load at a limit of 3; at 2 the second pool (line 12)
+ * is the error, before any node is built. */
+static void
+test_node_limit_pools(void **state)
+{
+	g_autofree char *over =
+	        limit_edge(BASE_LIMIT_NODES, 3, load_error, "bounds-three-nodes.yaml");
+
+	assert_non_null(strstr(over, "bounds-three-nodes.yaml:12:7: error: this pool brings the "
+	                             "nodes to 3; the nodes limit is 2 (set DRASIM_MAX_NODES to "
+	                             "raise it) [spec.cluster.nodePools[1].count]"));
+}
+
+/* scenarios/imported-cluster: 2 nodes inferred from the slices (gpu-node-1 and -2, its
+ * header), and mode plus-4 adds 4 clones: 6 load at a limit of 6; at 5 its addNodes
+ * entry is the error; at 1 the imported cluster itself is. */
+static void
+test_node_limit_imported_and_clones(void **state)
+{
+	g_autofree char *over = limit_edge(BASE_LIMIT_NODES, 6, load_error_at,
+	                                   DRASIM_TEST_DATA
+	                                   "/../../../../scenarios/imported-cluster/scenario.yaml");
+	g_autofree char *imported = NULL;
+
+	assert_non_null(strstr(over, "scenario.yaml:48:50: error: this addNodes entry brings the "
+	                             "nodes to 6; the nodes limit is 5 (set DRASIM_MAX_NODES to "
+	                             "raise it) [spec.modes[1].addNodes[0].count]"));
+	base_limit_set(BASE_LIMIT_NODES, 1);
+	imported = load_error_at(DRASIM_TEST_DATA
+	                         "/../../../../scenarios/imported-cluster/scenario.yaml");
+	base_limit_set(BASE_LIMIT_NODES, 0);
+	assert_non_null(imported);
+	assert_non_null(strstr(imported, "scenario.yaml:1:1: error: the imported cluster brings "
+	                                 "the nodes to 2; the nodes limit is 1"));
+}
+
 int
 main(void)
 {
@@ -195,6 +256,8 @@ main(void)
 		cmocka_unit_test(test_sample_limit_with_horizon),
 		cmocka_unit_test(test_sample_limit_without_horizon),
 		cmocka_unit_test(test_pod_limit),
+		cmocka_unit_test(test_node_limit_pools),
+		cmocka_unit_test(test_node_limit_imported_and_clones),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -281,8 +281,9 @@ test_decode_errors(void **state)
 	static const char *const expected[] = {
 		"events-bad.yaml:9:23: error: expected fail, restore, drain, cordon, uncordon, "
 		"taint, "
-		"untaint, device-taint, device-untaint, mig-reconfigure, not-ready or "
-		"driver-unavailable, got "
+		"untaint, device-taint, device-untaint, mig-reconfigure, not-ready, "
+		"driver-unavailable, republish, device-remove, pool-incomplete or "
+		"kubelet-restart, got "
 		"\"explode\" "
 		"[spec.events[0].action]",
 		"events-bad.yaml:10:35: error: \"gpu-2\" is no node of a pool (valid: gpu-0, "

@@ -204,6 +204,36 @@ test_big_seed_round_trip(void **state)
 	remove_tree(dir);
 }
 
+/* The manifest nests 4 levels (the root, parameters, a parameter, its values:
+ * {[{[): it loads at DRASIM_MAX_JSON_DEPTH=4 and is refused at 3 with the limit
+ * named, before cJSON parses it. */
+static void
+test_manifest_json_depth(void **state)
+{
+	g_autofree char *dir = tmp_dir();
+	g_autoptr(SweepSpec) spec = grid_spec();
+	g_autoptr(SweepManifest) m = sweep_manifest_new(spec, NULL);
+	g_autoptr(SweepManifest) at = NULL;
+	g_autoptr(SweepManifest) over = NULL;
+	g_autoptr(GError) error = NULL;
+
+	(void)state;
+	assert_true(sweep_manifest_save(m, dir, NULL));
+	g_setenv("DRASIM_MAX_JSON_DEPTH", "4", TRUE);
+	at = sweep_manifest_load(dir, NULL);
+	g_setenv("DRASIM_MAX_JSON_DEPTH", "3", TRUE);
+	over = sweep_manifest_load(dir, &error);
+	g_unsetenv("DRASIM_MAX_JSON_DEPTH");
+	assert_non_null(at);
+	assert_null(over);
+	assert_non_null(error);
+	assert_non_null(strstr(error->message, SWEEP_MANIFEST_FILE ":"));
+	assert_non_null(strstr(error->message, ": JSON nested deeper than 3 levels; the JSON "
+	                                       "nesting depth limit is 3 (set "
+	                                       "DRASIM_MAX_JSON_DEPTH to raise it)"));
+	remove_tree(dir);
+}
+
 static SweepSpec *
 tiny_spec(const char *const *counts)
 {
@@ -315,6 +345,7 @@ main(void)
 		cmocka_unit_test(test_runs_limit),
 		cmocka_unit_test(test_save_resume_refuse),
 		cmocka_unit_test(test_big_seed_round_trip),
+		cmocka_unit_test(test_manifest_json_depth),
 		cmocka_unit_test(test_exec_local_task_resume),
 		cmocka_unit_test(test_failed_run_recorded),
 	};
