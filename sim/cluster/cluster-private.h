@@ -178,8 +178,19 @@ struct ClusterSim {
 	/* quiescence (cluster_sim.c): binds so far, and how many pending pods
 	 * failed an attempt at epoch settled_epoch */
 	guint64 binds, settled_epoch, n_settled;
-	GArray *invariant_sums; /* cluster_invariants.c scratch: ClusterResources per node */
+	/* cluster_arrivals.c: pods not arrived yet, in arrival order; only the
+	 * first has its arrival event (arrivals_head indexes it) */
+	GArray *arrivals; /* guint pod indexes */
+	guint arrivals_head;
+	gboolean arrivals_direct; /* an arrival came out of order: each has its event */
+	GArray *invariant_sums;   /* cluster_invariants.c scratch: ClusterResources per node */
 };
+
+#define CLUSTER_PRIO_ARRIVAL 5 /* after node, delete and backoff events at one time */
+/* cluster_arrivals.c: schedules @sp's arrival (once, at cluster_sim_add_pod). */
+void cluster_arrivals__add(ClusterSim *self, ClusterSimPod *sp);
+/* The arrival of pod @index happened: the next one gets its event. */
+void cluster_arrivals__arrived(ClusterSim *self, guint index);
 
 /* cluster_invariants.c: after every event when DRASIM_CHECK_INVARIANTS=1 */
 void cluster_sim__install_invariants(ClusterSim *self);

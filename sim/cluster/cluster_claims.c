@@ -31,6 +31,8 @@ claim_free(ClusterClaims *self, ClusterClaim *claim)
 {
 	if (claim->allocation != NULL && self->config.free_allocation != NULL)
 		self->config.free_allocation(claim->allocation);
+	if (claim->free_user_data != NULL)
+		claim->free_user_data(claim->user_data);
 	g_ptr_array_unref(claim->reserved_for);
 	g_free(claim->name);
 	g_free(claim->owner_pod);

@@ -52,8 +52,11 @@ struct ClusterDra {
 	DraInput *input;
 	GPtrArray *converted; /* const DraSlice *, waiting for cluster_dra_add_converted_slices */
 	ClusterSim *sim;
-	GHashTable *classes;       /* name -> K8sDeviceClass *, lookups only */
-	GHashTable *templates;     /* "ns/name" -> K8sResourceClaimTemplate *, lookups only */
+	GHashTable *classes;   /* name -> K8sDeviceClass *, lookups only */
+	GHashTable *templates; /* "ns/name" -> K8sResourceClaimTemplate *, lookups only */
+	/* "ns/name" -> the template's DraClaim (in input's arena, no name): every
+	 * claim generated from it shares its requests, constraints and config */
+	GHashTable *template_claims;
 	GHashTable *node_devices;  /* node name -> GPtrArray of device names, lookups only */
 	GArray *pods;              /* PodRef, by pod index */
 	GPtrArray *pending;        /* per cycle: const DraClaim * to allocate */

@@ -68,6 +68,7 @@ cluster_dra_new(const DraFeatures *features)
 	                              dra_filter_timeout_steps(DRA_FILTER_TIMEOUT_DEFAULT));
 	self->classes = g_hash_table_new(g_str_hash, g_str_equal);
 	self->templates = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->template_claims = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->node_devices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 	                                           (GDestroyNotify)g_ptr_array_unref);
 	self->pods = g_array_new(FALSE, TRUE, sizeof(PodRef));
@@ -93,6 +94,7 @@ cluster_dra_free(ClusterDra *self)
 	dra_input_free(self->input);
 	g_hash_table_unref(self->classes);
 	g_hash_table_unref(self->templates);
+	g_hash_table_unref(self->template_claims);
 	g_hash_table_unref(self->node_devices);
 	for (guint i = 0; i < self->pods->len; i++)
 		g_clear_pointer(&g_array_index(self->pods, PodRef, i).other_devices,
@@ -149,9 +151,11 @@ ns_key(const char *namespace_, const char *name)
 void
 cluster_dra_add_template(ClusterDra *self, const K8sResourceClaimTemplate *tmpl)
 {
-	g_hash_table_insert(self->templates,
-	                    ns_key(k8s_object_namespace(&tmpl->obj), tmpl->obj.metadata.name),
-	                    (gpointer)tmpl);
+	char *key = ns_key(k8s_object_namespace(&tmpl->obj), tmpl->obj.metadata.name);
+
+	/* a replaced template: claims generated from now on convert the new spec */
+	g_hash_table_remove(self->template_claims, key);
+	g_hash_table_insert(self->templates, key, (gpointer)tmpl);
 }
 
 void
@@ -236,6 +240,29 @@ generated_claim(ClusterDra *self, const ClusterPod *pod, const char *pod_claim)
 	return NULL;
 }
 
+/* The DraClaim of a claim generated from template @key (with @spec): a small
+ * copy naming the claim, over the body converted once per template. It is
+ * freed with the claim, so a finished pod leaves nothing in the allocator's
+ * input (issue 19 item 2: the bytes of a pod over the whole run). */
+static DraClaim *
+template_claim(ClusterDra *self,
+               const char *key,
+               const char *namespace_,
+               const K8sResourceClaimSpec *spec,
+               const char *name)
+{
+	const DraClaim *body = g_hash_table_lookup(self->template_claims, key);
+	DraClaim *claim;
+
+	if (body == NULL) {
+		body = dra_input_claim(self->input, namespace_, "", spec);
+		g_hash_table_insert(self->template_claims, g_strdup(key), (gpointer)body);
+	}
+	claim = g_memdup2(body, sizeof(*body));
+	claim->name = name;
+	return claim;
+}
+
 /* A generated claim gets its spec from the template on first use. */
 static gboolean
 claim_spec(ClusterDra *self, const PodRef *ref, const K8sPodResourceClaim *rc, ClusterClaim *c)
@@ -251,8 +278,8 @@ claim_spec(ClusterDra *self, const PodRef *ref, const K8sPodResourceClaim *rc, C
 	tmpl = g_hash_table_lookup(self->templates, key);
 	if (tmpl == NULL)
 		return FALSE;
-	c->user_data =
-	        (gpointer)dra_input_claim(self->input, ref->namespace_, c->name, &tmpl->spec);
+	c->user_data = template_claim(self, key, ref->namespace_, &tmpl->spec, c->name);
+	c->free_user_data = g_free;
 	return TRUE;
 }
 

@@ -19,16 +19,18 @@
 #include "cluster_query.h"
 #include "cluster_sched.h"
 
+/* 8 bytes for every pod of the run (issue 19's per-pod budget): the last
+ * failed attempt, which most pods never have, lives in a side array. */
 typedef struct {
-	const char *name; /* set when the journal is stolen */
-	guint attempts;
-	gboolean failed;
-	ClusterAttempt last;
+	guint32 attempts;
+	guint32 last; /* 1 + its index in failures; 0: no failed attempt */
 } JournalPod;
 
 struct ClusterJournal {
 	gboolean full;
 	GArray *pods;     /* JournalPod, by pod index */
+	GArray *failures; /* ClusterAttempt: each pod's last failed one */
+	GPtrArray *names; /* the pods' names (interned), set when the journal is stolen */
 	GArray *entries;  /* ClusterJournalEntry (full) */
 	GArray *attempts; /* ClusterAttempt (full) */
 	GArray *devices;  /* guint device indexes (full) */
@@ -45,6 +47,8 @@ cluster_journal__new(void)
 	ClusterJournal *self = g_new0(ClusterJournal, 1);
 
 	self->pods = g_array_new(FALSE, TRUE, sizeof(JournalPod));
+	self->failures = g_array_new(FALSE, TRUE, sizeof(ClusterAttempt));
+	self->names = g_ptr_array_new();
 	self->entries = g_array_new(FALSE, TRUE, sizeof(ClusterJournalEntry));
 	self->attempts = g_array_new(FALSE, TRUE, sizeof(ClusterAttempt));
 	self->devices = g_array_new(FALSE, TRUE, sizeof(guint));
@@ -59,6 +63,8 @@ cluster_journal_free(ClusterJournal *self)
 	if (self == NULL)
 		return;
 	g_array_unref(self->pods);
+	g_array_unref(self->failures);
+	g_ptr_array_unref(self->names);
 	g_array_unref(self->entries);
 	g_array_unref(self->attempts);
 	g_array_unref(self->devices);
@@ -89,6 +95,22 @@ journal_pod(ClusterJournal *self, guint pod)
 	if (pod >= self->pods->len)
 		g_array_set_size(self->pods, pod + 1);
 	return &g_array_index(self->pods, JournalPod, pod);
+}
+
+/* @pod's last failed attempt, cleared: its slot is made at its first failure. */
+static ClusterAttempt *
+new_failure(ClusterJournal *self, guint pod)
+{
+	JournalPod *jp = journal_pod(self, pod);
+	ClusterAttempt *a;
+
+	if (jp->last == 0) {
+		g_array_set_size(self->failures, self->failures->len + 1);
+		jp->last = self->failures->len;
+	}
+	a = &g_array_index(self->failures, ClusterAttempt, jp->last - 1);
+	*a = (ClusterAttempt){ 0 };
+	return a;
 }
 
 static ClusterJournalEntry *
@@ -166,14 +188,12 @@ void
 cluster_journal__attempt(ClusterSim *sim, ClusterSimPod *sp, const ClusterScheduleResult *r)
 {
 	ClusterJournal *self = sim->journal;
-	JournalPod *jp = journal_pod(self, sp->index);
-	ClusterAttempt *a = &jp->last;
+	ClusterAttempt *a;
 
-	jp->attempts++;
+	journal_pod(self, sp->index)->attempts++;
 	if (r->status == CLUSTER_STATUS_SUCCESS)
 		return;
-	jp->failed = TRUE;
-	*a = (ClusterAttempt){ 0 };
+	a = new_failure(self, sp->index);
 	a->at = sim_loop_get_now(sim->loop);
 	a->n_nodes = cluster_sched_get_n_nodes(sim->sched);
 	a->error = r->status == CLUSTER_STATUS_ERROR;
@@ -193,16 +213,14 @@ void
 cluster_journal__placement_failed(ClusterSim *sim, ClusterSimPod *sp)
 {
 	ClusterJournal *self = sim->journal;
-	JournalPod *jp = journal_pod(self, sp->index);
+	ClusterAttempt *a = new_failure(self, sp->index);
 
-	jp->failed = TRUE;
-	jp->last = (ClusterAttempt){ 0 };
-	jp->last.at = sim_loop_get_now(sim->loop);
-	jp->last.n_nodes = cluster_sched_get_n_nodes(sim->sched);
-	jp->last.error = TRUE;
-	jp->last.message = "the pod's devices could not be placed on the chosen node";
+	a->at = sim_loop_get_now(sim->loop);
+	a->n_nodes = cluster_sched_get_n_nodes(sim->sched);
+	a->error = TRUE;
+	a->message = "the pod's devices could not be placed on the chosen node";
 	if (self->full)
-		record_failure(self, jp->last.at, sp->index, &jp->last);
+		record_failure(self, a->at, sp->index, a);
 }
 
 void
@@ -255,10 +273,12 @@ cluster_sim_steal_journal(ClusterSim *self)
 	ClusterJournal *out = self->journal;
 
 	/* the names outlive the pods */
+	g_ptr_array_set_size(out->names, 0);
 	for (guint i = 0; i < self->pods->len; i++) {
 		const ClusterSimPod *sp = self->pods->pdata[i];
 
-		journal_pod(out, i)->name = intern(out, sp->pod->name);
+		journal_pod(out, i);
+		g_ptr_array_add(out->names, (gpointer)intern(out, sp->pod->name));
 	}
 	self->journal = cluster_journal__new();
 	return out;
@@ -296,14 +316,14 @@ cluster_journal_get_n_pods(const ClusterJournal *self)
 const char *
 cluster_journal_get_pod_name(const ClusterJournal *self, guint pod)
 {
-	return pod < self->pods->len ? g_array_index(self->pods, JournalPod, pod).name : NULL;
+	return pod < self->names->len ? g_ptr_array_index(self->names, pod) : NULL;
 }
 
 gint
 cluster_journal_lookup_pod(const ClusterJournal *self, const char *name)
 {
-	for (guint i = 0; i < self->pods->len; i++) {
-		const char *n = g_array_index(self->pods, JournalPod, i).name;
+	for (guint i = 0; i < self->names->len; i++) {
+		const char *n = g_ptr_array_index(self->names, i);
 
 		if (n != NULL && strcmp(n, name) == 0)
 			return (gint)i;
@@ -325,14 +345,16 @@ cluster_journal_get_last_failure(const ClusterJournal *self, guint pod)
 	if (pod >= self->pods->len)
 		return NULL;
 	jp = &g_array_index(self->pods, JournalPod, pod);
-	return jp->failed ? &jp->last : NULL;
+	return jp->last != 0 ? &g_array_index(self->failures, ClusterAttempt, jp->last - 1) : NULL;
 }
 
 void
 cluster_journal_set_last_detail(ClusterJournal *self, guint pod, const char *detail)
 {
-	if (pod < self->pods->len)
-		g_array_index(self->pods, JournalPod, pod).last.detail = intern(self, detail);
+	ClusterAttempt *a = (ClusterAttempt *)cluster_journal_get_last_failure(self, pod);
+
+	if (a != NULL)
+		a->detail = intern(self, detail);
 }
 
 guint

@@ -34,7 +34,7 @@ enum {
 	PRIO_RESTART = 2,
 	PRIO_BACKOFF = 3,
 	PRIO_UNSCHED = 4,
-	PRIO_ARRIVAL = 5,
+	PRIO_ARRIVAL = CLUSTER_PRIO_ARRIVAL,
 	PRIO_SCHEDULE = 6,
 };
 
@@ -193,6 +193,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	self->kill = g_array_new(FALSE, TRUE, sizeof(gboolean));
 	self->victims = g_array_new(FALSE, TRUE, sizeof(guint));
 	self->placed = g_array_new(FALSE, TRUE, sizeof(guint));
+	self->arrivals = g_array_new(FALSE, FALSE, sizeof(guint));
 	self->journal = cluster_journal__new();
 	register_kinds(self);
 	sim_loop_set_settled_func(loop, is_settled, self);
@@ -221,6 +222,7 @@ cluster_sim_free(ClusterSim *self)
 	g_array_unref(self->kill);
 	g_array_unref(self->victims);
 	g_array_unref(self->placed);
+	g_array_unref(self->arrivals);
 	if (self->invariant_sums != NULL)
 		g_array_unref(self->invariant_sums);
 	cluster_journal_free(self->journal);
@@ -276,8 +278,7 @@ cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *wor
 	sp->adopt = g_strdupv((char **)work->adopt);
 	g_ptr_array_add(self->pods, sp);
 	if (!work->running)
-		sim_loop_schedule(self->loop, work->arrival, self->kind_arrival, PRIO_ARRIVAL,
-		                  sp->index, NULL);
+		cluster_arrivals__add(self, sp);
 	return sp->index;
 }
 
@@ -410,6 +411,7 @@ on_arrival(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSim *self = data;
 	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
+	cluster_arrivals__arrived(self, sp->index);
 	arrive(self, sp);
 	sp->qp = cluster_queue_add(self->queue, sp->pod, now_of(self));
 	cluster_sim__after_queue_change(self);

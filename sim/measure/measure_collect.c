@@ -22,16 +22,16 @@ quantiles(SimSamples *s, double *out)
 		out[i] = sim_samples_get_count(s) > 0 ? sim_samples_quantile(s, q[i]) : (double)NAN;
 }
 
+static const char *
+insert_const(GStringChunk *strings, const char *text)
+{
+	return text != NULL ? g_string_chunk_insert_const(strings, text) : NULL;
+}
+
 static void
 pod_record_clear(gpointer data)
 {
-	ScenarioPodRecord *rec = data;
-
-	g_free(rec->name);
-	g_free(rec->workload);
-	g_free(rec->request);
-	g_free(rec->node);
-	measure__placements_clear(rec);
+	measure__placements_clear(data);
 }
 
 /* Per-pod records from what the simulation kept about each pod (index = uid). */
@@ -40,6 +40,8 @@ collect_pods(const MeasureRunEnd *run, ScenarioResult *result)
 {
 	guint n = MIN(cluster_sim_get_n_pods(run->sim), run->pods->len);
 	GArray *out = g_array_sized_new(FALSE, TRUE, sizeof(ScenarioPodRecord), n);
+	/* workload, request and node repeat: one copy each (issue 19: bytes per pod) */
+	GStringChunk *strings = g_string_chunk_new(64 * 1024);
 	/* pending pods can never run: the run stopped quiescent, or reached its
 	 * horizon with nothing active beyond it and every pending pod settled */
 	gboolean quiescent =
@@ -53,13 +55,13 @@ collect_pods(const MeasureRunEnd *run, ScenarioResult *result)
 		SimTime jct = cluster_sim_get_pod_jct(run->sim, i);
 		const ClusterNode *node = cluster_sim_get_pod_node(run->sim, i);
 		ScenarioPodRecord rec = {
-			.name = g_strdup(pod->name),
-			.workload = g_strdup(pod->workload),
-			.request = g_strdup(pod->request),
+			.name = g_string_chunk_insert(strings, pod->name),
+			.workload = insert_const(strings, pod->workload),
+			.request = insert_const(strings, pod->request),
 			.arrival = pod->arrival,
 			.start = latency >= 0 ? pod->arrival + latency : -1,
 			.end = jct >= 0 ? pod->arrival + jct : -1,
-			.node = node != NULL ? g_strdup(node->name) : NULL,
+			.node = insert_const(strings, node != NULL ? node->name : NULL),
 			.slowdown = -1.0,
 			.phase = cluster_sim_get_pod_phase(run->sim, i),
 			.restarts = cluster_sim_get_pod_restarts(run->sim, i),
@@ -75,6 +77,7 @@ collect_pods(const MeasureRunEnd *run, ScenarioResult *result)
 		measure__collect_placements(run, i, &rec);
 		g_array_append_val(out, rec);
 	}
+	result->pod_strings = strings;
 	return out;
 }
 

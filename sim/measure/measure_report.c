@@ -100,6 +100,8 @@ scenario_result_free(ScenarioResult *self)
 		g_array_unref(self->alloc_series);
 	if (self->pod_records != NULL)
 		g_array_unref(self->pod_records);
+	if (self->pod_strings != NULL)
+		g_string_chunk_free(self->pod_strings);
 	scenario_sample__free(self->sampler);
 	g_ptr_array_unref(self->notes);
 	if (self->reasons != NULL)

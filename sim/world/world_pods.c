@@ -20,7 +20,8 @@ scenario_pods__clear(gpointer data)
 	ScenarioPod *p = data;
 
 	g_free(p->name);
-	g_free(p->request);
+	if (p->request != NULL)
+		g_ref_string_release(p->request);
 }
 
 /* Pods one object makes: replicas, completions (else parallelism), or 1. */
@@ -224,7 +225,8 @@ expand_object(const Scenario *self,
 		                      : g_strdup_printf("%s-%u", obj->metadata.name, k);
 		kp.pod.namespace_ = k8s_object_namespace(obj);
 		kp.pod.workload = obj->metadata.name;
-		kp.pod.request = g_strdup(request);
+		/* one copy for the entry's pods, not one each (issue 19: bytes per pod) */
+		kp.pod.request = g_ref_string_new_intern(request);
 		kp.pod.spec = scenario_pods__object_spec(obj);
 		kp.pod.obj = obj;
 		kp.pod.arrival = item.arrival;
@@ -258,13 +260,15 @@ expand_trace(const Scenario *self, GArray *out, WorkloadTrace **trace_out, K8sDi
 		const WorkloadItem *it = &g_array_index(items, WorkloadItem, i);
 		const WorkloadTracePod *tp = workload_trace_get_pod(trace, it->template_index);
 		Keyed kp = { .seq = out->len };
+		char request[64];
 
 		kp.pod.name = g_strdup(tp->name);
 		kp.pod.namespace_ = "default";
 		kp.pod.workload = "trace";
 		/* the trace's own terms: GPUs and the thousandths of each it uses */
-		kp.pod.request =
-		        g_strdup_printf("gpus=%u gpu_milli=%u", tp->num_gpu, (guint)tp->gpu_milli);
+		g_snprintf(request, sizeof(request), "gpus=%u gpu_milli=%u", tp->num_gpu,
+		           (guint)tp->gpu_milli);
+		kp.pod.request = g_ref_string_new_intern(request);
 		kp.pod.arrival = it->arrival;
 		/* No deletion time: the pod was still running when the trace ended. */
 		kp.pod.work = it->duration > 0 ? it->duration : SIM_TIME_NEVER;

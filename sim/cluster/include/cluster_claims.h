@@ -26,6 +26,7 @@ typedef struct {
 	gboolean allocated;
 	gpointer allocation; /* opaque (model/dra result), freed by the controller's free func */
 	gpointer user_data;
+	GDestroyNotify free_user_data; /* (nullable) frees user_data with the claim */
 	GList *link; /* private: position in the controller's creation-order list */
 } ClusterClaim;
 

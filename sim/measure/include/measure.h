@@ -42,16 +42,17 @@ typedef struct {
 	const char *ended; /* static: "evicted", "node-failure" or the pod's outcome */
 } ScenarioPlacement;
 
-/* One pod at the end of a run, for the per-pod records of the report. */
+/* One pod at the end of a run, for the per-pod records of the report. Its
+ * strings live in the result's pod_strings (shared ones once). */
 typedef struct {
-	char *name;
-	char *workload; /* ScenarioPod's, copied */
-	char *request;
+	const char *name;
+	const char *workload; /* ScenarioPod's */
+	const char *request;
 	SimTime arrival;
-	SimTime start;   /* first bind, -1 when never bound */
-	SimTime end;     /* completion, -1 when not completed */
-	char *node;      /* the node it is bound to at the end, NULL when none */
-	double slowdown; /* jct / work, < 0 when not completed */
+	SimTime start;    /* first bind, -1 when never bound */
+	SimTime end;      /* completion, -1 when not completed */
+	const char *node; /* the node it is bound to at the end, NULL when none */
+	double slowdown;  /* jct / work, < 0 when not completed */
 	ClusterPodPhase phase;
 	guint restarts;
 	guint attempts;      /* scheduling attempts */
@@ -102,6 +103,7 @@ typedef struct {
 	GArray *pending_series; /* guint64 per sampling interval, from t = 0 */
 	GArray *alloc_series;   /* double busy devices / devices per sample (empty: DynamicMIG) */
 	GArray *pod_records;    /* ScenarioPodRecord, in pod order */
+	GStringChunk *pod_strings; /* the records' strings */
 	/* occupancy per node, fragmentation, GPU pictures, pod devices (measure_sample.c) */
 	struct ScenarioSampler *sampler;
 	SimTime sampling;

@@ -330,8 +330,9 @@ const ScenarioPool *scenario_lookup_node_pool(const Scenario *self, const char *
 typedef struct {
 	char *name;
 	const char *namespace_;
-	const char *workload;   /* its workload object's name, "trace" for trace pods (borrowed) */
-	char *request;          /* what it asks for, for reports: "nvidia.com/gpu=1" (owned) */
+	const char *workload; /* its workload object's name, "trace" for trace pods (borrowed) */
+	char *request; /* what it asks for, for reports: "nvidia.com/gpu=1" (an interned GRefString)
+	                */
 	const K8sPodSpec *spec; /* borrowed from the scenario's objects; NULL for trace pods */
 	const K8sObject *obj;   /* the manifest object; NULL for trace pods */
 	SimTime arrival;

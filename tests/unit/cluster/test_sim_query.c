@@ -3,7 +3,8 @@
  * above all the node generation that lets scenario_sample.c reuse a node's
  * figures: it must move on every change of a device's tenants (start,
  * completion, node failure and restore) and on both ends of a MIG
- * reconfiguration, and stay put while nothing on the node changes.
+ * reconfiguration, and stay put while nothing on the node changes; and the
+ * arrivals' one-event chain (cluster_arrivals.c), seen through the journal.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "cluster_journal.h"
 #include "cluster_query.h"
 #include "cluster_run.h"
 #include "cluster_sim.h"
@@ -183,6 +185,56 @@ test_sim_query__generation_follows_reconfiguration(void **state)
 	fixture_clear(&f);
 }
 
+/* The arrival order of the pods, as the full journal recorded it. */
+static void
+arrival_order(Fixture *f, GString *out)
+{
+	ClusterJournal *journal = cluster_sim_get_journal(f->sim);
+
+	for (guint i = 0; i < cluster_journal_get_n_entries(journal); i++) {
+		const ClusterJournalEntry *e = cluster_journal_get_entry(journal, i);
+
+		if (e->kind == CLUSTER_JOURNAL_ARRIVED)
+			g_string_append_printf(out, "%s%u@%" G_GINT64_FORMAT, out->len ? " " : "",
+			                       e->pod, e->at / S);
+	}
+}
+
+/*
+ * Pods added in arrival order have one arrival event at a time
+ * (cluster_arrivals.c): pods at 1, 3, 3 s leave one event pending. A pod
+ * added out of order ends the chain, every pod then has its event (4), and
+ * they still arrive by (time, index): 10, 10, 5, 10 s arrive as 2, 0, 1, 3.
+ */
+static void
+test_sim_query__arrivals_one_event_at_a_time_in_order(void **state)
+{
+	static const struct {
+		gint64 at[4];
+		guint n, pending;
+		const char *order;
+	} cases[] = {
+		{ { 1, 3, 3 }, 3, 1, "0@1 1@3 2@3" },
+		{ { 10, 10, 5, 10 }, 4, 4, "2@5 0@10 1@10 3@10" },
+	};
+
+	for (guint c = 0; c < G_N_ELEMENTS(cases); c++) {
+		g_autoptr(GString) order = g_string_new(NULL);
+		Fixture f;
+
+		fixture_init(&f, 4);
+		cluster_journal_set_full(cluster_sim_get_journal(f.sim), TRUE);
+		for (guint i = 0; i < cases[c].n; i++)
+			add_gpu_pod(&f, "p", cases[c].at[i] * S, 5 * S);
+		assert_int_equal(sim_loop_get_n_active_pending(f.loop), cases[c].pending);
+		assert_int_equal(sim_loop_run(f.loop), SIM_STOP_EMPTY);
+		arrival_order(&f, order);
+		assert_string_equal(order->str, cases[c].order);
+		assert_int_equal(cluster_sim_get_stats(f.sim)->completed, cases[c].n);
+		fixture_clear(&f);
+	}
+}
+
 int
 main(void)
 {
@@ -191,6 +243,7 @@ main(void)
 		cmocka_unit_test(test_sim_query__cordon_leaves_generation_alone),
 		cmocka_unit_test(test_sim_query__generation_follows_fail_and_restore),
 		cmocka_unit_test(test_sim_query__generation_follows_reconfiguration),
+		cmocka_unit_test(test_sim_query__arrivals_one_event_at_a_time_in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
