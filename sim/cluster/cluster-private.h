@@ -131,6 +131,9 @@ typedef struct {
 	guint restarts;
 	GPtrArray *claims; /* claim names (char *): the user's first, then generated ones */
 	guint n_user_claims;
+	/* shared a device with another pod though neither asked to: the device was
+	 * republished under a new name and allocated again (cluster_kubelet.c join) */
+	gboolean co_tenant;
 	/* the taint eviction controller's scheduled work (cluster_taint_evict.c)
 	 * and its CreatedAt; the device taint eviction controller's timer */
 	SimEventId eviction;

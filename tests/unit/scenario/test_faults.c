@@ -218,6 +218,10 @@ test_pool_rename(void **state)
 	/* the sampler names physical GPUs: both tenants are on GPU 0 */
 	assert_string_equal(scenario_test_devices(dra, "holder"), "gpu:dgx-0/gpu-0");
 	assert_string_equal(scenario_test_devices(dra, "late"), "gpu:dgx-0/gpu-0");
+	/* marked shared for the report (drasim verify), fill alone on its own */
+	assert_true(scenario_test_pod_record(dra, "holder", NULL)->shared);
+	assert_true(scenario_test_pod_record(dra, "late", NULL)->shared);
+	assert_false(scenario_test_pod_record(dra, "fill", NULL)->shared);
 }
 
 /*
