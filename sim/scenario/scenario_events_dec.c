@@ -294,6 +294,18 @@ decode_target(Scenario *self,
 	}
 }
 
+/* The node pool the event reaches (@pool) and its catalog shape, or NULL. */
+static const HwNodeShape *
+event_shape(const Scenario *self, const ScenarioEvent *e, const ScenarioPool **pool)
+{
+	*pool = e->pool != NULL
+	                ? scenario_lookup_pool(self, e->pool)
+	                : (e->node != NULL ? scenario_lookup_node_pool(self, e->node) : NULL);
+	return *pool != NULL && (*pool)->shape != NULL
+	               ? hw_catalog_lookup_shape(self->catalog, (*pool)->shape)
+	               : NULL;
+}
+
 /* migConfig must apply to the GPU model of every pool the event reaches. */
 static void
 check_mig_config(Scenario *self,
@@ -302,13 +314,8 @@ check_mig_config(Scenario *self,
                  const char *field,
                  const ScenarioEvent *e)
 {
-	const ScenarioPool *pool =
-	        e->pool != NULL
-	                ? scenario_lookup_pool(self, e->pool)
-	                : (e->node != NULL ? scenario_lookup_node_pool(self, e->node) : NULL);
-	const HwNodeShape *shape = pool != NULL && pool->shape != NULL
-	                                   ? hw_catalog_lookup_shape(self->catalog, pool->shape)
-	                                   : NULL;
+	const ScenarioPool *pool;
+	const HwNodeShape *shape = event_shape(self, e, &pool);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GArray) inst = NULL;
 	gboolean on = FALSE;
@@ -368,13 +375,8 @@ decode_event_devices(ScenarioDec *dec, const K8sYamlNode *node, const char *path
 static GPtrArray *
 published_gpu_names(Scenario *self, const ScenarioEvent *e)
 {
-	const ScenarioPool *pool =
-	        e->pool != NULL
-	                ? scenario_lookup_pool(self, e->pool)
-	                : (e->node != NULL ? scenario_lookup_node_pool(self, e->node) : NULL);
-	const HwNodeShape *shape = pool != NULL && pool->shape != NULL
-	                                   ? hw_catalog_lookup_shape(self->catalog, pool->shape)
-	                                   : NULL;
+	const ScenarioPool *pool;
+	const HwNodeShape *shape = event_shape(self, e, &pool);
 	g_autoptr(HwNode) hw = shape != NULL ? hw_node_new(shape, pool->name) : NULL;
 	g_autoptr(GPtrArray) slices = NULL;
 	GPtrArray *names;
