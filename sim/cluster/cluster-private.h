@@ -81,6 +81,9 @@ typedef struct {
 	GArray *tenants; /* guint pod indexes, in the order they joined */
 	double used;     /* compute in use now, full-GPU units (Σ speed × demand) */
 	gint64 mem_used; /* memory of the running tenants */
+	/* republished under a new name (cluster_sim_device_renamed): two pods may
+	 * hold it, one by each name; a reconfiguration's new devices start FALSE */
+	gboolean renamed;
 } ClusterSimDevice;
 
 typedef struct {

@@ -79,7 +79,8 @@ gboolean
 cluster_dra_rename_node_device(ClusterDra *self,
                                const char *node,
                                const char *old_name,
-                               const char *new_name)
+                               const char *new_name,
+                               guint *index_out)
 {
 	GArray *renamed = g_hash_table_lookup(self->renamed, node);
 	RenamedDevice r = { NULL, 0 };
@@ -93,5 +94,7 @@ cluster_dra_rename_node_device(ClusterDra *self,
 	}
 	r.name = g_strdup(new_name);
 	g_array_append_val(renamed, r);
+	if (index_out != NULL)
+		*index_out = r.index;
 	return TRUE;
 }

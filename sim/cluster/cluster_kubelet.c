@@ -57,7 +57,7 @@ join(ClusterSim *sim, ClusterSimDevice *dev, guint pod)
 			dev->dev.mode = sp->work.sharing;
 			dev->dev.interval = sp->work.interval;
 		}
-	} else if (dev->dev.mode == CLUSTER_SHARE_EXCLUSIVE) {
+	} else if (dev->dev.mode == CLUSTER_SHARE_EXCLUSIVE && dev->renamed) {
 		mark_co_tenants(sim, dev, sp, pod);
 	}
 	g_array_append_val(dev->tenants, pod);

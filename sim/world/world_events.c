@@ -545,10 +545,15 @@ pool_event(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNod
 	}
 	hw_publish_options_init(&opts);
 	scenario_run__node_devices(self->env.mode, hw, &opts, devices, names, resources);
-	for (guint i = 0; e->renames != NULL && e->renames[i] != NULL; i += 2)
-		if (!cluster_dra_rename_node_device(self->env.dra, cn->name, e->renames[i],
-		                                    e->renames[i + 1]))
+	for (guint i = 0; e->renames != NULL && e->renames[i] != NULL; i += 2) {
+		guint device;
+
+		if (cluster_dra_rename_node_device(self->env.dra, cn->name, e->renames[i],
+		                                   e->renames[i + 1], &device))
+			cluster_sim_device_renamed(self->env.sim, cn, device);
+		else
 			note_missing(self, index, cn->name, e->renames[i], "rename");
+	}
 	if (e->action == SCENARIO_EVENT_POOL_INCOMPLETE) {
 		late = g_ptr_array_new();
 		g_ptr_array_add(self->late, late);
