@@ -129,7 +129,8 @@ typedef struct {
 	SimTime started; /* last (re)start, for the OOM "newest" rule */
 	guint64 run_seq;
 	guint restarts;
-	GPtrArray *claims; /* claim names (char *): the user's first, then generated ones */
+	/* claim names (char *): the user's first, then generated ones; NULL once retired */
+	GPtrArray *claims;
 	guint n_user_claims;
 	/* the taint eviction controller's scheduled work (cluster_taint_evict.c)
 	 * and its CreatedAt; the device taint eviction controller's timer */
@@ -184,6 +185,7 @@ struct ClusterSim {
 	guint arrivals_head;
 	gboolean arrivals_direct; /* an arrival came out of order: each has its event */
 	GArray *invariant_sums;   /* cluster_invariants.c scratch: ClusterResources per node */
+	GPtrArray *no_claims;     /* empty: the claims of a retired pod (cluster_sim__retire_pod) */
 };
 
 #define CLUSTER_PRIO_ARRIVAL 5 /* after node, delete and backoff events at one time */
@@ -203,6 +205,7 @@ void cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp);
 
 /* cluster_sim.c, for cluster_sim_nodes.c */
 void cluster_sim__end_pod(ClusterSim *self, ClusterSimPod *sp);
+void cluster_sim__retire_pod(ClusterSimPod *sp);
 void cluster_sim__after_queue_change(ClusterSim *self);
 void cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp);
 void cluster_sim__pending_add(ClusterSim *self, gint delta);

@@ -247,12 +247,20 @@ cluster_pod_free(ClusterPod *self)
 {
 	if (self == NULL)
 		return;
-	g_array_unref(self->node_selector);
-	g_array_unref(self->tolerations);
-	if (self->terms != NULL)
-		g_array_unref(self->terms);
+	cluster_pod_drop_placement_rules(self);
 	g_free(self->name);
 	g_free(self);
+}
+
+/* A pod that will never be placed again (cluster_sim_nodes.c cluster_sim__retire_pod) keeps its
+ * name and requests, which the report reads, and drops what only Filter and
+ * Score read. */
+void
+cluster_pod_drop_placement_rules(ClusterPod *self)
+{
+	g_clear_pointer(&self->node_selector, g_array_unref);
+	g_clear_pointer(&self->tolerations, g_array_unref);
+	g_clear_pointer(&self->terms, g_array_unref);
 }
 
 void

@@ -169,6 +169,7 @@ typedef struct {
 	gint32 priority;
 	ClusterResources requests;
 	ClusterResources nonzero_requests;
+	/* these three are NULL once the pod is retired (cluster_pod_drop_placement_rules) */
 	GArray *node_selector; /* ClusterLabel: spec.nodeSelector, ANDed */
 	GArray *terms;         /* ClusterSelectorTerm: required node affinity, ORed; NULL = none */
 	GArray *tolerations;   /* ClusterToleration */
@@ -189,6 +190,7 @@ typedef struct {
 
 ClusterPod *cluster_pod_new(const char *name, guint64 uid);
 void cluster_pod_free(ClusterPod *self);
+void cluster_pod_drop_placement_rules(ClusterPod *self);
 /* Sets one request; also recomputes the non-zero request of cpu/memory. */
 void cluster_pod_set_request(ClusterPod *self, gint slot, gint64 value);
 void cluster_pod_add_node_selector(ClusterPod *self, const char *key, const char *value);
