@@ -240,8 +240,9 @@ test_sim_query__arrivals_one_event_at_a_time_in_order(void **state)
  * reads is freed, what the report reads stays. One node, two GPUs: "a"
  * (0 s, 10 s of work) completes at 10 s; "b" (0 s, lifetime 50 s) is
  * deleted at 50 s; "c" arrives at 20 s on a's freed GPU and still runs at
- * 100 s, so it keeps everything. Each names a user claim "x-..." that does
- * not exist (no DRA here): only the claim name list shows the freeing.
+ * 100 s, so it keeps everything. Each has a toleration and names a user
+ * claim "x-..." that does not exist (no DRA here): their arrays show the
+ * freeing.
  */
 static void
 test_sim_query__finished_pods_keep_only_what_reports_read(void **state)
@@ -273,6 +274,8 @@ test_sim_query__finished_pods_keep_only_what_reports_read(void **state)
 			             .claims = claims };
 
 		cluster_pod_set_request(pod, GPU, 1);
+		cluster_pod_add_toleration(pod, "k", CLUSTER_TOLERATION_EXISTS, NULL,
+		                           CLUSTER_EFFECT_NO_SCHEDULE);
 		cluster_sim_add_pod(f.sim, pod, &w);
 	}
 	run_until(&f, 100 * S);
@@ -284,7 +287,6 @@ test_sim_query__finished_pods_keep_only_what_reports_read(void **state)
 		assert_int_equal(cluster_sim_get_pod_phase(f.sim, i), pods[i].phase);
 		assert_string_equal(pod->name, pods[i].name);
 		assert_int_equal(pod->requests.v[GPU], 1);
-		assert_int_equal(pod->node_selector == NULL, retired);
 		assert_int_equal(pod->tolerations == NULL, retired);
 		assert_int_equal(cluster_sim_get_pod_claims(f.sim, i)->len, retired ? 0 : 1);
 		/* the last placement is still there for the report: one GPU on n0 */
