@@ -81,6 +81,9 @@ typedef struct {
 	GArray *tenants; /* guint pod indexes, in the order they joined */
 	double used;     /* compute in use now, full-GPU units (Σ speed × demand) */
 	gint64 mem_used; /* memory of the running tenants */
+	/* republished under a new name (cluster_sim_device_renamed): two pods may
+	 * hold it, one by each name; a reconfiguration's new devices start FALSE */
+	gboolean renamed;
 } ClusterSimDevice;
 
 typedef struct {
@@ -132,6 +135,9 @@ typedef struct {
 	/* claim names (char *): the user's first, then generated ones; NULL once retired */
 	GPtrArray *claims;
 	guint n_user_claims;
+	/* shared a device with another pod though neither asked to: the device was
+	 * republished under a new name and allocated again (cluster_kubelet.c join) */
+	gboolean co_tenant;
 	/* the taint eviction controller's scheduled work (cluster_taint_evict.c)
 	 * and its CreatedAt; the device taint eviction controller's timer */
 	SimEventId eviction;

@@ -58,6 +58,7 @@ struct ClusterDra {
 	 * claim generated from it shares its requests, constraints and config */
 	GHashTable *template_claims;
 	GHashTable *node_devices;  /* node name -> GPtrArray of device names, lookups only */
+	GHashTable *renamed;       /* node name -> GArray of RenamedDevice (pool republish) */
 	GArray *pods;              /* PodRef, by pod index */
 	GPtrArray *pending;        /* per cycle: const DraClaim * to allocate */
 	GPtrArray *pending_claims; /* per cycle: their ClusterClaim * */
@@ -100,4 +101,10 @@ ClusterClaim *cluster_dra__ext_materialize(ClusterDra *self, const ClusterPod *p
 gboolean cluster_dra__check_held(gpointer data, char **what);
 
 /* cluster_dra_gpushare.c: the FGD paper's per-GPU state follows the claims */
+/* The index in the node's compute device table of @device, by its name or a
+ * name it was published under later (cluster_dra_rename_node_device). */
+gboolean cluster_dra__node_device_index(ClusterDra *self,
+                                        const char *node,
+                                        const char *device,
+                                        guint *index);
 void cluster_dra__gpushare_held(ClusterDra *self, const ClaimAlloc *a, gboolean held);

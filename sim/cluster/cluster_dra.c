@@ -71,6 +71,8 @@ cluster_dra_new(const DraFeatures *features)
 	self->template_claims = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->node_devices = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 	                                           (GDestroyNotify)g_ptr_array_unref);
+	self->renamed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	                                      (GDestroyNotify)g_array_unref);
 	self->pods = g_array_new(FALSE, TRUE, sizeof(PodRef));
 	self->pending = g_ptr_array_new();
 	self->converted = g_ptr_array_new();
@@ -96,6 +98,7 @@ cluster_dra_free(ClusterDra *self)
 	g_hash_table_unref(self->templates);
 	g_hash_table_unref(self->template_claims);
 	g_hash_table_unref(self->node_devices);
+	g_hash_table_unref(self->renamed);
 	for (guint i = 0; i < self->pods->len; i++)
 		g_clear_pointer(&g_array_index(self->pods, PodRef, i).other_devices,
 		                g_ptr_array_unref);
@@ -169,19 +172,6 @@ cluster_dra_add_claim(ClusterDra *self, const K8sResourceClaim *claim)
 		return; /* the name is taken: the first claim wins, as in an object set */
 	c->user_data = (gpointer)dra_input_claim(self->input, k8s_object_namespace(&claim->obj),
 	                                         claim->obj.metadata.name, &claim->spec);
-}
-
-void
-cluster_dra_set_node_devices(ClusterDra *self,
-                             const char *node,
-                             const char *const *names,
-                             guint n_names)
-{
-	GPtrArray *list = g_ptr_array_new_with_free_func(g_free);
-
-	for (guint i = 0; i < n_names; i++)
-		g_ptr_array_add(list, g_strdup(names[i]));
-	g_hash_table_replace(self->node_devices, g_strdup(node), list);
 }
 
 void
@@ -675,7 +665,6 @@ place(gpointer data,
       GArray *devices)
 {
 	ClusterDra *self = data;
-	GPtrArray *table = g_hash_table_lookup(self->node_devices, node->name);
 	GPtrArray *names = cluster_sim_get_pod_claims(sim, (guint)pod->uid);
 	guint index = (guint)pod->uid;
 
@@ -691,8 +680,7 @@ place(gpointer data,
 			const DevRef *d = &g_array_index(a->devices, DevRef, k);
 			guint dev;
 
-			if (table != NULL &&
-			    g_ptr_array_find_with_equal_func(table, d->device, g_str_equal, &dev))
+			if (cluster_dra__node_device_index(self, node->name, d->device, &dev))
 				g_array_append_val(devices, dev);
 			else
 				note_other_device(self, index, d);

@@ -20,20 +20,15 @@ void
 cluster_dra__gpushare_held(ClusterDra *self, const ClaimAlloc *a, gboolean held)
 {
 	ClusterGpuShareNode *g = a->on != NULL ? a->on->gpushare : NULL;
-	const GPtrArray *table;
 
 	if (G_LIKELY(g == NULL) || !g->devices)
 		return;
-	table = g_hash_table_lookup(self->node_devices, a->on->name);
-	for (guint k = 0; table != NULL && k < a->devices->len; k++) {
+	for (guint k = 0; k < a->devices->len; k++) {
 		const DevRef *d = &g_array_index(a->devices, DevRef, k);
+		guint i;
 
-		for (guint i = 0; i < table->len; i++) {
-			if (strcmp(table->pdata[i], d->device) == 0) {
-				cluster_gpushare_node_set_held(g, i, held);
-				break;
-			}
-		}
+		if (cluster_dra__node_device_index(self, a->on->name, d->device, &i))
+			cluster_gpushare_node_set_held(g, i, held);
 	}
 }
 

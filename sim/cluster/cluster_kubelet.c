@@ -26,11 +26,29 @@ pod_at(ClusterSim *sim, guint index)
 	return sim->pods->pdata[index];
 }
 
+/*
+ * A second pod on an exclusive device: its DRA device was republished under
+ * a new name (world_events_pool.c) and the new name allocated; both pods
+ * share the GPU, which the report marks (pods[].shared, drasim verify).
+ */
+static void
+mark_co_tenants(ClusterSim *sim, ClusterSimDevice *dev, ClusterSimPod *sp, guint pod)
+{
+	for (guint i = 0; i < dev->tenants->len; i++) {
+		guint other = g_array_index(dev->tenants, guint, i);
+
+		if (other != pod) {
+			pod_at(sim, other)->co_tenant = TRUE;
+			sp->co_tenant = TRUE;
+		}
+	}
+}
+
 /* The busy-device gauge moves when a device gains its first or loses its last tenant. */
 static void
 join(ClusterSim *sim, ClusterSimDevice *dev, guint pod)
 {
-	const ClusterSimPod *sp = sim->pods->pdata[pod];
+	ClusterSimPod *sp = sim->pods->pdata[pod];
 
 	if (dev->tenants->len == 0) {
 		sim_gauge_add(&sim->busy, sim_loop_get_now(sim->loop), 1.0);
@@ -39,6 +57,8 @@ join(ClusterSim *sim, ClusterSimDevice *dev, guint pod)
 			dev->dev.mode = sp->work.sharing;
 			dev->dev.interval = sp->work.interval;
 		}
+	} else if (dev->dev.mode == CLUSTER_SHARE_EXCLUSIVE && dev->renamed) {
+		mark_co_tenants(sim, dev, sp, pod);
 	}
 	g_array_append_val(dev->tenants, pod);
 }

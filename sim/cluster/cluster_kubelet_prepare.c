@@ -117,3 +117,13 @@ cluster_sim_kubelet_restart(ClusterSim *self, ClusterNode *node, SimTime until)
 
 	sn->kubelet_back = until;
 }
+
+void
+cluster_sim_device_renamed(ClusterSim *self, ClusterNode *node, guint device)
+{
+	ClusterSimNode *sn = node->user_data;
+
+	(void)self;
+	if (device < sn->n_devices)
+		sn->devices[device].renamed = TRUE;
+}

@@ -116,8 +116,9 @@ cluster_sim_get_pod_left_at(const ClusterSim *self, guint pod)
  * Other pods may hold its devices at the same time: a user-created claim
  * (resourceClaimName) can be reserved for several pods, which then share its
  * devices (upstream: ResourceClaim.status.reservedFor); its claim config asks
- * for time-slicing or MPS; or a device of its last placement is not
- * exclusive (device-plugin replicas, MPS, gpushare).
+ * for time-slicing or MPS; a device of its last placement is not
+ * exclusive (device-plugin replicas, MPS, gpushare); or it shared an
+ * exclusive device with another pod (a device renamed in a pool republish).
  */
 gboolean
 cluster_sim_get_pod_shares_devices(const ClusterSim *self, guint pod)
@@ -126,7 +127,7 @@ cluster_sim_get_pod_shares_devices(const ClusterSim *self, guint pod)
 
 	g_assert(pod < self->pods->len);
 	sp = self->pods->pdata[pod];
-	if (sp->n_user_claims > 0 ||
+	if (sp->n_user_claims > 0 || sp->co_tenant ||
 	    (sp->work.set_sharing && sp->work.sharing != CLUSTER_SHARE_EXCLUSIVE))
 		return TRUE;
 	for (guint i = 0; sp->node != NULL && i < sp->n_devices; i++)

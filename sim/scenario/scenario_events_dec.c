@@ -4,12 +4,13 @@
  * and restore, drain, cordon and uncordon, node taints, DRA device taints and
  * the NVIDIA mig-manager's reconfiguration, a node's NotReady flap, a
  * node's DRA driver unavailable, a driver republishing its pool (devices
- * removed), a pool incomplete for a while, a kubelet restart. Targets are checked against the
- * node pools here, and against the imported nodes once the inventory is
- * loaded (scenario_whatif_dec.c). sim/world replays them (world_events.c).
+ * removed or renamed), a pool incomplete for a while, a kubelet restart. Targets are checked
+ * against the node pools here, and against the imported nodes once the inventory is loaded
+ * (scenario_whatif_dec.c). sim/world replays them (world_events.c).
  */
 #include <string.h>
 
+#include "k8s_names.h"
 #include "scenario-private.h"
 
 static const char *const action_names[] = {
@@ -51,6 +52,7 @@ scenario_event__clear(gpointer data)
 	g_free(e->taint_key);
 	g_free(e->taint_value);
 	g_strfreev(e->devices);
+	g_strfreev(e->renames);
 	g_free(e->mig_config);
 }
 
@@ -292,6 +294,18 @@ decode_target(Scenario *self,
 	}
 }
 
+/* The node pool the event reaches (@pool) and its catalog shape, or NULL. */
+static const HwNodeShape *
+event_shape(const Scenario *self, const ScenarioEvent *e, const ScenarioPool **pool)
+{
+	*pool = e->pool != NULL
+	                ? scenario_lookup_pool(self, e->pool)
+	                : (e->node != NULL ? scenario_lookup_node_pool(self, e->node) : NULL);
+	return *pool != NULL && (*pool)->shape != NULL
+	               ? hw_catalog_lookup_shape(self->catalog, (*pool)->shape)
+	               : NULL;
+}
+
 /* migConfig must apply to the GPU model of every pool the event reaches. */
 static void
 check_mig_config(Scenario *self,
@@ -300,13 +314,8 @@ check_mig_config(Scenario *self,
                  const char *field,
                  const ScenarioEvent *e)
 {
-	const ScenarioPool *pool =
-	        e->pool != NULL
-	                ? scenario_lookup_pool(self, e->pool)
-	                : (e->node != NULL ? scenario_lookup_node_pool(self, e->node) : NULL);
-	const HwNodeShape *shape = pool != NULL && pool->shape != NULL
-	                                   ? hw_catalog_lookup_shape(self->catalog, pool->shape)
-	                                   : NULL;
+	const ScenarioPool *pool;
+	const HwNodeShape *shape = event_shape(self, e, &pool);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GArray) inst = NULL;
 	gboolean on = FALSE;
@@ -361,12 +370,120 @@ decode_event_devices(ScenarioDec *dec, const K8sYamlNode *node, const char *path
 		                            : "of the slice published late");
 }
 
+/* The gpu.nvidia.com device names a node of the event's pool publishes
+ * (its MIG layout applied), or NULL when the target is not a catalog pool. */
+static GPtrArray *
+published_gpu_names(Scenario *self, const ScenarioEvent *e)
+{
+	const ScenarioPool *pool;
+	const HwNodeShape *shape = event_shape(self, e, &pool);
+	g_autoptr(HwNode) hw = shape != NULL ? hw_node_new(shape, pool->name) : NULL;
+	g_autoptr(GPtrArray) slices = NULL;
+	GPtrArray *names;
+	HwPublishOptions opts;
+
+	if (hw == NULL || (pool->mig != NULL && strcmp(pool->mig, "dynamic") != 0 &&
+	                   !hw_node_apply_layout(hw, pool->mig, NULL)))
+		return NULL;
+	hw_publish_options_init(&opts);
+	slices = hw_publish_nvidia(hw, &opts);
+	names = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < slices->len; i++) {
+		const HwSlice *sl = slices->pdata[i];
+
+		for (guint d = 0; d < sl->devices->len; d++)
+			g_ptr_array_add(names, g_strdup(((HwDevice *)sl->devices->pdata[d])->name));
+	}
+	return names;
+}
+
+/* One old: new pair of renames, appended to @out (the pairs so far). */
+static void
+decode_rename(ScenarioDec *dec,
+              const K8sYamlPair *pair,
+              const char *path,
+              GPtrArray *published,
+              const ScenarioEvent *e,
+              GPtrArray *out)
+{
+	const char *old_name = pair->key->scalar.text;
+	g_autofree char *field = g_strdup_printf("%s.%s", path, old_name);
+	g_autofree char *new_name = scenario_dec__string(dec, pair->value, field);
+	g_autoptr(GPtrArray) bad = new_name != NULL ? k8s_names_dns1123_label(new_name) : NULL;
+
+	if (published != NULL &&
+	    !g_ptr_array_find_with_equal_func(published, old_name, g_str_equal, NULL)) {
+		g_autoptr(GString) valid = g_string_new(NULL);
+
+		for (guint i = 0; i < published->len; i++)
+			g_string_append_printf(valid, "%s%s", i > 0 ? ", " : "",
+			                       (const char *)published->pdata[i]);
+
+		scenario_dec__error(dec, pair->key, field,
+		                    "the node publishes no device %s; its gpu.nvidia.com "
+		                    "devices: %s",
+		                    old_name, valid->str);
+	} else if (e->devices != NULL &&
+	           g_strv_contains((const char *const *)e->devices, old_name)) {
+		scenario_dec__error(dec, pair->key, field,
+		                    "%s is in devices (left out): a device is left out or renamed, "
+		                    "not both",
+		                    old_name);
+	}
+	if (new_name == NULL)
+		return;
+	if (bad != NULL)
+		scenario_dec__error(dec, pair->value, field,
+		                    "expected a device name (a DNS-1123 label, e.g. gpu-8): %s",
+		                    (const char *)bad->pdata[0]);
+	else if ((published != NULL &&
+	          g_ptr_array_find_with_equal_func(published, new_name, g_str_equal, NULL)) ||
+	         g_ptr_array_find_with_equal_func(out, new_name, g_str_equal, NULL))
+		scenario_dec__error(dec, pair->value, field,
+		                    "%s is already a device name of the pool: expected a new name",
+		                    new_name);
+	g_ptr_array_add(out, g_strdup(old_name));
+	g_ptr_array_add(out, g_steal_pointer(&new_name));
+}
+
+/* renames (republish only): {old-name: new-name, ...}, into e->renames as
+ * old, new pairs. */
+static void
+decode_renames(Scenario *self,
+               ScenarioDec *dec,
+               const K8sYamlNode *node,
+               const char *path,
+               ScenarioEvent *e)
+{
+	g_autofree char *field = g_strdup_printf("%s.renames", path);
+	const K8sYamlNode *v = k8s_yaml_map_lookup(node, "renames");
+	g_autoptr(GPtrArray) published = NULL;
+	g_autoptr(GPtrArray) pairs = NULL;
+
+	if (e->action != SCENARIO_EVENT_REPUBLISH) {
+		reject_field(dec, node, path, "renames", e, "republish");
+		return;
+	}
+	if (v == NULL || !scenario_dec__map(dec, v, field))
+		return;
+	if (v->map.n == 0)
+		scenario_dec__error(dec, v, field,
+		                    "expected at least one old-name: new-name pair (leave the "
+		                    "field out to rename nothing)");
+	published = published_gpu_names(self, e);
+	pairs = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < v->map.n; i++)
+		decode_rename(dec, &v->map.pairs[i], field, published, e, pairs);
+	g_ptr_array_add(pairs, NULL);
+	e->renames = (char **)g_ptr_array_steal(pairs, NULL);
+}
+
 static void
 decode_event(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const char *path)
 {
-	static const char *const known[] = { "at",        "action",   "node",  "nodePool",
-		                             "index",     "count",    "taint", "devices",
-		                             "migConfig", "duration", NULL };
+	static const char *const known[] = { "at",        "action",   "node",    "nodePool",
+		                             "index",     "count",    "taint",   "devices",
+		                             "migConfig", "duration", "renames", NULL };
 	ScenarioEvent e = { .duration = -1 };
 	const K8sYamlNode *v;
 
@@ -402,6 +519,7 @@ decode_event(Scenario *self, ScenarioDec *dec, const K8sYamlNode *node, const ch
 		reject_field(dec, node, path, "taint", &e, "taint actions");
 	}
 	decode_event_devices(dec, node, path, &e);
+	decode_renames(self, dec, node, path, &e);
 	if (e.action == SCENARIO_EVENT_MIG_RECONFIGURE) {
 		g_autofree char *field = g_strdup_printf("%s.migConfig", path);
 

@@ -430,10 +430,11 @@ mig_reconfigure(ScenarioEvents *self, guint index, const ScenarioEvent *e, Clust
 	                             stale != NULL ? (const char *const *)stale->pdata : NULL);
 	/* After the evictions above: their claims gave the old devices back. */
 	if (dra) {
-		if (!dra_republish(self, hw, &opts))
-			return FALSE;
+		/* the table first: its new devices drop earlier renames (republish) */
 		cluster_dra_set_node_devices(self->env.dra, cn->name,
 		                             (const char *const *)names->pdata, names->len);
+		if (!dra_republish(self, hw, &opts))
+			return FALSE;
 	}
 	return TRUE;
 }
@@ -514,6 +515,16 @@ driver_down(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNo
 
 /* ---- the GPU pool's next generation (world_events_pool.c) ---- */
 
+static void
+note_missing(
+        ScenarioEvents *self, guint index, const char *node, const char *device, const char *what)
+{
+	g_autofree char *why = g_strdup_printf("node %s's pool %s has no device %s: nothing to %s",
+	                                       node, GPU_DRIVER, device, what);
+
+	note(self, index, why);
+}
+
 static gboolean
 pool_event(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNode *cn, SimTime now)
 {
@@ -534,6 +545,15 @@ pool_event(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNod
 	}
 	hw_publish_options_init(&opts);
 	scenario_run__node_devices(self->env.mode, hw, &opts, devices, names, resources);
+	for (guint i = 0; e->renames != NULL && e->renames[i] != NULL; i += 2) {
+		guint device;
+
+		if (cluster_dra_rename_node_device(self->env.dra, cn->name, e->renames[i],
+		                                   e->renames[i + 1], &device))
+			cluster_sim_device_renamed(self->env.sim, cn, device);
+		else
+			note_missing(self, index, cn->name, e->renames[i], "rename");
+	}
 	if (e->action == SCENARIO_EVENT_POOL_INCOMPLETE) {
 		late = g_ptr_array_new();
 		g_ptr_array_add(self->late, late);
@@ -542,13 +562,8 @@ pool_event(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNod
 	                                   ++self->generations, (const char *const *)e->devices,
 	                                   late, missing))
 		return FALSE;
-	for (guint i = 0; i < missing->len; i++) {
-		g_autofree char *why =
-		        g_strdup_printf("node %s's pool %s has no device %s: nothing to leave out",
-		                        cn->name, GPU_DRIVER, (const char *)missing->pdata[i]);
-
-		note(self, index, why);
-	}
+	for (guint i = 0; i < missing->len; i++)
+		note_missing(self, index, cn->name, missing->pdata[i], "leave out");
 	if (late != NULL && e->duration >= 0)
 		sim_loop_schedule(self->env.loop, now + e->duration, self->kind_late, PRIO_EVENT,
 		                  self->late->len - 1, NULL);

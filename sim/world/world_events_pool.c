@@ -59,6 +59,32 @@ gpu_slices(K8sObjectSet *set, guint first, GPtrArray *out)
 	}
 }
 
+/*
+ * A device renamed in an earlier generation keeps its new name (republish
+ * renames): the same hardware, published as cluster_dra_rename_node_device()
+ * recorded. Upstream the allocator computes what is allocated from the claims'
+ * status.allocation by device ID, driver/pool/device name
+ * (structured/internal/experimental/allocator_experimental.go), and keeps only
+ * the newest generation (pools_experimental.go): the old name stays allocated
+ * to its claim but is no longer offered; the new name is free and offered,
+ * though it is the GPU the old name's pod still runs on.
+ */
+static void
+apply_renames(ClusterDra *dra, const char *node, const GPtrArray *slices, K8sObjectSet *set)
+{
+	for (guint i = 0; i < slices->len; i++) {
+		K8sResourceSlice *s = slices->pdata[i];
+
+		for (guint d = 0; d < s->spec.n_devices; d++) {
+			const char *name =
+			        cluster_dra_node_device_name(dra, node, s->spec.devices[d].name);
+
+			if (name != s->spec.devices[d].name)
+				s->spec.devices[d].name = k8s_object_set_intern(set, name);
+		}
+	}
+}
+
 /* Names of @omit that none of @slices publishes, into @missing (borrowed). */
 static void
 find_missing(const GPtrArray *slices, const char *const *omit, GPtrArray *missing)
@@ -103,6 +129,7 @@ scenario_events__publish_pool(const ScenarioEventsEnv *env,
 	if (!hw_publish_objects(hw, opts, FALSE, published, env->diags))
 		return FALSE;
 	gpu_slices(published, first, now);
+	apply_renames(env->dra, hw->name, now, published);
 	find_missing(now, omit, missing);
 	if (late != NULL && omit != NULL) {
 		/* the same slices once more, each keeping only the late devices */
@@ -112,6 +139,7 @@ scenario_events__publish_pool(const ScenarioEventsEnv *env,
 		if (!hw_publish_objects(hw, opts, FALSE, published, env->diags))
 			return FALSE;
 		gpu_slices(published, second, copies);
+		apply_renames(env->dra, hw->name, copies, published);
 		for (guint i = 0; i < copies->len; i++)
 			if (filter_devices(copies->pdata[i], omit, TRUE) > 0)
 				g_ptr_array_add(later, copies->pdata[i]);

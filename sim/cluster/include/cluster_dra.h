@@ -80,6 +80,24 @@ void cluster_dra_set_node_devices(ClusterDra *self,
                                   const char *node,
                                   const char *const *names,
                                   guint n_names);
+/**
+ * cluster_dra_rename_node_device:
+ *
+ * The node's driver republished its pool with @old_name's device as
+ * @new_name: the same hardware, so a pod allocated @new_name runs on the
+ * compute device @old_name is (a claim still holding @old_name shares it).
+ * Forgotten when cluster_dra_set_node_devices() replaces the node's table.
+ * @index_out (nullable): which compute device of the node it is.
+ * Returns: FALSE when the node has no compute device @old_name.
+ */
+gboolean cluster_dra_rename_node_device(ClusterDra *self,
+                                        const char *node,
+                                        const char *old_name,
+                                        const char *new_name,
+                                        guint *index_out);
+/* The name the node's driver now publishes its device first named @name
+ * under (@name when never renamed). */
+const char *cluster_dra_node_device_name(ClusterDra *self, const char *node, const char *name);
 /*
  * The devices of the pod's last placement that are not compute devices (not
  * in the node's cluster_dra_set_node_devices() table: NICs, ...), each as

@@ -229,6 +229,15 @@ void cluster_sim_dra_driver_unavailable(ClusterSim *self, ClusterNode *node, Sim
  * starts; a container restart due meanwhile waits for @until too.
  */
 void cluster_sim_kubelet_restart(ClusterSim *self, ClusterNode *node, SimTime until);
+/*
+ * cluster_sim_device_renamed:
+ *
+ * The node's compute device @device was republished under a new name
+ * (cluster_dra_rename_node_device()): a pod allocated the new name joins the
+ * pods on the old one, and the report marks them all shared. On any other
+ * exclusive device a second tenant stays unmarked, so `drasim verify` sees it.
+ */
+void cluster_sim_device_renamed(ClusterSim *self, ClusterNode *node, guint device);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterSim, cluster_sim_free)
 

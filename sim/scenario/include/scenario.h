@@ -130,10 +130,10 @@ gboolean scenario_event_action_is_device(ScenarioEventAction action);
  * @devices: the devices device-(un)taint names (NULL: every device of the
  * node), the devices a republish or device-remove leaves out of the new
  * generation, or those a pool-incomplete publishes late (in a second
- * slice); @mig_config: the layout mig-reconfigure installs; @duration: how
- * long mig-manager takes (< 0: computed from the plan), or how long a
- * not-ready node stays NotReady, a node's DRA driver is unavailable, a
- * pool stays incomplete or a kubelet is down (< 0: to the end of the run).
+ * slice); @renames: the devices a republish publishes under a new name; @mig_config: the layout
+ * mig-reconfigure installs; @duration: how long mig-manager takes (< 0: computed from the plan), or
+ * how long a not-ready node stays NotReady, a node's DRA driver is unavailable, a pool stays
+ * incomplete or a kubelet is down (< 0: to the end of the run).
  */
 typedef struct {
 	SimTime at;
@@ -145,6 +145,7 @@ typedef struct {
 	char *taint_value;
 	ClusterTaintEffect taint_effect;
 	char **devices;
+	char **renames; /* republish: old, new, old, new, ..., NULL (or NULL) */
 	char *mig_config;
 	SimTime duration;
 	K8sPos pos;

@@ -194,6 +194,37 @@ test_pool_republish(void **state)
 }
 
 /*
+ * pool-rename/README.md: at 600 gpu-0 (held by `holder`) is republished as
+ * gpu-8; `late` (1200) gets gpu-8, physical GPU 0, shared with holder by
+ * time-slicing: 2 ms slices, 50 us switches, 20/41 of the GPU each. holder:
+ * 1200 s alone, 2400 s of work left at 20/41 = 4920 s, done at 6120; late:
+ * 2400 s of work by 6120, 1200 s alone, done at 7320. Extended: no effect,
+ * late waits for the GPUs freed at 3600.
+ */
+static void
+test_pool_rename(void **state)
+{
+	g_autoptr(ScenarioResult) dra =
+	        expect_story("pool-rename/scenario.yaml", "dra", FALSE,
+	                     "holder bound dgx-0@0, fill bound dgx-0@0, late bound dgx-0@1200, "
+	                     "fill completed@3600, holder completed@6120, late completed@7320",
+	                     1);
+	g_autoptr(ScenarioResult) ext =
+	        expect_story("pool-rename/scenario.yaml", "extended", FALSE,
+	                     "holder bound dgx-0@0, fill bound dgx-0@0, holder completed@3600, "
+	                     "fill completed@3600, late bound dgx-0@3600, late completed@7200",
+	                     0);
+
+	/* the sampler names physical GPUs: both tenants are on GPU 0 */
+	assert_string_equal(scenario_test_devices(dra, "holder"), "gpu:dgx-0/gpu-0");
+	assert_string_equal(scenario_test_devices(dra, "late"), "gpu:dgx-0/gpu-0");
+	/* marked shared for the report (drasim verify), fill alone on its own */
+	assert_true(scenario_test_pod_record(dra, "holder", NULL)->shared);
+	assert_true(scenario_test_pod_record(dra, "late", NULL)->shared);
+	assert_false(scenario_test_pod_record(dra, "fill", NULL)->shared);
+}
+
+/*
  * pool-incomplete/README.md: 600..900 s both pools show gpu-0..gpu-3 only;
  * `one` gets gpu-1 at 610, `four` (4 GPUs) finds two free: unschedulable,
  * moved at 900 by the slice event. `whole` (allocationMode All) meets the
@@ -214,6 +245,49 @@ test_pool_incomplete(void **state)
 }
 
 /* Decoding: which actions take duration and devices; the valid actions listed. */
+/* renames: an old name the node does not publish (the valid ones listed), a
+ * new name it already publishes, a device both left out and renamed, an
+ * action other than republish. */
+static void
+test_rename_decode_errors(void **state)
+{
+	const char *head = "apiVersion: drasim.io/v1alpha1\n"
+	                   "kind: Scenario\n"
+	                   "metadata: {name: t}\n"
+	                   "spec:\n"
+	                   "  cluster:\n"
+	                   "    nodePools: [{name: dgx, shape: dgx-h100, count: 1}]\n"
+	                   "  events:\n";
+	g_autofree char *unknown = g_strconcat(
+	        head, "  - {at: 1m, action: republish, node: dgx-0, renames: {gpu-9: gpu-10}}\n",
+	        NULL);
+	g_autofree char *taken = g_strconcat(
+	        head, "  - {at: 1m, action: republish, node: dgx-0, renames: {gpu-0: gpu-1}}\n",
+	        NULL);
+	g_autofree char *both = g_strconcat(head,
+	                                    "  - {at: 1m, action: republish, node: dgx-0, "
+	                                    "devices: [gpu-2], renames: {gpu-2: gpu-8}}\n",
+	                                    NULL);
+	g_autofree char *on_remove = g_strconcat(head,
+	                                         "  - {at: 1m, action: device-remove, node: dgx-0, "
+	                                         "devices: [gpu-1], renames: {gpu-0: gpu-8}}\n",
+	                                         NULL);
+
+	scenario_test_expect_error(unknown, ":8:56: error: the node publishes no device gpu-9; its "
+	                                    "gpu.nvidia.com devices: gpu-0, "
+	                                    "gpu-1, gpu-2, gpu-3, gpu-4, gpu-5, gpu-6, gpu-7 "
+	                                    "[spec.events[0].renames.gpu-9]");
+	scenario_test_expect_error(
+	        taken, ":8:63: error: gpu-1 is already a device name of the pool: expected a new "
+	               "name [spec.events[0].renames.gpu-0]");
+	scenario_test_expect_error(
+	        both, ":8:74: error: gpu-2 is in devices (left out): a device is left out or "
+	              "renamed, not both [spec.events[0].renames.gpu-2]");
+	scenario_test_expect_error(
+	        on_remove, ":8:77: error: renames applies to republish only, not to device-remove "
+	                   "[spec.events[0].renames]");
+}
+
 static void
 test_not_ready_decode_errors(void **state)
 {
@@ -273,8 +347,10 @@ main(void)
 		cmocka_unit_test(test_driver_down_drain),
 		cmocka_unit_test(test_kubelet_restart),
 		cmocka_unit_test(test_pool_republish),
+		cmocka_unit_test(test_pool_rename),
 		cmocka_unit_test(test_pool_incomplete),
 		cmocka_unit_test(test_not_ready_decode_errors),
+		cmocka_unit_test(test_rename_decode_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
