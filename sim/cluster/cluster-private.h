@@ -132,7 +132,8 @@ typedef struct {
 	SimTime started; /* last (re)start, for the OOM "newest" rule */
 	guint64 run_seq;
 	guint restarts;
-	GPtrArray *claims; /* claim names (char *): the user's first, then generated ones */
+	/* claim names (char *): the user's first, then generated ones; NULL once retired */
+	GPtrArray *claims;
 	guint n_user_claims;
 	/* shared a device with another pod though neither asked to: the device was
 	 * republished under a new name and allocated again (cluster_kubelet.c join) */
@@ -190,6 +191,7 @@ struct ClusterSim {
 	guint arrivals_head;
 	gboolean arrivals_direct; /* an arrival came out of order: each has its event */
 	GArray *invariant_sums;   /* cluster_invariants.c scratch: ClusterResources per node */
+	GPtrArray *no_claims;     /* empty: the claims of a retired pod (cluster_sim__retire_pod) */
 };
 
 #define CLUSTER_PRIO_ARRIVAL 5 /* after node, delete and backoff events at one time */
@@ -209,6 +211,7 @@ void cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp);
 
 /* cluster_sim.c, for cluster_sim_nodes.c */
 void cluster_sim__end_pod(ClusterSim *self, ClusterSimPod *sp);
+void cluster_sim__retire_pod(ClusterSimPod *sp);
 void cluster_sim__after_queue_change(ClusterSim *self);
 void cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp);
 void cluster_sim__pending_add(ClusterSim *self, gint delta);

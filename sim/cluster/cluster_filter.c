@@ -62,7 +62,7 @@ cluster_toleration_tolerates(const ClusterToleration *toleration, const ClusterT
 static gboolean
 tolerated(const ClusterPod *pod, const ClusterTaint *taint)
 {
-	for (guint i = 0; i < pod->tolerations->len; i++) {
+	for (guint i = 0; i < cluster_pod_count(pod->tolerations); i++) {
 		if (cluster_toleration_tolerates(
 		            &g_array_index(pod->tolerations, ClusterToleration, i), taint))
 			return TRUE;
@@ -188,7 +188,7 @@ term_matches(const ClusterSelectorTerm *term, const ClusterNode *node)
 static inline gboolean
 node_affinity(const ClusterPod *pod, const ClusterNode *node)
 {
-	for (guint i = 0; i < pod->node_selector->len; i++) {
+	for (guint i = 0; i < cluster_pod_count(pod->node_selector); i++) {
 		const ClusterLabel *sel = &g_array_index(pod->node_selector, ClusterLabel, i);
 
 		if (!str_eq(cluster_node_get_label(node, sel->key), sel->value) ||

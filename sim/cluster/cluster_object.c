@@ -235,10 +235,6 @@ cluster_pod_new(const char *name, guint64 uid)
 	self->nonzero_requests.v[CLUSTER_RES_PODS] = 1;
 	self->nonzero_requests.v[CLUSTER_RES_CPU] = CLUSTER_DEFAULT_MILLI_CPU_REQUEST;
 	self->nonzero_requests.v[CLUSTER_RES_MEMORY] = CLUSTER_DEFAULT_MEMORY_REQUEST;
-	self->node_selector = g_array_new(FALSE, TRUE, sizeof(ClusterLabel));
-	g_array_set_clear_func(self->node_selector, label_clear);
-	self->tolerations = g_array_new(FALSE, TRUE, sizeof(ClusterToleration));
-	g_array_set_clear_func(self->tolerations, toleration_clear);
 	return self;
 }
 
@@ -247,12 +243,20 @@ cluster_pod_free(ClusterPod *self)
 {
 	if (self == NULL)
 		return;
-	g_array_unref(self->node_selector);
-	g_array_unref(self->tolerations);
-	if (self->terms != NULL)
-		g_array_unref(self->terms);
+	cluster_pod_drop_placement_rules(self);
 	g_free(self->name);
 	g_free(self);
+}
+
+/* A pod that will never be placed again (cluster_sim_nodes.c cluster_sim__retire_pod) keeps its
+ * name and requests, which the report reads, and drops what only Filter and
+ * Score read. */
+void
+cluster_pod_drop_placement_rules(ClusterPod *self)
+{
+	g_clear_pointer(&self->node_selector, g_array_unref);
+	g_clear_pointer(&self->tolerations, g_array_unref);
+	g_clear_pointer(&self->terms, g_array_unref);
 }
 
 void
@@ -273,6 +277,10 @@ cluster_pod_add_node_selector(ClusterPod *self, const char *key, const char *val
 {
 	ClusterLabel label = { g_strdup(key), g_strdup(value) };
 
+	if (self->node_selector == NULL) {
+		self->node_selector = g_array_new(FALSE, TRUE, sizeof(ClusterLabel));
+		g_array_set_clear_func(self->node_selector, label_clear);
+	}
 	g_array_append_val(self->node_selector, label);
 }
 
@@ -363,6 +371,10 @@ cluster_pod_add_toleration(ClusterPod *self,
 		.key = g_strdup(key), .op = op, .value = g_strdup(value), .effect = effect
 	};
 
+	if (self->tolerations == NULL) {
+		self->tolerations = g_array_new(FALSE, TRUE, sizeof(ClusterToleration));
+		g_array_set_clear_func(self->tolerations, toleration_clear);
+	}
 	g_array_append_val(self->tolerations, toleration);
 }
 

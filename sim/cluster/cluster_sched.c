@@ -326,7 +326,7 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 	guint processed = 0, found = 0;
 	guint32 fit_mask = cluster_filter__fit_mask(pod);
 	/* NodeAffinity reads labels, which classes do not key: node by node then */
-	gboolean by_class = pod->node_selector->len == 0 && pod->terms == NULL;
+	gboolean by_class = cluster_pod_count(pod->node_selector) == 0 && pod->terms == NULL;
 	guint by_rejector[CLUSTER_N_PLUGINS + 1] = { 0 };
 	ClusterNode *const *nodes = (ClusterNode *const *)self->nodes->pdata;
 	gpointer *feasible, *memos;

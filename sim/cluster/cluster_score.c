@@ -320,7 +320,7 @@ taint_score(ClusterScorePlugin *base, const ClusterPod *pod, const ClusterNode *
 
 		if (taint->effect != CLUSTER_EFFECT_PREFER_NO_SCHEDULE)
 			continue;
-		for (guint j = 0; j < pod->tolerations->len && !ok; j++) {
+		for (guint j = 0; j < cluster_pod_count(pod->tolerations) && !ok; j++) {
 			const ClusterToleration *t =
 			        &g_array_index(pod->tolerations, ClusterToleration, j);
 

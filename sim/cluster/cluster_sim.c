@@ -92,7 +92,8 @@ sim_pod_free(gpointer data)
 	for (guint i = 0; i < sp->n_history; i++)
 		g_free(sp->history[i].devices);
 	g_free(sp->history);
-	g_ptr_array_unref(sp->claims);
+	if (sp->claims != NULL)
+		g_ptr_array_unref(sp->claims);
 	g_strfreev(sp->templates);
 	g_strfreev(sp->adopt);
 	g_free(sp);
@@ -194,6 +195,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	self->victims = g_array_new(FALSE, TRUE, sizeof(guint));
 	self->placed = g_array_new(FALSE, TRUE, sizeof(guint));
 	self->arrivals = g_array_new(FALSE, FALSE, sizeof(guint));
+	self->no_claims = g_ptr_array_new();
 	self->journal = cluster_journal__new();
 	register_kinds(self);
 	sim_loop_set_settled_func(loop, is_settled, self);
@@ -223,6 +225,7 @@ cluster_sim_free(ClusterSim *self)
 	g_array_unref(self->victims);
 	g_array_unref(self->placed);
 	g_array_unref(self->arrivals);
+	g_ptr_array_unref(self->no_claims);
 	if (self->invariant_sums != NULL)
 		g_array_unref(self->invariant_sums);
 	cluster_journal_free(self->journal);
@@ -576,6 +579,7 @@ on_complete(SimLoop *loop, const SimEvent *ev, gpointer data)
 	sp->finished_at = now_of(self);
 	cluster_journal__event(self, sp, CLUSTER_JOURNAL_COMPLETED);
 	sim_loop_cancel(loop, sp->deletion);
+	cluster_sim__retire_pod(sp);
 	self->stats.completed++;
 	jct = sp->finished_at - sp->work.arrival;
 	sim_samples_add(self->jcts, sim_time_to_seconds(jct));
@@ -616,6 +620,7 @@ on_delete(SimLoop *loop, const SimEvent *ev, gpointer data)
 	sp->phase = CLUSTER_POD_DELETED;
 	cluster_journal__event(self, sp, CLUSTER_JOURNAL_DELETED);
 	self->stats.deleted++;
+	cluster_sim__retire_pod(sp);
 }
 
 /* --------------------------------------------------------- accessors */
@@ -680,7 +685,9 @@ cluster_sim_get_pod_node(const ClusterSim *self, guint index)
 GPtrArray *
 cluster_sim_get_pod_claims(const ClusterSim *self, guint index)
 {
-	return sim_pod(self, index)->claims;
+	const ClusterSimPod *sp = sim_pod(self, index);
+
+	return sp->claims != NULL ? sp->claims : self->no_claims;
 }
 
 void

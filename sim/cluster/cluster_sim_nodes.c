@@ -106,6 +106,22 @@ cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp)
 		                       sim_loop_get_now(self->loop));
 }
 
+/*
+ * @sp succeeded or was deleted: it is never placed, run or recreated again.
+ * Free what only those read (issue 19 item 2: millions of finished pods);
+ * keep what the queries and the report read at the end: its name, requests,
+ * phase, times, node, last placement's devices and history.
+ */
+void
+cluster_sim__retire_pod(ClusterSimPod *sp)
+{
+	g_clear_pointer(&sp->rates, g_free);
+	g_clear_pointer(&sp->claims, g_ptr_array_unref);
+	g_clear_pointer(&sp->templates, g_strfreev);
+	g_clear_pointer(&sp->adopt, g_strfreev);
+	cluster_pod_drop_placement_rules(sp->pod);
+}
+
 /* The controller's replacement: pending again, as a new pod. */
 static void
 recreate(ClusterSim *self, ClusterSimPod *sp)

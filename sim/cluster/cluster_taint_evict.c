@@ -51,7 +51,7 @@ has_admission_default(const ClusterPod *pod, const char *key)
 {
 	if (strcmp(key, TAINT_NOT_READY) != 0 && strcmp(key, TAINT_UNREACHABLE) != 0)
 		return FALSE;
-	for (guint i = 0; i < pod->tolerations->len; i++) {
+	for (guint i = 0; i < cluster_pod_count(pod->tolerations); i++) {
 		const ClusterToleration *t = &g_array_index(pod->tolerations, ClusterToleration, i);
 
 		if ((t->key == NULL || t->key[0] == '\0' || strcmp(t->key, key) == 0) &&
@@ -85,7 +85,7 @@ min_toleration(ClusterSim *self,
 		if (taint->effect != CLUSTER_EFFECT_NO_EXECUTE)
 			continue;
 		*any = TRUE;
-		for (guint t = 0; t < pod->tolerations->len && used == NULL; t++) {
+		for (guint t = 0; t < cluster_pod_count(pod->tolerations) && used == NULL; t++) {
 			const ClusterToleration *tol =
 			        &g_array_index(pod->tolerations, ClusterToleration, t);
 

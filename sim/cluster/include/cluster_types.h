@@ -169,8 +169,11 @@ typedef struct {
 	gint32 priority;
 	ClusterResources requests;
 	ClusterResources nonzero_requests;
+	/* NULL = none (made by the first add: most pods have none, issue 19 item 2),
+	 * and NULL again once the pod is retired (cluster_pod_drop_placement_rules);
+	 * read their lengths with cluster_pod_count() */
 	GArray *node_selector; /* ClusterLabel: spec.nodeSelector, ANDed */
-	GArray *terms;         /* ClusterSelectorTerm: required node affinity, ORed; NULL = none */
+	GArray *terms;         /* ClusterSelectorTerm: required node affinity, ORed */
 	GArray *tolerations;   /* ClusterToleration */
 	gboolean has_dra;
 	/* Slots of extended resources backed by a DeviceClass (KEP-5004): where a
@@ -188,7 +191,14 @@ typedef struct {
 } ClusterPod;
 
 ClusterPod *cluster_pod_new(const char *name, guint64 uid);
+/* The length of one of a ClusterPod's arrays, NULL for none. */
+static inline guint
+cluster_pod_count(const GArray *array)
+{
+	return array != NULL ? array->len : 0;
+}
 void cluster_pod_free(ClusterPod *self);
+void cluster_pod_drop_placement_rules(ClusterPod *self);
 /* Sets one request; also recomputes the non-zero request of cpu/memory. */
 void cluster_pod_set_request(ClusterPod *self, gint slot, gint64 value);
 void cluster_pod_add_node_selector(ClusterPod *self, const char *key, const char *value);

@@ -235,6 +235,72 @@ test_sim_query__arrivals_one_event_at_a_time_in_order(void **state)
 	}
 }
 
+/*
+ * Finished pods are retired (cluster_sim__retire_pod): what only placement
+ * reads is freed, what the report reads stays. One node, two GPUs: "a"
+ * (0 s, 10 s of work) completes at 10 s; "b" (0 s, lifetime 50 s) is
+ * deleted at 50 s; "c" arrives at 20 s on a's freed GPU and still runs at
+ * 100 s, so it keeps everything. Each has a toleration and names a user
+ * claim "x-..." that does not exist (no DRA here): their arrays show the
+ * freeing.
+ */
+static void
+test_sim_query__finished_pods_keep_only_what_reports_read(void **state)
+{
+	static const struct {
+		const char *name;
+		gint64 arrival, work, lifetime;
+		ClusterPodPhase phase;
+		gint64 jct; /* s, -1: not finished */
+	} pods[] = {
+		{ "a", 0, 10, -1, CLUSTER_POD_SUCCEEDED, 10 },
+		{ "b", 0, 1000, 50, CLUSTER_POD_DELETED, -1 },
+		{ "c", 20, 1000, -1, CLUSTER_POD_RUNNING, -1 },
+	};
+	Fixture f;
+
+	fixture_init(&f, 2);
+	for (guint i = 0; i < G_N_ELEMENTS(pods); i++) {
+		g_autofree char *claim = g_strconcat("x-", pods[i].name, NULL);
+		const char *claims[] = { claim, NULL };
+		ClusterPod *pod = cluster_pod_new(pods[i].name, 0);
+		ClusterSimWork w = { .arrival = pods[i].arrival * S,
+			             .work = pods[i].work * S,
+			             .lifetime = pods[i].lifetime < 0 ? SIM_TIME_NEVER
+			                                              : pods[i].lifetime * S,
+			             .n_devices = 1,
+			             .demand = 1.0,
+			             .gpu_mem = GB,
+			             .claims = claims };
+
+		cluster_pod_set_request(pod, GPU, 1);
+		cluster_pod_add_toleration(pod, "k", CLUSTER_TOLERATION_EXISTS, NULL,
+		                           CLUSTER_EFFECT_NO_SCHEDULE);
+		cluster_sim_add_pod(f.sim, pod, &w);
+	}
+	run_until(&f, 100 * S);
+	for (guint i = 0; i < G_N_ELEMENTS(pods); i++) {
+		const ClusterPod *pod = cluster_sim_get_pod(f.sim, i);
+		gboolean retired = pods[i].phase != CLUSTER_POD_RUNNING;
+		guint n = 0;
+
+		assert_int_equal(cluster_sim_get_pod_phase(f.sim, i), pods[i].phase);
+		assert_string_equal(pod->name, pods[i].name);
+		assert_int_equal(pod->requests.v[GPU], 1);
+		assert_int_equal(pod->tolerations == NULL, retired);
+		assert_int_equal(cluster_sim_get_pod_claims(f.sim, i)->len, retired ? 0 : 1);
+		/* the last placement is still there for the report: one GPU on n0 */
+		assert_non_null(cluster_sim_get_pod_devices(f.sim, i, &n));
+		assert_int_equal(n, 1);
+		assert_int_equal(cluster_sim_get_pod_node_index(f.sim, i), 0);
+		assert_int_equal(cluster_sim_get_pod_latency(f.sim, i), 0);
+		assert_true(cluster_sim_get_pod_jct(f.sim, i) ==
+		            (pods[i].jct < 0 ? -1 : pods[i].jct * S));
+	}
+	assert_int_equal(cluster_sim_get_pod_left_at(f.sim, 1), 50 * S);
+	fixture_clear(&f);
+}
+
 int
 main(void)
 {
@@ -244,6 +310,7 @@ main(void)
 		cmocka_unit_test(test_sim_query__generation_follows_fail_and_restore),
 		cmocka_unit_test(test_sim_query__generation_follows_reconfiguration),
 		cmocka_unit_test(test_sim_query__arrivals_one_event_at_a_time_in_order),
+		cmocka_unit_test(test_sim_query__finished_pods_keep_only_what_reports_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
