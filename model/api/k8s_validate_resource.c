@@ -325,6 +325,42 @@ v_claim_spec(VCtx *ctx, const K8sResourceClaimSpec *spec)
 	vpath_pop(ctx, mark);
 }
 
+/*
+ * A claim's status.allocation.devices.results, as validateDeviceRequestAllocationResult
+ * (pkg/apis/resource/validation/validation.go) checks them on a status update: request,
+ * driver, pool and device required. The API server never stores a claim without them;
+ * a hand-written or truncated dump can have one, and its result names no device.
+ */
+static void
+v_allocation_results(VCtx *ctx, const K8sAllocationResult *allocation)
+{
+	gsize mark = vpath_push(ctx, "status");
+	gsize m1 = vpath_push(ctx, "allocation");
+	gsize m2 = vpath_push(ctx, "devices");
+
+	if (allocation->n_results > V_ALLOCATION_RESULTS_MAX)
+		vtoo_many(ctx, &allocation->results[0].pos, "results", allocation->n_results,
+		          V_ALLOCATION_RESULTS_MAX);
+	for (guint i = 0; i < allocation->n_results; i++) {
+		const K8sDeviceRequestAllocationResult *r = &allocation->results[i];
+		gsize m3 = vpath_push(ctx, "results");
+		gsize m4 = vpath_index(ctx, i);
+
+		if (r->request == NULL)
+			vrequired(ctx, &r->pos, "request", NULL);
+		v_driver_name(ctx, r->driver, &r->pos, "driver");
+		if (r->pool == NULL)
+			vrequired(ctx, &r->pos, "pool", NULL);
+		if (r->device == NULL)
+			vrequired(ctx, &r->pos, "device", NULL);
+		vpath_pop(ctx, m4);
+		vpath_pop(ctx, m3);
+	}
+	vpath_pop(ctx, m2);
+	vpath_pop(ctx, m1);
+	vpath_pop(ctx, mark);
+}
+
 void
 v_resource_claim(VCtx *ctx, const K8sResourceClaim *claim)
 {
@@ -332,6 +368,8 @@ v_resource_claim(VCtx *ctx, const K8sResourceClaim *claim)
 
 	v_claim_spec(ctx, &claim->spec);
 	vpath_pop(ctx, mark);
+	if (claim->status.allocation != NULL)
+		v_allocation_results(ctx, claim->status.allocation);
 }
 
 void

@@ -588,6 +588,8 @@ dra_input_mark_allocation(DraAllocator *alloc, const K8sAllocationResult *alloca
 		if (r->has_admin_access && r->admin_access) {
 			continue; /* the scheduler leaves admin-access results out */
 		}
+		if (r->driver == NULL || r->pool == NULL || r->device == NULL)
+			continue; /* no device named: validation reports the missing field */
 		if (r->share_id == NULL || r->share_id[0] == '\0') {
 			dra_allocator_mark_allocated(alloc, r->driver, r->pool, r->device, TRUE);
 			continue;

@@ -114,6 +114,21 @@ static const Case cases[] = {
 	  "must be a valid extended resource name", "spec.extendedResourceName",
 	  K8S_SEVERITY_ERROR },
 	/* ---- claims ---- */
+	/* a status allocation result that names no device (validateDeviceRequestAllocationResult:
+	 * driver, pool and device required); it crashed `drasim allocate` (fuzz-regress
+	 * allocate/result-without-driver) */
+	{ "allocation result driver",
+	  CLAIM_HEAD REQ_GPU "status:\n  allocation:\n    devices:\n      results:\n"
+	                     "      - {request: gpu, pool: node-1, device: gpu-0}\n",
+	  "Required value", "status.allocation.devices.results[0].driver", K8S_SEVERITY_ERROR },
+	{ "allocation result pool",
+	  CLAIM_HEAD REQ_GPU "status:\n  allocation:\n    devices:\n      results:\n"
+	                     "      - {request: gpu, driver: gpu.example.com, device: gpu-0}\n",
+	  "Required value", "status.allocation.devices.results[0].pool", K8S_SEVERITY_ERROR },
+	{ "allocation result device",
+	  CLAIM_HEAD REQ_GPU "status:\n  allocation:\n    devices:\n      results:\n"
+	                     "      - {request: gpu, driver: gpu.example.com, pool: node-1}\n",
+	  "Required value", "status.allocation.devices.results[0].device", K8S_SEVERITY_ERROR },
 	{ "request name",
 	  CLAIM_HEAD "    requests:\n    - name: GPU\n      exactly:\n"
 	             "        deviceClassName: gpu.example.com\n",
