@@ -222,11 +222,11 @@ cluster_sched__class_filters(ClusterSched *self,
  * DynamicResources for the first member of a class this cycle: the filter,
  * and whether its answer holds for the other members (memo->dra_answer).
  */
-static ClusterStatus
-filter_dra_first(ClusterSched *self,
-                 const ClusterPod *pod,
-                 const ClusterNode *node,
-                 ClusterSchedClassMemo *memo)
+ClusterStatus
+cluster_sched__class_dra_first(ClusterSched *self,
+                               const ClusterPod *pod,
+                               const ClusterNode *node,
+                               ClusterSchedClassMemo *memo)
 {
 	self->stats.plugin_filter_calls[CLUSTER_PLUGIN_DYNAMIC_RESOURCES]++;
 	self->stats.dra_filter_calls++;
@@ -247,8 +247,8 @@ filter_dra_first(ClusterSched *self,
  * called DynamicResources (and the allocator) itself, which gives the same
  * answer and statistics on equal signatures (dra_signature.c).
  */
-static ClusterStatus
-filter_dra_take(ClusterSched *self, ClusterSchedClassMemo *memo, guint64 times)
+ClusterStatus
+cluster_sched__class_dra_take(ClusterSched *self, ClusterSchedClassMemo *memo, guint64 times)
 {
 	self->stats.plugin_filter_calls[CLUSTER_PLUGIN_DYNAMIC_RESOURCES] += times;
 	self->stats.dra_filter_calls += times;
@@ -278,9 +278,9 @@ filter_dra_classed(ClusterSched *self,
 	    (memo->dra_cycle == self->cycle && memo->dra_answer == 0))
 		return filter_dra(self, pod, node, rejector, reason);
 	if (memo->dra_cycle != self->cycle)
-		status = filter_dra_first(self, pod, node, memo);
+		status = cluster_sched__class_dra_first(self, pod, node, memo);
 	else
-		status = filter_dra_take(self, memo, 1);
+		status = cluster_sched__class_dra_take(self, memo, 1);
 	if (status != CLUSTER_STATUS_SUCCESS)
 		*reason = memo->dra_reason;
 	if (status == CLUSTER_STATUS_UNSCHEDULABLE)
