@@ -435,6 +435,7 @@ void dra_memo__slice_changed(DraAllocator *self, guint slice);
 /* Canonical text fields (the memo's claim shapes, dra_signature.c's node signatures). */
 void dra_memo__put_int(GString *s, gint64 value);
 void dra_memo__put_str(GString *s, const char *text);
+void dra_memo__put_strs(GString *s, const char *const *texts, guint n);
 
 /* @node, or a copy with its labels filled in on demand */
 const DraNode *dra_alloc__labeled(DraAllocator *self, const DraNode *node);

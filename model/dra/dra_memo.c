@@ -142,8 +142,8 @@ put_exact(GString *s, const DraExactRequest *r)
 	}
 }
 
-static void
-put_names(GString *s, const char *const *names, guint n)
+void
+dra_memo__put_strs(GString *s, const char *const *names, guint n)
 {
 	put_int(s, n);
 	for (guint i = 0; i < n; i++) {
@@ -169,14 +169,14 @@ put_claim(GString *s, const DraClaim *c)
 	}
 	put_int(s, c->n_constraints);
 	for (guint i = 0; i < c->n_constraints; i++) {
-		put_names(s, c->constraints[i].requests, c->constraints[i].n_requests);
+		dra_memo__put_strs(s, c->constraints[i].requests, c->constraints[i].n_requests);
 		put_str(s, c->constraints[i].match_attribute);
 		put_str(s, c->constraints[i].distinct_attribute);
 	}
 	put_int(s, c->n_config);
 	for (guint i = 0; i < c->n_config; i++) {
 		const DraOpaqueConfig *o = c->config[i].opaque;
-		put_names(s, c->config[i].requests, c->config[i].n_requests);
+		dra_memo__put_strs(s, c->config[i].requests, c->config[i].n_requests);
 		put_str(s, o != NULL ? o->driver : NULL);
 		put_str(s, o != NULL ? o->parameters : NULL);
 	}

@@ -30,6 +30,7 @@
 
 #define put_int  dra_memo__put_int
 #define put_str  dra_memo__put_str
+#define put_strs dra_memo__put_strs
 #define SIG_NONE G_MAXUINT /* DraNodePools.sig_shape of a node that cannot be keyed */
 
 static guint
@@ -42,15 +43,6 @@ intern_text(DraAllocator *self)
 		g_hash_table_insert(self->sig_ids, g_strdup(self->sig_text->str), id);
 	}
 	return GPOINTER_TO_UINT(id);
-}
-
-static void
-put_strs(GString *s, const char *const *v, guint n)
-{
-	put_int(s, n);
-	for (guint i = 0; i < n; i++) {
-		put_str(s, v[i]);
-	}
 }
 
 static void

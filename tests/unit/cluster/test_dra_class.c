@@ -20,6 +20,7 @@
 #include "cluster_sched.h"
 #include "cluster_sim.h"
 #include "cluster_types.h"
+#include "dra_fixture.h"
 #include "k8s_objects.h"
 
 #define S       SIM_TIME_S
@@ -111,25 +112,6 @@ static const char pod_format[] = "apiVersion: v1\n"
                                  "    image: cuda\n"
                                  "    resources: {claims: [{name: gpu}]}\n";
 
-typedef struct {
-	K8sObjectSet *set;
-	ClusterResNames *names;
-	ClusterDra *dra;
-	SimLoop *loop;
-	ClusterSim *sim;
-} Fixture;
-
-static void
-load(Fixture *f, const char *name, const char *text)
-{
-	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-
-	if (!k8s_load_data(name, text, strlen(text), K8S_LOAD_DEFAULT, f->set, diags)) {
-		k8s_diag_list_print(diags, stderr);
-		fail();
-	}
-}
-
 static void
 add_nodes(Fixture *f, gboolean uuid)
 {
@@ -188,47 +170,27 @@ fixture_init(Fixture *f, gboolean reference, gboolean uuid)
 	add_nodes(f, uuid);
 }
 
-static void
-fixture_clear(Fixture *f)
-{
-	cluster_sim_free(f->sim);
-	sim_loop_free(f->loop);
-	cluster_dra_free(f->dra);
-	cluster_res_names_free(f->names);
-	k8s_object_set_free(f->set);
-}
-
 /* Pod @name from template @tmpl at @arrival, pinned to node @pin unless it is NULL. */
 static void
 add_pod(Fixture *f, const char *name, SimTime arrival, const char *tmpl, const char *pin)
 {
-	guint before = k8s_object_set_count_kind(f->set, K8S_KIND_POD);
-	g_autoptr(K8sDiagList) diags = k8s_diag_list_new();
-	g_auto(GStrv) claims = NULL;
-	g_auto(GStrv) templates = NULL;
 	g_autofree char *selector =
 	        pin != NULL ? g_strdup_printf("  nodeSelector: {kubernetes.io/hostname: %s}\n", pin)
 	                    : g_strdup("");
 	g_autofree char *text = g_strdup_printf(pod_format, name, selector, tmpl);
-	ClusterSimWork w = { .arrival = arrival,
-		             .work = 10 * S,
-		             .lifetime = SIM_TIME_NEVER,
-		             .n_devices = 1,
-		             .demand = 1.0,
-		             .gpu_mem = 1 << 30 };
-	K8sPod *pod;
-	ClusterPod *cpod;
-	guint index;
 
-	load(f, name, text);
-	pod = k8s_object_as_pod(k8s_object_set_get_kind(f->set, K8S_KIND_POD, before));
-	cpod = cluster_k8s_pod_new(&pod->spec, name, 0, f->names, diags, "spec.");
-	assert_non_null(cpod);
-	cluster_dra_pod_claim_refs(&pod->spec, &claims, &templates);
-	w.claims = (const char *const *)claims;
-	w.templates = (const char *const *)templates;
-	index = cluster_sim_add_pod(f->sim, cpod, &w);
-	cluster_dra_add_pod(f->dra, index, k8s_object_namespace(&pod->obj), &pod->spec);
+	add_pod_text(f, name, arrival, text);
+}
+
+/* @a -= @b, counter by counter (statistics structs are arrays of guint64). */
+static void
+subtract(gpointer a, gconstpointer b, gsize size)
+{
+	guint64 *x = a;
+	const guint64 *y = b;
+
+	for (gsize k = 0; k < size / sizeof(guint64); k++)
+		x[k] -= y[k];
 }
 
 /*
@@ -247,8 +209,6 @@ run_q(gboolean reference,
 	Fixture f;
 	DraStats a0;
 	ClusterSchedStats s0;
-	const guint64 *x, *y;
-	guint64 *d;
 
 	fixture_init(&f, reference, uuid);
 	add_pod(&f, "p0", 0, "one-gpu", "n1");
@@ -267,15 +227,9 @@ run_q(gboolean reference,
 	assert_true(strcmp(cluster_sim_get_pod_node(f.sim, 2)->name, "n0") == 0 ||
 	            strcmp(cluster_sim_get_pod_node(f.sim, 2)->name, "n3") == 0);
 	*alloc = *cluster_dra_get_allocator_stats(f.dra);
-	x = (const guint64 *)(const void *)&a0;
-	d = (guint64 *)(void *)alloc;
-	for (guint k = 0; k < sizeof(DraStats) / sizeof(guint64); k++)
-		d[k] -= x[k];
+	subtract(alloc, &a0, sizeof(a0));
 	*sched = *cluster_sched_get_stats(cluster_sim_get_sched(f.sim));
-	y = (const guint64 *)(const void *)&s0;
-	d = (guint64 *)(void *)sched;
-	for (guint k = 0; k < sizeof(ClusterSchedStats) / sizeof(guint64); k++)
-		d[k] -= y[k];
+	subtract(sched, &s0, sizeof(s0));
 	fixture_clear(&f);
 }
 
