@@ -28,10 +28,13 @@ cluster_dra__sig_before_change(ClusterDra *self)
 void
 cluster_dra__sig_after_change(ClusterDra *self, const ClusterNode *node)
 {
-	if (node == NULL)
+	/* bounded: a run without DRA cycles for long recomputes every node once */
+	if (node == NULL || self->sig_dirty->len >= 4096) {
 		self->sig_all = TRUE;
-	else
+		self->sig_dirty->len = 0;
+	} else if (!self->sig_all) {
 		g_ptr_array_add(self->sig_dirty, (gpointer)node);
+	}
 	self->sig_synced = dra_allocator_get_state_changes(self->alloc);
 }
 
