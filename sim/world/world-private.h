@@ -243,7 +243,7 @@ typedef struct {
  * world_stamp.c: the DRA world's publication of node @k of pool @pool (@gpu_slices:
  * its hw_publish_nvidia()): its Node object into run->scratch, its slices to the
  * allocator's converted ones (cluster_dra_convert_slice), stamped from node k-1's
- * when k >= 2 (and DRASIM_NO_STAMP is unset). FALSE when its objects are invalid
+ * when k >= 2 (and DRASIM_STAMP_REFERENCE is not 1). FALSE when its objects are invalid
  * (reported to run->env.diags).
  */
 gboolean scenario_stamp__publish_dra(

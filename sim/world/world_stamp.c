@@ -158,7 +158,7 @@ scenario_stamp__publish_dra(
 	g_autoptr(GPtrArray) slices = NULL;
 	g_autoptr(HwSlice) nics = NULL;
 
-	if (k < 2 || g_getenv("DRASIM_NO_STAMP") != NULL)
+	if (k < 2 || g_strcmp0(g_getenv("DRASIM_STAMP_REFERENCE"), "1") == 0)
 		return publish_full(run, node, gpu_slices);
 	previous = g_strdup_printf("%s-%u", pool, k - 1);
 	slices = g_ptr_array_new();
