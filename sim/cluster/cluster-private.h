@@ -155,6 +155,25 @@ typedef struct {
 	guint n_history;
 } ClusterSimPod;
 
+/*
+ * A pod that succeeded or was deleted for good (cluster_sim_retired.c): what
+ * the queries and the report read at the end, in place of its ClusterSimPod
+ * and ClusterPod (issue 19 item 2: millions of finished pods).
+ */
+typedef struct {
+	char *name; /* the ClusterPod's, taken over; NULL: the slot is not a retired pod */
+	union {
+		guint one;   /* the last placement's device when it had one */
+		guint *many; /* or its devices */
+	} devices;
+	ClusterSimPlacement *history;
+	SimTime arrival, bound_at, finished_at, placed_at, left_at;
+	guint node; /* G_MAXUINT: none */
+	guint n_devices, n_history, restarts;
+	guint8 phase;
+	guint8 shares; /* user claims, a co-tenant or a sharing config (query.c) */
+} ClusterSimRetired;
+
 struct ClusterSim {
 	SimLoop *loop;
 	ClusterSimConfig config;
@@ -192,6 +211,12 @@ struct ClusterSim {
 	gboolean arrivals_direct; /* an arrival came out of order: each has its event */
 	GArray *invariant_sums;   /* cluster_invariants.c scratch: ClusterResources per node */
 	GPtrArray *no_claims;     /* empty: the claims of a retired pod (cluster_sim__retire_pod) */
+	/* cluster_sim_retired.c: the retired pods' records, by pod index (a
+	 * retired pod's slot in pods is NULL); the requests of the pods retired
+	 * before the sampler read the task mix (index -> ClusterResources *) */
+	GArray *retired; /* ClusterSimRetired */
+	GHashTable *retired_requests;
+	gboolean requests_read;
 };
 
 #define CLUSTER_PRIO_ARRIVAL 5 /* after node, delete and backoff events at one time */
@@ -211,7 +236,14 @@ void cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp);
 
 /* cluster_sim.c, for cluster_sim_nodes.c */
 void cluster_sim__end_pod(ClusterSim *self, ClusterSimPod *sp);
-void cluster_sim__retire_pod(ClusterSimPod *sp);
+/* cluster_sim_retired.c: @sp is replaced by its record and freed. */
+void cluster_sim__retire_pod(ClusterSim *self, ClusterSimPod *sp);
+/* The record of pod @index, NULL while it is not retired. */
+const ClusterSimRetired *cluster_sim__retired(const ClusterSim *self, guint index);
+void cluster_sim__retired_free(ClusterSim *self);
+const guint *cluster_sim__retired_devices(const ClusterSimRetired *r);
+/* cluster_sim.c: frees a ClusterSimPod and what it owns (NULL: nothing). */
+void cluster_sim__pod_free(gpointer sp);
 void cluster_sim__after_queue_change(ClusterSim *self);
 void cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp);
 void cluster_sim__pending_add(ClusterSim *self, gint delta);

@@ -120,15 +120,19 @@ claim_task(const Scenario *sc,
 
 /* The pod's first nvidia.com/ request (the device plugin's resource, or KEP-5004's). */
 static gboolean
-request_of(const ClusterPod *cpod, const ClusterResNames *names, const char **res, gint64 *n)
+request_of(const ClusterResources *requests,
+           const ClusterResNames *names,
+           const char **res,
+           gint64 *n)
 {
-	for (gint slot = CLUSTER_RES_FIRST_SCALAR; slot < CLUSTER_RES_MAX; slot++) {
+	for (gint slot = CLUSTER_RES_FIRST_SCALAR; requests != NULL && slot < CLUSTER_RES_MAX;
+	     slot++) {
 		const char *name = cluster_res_names_get(names, slot);
 
-		if (cpod->requests.v[slot] > 0 && name != NULL &&
+		if (requests->v[slot] > 0 && name != NULL &&
 		    g_str_has_prefix(name, "nvidia.com/")) {
 			*res = name;
-			*n = cpod->requests.v[slot];
+			*n = requests->v[slot];
 			return TRUE;
 		}
 	}
@@ -162,7 +166,7 @@ scenario_frag__task_mix(const Scenario *sc,
 			total += 1.0;
 			continue;
 		}
-		if (request_of(cluster_sim_get_pod(sim, i), names, &res, &count)) {
+		if (request_of(cluster_sim_get_pod_requests(sim, i), names, &res, &count)) {
 			count_task(tasks, strings, res, count, replicas, NULL);
 			total += 1.0;
 		}

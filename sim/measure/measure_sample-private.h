@@ -67,7 +67,7 @@ typedef struct {
 struct ScenarioSampler {
 	const Scenario *sc;
 	const ScenarioMode *mode;
-	const ClusterSim *sim; /* read through its queries only */
+	ClusterSim *sim; /* read through its queries only (and told when the task mix is read) */
 	const ClusterResNames *names;
 	const GArray *pods;
 	ScenarioClaimShapeFunc shape; /* the DRA pods' shapes for the task mix */

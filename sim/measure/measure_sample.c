@@ -51,7 +51,7 @@ sample_node_free(gpointer data)
 ScenarioSampler *
 scenario_sample__new(const Scenario *sc,
                      const ScenarioMode *mode,
-                     const ClusterSim *sim,
+                     ClusterSim *sim,
                      const ClusterResNames *names,
                      const GArray *pods,
                      ScenarioClaimShapeFunc shape)
@@ -373,9 +373,12 @@ scenario_sample__tick(ScenarioSampler *self, SimTime now)
 {
 	double frag = 0.0, busy_total = 0.0;
 
-	if (self->tasks == NULL)
+	if (self->tasks == NULL) {
 		self->tasks = scenario_frag__task_mix(self->sc, self->mode, self->sim, self->names,
 		                                      self->pods, self->shape, self->strings);
+		/* the only reader of a retired pod's requests (cluster_sim_retired.c) */
+		cluster_sim_forget_retired_requests(self->sim);
+	}
 	for (guint i = 0; i < self->nodes->len; i++) {
 		SampleNode *n = self->nodes->pdata[i];
 

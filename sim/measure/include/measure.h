@@ -174,7 +174,7 @@ typedef void (*ScenarioClaimShapeFunc)(const Scenario *sc,
  */
 ScenarioSampler *scenario_sample__new(const Scenario *sc,
                                       const ScenarioMode *mode,
-                                      const ClusterSim *sim,
+                                      ClusterSim *sim,
                                       const ClusterResNames *names,
                                       const GArray *pods,
                                       ScenarioClaimShapeFunc shape);

@@ -247,19 +247,23 @@ test_sim_query__arrivals_one_event_at_a_time_in_order(void **state)
 static void
 test_sim_query__finished_pods_keep_only_what_reports_read(void **state)
 {
+	/* four GPUs: a and d finish at 10 s and 30 s (their work, alone on
+	 * their GPUs), b is deleted at 50 s, c runs on at 100 s */
 	static const struct {
 		const char *name;
 		gint64 arrival, work, lifetime;
+		guint gpus;
 		ClusterPodPhase phase;
 		gint64 jct; /* s, -1: not finished */
 	} pods[] = {
-		{ "a", 0, 10, -1, CLUSTER_POD_SUCCEEDED, 10 },
-		{ "b", 0, 1000, 50, CLUSTER_POD_DELETED, -1 },
-		{ "c", 20, 1000, -1, CLUSTER_POD_RUNNING, -1 },
+		{ "a", 0, 10, -1, 1, CLUSTER_POD_SUCCEEDED, 10 },
+		{ "b", 0, 1000, 50, 1, CLUSTER_POD_DELETED, -1 },
+		{ "c", 20, 1000, -1, 1, CLUSTER_POD_RUNNING, -1 },
+		{ "d", 0, 30, -1, 2, CLUSTER_POD_SUCCEEDED, 30 },
 	};
 	Fixture f;
 
-	fixture_init(&f, 2);
+	fixture_init(&f, 4);
 	for (guint i = 0; i < G_N_ELEMENTS(pods); i++) {
 		g_autofree char *claim = g_strconcat("x-", pods[i].name, NULL);
 		const char *claims[] = { claim, NULL };
@@ -268,36 +272,51 @@ test_sim_query__finished_pods_keep_only_what_reports_read(void **state)
 			             .work = pods[i].work * S,
 			             .lifetime = pods[i].lifetime < 0 ? SIM_TIME_NEVER
 			                                              : pods[i].lifetime * S,
-			             .n_devices = 1,
+			             .n_devices = pods[i].gpus,
 			             .demand = 1.0,
 			             .gpu_mem = GB,
 			             .claims = claims };
 
-		cluster_pod_set_request(pod, GPU, 1);
+		cluster_pod_set_request(pod, GPU, pods[i].gpus);
 		cluster_pod_add_toleration(pod, "k", CLUSTER_TOLERATION_EXISTS, NULL,
 		                           CLUSTER_EFFECT_NO_SCHEDULE);
 		cluster_sim_add_pod(f.sim, pod, &w);
 	}
 	run_until(&f, 100 * S);
 	for (guint i = 0; i < G_N_ELEMENTS(pods); i++) {
-		const ClusterPod *pod = cluster_sim_get_pod(f.sim, i);
 		gboolean retired = pods[i].phase != CLUSTER_POD_RUNNING;
+		const guint *devices;
 		guint n = 0;
 
+		/* a retired pod is its record: no ClusterPod any more */
+		assert_int_equal(cluster_sim_get_pod(f.sim, i) == NULL, retired);
 		assert_int_equal(cluster_sim_get_pod_phase(f.sim, i), pods[i].phase);
-		assert_string_equal(pod->name, pods[i].name);
-		assert_int_equal(pod->requests.v[GPU], 1);
-		assert_int_equal(pod->tolerations == NULL, retired);
+		assert_string_equal(cluster_sim_get_pod_name(f.sim, i), pods[i].name);
+		/* no sampler read the requests yet: the retired pods keep them */
+		assert_int_equal(cluster_sim_get_pod_requests(f.sim, i)->v[GPU], pods[i].gpus);
 		assert_int_equal(cluster_sim_get_pod_claims(f.sim, i)->len, retired ? 0 : 1);
-		/* the last placement is still there for the report: one GPU on n0 */
-		assert_non_null(cluster_sim_get_pod_devices(f.sim, i, &n));
-		assert_int_equal(n, 1);
+		/* the last placement is still there for the report: its GPUs on n0 */
+		devices = cluster_sim_get_pod_devices(f.sim, i, &n);
+		assert_non_null(devices);
+		assert_int_equal(n, pods[i].gpus);
+		assert_true(devices[0] < 4 && devices[n - 1] < 4);
+		if (n == 2)
+			assert_int_not_equal(devices[0], devices[1]);
 		assert_int_equal(cluster_sim_get_pod_node_index(f.sim, i), 0);
+		assert_string_equal(cluster_sim_get_pod_node(f.sim, i)->name, "n0");
 		assert_int_equal(cluster_sim_get_pod_latency(f.sim, i), 0);
 		assert_true(cluster_sim_get_pod_jct(f.sim, i) ==
 		            (pods[i].jct < 0 ? -1 : pods[i].jct * S));
+		/* x-NAME is a user claim (resourceClaimName), which may be shared: kept */
+		assert_true(cluster_sim_get_pod_shares_devices(f.sim, i));
+		assert_int_equal(cluster_sim_get_pod_restarts(f.sim, i), 0);
 	}
 	assert_int_equal(cluster_sim_get_pod_left_at(f.sim, 1), 50 * S);
+	assert_int_equal(cluster_sim_get_pod_placed_at(f.sim, 3), 0);
+	/* once the task mix is read, a retired pod's requests are gone; a live one's stay */
+	cluster_sim_forget_retired_requests(f.sim);
+	assert_null(cluster_sim_get_pod_requests(f.sim, 0));
+	assert_int_equal(cluster_sim_get_pod_requests(f.sim, 2)->v[GPU], 1);
 	fixture_clear(&f);
 }
 
