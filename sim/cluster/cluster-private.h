@@ -174,6 +174,17 @@ typedef struct {
 	guint8 shares; /* user claims, a co-tenant or a sharing config (query.c) */
 } ClusterSimRetired;
 
+/* A pod made again at its arrival (cluster_arrivals.c): what of its set-up
+ * state the builder does not make again. */
+typedef struct {
+	guint index;
+	guint32 dra_extended; /* ClusterPod.dra_extended, as marked at set-up */
+	SimTime arrival;
+	guint8 has_dra; /* ClusterPod.has_dra, likewise */
+	guint8 shares;  /* a user claim or a sharing config (cluster_sim_retired.c) */
+	guint8 revived;
+} ClusterSimParked;
+
 struct ClusterSim {
 	SimLoop *loop;
 	ClusterSimConfig config;
@@ -208,20 +219,25 @@ struct ClusterSim {
 	 * first has its arrival event (arrivals_head indexes it) */
 	GArray *arrivals; /* guint pod indexes */
 	guint arrivals_head;
+	/* pods parked until they arrive (cluster_sim_park_pod), by index; their
+	 * builder and namer */
+	GArray *parked; /* ClusterSimParked */
+	ClusterSimPodBuilder build;
+	ClusterSimPodNamer name_of;
+	gpointer build_data;
 	gboolean arrivals_direct; /* an arrival came out of order: each has its event */
 	GArray *invariant_sums;   /* cluster_invariants.c scratch: ClusterResources per node */
 	GPtrArray *no_claims;     /* empty: the claims of a retired pod (cluster_sim__retire_pod) */
 	/* cluster_sim_retired.c: the retired pods' records, by pod index (a
-	 * retired pod's slot in pods is NULL); the requests of the pods retired
-	 * before the sampler read the task mix (index -> ClusterResources *) */
+	 * retired pod's slot in pods is NULL) */
 	GArray *retired; /* ClusterSimRetired */
-	GHashTable *retired_requests;
-	gboolean requests_read;
 };
 
 #define CLUSTER_PRIO_ARRIVAL 5 /* after node, delete and backoff events at one time */
-/* cluster_arrivals.c: schedules @sp's arrival (once, at cluster_sim_add_pod). */
-void cluster_arrivals__add(ClusterSim *self, ClusterSimPod *sp);
+/* cluster_arrivals.c: the pod @index as it arrives, made again if it was parked. */
+ClusterSimPod *cluster_arrivals__revive(ClusterSim *self, guint index);
+/* The record of @index while it is parked, else NULL. */
+const ClusterSimParked *cluster_arrivals__parked(const ClusterSim *self, guint index);
 /* The arrival of pod @index happened: the next one gets its event. */
 void cluster_arrivals__arrived(ClusterSim *self, guint index);
 

@@ -67,11 +67,15 @@ cluster_sim_get_ledger(const ClusterSim *sim, ClusterSimLedger *out)
 	for (guint i = 0; i < sim->pods->len; i++) {
 		const ClusterSimPod *sp = sim->pods->pdata[i];
 
-		if (sp == NULL) { /* retired: arrived, succeeded or deleted */
+		const ClusterSimRetired *r = sp == NULL ? cluster_sim__retired(sim, i) : NULL;
+
+		if (r != NULL) { /* arrived, succeeded or deleted */
 			out->arrived++;
-			count_phase(out, (ClusterPodPhase)cluster_sim__retired(sim, i)->phase);
+			count_phase(out, (ClusterPodPhase)r->phase);
 			continue;
 		}
+		if (sp == NULL) /* parked: not arrived */
+			continue;
 		if (!sp->arrived)
 			continue;
 		out->arrived++;

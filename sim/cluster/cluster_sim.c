@@ -257,37 +257,6 @@ cluster_sim_add_node(ClusterSim *self,
 	cluster_sim_notify(self, CLUSTER_EVENT_NODE_ADDED);
 }
 
-guint
-cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *work)
-{
-	ClusterSimPod *sp = g_new0(ClusterSimPod, 1);
-
-	sp->index = self->pods->len;
-	sp->pod = pod;
-	pod->uid = sp->index;
-	sp->work = *work;
-	sp->work.claims = NULL;
-	sp->work.templates = NULL;
-	sp->devices_size = MAX(work->n_devices, 1);
-	sp->devices = g_new0(guint, sp->devices_size);
-	sp->rates = g_new0(double, sp->devices_size);
-	sp->bound_at = -1;
-	sp->placed_at = -1;
-	sp->left_at = -1;
-	sp->finished_at = -1;
-	sp->claims = g_ptr_array_new_with_free_func(g_free);
-	for (guint i = 0; work->claims != NULL && work->claims[i] != NULL; i++)
-		g_ptr_array_add(sp->claims, g_strdup(work->claims[i]));
-	sp->n_user_claims = sp->claims->len;
-	/* template references wait for the controller at arrival */
-	sp->templates = g_strdupv((char **)work->templates);
-	sp->adopt = g_strdupv((char **)work->adopt);
-	g_ptr_array_add(self->pods, sp);
-	if (!work->running)
-		cluster_arrivals__add(self, sp);
-	return sp->index;
-}
-
 /* ------------------------------------------------------------ timers */
 
 static SimTime
@@ -415,7 +384,7 @@ static void
 on_arrival(SimLoop *loop, const SimEvent *ev, gpointer data)
 {
 	ClusterSim *self = data;
-	ClusterSimPod *sp = self->pods->pdata[ev->target];
+	ClusterSimPod *sp = cluster_arrivals__revive(self, ev->target);
 
 	cluster_arrivals__arrived(self, sp->index);
 	arrive(self, sp);
@@ -681,7 +650,11 @@ cluster_sim_get_pod_phase(const ClusterSim *self, guint index)
 {
 	ClusterSimPod *sp = sim_pod(self, index);
 
-	return sp != NULL ? sp->phase : (ClusterPodPhase)cluster_sim__retired(self, index)->phase;
+	const ClusterSimRetired *r = sp == NULL ? cluster_sim__retired(self, index) : NULL;
+
+	if (sp != NULL)
+		return sp->phase;
+	return r != NULL ? (ClusterPodPhase)r->phase : CLUSTER_POD_PENDING; /* parked */
 }
 
 ClusterNode *

@@ -60,7 +60,18 @@ cluster_sim_get_device_tenants(const ClusterSim *self, guint node, guint device,
 	return (const guint *)(gpointer)sn->devices[device].tenants->data;
 }
 
-/* The live pod @pod, or NULL with *@r its record once retired. */
+/* What the queries answer for a parked pod: one that has not arrived. */
+static const ClusterSimRetired not_arrived = {
+	.arrival = -1,
+	.bound_at = -1,
+	.finished_at = -1,
+	.placed_at = -1,
+	.left_at = -1,
+	.node = G_MAXUINT,
+	.phase = CLUSTER_POD_PENDING,
+};
+
+/* The live pod @pod, or NULL with *@r its record (retired or parked). */
 static const ClusterSimPod *
 pod_or_record(const ClusterSim *self, guint pod, const ClusterSimRetired **r)
 {
@@ -69,7 +80,10 @@ pod_or_record(const ClusterSim *self, guint pod, const ClusterSimRetired **r)
 	g_assert(pod < self->pods->len);
 	sp = self->pods->pdata[pod];
 	*r = sp == NULL ? cluster_sim__retired(self, pod) : NULL;
-	g_assert(sp != NULL || *r != NULL);
+	if (sp == NULL && *r == NULL) {
+		g_assert(cluster_arrivals__parked(self, pod) != NULL);
+		*r = &not_arrived;
+	}
 	return sp;
 }
 
@@ -150,6 +164,8 @@ cluster_sim_get_pod_shares_devices(const ClusterSim *self, guint pod)
 	guint n_devices = 0;
 	const guint *devices;
 
+	if (r == &not_arrived)
+		return cluster_arrivals__parked(self, pod)->shares;
 	if (sp != NULL
 	            ? sp->n_user_claims > 0 || sp->co_tenant ||
 	                      (sp->work.set_sharing && sp->work.sharing != CLUSTER_SHARE_EXCLUSIVE)

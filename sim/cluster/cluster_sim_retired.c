@@ -8,10 +8,8 @@
  * times, node, the last placement's devices and the earlier placements (the
  * queries of cluster_sim_query.c and measure's collect_pods), and whether it
  * shared devices. Its claims are gone (the queries answer an empty list).
- *
- * The sampler reads every pod's requests once, at its first tick (the FGD
- * task mix, measure_frag.c); a pod retired before that keeps a copy of them
- * until then (cluster_sim_forget_retired_requests).
+ * The requests are gone: the sampler read them for its task mix at set-up
+ * (scenario_sample__add_pod_task).
  */
 #include "cluster-private.h"
 #include "cluster_query.h"
@@ -34,23 +32,11 @@ record_slot(ClusterSim *self, guint index)
 	return &g_array_index(self->retired, ClusterSimRetired, index);
 }
 
-static void
-keep_requests(ClusterSim *self, const ClusterSimPod *sp)
-{
-	if (self->requests_read)
-		return;
-	if (self->retired_requests == NULL)
-		self->retired_requests = g_hash_table_new_full(NULL, NULL, NULL, g_free);
-	g_hash_table_insert(self->retired_requests, GUINT_TO_POINTER(sp->index),
-	                    g_memdup2(&sp->pod->requests, sizeof sp->pod->requests));
-}
-
 void
 cluster_sim__retire_pod(ClusterSim *self, ClusterSimPod *sp)
 {
 	ClusterSimRetired *r = record_slot(self, sp->index);
 
-	keep_requests(self, sp);
 	*r = (ClusterSimRetired){
 		.name = g_steal_pointer(&sp->pod->name),
 		.history = g_steal_pointer(&sp->history),
@@ -112,17 +98,22 @@ cluster_sim__retired_free(ClusterSim *self)
 	}
 	if (self->retired != NULL)
 		g_array_unref(self->retired);
-	if (self->retired_requests != NULL)
-		g_hash_table_unref(self->retired_requests);
+	if (self->parked != NULL)
+		g_array_unref(self->parked);
 }
 
 const char *
 cluster_sim_get_pod_name(const ClusterSim *self, guint index)
 {
-	const ClusterSimRetired *r = cluster_sim__retired(self, index);
+	const ClusterSimPod *sp;
+	const ClusterSimRetired *r;
 
 	g_assert(index < self->pods->len);
-	return r != NULL ? r->name : ((const ClusterSimPod *)self->pods->pdata[index])->pod->name;
+	sp = self->pods->pdata[index];
+	if (sp != NULL)
+		return sp->pod->name;
+	r = cluster_sim__retired(self, index);
+	return r != NULL ? r->name : self->name_of(self->build_data, index); /* parked */
 }
 
 const ClusterResources *
@@ -132,16 +123,5 @@ cluster_sim_get_pod_requests(const ClusterSim *self, guint index)
 
 	g_assert(index < self->pods->len);
 	sp = self->pods->pdata[index];
-	if (sp != NULL)
-		return &sp->pod->requests;
-	return self->retired_requests != NULL
-	               ? g_hash_table_lookup(self->retired_requests, GUINT_TO_POINTER(index))
-	               : NULL;
-}
-
-void
-cluster_sim_forget_retired_requests(ClusterSim *self)
-{
-	self->requests_read = TRUE;
-	g_clear_pointer(&self->retired_requests, g_hash_table_unref);
+	return sp != NULL ? &sp->pod->requests : NULL;
 }

@@ -67,13 +67,15 @@ typedef struct {
 struct ScenarioSampler {
 	const Scenario *sc;
 	const ScenarioMode *mode;
-	ClusterSim *sim; /* read through its queries only (and told when the task mix is read) */
+	const ClusterSim *sim; /* read through its queries only */
 	const ClusterResNames *names;
 	const GArray *pods;
 	ScenarioClaimShapeFunc shape; /* the DRA pods' shapes for the task mix */
 	GStringChunk *strings;
 	GPtrArray *nodes; /* SampleNode* */
 	GArray *tasks;    /* ScenarioTask; NULL until the first tick */
+	/* the task mix fed pod by pod at set-up (scenario_sample__add_pod_task) */
+	ScenarioTaskMix *mix;
 	guint total_gpus;
 	/* some node given as objects has GPUs it cannot model: no fragmentation figure */
 	gboolean partial;

@@ -51,7 +51,7 @@ sample_node_free(gpointer data)
 ScenarioSampler *
 scenario_sample__new(const Scenario *sc,
                      const ScenarioMode *mode,
-                     ClusterSim *sim,
+                     const ClusterSim *sim,
                      const ClusterResNames *names,
                      const GArray *pods,
                      ScenarioClaimShapeFunc shape)
@@ -84,6 +84,7 @@ scenario_sample__free(ScenarioSampler *self)
 	g_ptr_array_unref(self->nodes);
 	if (self->tasks != NULL)
 		g_array_unref(self->tasks);
+	scenario_frag__mix_free(self->mix);
 	g_array_unref(self->frag);
 	g_array_unref(self->occupancy);
 	g_ptr_array_unref(self->pictures);
@@ -369,16 +370,28 @@ sample_node(ScenarioSampler *self, SampleNode *n, guint index)
 }
 
 void
+scenario_sample__add_pod_task(ScenarioSampler *self, guint index)
+{
+	if (self->tasks != NULL || index >= self->pods->len)
+		return;
+	if (self->mix == NULL)
+		self->mix = scenario_frag__mix_new();
+	scenario_frag__mix_add(self->mix, self->sc, self->mode,
+	                       &g_array_index(self->pods, ScenarioPod, index),
+	                       cluster_sim_get_pod_requests(self->sim, index), self->names,
+	                       self->shape, self->strings);
+}
+
+void
 scenario_sample__tick(ScenarioSampler *self, SimTime now)
 {
 	double frag = 0.0, busy_total = 0.0;
 
-	if (self->tasks == NULL) {
+	if (self->tasks == NULL && self->mix != NULL)
+		self->tasks = scenario_frag__mix_end(g_steal_pointer(&self->mix));
+	else if (self->tasks == NULL)
 		self->tasks = scenario_frag__task_mix(self->sc, self->mode, self->sim, self->names,
 		                                      self->pods, self->shape, self->strings);
-		/* the only reader of a retired pod's requests (cluster_sim_retired.c) */
-		cluster_sim_forget_retired_requests(self->sim);
-	}
 	for (guint i = 0; i < self->nodes->len; i++) {
 		SampleNode *n = self->nodes->pdata[i];
 

@@ -3,8 +3,10 @@
  * above all the node generation that lets scenario_sample.c reuse a node's
  * figures: it must move on every change of a device's tenants (start,
  * completion, node failure and restore) and on both ends of a MIG
- * reconfiguration, and stay put while nothing on the node changes; and the
- * arrivals' one-event chain (cluster_arrivals.c), seen through the journal.
+ * reconfiguration, and stay put while nothing on the node changes; the
+ * arrivals' one-event chain (cluster_arrivals.c), seen through the journal;
+ * retired pods' records (cluster_sim_retired.c) and pods parked until they
+ * arrive (cluster_sim_park_pod).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -292,8 +294,11 @@ test_sim_query__finished_pods_keep_only_what_reports_read(void **state)
 		assert_int_equal(cluster_sim_get_pod(f.sim, i) == NULL, retired);
 		assert_int_equal(cluster_sim_get_pod_phase(f.sim, i), pods[i].phase);
 		assert_string_equal(cluster_sim_get_pod_name(f.sim, i), pods[i].name);
-		/* no sampler read the requests yet: the retired pods keep them */
-		assert_int_equal(cluster_sim_get_pod_requests(f.sim, i)->v[GPU], pods[i].gpus);
+		/* the sampler reads requests at set-up: a retired pod has none */
+		if (retired)
+			assert_null(cluster_sim_get_pod_requests(f.sim, i));
+		else
+			assert_int_equal(cluster_sim_get_pod_requests(f.sim, i)->v[GPU], 1);
 		assert_int_equal(cluster_sim_get_pod_claims(f.sim, i)->len, retired ? 0 : 1);
 		/* the last placement is still there for the report: its GPUs on n0 */
 		devices = cluster_sim_get_pod_devices(f.sim, i, &n);
@@ -313,10 +318,88 @@ test_sim_query__finished_pods_keep_only_what_reports_read(void **state)
 	}
 	assert_int_equal(cluster_sim_get_pod_left_at(f.sim, 1), 50 * S);
 	assert_int_equal(cluster_sim_get_pod_placed_at(f.sim, 3), 0);
-	/* once the task mix is read, a retired pod's requests are gone; a live one's stay */
-	cluster_sim_forget_retired_requests(f.sim);
-	assert_null(cluster_sim_get_pod_requests(f.sim, 0));
-	assert_int_equal(cluster_sim_get_pod_requests(f.sim, 2)->v[GPU], 1);
+	fixture_clear(&f);
+}
+
+/* The builder of test_sim_query__parked_pods_made_at_arrival: the pods it
+ * made, in order, each as add_gpu_pod() made it at set-up. */
+typedef struct {
+	ClusterSim *sim;
+	GArray *built; /* guint */
+} Builder;
+
+static const char *const parked_names[] = { "p0", "p1", "p2" };
+static const gint64 parked_arrival[] = { 0, 5, 50 };
+
+static void
+build_parked(gpointer data, guint index)
+{
+	Builder *b = data;
+	ClusterPod *pod = cluster_pod_new(parked_names[index], 0);
+	ClusterSimWork w = { .arrival = parked_arrival[index] * S,
+		             .work = 10 * S,
+		             .lifetime = SIM_TIME_NEVER,
+		             .n_devices = 1,
+		             .demand = 1.0,
+		             .gpu_mem = GB };
+
+	g_array_append_val(b->built, index);
+	cluster_pod_set_request(pod, GPU, 1);
+	cluster_sim_revive_pod(b->sim, index, pod, &w);
+}
+
+static const char *
+name_parked(gpointer data, guint index)
+{
+	return parked_names[index];
+}
+
+static void
+test_sim_query__parked_pods_made_at_arrival(void **state)
+{
+	/* two GPUs, 10 s of work each: p0 runs 0-10 s, p1 5-15 s, p2 50-60 s */
+	Fixture f;
+	Builder b = { NULL, g_array_new(FALSE, FALSE, sizeof(guint)) };
+	ClusterSimLedger ledger;
+
+	fixture_init(&f, 2);
+	b.sim = f.sim;
+	for (guint i = 0; i < G_N_ELEMENTS(parked_names); i++)
+		add_gpu_pod(&f, parked_names[i], parked_arrival[i] * S, 10 * S);
+	assert_false(cluster_sim_park_pod(f.sim, 0)); /* no builder yet */
+	cluster_sim_set_pod_builder(f.sim, build_parked, name_parked, &b);
+	for (guint i = 0; i < G_N_ELEMENTS(parked_names); i++)
+		assert_true(cluster_sim_park_pod(f.sim, i));
+	assert_false(cluster_sim_park_pod(f.sim, 1)); /* parked already */
+	/* a parked pod answers as one that has not arrived */
+	assert_null(cluster_sim_get_pod(f.sim, 1));
+	assert_string_equal(cluster_sim_get_pod_name(f.sim, 1), "p1");
+	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 1), CLUSTER_POD_PENDING);
+	assert_int_equal(cluster_sim_get_pod_node_index(f.sim, 1), G_MAXUINT);
+	assert_true(cluster_sim_get_pod_latency(f.sim, 1) == -1);
+	assert_int_equal(cluster_sim_get_pod_claims(f.sim, 1)->len, 0);
+	assert_false(cluster_sim_get_pod_shares_devices(f.sim, 1));
+
+	run_until(&f, 30 * S);
+	/* p0 and p1 made at their arrivals, in order; done at 10 and 15 s */
+	assert_int_equal(b.built->len, 2);
+	assert_int_equal(g_array_index(b.built, guint, 1), 1);
+	assert_true(cluster_sim_get_pod_jct(f.sim, 0) == 10 * S);
+	assert_true(cluster_sim_get_pod_jct(f.sim, 1) == 10 * S);
+	assert_true(cluster_sim_get_pod_placed_at(f.sim, 1) == 5 * S);
+	assert_null(cluster_sim_get_pod(f.sim, 2)); /* still parked */
+	cluster_sim_get_ledger(f.sim, &ledger);
+	assert_int_equal(ledger.arrived, 2);
+	assert_int_equal(ledger.completed, 2);
+
+	run_until(&f, 100 * S);
+	assert_int_equal(b.built->len, 3);
+	assert_true(cluster_sim_get_pod_latency(f.sim, 2) == 0);
+	assert_true(cluster_sim_get_pod_jct(f.sim, 2) == 10 * S);
+	cluster_sim_get_ledger(f.sim, &ledger);
+	assert_int_equal(ledger.arrived, 3);
+	assert_int_equal(ledger.completed, 3);
+	g_array_unref(b.built);
 	fixture_clear(&f);
 }
 
@@ -330,6 +413,7 @@ main(void)
 		cmocka_unit_test(test_sim_query__generation_follows_reconfiguration),
 		cmocka_unit_test(test_sim_query__arrivals_one_event_at_a_time_in_order),
 		cmocka_unit_test(test_sim_query__finished_pods_keep_only_what_reports_read),
+		cmocka_unit_test(test_sim_query__parked_pods_made_at_arrival),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
