@@ -31,6 +31,24 @@ ClusterPlugin cluster_filter__run_mask(const ClusterPod *pod,
                                        guint64 *plugin_calls,
                                        const char **reason);
 
+/*
+ * cluster_object.c: the nodes touched (cluster_node_touch) since the
+ * scheduler last read them, each once. @touched is NULL once closed.
+ */
+struct ClusterNodeWatch {
+	guint refs; /* the scheduler's and one per attached node */
+	GPtrArray *touched;
+};
+typedef struct ClusterNodeWatch ClusterNodeWatch;
+ClusterNodeWatch *cluster_node_watch_new(void);
+/* The scheduler is done with it: it records nothing more. */
+void cluster_node_watch_close(ClusterNodeWatch *self);
+/* Empties the list (the nodes may be queued again). */
+void cluster_node_watch_clear(ClusterNodeWatch *self);
+/* @node's touches go to @self from now on (detached from any other watch). */
+void cluster_node_watch_attach(ClusterNodeWatch *self, ClusterNode *node);
+void cluster_node_watch_detach(ClusterNode *node);
+
 /* cluster_nodetree.c: the snapshot's node order (zones round robin). */
 typedef struct ClusterNodeTree ClusterNodeTree;
 ClusterNodeTree *cluster_nodetree_new(void);

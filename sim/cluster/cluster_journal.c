@@ -347,15 +347,6 @@ cluster_journal_get_last_failure(const ClusterJournal *self, guint pod)
 	return jp->last != 0 ? &g_array_index(self->failures, ClusterAttempt, jp->last - 1) : NULL;
 }
 
-void
-cluster_journal_set_last_detail(ClusterJournal *self, guint pod, const char *detail)
-{
-	ClusterAttempt *a = (ClusterAttempt *)cluster_journal_get_last_failure(self, pod);
-
-	if (a != NULL)
-		a->detail = intern(self, detail);
-}
-
 guint
 cluster_journal_get_n_entries(const ClusterJournal *self)
 {
