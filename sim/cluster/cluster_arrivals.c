@@ -51,8 +51,8 @@ chain_add(ClusterSim *self, ClusterSimPod *sp)
 				schedule(self, sp->index);
 			return;
 		}
-		/* out of order: the waiting pods get their events (the first has one) */
-		g_return_if_fail(self->parked == NULL || self->parked->len == 0);
+		/* out of order: the waiting pods get their events (the first has one;
+		 * a parked one's arrival is in its ClusterSimParked) */
 		self->arrivals_direct = TRUE;
 		for (guint i = self->arrivals_head + 1; i < chain->len; i++)
 			schedule(self, g_array_index(chain, guint, i));

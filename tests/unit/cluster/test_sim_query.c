@@ -328,8 +328,8 @@ typedef struct {
 	GArray *built; /* guint */
 } Builder;
 
-static const char *const parked_names[] = { "p0", "p1", "p2" };
-static const gint64 parked_arrival[] = { 0, 5, 50 };
+static const char *const parked_names[] = { "p0", "p1", "p2", "p3" };
+static const gint64 parked_arrival[] = { 0, 5, 50, 2 };
 
 static void
 build_parked(gpointer data, guint index)
@@ -357,20 +357,27 @@ name_parked(gpointer data, guint index)
 static void
 test_sim_query__parked_pods_made_at_arrival(void **state)
 {
-	/* two GPUs, 10 s of work each: p0 runs 0-10 s, p1 5-15 s, p2 50-60 s */
+	/*
+	 * Two GPUs, 10 s of work each. p0, p1 and p2 are parked; p3, added after
+	 * them out of arrival order, ends the chain (each waiting pod gets its
+	 * event, parked or not) and is not parked. p0 runs 0-10 s, p3 2-12 s,
+	 * p1 waits from 5 s for p0's GPU and runs 10-20 s, p2 50-60 s.
+	 */
 	Fixture f;
 	Builder b = { NULL, g_array_new(FALSE, FALSE, sizeof(guint)) };
 	ClusterSimLedger ledger;
 
 	fixture_init(&f, 2);
 	b.sim = f.sim;
-	for (guint i = 0; i < G_N_ELEMENTS(parked_names); i++)
+	for (guint i = 0; i < 3; i++)
 		add_gpu_pod(&f, parked_names[i], parked_arrival[i] * S, 10 * S);
 	assert_false(cluster_sim_park_pod(f.sim, 0)); /* no builder yet */
 	cluster_sim_set_pod_builder(f.sim, build_parked, name_parked, &b);
-	for (guint i = 0; i < G_N_ELEMENTS(parked_names); i++)
+	for (guint i = 0; i < 3; i++)
 		assert_true(cluster_sim_park_pod(f.sim, i));
 	assert_false(cluster_sim_park_pod(f.sim, 1)); /* parked already */
+	add_gpu_pod(&f, parked_names[3], parked_arrival[3] * S, 10 * S);
+	assert_false(cluster_sim_park_pod(f.sim, 3)); /* out of order: not in the chain */
 	/* a parked pod answers as one that has not arrived */
 	assert_null(cluster_sim_get_pod(f.sim, 1));
 	assert_string_equal(cluster_sim_get_pod_name(f.sim, 1), "p1");
@@ -381,24 +388,26 @@ test_sim_query__parked_pods_made_at_arrival(void **state)
 	assert_false(cluster_sim_get_pod_shares_devices(f.sim, 1));
 
 	run_until(&f, 30 * S);
-	/* p0 and p1 made at their arrivals, in order; done at 10 and 15 s */
+	/* p0 and p1 made at their arrivals, in order; done at 10 and 20 s */
 	assert_int_equal(b.built->len, 2);
 	assert_int_equal(g_array_index(b.built, guint, 1), 1);
 	assert_true(cluster_sim_get_pod_jct(f.sim, 0) == 10 * S);
-	assert_true(cluster_sim_get_pod_jct(f.sim, 1) == 10 * S);
-	assert_true(cluster_sim_get_pod_placed_at(f.sim, 1) == 5 * S);
+	assert_true(cluster_sim_get_pod_jct(f.sim, 3) == 10 * S);
+	assert_true(cluster_sim_get_pod_latency(f.sim, 1) == 5 * S);
+	assert_true(cluster_sim_get_pod_jct(f.sim, 1) == 15 * S);
+	assert_true(cluster_sim_get_pod_placed_at(f.sim, 1) == 10 * S);
 	assert_null(cluster_sim_get_pod(f.sim, 2)); /* still parked */
 	cluster_sim_get_ledger(f.sim, &ledger);
-	assert_int_equal(ledger.arrived, 2);
-	assert_int_equal(ledger.completed, 2);
+	assert_int_equal(ledger.arrived, 3);
+	assert_int_equal(ledger.completed, 3);
 
 	run_until(&f, 100 * S);
 	assert_int_equal(b.built->len, 3);
 	assert_true(cluster_sim_get_pod_latency(f.sim, 2) == 0);
 	assert_true(cluster_sim_get_pod_jct(f.sim, 2) == 10 * S);
 	cluster_sim_get_ledger(f.sim, &ledger);
-	assert_int_equal(ledger.arrived, 3);
-	assert_int_equal(ledger.completed, 3);
+	assert_int_equal(ledger.arrived, 4);
+	assert_int_equal(ledger.completed, 4);
 	g_array_unref(b.built);
 	fixture_clear(&f);
 }
