@@ -16,8 +16,8 @@
  *   taint rules) rebuilds the node's pools and so drops its memo; settings
  *   (quirks, pruning) bump an epoch.
  * - Each node keeps DRA_MEMO_WAYS answers, replaced round-robin, with the
- *   statistics the search added (selector evaluations excepted: a repeated
- *   search finds them all in the per-device caches and adds none).
+ *   statistics the search added (selector evaluations too: they count what
+ *   production evaluates per call, whatever the per-device caches hold).
  */
 #include <string.h>
 
@@ -326,8 +326,6 @@ dra_memo__store(DraAllocator *self, guint64 gen, guint answer, const DraStats *b
 	for (guint k = 0; k < sizeof(DraStats) / sizeof(guint64); k++) {
 		d[k] = a[k] - b[k];
 	}
-	/* a repeated search finds every selector result in the per-device caches */
-	delta.selector_evaluations = 0;
 	delta.allocate_calls = 0;
 	delta.memo_hits = 0;
 	e->shape = self->shape;

@@ -29,6 +29,11 @@ subreq_name(DraAllocator *self, const DraRequest *parent, const DraExactRequest 
 	return name;
 }
 
+/*
+ * A selector's result on a device, from the per-device cache when a call
+ * before this one evaluated it. The cache is drasim's speed-up; what
+ * production evaluates is counted by selectors_match().
+ */
 static DraMatch
 eval_prog(DraAllocator *self, guint prog, guint dev, const char **message)
 {
@@ -52,7 +57,6 @@ eval_prog(DraAllocator *self, guint prog, guint dev, const char **message)
 		return cached == DRA_CACHE_TRUE ? DRA_MATCH_TRUE : DRA_MATCH_FALSE;
 	}
 	const DraSlice *s = g_array_index(self->slice_recs, DraSliceRec, d->slice).slice;
-	self->stats.selector_evaluations++;
 	DraMatch m =
 	        self->ops.eval(self->ops_data, p->handle, d->device, s->driver, &d->view, message);
 	if (m != DRA_MATCH_ERROR) {
@@ -61,7 +65,18 @@ eval_prog(DraAllocator *self, guint prog, guint dev, const char **message)
 	return m;
 }
 
-/* selectorsMatch: 1 all match, 0 one does not, -1 error (self->error set). */
+/*
+ * selectorsMatch: 1 all match, 0 one does not, -1 error (self->error set).
+ *
+ * stats.selector_evaluations counts what production evaluates: upstream's
+ * allocator caches a device's match only within one Allocate call
+ * (allocator_experimental.go isSelectable: the deviceMatchesRequest map is
+ * made per call; the CEL cache keeps compiled programs, not results), so each
+ * miss of the per-call match cache evaluates the selectors in order up to the
+ * first that does not match. Counted whether or not drasim's per-device cache
+ * answered, so that two nodes asked the same question in the same state count
+ * the same. A selector that does not compile is never evaluated.
+ */
 static int
 selectors_match(DraAllocator *self, const DraReqData *rd, gboolean for_class, guint dev)
 {
@@ -80,6 +95,7 @@ selectors_match(DraAllocator *self, const DraReqData *rd, gboolean for_class, gu
 		} else {
 			DraProgRec *p = g_ptr_array_index(self->progs, prog);
 			compile = p->compile_error != NULL;
+			self->stats.selector_evaluations += !compile;
 			m = eval_prog(self, prog, dev, &message);
 		}
 		if (m == DRA_MATCH_ERROR) {

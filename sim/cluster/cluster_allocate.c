@@ -74,8 +74,32 @@ controller(Run *run, const char *ns)
 }
 
 /* The input's claims join their namespace's controller, allocated and reserved as written. */
+/*
+ * A result without driver, pool or device names no device: the API server
+ * rejects it (validateDeviceRequestAllocationResult), lint reports it, and the
+ * allocator's state leaves it out (dra_input_mark_allocation). Say so here too.
+ */
 static void
-add_input_claims(Run *run)
+warn_nameless_results(const K8sResourceClaim *k, K8sDiagList *diags)
+{
+	const K8sAllocationResult *a = k->status.allocation;
+
+	for (guint r = 0; r < a->n_results; r++) {
+		const K8sDeviceRequestAllocationResult *res = &a->results[r];
+		g_autofree char *path = NULL;
+
+		if (res->driver != NULL && res->pool != NULL && res->device != NULL)
+			continue;
+		path = g_strdup_printf("status.allocation.devices.results[%u]", r);
+		k8s_diag_list_warning(diags, &res->pos, path,
+		                      "claim %s/%s: the result names no device (driver, pool and "
+		                      "device are required); it is skipped",
+		                      k8s_object_namespace(&k->obj), k->obj.metadata.name);
+	}
+}
+
+static void
+add_input_claims(Run *run, K8sDiagList *diags)
 {
 	for (guint i = 0; i < k8s_object_set_count_kind(run->set, K8S_KIND_RESOURCE_CLAIM); i++) {
 		K8sResourceClaim *k = k8s_object_as_resource_claim(
@@ -89,6 +113,7 @@ add_input_claims(Run *run)
 		}
 		c->user_data = k;
 		if (k->status.allocation != NULL) {
+			warn_nameless_results(k, diags);
 			cluster_claims_allocate(claims, c, k->status.allocation);
 		}
 		for (guint r = 0; r < k->status.n_reserved_for; r++) {
@@ -421,7 +446,7 @@ cluster_allocate_manifests(K8sObjectSet *set,
 		run->fatal = TRUE;
 		return run;
 	}
-	add_input_claims(run);
+	add_input_claims(run, diags);
 	collect_nodes(run, opts->only_node);
 	guint n_pods = k8s_object_set_count_kind(run->set, K8S_KIND_POD);
 	for (guint i = 0; i < n_pods && !run->fatal; i++) {

@@ -137,6 +137,7 @@ cluster_node_free(ClusterNode *self)
 {
 	if (self == NULL)
 		return;
+	cluster_node_watch_detach(self);
 	g_array_unref(self->labels);
 	g_array_unref(self->taints);
 	g_free(self->name);
@@ -147,6 +148,77 @@ void
 cluster_node_touch(ClusterNode *self)
 {
 	self->state_gen++;
+	if (self->watch != NULL && !self->touched && self->watch->touched != NULL) {
+		/* once per node until the scheduler reads the list: bounded by the node count */
+		g_ptr_array_add(self->watch->touched, self);
+		self->touched = TRUE;
+	}
+}
+
+/*
+ * The watch is shared by the scheduler and every node attached to it, so
+ * either may go first: a closed watch (its scheduler freed) records nothing
+ * and lives until its last node detaches.
+ */
+ClusterNodeWatch *
+cluster_node_watch_new(void)
+{
+	ClusterNodeWatch *self = g_new0(ClusterNodeWatch, 1);
+
+	self->refs = 1;
+	self->touched = g_ptr_array_new();
+	return self;
+}
+
+static void
+watch_unref(ClusterNodeWatch *self)
+{
+	if (--self->refs > 0)
+		return;
+	if (self->touched != NULL)
+		g_ptr_array_unref(self->touched);
+	g_free(self);
+}
+
+void
+cluster_node_watch_close(ClusterNodeWatch *self)
+{
+	cluster_node_watch_clear(self);
+	g_clear_pointer(&self->touched, g_ptr_array_unref);
+	watch_unref(self);
+}
+
+void
+cluster_node_watch_clear(ClusterNodeWatch *self)
+{
+	for (guint i = 0; i < self->touched->len; i++)
+		((ClusterNode *)self->touched->pdata[i])->touched = FALSE;
+	g_ptr_array_set_size(self->touched, 0);
+}
+
+void
+cluster_node_watch_attach(ClusterNodeWatch *self, ClusterNode *node)
+{
+	if (node->watch == self)
+		return;
+	cluster_node_watch_detach(node);
+	node->watch = self;
+	self->refs++;
+}
+
+void
+cluster_node_watch_detach(ClusterNode *node)
+{
+	ClusterNodeWatch *watch = node->watch;
+
+	if (watch == NULL)
+		return;
+	/* a freed node must not stay in the list (rare: a linear search) */
+	if (node->touched && watch->touched != NULL)
+		g_ptr_array_remove_fast(watch->touched, node);
+	node->touched = FALSE;
+	node->watch = NULL;
+	watch_unref(watch);
 }
 
 static ClusterLabel *

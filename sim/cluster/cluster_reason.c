@@ -25,13 +25,13 @@
  * first: the pod count always, the rest only when the pod requests them.
  */
 static void
-count_insufficient(const ClusterPod *pod, const ClusterNode *node, guint *counts)
+count_insufficient(const ClusterPod *pod, const ClusterNode *node, guint times, guint *counts)
 {
 	const ClusterResources *alloc = &node->allocatable;
 	const ClusterResources *used = &node->requested;
 
 	if (used->v[CLUSTER_RES_PODS] + 1 > alloc->v[CLUSTER_RES_PODS])
-		counts[CLUSTER_REASON_INSUFFICIENT + CLUSTER_RES_PODS]++;
+		counts[CLUSTER_REASON_INSUFFICIENT + CLUSTER_RES_PODS] += times;
 	for (gint slot = 0; slot < CLUSTER_RES_MAX; slot++) {
 		gint64 want = pod->requests.v[slot];
 
@@ -41,7 +41,7 @@ count_insufficient(const ClusterPod *pod, const ClusterNode *node, guint *counts
 		if ((pod->dra_extended & (1u << slot)) && alloc->v[slot] == 0)
 			continue;
 		if (want > alloc->v[slot] - used->v[slot])
-			counts[CLUSTER_REASON_INSUFFICIENT + slot]++;
+			counts[CLUSTER_REASON_INSUFFICIENT + slot] += times;
 	}
 }
 
@@ -52,18 +52,29 @@ cluster_reason_count(const ClusterPod *pod,
                      const char *dra_reason,
                      guint *counts)
 {
+	cluster_reason_count_times(pod, node, plugin, dra_reason, 1, counts);
+}
+
+void
+cluster_reason_count_times(const ClusterPod *pod,
+                           const ClusterNode *node,
+                           ClusterPlugin plugin,
+                           const char *dra_reason,
+                           guint times,
+                           guint *counts)
+{
 	switch (plugin) {
 	case CLUSTER_PLUGIN_NODE_UNSCHEDULABLE:
-		counts[CLUSTER_REASON_UNSCHEDULABLE]++;
+		counts[CLUSTER_REASON_UNSCHEDULABLE] += times;
 		break;
 	case CLUSTER_PLUGIN_TAINT_TOLERATION:
-		counts[CLUSTER_REASON_TAINT]++;
+		counts[CLUSTER_REASON_TAINT] += times;
 		break;
 	case CLUSTER_PLUGIN_NODE_AFFINITY:
-		counts[CLUSTER_REASON_AFFINITY]++;
+		counts[CLUSTER_REASON_AFFINITY] += times;
 		break;
 	case CLUSTER_PLUGIN_NODE_RESOURCES_FIT:
-		count_insufficient(pod, node, counts);
+		count_insufficient(pod, node, times, counts);
 		break;
 	case CLUSTER_PLUGIN_DYNAMIC_RESOURCES:
 		/*
@@ -73,11 +84,11 @@ cluster_reason_count(const ClusterPod *pod,
 		 * goes into the DRA detail instead).
 		 */
 		if (dra_reason != NULL && strcmp(dra_reason, CLAIM_NOT_ON_NODE) == 0)
-			counts[CLUSTER_REASON_CLAIM_NOT_ON_NODE]++;
+			counts[CLUSTER_REASON_CLAIM_NOT_ON_NODE] += times;
 		else if (dra_reason != NULL && strcmp(dra_reason, FILTER_TIMED_OUT) == 0)
-			counts[CLUSTER_REASON_DRA_TIMEOUT]++; /* filterTimeout ran out */
+			counts[CLUSTER_REASON_DRA_TIMEOUT] += times; /* filterTimeout ran out */
 		else
-			counts[CLUSTER_REASON_CLAIMS]++;
+			counts[CLUSTER_REASON_CLAIMS] += times;
 		break;
 	case CLUSTER_N_PLUGINS:
 	default:

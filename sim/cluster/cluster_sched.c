@@ -11,30 +11,11 @@
  */
 #include "cluster_sched.h"
 
-#include "cluster-private.h"
 #include "cluster_gpushare.h"
 #include "cluster_plugin.h"
+#include "cluster_sched-private.h"
 #include "cluster_score.h"
 #include "cluster_types.h"
-
-struct ClusterSched {
-	ClusterSchedConfig config;
-	ClusterNodeTree *tree;
-	GPtrArray *nodes;   /* ClusterNode *, borrowed, snapshot order */
-	gboolean dirty;     /* nodes changed: rebuild the list before the next use */
-	GPtrArray *plugins; /* ClusterScorePlugin *, owned */
-	guint next_start;   /* nextStartNodeIndex */
-	/* DRASIM_SCHED_REFERENCE=1: one Filter and Score call per node, the path
-	 * the equivalence classes are checked against (tests/scenario sched-exact) */
-	gboolean reference;
-	ClusterSchedClasses *classes; /* equivalence classes (cluster_sched_class.c) */
-	guint64 cycle;                /* numbers the cycles for the class memos */
-	ClusterSchedStats stats;
-	GPtrArray *feasible; /* scratch */
-	GPtrArray *memos;    /* scratch: the class memo of each feasible node */
-	GArray *scores;      /* scratch: one plugin's scores */
-	GArray *totals;      /* scratch: weighted sums */
-};
 
 ClusterSched *
 cluster_sched_new(const ClusterSchedConfig *config)
@@ -49,6 +30,7 @@ cluster_sched_new(const ClusterSchedConfig *config)
 	self->feasible = g_ptr_array_new();
 	self->memos = g_ptr_array_new();
 	self->classes = cluster_sched_classes_new();
+	self->window = cluster_sched_window_new();
 	self->scores = g_array_new(FALSE, TRUE, sizeof(gint64));
 	self->totals = g_array_new(FALSE, TRUE, sizeof(gint64));
 	self->reference = g_strcmp0(g_getenv("DRASIM_SCHED_REFERENCE"), "1") == 0;
@@ -66,6 +48,7 @@ cluster_sched_free(ClusterSched *self)
 	g_ptr_array_unref(self->feasible);
 	g_ptr_array_unref(self->memos);
 	cluster_sched_classes_free(self->classes);
+	cluster_sched_window_free(self->window);
 	g_array_unref(self->scores);
 	g_array_unref(self->totals);
 	g_free(self);
@@ -89,6 +72,7 @@ ensure_list(ClusterSched *self)
 		return;
 	cluster_nodetree_list(self->tree, self->nodes);
 	cluster_sched_classes_reset(self->classes, self->nodes->len);
+	cluster_sched_window_invalidate(self->window);
 	self->dirty = FALSE;
 	if (self->nodes->len > 0)
 		self->next_start %= self->nodes->len;
@@ -218,14 +202,30 @@ filter_node(ClusterSched *self,
 	return filter_dra(self, pod, node, rejector, reason);
 }
 
+void
+cluster_sched__class_filters(ClusterSched *self,
+                             const ClusterPod *pod,
+                             guint32 fit_mask,
+                             const ClusterNode *node,
+                             ClusterSchedClassMemo *memo)
+{
+	guint64 calls[CLUSTER_N_PLUGINS] = { 0 }; /* counted per node by the caller */
+
+	if (memo->filter_cycle == self->cycle)
+		return;
+	memo->reason = NULL;
+	memo->rejector = cluster_filter__run_mask(pod, fit_mask, node, calls, &memo->reason);
+	memo->filter_cycle = self->cycle;
+}
+
 /*
  * The node-local filters once per class and cycle. The counters still count
  * a RunFilterPlugins per node, each plugin up to the one that rejected (the
  * gpushare check, reported as NodeResourcesFit, runs after all four): the
- * walk tallies the nodes by rejector in @by_rejector and add_filter_counts()
- * turns the tally into per-plugin calls once per cycle. DynamicResources
- * stays per node: the allocator's statistics in the reports count its calls
- * node by node.
+ * walk tallies the nodes by rejector in @by_rejector and
+ * cluster_sched__add_filter_counts() turns the tally into per-plugin calls
+ * once per cycle. DynamicResources stays per node: the allocator's statistics
+ * in the reports count its calls node by node.
  */
 static ClusterStatus
 filter_node_classed(ClusterSched *self,
@@ -237,14 +237,7 @@ filter_node_classed(ClusterSched *self,
                     ClusterPlugin *rejector,
                     const char **reason)
 {
-	if (memo->filter_cycle != self->cycle) {
-		guint64 calls[CLUSTER_N_PLUGINS] = { 0 }; /* counted per node, below */
-
-		memo->reason = NULL;
-		memo->rejector =
-		        cluster_filter__run_mask(pod, fit_mask, node, calls, &memo->reason);
-		memo->filter_cycle = self->cycle;
-	}
+	cluster_sched__class_filters(self, pod, fit_mask, node, memo);
 	*rejector = memo->rejector;
 	by_rejector[*rejector]++;
 	if (*rejector != CLUSTER_N_PLUGINS) {
@@ -259,8 +252,8 @@ filter_node_classed(ClusterSched *self,
  * that passed all of them ran all, the last being NodeResourcesFit).
  * DynamicResources counts its own calls in filter_dra().
  */
-static void
-add_filter_counts(ClusterSched *self, const guint *by_rejector)
+void
+cluster_sched__add_filter_counts(ClusterSched *self, const guint *by_rejector)
 {
 	guint64 ran = 0; /* nodes that reached plugin p: those stopped at p or later */
 
@@ -373,7 +366,7 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 			note_rejected(self, pod, node, rejector, reason, out);
 		}
 	}
-	add_filter_counts(self, by_rejector);
+	cluster_sched__add_filter_counts(self, by_rejector);
 	out->evaluated = processed;
 	if (status == CLUSTER_STATUS_ERROR) {
 		self->feasible->len = 0;
@@ -415,6 +408,32 @@ scored_by_class(const ClusterSched *self, const ClusterScorePlugin *plugin, guin
 {
 	return !self->reference && plugin->klass->node_state_only &&
 	       p < CLUSTER_SCHED_CLASS_PLUGINS;
+}
+
+/*
+ * Everything that runs for @pod is a class's answer, so the window
+ * (cluster_sched_window.c) may decide from per-class counts: not the
+ * reference path; no node selector or required affinity (NodeAffinity reads
+ * labels); no claims (DynamicResources answers per node); every score plugin
+ * class-scored, its PreScore reading only the pod (the window has no
+ * feasible list to hand it) and its normaliser only the list's extremes.
+ */
+gboolean
+cluster_sched__pod_fully_classed(const ClusterSched *self, const ClusterPod *pod)
+{
+	if (self->reference || pod->has_dra || cluster_pod_count(pod->node_selector) != 0 ||
+	    pod->terms != NULL)
+		return FALSE;
+	for (guint p = 0; p < self->plugins->len; p++) {
+		const ClusterScorePlugin *plugin = self->plugins->pdata[p];
+		const ClusterScorePluginClass *klass = plugin->klass;
+
+		if (!scored_by_class(self, plugin, p) ||
+		    (klass->prescore != NULL && !klass->prescore_pod_only) ||
+		    (klass->normalize != NULL && !klass->normalize_by_extremes))
+			return FALSE;
+	}
+	return TRUE;
 }
 
 /*
@@ -576,6 +595,7 @@ void
 cluster_sched_schedule_one(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *out)
 {
 	guint chosen = 0;
+	ClusterNode *node = NULL;
 
 	*out = (ClusterScheduleResult){ 0 };
 	self->stats.attempts++;
@@ -589,6 +609,16 @@ cluster_sched_schedule_one(ClusterSched *self, const ClusterPod *pod, ClusterSch
 	}
 	if (!prefilter(self, pod, out))
 		return;
+	if (cluster_sched__pod_fully_classed(self, pod) &&
+	    cluster_sched__window_schedule(self, pod, out, &node)) {
+		if (node == NULL) {
+			fail(self, pod, out, CLUSTER_STATUS_UNSCHEDULABLE);
+			return;
+		}
+		out->reason = NULL;
+		reserve(self, pod, node, out);
+		return;
+	}
 	if (find_feasible(self, pod, out) == CLUSTER_STATUS_ERROR) {
 		fail(self, pod, out, CLUSTER_STATUS_ERROR);
 		return;

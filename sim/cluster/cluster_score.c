@@ -285,6 +285,7 @@ static const ClusterScorePluginClass balanced_class = {
 	.prescore = balanced_prescore,
 	.score = balanced_score,
 	.node_state_only = TRUE,
+	.prescore_pod_only = TRUE,
 };
 
 ClusterScorePlugin *
@@ -346,6 +347,7 @@ static const ClusterScorePluginClass taint_class = {
 	.score = taint_score,
 	.normalize = taint_normalize,
 	.node_state_only = TRUE,
+	.normalize_by_extremes = TRUE, /* DefaultNormalizeScore: the maximum */
 };
 
 ClusterScorePlugin *

@@ -245,6 +245,7 @@ static const ClusterScorePluginClass bestfit_class = {
 	.name = "BestFitScore",
 	.score = bestfit_score,
 	.normalize = minmax_normalize,
+	.normalize_by_extremes = TRUE,
 };
 
 ClusterScorePlugin *

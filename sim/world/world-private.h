@@ -249,6 +249,11 @@ typedef struct {
 gboolean scenario_stamp__publish_dra(
         WorldRun *run, const HwNode *node, const GPtrArray *gpu_slices, const char *pool, guint k);
 
+/* world_run_pods.c: pods made at their arrival. pods_begin() before the first
+ * add_pod(), which adds the pod @uid (its index in run->pods); FALSE: it has errors. */
+void scenario_run__pods_begin(WorldRun *run);
+gboolean scenario_run__add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid);
+
 /* ---- a cluster given as objects (world_objects.c) ---- */
 
 /* After the pools' nodes: the nodes, devices and slices of spec.cluster.objects. */

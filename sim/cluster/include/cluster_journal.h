@@ -101,7 +101,5 @@ guint cluster_journal_get_n_entries(const ClusterJournal *self);
 const ClusterJournalEntry *cluster_journal_get_entry(const ClusterJournal *self, guint index);
 const ClusterAttempt *cluster_journal_get_attempt(const ClusterJournal *self, guint index);
 const guint *cluster_journal_get_devices(const ClusterJournal *self, guint first);
-/* Sets the detail of @pod's last failure (interned copy of @detail). */
-void cluster_journal_set_last_detail(ClusterJournal *self, guint pod, const char *detail);
 
 G_END_DECLS

@@ -53,6 +53,17 @@ void cluster_reason_count(const ClusterPod *pod,
                           ClusterPlugin plugin,
                           const char *dra_reason,
                           guint *counts);
+/*
+ * The same for @times nodes that state-wise equal @node (one equivalence
+ * class, cluster_sched_class.c): the codes read only the pod, @dra_reason and
+ * the node's allocatable and requested resources.
+ */
+void cluster_reason_count_times(const ClusterPod *pod,
+                                const ClusterNode *node,
+                                ClusterPlugin plugin,
+                                const char *dra_reason,
+                                guint times,
+                                guint *counts);
 /* (transfer full) upstream's text of @code; @names for "Insufficient <name>" (nullable). */
 char *cluster_reason_to_string(ClusterReason code, const ClusterResNames *names);
 /* TRUE for codes upstream marks UnschedulableAndUnresolvable (preemption cannot help). */

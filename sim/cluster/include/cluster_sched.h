@@ -43,6 +43,9 @@ typedef struct {
 	guint64 dra_filter_calls;
 	guint64 allocator_calls; /* Allocate() calls reported by the DRA ops */
 	guint64 nodes_evaluated; /* sum of processed nodes over all cycles */
+	/* cycles decided from per-class counts (cluster_sched_window.c), no node
+	 * walked: how a run was computed, not what it decided (not in reports) */
+	guint64 window_cycles;
 } ClusterSchedStats;
 
 typedef struct {

@@ -49,6 +49,12 @@ typedef struct {
 	 * taints (no labels, name, user_data or random draws), so the nodes of one
 	 * equivalence class (cluster_sched_class.c) share one call per cycle. */
 	gboolean node_state_only;
+	/* TRUE: @prescore reads only the pod (not the feasible nodes). */
+	gboolean prescore_pod_only;
+	/* TRUE: @normalize maps each score from its value and the list's maximum
+	 * and minimum alone, so it may run over one score per class instead of one
+	 * per node (cluster_sched_window.c). */
+	gboolean normalize_by_extremes;
 } ClusterScorePluginClass;
 
 struct ClusterScorePlugin {

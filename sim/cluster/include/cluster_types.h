@@ -103,7 +103,9 @@ typedef struct {
  * filter or score may read (the setters below, assume/release,
  * cluster_node_touch() after a direct write): the scheduler's equivalence
  * classes recompute a node's class when it moved. It sits beside @index,
- * which the class lookup reads too: one cache line per node.
+ * which the class lookup reads too: one cache line per node. A touch also
+ * queues the node once in its scheduler's @watch, so the scheduler's class
+ * index learns which nodes changed without scanning them all.
  */
 typedef struct {
 	char *name;
@@ -112,6 +114,7 @@ typedef struct {
 	GArray *labels;         /* ClusterLabel, insertion order */
 	GArray *taints;         /* ClusterTaint */
 	gboolean unschedulable; /* spec.unschedulable (cordon) */
+	gboolean touched;       /* queued in @watch's list since the scheduler last read it */
 	ClusterResources allocatable;
 	ClusterResources requested;
 	ClusterResources nonzero_requested;
@@ -119,6 +122,8 @@ typedef struct {
 	/* Open-Gpu-Share's per-GPU state (cluster_gpushare.h); NULL outside the
 	 * research worlds, where no check or score reads it. */
 	struct ClusterGpuShareNode *gpushare;
+	/* the scheduler's list of nodes touched since its last cycle (cluster_sched_window.c) */
+	struct ClusterNodeWatch *watch;
 } ClusterNode;
 
 ClusterNode *cluster_node_new(const char *name);

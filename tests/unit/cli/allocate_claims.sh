@@ -87,4 +87,20 @@ status=$?
 grep -q "nameless.yaml:3:11: error: Required value: name or generateName is required \[metadata.name\]" \
 	"$tmp/err" || fail "nameless: no error for the Node's missing name"
 [ -s "$tmp/out" ] && fail "nameless: something was printed as allocated"
+# 4. A claim whose status.allocation result names no device (no driver, no
+# pool: the API server would have rejected it) is not silently dropped: a
+# warning at the result (line 12 of the file, column 7: the "- request" item)
+# says it is skipped; the pod that uses the claim then allocates gpu-0 itself
+# (nothing else holds it) and the run succeeds.
+{
+	inventory
+	printf -- '---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n'
+	printf 'metadata: {name: odd, namespace: default}\n'
+	printf 'spec:\n  devices:\n    requests:\n    - {name: g, exactly: {deviceClassName: gpu}}\n'
+	printf 'status:\n  allocation:\n    devices:\n      results:\n      - {request: g, device: gpu-0}\n'
+} >"$tmp/odd.yaml"
+line=$(grep -n -- '- {request: g, device: gpu-0}' "$tmp/odd.yaml" | cut -d: -f1)
+"$drasim" allocate "$tmp/odd.yaml" >"$tmp/out" 2>"$tmp/err" || fail "odd: exit status $?"
+grep -q "odd.yaml:$line:9: warning: claim default/odd: the result names no device (driver, pool and device are required); it is skipped \[status.allocation.devices.results\[0\]\]" \
+	"$tmp/err" || fail "odd: no warning for the nameless result: $(cat "$tmp/err")"
 echo "allocate_claims: ok"
