@@ -255,7 +255,10 @@ struct DraAllocator {
 	DraPtrSlot pools_cache[1u << DRA_NODE_CACHE_BITS]; /* node name pointer -> DraNodePools* */
 	guint pools_epoch; /* bumped when every DraNodePools is dropped (DraNodeRef) */
 	DraPtrSlot class_cache[DRA_PTR_CACHE]; /* request pointer -> DraClassRec* */
-	GHashTable *subreq_names;              /* const DraExactRequest* -> "parent/sub" */
+	/* a slot of either cache written since the last clear: set-up adds a slice per
+	 * node and clears each time, and 144 KiB of memset per slice was a fifth of it */
+	gboolean ptr_caches_used;
+	GHashTable *subreq_names; /* const DraExactRequest* -> "parent/sub" */
 
 	/* allocated state (persistent) */
 	GHashTable *allocated_keys; /* id keys of dedicated devices in use */

@@ -140,6 +140,25 @@ cluster_dra_convert_slice(ClusterDra *self, const K8sResourceSlice *slice)
 	g_ptr_array_add(self->converted, (gpointer)dra_input_slice(self->input, slice));
 }
 
+const DraSlice *
+cluster_dra_stamp_template(ClusterDra *self, const char *driver)
+{
+	return dra_input_stamp_template(self->input, driver);
+}
+
+const DraSlice *
+cluster_dra_stamp_slice(ClusterDra *self, const DraSlice *tmpl, const DraStamp *stamp)
+{
+	return dra_input_stamp_slice(self->input, tmpl, stamp);
+}
+
+void
+cluster_dra_add_stamped_slice(ClusterDra *self, const DraSlice *stamped)
+{
+	dra_input_stamp_add(self->input, stamped);
+	g_ptr_array_add(self->converted, (gpointer)stamped);
+}
+
 void
 cluster_dra_add_converted_slices(ClusterDra *self)
 {
