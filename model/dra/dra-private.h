@@ -96,6 +96,11 @@ typedef struct {
 	gboolean shared;  /* some slice has no nodeName: DraAllocator.shared_gen counts */
 	guint64 gen;      /* allocated-state changes in the node's own slices */
 	guint memo_next;  /* round-robin victim */
+	/* node signature (dra_signature.c): the pools' shape id (0: not yet, G_MAXUINT:
+	 * cannot be keyed), and the signature for allocated state @sig_gen */
+	guint sig_shape;
+	guint sig;
+	guint64 sig_gen;
 	DraMemoEntry memo[DRA_MEMO_WAYS];
 	GPtrArray *pools; /* DraPoolRec*, search order */
 	char *error;      /* gather error (fatal), or NULL */
@@ -320,7 +325,13 @@ struct DraAllocator {
 	GHashTable *memo_delta_index; /* DraStats bytes -> index + 1 */
 	DraNodeLabelsFunc labels_func;
 	gpointer labels_data;
-	DraNode labeled; /* the current node with its labels filled in */
+	guint64 state_changes; /* allocated-state changes, every slice
+	                          (dra_allocator_get_state_changes) */
+
+	/* node signatures (dra_signature.c) */
+	GHashTable *sig_ids; /* canonical text -> id (1, 2, ...) */
+	GString *sig_text;   /* scratch */
+	DraNode labeled;     /* the current node with its labels filled in */
 
 	/* Filter timeout (dra_allocator_set_step_budget) */
 	guint64 step_budget;  /* allocateOne invocations per call; 0: no bound */
@@ -424,6 +435,10 @@ void dra_memo__store(DraAllocator *self, guint64 gen, guint answer, const DraSta
 void dra_memo__fold_stats(DraAllocator *self);
 /* A device of slice @slice changed its allocated state: its nodes' answers expire. */
 void dra_memo__slice_changed(DraAllocator *self, guint slice);
+/* Canonical text fields (the memo's claim shapes, dra_signature.c's node signatures). */
+void dra_memo__put_int(GString *s, gint64 value);
+void dra_memo__put_str(GString *s, const char *text);
+void dra_memo__put_strs(GString *s, const char *const *texts, guint n);
 
 /* @node, or a copy with its labels filled in on demand */
 const DraNode *dra_alloc__labeled(DraAllocator *self, const DraNode *node);
