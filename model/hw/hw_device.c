@@ -12,7 +12,6 @@
 static void
 attr_clear(HwAttr *attr)
 {
-	g_free(attr->name);
 	g_free(attr->str);
 }
 
@@ -44,7 +43,8 @@ hw_device__new(const char *name)
 	HwDevice *device = g_new0(HwDevice, 1);
 
 	device->name = g_strdup(name);
-	device->attrs = g_array_new(FALSE, TRUE, sizeof(HwAttr));
+	/* a GPU has about 12 attributes, a NIC 11: no growth on the way */
+	device->attrs = g_array_sized_new(FALSE, TRUE, sizeof(HwAttr), 16);
 	g_array_set_clear_func(device->attrs, (GDestroyNotify)attr_clear);
 	device->capacity = qty_array_new();
 	device->consumes = g_array_new(FALSE, TRUE, sizeof(HwConsumption));
@@ -68,7 +68,7 @@ hw_device__free(HwDevice *device)
 static void
 attr_add(HwDevice *device, const char *name, HwAttrType type, const char *str, gint64 num)
 {
-	HwAttr attr = { g_strdup(name), type, g_strdup(str), num };
+	HwAttr attr = { g_intern_string(name), type, g_strdup(str), num };
 
 	g_array_append_val(device->attrs, attr);
 }

@@ -35,7 +35,6 @@ group_free(GenericGroup *g)
 {
 	g_free(g->name);
 	for (guint i = 0; i < g->attrs->len; i++) {
-		g_free(g_array_index(g->attrs, HwAttr, i).name);
 		g_free(g_array_index(g->attrs, HwAttr, i).str);
 	}
 	g_array_unref(g->attrs);
@@ -136,7 +135,7 @@ parse_attr(HwReader *r,
 		return hw_reader__fail(r, pair->value, sub,
 		                       "expected an integer or \"{index}\", got \"%s\"", text);
 	}
-	attr.name = g_strdup(name);
+	attr.name = g_intern_string(name);
 	attr.str = g_strdup(text);
 	g_array_append_val(attrs, attr);
 	return TRUE;

@@ -334,7 +334,9 @@ typedef enum {
 } HwAttrType;
 
 typedef struct {
-	char *name; /* "type" (driver domain implied) or "resource.kubernetes.io/pcieRoot" */
+	/* "type" (driver domain implied) or "resource.kubernetes.io/pcieRoot";
+	 * g_intern_string()'s: a driver's few names, written for every device of every node */
+	const char *name;
 	HwAttrType type;
 	char *str;  /* string and version values */
 	gint64 num; /* int and bool values */
