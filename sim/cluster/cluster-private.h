@@ -72,6 +72,13 @@ typedef struct {
 	/* the weighted sum of the cycle's class-scored plugins without a normaliser */
 	guint64 fixed_cycle;
 	gint64 fixed_total;
+	/* DynamicResources for the class (its members share dra_sig): the first
+	 * member's answer; dra_answer 0: not shareable, each member asks itself */
+	guint64 dra_cycle;
+	ClusterStatus dra_status;
+	gboolean dra_called;
+	const char *dra_reason;
+	guint dra_answer;
 } ClusterSchedClassMemo;
 typedef struct ClusterSchedClass ClusterSchedClass;
 typedef struct ClusterSchedClasses ClusterSchedClasses;
@@ -173,6 +180,36 @@ typedef struct {
 	guint n_history;
 } ClusterSimPod;
 
+/*
+ * A pod that succeeded or was deleted for good (cluster_sim_retired.c): what
+ * the queries and the report read at the end, in place of its ClusterSimPod
+ * and ClusterPod (issue 19 item 2: millions of finished pods).
+ */
+typedef struct {
+	char *name; /* the ClusterPod's, taken over; NULL: the slot is not a retired pod */
+	union {
+		guint one;   /* the last placement's device when it had one */
+		guint *many; /* or its devices */
+	} devices;
+	ClusterSimPlacement *history;
+	SimTime arrival, bound_at, finished_at, placed_at, left_at;
+	guint node; /* G_MAXUINT: none */
+	guint n_devices, n_history, restarts;
+	guint8 phase;
+	guint8 shares; /* user claims, a co-tenant or a sharing config (query.c) */
+} ClusterSimRetired;
+
+/* A pod made again at its arrival (cluster_arrivals.c): what of its set-up
+ * state the builder does not make again. */
+typedef struct {
+	guint index;
+	guint32 dra_extended; /* ClusterPod.dra_extended, as marked at set-up */
+	SimTime arrival;
+	guint8 has_dra; /* ClusterPod.has_dra, likewise */
+	guint8 shares;  /* a user claim or a sharing config (cluster_sim_retired.c) */
+	guint8 revived;
+} ClusterSimParked;
+
 struct ClusterSim {
 	SimLoop *loop;
 	ClusterSimConfig config;
@@ -207,14 +244,25 @@ struct ClusterSim {
 	 * first has its arrival event (arrivals_head indexes it) */
 	GArray *arrivals; /* guint pod indexes */
 	guint arrivals_head;
+	/* pods parked until they arrive (cluster_sim_park_pod), by index; their
+	 * builder and namer */
+	GArray *parked; /* ClusterSimParked */
+	ClusterSimPodBuilder build;
+	ClusterSimPodNamer name_of;
+	gpointer build_data;
 	gboolean arrivals_direct; /* an arrival came out of order: each has its event */
 	GArray *invariant_sums;   /* cluster_invariants.c scratch: ClusterResources per node */
 	GPtrArray *no_claims;     /* empty: the claims of a retired pod (cluster_sim__retire_pod) */
+	/* cluster_sim_retired.c: the retired pods' records, by pod index (a
+	 * retired pod's slot in pods is NULL) */
+	GArray *retired; /* ClusterSimRetired */
 };
 
 #define CLUSTER_PRIO_ARRIVAL 5 /* after node, delete and backoff events at one time */
-/* cluster_arrivals.c: schedules @sp's arrival (once, at cluster_sim_add_pod). */
-void cluster_arrivals__add(ClusterSim *self, ClusterSimPod *sp);
+/* cluster_arrivals.c: the pod @index as it arrives, made again if it was parked. */
+ClusterSimPod *cluster_arrivals__revive(ClusterSim *self, guint index);
+/* The record of @index while it is parked, else NULL. */
+const ClusterSimParked *cluster_arrivals__parked(const ClusterSim *self, guint index);
 /* The arrival of pod @index happened: the next one gets its event. */
 void cluster_arrivals__arrived(ClusterSim *self, guint index);
 
@@ -229,7 +277,14 @@ void cluster_kubelet__restart(ClusterSim *sim, ClusterSimPod *sp);
 
 /* cluster_sim.c, for cluster_sim_nodes.c */
 void cluster_sim__end_pod(ClusterSim *self, ClusterSimPod *sp);
-void cluster_sim__retire_pod(ClusterSimPod *sp);
+/* cluster_sim_retired.c: @sp is replaced by its record and freed. */
+void cluster_sim__retire_pod(ClusterSim *self, ClusterSimPod *sp);
+/* The record of pod @index, NULL while it is not retired. */
+const ClusterSimRetired *cluster_sim__retired(const ClusterSim *self, guint index);
+void cluster_sim__retired_free(ClusterSim *self);
+const guint *cluster_sim__retired_devices(const ClusterSimRetired *r);
+/* cluster_sim.c: frees a ClusterSimPod and what it owns (NULL: nothing). */
+void cluster_sim__pod_free(gpointer sp);
 void cluster_sim__after_queue_change(ClusterSim *self);
 void cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp);
 void cluster_sim__pending_add(ClusterSim *self, gint delta);

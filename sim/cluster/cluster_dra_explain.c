@@ -72,7 +72,8 @@ cluster_dra_explain_pod(ClusterDra *self, guint index)
 	char *text = NULL;
 
 	/* PreFilter again: which claims are still to allocate, which are pinned */
-	if (ops == NULL || ops->prefilter(self, pod, &reason) != CLUSTER_STATUS_SUCCESS ||
+	if (pod == NULL || ops == NULL ||
+	    ops->prefilter(self, pod, &reason) != CLUSTER_STATUS_SUCCESS ||
 	    self->pending->len == 0) {
 		node_set_clear(&set);
 		return NULL;

@@ -33,9 +33,9 @@ breach(const ClusterSim *sim, const char *invariant, const char *what)
 }
 
 static void
-count_phase(ClusterSimLedger *c, const ClusterSimPod *sp)
+count_phase(ClusterSimLedger *c, ClusterPodPhase phase)
 {
-	switch (sp->phase) {
+	switch (phase) {
 	case CLUSTER_POD_PENDING:
 		c->pending++;
 		break;
@@ -67,10 +67,19 @@ cluster_sim_get_ledger(const ClusterSim *sim, ClusterSimLedger *out)
 	for (guint i = 0; i < sim->pods->len; i++) {
 		const ClusterSimPod *sp = sim->pods->pdata[i];
 
+		const ClusterSimRetired *r = sp == NULL ? cluster_sim__retired(sim, i) : NULL;
+
+		if (r != NULL) { /* arrived, succeeded or deleted */
+			out->arrived++;
+			count_phase(out, (ClusterPodPhase)r->phase);
+			continue;
+		}
+		if (sp == NULL) /* parked: not arrived */
+			continue;
 		if (!sp->arrived)
 			continue;
 		out->arrived++;
-		count_phase(out, sp);
+		count_phase(out, sp->phase);
 	}
 }
 
@@ -104,7 +113,7 @@ sum_bound_requests(const ClusterSim *sim, ClusterResources *sums)
 	for (guint i = 0; i < sim->pods->len; i++) {
 		const ClusterSimPod *sp = sim->pods->pdata[i];
 
-		if (!sp->arrived || !cluster_sim__is_bound(sp) || sp->node == NULL)
+		if (sp == NULL || !sp->arrived || !cluster_sim__is_bound(sp) || sp->node == NULL)
 			continue;
 		for (guint r = 0; r < CLUSTER_RES_MAX; r++)
 			sums[sp->node->index].v[r] += sp->pod->requests.v[r];

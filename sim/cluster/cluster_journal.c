@@ -275,10 +275,9 @@ cluster_sim_steal_journal(ClusterSim *self)
 	/* the names outlive the pods */
 	g_ptr_array_set_size(out->names, 0);
 	for (guint i = 0; i < self->pods->len; i++) {
-		const ClusterSimPod *sp = self->pods->pdata[i];
-
 		journal_pod(out, i);
-		g_ptr_array_add(out->names, (gpointer)intern(out, sp->pod->name));
+		g_ptr_array_add(out->names,
+		                (gpointer)intern(out, cluster_sim_get_pod_name(self, i)));
 	}
 	self->journal = cluster_journal__new();
 	return out;

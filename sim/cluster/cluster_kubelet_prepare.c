@@ -25,6 +25,7 @@ on_prepare_retry(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSim *self = data;
 	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
+	g_return_if_fail(sp != NULL);
 	sp->restart = SIM_EVENT_ID_NONE;
 	if (!cluster_sim__defer_prepare(self, sp))
 		cluster_kubelet__start(self, sp);

@@ -81,11 +81,13 @@ sim_node_free(gpointer data)
 	g_free(node);
 }
 
-static void
-sim_pod_free(gpointer data)
+void
+cluster_sim__pod_free(gpointer data)
 {
 	ClusterSimPod *sp = data;
 
+	if (sp == NULL)
+		return;
 	cluster_pod_free(sp->pod);
 	g_free(sp->devices);
 	g_free(sp->rates);
@@ -180,7 +182,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	claims_config.rand_data = self->claims_rng;
 	self->claims = cluster_claims_new(&claims_config);
 	self->nodes = g_ptr_array_new_with_free_func(sim_node_free);
-	self->pods = g_ptr_array_new_with_free_func(sim_pod_free);
+	self->pods = g_ptr_array_new_with_free_func(cluster_sim__pod_free);
 	self->latencies = sim_samples_new();
 	self->jcts = sim_samples_new();
 	self->slowdowns = sim_samples_new();
@@ -212,6 +214,7 @@ cluster_sim_free(ClusterSim *self)
 	cluster_queue_free(self->queue);
 	cluster_claims_free(self->claims);
 	g_ptr_array_unref(self->pods);
+	cluster_sim__retired_free(self);
 	g_ptr_array_unref(self->nodes);
 	sim_rng_free(self->sched_rng);
 	sim_rng_free(self->claims_rng);
@@ -252,37 +255,6 @@ cluster_sim_add_node(ClusterSim *self,
 	g_ptr_array_add(self->nodes, sn);
 	cluster_sched_add_node(self->sched, node);
 	cluster_sim_notify(self, CLUSTER_EVENT_NODE_ADDED);
-}
-
-guint
-cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *work)
-{
-	ClusterSimPod *sp = g_new0(ClusterSimPod, 1);
-
-	sp->index = self->pods->len;
-	sp->pod = pod;
-	pod->uid = sp->index;
-	sp->work = *work;
-	sp->work.claims = NULL;
-	sp->work.templates = NULL;
-	sp->devices_size = MAX(work->n_devices, 1);
-	sp->devices = g_new0(guint, sp->devices_size);
-	sp->rates = g_new0(double, sp->devices_size);
-	sp->bound_at = -1;
-	sp->placed_at = -1;
-	sp->left_at = -1;
-	sp->finished_at = -1;
-	sp->claims = g_ptr_array_new_with_free_func(g_free);
-	for (guint i = 0; work->claims != NULL && work->claims[i] != NULL; i++)
-		g_ptr_array_add(sp->claims, g_strdup(work->claims[i]));
-	sp->n_user_claims = sp->claims->len;
-	/* template references wait for the controller at arrival */
-	sp->templates = g_strdupv((char **)work->templates);
-	sp->adopt = g_strdupv((char **)work->adopt);
-	g_ptr_array_add(self->pods, sp);
-	if (!work->running)
-		cluster_arrivals__add(self, sp);
-	return sp->index;
 }
 
 /* ------------------------------------------------------------ timers */
@@ -412,7 +384,7 @@ static void
 on_arrival(SimLoop *loop, const SimEvent *ev, gpointer data)
 {
 	ClusterSim *self = data;
-	ClusterSimPod *sp = self->pods->pdata[ev->target];
+	ClusterSimPod *sp = cluster_arrivals__revive(self, ev->target);
 
 	cluster_arrivals__arrived(self, sp->index);
 	arrive(self, sp);
@@ -572,6 +544,7 @@ on_complete(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSimPod *sp = self->pods->pdata[ev->target];
 	SimTime jct;
 
+	g_return_if_fail(sp != NULL);
 	sp->completion = SIM_EVENT_ID_NONE;
 	cluster_progress_advance(&sp->progress, now_of(self));
 	cluster_sim__end_pod(self, sp);
@@ -579,12 +552,12 @@ on_complete(SimLoop *loop, const SimEvent *ev, gpointer data)
 	sp->finished_at = now_of(self);
 	cluster_journal__event(self, sp, CLUSTER_JOURNAL_COMPLETED);
 	sim_loop_cancel(loop, sp->deletion);
-	cluster_sim__retire_pod(sp);
 	self->stats.completed++;
 	jct = sp->finished_at - sp->work.arrival;
 	sim_samples_add(self->jcts, sim_time_to_seconds(jct));
 	if (sp->work.work > 0)
 		sim_samples_add(self->slowdowns, (double)jct / (double)sp->work.work);
+	cluster_sim__retire_pod(self, sp);
 }
 
 static void
@@ -593,6 +566,7 @@ on_restart(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSim *self = data;
 	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
+	g_return_if_fail(sp != NULL);
 	if (!cluster_sim__defer_restart(self, sp))
 		cluster_kubelet__restart(self, sp);
 }
@@ -603,6 +577,7 @@ on_delete(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSim *self = data;
 	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
+	g_return_if_fail(sp != NULL);
 	sp->deletion = SIM_EVENT_ID_NONE;
 	if (sp->phase == CLUSTER_POD_PENDING) {
 		cluster_queue_delete(self->queue, sp->qp);
@@ -620,7 +595,7 @@ on_delete(SimLoop *loop, const SimEvent *ev, gpointer data)
 	sp->phase = CLUSTER_POD_DELETED;
 	cluster_journal__event(self, sp, CLUSTER_JOURNAL_DELETED);
 	self->stats.deleted++;
-	cluster_sim__retire_pod(sp);
+	cluster_sim__retire_pod(self, sp);
 }
 
 /* --------------------------------------------------------- accessors */
@@ -665,21 +640,32 @@ sim_pod(const ClusterSim *self, guint index)
 ClusterPod *
 cluster_sim_get_pod(const ClusterSim *self, guint index)
 {
-	return sim_pod(self, index)->pod;
+	ClusterSimPod *sp = sim_pod(self, index);
+
+	return sp != NULL ? sp->pod : NULL;
 }
 
 ClusterPodPhase
 cluster_sim_get_pod_phase(const ClusterSim *self, guint index)
 {
-	return sim_pod(self, index)->phase;
+	ClusterSimPod *sp = sim_pod(self, index);
+
+	const ClusterSimRetired *r = sp == NULL ? cluster_sim__retired(self, index) : NULL;
+
+	if (sp != NULL)
+		return sp->phase;
+	return r != NULL ? (ClusterPodPhase)r->phase : CLUSTER_POD_PENDING; /* parked */
 }
 
 ClusterNode *
 cluster_sim_get_pod_node(const ClusterSim *self, guint index)
 {
 	ClusterSimPod *sp = sim_pod(self, index);
+	guint node = cluster_sim_get_pod_node_index(self, index);
 
-	return sp->node != NULL ? sp->node->node : NULL;
+	if (sp != NULL)
+		return sp->node != NULL ? sp->node->node : NULL;
+	return node != G_MAXUINT ? ((ClusterSimNode *)self->nodes->pdata[node])->node : NULL;
 }
 
 GPtrArray *
@@ -687,7 +673,7 @@ cluster_sim_get_pod_claims(const ClusterSim *self, guint index)
 {
 	const ClusterSimPod *sp = sim_pod(self, index);
 
-	return sp->claims != NULL ? sp->claims : self->no_claims;
+	return sp != NULL && sp->claims != NULL ? sp->claims : self->no_claims;
 }
 
 void
@@ -736,7 +722,7 @@ cluster_sim_count_pending_by_plugin(const ClusterSim *self, guint64 *counts)
 	for (guint i = 0; i < self->pods->len; i++) {
 		const ClusterSimPod *sp = self->pods->pdata[i];
 
-		if (sp->phase != CLUSTER_POD_PENDING || sp->qp == NULL)
+		if (sp == NULL || sp->phase != CLUSTER_POD_PENDING || sp->qp == NULL)
 			continue;
 		if (sp->qp->rejectors == 0)
 			without++;

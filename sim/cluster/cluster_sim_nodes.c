@@ -106,22 +106,6 @@ cluster_sim__generate_claims(ClusterSim *self, ClusterSimPod *sp)
 		                       sim_loop_get_now(self->loop));
 }
 
-/*
- * @sp succeeded or was deleted: it is never placed, run or recreated again.
- * Free what only those read (issue 19 item 2: millions of finished pods);
- * keep what the queries and the report read at the end: its name, requests,
- * phase, times, node, last placement's devices and history.
- */
-void
-cluster_sim__retire_pod(ClusterSimPod *sp)
-{
-	g_clear_pointer(&sp->rates, g_free);
-	g_clear_pointer(&sp->claims, g_ptr_array_unref);
-	g_clear_pointer(&sp->templates, g_strfreev);
-	g_clear_pointer(&sp->adopt, g_strfreev);
-	cluster_pod_drop_placement_rules(sp->pod);
-}
-
 /* The controller's replacement: pending again, as a new pod. */
 static void
 recreate(ClusterSim *self, ClusterSimPod *sp)
@@ -170,7 +154,7 @@ cluster_sim_evict_pod(ClusterSim *self, guint index)
 
 	g_return_if_fail(index < self->pods->len);
 	sp = self->pods->pdata[index];
-	if (!cluster_sim__is_bound(sp))
+	if (sp == NULL || !cluster_sim__is_bound(sp))
 		return;
 	record_placement(sp, sim_loop_get_now(self->loop));
 	cluster_sim__end_pod(self, sp); /* cancels its eviction timers */
@@ -185,7 +169,7 @@ evict_node_pods(ClusterSim *self, ClusterSimNode *sn, gboolean gpu_only)
 	for (guint i = 0; i < self->pods->len; i++) {
 		ClusterSimPod *sp = self->pods->pdata[i];
 
-		if (sp->node != sn || !cluster_sim__is_bound(sp))
+		if (sp == NULL || sp->node != sn || !cluster_sim__is_bound(sp))
 			continue;
 		if (gpu_only && sp->n_devices == 0)
 			continue;
@@ -224,7 +208,8 @@ on_node_fail(SimLoop *loop, const SimEvent *ev, gpointer data)
 	for (guint i = 0; i < self->pods->len; i++) {
 		ClusterSimPod *sp = self->pods->pdata[i];
 
-		if (sp->node != sn || !cluster_sim__is_bound(sp) || sp->phase == CLUSTER_POD_LOST)
+		if (sp == NULL || sp->node != sn || !cluster_sim__is_bound(sp) ||
+		    sp->phase == CLUSTER_POD_LOST)
 			continue;
 		cluster_kubelet__stop(self, sp);
 		sp->phase = CLUSTER_POD_LOST;
@@ -265,7 +250,7 @@ on_node_restore(SimLoop *loop, const SimEvent *ev, gpointer data)
 		for (guint i = 0; i < self->pods->len; i++) {
 			ClusterSimPod *sp = self->pods->pdata[i];
 
-			if (sp->node == sn && sp->phase == CLUSTER_POD_LOST)
+			if (sp != NULL && sp->node == sn && sp->phase == CLUSTER_POD_LOST)
 				cluster_sim__kubelet_resume(self, sp);
 		}
 	}

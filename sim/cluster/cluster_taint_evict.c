@@ -158,7 +158,7 @@ cluster_sim__noexec_changed(ClusterSim *self, ClusterSimNode *sn)
 	for (guint i = 0; i < self->pods->len; i++) {
 		ClusterSimPod *sp = self->pods->pdata[i];
 
-		if (sp->node == sn && cluster_sim__is_bound(sp))
+		if (sp != NULL && sp->node == sn && cluster_sim__is_bound(sp))
 			process_pod(self, sp, FALSE);
 	}
 }
@@ -201,6 +201,7 @@ on_evict(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSim *self = data;
 	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
+	g_return_if_fail(sp != NULL);
 	sp->eviction = SIM_EVENT_ID_NONE;
 	if (cluster_sim__is_bound(sp))
 		cluster_sim_evict_pod(self, ev->target);
@@ -222,7 +223,7 @@ cluster_sim_set_device_eviction(ClusterSim *self, guint index, SimTime when)
 
 	g_return_if_fail(index < self->pods->len);
 	sp = self->pods->pdata[index];
-	if (!cluster_sim__is_bound(sp))
+	if (sp == NULL || !cluster_sim__is_bound(sp))
 		return;
 	if (self->in_bind)
 		when = MAX(when, now + CLUSTER_EVICTION_REBIND_DELAY);
@@ -249,6 +250,8 @@ cluster_sim_clear_device_eviction(ClusterSim *self, guint index)
 
 	g_return_if_fail(index < self->pods->len);
 	sp = self->pods->pdata[index];
+	if (sp == NULL)
+		return;
 	sim_loop_cancel(self->loop, sp->device_eviction);
 	sp->device_eviction = SIM_EVENT_ID_NONE;
 }
@@ -260,7 +263,8 @@ cluster_sim_get_device_eviction(const ClusterSim *self, guint index)
 
 	g_return_val_if_fail(index < self->pods->len, SIM_TIME_NEVER);
 	sp = self->pods->pdata[index];
-	return sp->device_eviction != SIM_EVENT_ID_NONE ? sp->device_eviction_at : SIM_TIME_NEVER;
+	return sp != NULL && sp->device_eviction != SIM_EVENT_ID_NONE ? sp->device_eviction_at
+	                                                              : SIM_TIME_NEVER;
 }
 
 static void
@@ -269,6 +273,7 @@ on_device_evict(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSim *self = data;
 	ClusterSimPod *sp = self->pods->pdata[ev->target];
 
+	g_return_if_fail(sp != NULL);
 	sp->device_eviction = SIM_EVENT_ID_NONE;
 	if (cluster_sim__is_bound(sp))
 		cluster_sim_evict_pod(self, ev->target);

@@ -75,6 +75,20 @@ typedef struct {
 	guint n_free;
 } ScenarioGpuState;
 
+/* The task mix built pod by pod (in index order), then ended into its GArray. */
+typedef struct ScenarioTaskMix ScenarioTaskMix;
+ScenarioTaskMix *scenario_frag__mix_new(void);
+/* @requests (nullable): the pod's ClusterPod requests. */
+void scenario_frag__mix_add(ScenarioTaskMix *mix,
+                            const Scenario *sc,
+                            const ScenarioMode *mode,
+                            const ScenarioPod *pod,
+                            const ClusterResources *requests,
+                            const ClusterResNames *names,
+                            ScenarioClaimShapeFunc shape,
+                            GStringChunk *strings);
+GArray *scenario_frag__mix_end(ScenarioTaskMix *mix); /* frees @mix */
+void scenario_frag__mix_free(ScenarioTaskMix *mix);
 /* The mode's task mix: one entry per distinct (kind, profile, count); GArray of ScenarioTask. */
 GArray *scenario_frag__task_mix(const Scenario *sc,
                                 const ScenarioMode *mode,

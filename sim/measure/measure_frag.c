@@ -120,19 +120,87 @@ claim_task(const Scenario *sc,
 
 /* The pod's first nvidia.com/ request (the device plugin's resource, or KEP-5004's). */
 static gboolean
-request_of(const ClusterPod *cpod, const ClusterResNames *names, const char **res, gint64 *n)
+request_of(const ClusterResources *requests,
+           const ClusterResNames *names,
+           const char **res,
+           gint64 *n)
 {
-	for (gint slot = CLUSTER_RES_FIRST_SCALAR; slot < CLUSTER_RES_MAX; slot++) {
+	for (gint slot = CLUSTER_RES_FIRST_SCALAR; requests != NULL && slot < CLUSTER_RES_MAX;
+	     slot++) {
 		const char *name = cluster_res_names_get(names, slot);
 
-		if (cpod->requests.v[slot] > 0 && name != NULL &&
+		if (requests->v[slot] > 0 && name != NULL &&
 		    g_str_has_prefix(name, "nvidia.com/")) {
 			*res = name;
-			*n = cpod->requests.v[slot];
+			*n = requests->v[slot];
 			return TRUE;
 		}
 	}
 	return FALSE;
+}
+
+struct ScenarioTaskMix {
+	GArray *tasks;
+	GHashTable *cache; /* claim_task's */
+	double total;
+};
+
+ScenarioTaskMix *
+scenario_frag__mix_new(void)
+{
+	ScenarioTaskMix *mix = g_new0(ScenarioTaskMix, 1);
+
+	mix->tasks = g_array_new(FALSE, TRUE, sizeof(ScenarioTask));
+	mix->cache = g_hash_table_new(g_direct_hash, g_direct_equal);
+	return mix;
+}
+
+void
+scenario_frag__mix_add(ScenarioTaskMix *mix,
+                       const Scenario *sc,
+                       const ScenarioMode *mode,
+                       const ScenarioPod *pod,
+                       const ClusterResources *requests,
+                       const ClusterResNames *names,
+                       ScenarioClaimShapeFunc shape,
+                       GStringChunk *strings)
+{
+	guint replicas = mode->world == SCENARIO_WORLD_EXTENDED ? MAX(mode->xr.replicas, 1) : 1;
+	const char *res = NULL;
+	gint64 count = 0;
+
+	/* DRA world: what the pod's claims ask for, in the extended world's terms
+	 * (the same translation the extended mode runs the pod with). */
+	if (mode->world == SCENARIO_WORLD_DRA && pod->spec != NULL &&
+	    claim_task(sc, pod, mix->tasks, strings, mix->cache, shape) != NO_CLAIM_GPU) {
+		mix->total += 1.0;
+		return;
+	}
+	if (request_of(requests, names, &res, &count)) {
+		count_task(mix->tasks, strings, res, count, replicas, NULL);
+		mix->total += 1.0;
+	}
+}
+
+void
+scenario_frag__mix_free(ScenarioTaskMix *mix)
+{
+	if (mix == NULL)
+		return;
+	g_array_unref(mix->tasks);
+	g_hash_table_unref(mix->cache);
+	g_free(mix);
+}
+
+GArray *
+scenario_frag__mix_end(ScenarioTaskMix *mix)
+{
+	GArray *tasks = g_array_ref(mix->tasks);
+
+	for (guint i = 0; i < tasks->len; i++)
+		g_array_index(tasks, ScenarioTask, i).weight /= mix->total;
+	scenario_frag__mix_free(mix);
+	return tasks;
 }
 
 GArray *
@@ -144,32 +212,13 @@ scenario_frag__task_mix(const Scenario *sc,
                         ScenarioClaimShapeFunc shape,
                         GStringChunk *strings)
 {
-	GArray *tasks = g_array_new(FALSE, TRUE, sizeof(ScenarioTask));
-	g_autoptr(GHashTable) cache = g_hash_table_new(g_direct_hash, g_direct_equal);
-	guint replicas = mode->world == SCENARIO_WORLD_EXTENDED ? MAX(mode->xr.replicas, 1) : 1;
+	ScenarioTaskMix *mix = scenario_frag__mix_new();
 	guint n = MIN(cluster_sim_get_n_pods(sim), pods->len);
-	double total = 0.0;
 
-	for (guint i = 0; i < n; i++) {
-		const ScenarioPod *pod = &g_array_index(pods, ScenarioPod, i);
-		const char *res = NULL;
-		gint64 count = 0;
-
-		/* DRA world: what the pod's claims ask for, in the extended world's terms
-		 * (the same translation the extended mode runs the pod with). */
-		if (mode->world == SCENARIO_WORLD_DRA && pod->spec != NULL &&
-		    claim_task(sc, pod, tasks, strings, cache, shape) != NO_CLAIM_GPU) {
-			total += 1.0;
-			continue;
-		}
-		if (request_of(cluster_sim_get_pod(sim, i), names, &res, &count)) {
-			count_task(tasks, strings, res, count, replicas, NULL);
-			total += 1.0;
-		}
-	}
-	for (guint i = 0; i < tasks->len; i++)
-		g_array_index(tasks, ScenarioTask, i).weight /= total;
-	return tasks;
+	for (guint i = 0; i < n; i++)
+		scenario_frag__mix_add(mix, sc, mode, &g_array_index(pods, ScenarioPod, i),
+		                       cluster_sim_get_pod_requests(sim, i), names, shape, strings);
+	return scenario_frag__mix_end(mix);
 }
 
 /* ------------------------------------------------------------ one node */

@@ -175,7 +175,7 @@ scenario_reasons__collect(ScenarioResult *result,
 		if (a == NULL)
 			continue;
 		r = g_new0(ScenarioReason, 1);
-		r->pod = g_strdup(cluster_sim_get_pod(sim, i)->name);
+		r->pod = g_strdup(cluster_sim_get_pod_name(sim, i));
 		r->at = a->at;
 		r->message = scenario_reason_message(a, names);
 		r->never_runs = result->pod_records != NULL && i < result->pod_records->len &&

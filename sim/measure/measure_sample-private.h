@@ -74,6 +74,8 @@ struct ScenarioSampler {
 	GStringChunk *strings;
 	GPtrArray *nodes; /* SampleNode* */
 	GArray *tasks;    /* ScenarioTask; NULL until the first tick */
+	/* the task mix fed pod by pod at set-up (scenario_sample__add_pod_task) */
+	ScenarioTaskMix *mix;
 	guint total_gpus;
 	/* some node given as objects has GPUs it cannot model: no fragmentation figure */
 	gboolean partial;

@@ -84,6 +84,7 @@ scenario_sample__free(ScenarioSampler *self)
 	g_ptr_array_unref(self->nodes);
 	if (self->tasks != NULL)
 		g_array_unref(self->tasks);
+	scenario_frag__mix_free(self->mix);
 	g_array_unref(self->frag);
 	g_array_unref(self->occupancy);
 	g_ptr_array_unref(self->pictures);
@@ -369,11 +370,26 @@ sample_node(ScenarioSampler *self, SampleNode *n, guint index)
 }
 
 void
+scenario_sample__add_pod_task(ScenarioSampler *self, guint index)
+{
+	if (self->tasks != NULL || index >= self->pods->len)
+		return;
+	if (self->mix == NULL)
+		self->mix = scenario_frag__mix_new();
+	scenario_frag__mix_add(self->mix, self->sc, self->mode,
+	                       &g_array_index(self->pods, ScenarioPod, index),
+	                       cluster_sim_get_pod_requests(self->sim, index), self->names,
+	                       self->shape, self->strings);
+}
+
+void
 scenario_sample__tick(ScenarioSampler *self, SimTime now)
 {
 	double frag = 0.0, busy_total = 0.0;
 
-	if (self->tasks == NULL)
+	if (self->tasks == NULL && self->mix != NULL)
+		self->tasks = scenario_frag__mix_end(g_steal_pointer(&self->mix));
+	else if (self->tasks == NULL)
 		self->tasks = scenario_frag__task_mix(self->sc, self->mode, self->sim, self->names,
 		                                      self->pods, self->shape, self->strings);
 	for (guint i = 0; i < self->nodes->len; i++) {

@@ -89,27 +89,6 @@ last_node(K8sObjectSet *set)
 	             : NULL;
 }
 
-/*
- * DRA world: the node's objects go to scratch memory and the allocator copies
- * its slices right away; nothing reads the objects afterwards, so the next node
- * reuses that memory and only their text stays (in run->published's strings).
- * The copies join the allocator in node order (cluster_dra_add_converted_slices), as before.
- */
-static gboolean
-publish_dra(WorldRun *run, const HwNode *node, const GPtrArray *slices)
-{
-	K8sObjectSet *set = run->scratch;
-
-	k8s_object_set_reset(set);
-	if (!hw_publish_objects_with(node, slices, FALSE, set, run->env.diags))
-		return FALSE;
-	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++)
-		cluster_dra_convert_slice(run->env.dra,
-		                          k8s_object_as_resource_slice(k8s_object_set_get_kind(
-		                                  set, K8S_KIND_RESOURCE_SLICE, i)));
-	return TRUE;
-}
-
 static gboolean
 add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, GError **error)
 {
@@ -143,7 +122,7 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 	/* one publish for the api objects, the simulation's devices and the sampler */
 	slices = hw_publish_nvidia(node, &opts);
 	if (run->env.mode->world == SCENARIO_WORLD_DRA) {
-		if (!publish_dra(run, node, slices)) {
+		if (!scenario_stamp__publish_dra(run, node, slices, pool->name, k)) {
 			g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
 			            "node %s: the published objects are not valid", name);
 			return FALSE;
@@ -281,177 +260,6 @@ add_taint_rules(WorldRun *run)
 			        "the device plugin has no device taints (a DeviceTaintRule is "
 			        "DRA API): no effect");
 	}
-}
-
-static const K8sPodSpec empty_spec;
-
-static void
-set_request(WorldRun *run, ClusterPod *cpod, const char *resource, gint64 count)
-{
-	gint slot = cluster_res_names_intern(run->env.names, resource);
-
-	if (slot >= 0)
-		cluster_pod_set_request(cpod, slot, count);
-}
-
-static ClusterPod *
-trace_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
-{
-	ClusterPod *cpod = cluster_pod_new(pod->name, uid);
-
-	cluster_pod_set_request(cpod, CLUSTER_RES_CPU, pod->cpu_milli);
-	cluster_pod_set_request(cpod, CLUSTER_RES_MEMORY, pod->memory_mib << 20);
-	if (pod->num_gpu > 0)
-		set_request(run, cpod, "nvidia.com/gpu", pod->num_gpu);
-	return cpod;
-}
-
-/* A trace pod whose gpu_spec the DRA world writes as a claim (world_gpuspec.c). */
-static ClusterPod *
-trace_claim_pod(WorldRun *run,
-                const ScenarioPod *pod,
-                const K8sPodSpec *spec,
-                guint64 uid,
-                GStrv *claims,
-                GStrv *templates,
-                ClusterSimWork *w)
-{
-	ClusterPod *cpod =
-	        cluster_k8s_pod_new(spec, pod->name, uid, run->env.names, run->env.diags, "spec.");
-
-	if (cpod == NULL)
-		return NULL;
-	cluster_pod_set_request(cpod, CLUSTER_RES_CPU, pod->cpu_milli);
-	cluster_pod_set_request(cpod, CLUSTER_RES_MEMORY, pod->memory_mib << 20);
-	cluster_dra_pod_claim_refs(spec, claims, templates);
-	w->claims = (const char *const *)*claims;
-	w->templates = (const char *const *)*templates;
-	w->n_devices = pod->num_gpu;
-	if (pod->compute < 1.0)
-		scenario_note__add(run->result->notes, "trace", "gpu_milli < 1000",
-		                   "no fractional DRA request: a whole GPU (demand kept for the "
-		                   "run model)");
-	return cpod;
-}
-
-/* The GPU resource a pod asks the device plugin for (its first nvidia.com/ request). */
-static const char *
-pod_gpu_resource(const WorldRun *run, const ClusterPod *cpod)
-{
-	for (gint slot = CLUSTER_RES_FIRST_SCALAR; slot < CLUSTER_RES_MAX; slot++) {
-		const char *name = cluster_res_names_get(run->env.names, slot);
-
-		if (cpod->requests.v[slot] > 0 && name != NULL &&
-		    g_str_has_prefix(name, "nvidia.com/"))
-			return name;
-	}
-	return NULL;
-}
-
-/* DRA world: the pod's claims, and the sharing their GpuConfig asks for. */
-static void
-dra_pod_work(
-        WorldRun *run, const ScenarioPod *pod, ClusterSimWork *w, char ***claims, char ***templates)
-{
-	cluster_dra_pod_claim_refs(pod->spec, claims, templates);
-	w->claims = (const char *const *)*claims;
-	w->templates = (const char *const *)*templates;
-	/* n_devices stays 0: the pod runs on every device its claims
-	 * were allocated, whatever their number (cluster_dra.c place) */
-	/* The driver prepares every claim with its config or, without
-	 * one, its default (time-slicing, Default, once the device has
-	 * two tenants: cluster_run.c), so a device's mode never outlives
-	 * the claim that set it. */
-	if (!scenario_xlate__sharing(run->env.sc, pod, &w->sharing, &w->interval, &w->mps_threads,
-	                             &w->mem_limit)) {
-		w->sharing = CLUSTER_SHARE_EXCLUSIVE;
-		w->interval = CLUSTER_INTERVAL_DEFAULT;
-	}
-	w->set_sharing = TRUE;
-}
-
-/* Extended world: the pod's claims as the device plugin's request and GFD selectors. */
-static void
-extended_pod_work(WorldRun *run, const ScenarioPod *pod, ClusterPod *cpod, ClusterSimWork *w)
-{
-	ScenarioXlate x;
-	gint slot = cluster_res_names_lookup(run->env.names, "nvidia.com/gpu");
-
-	scenario_xlate__pod(run->env.sc, pod, &x, run->result->notes);
-	if (x.resource != NULL && x.count > 0)
-		set_request(run, cpod, x.resource, x.count);
-	for (guint i = 0; i + 1 < x.node_selector->len; i += 2)
-		cluster_pod_add_node_selector(cpod, x.node_selector->pdata[i],
-		                              x.node_selector->pdata[i + 1]);
-	cpod->has_dra = FALSE;
-	w->n_devices = (guint)CLAMP(x.count, 0, 64);
-	if (x.count == 0 && slot >= 0)
-		w->n_devices = (guint)CLAMP(cpod->requests.v[slot], 0, 64);
-	scenario_xlate__clear(&x);
-}
-
-static gboolean
-add_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid)
-{
-	ClusterSimWork w = { .arrival = pod->arrival,
-		             .work = pod->work,
-		             .lifetime = SIM_TIME_NEVER,
-		             .demand = pod->compute,
-		             .gpu_mem = pod->memory };
-	g_auto(GStrv) claims = NULL;
-	g_auto(GStrv) templates = NULL;
-	g_auto(GStrv) adopt = NULL;
-	ClusterPod *cpod;
-	const char *resource;
-	guint index;
-	const K8sPodSpec *gpuspec = scenario_gpuspec__pod_spec(run->gpuspec, pod);
-
-	if (gpuspec != NULL) {
-		cpod = trace_claim_pod(run, pod, gpuspec, uid, &claims, &templates, &w);
-		if (cpod == NULL)
-			return FALSE;
-	} else if (pod->spec == NULL) {
-		cpod = trace_pod(run, pod, uid);
-		scenario_gpuspec__select(run->gpuspec, pod, cpod);
-		w.n_devices = pod->num_gpu;
-		if (pod->compute < 1.0 && pod->num_gpu > 0)
-			scenario_note__add(run->result->notes, "trace", "gpu_milli < 1000",
-			                   run->env.mode->world == SCENARIO_WORLD_DRA
-			                           ? "no fractional DRA request: a whole GPU "
-			                             "(demand kept for the run model)"
-			                           : "a whole nvidia.com/gpu (a replica when the "
-			                             "mode shares GPUs)");
-	} else {
-		cpod = cluster_k8s_pod_new(pod->spec, pod->name, uid, run->env.names,
-		                           run->env.diags, "spec.");
-		if (cpod == NULL)
-			return FALSE;
-		scenario_start__pin(run, pod, cpod);
-		w.running = cpod->bound;
-		if (run->env.mode->world == SCENARIO_WORLD_DRA) {
-			dra_pod_work(run, pod, &w, &claims, &templates);
-			w.adopt = (const char *const *)(adopt = scenario_start__adopted(run, pod));
-		} else
-			extended_pod_work(run, pod, cpod, &w);
-	}
-	resource = pod_gpu_resource(run, cpod);
-	if (run->env.mode->world == SCENARIO_WORLD_EXTENDED)
-		scenario_xlate__plugin_mps(run->env.sc, run->env.mode, resource, &w.mps_threads,
-		                           &w.mem_limit);
-	if (run->gpushare != NULL)
-		scenario_gpushare__add_pod(run->gpushare, pod, cpod, (guint)uid, run->env.names);
-	index = cluster_sim_add_pod(run->env.sim, cpod, &w);
-	if (run->env.place != NULL && resource != NULL)
-		scenario_place__set_pod(run->env.place, index, resource);
-	/* Trace pods have no spec: an empty one lets KEP-5004 mark nvidia.com/gpu. */
-	if (run->env.dra != NULL)
-		cluster_dra_add_pod(run->env.dra, index, pod->namespace_,
-		                    pod->spec != NULL ? pod->spec
-		                    : gpuspec != NULL ? gpuspec
-		                                      : &empty_spec);
-	if (w.running)
-		scenario_start__run(run, pod, index);
-	return TRUE;
 }
 
 /* The GPU allocation ratio now; none under DynamicMIG, where devices overlap (see
@@ -709,8 +517,10 @@ populate(WorldRun *run, guint before, GError **error)
 		add_taint_rules(run);
 	if (ok)
 		scenario_start__notes(run);
+	if (ok)
+		scenario_run__pods_begin(run);
 	for (guint i = 0; ok && i < run->pods->len; i++)
-		ok = add_pod(run, &g_array_index(run->pods, ScenarioPod, i), i);
+		ok = scenario_run__add_pod(run, &g_array_index(run->pods, ScenarioPod, i), i);
 	if (ok && run->env.dra != NULL)
 		scenario_start__claims(run);
 	if (ok && run->gpushare != NULL) {

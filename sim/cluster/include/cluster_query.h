@@ -89,7 +89,12 @@ const char *cluster_placement_end_to_string(ClusterPlacementEnd why);
 
 const ClusterSimStats *cluster_sim_get_stats(const ClusterSim *self);
 guint cluster_sim_get_n_pods(const ClusterSim *self);
+/* (nullable): NULL once the pod retired (succeeded or deleted: cluster_sim_retired.c) and
+ * while it is parked (cluster_sim_park_pod). */
 ClusterPod *cluster_sim_get_pod(const ClusterSim *self, guint index);
+const char *cluster_sim_get_pod_name(const ClusterSim *self, guint index);
+/* (nullable): its requests; NULL once retired and while parked. */
+const ClusterResources *cluster_sim_get_pod_requests(const ClusterSim *self, guint index);
 ClusterPodPhase cluster_sim_get_pod_phase(const ClusterSim *self, guint index);
 /* (nullable): the node the pod is bound to. */
 ClusterNode *cluster_sim_get_pod_node(const ClusterSim *self, guint index);

@@ -116,6 +116,26 @@ void cluster_sim_add_node(ClusterSim *self,
                           guint n_devices);
 /* Takes @pod (its uid becomes the returned index); schedules its arrival. */
 guint cluster_sim_add_pod(ClusterSim *self, ClusterPod *pod, const ClusterSimWork *work);
+
+/*
+ * Pods made at their arrival (issue 19 item 2: a pod that has not arrived
+ * costs 16 B here). After set-up, a pod that waits for its arrival may be
+ * parked: its ClusterPod and records are freed, and at its arrival @build is
+ * called with its index and must hand the same pod and work to
+ * cluster_sim_revive_pod() (the DRA marks of cluster_dra_add_pod() are kept
+ * here). Until then the queries answer for it as for a pod that never
+ * arrived, @name_of giving its name.
+ */
+typedef void (*ClusterSimPodBuilder)(gpointer data, guint index);
+typedef const char *(*ClusterSimPodNamer)(gpointer data, guint index);
+void cluster_sim_set_pod_builder(ClusterSim *self,
+                                 ClusterSimPodBuilder build,
+                                 ClusterSimPodNamer name_of,
+                                 gpointer data);
+/* FALSE (nothing done): no builder, or @index arrived, runs or is out of arrival order. */
+gboolean cluster_sim_park_pod(ClusterSim *self, guint index);
+void
+cluster_sim_revive_pod(ClusterSim *self, guint index, ClusterPod *pod, const ClusterSimWork *work);
 /*
  * cluster_sim_start_running:
  * Before the loop runs, pod @index (added with work.running) is on @node as

@@ -179,6 +179,10 @@ ScenarioSampler *scenario_sample__new(const Scenario *sc,
                                       const GArray *pods,
                                       ScenarioClaimShapeFunc shape);
 void scenario_sample__free(ScenarioSampler *self);
+/* After cluster_sim_add_pod() of pod @index, while its ClusterPod exists: the
+ * pod joins the task mix (every pod once, in index order, or none: the first
+ * tick then reads them all from the simulation). */
+void scenario_sample__add_pod_task(ScenarioSampler *self, guint index);
 /* After cluster_sim_add_node(): the node's hardware, published with @opts
  * (@slices: its hw_publish_nvidia() output, the simulation's device order). */
 /*

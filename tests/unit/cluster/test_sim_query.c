@@ -3,8 +3,10 @@
  * above all the node generation that lets scenario_sample.c reuse a node's
  * figures: it must move on every change of a device's tenants (start,
  * completion, node failure and restore) and on both ends of a MIG
- * reconfiguration, and stay put while nothing on the node changes; and the
- * arrivals' one-event chain (cluster_arrivals.c), seen through the journal.
+ * reconfiguration, and stay put while nothing on the node changes; the
+ * arrivals' one-event chain (cluster_arrivals.c), seen through the journal;
+ * retired pods' records (cluster_sim_retired.c) and pods parked until they
+ * arrive (cluster_sim_park_pod).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -247,19 +249,23 @@ test_sim_query__arrivals_one_event_at_a_time_in_order(void **state)
 static void
 test_sim_query__finished_pods_keep_only_what_reports_read(void **state)
 {
+	/* four GPUs: a and d finish at 10 s and 30 s (their work, alone on
+	 * their GPUs), b is deleted at 50 s, c runs on at 100 s */
 	static const struct {
 		const char *name;
 		gint64 arrival, work, lifetime;
+		guint gpus;
 		ClusterPodPhase phase;
 		gint64 jct; /* s, -1: not finished */
 	} pods[] = {
-		{ "a", 0, 10, -1, CLUSTER_POD_SUCCEEDED, 10 },
-		{ "b", 0, 1000, 50, CLUSTER_POD_DELETED, -1 },
-		{ "c", 20, 1000, -1, CLUSTER_POD_RUNNING, -1 },
+		{ "a", 0, 10, -1, 1, CLUSTER_POD_SUCCEEDED, 10 },
+		{ "b", 0, 1000, 50, 1, CLUSTER_POD_DELETED, -1 },
+		{ "c", 20, 1000, -1, 1, CLUSTER_POD_RUNNING, -1 },
+		{ "d", 0, 30, -1, 2, CLUSTER_POD_SUCCEEDED, 30 },
 	};
 	Fixture f;
 
-	fixture_init(&f, 2);
+	fixture_init(&f, 4);
 	for (guint i = 0; i < G_N_ELEMENTS(pods); i++) {
 		g_autofree char *claim = g_strconcat("x-", pods[i].name, NULL);
 		const char *claims[] = { claim, NULL };
@@ -268,36 +274,141 @@ test_sim_query__finished_pods_keep_only_what_reports_read(void **state)
 			             .work = pods[i].work * S,
 			             .lifetime = pods[i].lifetime < 0 ? SIM_TIME_NEVER
 			                                              : pods[i].lifetime * S,
-			             .n_devices = 1,
+			             .n_devices = pods[i].gpus,
 			             .demand = 1.0,
 			             .gpu_mem = GB,
 			             .claims = claims };
 
-		cluster_pod_set_request(pod, GPU, 1);
+		cluster_pod_set_request(pod, GPU, pods[i].gpus);
 		cluster_pod_add_toleration(pod, "k", CLUSTER_TOLERATION_EXISTS, NULL,
 		                           CLUSTER_EFFECT_NO_SCHEDULE);
 		cluster_sim_add_pod(f.sim, pod, &w);
 	}
 	run_until(&f, 100 * S);
 	for (guint i = 0; i < G_N_ELEMENTS(pods); i++) {
-		const ClusterPod *pod = cluster_sim_get_pod(f.sim, i);
 		gboolean retired = pods[i].phase != CLUSTER_POD_RUNNING;
+		const guint *devices;
 		guint n = 0;
 
+		/* a retired pod is its record: no ClusterPod any more */
+		assert_int_equal(cluster_sim_get_pod(f.sim, i) == NULL, retired);
 		assert_int_equal(cluster_sim_get_pod_phase(f.sim, i), pods[i].phase);
-		assert_string_equal(pod->name, pods[i].name);
-		assert_int_equal(pod->requests.v[GPU], 1);
-		assert_int_equal(pod->tolerations == NULL, retired);
+		assert_string_equal(cluster_sim_get_pod_name(f.sim, i), pods[i].name);
+		/* the sampler reads requests at set-up: a retired pod has none */
+		if (retired)
+			assert_null(cluster_sim_get_pod_requests(f.sim, i));
+		else
+			assert_int_equal(cluster_sim_get_pod_requests(f.sim, i)->v[GPU], 1);
 		assert_int_equal(cluster_sim_get_pod_claims(f.sim, i)->len, retired ? 0 : 1);
-		/* the last placement is still there for the report: one GPU on n0 */
-		assert_non_null(cluster_sim_get_pod_devices(f.sim, i, &n));
-		assert_int_equal(n, 1);
+		/* the last placement is still there for the report: its GPUs on n0 */
+		devices = cluster_sim_get_pod_devices(f.sim, i, &n);
+		assert_non_null(devices);
+		assert_int_equal(n, pods[i].gpus);
+		assert_true(devices[0] < 4 && devices[n - 1] < 4);
+		if (n == 2)
+			assert_int_not_equal(devices[0], devices[1]);
 		assert_int_equal(cluster_sim_get_pod_node_index(f.sim, i), 0);
+		assert_string_equal(cluster_sim_get_pod_node(f.sim, i)->name, "n0");
 		assert_int_equal(cluster_sim_get_pod_latency(f.sim, i), 0);
 		assert_true(cluster_sim_get_pod_jct(f.sim, i) ==
 		            (pods[i].jct < 0 ? -1 : pods[i].jct * S));
+		/* x-NAME is a user claim (resourceClaimName), which may be shared: kept */
+		assert_true(cluster_sim_get_pod_shares_devices(f.sim, i));
+		assert_int_equal(cluster_sim_get_pod_restarts(f.sim, i), 0);
 	}
 	assert_int_equal(cluster_sim_get_pod_left_at(f.sim, 1), 50 * S);
+	assert_int_equal(cluster_sim_get_pod_placed_at(f.sim, 3), 0);
+	fixture_clear(&f);
+}
+
+/* The builder of test_sim_query__parked_pods_made_at_arrival: the pods it
+ * made, in order, each as add_gpu_pod() made it at set-up. */
+typedef struct {
+	ClusterSim *sim;
+	GArray *built; /* guint */
+} Builder;
+
+static const char *const parked_names[] = { "p0", "p1", "p2", "p3" };
+static const gint64 parked_arrival[] = { 0, 5, 50, 2 };
+
+static void
+build_parked(gpointer data, guint index)
+{
+	Builder *b = data;
+	ClusterPod *pod = cluster_pod_new(parked_names[index], 0);
+	ClusterSimWork w = { .arrival = parked_arrival[index] * S,
+		             .work = 10 * S,
+		             .lifetime = SIM_TIME_NEVER,
+		             .n_devices = 1,
+		             .demand = 1.0,
+		             .gpu_mem = GB };
+
+	g_array_append_val(b->built, index);
+	cluster_pod_set_request(pod, GPU, 1);
+	cluster_sim_revive_pod(b->sim, index, pod, &w);
+}
+
+static const char *
+name_parked(gpointer data, guint index)
+{
+	return parked_names[index];
+}
+
+static void
+test_sim_query__parked_pods_made_at_arrival(void **state)
+{
+	/*
+	 * Two GPUs, 10 s of work each. p0, p1 and p2 are parked; p3, added after
+	 * them out of arrival order, ends the chain (each waiting pod gets its
+	 * event, parked or not) and is not parked. p0 runs 0-10 s, p3 2-12 s,
+	 * p1 waits from 5 s for p0's GPU and runs 10-20 s, p2 50-60 s.
+	 */
+	Fixture f;
+	Builder b = { NULL, g_array_new(FALSE, FALSE, sizeof(guint)) };
+	ClusterSimLedger ledger;
+
+	fixture_init(&f, 2);
+	b.sim = f.sim;
+	for (guint i = 0; i < 3; i++)
+		add_gpu_pod(&f, parked_names[i], parked_arrival[i] * S, 10 * S);
+	assert_false(cluster_sim_park_pod(f.sim, 0)); /* no builder yet */
+	cluster_sim_set_pod_builder(f.sim, build_parked, name_parked, &b);
+	for (guint i = 0; i < 3; i++)
+		assert_true(cluster_sim_park_pod(f.sim, i));
+	assert_false(cluster_sim_park_pod(f.sim, 1)); /* parked already */
+	add_gpu_pod(&f, parked_names[3], parked_arrival[3] * S, 10 * S);
+	assert_false(cluster_sim_park_pod(f.sim, 3)); /* out of order: not in the chain */
+	/* a parked pod answers as one that has not arrived */
+	assert_null(cluster_sim_get_pod(f.sim, 1));
+	assert_string_equal(cluster_sim_get_pod_name(f.sim, 1), "p1");
+	assert_int_equal(cluster_sim_get_pod_phase(f.sim, 1), CLUSTER_POD_PENDING);
+	assert_int_equal(cluster_sim_get_pod_node_index(f.sim, 1), G_MAXUINT);
+	assert_true(cluster_sim_get_pod_latency(f.sim, 1) == -1);
+	assert_int_equal(cluster_sim_get_pod_claims(f.sim, 1)->len, 0);
+	assert_false(cluster_sim_get_pod_shares_devices(f.sim, 1));
+
+	run_until(&f, 30 * S);
+	/* p0 and p1 made at their arrivals, in order; done at 10 and 20 s */
+	assert_int_equal(b.built->len, 2);
+	assert_int_equal(g_array_index(b.built, guint, 1), 1);
+	assert_true(cluster_sim_get_pod_jct(f.sim, 0) == 10 * S);
+	assert_true(cluster_sim_get_pod_jct(f.sim, 3) == 10 * S);
+	assert_true(cluster_sim_get_pod_latency(f.sim, 1) == 5 * S);
+	assert_true(cluster_sim_get_pod_jct(f.sim, 1) == 15 * S);
+	assert_true(cluster_sim_get_pod_placed_at(f.sim, 1) == 10 * S);
+	assert_null(cluster_sim_get_pod(f.sim, 2)); /* still parked */
+	cluster_sim_get_ledger(f.sim, &ledger);
+	assert_int_equal(ledger.arrived, 3);
+	assert_int_equal(ledger.completed, 3);
+
+	run_until(&f, 100 * S);
+	assert_int_equal(b.built->len, 3);
+	assert_true(cluster_sim_get_pod_latency(f.sim, 2) == 0);
+	assert_true(cluster_sim_get_pod_jct(f.sim, 2) == 10 * S);
+	cluster_sim_get_ledger(f.sim, &ledger);
+	assert_int_equal(ledger.arrived, 4);
+	assert_int_equal(ledger.completed, 4);
+	g_array_unref(b.built);
 	fixture_clear(&f);
 }
 
@@ -311,6 +422,7 @@ main(void)
 		cmocka_unit_test(test_sim_query__generation_follows_reconfiguration),
 		cmocka_unit_test(test_sim_query__arrivals_one_event_at_a_time_in_order),
 		cmocka_unit_test(test_sim_query__finished_pods_keep_only_what_reports_read),
+		cmocka_unit_test(test_sim_query__parked_pods_made_at_arrival),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
