@@ -490,7 +490,8 @@ scored_by_class(const ClusterSched *self, const ClusterScorePlugin *plugin, guin
  * Everything that runs for @pod is a class's answer, so the window
  * (cluster_sched_window.c) may decide from per-class counts: not the
  * reference path; no node selector or required affinity (NodeAffinity reads
- * labels); no claims (DynamicResources answers per node); every score plugin
+ * labels); no claims (the window does not take DynamicResources' class
+ * answer yet: cluster_sched_window.c); every score plugin
  * class-scored, its PreScore reading only the pod (the window has no
  * feasible list to hand it) and its normaliser only the list's extremes.
  */

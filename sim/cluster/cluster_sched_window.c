@@ -627,10 +627,12 @@ cluster_sched__window_schedule(ClusterSched *sched,
 	guint n_present, found, pos;
 
 	/*
-	 * DynamicResources answered per class also needs its verdict in
-	 * class_verdicts() and its per-node counters (dra_filter_calls, the
-	 * allocator's statistics) times each class's window count: until then a
-	 * pod with claims walks, whatever the predicate says.
+	 * A pod with claims walks, whatever the predicate says. To take
+	 * DynamicResources' class answer (cluster_sched__class_dra_first, _take)
+	 * the window would have to ask it only for the classes the walk reaches
+	 * (in the order of their first member after the start, stopping once the
+	 * quota is filled before the next one), and finish node by node a class
+	 * whose first answer cannot be shared, as that call is already counted.
 	 */
 	if (pod->has_dra || !window_sync(sched, self))
 		return FALSE;
