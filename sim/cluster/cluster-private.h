@@ -75,6 +75,7 @@ typedef struct {
 	/* DynamicResources for the class (its members share dra_sig): the first
 	 * member's answer; dra_answer 0: not shareable, each member asks itself */
 	guint64 dra_cycle;
+	const ClusterNode *dra_first; /* the member whose call the answer is (counted) */
 	ClusterStatus dra_status;
 	gboolean dra_called;
 	const char *dra_reason;

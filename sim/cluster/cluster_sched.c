@@ -231,6 +231,7 @@ cluster_sched__class_dra_first(ClusterSched *self,
 	self->stats.plugin_filter_calls[CLUSTER_PLUGIN_DYNAMIC_RESOURCES]++;
 	self->stats.dra_filter_calls++;
 	memo->dra_cycle = self->cycle;
+	memo->dra_first = node;
 	memo->dra_called = FALSE;
 	memo->dra_reason = NULL;
 	memo->dra_answer = 0;
@@ -274,10 +275,17 @@ filter_dra_classed(ClusterSched *self,
 {
 	ClusterStatus status;
 
-	if (!self->dra_by_class || node->dra_sig == 0 ||
-	    (memo->dra_cycle == self->cycle && memo->dra_answer == 0))
+	if (!self->dra_by_class || node->dra_sig == 0)
 		return filter_dra(self, pod, node, rejector, reason);
-	if (memo->dra_cycle != self->cycle)
+	/*
+	 * The window (cluster_sched_window.c) asked this node as its class's first
+	 * member and then left the cycle to the walk: its call is counted already.
+	 */
+	if (memo->dra_cycle == self->cycle && memo->dra_first == node)
+		status = memo->dra_status;
+	else if (memo->dra_cycle == self->cycle && memo->dra_answer == 0)
+		return filter_dra(self, pod, node, rejector, reason);
+	else if (memo->dra_cycle != self->cycle)
 		status = cluster_sched__class_dra_first(self, pod, node, memo);
 	else
 		status = cluster_sched__class_dra_take(self, memo, 1);
@@ -376,6 +384,16 @@ note_rejected(ClusterSched *self,
 		out->reason = reason;
 }
 
+/* DynamicResources answers once per class this cycle (for @pod, its claims' state). */
+static gboolean
+dra_by_class_for(const ClusterSched *self, const ClusterPod *pod, gboolean by_class)
+{
+	const ClusterDraOps *dra = self->config.dra;
+
+	return by_class && !self->reference && pod->has_dra && dra != NULL &&
+	       dra->class_invariant != NULL && dra->class_invariant(self->config.dra_data, pod);
+}
+
 /*
  * findNodesThatPassFilters: sequential, stopping once enough feasible nodes
  * are found; every node looked at (feasible or not) advances the start index
@@ -392,7 +410,6 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 	guint32 fit_mask = cluster_filter__fit_mask(pod);
 	/* NodeAffinity reads labels, which classes do not key: node by node then */
 	gboolean by_class = cluster_pod_count(pod->node_selector) == 0 && pod->terms == NULL;
-	const ClusterDraOps *dra = self->config.dra;
 	guint by_rejector[CLUSTER_N_PLUGINS + 1] = { 0 };
 	ClusterNode *const *nodes = (ClusterNode *const *)self->nodes->pdata;
 	gpointer *feasible, *memos;
@@ -405,9 +422,7 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 	}
 	feasible = self->feasible->pdata;
 	memos = self->memos->pdata;
-	self->dra_by_class = by_class && !self->reference && pod->has_dra && dra != NULL &&
-	                     dra->class_invariant != NULL &&
-	                     dra->class_invariant(self->config.dra_data, pod);
+	self->dra_by_class = dra_by_class_for(self, pod, by_class);
 	/* pos walks the list from the start index and wraps once; no division per node */
 	for (guint pos = self->next_start; processed < n && found < to_find;) {
 		ClusterNode *node = nodes[pos];
@@ -490,15 +505,17 @@ scored_by_class(const ClusterSched *self, const ClusterScorePlugin *plugin, guin
  * Everything that runs for @pod is a class's answer, so the window
  * (cluster_sched_window.c) may decide from per-class counts: not the
  * reference path; no node selector or required affinity (NodeAffinity reads
- * labels); no claims (DynamicResources answers per node); every score plugin
+ * labels); claims only when DynamicResources answers per class (the window
+ * then asks it class by class: cluster_sched_window.c); every score plugin
  * class-scored, its PreScore reading only the pod (the window has no
  * feasible list to hand it) and its normaliser only the list's extremes.
  */
 gboolean
 cluster_sched__pod_fully_classed(const ClusterSched *self, const ClusterPod *pod)
 {
-	if (self->reference || pod->has_dra || cluster_pod_count(pod->node_selector) != 0 ||
-	    pod->terms != NULL)
+	if (self->reference || cluster_pod_count(pod->node_selector) != 0 || pod->terms != NULL)
+		return FALSE;
+	if (pod->has_dra && !dra_by_class_for(self, pod, TRUE))
 		return FALSE;
 	for (guint p = 0; p < self->plugins->len; p++) {
 		const ClusterScorePlugin *plugin = self->plugins->pdata[p];

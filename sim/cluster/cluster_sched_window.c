@@ -337,6 +337,7 @@ struct ClusterSchedWindow {
 	const ClusterNode **present_reps;
 	gint64 *scores, *totals; /* per present class */
 	guint *tied;
+	guint *dist; /* a feasible class's first member: its distance from the start */
 };
 
 ClusterSchedWindow *
@@ -357,6 +358,7 @@ cluster_sched_window_new(void)
 	self->scores = g_new(gint64, max);
 	self->totals = g_new(gint64, max);
 	self->tied = g_new(guint, max);
+	self->dist = g_new(guint, max);
 	return self;
 }
 
@@ -376,6 +378,7 @@ cluster_sched_window_free(ClusterSchedWindow *self)
 	g_free(self->scores);
 	g_free(self->totals);
 	g_free(self->tied);
+	g_free(self->dist);
 	g_free(self);
 }
 
@@ -480,6 +483,88 @@ class_verdicts(ClusterSched *sched, const ClusterPod *pod, guint n_sets, guint *
 	return total;
 }
 
+static ClusterSchedClassMemo *
+memo_of(const ClusterSchedWindow *self, guint set)
+{
+	return cluster_sched_class_get_memo(
+	        (ClusterSchedClass *)cluster_pos_index_get_key(self->index, set));
+}
+
+/*
+ * self->feasible[0..@m) with self->dist ordered by the distance of each
+ * class's first member from @start (insertion sort: a few classes, no
+ * allocation). FALSE when one has no DRA signature (answers per node).
+ */
+static gboolean
+order_by_first_member(ClusterSched *sched, guint start, guint m)
+{
+	ClusterSchedWindow *self = sched->window;
+	guint n = sched->nodes->len;
+
+	for (guint i = 0; i < m; i++) {
+		guint set = self->feasible[i];
+		guint pos = cluster_pos_index_select_from(self->index, &set, 1, start, 1);
+		guint dist = (pos + n - start) % n, j = i;
+
+		if (((const ClusterNode *)sched->nodes->pdata[pos])->dra_sig == 0)
+			return FALSE;
+		for (; j > 0 && self->dist[j - 1] > dist; j--) {
+			self->dist[j] = self->dist[j - 1];
+			self->feasible[j] = self->feasible[j - 1];
+		}
+		self->dist[j] = dist;
+		self->feasible[j] = set;
+	}
+	return TRUE;
+}
+
+/*
+ * DynamicResources for a pod with claims, class by class as the walk meets
+ * them. The walk asks a class when it reaches the class's first member, so
+ * the classes are asked in the order of their first members after the start,
+ * and a class only while the feasible classes asked before it have fewer
+ * than @to_find members ahead of its first member (then that member is in
+ * the window; the classes not asked have none in it). Leaves in
+ * self->feasible the @n_feasible classes both filters pass and returns their
+ * members. FALSE sends the cycle to the walk: a class without a signature
+ * (before any call), or a first answer that cannot be shared (an error, a
+ * timeout, a selector that read a per-node value); the walk then takes the
+ * calls already made as they are (ClusterSchedClassMemo.dra_first).
+ */
+static gboolean
+dra_verdicts(
+        ClusterSched *sched, const ClusterPod *pod, guint to_find, guint *n_feasible, guint *total)
+{
+	ClusterSchedWindow *self = sched->window;
+	guint start = sched->next_start, m = *n_feasible, kept = 0;
+
+	*total = 0;
+	if (!order_by_first_member(sched, start, m))
+		return FALSE;
+	for (guint k = 0; k < m; k++) {
+		guint set = self->feasible[k], ahead = 0;
+		ClusterSchedClassMemo *memo = memo_of(self, set);
+		ClusterNode *first =
+		        sched->nodes->pdata[(start + self->dist[k]) % sched->nodes->len];
+
+		for (guint j = 0; j < kept && ahead < to_find; j++)
+			ahead += cluster_pos_index_count_window(self->index, self->feasible[j],
+			                                        start, self->dist[k]);
+		if (ahead >= to_find)
+			break;
+		if (cluster_sched__class_dra_first(sched, pod, first, memo) ==
+		            CLUSTER_STATUS_ERROR ||
+		    memo->dra_answer == 0)
+			return FALSE;
+		if (memo->dra_status != CLUSTER_STATUS_SUCCESS)
+			continue;
+		self->feasible[kept++] = set; /* kept <= k: entry k was read above */
+		*total += cluster_pos_index_get_members(self->index, set);
+	}
+	*n_feasible = kept;
+	return TRUE;
+}
+
 /*
  * What the walk's note_rejected adds for the @count window nodes of class
  * @i, rejected by @memo's plugin; the first reason is the one of the rejected
@@ -489,7 +574,8 @@ static void
 note_rejected_class(ClusterSched *sched,
                     const ClusterPod *pod,
                     guint i,
-                    const ClusterSchedClassMemo *memo,
+                    ClusterPlugin rejector,
+                    const char *reason,
                     guint count,
                     guint *first_at,
                     ClusterScheduleResult *out)
@@ -497,31 +583,70 @@ note_rejected_class(ClusterSched *sched,
 	ClusterSchedWindow *self = sched->window;
 	guint n = sched->nodes->len, pos, at;
 
-	out->rejected[memo->rejector] += count;
-	out->rejectors |= CLUSTER_PLUGIN_BIT(memo->rejector);
+	out->rejected[rejector] += count;
+	out->rejectors |= CLUSTER_PLUGIN_BIT(rejector);
 	if (!sched->config.skip_reasons)
-		cluster_reason_count_times(pod, self->reps[i], memo->rejector, memo->reason, count,
+		cluster_reason_count_times(pod, self->reps[i], rejector, reason, count,
 		                           out->reasons);
-	if (memo->reason == NULL)
+	if (reason == NULL)
 		return;
 	pos = cluster_pos_index_select_from(self->index, &self->sets[i], 1, sched->next_start, 1);
 	at = (pos + n - sched->next_start) % n;
 	if (at < *first_at) {
 		*first_at = at;
-		out->reason = memo->reason;
+		out->reason = reason;
 	}
+}
+
+/*
+ * One class's @count nodes in the window, as the walk adds them: rejected by
+ * a node-local plugin or by DynamicResources (whose first call is counted,
+ * the others take it), else listed as present. Returns the feasible ones.
+ */
+static guint
+tally_class(ClusterSched *sched,
+            const ClusterPod *pod,
+            guint i,
+            guint count,
+            guint *n_present,
+            guint *first_at,
+            ClusterScheduleResult *out)
+{
+	ClusterSchedWindow *self = sched->window;
+	ClusterSchedClassMemo *memo = memo_of(self, self->sets[i]);
+
+	if (memo->rejector != CLUSTER_N_PLUGINS) {
+		note_rejected_class(sched, pod, i, memo->rejector, memo->reason, count, first_at,
+		                    out);
+		return 0;
+	}
+	if (pod->has_dra) {
+		/* dra_verdicts() asked every class with a member in the window */
+		cluster_sched__class_dra_take(sched, memo, count - 1);
+		if (memo->dra_status != CLUSTER_STATUS_SUCCESS) {
+			note_rejected_class(sched, pod, i, CLUSTER_PLUGIN_DYNAMIC_RESOURCES,
+			                    memo->dra_reason, count, first_at, out);
+			return 0;
+		}
+	}
+	self->in_window[*n_present] = count;
+	self->present_reps[*n_present] = self->reps[i];
+	self->present[(*n_present)++] = self->sets[i];
+	return count;
 }
 
 /*
  * findNodesThatPassFilters from the counts: the window ends at the
  * to_find-th feasible node after the start (or holds every node); each
  * class's share of it is tallied as the walk tallies its nodes. Lists the
- * feasible classes present in the window; returns the feasible nodes in it.
+ * feasible classes present in the window and counts their nodes in
+ * *@found. FALSE: DynamicResources left the cycle to the walk (dra_verdicts).
  */
-static guint
+static gboolean
 window_counts(ClusterSched *sched,
               const ClusterPod *pod,
               guint *n_present,
+              guint *found,
               ClusterScheduleResult *out)
 {
 	ClusterSchedWindow *self = sched->window;
@@ -529,40 +654,34 @@ window_counts(ClusterSched *sched,
 	guint to_find = cluster_sched_num_feasible_nodes_to_find(
 	        sched->config.percentage_of_nodes_to_score, n);
 	guint n_sets = cluster_pos_index_list_sets(self->index, self->sets);
-	guint n_feasible, processed = n, found = 0, first_at = G_MAXUINT;
+	guint n_feasible, total, processed = n, first_at = G_MAXUINT;
 	guint by_rejector[CLUSTER_N_PLUGINS + 1] = { 0 };
 
-	if (class_verdicts(sched, pod, n_sets, &n_feasible) >= to_find) {
+	total = class_verdicts(sched, pod, n_sets, &n_feasible);
+	if (pod->has_dra && !dra_verdicts(sched, pod, to_find, &n_feasible, &total))
+		return FALSE;
+	if (total >= to_find) {
 		guint end = cluster_pos_index_select_from(self->index, self->feasible, n_feasible,
 		                                          start, to_find);
 		processed = (end + n - start) % n + 1;
 	}
 	*n_present = 0;
+	*found = 0;
 	for (guint i = 0; i < n_sets; i++) {
-		const ClusterSchedClassMemo *memo = cluster_sched_class_get_memo(
-		        (ClusterSchedClass *)cluster_pos_index_get_key(self->index, self->sets[i]));
 		guint count = cluster_pos_index_count_window(self->index, self->sets[i], start,
 		                                             processed);
 
-		by_rejector[memo->rejector] += count;
-		if (count == 0)
-			continue;
-		if (memo->rejector != CLUSTER_N_PLUGINS) {
-			note_rejected_class(sched, pod, i, memo, count, &first_at, out);
-			continue;
-		}
-		found += count;
-		self->in_window[*n_present] = count;
-		self->present_reps[*n_present] = self->reps[i];
-		self->present[(*n_present)++] = self->sets[i];
+		by_rejector[memo_of(self, self->sets[i])->rejector] += count;
+		if (count > 0)
+			*found += tally_class(sched, pod, i, count, n_present, &first_at, out);
 	}
 	cluster_sched__add_filter_counts(sched, by_rejector);
 	out->evaluated = processed;
 	sched->feasible->len = 0;
 	sched->next_start = (start + processed) % n;
 	sched->stats.nodes_evaluated += processed;
-	out->feasible = found;
-	return found;
+	out->feasible = *found;
+	return TRUE;
 }
 
 /* prioritizeNodes with one score per class: the normalisers read only the extremes. */
@@ -626,16 +745,13 @@ cluster_sched__window_schedule(ClusterSched *sched,
 	guint start = sched->next_start; /* window_counts() moves it */
 	guint n_present, found, pos;
 
-	/*
-	 * DynamicResources answered per class also needs its verdict in
-	 * class_verdicts() and its per-node counters (dra_filter_calls, the
-	 * allocator's statistics) times each class's window count: until then a
-	 * pod with claims walks, whatever the predicate says.
-	 */
-	if (pod->has_dra || !window_sync(sched, self))
+	/* a pod with claims comes here only when DynamicResources answers per class */
+	if (!window_sync(sched, self))
+		return FALSE;
+	sched->dra_by_class = pod->has_dra;
+	if (!window_counts(sched, pod, &n_present, &found, out))
 		return FALSE;
 	sched->stats.window_cycles++;
-	found = window_counts(sched, pod, &n_present, out);
 	*chosen = NULL;
 	if (found == 0)
 		return TRUE;

@@ -1,6 +1,9 @@
 #!/bin/sh
 # sched_exact.sh DRASIM OUTDIR ROOT: runs every mode of each scenario (ROOT's
-# scenarios/*/scenario.yaml, tests/scenario/bench/e2e-100.yaml and every
+# scenarios/*/scenario.yaml, tests/scenario/bench/e2e-100.yaml,
+# e2e-1000-extended-12h.yaml (1,000 nodes, no claims: the window over the
+# classes decides every cycle, cluster_sched_window.c), e2e-1000-12h.yaml (the
+# same in DRA mode: the window asks DynamicResources class by class) and every
 # kind: Scenario file under scenarios/faults, tests/unit and tests/data)
 # twice, with DRASIM_SCHED_REFERENCE=1 (the straightforward scheduling cycle,
 # one Filter and Score call per node) and =0 (the equivalence-class path,
@@ -11,6 +14,8 @@ set -u
 drasim=$1 out=$2 root=$3
 # sorted, so the numbering is stable; no test file name has a space
 set -- $(ls "$root"/scenarios/*/scenario.yaml) "$root/tests/scenario/bench/e2e-100.yaml" \
+	"$root/tests/scenario/bench/e2e-1000-extended-12h.yaml" \
+	"$root/tests/scenario/bench/e2e-1000-12h.yaml" \
 	$(grep -rl --include='*.yaml' '^kind: Scenario' "$root/scenarios/faults" "$root/tests/unit" \
 		"$root/tests/data" | sort)
 rm -rf "$out" && mkdir -p "$out"

@@ -13,61 +13,7 @@
 
 #include "cluster_sched.h"
 #include "cluster_types.h"
-
-#define GI ((gint64)1 << 30)
-
-/* A seeded generator that logs what it was asked: draws and their bounds. */
-typedef struct {
-	guint64 state;
-	guint n_draws;
-	guint64 bounds_sum; /* Σ n over the draws */
-	gboolean zero;      /* answer 0 every time */
-} LoggedRand;
-
-static guint32
-logged_rand(gpointer data, guint32 n)
-{
-	LoggedRand *r = data;
-
-	r->state = r->state * 6364136223846793005u + 1442695040888963407u;
-	r->n_draws++;
-	r->bounds_sum += n;
-	if (r->zero)
-		return 0;
-	return (guint32)((r->state >> 33) % n);
-}
-
-static ClusterSched *
-new_sched(gboolean reference, LoggedRand *rand, GPtrArray *nodes)
-{
-	ClusterSchedConfig config = { .rand = logged_rand, .rand_data = rand };
-	ClusterSched *sched;
-
-	g_setenv("DRASIM_SCHED_REFERENCE", reference ? "1" : "0", TRUE);
-	sched = cluster_sched_new(&config);
-	g_unsetenv("DRASIM_SCHED_REFERENCE");
-	cluster_sched_add_default_score_plugins(sched);
-	for (guint i = 0; i < nodes->len; i++)
-		cluster_sched_add_node(sched, nodes->pdata[i]);
-	return sched;
-}
-
-static GPtrArray *
-identical_nodes(guint n)
-{
-	GPtrArray *nodes = g_ptr_array_new_with_free_func((GDestroyNotify)cluster_node_free);
-
-	for (guint i = 0; i < n; i++) {
-		g_autofree char *name = g_strdup_printf("node-%04u", i);
-		ClusterNode *node = cluster_node_new(name);
-
-		node->allocatable.v[CLUSTER_RES_CPU] = 64000;
-		node->allocatable.v[CLUSTER_RES_MEMORY] = 512 * GI;
-		node->allocatable.v[CLUSTER_RES_PODS] = 110;
-		g_ptr_array_add(nodes, node);
-	}
-	return nodes;
-}
+#include "sched-ties.h"
 
 static void
 test_sched_class__ties_draw_as_the_reference(void **state)
@@ -79,14 +25,14 @@ test_sched_class__ties_draw_as_the_reference(void **state)
 	 * (2 + 144) × 143 / 2 = 10,439. A generator that always answers 0 keeps
 	 * every later tie: the last examined node, node-0143, wins.
 	 */
-	g_autoptr(GPtrArray) nodes = identical_nodes(300);
+	g_autoptr(GPtrArray) nodes = ties_nodes_new(300, 0);
 	g_autoptr(ClusterPod) pod = cluster_pod_new("p", 1);
 	ClusterScheduleResult r;
 
 	cluster_pod_set_request(pod, CLUSTER_RES_CPU, 1000);
 	for (guint path = 0; path < 2; path++) {
 		LoggedRand zero = { .zero = TRUE };
-		g_autoptr(ClusterSched) sched = new_sched(path == 0, &zero, nodes);
+		g_autoptr(ClusterSched) sched = ties_sched_new(path == 0, 0, &zero, nodes);
 
 		cluster_sched_schedule_one(sched, pod, &r);
 		assert_int_equal(r.evaluated, 144);
@@ -101,14 +47,14 @@ test_sched_class__ties_draw_as_the_reference(void **state)
 static void
 run_pods(gboolean reference, guint64 seed, GPtrArray *chosen, LoggedRand *rand)
 {
-	g_autoptr(GPtrArray) nodes = identical_nodes(300);
+	g_autoptr(GPtrArray) nodes = ties_nodes_new(300, 0);
 	g_autoptr(ClusterSched) sched = NULL;
 	g_autoptr(ClusterPod) small = cluster_pod_new("small", 1);
 	g_autoptr(ClusterPod) big = cluster_pod_new("big", 2);
 	ClusterScheduleResult r;
 
 	*rand = (LoggedRand){ .state = seed };
-	sched = new_sched(reference, rand, nodes);
+	sched = ties_sched_new(reference, 0, rand, nodes);
 	cluster_pod_set_request(small, CLUSTER_RES_CPU, 1000);
 	cluster_pod_set_request(big, CLUSTER_RES_CPU, 48000);
 	/* a tainted and a cordoned node: classes of their own */

@@ -13,8 +13,7 @@
 #include <cmocka.h>
 
 #include "cluster_sched-private.h"
-
-#define GI ((gint64)1 << 30)
+#include "sched-ties.h"
 
 /* Two keys: any distinct addresses. */
 static const int key_a, key_b, key_c;
@@ -125,60 +124,6 @@ test_pos_index__bound_on_sets(void **state)
 
 /* ------------------------------------------------------ the window path */
 
-typedef struct {
-	guint64 state;
-	guint n_draws;
-	guint64 bounds_sum;
-	gboolean zero; /* answer 0 every time: the last tie wins */
-} LoggedRand;
-
-static guint32
-logged_rand(gpointer data, guint32 n)
-{
-	LoggedRand *r = data;
-
-	r->state = r->state * 6364136223846793005u + 1442695040888963407u;
-	r->n_draws++;
-	r->bounds_sum += n;
-	return r->zero ? 0 : (guint32)((r->state >> 33) % n);
-}
-
-static ClusterSched *
-new_sched(gboolean reference, gint32 percentage, LoggedRand *rand, GPtrArray *nodes)
-{
-	ClusterSchedConfig config = { .percentage_of_nodes_to_score = percentage,
-		                      .rand = logged_rand,
-		                      .rand_data = rand };
-	ClusterSched *sched;
-
-	g_setenv("DRASIM_SCHED_REFERENCE", reference ? "1" : "0", TRUE);
-	sched = cluster_sched_new(&config);
-	g_unsetenv("DRASIM_SCHED_REFERENCE");
-	cluster_sched_add_default_score_plugins(sched);
-	for (guint i = 0; i < nodes->len; i++)
-		cluster_sched_add_node(sched, nodes->pdata[i]);
-	return sched;
-}
-
-/* @n identical nodes; every @cordon_every-th (from node 0) cordoned, 0: none. */
-static GPtrArray *
-nodes_new(guint n, guint cordon_every)
-{
-	GPtrArray *nodes = g_ptr_array_new_with_free_func((GDestroyNotify)cluster_node_free);
-
-	for (guint i = 0; i < n; i++) {
-		g_autofree char *name = g_strdup_printf("node-%04u", i);
-		ClusterNode *node = cluster_node_new(name);
-
-		node->allocatable.v[CLUSTER_RES_CPU] = 64000;
-		node->allocatable.v[CLUSTER_RES_MEMORY] = 512 * GI;
-		node->allocatable.v[CLUSTER_RES_PODS] = 110;
-		node->unschedulable = cordon_every != 0 && i % cordon_every == 0;
-		g_ptr_array_add(nodes, node);
-	}
-	return nodes;
-}
-
 static void
 assert_same_result(const ClusterScheduleResult *x, const ClusterScheduleResult *y)
 {
@@ -228,12 +173,12 @@ test_sched_window__hand_worked_window_and_draws(void **state)
 	 * (134 + 133) mod 200 = 67. node-0133 (less free now) is not in the
 	 * window: 100 tied again, 99 more draws, node-0066 wins.
 	 */
-	g_autoptr(GPtrArray) nodes = nodes_new(200, 4);
+	g_autoptr(GPtrArray) nodes = ties_nodes_new(200, 4);
 	g_autoptr(ClusterPod) pod = cluster_pod_new("p", 1);
 	const guint next[] = { 134, 67 }, evaluated[] = { 134, 133 }, cordoned[] = { 34, 33 };
 	const char *chosen[] = { "node-0133", "node-0066" };
 	LoggedRand ref_rand = { .zero = TRUE }, win_rand = { .zero = TRUE };
-	g_autoptr(ClusterSched) ref = new_sched(TRUE, 10, &ref_rand, nodes);
+	g_autoptr(ClusterSched) ref = ties_sched_new(TRUE, 10, &ref_rand, nodes);
 	g_autoptr(ClusterSched) win = NULL;
 	ClusterScheduleResult r[2];
 
@@ -252,7 +197,7 @@ test_sched_window__hand_worked_window_and_draws(void **state)
 	cluster_sched_release(ref, pod, nodes->pdata[133]);
 	cluster_sched_release(ref, pod, nodes->pdata[66]);
 	g_clear_pointer(&ref, cluster_sched_free);
-	win = new_sched(FALSE, 10, &win_rand, nodes);
+	win = ties_sched_new(FALSE, 10, &win_rand, nodes);
 	for (guint i = 0; i < 2; i++) {
 		cluster_sched_schedule_one(win, pod, &r[1]);
 		assert_int_equal(r[1].evaluated, evaluated[i]);
@@ -275,10 +220,10 @@ test_sched_window__ten_identical_nodes(void **state)
 	 * tied: Intn(2)..Intn(10), 9 draws, Σ bounds = (2 + 10) × 9 / 2 = 54;
 	 * always 0 keeps node-0009; next start (0 + 10) mod 10 = 0.
 	 */
-	g_autoptr(GPtrArray) nodes = nodes_new(10, 0);
+	g_autoptr(GPtrArray) nodes = ties_nodes_new(10, 0);
 	g_autoptr(ClusterPod) pod = cluster_pod_new("p", 1);
 	LoggedRand zero = { .zero = TRUE };
-	g_autoptr(ClusterSched) sched = new_sched(FALSE, 0, &zero, nodes);
+	g_autoptr(ClusterSched) sched = ties_sched_new(FALSE, 0, &zero, nodes);
 	ClusterScheduleResult r;
 
 	cluster_pod_set_request(pod, CLUSTER_RES_CPU, 1000);
@@ -305,9 +250,9 @@ twin_init(Twin *t, guint n, guint64 seed)
 	const gint64 cpu[] = { 1000, 48000, 0, 2000, 500 };
 
 	for (guint p = 0; p < 2; p++) {
-		t->nodes[p] = nodes_new(n, 0);
+		t->nodes[p] = ties_nodes_new(n, 0);
 		t->rand[p] = (LoggedRand){ .state = seed };
-		t->sched[p] = new_sched(p == 0, 0, &t->rand[p], t->nodes[p]);
+		t->sched[p] = ties_sched_new(p == 0, 0, &t->rand[p], t->nodes[p]);
 	}
 	for (guint i = 0; i < G_N_ELEMENTS(t->pods); i++) {
 		g_autofree char *name = g_strdup_printf("pod-%u", i);
