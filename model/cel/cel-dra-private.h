@@ -323,4 +323,19 @@ const CelDraDomainMap *cel_dra_table_domain(const CelDraTable *table, const char
 /* The value of interned (@domain, @id), or NULL. */
 const CelValue *cel_dra_table_lookup(const CelDraTable *table, const char *domain, const char *id);
 
+/*
+ * Set when an evaluation reads a value marked CEL_VALUE_NODE_VALUE out of a device
+ * view (the table lookups, the domain maps); cel_dra_selector_eval() clears it first
+ * and turns it into the selector's sticky flag. One evaluation runs per thread.
+ */
+extern _Thread_local gboolean cel_dra__read_node_value;
+
+static inline void
+cel_dra__note_read(const CelValue *v)
+{
+	if (G_UNLIKELY((v->flags & CEL_VALUE_NODE_VALUE) != 0)) {
+		cel_dra__read_node_value = TRUE;
+	}
+}
+
 G_END_DECLS

@@ -163,6 +163,8 @@ gboolean cel_type_equal(const CelType *a, const CelType *b);
 enum {
 	CEL_VALUE_INTERNED = 1 << 0, /* STRING .str is a g_intern_string() pointer */
 	CEL_VALUE_MUTABLE = 1 << 1,  /* LIST/MAP accumulator owned by a comprehension */
+	/* a DRA device's value of its node alone (cel_dra_device_mark_node_value) */
+	CEL_VALUE_NODE_VALUE = 1 << 2,
 };
 
 typedef struct CelMapClass CelMapClass;

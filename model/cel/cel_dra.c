@@ -40,7 +40,10 @@ struct CelDraSelector {
 	CelDraFast *fast; /* NULL when the selector needs the generic evaluator */
 	char *expression;
 	guint64 max_cost;
+	gboolean reads_node_values; /* sticky: cel_dra_selector_reads_node_values() */
 };
+
+_Thread_local gboolean cel_dra__read_node_value;
 
 struct CelDraEval {
 	CelDraEnv *env;
@@ -701,13 +704,13 @@ selector_eval_generic(const CelDraSelector *self,
 	return CEL_DRA_ERROR;
 }
 
-CelDraResult
-cel_dra_selector_eval(const CelDraSelector *self,
-                      CelDraEval *eval,
-                      const CelDraDevice *device,
-                      const char **error_message)
+/* The fast path when it takes the device, else the generic evaluator. */
+static CelDraResult
+selector_eval_any(const CelDraSelector *self,
+                  CelDraEval *eval,
+                  const CelDraDevice *device,
+                  const char **error_message)
 {
-	cel_dra_device__fresh(device);
 	/* The cost limit cannot be reached on the fast path: its trees are a few nodes. */
 	if (G_LIKELY(self->fast != NULL)) {
 		int r = cel_dra_fast_test(self->fast, device, eval->hints);
@@ -718,4 +721,28 @@ cel_dra_selector_eval(const CelDraSelector *self,
 		}
 	}
 	return selector_eval_generic(self, eval, device, error_message);
+}
+
+CelDraResult
+cel_dra_selector_eval(const CelDraSelector *self,
+                      CelDraEval *eval,
+                      const CelDraDevice *device,
+                      const char **error_message)
+{
+	CelDraResult r;
+
+	cel_dra_device__fresh(device);
+	cel_dra__read_node_value = FALSE;
+	r = selector_eval_any(self, eval, device, error_message);
+	if (G_UNLIKELY(cel_dra__read_node_value)) {
+		/* a flag of the compiled selector, not of its value: const to callers */
+		((CelDraSelector *)self)->reads_node_values = TRUE;
+	}
+	return r;
+}
+
+gboolean
+cel_dra_selector_reads_node_values(const CelDraSelector *self)
+{
+	return self->reads_node_values;
 }

@@ -49,6 +49,7 @@ domain_lookup(const CelMap *map, CelValue key, CelValue *out, CelActivation *act
 	for (guint i = 0; i < dm->base.len; i++) {
 		if (dm->entries[i].id == id) {
 			*out = dm->entries[i].value;
+			cel_dra__note_read(out);
 			return TRUE;
 		}
 	}
@@ -63,6 +64,7 @@ domain_entry(const CelMap *map, guint index, CelValue *key, CelValue *value, Cel
 	*key = cel_value_string(e->id, strlen(e->id));
 	key->flags |= CEL_VALUE_INTERNED;
 	*value = e->value;
+	cel_dra__note_read(value);
 }
 
 static const CelMapClass domain_map_class = { domain_lookup, domain_entry, NULL };
@@ -583,6 +585,39 @@ cel_dra_device_add_versions(
 	return TRUE;
 }
 
+/* The entry @name of @entries names, as table_put() splits it; NULL if none. */
+static CelDraEntry *
+table_find(CelDraDevice *self, GArray *entries, const char *name)
+{
+	const char *slash = strchr(name, '/');
+	const char *domain = self->driver, *id;
+	g_autofree char *prefix = NULL;
+
+	if (slash != NULL) {
+		prefix = g_strndup(name, (gsize)(slash - name));
+		domain = g_intern_string(prefix);
+	}
+	id = g_intern_string(slash != NULL ? slash + 1 : name);
+	for (guint i = 0; i < entries->len; i++) {
+		CelDraEntry *e = &g_array_index(entries, CelDraEntry, i);
+		if (e->domain == domain && e->id == id) {
+			return e;
+		}
+	}
+	return NULL;
+}
+
+void
+cel_dra_device_mark_node_value(CelDraDevice *self, const char *name)
+{
+	g_return_if_fail(!self->sealed); /* a sealed device is immutable */
+	CelDraEntry *e = table_find(self, self->build->attributes, name);
+	if (e != NULL) {
+		e->value.flags |= CEL_VALUE_NODE_VALUE;
+		self->stale = TRUE;
+	}
+}
+
 void
 cel_dra_device_add_capacity(CelDraDevice *self, const char *name, const K8sQuantity *value)
 {
@@ -613,6 +648,7 @@ cel_dra_table_lookup(const CelDraTable *table, const char *domain, const char *i
 	}
 	for (guint i = 0; i < dm->base.len; i++) {
 		if (dm->entries[i].id == id) {
+			cel_dra__note_read(&dm->entries[i].value);
 			return &dm->entries[i].value;
 		}
 	}

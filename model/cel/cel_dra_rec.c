@@ -138,7 +138,9 @@ payload_size(const CelDraTable *table, gsize *strings, gsize *objects)
 {
 	for (guint i = 0; i < table->nentries; i++) {
 		CelValue v = table->entries[i].value;
-		if (is_long_string(v)) {
+		if ((v.flags & CEL_VALUE_NODE_VALUE) != 0) {
+			continue; /* no payload: fill_slot() leaves the slot to the generic path */
+		} else if (is_long_string(v)) {
 			*strings += v.aux;
 		} else if (cel_semver_of(v) != NULL && !semver_small(cel_semver_of(v))) {
 			*strings += cel_semver_of(v)->suffix_len;
@@ -155,7 +157,10 @@ fill_slot(CelDraSlot *slot, CelValue v, char **strings, char **objects)
 	const CelSemver *ver = cel_semver_of(v);
 	const K8sQuantity *qty = cel_quantity_of(v);
 
-	if (v.kind == CEL_KIND_BOOL) {
+	if ((v.flags & CEL_VALUE_NODE_VALUE) != 0) {
+		/* the fast path gives up on it: the generic evaluator notes the read */
+		slot->kind = CEL_DRA_SLOT_OTHER;
+	} else if (v.kind == CEL_KIND_BOOL) {
 		slot->v.kind = CEL_DRA_SLOT_BOOL;
 		slot->v.b = v.b;
 	} else if (v.kind == CEL_KIND_INT) {

@@ -96,6 +96,11 @@ typedef struct {
 	gboolean shared;  /* some slice has no nodeName: DraAllocator.shared_gen counts */
 	guint64 gen;      /* allocated-state changes in the node's own slices */
 	guint memo_next;  /* round-robin victim */
+	/* node signature (dra_signature.c): the pools' shape id (0: not yet, G_MAXUINT:
+	 * cannot be keyed), and the signature for allocated state @sig_gen */
+	guint sig_shape;
+	guint sig;
+	guint64 sig_gen;
 	DraMemoEntry memo[DRA_MEMO_WAYS];
 	GPtrArray *pools; /* DraPoolRec*, search order */
 	char *error;      /* gather error (fatal), or NULL */
@@ -250,7 +255,10 @@ struct DraAllocator {
 	DraPtrSlot pools_cache[1u << DRA_NODE_CACHE_BITS]; /* node name pointer -> DraNodePools* */
 	guint pools_epoch; /* bumped when every DraNodePools is dropped (DraNodeRef) */
 	DraPtrSlot class_cache[DRA_PTR_CACHE]; /* request pointer -> DraClassRec* */
-	GHashTable *subreq_names;              /* const DraExactRequest* -> "parent/sub" */
+	/* a slot of either cache written since the last clear: set-up adds a slice per
+	 * node and clears each time, and 144 KiB of memset per slice was a fifth of it */
+	gboolean ptr_caches_used;
+	GHashTable *subreq_names; /* const DraExactRequest* -> "parent/sub" */
 
 	/* allocated state (persistent) */
 	GHashTable *allocated_keys; /* id keys of dedicated devices in use */
@@ -317,7 +325,13 @@ struct DraAllocator {
 	GHashTable *memo_delta_index; /* DraStats bytes -> index + 1 */
 	DraNodeLabelsFunc labels_func;
 	gpointer labels_data;
-	DraNode labeled; /* the current node with its labels filled in */
+	guint64 state_changes; /* allocated-state changes, every slice
+	                          (dra_allocator_get_state_changes) */
+
+	/* node signatures (dra_signature.c) */
+	GHashTable *sig_ids; /* canonical text -> id (1, 2, ...) */
+	GString *sig_text;   /* scratch */
+	DraNode labeled;     /* the current node with its labels filled in */
 
 	/* Filter timeout (dra_allocator_set_step_budget) */
 	guint64 step_budget;  /* allocateOne invocations per call; 0: no bound */
@@ -421,6 +435,10 @@ void dra_memo__store(DraAllocator *self, guint64 gen, guint answer, const DraSta
 void dra_memo__fold_stats(DraAllocator *self);
 /* A device of slice @slice changed its allocated state: its nodes' answers expire. */
 void dra_memo__slice_changed(DraAllocator *self, guint slice);
+/* Canonical text fields (the memo's claim shapes, dra_signature.c's node signatures). */
+void dra_memo__put_int(GString *s, gint64 value);
+void dra_memo__put_str(GString *s, const char *text);
+void dra_memo__put_strs(GString *s, const char *const *texts, guint n);
 
 /* @node, or a copy with its labels filled in on demand */
 const DraNode *dra_alloc__labeled(DraAllocator *self, const DraNode *node);

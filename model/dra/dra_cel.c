@@ -93,7 +93,14 @@ build_view(const DraDevice *device, const char *driver)
 		        (i == device->n_attributes ||
 		         strcmp(device->node_attributes[k].name, device->attributes[i].name) < 0);
 
-		add_attribute(view, own ? &device->node_attributes[k++] : &device->attributes[i++]);
+		const DraAttribute *a =
+		        own ? &device->node_attributes[k++] : &device->attributes[i++];
+
+		add_attribute(view, a);
+		/* uuid, mac: the device's own, so a selector reading it is node-specific */
+		if (own) {
+			cel_dra_device_mark_node_value(view, a->name);
+		}
 	}
 	for (guint i = 0; i < device->n_capacity; i++) {
 		const DraCapacity *c = &device->capacity[i];
@@ -142,11 +149,14 @@ cel_free_view(gpointer data, gpointer view)
 	cel_dra_device_free(view);
 }
 
+static gboolean
+cel_reads_node_values(gpointer data, gpointer program)
+{
+	return cel_dra_selector_reads_node_values(program);
+}
+
 static const DraSelectorOps cel_ops = {
-	cel_compile,
-	cel_eval,
-	cel_free_program,
-	cel_free_view,
+	cel_compile, cel_eval, cel_free_program, cel_free_view, cel_reads_node_values,
 };
 
 const DraSelectorOps *

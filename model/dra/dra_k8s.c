@@ -17,8 +17,10 @@
 #include <string.h>
 
 struct DraInput {
-	GPtrArray *blocks;  /* g_free'd */
-	GHashTable *recent; /* driver -> the last DraSlice converted (borrowed keys) */
+	GPtrArray *blocks;     /* g_free'd */
+	GHashTable *recent;    /* driver -> the last DraSlice converted (borrowed keys) */
+	GHashTable *stampable; /* driver -> its recent slice, if every device shares */
+	GArray *stamp_own;     /* DraAttribute: a stamp's own attributes being made */
 };
 
 DraInput *
@@ -27,6 +29,8 @@ dra_input_new(void)
 	DraInput *self = g_new0(DraInput, 1);
 	self->blocks = g_ptr_array_new_with_free_func(g_free);
 	self->recent = g_hash_table_new(g_str_hash, g_str_equal);
+	self->stampable = g_hash_table_new(g_str_hash, g_str_equal);
+	self->stamp_own = g_array_new(FALSE, FALSE, sizeof(DraAttribute));
 	return self;
 }
 
@@ -38,6 +42,8 @@ dra_input_free(DraInput *self)
 	}
 	g_ptr_array_unref(self->blocks);
 	g_hash_table_unref(self->recent);
+	g_hash_table_unref(self->stampable);
+	g_array_unref(self->stamp_own);
 	g_free(self);
 }
 
@@ -265,8 +271,9 @@ pick_attributes(
 	return k;
 }
 
-/* The device's attributes: its own array, or @prev's shared one and its own few. */
-static void
+/* The device's attributes: its own array, or @prev's shared one and its own few
+ * (then TRUE). */
+static gboolean
 convert_attributes(DraInput *self, const K8sDevice *in, const DraDevice *prev, DraDevice *d)
 {
 	enum { MAX_SHARED = 64 }; /* a longer list is copied whole */
@@ -282,14 +289,14 @@ convert_attributes(DraInput *self, const K8sDevice *in, const DraDevice *prev, D
 			convert_attribute(&in->attributes[i], &all[i]);
 		d->attributes = all;
 		d->n_attributes = n;
-		return;
+		return FALSE;
 	}
 	for (guint i = 0; i < n; i++)
 		convert_attribute(&in->attributes[i], &attrs[i]);
 	if (prev == NULL || !own_attributes(attrs, n, prev, own)) {
 		d->attributes = copy_attributes(self, attrs, n);
 		d->n_attributes = n;
-		return;
+		return FALSE;
 	}
 	if (prev->n_node_attributes > 0) {
 		d->attributes = prev->attributes;
@@ -303,6 +310,7 @@ convert_attributes(DraInput *self, const K8sDevice *in, const DraDevice *prev, D
 	k = pick_attributes(attrs, own, n, TRUE, picked);
 	d->node_attributes = copy_attributes(self, picked, k);
 	d->n_node_attributes = k;
+	return TRUE;
 }
 
 /*
@@ -327,11 +335,13 @@ previous_device(const DraSlice *recent, const DraSlice *s, guint i, const K8sDev
 	return strcmp(recent->devices[i].name, in->name) == 0 ? &recent->devices[i] : NULL;
 }
 
-static void
+/* TRUE when the device shares @prev's attributes and is seen by its slice's node
+ * alone: a stamp of it for the next node is then what its conversion would be. */
+static gboolean
 convert_device(DraInput *self, const K8sDevice *in, const DraDevice *prev, DraDevice *d)
 {
 	d->name = in->name != NULL ? in->name : "";
-	convert_attributes(self, in, prev, d);
+	gboolean shares = convert_attributes(self, in, prev, d);
 	DraCapacity *caps = NEW0(self, DraCapacity, in->n_capacity);
 	for (guint i = 0; i < in->n_capacity; i++) {
 		caps[i].name = in->capacity[i].name;
@@ -368,6 +378,7 @@ convert_device(DraInput *self, const K8sDevice *in, const DraDevice *prev, DraDe
 	d->n_binding_failure_conditions = in->binding_failure_conditions.n;
 	d->allow_multiple_allocations =
 	        in->has_allow_multiple_allocations && in->allow_multiple_allocations;
+	return shares && d->node_name == NULL && !d->all_nodes && d->node_selector == NULL;
 }
 
 const DraSlice *
@@ -390,10 +401,11 @@ dra_input_slice(DraInput *self, const K8sResourceSlice *in)
 	const DraSlice *recent =
 	        node_local(s) ? g_hash_table_lookup(self->recent, s->driver) : NULL;
 	DraDevice *devs = NEW0(self, DraDevice, spec->n_devices);
+	gboolean stampable = spec->n_devices > 0;
 	for (guint i = 0; i < spec->n_devices; i++) {
 		const DraDevice *prev = previous_device(recent, s, i, &spec->devices[i]);
 
-		convert_device(self, &spec->devices[i], prev, &devs[i]);
+		stampable &= convert_device(self, &spec->devices[i], prev, &devs[i]);
 	}
 	s->devices = devs;
 	s->n_devices = spec->n_devices;
@@ -406,9 +418,76 @@ dra_input_slice(DraInput *self, const K8sResourceSlice *in)
 	}
 	s->shared_counters = sets;
 	s->n_shared_counters = spec->n_shared_counters;
-	if (node_local(s))
+	if (node_local(s)) {
 		g_hash_table_insert(self->recent, (gpointer)s->driver, s);
+		if (stampable)
+			g_hash_table_insert(self->stampable, (gpointer)s->driver, s);
+		else
+			g_hash_table_remove(self->stampable, s->driver);
+	}
 	return s;
+}
+
+const DraSlice *
+dra_input_stamp_template(DraInput *self, const char *driver)
+{
+	return g_hash_table_lookup(self->stampable, driver);
+}
+
+/* The own attributes of every device of @tmpl, valued for the stamp, into
+ * self->stamp_own in device order; FALSE when one has no value. */
+static gboolean
+stamp_own_values(DraInput *self, const DraSlice *tmpl, const DraStamp *stamp)
+{
+	g_array_set_size(self->stamp_own, 0);
+	for (guint i = 0; i < tmpl->n_devices; i++) {
+		const DraDevice *d = &tmpl->devices[i];
+
+		for (guint j = 0; j < d->n_node_attributes; j++) {
+			DraAttribute a = d->node_attributes[j];
+
+			if (!stamp->own_value(stamp->data, i, &a))
+				return FALSE;
+			g_array_append_val(self->stamp_own, a);
+		}
+	}
+	return TRUE;
+}
+
+const DraSlice *
+dra_input_stamp_slice(DraInput *self, const DraSlice *tmpl, const DraStamp *stamp)
+{
+	DraSlice *s;
+	DraDevice *devs;
+	DraAttribute *own;
+
+	if (!stamp_own_values(self, tmpl, stamp))
+		return NULL;
+	s = NEW0(self, DraSlice, 1);
+	*s = *tmpl;
+	s->name = stamp->name;
+	s->pool = stamp->pool;
+	s->node_name = stamp->node_name;
+	s->generation = stamp->generation;
+	s->resource_slice_count = stamp->resource_slice_count;
+	devs = NEW0(self, DraDevice, tmpl->n_devices);
+	memcpy(devs, tmpl->devices, tmpl->n_devices * sizeof(DraDevice));
+	s->devices = devs;
+	/* one block for every device's own attributes: a slice's share of malloc */
+	own = NEW0(self, DraAttribute, self->stamp_own->len);
+	memcpy(own, self->stamp_own->data, self->stamp_own->len * sizeof(DraAttribute));
+	for (guint i = 0; i < tmpl->n_devices; i++) {
+		devs[i].node_attributes = devs[i].n_node_attributes > 0 ? own : NULL;
+		own += devs[i].n_node_attributes;
+	}
+	return s;
+}
+
+void
+dra_input_stamp_add(DraInput *self, const DraSlice *stamped)
+{
+	g_hash_table_insert(self->recent, (gpointer)stamped->driver, (gpointer)stamped);
+	g_hash_table_insert(self->stampable, (gpointer)stamped->driver, (gpointer)stamped);
 }
 
 static const char *const *

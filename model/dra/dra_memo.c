@@ -37,6 +37,8 @@ dra_memo__init(DraAllocator *self)
 	self->memo_deltas = g_array_new(FALSE, TRUE, sizeof(DraStats));
 	self->memo_uses = g_array_new(FALSE, TRUE, sizeof(guint64));
 	self->memo_delta_index = g_hash_table_new_full(stats_hash, stats_equal, g_free, NULL);
+	self->sig_ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->sig_text = g_string_new(NULL);
 }
 
 void
@@ -47,6 +49,8 @@ dra_memo__free(DraAllocator *self)
 	g_array_unref(self->memo_deltas);
 	g_array_unref(self->memo_uses);
 	g_hash_table_unref(self->memo_delta_index);
+	g_hash_table_unref(self->sig_ids);
+	g_string_free(self->sig_text, TRUE);
 }
 
 void
@@ -77,8 +81,8 @@ dra_allocator_set_memo(DraAllocator *self, gboolean on)
 }
 
 /* An integer field, in decimal then ';' (no printf: this runs once per cycle). */
-static void
-put_int(GString *s, gint64 value)
+void
+dra_memo__put_int(GString *s, gint64 value)
 {
 	char buf[24];
 	guint n = sizeof(buf);
@@ -96,17 +100,20 @@ put_int(GString *s, gint64 value)
 }
 
 /* A string field: NULL and "" differ, and no text can run into the next field. */
-static void
-put_str(GString *s, const char *text)
+void
+dra_memo__put_str(GString *s, const char *text)
 {
 	if (text == NULL) {
 		g_string_append_c(s, '\x01');
 		return;
 	}
 	gsize len = strlen(text);
-	put_int(s, (gint64)len);
+	dra_memo__put_int(s, (gint64)len);
 	g_string_append_len(s, text, (gssize)len);
 }
+
+#define put_int dra_memo__put_int
+#define put_str dra_memo__put_str
 
 static void
 put_exact(GString *s, const DraExactRequest *r)
@@ -135,8 +142,8 @@ put_exact(GString *s, const DraExactRequest *r)
 	}
 }
 
-static void
-put_names(GString *s, const char *const *names, guint n)
+void
+dra_memo__put_strs(GString *s, const char *const *names, guint n)
 {
 	put_int(s, n);
 	for (guint i = 0; i < n; i++) {
@@ -162,14 +169,14 @@ put_claim(GString *s, const DraClaim *c)
 	}
 	put_int(s, c->n_constraints);
 	for (guint i = 0; i < c->n_constraints; i++) {
-		put_names(s, c->constraints[i].requests, c->constraints[i].n_requests);
+		dra_memo__put_strs(s, c->constraints[i].requests, c->constraints[i].n_requests);
 		put_str(s, c->constraints[i].match_attribute);
 		put_str(s, c->constraints[i].distinct_attribute);
 	}
 	put_int(s, c->n_config);
 	for (guint i = 0; i < c->n_config; i++) {
 		const DraOpaqueConfig *o = c->config[i].opaque;
-		put_names(s, c->config[i].requests, c->config[i].n_requests);
+		dra_memo__put_strs(s, c->config[i].requests, c->config[i].n_requests);
 		put_str(s, o != NULL ? o->driver : NULL);
 		put_str(s, o != NULL ? o->parameters : NULL);
 	}
@@ -213,6 +220,8 @@ void
 dra_memo__slice_changed(DraAllocator *self, guint slice)
 {
 	const DraSlice *s = g_array_index(self->slice_recs, DraSliceRec, slice).slice;
+
+	self->state_changes++;
 
 	if (s->node_name == NULL || s->node_name[0] == '\0') {
 		self->shared_gen++;
@@ -288,8 +297,8 @@ stats_equal(gconstpointer a, gconstpointer b)
 }
 
 /* The index of @delta in the table of distinct deltas (allocates only for a new one). */
-static guint
-intern_delta(DraAllocator *self, const DraStats *delta)
+guint
+dra_allocator_intern_stats(DraAllocator *self, const DraStats *delta)
 {
 	gpointer v = g_hash_table_lookup(self->memo_delta_index, delta);
 
@@ -332,5 +341,14 @@ dra_memo__store(DraAllocator *self, guint64 gen, guint answer, const DraStats *b
 	e->epoch = self->memo_epoch;
 	e->gen = gen;
 	e->outcome = answer;
-	e->delta = intern_delta(self, &delta);
+	e->delta = dra_allocator_intern_stats(self, &delta);
+}
+
+/* Folded into the statistics when they are read (dra_memo__fold_stats), like memo hits. */
+void
+dra_allocator_add_stats(DraAllocator *self, guint id, guint64 times)
+{
+	g_return_if_fail(id < self->memo_uses->len);
+	g_array_index(self->memo_uses, guint64, id) += times;
+	self->stats.class_answers += times;
 }

@@ -260,5 +260,6 @@ dra_pools__for_node(DraAllocator *self, const DraNode *node)
 	}
 	slot->key = ptr;
 	slot->value = np;
+	self->ptr_caches_used = TRUE;
 	return np;
 }

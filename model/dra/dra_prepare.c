@@ -36,9 +36,12 @@ dra_alloc__clear_prepared(DraAllocator *self)
 	g_hash_table_remove_all(self->node_slices);
 	dra_array_clear(self->shared_slices);
 	g_hash_table_remove_all(self->pools_by_node);
-	memset(self->pools_cache, 0, sizeof(self->pools_cache));
+	if (self->ptr_caches_used) {
+		memset(self->pools_cache, 0, sizeof(self->pools_cache));
+		memset(self->class_cache, 0, sizeof(self->class_cache));
+		self->ptr_caches_used = FALSE;
+	}
 	self->pools_epoch++;
-	memset(self->class_cache, 0, sizeof(self->class_cache));
 	self->validated = FALSE;
 	/* compiled programs survive; their device caches are indexed by DevRec */
 	for (guint i = 0; i < self->progs->len; i++) {

@@ -253,6 +253,7 @@ validate_request(DraAllocator *self, guint rd_index, guint key)
 		if (rd->klass != NULL) {
 			slot->key = req;
 			slot->value = rd->klass;
+			self->ptr_caches_used = TRUE;
 		}
 	}
 	if (rd->klass == NULL) {

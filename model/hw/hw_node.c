@@ -6,6 +6,7 @@
  * UUIDs and MACs are hashes of the node name, so a scenario is reproducible and two
  * nodes never share one.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "hw-private.h"
@@ -40,8 +41,6 @@ static void
 gpu_free(HwGpu *gpu)
 {
 	g_free(gpu->uuid);
-	g_free(gpu->bdf);
-	g_free(gpu->pcie_root);
 	g_array_unref(gpu->instances);
 	g_free(gpu);
 }
@@ -49,13 +48,20 @@ gpu_free(HwGpu *gpu)
 static void
 nic_free(HwNic *nic)
 {
-	g_free(nic->name);
-	g_free(nic->bdf);
-	g_free(nic->pcie_root);
-	g_free(nic->ifname);
-	g_free(nic->rdma_device);
 	g_free(nic->mac);
 	g_free(nic);
+}
+
+/* Names of the shape, made again for every node: one copy for the process. */
+static const char *G_GNUC_PRINTF(1, 2) interned_printf(const char *format, ...)
+{
+	char buf[64];
+	va_list args;
+
+	va_start(args, format);
+	g_vsnprintf(buf, sizeof(buf), format, args);
+	va_end(args);
+	return g_intern_string(buf);
 }
 
 static guint
@@ -75,27 +81,29 @@ nic_new(const HwNode *node, const HwShapeNic *shape_nic, const HwPcieRoot *root,
 	g_autofree char *hex = g_compute_checksum_for_string(G_CHECKSUM_SHA256, seed, -1);
 
 	nic->model = shape_nic->model;
-	nic->bdf = g_strdup(shape_nic->bdf);
-	nic->pcie_root = g_strdup(root->root);
+	g_autofree char *name = g_strdup_printf("pci-%s", shape_nic->bdf);
+
+	nic->bdf = g_intern_string(shape_nic->bdf);
+	nic->pcie_root = g_intern_string(root->root);
 	nic->numa = root->numa;
 	/* dranet names a PCI NIC after its address: 0000:10:1b.0 -> pci-0000-10-1b-0. */
-	nic->name = g_strdelimit(g_strdup_printf("pci-%s", shape_nic->bdf), ":.", '-');
+	nic->name = g_intern_string(g_strdelimit(name, ":.", '-'));
 	nic->mac = g_strdup_printf("02:%.2s:%.2s:%.2s:%.2s:%.2s", hex, hex + 2, hex + 4, hex + 6,
 	                           hex + 8);
 	switch (nic->model->link) {
 	case HW_NIC_LINK_EFA:
 		/* EFA has no netdev; its RDMA device is named after bus and slot, as on p4d
 		 * (0000:10:1b.0 -> rdmap16s27). */
-		nic->rdma_device = g_strdup_printf("rdmap%us%u", bus, dev);
+		nic->rdma_device = interned_printf("rdmap%us%u", bus, dev);
 		break;
 	case HW_NIC_LINK_INFINIBAND:
-		nic->ifname = g_strdup_printf("ibp%us%u", bus, dev);
-		nic->rdma_device = g_strdup_printf("mlx5_%u", (*mlx_index)++);
+		nic->ifname = interned_printf("ibp%us%u", bus, dev);
+		nic->rdma_device = interned_printf("mlx5_%u", (*mlx_index)++);
 		break;
 	case HW_NIC_LINK_ETHERNET:
-		nic->ifname = g_strdup_printf("enp%us%u", bus, dev);
+		nic->ifname = interned_printf("enp%us%u", bus, dev);
 		if (nic->model->rdma) {
-			nic->rdma_device = g_strdup_printf("mlx5_%u", (*mlx_index)++);
+			nic->rdma_device = interned_printf("mlx5_%u", (*mlx_index)++);
 		}
 		break;
 	}
@@ -121,8 +129,8 @@ hw_node_new(const HwNodeShape *shape, const char *name)
 
 			gpu->minor = minor++;
 			gpu->uuid = hw__uuid("GPU-", seed);
-			gpu->bdf = g_strdup(g_ptr_array_index(root->gpu_bdfs, g));
-			gpu->pcie_root = g_strdup(root->root);
+			gpu->bdf = g_intern_string(g_ptr_array_index(root->gpu_bdfs, g));
+			gpu->pcie_root = g_intern_string(root->root);
 			gpu->numa = root->numa;
 			gpu->model = shape->gpu_model;
 			gpu->mig_mode = HW_MIG_MODE_OFF;

@@ -72,6 +72,13 @@ typedef struct {
 	/* the weighted sum of the cycle's class-scored plugins without a normaliser */
 	guint64 fixed_cycle;
 	gint64 fixed_total;
+	/* DynamicResources for the class (its members share dra_sig): the first
+	 * member's answer; dra_answer 0: not shareable, each member asks itself */
+	guint64 dra_cycle;
+	ClusterStatus dra_status;
+	gboolean dra_called;
+	const char *dra_reason;
+	guint dra_answer;
 } ClusterSchedClassMemo;
 typedef struct ClusterSchedClass ClusterSchedClass;
 typedef struct ClusterSchedClasses ClusterSchedClasses;

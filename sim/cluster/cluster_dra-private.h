@@ -82,6 +82,11 @@ struct ClusterDra {
 	GArray *evicting;
 	/* cluster_dra_held.c: scratch, DevRef * -> the claim holding it */
 	GHashTable *held;
+	/* cluster_dra_class.c: nodes whose dra_sig may have moved, and the
+	 * allocator's change count when the signatures were last made current */
+	GPtrArray *sig_dirty; /* ClusterNode * */
+	gboolean sig_all;     /* every node's */
+	guint64 sig_synced;
 };
 
 /* cluster_dra_taint.c: a pod was bound (ClusterDraOps.bound) */
@@ -96,6 +101,30 @@ DraOutcome cluster_dra__ext_allocate_without(ClusterDra *self, const DraNode *no
 void cluster_dra__ext_restore(ClusterDra *self);
 void cluster_dra__ext_mark_pod(ClusterDra *self, ClusterPod *pod);
 ClusterClaim *cluster_dra__ext_materialize(ClusterDra *self, const ClusterPod *pod);
+
+/* cluster_dra.c, for the other parts of the wiring */
+DraNode cluster_dra__dra_node(ClusterDra *self, const ClusterNode *node);
+DraNodeRef *cluster_dra__node_ref(ClusterDra *self, const ClusterNode *node);
+ClusterStatus cluster_dra__filter(gpointer data,
+                                  const ClusterPod *pod,
+                                  const ClusterNode *node,
+                                  gboolean *allocator_called,
+                                  const char **reason);
+
+/* cluster_dra_class.c: DynamicResources answered once per class (ClusterNode.dra_sig) */
+/* Around a change of the allocated state on @node (NULL: unknown node). */
+void cluster_dra__sig_before_change(ClusterDra *self);
+void cluster_dra__sig_after_change(ClusterDra *self, const ClusterNode *node);
+/* Makes every node's dra_sig current (PreFilter, before the nodes are filtered). */
+void cluster_dra__sig_refresh(ClusterDra *self);
+gboolean cluster_dra__class_invariant(gpointer data, const ClusterPod *pod);
+ClusterStatus cluster_dra__filter_shared(gpointer data,
+                                         const ClusterPod *pod,
+                                         const ClusterNode *node,
+                                         gboolean *allocator_called,
+                                         const char **reason,
+                                         guint *answer);
+void cluster_dra__add_answer(gpointer data, guint answer, guint64 times);
 
 /* cluster_dra_held.c: the invariant "devices held = claims allocated" */
 gboolean cluster_dra__check_held(gpointer data, char **what);

@@ -82,6 +82,8 @@ cluster_dra_new(const DraFeatures *features)
 	self->label_values = g_ptr_array_new();
 	self->node_refs = g_array_new(FALSE, TRUE, sizeof(NodeRef));
 	self->ext_classes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	self->sig_dirty = g_ptr_array_new();
+	self->sig_all = TRUE;
 	return self;
 }
 
@@ -112,6 +114,7 @@ cluster_dra_free(ClusterDra *self)
 	g_array_unref(self->node_refs);
 	g_hash_table_unref(self->ext_classes);
 	g_clear_pointer(&self->evicting, g_array_unref);
+	g_ptr_array_unref(self->sig_dirty);
 	g_free(self);
 }
 
@@ -135,6 +138,25 @@ void
 cluster_dra_convert_slice(ClusterDra *self, const K8sResourceSlice *slice)
 {
 	g_ptr_array_add(self->converted, (gpointer)dra_input_slice(self->input, slice));
+}
+
+const DraSlice *
+cluster_dra_stamp_template(ClusterDra *self, const char *driver)
+{
+	return dra_input_stamp_template(self->input, driver);
+}
+
+const DraSlice *
+cluster_dra_stamp_slice(ClusterDra *self, const DraSlice *tmpl, const DraStamp *stamp)
+{
+	return dra_input_stamp_slice(self->input, tmpl, stamp);
+}
+
+void
+cluster_dra_add_stamped_slice(ClusterDra *self, const DraSlice *stamped)
+{
+	dra_input_stamp_add(self->input, stamped);
+	g_ptr_array_add(self->converted, (gpointer)stamped);
 }
 
 void
@@ -338,6 +360,7 @@ dra_prefilter(gpointer data, const ClusterPod *pod, const char **reason)
 	ClusterDra *self = data;
 	const PodRef *ref = NULL;
 
+	cluster_dra__sig_refresh(self);
 	g_ptr_array_set_size(self->pending, 0);
 	g_ptr_array_set_size(self->pending_claims, 0);
 	g_ptr_array_set_size(self->allocated, 0);
@@ -368,8 +391,8 @@ dra_prefilter(gpointer data, const ClusterPod *pod, const char **reason)
  * The allocator's view of @node: its name, and its labels on demand
  * (fill_labels), since most Filter calls need none.
  */
-static DraNode
-dra_node(ClusterDra *self, const ClusterNode *node)
+DraNode
+cluster_dra__dra_node(ClusterDra *self, const ClusterNode *node)
 {
 	DraNode out = { node->name, NULL, NULL, 0 };
 
@@ -382,8 +405,8 @@ dra_node(ClusterDra *self, const ClusterNode *node)
  * walks the list in index order, so the next node's allocator state is
  * fetched ahead (memory-bound; no effect on results).
  */
-static DraNodeRef *
-node_ref(ClusterDra *self, const ClusterNode *node)
+DraNodeRef *
+cluster_dra__node_ref(ClusterDra *self, const ClusterNode *node)
 {
 	NodeRef *r;
 
@@ -460,12 +483,12 @@ outcome_status(ClusterDra *self, DraOutcome outcome, const char **reason)
 	return CLUSTER_STATUS_ERROR;
 }
 
-static ClusterStatus
-dra_filter(gpointer data,
-           const ClusterPod *pod,
-           const ClusterNode *node,
-           gboolean *allocator_called,
-           const char **reason)
+ClusterStatus
+cluster_dra__filter(gpointer data,
+                    const ClusterPod *pod,
+                    const ClusterNode *node,
+                    gboolean *allocator_called,
+                    const char **reason)
 {
 	ClusterDra *self = data;
 	ClusterStatus status;
@@ -482,7 +505,7 @@ dra_filter(gpointer data,
 	}
 	if (self->pending->len == 0)
 		return CLUSTER_STATUS_SUCCESS;
-	dnode = dra_node(self, node);
+	dnode = cluster_dra__dra_node(self, node);
 	if (self->has_special && cluster_dra__ext_node_has_plugin(self, pod, node)) {
 		/* the node's device plugin serves the extended resources: no special claim */
 		if (self->pending->len == 1)
@@ -494,9 +517,10 @@ dra_filter(gpointer data,
 		return status;
 	}
 	*allocator_called = TRUE;
-	return outcome_status(
-	        self, dra_allocator_allocate_on_ref(self->alloc, &dnode, node_ref(self, node)),
-	        reason);
+	return outcome_status(self,
+	                      dra_allocator_allocate_on_ref(self->alloc, &dnode,
+	                                                    cluster_dra__node_ref(self, node)),
+	                      reason);
 }
 
 /* ------------------------------------------------------------- Reserve */
@@ -547,11 +571,13 @@ dra_reserve(gpointer data, const ClusterPod *pod, const ClusterNode *node)
 
 	if (n == 0)
 		return TRUE;
-	dnode = dra_node(self, node);
+	dnode = cluster_dra__dra_node(self, node);
 	outcome = plugin ? cluster_dra__ext_allocate_without(self, &dnode)
-	                 : dra_allocator_allocate_on_ref(self->alloc, &dnode, node_ref(self, node));
+	                 : dra_allocator_allocate_on_ref(self->alloc, &dnode,
+	                                                 cluster_dra__node_ref(self, node));
 	if (outcome != DRA_OUTCOME_ALLOCATED)
 		return FALSE;
+	cluster_dra__sig_before_change(self);
 	for (guint i = 0; i < n; i++) {
 		ClusterClaim *claim = self->pending_claims->pdata[i];
 		ClaimAlloc *a = claim_alloc_new(dra_allocator_get_allocation(self->alloc, i), node);
@@ -563,6 +589,7 @@ dra_reserve(gpointer data, const ClusterPod *pod, const ClusterNode *node)
 		cluster_claims_allocate(claims, claim, a);
 		cluster_dra__gpushare_held(self, a, TRUE);
 	}
+	cluster_dra__sig_after_change(self, node);
 	return TRUE;
 }
 
@@ -595,12 +622,15 @@ dra_postfilter(gpointer data, const ClusterPod *pod)
 
 static const ClusterDraOps dra_ops = {
 	.prefilter = dra_prefilter,
-	.filter = dra_filter,
+	.filter = cluster_dra__filter,
 	.reserve = dra_reserve,
 	.unreserve = dra_unreserve,
 	.postfilter = dra_postfilter,
 	.bound = cluster_dra__taint_bound,
 	.check_held = cluster_dra__check_held,
+	.class_invariant = cluster_dra__class_invariant,
+	.filter_shared = cluster_dra__filter_shared,
+	.add_answer = cluster_dra__add_answer,
 };
 
 /*
@@ -615,6 +645,7 @@ on_deallocated(gpointer data, ClusterClaim *claim)
 	ClusterDra *self = data;
 	const ClaimAlloc *a = claim->allocation;
 
+	cluster_dra__sig_before_change(self);
 	for (guint i = 0; a != NULL && i < a->devices->len; i++) {
 		const DevRef *d = &g_array_index(a->devices, DevRef, i);
 
@@ -627,6 +658,7 @@ on_deallocated(gpointer data, ClusterClaim *claim)
 			dra_allocator_mark_allocated(self->alloc, d->driver, d->pool, d->device,
 			                             FALSE);
 	}
+	cluster_dra__sig_after_change(self, a != NULL ? a->on : NULL);
 	if (a != NULL)
 		cluster_dra__gpushare_held(self, a, FALSE);
 }

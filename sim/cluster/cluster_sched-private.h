@@ -63,6 +63,7 @@ struct ClusterSched {
 	ClusterSchedClasses *classes; /* equivalence classes (cluster_sched_class.c) */
 	ClusterSchedWindow *window;   /* the classes' positions (cluster_sched_window.c) */
 	guint64 cycle;                /* numbers the cycles for the class memos */
+	gboolean dra_by_class;        /* this cycle: DynamicResources answers once per class */
 	ClusterSchedStats stats;
 	GPtrArray *feasible; /* scratch */
 	GPtrArray *memos;    /* scratch: the class memo of each feasible node */
@@ -79,6 +80,17 @@ void cluster_sched__class_filters(ClusterSched *self,
                                   guint32 fit_mask,
                                   const ClusterNode *node,
                                   ClusterSchedClassMemo *memo);
+/*
+ * DynamicResources once per class when self->dra_by_class (set per cycle): the
+ * first member's call, kept in @memo (dra_answer 0: not shareable, ask per
+ * node), then @times more members taking it with their counters.
+ */
+ClusterStatus cluster_sched__class_dra_first(ClusterSched *self,
+                                             const ClusterPod *pod,
+                                             const ClusterNode *node,
+                                             ClusterSchedClassMemo *memo);
+ClusterStatus
+cluster_sched__class_dra_take(ClusterSched *self, ClusterSchedClassMemo *memo, guint64 times);
 /* The per-plugin filter counters from the window's nodes tallied by rejecting plugin. */
 void cluster_sched__add_filter_counts(ClusterSched *self, const guint *by_rejector);
 

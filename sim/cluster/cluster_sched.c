@@ -219,13 +219,83 @@ cluster_sched__class_filters(ClusterSched *self,
 }
 
 /*
+ * DynamicResources for the first member of a class this cycle: the filter,
+ * and whether its answer holds for the other members (memo->dra_answer).
+ */
+ClusterStatus
+cluster_sched__class_dra_first(ClusterSched *self,
+                               const ClusterPod *pod,
+                               const ClusterNode *node,
+                               ClusterSchedClassMemo *memo)
+{
+	self->stats.plugin_filter_calls[CLUSTER_PLUGIN_DYNAMIC_RESOURCES]++;
+	self->stats.dra_filter_calls++;
+	memo->dra_cycle = self->cycle;
+	memo->dra_called = FALSE;
+	memo->dra_reason = NULL;
+	memo->dra_answer = 0;
+	memo->dra_status =
+	        self->config.dra->filter_shared(self->config.dra_data, pod, node, &memo->dra_called,
+	                                        &memo->dra_reason, &memo->dra_answer);
+	if (memo->dra_called)
+		self->stats.allocator_calls++;
+	return memo->dra_status;
+}
+
+/*
+ * @times more members take the class's answer: the counters as if each had
+ * called DynamicResources (and the allocator) itself, which gives the same
+ * answer and statistics on equal signatures (dra_signature.c).
+ */
+ClusterStatus
+cluster_sched__class_dra_take(ClusterSched *self, ClusterSchedClassMemo *memo, guint64 times)
+{
+	self->stats.plugin_filter_calls[CLUSTER_PLUGIN_DYNAMIC_RESOURCES] += times;
+	self->stats.dra_filter_calls += times;
+	if (memo->dra_called)
+		self->stats.allocator_calls += times;
+	self->config.dra->add_answer(self->config.dra_data, memo->dra_answer, times);
+	return memo->dra_status;
+}
+
+/*
+ * DynamicResources by class: members of one class share dra_sig, so when the
+ * pod's answer depends on nothing else (dra_by_class) the first member asks
+ * and the others take its answer. Otherwise, or when the first member's
+ * answer turned out not to be shareable, per node as filter_dra().
+ */
+static ClusterStatus
+filter_dra_classed(ClusterSched *self,
+                   const ClusterPod *pod,
+                   const ClusterNode *node,
+                   ClusterSchedClassMemo *memo,
+                   ClusterPlugin *rejector,
+                   const char **reason)
+{
+	ClusterStatus status;
+
+	if (!self->dra_by_class || node->dra_sig == 0 ||
+	    (memo->dra_cycle == self->cycle && memo->dra_answer == 0))
+		return filter_dra(self, pod, node, rejector, reason);
+	if (memo->dra_cycle != self->cycle)
+		status = cluster_sched__class_dra_first(self, pod, node, memo);
+	else
+		status = cluster_sched__class_dra_take(self, memo, 1);
+	if (status != CLUSTER_STATUS_SUCCESS)
+		*reason = memo->dra_reason;
+	if (status == CLUSTER_STATUS_UNSCHEDULABLE)
+		*rejector = CLUSTER_PLUGIN_DYNAMIC_RESOURCES;
+	return status;
+}
+
+/*
  * The node-local filters once per class and cycle. The counters still count
  * a RunFilterPlugins per node, each plugin up to the one that rejected (the
  * gpushare check, reported as NodeResourcesFit, runs after all four): the
  * walk tallies the nodes by rejector in @by_rejector and
  * cluster_sched__add_filter_counts() turns the tally into per-plugin calls
- * once per cycle. DynamicResources stays per node: the allocator's statistics
- * in the reports count its calls node by node.
+ * once per cycle. DynamicResources goes by class too when it can
+ * (filter_dra_classed).
  */
 static ClusterStatus
 filter_node_classed(ClusterSched *self,
@@ -244,7 +314,9 @@ filter_node_classed(ClusterSched *self,
 		*reason = memo->reason;
 		return CLUSTER_STATUS_UNSCHEDULABLE;
 	}
-	return filter_dra(self, pod, node, rejector, reason);
+	if (!pod->has_dra)
+		return CLUSTER_STATUS_SUCCESS;
+	return filter_dra_classed(self, pod, node, memo, rejector, reason);
 }
 
 /*
@@ -320,6 +392,7 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 	guint32 fit_mask = cluster_filter__fit_mask(pod);
 	/* NodeAffinity reads labels, which classes do not key: node by node then */
 	gboolean by_class = cluster_pod_count(pod->node_selector) == 0 && pod->terms == NULL;
+	const ClusterDraOps *dra = self->config.dra;
 	guint by_rejector[CLUSTER_N_PLUGINS + 1] = { 0 };
 	ClusterNode *const *nodes = (ClusterNode *const *)self->nodes->pdata;
 	gpointer *feasible, *memos;
@@ -332,6 +405,9 @@ find_feasible(ClusterSched *self, const ClusterPod *pod, ClusterScheduleResult *
 	}
 	feasible = self->feasible->pdata;
 	memos = self->memos->pdata;
+	self->dra_by_class = by_class && !self->reference && pod->has_dra && dra != NULL &&
+	                     dra->class_invariant != NULL &&
+	                     dra->class_invariant(self->config.dra_data, pod);
 	/* pos walks the list from the start index and wraps once; no division per node */
 	for (guint pos = self->next_start; processed < n && found < to_find;) {
 		ClusterNode *node = nodes[pos];

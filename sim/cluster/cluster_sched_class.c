@@ -2,7 +2,9 @@
  * cluster_sched_class.c: equivalence classes of nodes for the scheduling
  * cycle. Two nodes are in one class when everything the node-local filters
  * and the node-state score plugins read is equal: allocatable, requested and
- * non-zero requested resources, the cordon flag and the taints. A node whose
+ * non-zero requested resources, the cordon flag, the taints and the DRA
+ * signature (ClusterNode.dra_sig: equal pools and allocated state, so the
+ * class answers DynamicResources once, cluster_sched.c). A node whose
  * state cannot be keyed (Open-Gpu-Share's per-GPU state) is a class of its
  * own. Labels are not in the key: a pod with a node selector or required
  * affinity is filtered node by node (cluster_sched.c), and no score plugin
@@ -24,6 +26,7 @@ typedef struct {
 	ClusterResources nonzero_requested;
 	guint taints_id; /* 0: no taints; else the interned text of the taints */
 	gboolean unschedulable;
+	guint dra_sig;            /* ClusterNode.dra_sig: members answer DynamicResources alike */
 	const ClusterNode *owner; /* non-NULL: a class of this node alone */
 } ClassKey;
 
@@ -58,6 +61,7 @@ key_hash(gconstpointer data)
 		h = (h ^ w[i]) * 0x100000001b3u;
 	const ClassKey *k = data;
 	h = (h ^ k->taints_id ^ ((guint64)k->unschedulable << 32)) * 0x100000001b3u;
+	h = (h ^ k->dra_sig) * 0x100000001b3u;
 	h = (h ^ (guint64)(guintptr)k->owner) * 0x100000001b3u;
 	return (guint)(h ^ (h >> 32));
 }
@@ -68,7 +72,7 @@ key_equal(gconstpointer a, gconstpointer b)
 	const ClassKey *x = a, *y = b;
 
 	return x->taints_id == y->taints_id && x->unschedulable == y->unschedulable &&
-	       x->owner == y->owner &&
+	       x->owner == y->owner && x->dra_sig == y->dra_sig &&
 	       memcmp(&x->allocatable, &y->allocatable, sizeof(ClusterResources)) == 0 &&
 	       memcmp(&x->requested, &y->requested, sizeof(ClusterResources)) == 0 &&
 	       memcmp(&x->nonzero_requested, &y->nonzero_requested, sizeof(ClusterResources)) == 0;
@@ -154,6 +158,7 @@ join(ClusterSchedClasses *self, const ClusterNode *node)
 		         .nonzero_requested = node->nonzero_requested,
 		         .taints_id = taints_id(self, node),
 		         .unschedulable = node->unschedulable != FALSE,
+		         .dra_sig = node->dra_sig,
 		         .owner = node->gpushare != NULL ? node : NULL };
 	ClusterSchedClass *klass = g_hash_table_lookup(self->classes, &key);
 

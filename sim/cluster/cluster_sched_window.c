@@ -42,8 +42,7 @@ struct ClusterPosIndex {
 	guint n_in_use;
 	guint *free_sets;
 	guint n_free;
-	GHashTable *by_key; /* key -> set + 1 */
-	guint32 *pos_set;   /* n: the set of each position */
+	guint32 *pos_set; /* n: the set of each position */
 };
 
 ClusterPosIndex *
@@ -55,7 +54,6 @@ cluster_pos_index_new(guint max_sets)
 	self->sets = g_new0(PosSet, max_sets);
 	self->in_use = g_new(guint, max_sets);
 	self->free_sets = g_new(guint, max_sets);
-	self->by_key = g_hash_table_new(g_direct_hash, g_direct_equal);
 	cluster_pos_index_reset(self, 0);
 	return self;
 }
@@ -72,7 +70,6 @@ cluster_pos_index_free(ClusterPosIndex *self)
 	g_free(self->sets);
 	g_free(self->in_use);
 	g_free(self->free_sets);
-	g_hash_table_unref(self->by_key);
 	g_free(self->pos_set);
 	g_free(self);
 }
@@ -96,7 +93,6 @@ cluster_pos_index_reset(ClusterPosIndex *self, guint n)
 		}
 		self->capacity_words = self->n_words;
 	}
-	g_hash_table_remove_all(self->by_key);
 	self->n_in_use = 0;
 	/* taken from the end: set 0 first, so small tests see small numbers */
 	self->n_free = self->max_sets;
@@ -138,7 +134,6 @@ take_set(ClusterPosIndex *self, gconstpointer key)
 	set->key = key;
 	set->use_index = self->n_in_use;
 	self->in_use[self->n_in_use++] = id;
-	g_hash_table_insert(self->by_key, (gpointer)key, GUINT_TO_POINTER(id + 1));
 	return id;
 }
 
@@ -151,7 +146,6 @@ release_set(ClusterPosIndex *self, guint id)
 	/* an empty set's bits and tree are all zero again: no clearing */
 	self->in_use[set->use_index] = last;
 	self->sets[last].use_index = set->use_index;
-	g_hash_table_remove(self->by_key, set->key);
 	set->key = NULL;
 	self->free_sets[self->n_free++] = id;
 }
@@ -167,15 +161,28 @@ flip(ClusterPosIndex *self, guint id, guint pos, gint delta)
 	set->members += (guint)delta;
 }
 
+/*
+ * The set in use for @key, or CLUSTER_POS_NONE. A scan: a few moves per
+ * cycle over tens of sets, and no table to resize (nothing allocated).
+ */
+static guint
+find_set(const ClusterPosIndex *self, gconstpointer key)
+{
+	for (guint i = 0; i < self->n_in_use; i++)
+		if (self->sets[self->in_use[i]].key == key)
+			return self->in_use[i];
+	return CLUSTER_POS_NONE;
+}
+
 gboolean
 cluster_pos_index_move(ClusterPosIndex *self, guint pos, gconstpointer key)
 {
-	guint old = self->pos_set[pos];
-	guint to = CLUSTER_POS_NONE;
+	guint old, to = CLUSTER_POS_NONE;
 
 	g_return_val_if_fail(pos < self->n, FALSE);
+	old = self->pos_set[pos];
 	if (key != NULL)
-		to = GPOINTER_TO_UINT(g_hash_table_lookup(self->by_key, key)) - 1;
+		to = find_set(self, key);
 	if (old == to && (key == NULL || to != CLUSTER_POS_NONE))
 		return TRUE;
 	/* leave first: the set it empties may be the one a new key takes */
@@ -619,7 +626,13 @@ cluster_sched__window_schedule(ClusterSched *sched,
 	guint start = sched->next_start; /* window_counts() moves it */
 	guint n_present, found, pos;
 
-	if (!window_sync(sched, self))
+	/*
+	 * DynamicResources answered per class also needs its verdict in
+	 * class_verdicts() and its per-node counters (dra_filter_calls, the
+	 * allocator's statistics) times each class's window count: until then a
+	 * pod with claims walks, whatever the predicate says.
+	 */
+	if (pod->has_dra || !window_sync(sched, self))
 		return FALSE;
 	sched->stats.window_cycles++;
 	found = window_counts(sched, pod, &n_present, out);

@@ -239,6 +239,16 @@ typedef struct {
 	GHashTable *bound_load;     /* world_start.c: node name -> ClusterResources of bound pods */
 } WorldRun;
 
+/*
+ * world_stamp.c: the DRA world's publication of node @k of pool @pool (@gpu_slices:
+ * its hw_publish_nvidia()): its Node object into run->scratch, its slices to the
+ * allocator's converted ones (cluster_dra_convert_slice), stamped from node k-1's
+ * when k >= 2 (and DRASIM_STAMP_REFERENCE is not 1). FALSE when its objects are invalid
+ * (reported to run->env.diags).
+ */
+gboolean scenario_stamp__publish_dra(
+        WorldRun *run, const HwNode *node, const GPtrArray *gpu_slices, const char *pool, guint k);
+
 /* world_run_pods.c: pods made at their arrival. pods_begin() before the first
  * add_pod(), which adds the pod @uid (its index in run->pods); FALSE: it has errors. */
 void scenario_run__pods_begin(WorldRun *run);

@@ -271,8 +271,11 @@ world_inv__node_from_slices(WorldInvNode *out,
 
 		gpu->minor = g->minor;
 		replace(&gpu->uuid, g->uuid);
-		replace(&gpu->bdf, g->bus_id);
-		replace(&gpu->pcie_root, g->pcie_root);
+		/* interned as hw_node_new() does: HwGpu does not free them */
+		if (g->bus_id != NULL)
+			gpu->bdf = g_intern_string(g->bus_id);
+		if (g->pcie_root != NULL)
+			gpu->pcie_root = g_intern_string(g->pcie_root);
 		if (g->instances->len > 0) {
 			gpu->mig_mode = HW_MIG_MODE_ON;
 			g_array_append_vals(gpu->instances, g->instances->data, g->instances->len);

@@ -89,27 +89,6 @@ last_node(K8sObjectSet *set)
 	             : NULL;
 }
 
-/*
- * DRA world: the node's objects go to scratch memory and the allocator copies
- * its slices right away; nothing reads the objects afterwards, so the next node
- * reuses that memory and only their text stays (in run->published's strings).
- * The copies join the allocator in node order (cluster_dra_add_converted_slices), as before.
- */
-static gboolean
-publish_dra(WorldRun *run, const HwNode *node, const GPtrArray *slices)
-{
-	K8sObjectSet *set = run->scratch;
-
-	k8s_object_set_reset(set);
-	if (!hw_publish_objects_with(node, slices, FALSE, set, run->env.diags))
-		return FALSE;
-	for (guint i = 0; i < k8s_object_set_count_kind(set, K8S_KIND_RESOURCE_SLICE); i++)
-		cluster_dra_convert_slice(run->env.dra,
-		                          k8s_object_as_resource_slice(k8s_object_set_get_kind(
-		                                  set, K8S_KIND_RESOURCE_SLICE, i)));
-	return TRUE;
-}
-
 static gboolean
 add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guint k, GError **error)
 {
@@ -143,7 +122,7 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 	/* one publish for the api objects, the simulation's devices and the sampler */
 	slices = hw_publish_nvidia(node, &opts);
 	if (run->env.mode->world == SCENARIO_WORLD_DRA) {
-		if (!publish_dra(run, node, slices)) {
+		if (!scenario_stamp__publish_dra(run, node, slices, pool->name, k)) {
 			g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
 			            "node %s: the published objects are not valid", name);
 			return FALSE;

@@ -147,6 +147,12 @@ gboolean cel_dra_device_add_versions(
         CelDraDevice *self, const char *name, const char *const *values, guint n, GError **error);
 void cel_dra_device_add_capacity(CelDraDevice *self, const char *name, const K8sQuantity *value);
 /*
+ * Marks attribute @name (added before) as a value of this node alone (a GPU's
+ * uuid): an evaluation that reads it makes the selector say so
+ * (cel_dra_selector_reads_node_values). Build time only.
+ */
+void cel_dra_device_mark_node_value(CelDraDevice *self, const char *name);
+/*
  * cel_dra_device_seal:
  * Recommended, after the last add: builds the device's compact record (16 bytes per attribute
  * and capacity, what the fast path reads) right after the device in a sequential device store,
@@ -177,6 +183,12 @@ void cel_dra_eval_free(CelDraEval *self);
  *
  * Evaluates @self against @device (DeviceMatches). Allocates nothing in steady state.
  */
+/*
+ * TRUE once an evaluation of @self read an attribute marked with
+ * cel_dra_device_mark_node_value() (sticky): its result may differ on another
+ * node's same device. Evaluations that read none depend on the rest alone.
+ */
+gboolean cel_dra_selector_reads_node_values(const CelDraSelector *self);
 CelDraResult cel_dra_selector_eval(const CelDraSelector *self,
                                    CelDraEval *eval,
                                    const CelDraDevice *device,

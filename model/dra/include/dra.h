@@ -308,6 +308,12 @@ typedef struct {
 	 * the other counters, so allocate_calls - memo_hits searches really ran.
 	 */
 	guint64 memo_hits;
+	/*
+	 * Calls answered for a node by another node's call in the same scheduling
+	 * cycle (dra_allocator_add_stats: equal node signatures), counted in
+	 * allocate_calls like any call, with that call's statistics added again.
+	 */
+	guint64 class_answers;
 } DraStats;
 
 /* ---- selector evaluation (CEL), pluggable ---- */
@@ -335,6 +341,11 @@ typedef struct {
 	                 const char **message);
 	void (*free_program)(gpointer data, gpointer program);
 	void (*free_view)(gpointer data, gpointer view);
+	/*
+	 * (nullable) TRUE once an evaluation of @program read a value particular
+	 * to one node (DraDevice.node_attributes); sticky. NULL: assume it may.
+	 */
+	gboolean (*reads_node_values)(gpointer data, gpointer program);
 } DraSelectorOps;
 
 /* ---- results ---- */
@@ -571,6 +582,30 @@ char *dra_allocator_explain(DraAllocator *self,
 
 const DraStats *dra_allocator_get_stats(DraAllocator *self);
 void dra_allocator_reset_stats(DraAllocator *self);
+
+/*
+ * ---- answers shared by nodes of one signature (dra_signature.c) ----
+ *
+ * A node's signature is 0 when it cannot be keyed (it sees slices without a
+ * nodeName, per-device node selection, DeviceTaintRules, consumable capacity, a
+ * pool it cannot gather); otherwise equal signatures mean equal pools but for
+ * names and per-node attribute values (DraDevice.node_attributes), and equal
+ * allocated state: exactly (an interned canonical text), not a hash.
+ */
+guint dra_allocator_node_signature(DraAllocator *self, const DraNode *node, DraNodeRef *ref);
+/* Bumped by every change of the allocated state (and of the inventory). */
+guint64 dra_allocator_get_state_changes(const DraAllocator *self);
+/*
+ * After a call with the current claims: TRUE when its answer may depend on a
+ * node's own values (a selector of the claims read one so far, or a claim has
+ * constraints and the node's devices have per-node attributes) or on anything
+ * but the node's signature ("All" requests: validation per node).
+ */
+gboolean dra_allocator_answer_reads_node_values(DraAllocator *self);
+/* An id for @delta (interned; allocates only for a new value). */
+guint dra_allocator_intern_stats(DraAllocator *self, const DraStats *delta);
+/* Adds the statistics interned as @id @times (as class answers of @times calls). */
+void dra_allocator_add_stats(DraAllocator *self, guint id, guint64 times);
 
 /* ---- helpers ---- */
 

@@ -37,6 +37,35 @@ const DraNode *dra_input_node(DraInput *self, const K8sNode *node);
 const DraNode *dra_input_node_new(DraInput *self, const char *name, const K8sStringMap *labels);
 const DraTaintRule *dra_input_taint_rule(DraInput *self, const K8sDeviceTaintRule *rule);
 
+/*
+ * Stamping (docs/cluster.md "Memory"): a node of the same shape as the previous
+ * one publishes the same slices but for its names and its devices' own attributes
+ * (DraDevice.node_attributes: uuid, parentUUID, mac). dra_input_stamp_template()
+ * gives the driver's previous node-local slice when every device of it shares its
+ * attributes with the node before (so the next node's conversion would share them
+ * the same way), else NULL. dra_input_stamp_slice() copies it for another node:
+ * the names and generation from @stamp, each own attribute's value from
+ * @stamp->own_value (@attr holds the template's, to be overwritten; FALSE: the node
+ * has no such attribute of that kind, and the stamp is NULL). The rest (shared
+ * attributes, capacities, counters) is the template's own arrays, read-only. The
+ * result is what dra_input_slice() makes of that node's slice, provided the caller
+ * knows the other values equal the template's; dra_input_stamp_add() then makes it
+ * the driver's previous slice, as dra_input_slice() would.
+ */
+typedef gboolean (*DraStampValueFn)(gpointer data, guint device, DraAttribute *attr);
+typedef struct {
+	const char *name; /* strings borrowed for the input's lifetime */
+	const char *pool;
+	const char *node_name;
+	gint64 generation;
+	gint64 resource_slice_count;
+	DraStampValueFn own_value;
+	gpointer data;
+} DraStamp;
+const DraSlice *dra_input_stamp_template(DraInput *self, const char *driver);
+const DraSlice *dra_input_stamp_slice(DraInput *self, const DraSlice *tmpl, const DraStamp *stamp);
+void dra_input_stamp_add(DraInput *self, const DraSlice *stamped);
+
 /* A quantity in milli-units as the allocator reads it (0 when unparsable). */
 DraMilli dra_input_qty_milli(const K8sQty *q);
 

@@ -237,8 +237,9 @@ typedef enum {
 typedef struct {
 	guint minor;
 	char *uuid; /* "GPU-xxxxxxxx-xxxx-..." derived from node name and minor */
-	char *bdf;
-	char *pcie_root;
+	/* the shape's, the same on every node: g_intern_string()'s, not freed */
+	const char *bdf;
+	const char *pcie_root;
 	int numa;
 	const HwGpuModel *model;
 	HwMigMode mig_mode;
@@ -246,12 +247,13 @@ typedef struct {
 } HwGpu;
 
 typedef struct {
-	char *name; /* dranet device name: "pci-0000-10-1b-0" */
-	char *bdf;
-	char *pcie_root;
-	char *ifname;      /* NULL for EFA (no netdev) */
-	char *rdma_device; /* NULL without RDMA */
-	char *mac;
+	/* the shape's names, the same on every node: g_intern_string()'s, not freed */
+	const char *name; /* dranet device name: "pci-0000-10-1b-0" */
+	const char *bdf;
+	const char *pcie_root;
+	const char *ifname;      /* NULL for EFA (no netdev) */
+	const char *rdma_device; /* NULL without RDMA */
+	char *mac;               /* a hash of the node name and the BDF */
 	int numa;
 	const HwNicModel *model;
 } HwNic;

@@ -15,6 +15,7 @@
 #include "cluster_sim.h"
 #include "cluster_types.h"
 #include "dra.h"
+#include "dra_k8s.h"
 #include "k8s_types.h"
 
 G_BEGIN_DECLS
@@ -49,6 +50,13 @@ void cluster_dra_add_slice(ClusterDra *self, const K8sResourceSlice *slice);
  */
 void cluster_dra_convert_slice(ClusterDra *self, const K8sResourceSlice *slice);
 void cluster_dra_add_converted_slices(ClusterDra *self);
+/* Stamping a node's slices from the previous node's (dra_k8s.h): the driver's
+ * template, or NULL; a stamp, or NULL; and a stamp joining the converted slices
+ * (added at the next cluster_dra_add_converted_slices(), in call order). */
+const DraSlice *cluster_dra_stamp_template(ClusterDra *self, const char *driver);
+const DraSlice *
+cluster_dra_stamp_slice(ClusterDra *self, const DraSlice *tmpl, const DraStamp *stamp);
+void cluster_dra_add_stamped_slice(ClusterDra *self, const DraSlice *stamped);
 /* A user-created claim: it joins the simulation's claim controller. */
 void cluster_dra_add_claim(ClusterDra *self, const K8sResourceClaim *claim);
 void cluster_dra_add_template(ClusterDra *self, const K8sResourceClaimTemplate *tmpl);

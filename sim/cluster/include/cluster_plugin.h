@@ -108,6 +108,15 @@ gboolean cluster_toleration_tolerates(const ClusterToleration *toleration,
  *  - @unreserve: undo @reserve.
  *  - @postfilter: (nullable) the pod was unschedulable: deallocate claims that
  *    are allocated but reserved by nobody.
+ *  - @class_invariant: (nullable) after @prefilter: TRUE when this cycle's
+ *    @filter may depend on a node only through ClusterNode.dra_sig (no claim
+ *    allocated already, which is checked by node name, nor a special claim).
+ *  - @filter_shared: @filter, and *@answer a handle of what the call added to
+ *    the allocator's statistics when its answer holds for every node of the
+ *    same non-zero dra_sig (0 when not: a selector read a node's own value,
+ *    a timeout, an error).
+ *  - @add_answer: another node took answer @answer @times: its statistics
+ *    are added @times more, as if each node had called the allocator.
  */
 typedef struct {
 	ClusterStatus (*prefilter)(gpointer data, const ClusterPod *pod, const char **reason);
@@ -124,6 +133,14 @@ typedef struct {
 	/* (nullable) the run-model invariant "devices held = claims allocated"
 	 * (cluster_invariants.c): FALSE with @what (transfer full) on a breach */
 	gboolean (*check_held)(gpointer data, char **what);
+	gboolean (*class_invariant)(gpointer data, const ClusterPod *pod);
+	ClusterStatus (*filter_shared)(gpointer data,
+	                               const ClusterPod *pod,
+	                               const ClusterNode *node,
+	                               gboolean *allocator_called,
+	                               const char **reason,
+	                               guint *answer);
+	void (*add_answer)(gpointer data, guint answer, guint64 times);
 } ClusterDraOps;
 
 G_END_DECLS

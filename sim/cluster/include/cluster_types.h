@@ -109,8 +109,14 @@ typedef struct {
  */
 typedef struct {
 	char *name;
-	guint index;            /* position in the scheduler's node list */
-	guint32 state_gen;      /* moves on every change (see above) */
+	guint index;       /* position in the scheduler's node list */
+	guint32 state_gen; /* moves on every change (see above) */
+	/*
+	 * The node's DRA signature (set by the DynamicResources wiring, which bumps
+	 * state_gen when it moves): nodes with one non-zero value answer a pod's
+	 * DynamicResources Filter alike (docs/cluster.md). 0: per node.
+	 */
+	guint dra_sig;
 	GArray *labels;         /* ClusterLabel, insertion order */
 	GArray *taints;         /* ClusterTaint */
 	gboolean unschedulable; /* spec.unschedulable (cordon) */

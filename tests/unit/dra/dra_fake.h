@@ -86,4 +86,5 @@ fake_free_program(gpointer data, gpointer program)
 	g_free(program);
 }
 
-static const DraSelectorOps fake_ops = { fake_compile, fake_eval, fake_free_program, NULL };
+/* reads_node_values NULL: the allocator assumes any selector may read per-node values */
+static const DraSelectorOps fake_ops = { fake_compile, fake_eval, fake_free_program, NULL, NULL };

@@ -2,7 +2,8 @@
  * test_dra_share.c: DraInput shares a device's attributes with the same device
  * of the driver's previous slice (the previous node of one shape) and keeps
  * only the differing ones (DraDevice.node_attributes); CEL and the allocator
- * see every attribute as before.
+ * see every attribute as before; a stamp of such a slice for another node
+ * (dra_input_stamp_slice) is what its conversion would be.
  *
  * Four nodes publish gpu-0 with index 0, model h100 and uuid u-N; node-4's
  * model is a100. Expected, by the rule in dra_k8s.c: node-1 keeps its three
@@ -166,12 +167,80 @@ test_share_cel(void **state)
 	}
 }
 
+/* The stamp's own value: @data's text as the uuid; any other name fails. */
+static gboolean
+stamp_uuid(gpointer data, guint device, DraAttribute *attr)
+{
+	if (device != 0 || g_strcmp0(attr->name, "uuid") != 0)
+		return FALSE;
+	attr->string_value = data;
+	return TRUE;
+}
+
+/* A node without the template's own attribute. */
+static gboolean
+stamp_none(gpointer data, guint device, DraAttribute *attr)
+{
+	(void)data;
+	(void)device;
+	(void)attr;
+	return FALSE;
+}
+
+/*
+ * Stamping (dra_input_stamp_slice): node-1 shares nothing (no node before), so it
+ * is no template; node-2 shares, so it is; a stamp of it for node-9 is what
+ * converting node-9's slice would give (node-3 above: node-2's shared array, its
+ * own uuid), with node-2's other arrays; a stamp whose own value is missing is
+ * NULL. After setup's node-4 (a100, no sharing) and the allNodes slices (not
+ * node-local, no effect) the driver has no template.
+ */
+static void
+test_share_stamp(void **state)
+{
+	Fixture *f = *state;
+	g_autoptr(DraInput) input = dra_input_new();
+	const DraSlice *s[2];
+	const DraSlice *stamped;
+	DraStamp st = { "s9", "node-9", "node-9", 1, 1, stamp_uuid, (gpointer) "u-9" };
+
+	assert_null(dra_input_stamp_template(f->input, "gpu.example.com"));
+	for (guint i = 0; i < 2; i++) {
+		s[i] = dra_input_slice(input, k8s_object_as_resource_slice(k8s_object_set_get_kind(
+		                                      f->set, K8S_KIND_RESOURCE_SLICE, i)));
+		assert_ptr_equal(dra_input_stamp_template(input, "gpu.example.com"),
+		                 i == 0 ? NULL : s[1]);
+	}
+	stamped = dra_input_stamp_slice(input, s[1], &st);
+	assert_non_null(stamped);
+	assert_string_equal(stamped->pool, "node-9");
+	assert_string_equal(stamped->node_name, "node-9");
+	assert_int_equal(stamped->n_devices, 1);
+	assert_ptr_equal(stamped->devices[0].attributes, s[1]->devices[0].attributes);
+	assert_ptr_equal(stamped->devices[0].capacity, s[1]->devices[0].capacity);
+	assert_int_equal(stamped->devices[0].n_node_attributes, 1);
+	assert_string_equal(stamped->devices[0].node_attributes[0].name, "uuid");
+	assert_int_equal(stamped->devices[0].node_attributes[0].kind, DRA_ATTR_STRING);
+	assert_string_equal(stamped->devices[0].node_attributes[0].string_value, "u-9");
+	assert_string_equal(s[1]->devices[0].node_attributes[0].string_value, "u-2");
+	/* not the template until added */
+	assert_ptr_equal(dra_input_stamp_template(input, "gpu.example.com"), s[1]);
+	dra_input_stamp_add(input, stamped);
+	assert_ptr_equal(dra_input_stamp_template(input, "gpu.example.com"), stamped);
+	st.own_value = stamp_none;
+	assert_null(dra_input_stamp_slice(input, stamped, &st));
+	s[0] = dra_input_slice(input, k8s_object_as_resource_slice(k8s_object_set_get_kind(
+	                                      f->set, K8S_KIND_RESOURCE_SLICE, 3)));
+	assert_null(dra_input_stamp_template(input, "gpu.example.com"));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_share_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_share_cel, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_share_stamp, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

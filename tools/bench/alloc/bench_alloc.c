@@ -55,7 +55,7 @@ cpu_us(void)
 	return (gint64)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static const DraSelectorOps ops = { b_compile, b_eval, b_free, NULL };
+static const DraSelectorOps ops = { b_compile, b_eval, b_free, NULL, NULL };
 static const DraClass gpu_class = { "gpu", (const char *const[]){ "gpu.example.com" }, 1, NULL, 0 };
 
 typedef struct {
