@@ -187,7 +187,8 @@ typedef struct {
  * and ClusterPod (issue 19 item 2: millions of finished pods).
  */
 typedef struct {
-	char *name; /* the ClusterPod's, taken over; NULL: the slot is not a retired pod */
+	/* the ClusterPod's, taken over; NULL: the builder's namer gives it */
+	char *name;
 	union {
 		guint one;   /* the last placement's device when it had one */
 		guint *many; /* or its devices */
@@ -197,7 +198,8 @@ typedef struct {
 	guint node; /* G_MAXUINT: none */
 	guint n_devices, n_history, restarts;
 	guint8 phase;
-	guint8 shares; /* user claims, a co-tenant or a sharing config (query.c) */
+	guint8 shares;  /* user claims, a co-tenant or a sharing config (query.c) */
+	guint8 retired; /* FALSE: the slot is not a retired pod */
 } ClusterSimRetired;
 
 /* A pod made again at its arrival (cluster_arrivals.c): what of its set-up

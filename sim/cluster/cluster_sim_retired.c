@@ -11,6 +11,8 @@
  * The requests are gone: the sampler read them for its task mix at set-up
  * (scenario_sample__add_pod_task).
  */
+#include <string.h>
+
 #include "cluster-private.h"
 #include "cluster_query.h"
 #include "cluster_sim.h"
@@ -32,13 +34,22 @@ record_slot(ClusterSim *self, guint index)
 	return &g_array_index(self->retired, ClusterSimRetired, index);
 }
 
+/* The namer of parked pods gives this one's name too: no copy kept (2,000,000
+ * pods: 64 MB of names). */
+static gboolean
+named_by_builder(const ClusterSim *self, const ClusterSimPod *sp)
+{
+	return self->name_of != NULL &&
+	       strcmp(self->name_of(self->build_data, sp->index), sp->pod->name) == 0;
+}
+
 void
 cluster_sim__retire_pod(ClusterSim *self, ClusterSimPod *sp)
 {
 	ClusterSimRetired *r = record_slot(self, sp->index);
 
 	*r = (ClusterSimRetired){
-		.name = g_steal_pointer(&sp->pod->name),
+		.name = named_by_builder(self, sp) ? NULL : g_steal_pointer(&sp->pod->name),
 		.history = g_steal_pointer(&sp->history),
 		.arrival = sp->work.arrival,
 		.bound_at = sp->bound_at,
@@ -50,6 +61,7 @@ cluster_sim__retire_pod(ClusterSim *self, ClusterSimPod *sp)
 		.restarts = sp->restarts,
 		.phase = (guint8)sp->phase,
 		.shares = shares_by_config(sp),
+		.retired = TRUE,
 	};
 	/* what cluster_sim_get_pod_devices answers: the last bind's, if any */
 	if (sp->node != NULL && sp->bound_at >= 0) {
@@ -72,7 +84,7 @@ cluster_sim__retired(const ClusterSim *self, guint index)
 	if (self->retired == NULL || index >= self->retired->len)
 		return NULL;
 	r = &g_array_index(self->retired, ClusterSimRetired, index);
-	return r->name != NULL ? r : NULL;
+	return r->retired ? r : NULL;
 }
 
 const guint *
@@ -87,7 +99,7 @@ cluster_sim__retired_free(ClusterSim *self)
 	for (guint i = 0; self->retired != NULL && i < self->retired->len; i++) {
 		ClusterSimRetired *r = &g_array_index(self->retired, ClusterSimRetired, i);
 
-		if (r->name == NULL)
+		if (!r->retired)
 			continue;
 		g_free(r->name);
 		if (r->n_devices > 1)
@@ -113,7 +125,8 @@ cluster_sim_get_pod_name(const ClusterSim *self, guint index)
 	if (sp != NULL)
 		return sp->pod->name;
 	r = cluster_sim__retired(self, index);
-	return r != NULL ? r->name : self->name_of(self->build_data, index); /* parked */
+	/* parked, or retired with the name the namer gives */
+	return r != NULL && r->name != NULL ? r->name : self->name_of(self->build_data, index);
 }
 
 const ClusterResources *

@@ -408,6 +408,9 @@ test_sim_query__parked_pods_made_at_arrival(void **state)
 	cluster_sim_get_ledger(f.sim, &ledger);
 	assert_int_equal(ledger.arrived, 4);
 	assert_int_equal(ledger.completed, 4);
+	/* retired, their names come from the namer (no copy kept) */
+	for (guint i = 0; i < G_N_ELEMENTS(parked_names); i++)
+		assert_string_equal(cluster_sim_get_pod_name(f.sim, i), parked_names[i]);
 	g_array_unref(b.built);
 	fixture_clear(&f);
 }
