@@ -87,6 +87,9 @@ struct CelDraView {
 
 /* A (table, domain, id) key, interned: "a<len(domain)>:domain/id", or 'c' for capacity. */
 CelDraAtom cel_dra_atom(gboolean capacity, const char *domain, const char *id);
+/* The same for @domain and @id already interned (g_intern_string): a pointer-keyed cache in
+ * front of cel_dra_atom, so building a device view does not format and hash each key again. */
+CelDraAtom cel_dra_atom_interned(gboolean capacity, const char *domain, const char *id);
 
 typedef enum {
 	CEL_DRA_SLOT_OTHER = 0, /* lists and anything else: the fast path gives up */

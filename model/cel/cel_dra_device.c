@@ -451,7 +451,7 @@ table_put(CelDraDevice *self, GArray *entries, const char *name, CelValue value)
 		e.domain = g_intern_string(domain);
 		e.id = g_intern_string(slash + 1);
 	}
-	e.atom = cel_dra_atom(entries == self->build->capacity, e.domain, e.id);
+	e.atom = cel_dra_atom_interned(entries == self->build->capacity, e.domain, e.id);
 	e.value = value;
 	gboolean replaced = FALSE;
 	for (guint i = 0; i < entries->len && !replaced; i++) {

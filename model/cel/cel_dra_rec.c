@@ -23,6 +23,48 @@ cel_dra_atom(gboolean capacity, const char *domain, const char *id)
 	return g_intern_string(s);
 }
 
+/* Interned (domain, id) pointers name their strings, so they key the atom without reading the
+ * text. Kept for the process like the shapes below: one entry per distinct attribute name. */
+typedef struct {
+	const char *domain, *id;
+	gboolean capacity;
+} AtomKey;
+
+static GMutex atoms_lock;
+static GHashTable *atoms; /* AtomKey * -> CelDraAtom */
+
+static guint
+atom_key_hash(gconstpointer p)
+{
+	const AtomKey *k = p;
+	return (g_direct_hash(k->domain) * 31u + g_direct_hash(k->id)) * 2u + (guint)k->capacity;
+}
+
+static gboolean
+atom_key_equal(gconstpointer a, gconstpointer b)
+{
+	const AtomKey *x = a, *y = b;
+	return x->domain == y->domain && x->id == y->id && x->capacity == y->capacity;
+}
+
+CelDraAtom
+cel_dra_atom_interned(gboolean capacity, const char *domain, const char *id)
+{
+	AtomKey key = { domain, id, capacity != FALSE };
+
+	g_mutex_lock(&atoms_lock);
+	if (atoms == NULL) {
+		atoms = g_hash_table_new(atom_key_hash, atom_key_equal);
+	}
+	CelDraAtom atom = g_hash_table_lookup(atoms, &key);
+	if (atom == NULL) {
+		atom = cel_dra_atom(key.capacity, domain, id);
+		g_hash_table_insert(atoms, g_memdup2(&key, sizeof key), (gpointer)atom);
+	}
+	g_mutex_unlock(&atoms_lock);
+	return atom;
+}
+
 /* ---- shapes ---- */
 
 static GMutex shapes_lock;
