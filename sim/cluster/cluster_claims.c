@@ -63,6 +63,9 @@ cluster_claims_free(ClusterClaims *self)
 	g_free(self);
 }
 
+/* room for generate_base: 57 bytes at most (the cut parts and one dash) */
+#define GENERATED_BASE_MAX 64
+
 static ClusterClaim *
 insert(ClusterClaims *self, char *name)
 {
@@ -84,26 +87,38 @@ cluster_claims_add(ClusterClaims *self, const char *name)
 	return insert(self, g_strdup(name));
 }
 
-/* handleClaim's generateName: proportional truncation past maxBaseLen (57). */
-static char *
-generate_base(const char *pod, const char *pod_claim)
+/* handleClaim's generateName: "pod-claim-", or, past maxBaseLen (57), each part cut in
+ * proportion and no trailing dash. Written into @out (at most 57 bytes, no NUL): every DRA
+ * pod's claim is named here at its arrival, so no formatting and no allocation. */
+static gsize
+generate_base(const char *pod, const char *pod_claim, char out[GENERATED_BASE_MAX])
 {
 	gsize pod_len = strlen(pod), claim_len = strlen(pod_claim);
 	gsize len = pod_len + claim_len + 2;
+	gboolean cut = len > 57;
+	gsize pod_keep = cut ? pod_len * 57 / len : pod_len;
+	gsize claim_keep = cut ? claim_len * 57 / len : claim_len;
+	gsize n = 0;
 
-	if (len <= 57)
-		return g_strdup_printf("%s-%s-", pod, pod_claim);
-	return g_strdup_printf("%.*s-%.*s", (int)(pod_len * 57 / len), pod,
-	                       (int)(claim_len * 57 / len), pod_claim);
+	memcpy(out, pod, pod_keep);
+	n += pod_keep;
+	out[n++] = '-';
+	memcpy(out + n, pod_claim, claim_keep);
+	n += claim_keep;
+	if (!cut)
+		out[n++] = '-';
+	return n;
 }
 
 /* names.SimpleNameGenerator: base cut to 58 characters, then 5 random ones. */
 static char *
-generate_name(ClusterClaims *self, const char *base)
+generate_name(ClusterClaims *self, const char *base, gsize base_len)
 {
-	GString *name = g_string_new_len(base, MIN(strlen(base), (gsize)58));
+	gsize keep = MIN(base_len, (gsize)58);
+	char *name = g_malloc(keep + 6);
 	guint64 counter = self->counter++;
 
+	memcpy(name, base, keep);
 	for (guint i = 0; i < 5; i++) {
 		guint32 k;
 
@@ -113,22 +128,24 @@ generate_name(ClusterClaims *self, const char *base)
 			k = (guint32)(counter % (sizeof(alphanums) - 1));
 			counter /= sizeof(alphanums) - 1;
 		}
-		g_string_append_c(name, alphanums[k]);
+		name[keep + i] = alphanums[k];
 	}
-	return g_string_free(name, FALSE);
+	name[keep + 5] = '\0';
+	return name;
 }
 
 ClusterClaim *
 cluster_claims_generate(ClusterClaims *self, const char *pod_name, const char *pod_claim_name)
 {
-	g_autofree char *base = generate_base(pod_name, pod_claim_name);
-	char *name = generate_name(self, base);
+	char base[GENERATED_BASE_MAX];
+	gsize base_len = generate_base(pod_name, pod_claim_name, base);
+	char *name = generate_name(self, base, base_len);
 	ClusterClaim *claim;
 
 	/* The apiserver retries a taken generated name; so do we. */
 	while (g_hash_table_contains(self->by_name, name)) {
 		g_free(name);
-		name = generate_name(self, base);
+		name = generate_name(self, base, base_len);
 	}
 	claim = insert(self, name);
 	claim->owner_pod = g_strdup(pod_name);

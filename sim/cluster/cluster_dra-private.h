@@ -65,6 +65,7 @@ struct ClusterDra {
 	GPtrArray *allocated;      /* per cycle: the pod's allocated ClusterClaim * */
 	GPtrArray *label_keys;     /* scratch for the DraNode of a filter call */
 	GPtrArray *label_values;
+	GString *template_key; /* scratch "namespace/name" of a claim's template (claim_spec) */
 	const ClusterNode *labels_node; /* the node of the current allocator call */
 	GArray *node_refs; /* NodeRef by ClusterNode.index: the allocator's per-node state */
 	/* the last reason; a fixed buffer, so reasons handed out never dangle */

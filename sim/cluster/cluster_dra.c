@@ -80,6 +80,7 @@ cluster_dra_new(const DraFeatures *features)
 	self->allocated = g_ptr_array_new();
 	self->label_keys = g_ptr_array_new();
 	self->label_values = g_ptr_array_new();
+	self->template_key = g_string_new(NULL);
 	self->node_refs = g_array_new(FALSE, TRUE, sizeof(NodeRef));
 	self->ext_classes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->sig_dirty = g_ptr_array_new();
@@ -99,6 +100,7 @@ cluster_dra_free(ClusterDra *self)
 	g_hash_table_unref(self->classes);
 	g_hash_table_unref(self->templates);
 	g_hash_table_unref(self->template_claims);
+	g_string_free(self->template_key, TRUE);
 	g_hash_table_unref(self->node_devices);
 	g_hash_table_unref(self->renamed);
 	for (guint i = 0; i < self->pods->len; i++)
@@ -279,14 +281,18 @@ template_claim(ClusterDra *self,
 static gboolean
 claim_spec(ClusterDra *self, const PodRef *ref, const K8sPodResourceClaim *rc, ClusterClaim *c)
 {
-	g_autofree char *key = NULL;
+	const char *key;
 	const K8sResourceClaimTemplate *tmpl;
 
 	if (c->user_data != NULL)
 		return TRUE;
 	if (rc->resource_claim_template_name == NULL)
 		return FALSE;
-	key = ns_key(ref->namespace_, rc->resource_claim_template_name);
+	/* ns_key's spelling in a reused buffer: every pod's claims come here at its first cycle */
+	g_string_assign(self->template_key, ref->namespace_ != NULL ? ref->namespace_ : "default");
+	g_string_append_c(self->template_key, '/');
+	g_string_append(self->template_key, rc->resource_claim_template_name);
+	key = self->template_key->str;
 	tmpl = g_hash_table_lookup(self->templates, key);
 	if (tmpl == NULL)
 		return FALSE;

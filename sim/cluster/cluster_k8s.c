@@ -38,15 +38,28 @@ amount(gint slot, const K8sQty *qty)
 	return k8s_quantity_value(&qty->value);
 }
 
+/* Where a resource list sits: a node's, or a container's (formatted only for an error, since
+ * every pod is built again at its arrival, sim/world/world_run_pods.c). */
+typedef struct {
+	const char *path; /* a node's list, or the pod's prefix ("spec.") */
+	const char *list; /* NULL for a node, "containers" or "initContainers" */
+	guint index;
+} ResourcesPath;
+
 static gint
-slot_of(ClusterResNames *names, const K8sQtyPair *pair, K8sDiagList *diags, const char *path)
+slot_of(ClusterResNames *names, const K8sQtyPair *pair, K8sDiagList *diags, const ResourcesPath *at)
 {
 	gint slot = cluster_res_names_intern(names, pair->key);
 
-	if (slot < 0)
+	if (slot < 0) {
+		g_autofree char *path = at->list == NULL
+		                                ? g_strdup(at->path)
+		                                : g_strdup_printf("%s%s[%u].resources", at->path,
+		                                                  at->list, at->index);
 		k8s_diag_list_error(diags, &pair->pos, path,
 		                    "too many distinct resource names: drasim models at most %d",
 		                    CLUSTER_RES_MAX);
+	}
 	return slot;
 }
 
@@ -65,7 +78,7 @@ static gboolean
 container_requests(const K8sContainer *c,
                    ClusterResNames *names,
                    K8sDiagList *diags,
-                   const char *path,
+                   const ResourcesPath *at,
                    Requests *out)
 {
 	const K8sQtyMap *req = &c->resources.requests, *lim = &c->resources.limits;
@@ -78,7 +91,7 @@ container_requests(const K8sContainer *c,
 
 		if (!is_req && has_key(req, pair->key))
 			continue;
-		slot = slot_of(names, pair, diags, path);
+		slot = slot_of(names, pair, diags, at);
 		if (slot < 0)
 			return FALSE;
 		out->value.v[slot] = amount(slot, &pair->value);
@@ -111,12 +124,11 @@ pod_requests(ClusterPod *pod,
 		gboolean is_init = i >= spec->n_containers;
 		guint k = is_init ? i - spec->n_containers : i;
 		const K8sContainer *c = is_init ? &spec->init_containers[k] : &spec->containers[k];
-		g_autofree char *cpath = g_strdup_printf(
-		        "%s%s[%u].resources", path, is_init ? "initContainers" : "containers", k);
+		ResourcesPath at = { path, is_init ? "initContainers" : "containers", k };
 		Requests r;
 		ClusterResources nz;
 
-		if (!container_requests(c, names, diags, cpath, &r))
+		if (!container_requests(c, names, diags, &at, &r))
 			return FALSE;
 		nonzero(&r, &nz);
 		for (guint s = 0; s < CLUSTER_RES_MAX; s++) {
@@ -226,7 +238,9 @@ cluster_k8s_node_new(const K8sNode *node, ClusterResNames *names, K8sDiagList *d
 {
 	g_autoptr(ClusterNode) out = cluster_node_new(node->obj.metadata.name);
 	const K8sQtyMap *alloc = node->allocatable.n > 0 ? &node->allocatable : &node->capacity;
-	const char *path = node->allocatable.n > 0 ? "status.allocatable" : "status.capacity";
+	const ResourcesPath at = { node->allocatable.n > 0 ? "status.allocatable"
+		                                           : "status.capacity",
+		                   NULL, 0 };
 
 	for (guint i = 0; i < node->obj.metadata.labels.n; i++)
 		cluster_node_set_label(out, node->obj.metadata.labels.items[i].key,
@@ -236,7 +250,7 @@ cluster_k8s_node_new(const K8sNode *node, ClusterResNames *names, K8sDiagList *d
 		                       effect_from(node->taints[i].effect));
 	out->unschedulable = node->unschedulable;
 	for (guint i = 0; i < alloc->n; i++) {
-		gint slot = slot_of(names, &alloc->items[i], diags, path);
+		gint slot = slot_of(names, &alloc->items[i], diags, &at);
 
 		if (slot < 0)
 			return NULL;
