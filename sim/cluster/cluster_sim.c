@@ -229,6 +229,8 @@ cluster_sim_free(ClusterSim *self)
 	g_array_unref(self->placed);
 	g_array_unref(self->arrivals);
 	g_ptr_array_unref(self->no_claims);
+	if (self->changed_nodes != NULL)
+		g_array_unref(self->changed_nodes);
 	if (self->invariant_sums != NULL)
 		g_array_unref(self->invariant_sums);
 	cluster_journal_free(self->journal);

@@ -495,6 +495,7 @@ build_world(WorldRun *run, ClusterSimConfig *config)
 		                    mode->name, CLUSTER_RES_MAX);
 	run->sampler = scenario_sample__new(run->env.sc, mode, run->env.sim, run->env.names,
 	                                    run->pods, scenario_xlate__claim_shape);
+	scenario_sample__follow_changes(run->sampler, run->env.sim);
 	if (run->env.dra != NULL) {
 		cluster_dra_attach(run->env.dra, run->env.sim);
 		add_dra_claims(run);
