@@ -191,6 +191,8 @@ void hw_device__attr_bool(HwDevice *device, const char *name, gboolean value);
 void hw_qty__append(GArray *array, const char *name, gint64 value, HwQtyFormat format);
 HwConsumption *hw_device__consume(HwDevice *device, const char *counter_set);
 HwSlice *hw_slice__new(const char *driver, const char *node_name, guint index);
+/* The name hw_slice__new() gives: "<node>-<driver>-<5 hashed letters>". */
+char *hw__slice_name(const char *driver, const char *node_name, guint index);
 HwCounterSet *hw_counter_set__new(const char *name);
 void hw_counter_set__free(HwCounterSet *set);
 /* A stable pseudo-random lowercase suffix for generated names. */

@@ -135,12 +135,12 @@ hw_counter_set__free(HwCounterSet *set)
 	g_free(set);
 }
 
-HwSlice *
-hw_slice__new(const char *driver, const char *node_name, guint index)
+char *
+hw__slice_name(const char *driver, const char *node_name, guint index)
 {
-	HwSlice *slice = g_new0(HwSlice, 1);
 	HwText text;
 	g_autofree char *suffix = NULL;
+	char *name;
 
 	hw__text_init(&text);
 	hw__text_add(&text, node_name);
@@ -156,8 +156,17 @@ hw_slice__new(const char *driver, const char *node_name, guint index)
 	hw__text_add(&text, driver);
 	hw__text_add(&text, "-");
 	hw__text_add(&text, suffix);
-	slice->name = g_strndup(text.str, text.len);
+	name = g_strndup(text.str, text.len);
 	hw__text_clear(&text);
+	return name;
+}
+
+HwSlice *
+hw_slice__new(const char *driver, const char *node_name, guint index)
+{
+	HwSlice *slice = g_new0(HwSlice, 1);
+
+	slice->name = hw__slice_name(driver, node_name, index);
 	slice->driver = g_strdup(driver);
 	slice->node_name = g_strdup(node_name);
 	slice->pool = g_strdup(node_name);

@@ -504,6 +504,38 @@ test_publish__hashed_names(void **state)
 	(void)state;
 }
 
+/* The dranet slice of node-a renewed for node-b is the one node-b publishes (the
+ * YAML of both, whole: names, pool, macs and every shape attribute); a node of
+ * another shape (other NICs) is refused and leaves the slice as it was. */
+static void
+test_publish__dranet_renew(void **state)
+{
+	const HwNodeShape *dgx = hw_catalog_lookup_shape(catalog, "dgx-h100");
+	g_autoptr(HwNode) a = hw_node_new(dgx, "node-a");
+	g_autoptr(HwNode) b = hw_node_new(dgx, "a-much-longer-node-name-b");
+	g_autoptr(HwNode) p4d =
+	        hw_node_new(hw_catalog_lookup_shape(catalog, "aws-p4d.24xlarge"), "node-a");
+	g_autoptr(HwSlice) renewed = hw_publish_dranet(a);
+	g_autoptr(HwSlice) fresh = hw_publish_dranet(b);
+	g_autoptr(GPtrArray) nodes = g_ptr_array_new();
+	g_autoptr(GPtrArray) one = g_ptr_array_new();
+	g_autoptr(GPtrArray) other = g_ptr_array_new();
+	g_autofree char *before = NULL, *want = NULL, *got = NULL, *after = NULL;
+
+	g_ptr_array_add(one, renewed);
+	g_ptr_array_add(other, fresh);
+	before = hw_yaml_write_list(nodes, NULL, one);
+	want = hw_yaml_write_list(nodes, NULL, other);
+	assert_string_not_equal(before, want);
+	assert_false(hw_publish_dranet_renew(renewed, p4d));
+	after = hw_yaml_write_list(nodes, NULL, one);
+	assert_string_equal(after, before);
+	assert_true(hw_publish_dranet_renew(renewed, b));
+	got = hw_yaml_write_list(nodes, NULL, one);
+	assert_string_equal(got, want);
+	(void)state;
+}
+
 int
 main(void)
 {
@@ -513,6 +545,7 @@ main(void)
 		cmocka_unit_test(test_publish__stranded),
 		cmocka_unit_test(test_publish__names),
 		cmocka_unit_test(test_publish__hashed_names),
+		cmocka_unit_test(test_publish__dranet_renew),
 		cmocka_unit_test(test_publish__dynamic_mig),
 		cmocka_unit_test(test_publish__dynamic_layouts),
 		cmocka_unit_test(test_publish__p4d_nics),
