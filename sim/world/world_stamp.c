@@ -48,7 +48,8 @@ own_value(gpointer data, guint device, DraAttribute *attr)
 	text = a->type == HW_ATTR_STRING || a->type == HW_ATTR_VERSION;
 	attr->int_value = a->type == HW_ATTR_INT ? a->num : 0;
 	attr->bool_value = a->type == HW_ATTR_BOOL && a->num != 0;
-	attr->string_value = text ? k8s_object_set_intern(src->set, a->str) : NULL;
+	/* a node's own text (uuid, mac): nothing to share it with, so not looked up */
+	attr->string_value = text ? k8s_object_set_copy_text(src->set, a->str) : NULL;
 	return TRUE;
 }
 
