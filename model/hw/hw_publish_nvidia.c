@@ -67,12 +67,18 @@ static void
 add_common_attrs(HwDevice *device, const HwGpu *gpu, const HwPublishOptions *options)
 {
 	const HwGpuModel *model = gpu->model;
-	g_autofree char *cc = g_strdup_printf("%u.%u.0", model->cc_major, model->cc_minor);
+	HwText cc;
 
+	hw__text_init(&cc);
+	hw__text_add_uint(&cc, model->cc_major);
+	hw__text_add(&cc, ".");
+	hw__text_add_uint(&cc, model->cc_minor);
+	hw__text_add(&cc, ".0");
 	hw_device__attr_string(device, "productName", model->product_name);
 	hw_device__attr_string(device, "brand", model->brand);
 	hw_device__attr_string(device, "architecture", model->architecture);
-	hw_device__attr_version(device, "cudaComputeCapability", cc);
+	hw_device__attr_version(device, "cudaComputeCapability", cc.str);
+	hw__text_clear(&cc);
 	hw_device__attr_version(device, "driverVersion", options->driver_version);
 	hw_device__attr_version(device, "cudaDriverVersion", options->cuda_driver_version);
 	if (options->naming == HW_NAMING_V25_3) {
@@ -87,9 +93,14 @@ add_common_attrs(HwDevice *device, const HwGpu *gpu, const HwPublishOptions *opt
 static HwDevice *
 full_gpu_new(const HwGpu *gpu, const HwPublishOptions *options)
 {
-	g_autofree char *name = g_strdup_printf("gpu-%u", gpu->minor);
-	HwDevice *device = hw_device__new(name);
+	HwText name;
+	HwDevice *device;
 
+	hw__text_init(&name);
+	hw__text_add(&name, "gpu-");
+	hw__text_add_uint(&name, gpu->minor);
+	device = hw_device__new(name.str);
+	hw__text_clear(&name);
 	hw_device__attr_string(device, "type", "gpu");
 	hw_device__attr_string(device, "uuid", gpu->uuid);
 	add_common_attrs(device, gpu, options);
@@ -138,8 +149,15 @@ mig_device_new(const HwGpu *gpu,
 	hw_device__attr_string(device, "type", "mig");
 	if (!dynamic) {
 		/* A dynamic device has no UUID until it is created at prepare time. */
-		g_autofree char *seed = g_strdup_printf("%s/%u", gpu->uuid, inst->start);
-		g_autofree char *uuid = hw__uuid("MIG-", seed);
+		HwText seed;
+		g_autofree char *uuid = NULL;
+
+		hw__text_init(&seed);
+		hw__text_add(&seed, gpu->uuid);
+		hw__text_add(&seed, "/");
+		hw__text_add_uint(&seed, inst->start);
+		uuid = hw__uuid("MIG-", seed.str);
+		hw__text_clear(&seed);
 		hw_device__attr_string(device, "uuid", uuid);
 	}
 	hw_device__attr_string(device, "parentUUID", gpu->uuid);

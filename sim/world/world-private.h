@@ -218,9 +218,12 @@ typedef struct {
 	ScenarioGpuSpec *gpuspec; /* the trace's gpu_spec in this world */
 	K8sObjectSet *published;
 	K8sObjectSet *scratch; /* dra world: one node's objects, their text in published's */
-	GArray *pods;          /* ScenarioPod */
-	GArray *pending;       /* guint64 samples */
-	GArray *alloc;         /* double samples: busy devices / devices */
+	/* world_stamp.c: the last stamped node's dranet slice, renewed for the next one */
+	HwSlice *stamp_nics;
+	const HwNodeShape *stamp_nics_shape;
+	GArray *pods;    /* ScenarioPod */
+	GArray *pending; /* guint64 samples */
+	GArray *alloc;   /* double samples: busy devices / devices */
 	uint32_t kind_sample;
 	SimTime last_sample; /* time of the last sample, -1 before the first */
 	guint64 max_samples; /* the sampled values limit over the series */

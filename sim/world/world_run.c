@@ -401,6 +401,7 @@ run_clear(WorldRun *run)
 	g_clear_pointer(&run->env.loop, sim_loop_free);
 	g_clear_pointer(&run->env.names, cluster_res_names_free);
 	g_clear_pointer(&run->scratch, k8s_object_set_free); /* before the set it borrows from */
+	g_clear_pointer(&run->stamp_nics, hw_slice_free);
 	g_clear_pointer(&run->published, k8s_object_set_free);
 	g_clear_pointer(&run->inventory, k8s_object_set_free);
 	g_clear_pointer(&run->unpinned, g_ptr_array_unref);
