@@ -263,6 +263,7 @@ struct ClusterSim {
 	/* cluster_sim_nodes.c: the nodes changed since the log was last taken
 	 * (cluster_sim_log_node_changes), each once; NULL: nobody reads it */
 	GArray *changed_nodes; /* guint node indexes */
+	guint n_devices;       /* over all nodes (cluster_sim_get_n_devices) */
 };
 
 #define CLUSTER_PRIO_ARRIVAL 5 /* after node, delete and backoff events at one time */

@@ -248,6 +248,7 @@ cluster_sim_add_node(ClusterSim *self,
 	sn->node = node;
 	sn->index = self->nodes->len;
 	sn->n_devices = n_devices;
+	self->n_devices += n_devices;
 	sn->devices = g_new0(ClusterSimDevice, MAX(n_devices, 1));
 	for (guint d = 0; d < n_devices; d++) {
 		sn->devices[d].dev = devices[d];
@@ -770,4 +771,10 @@ cluster_sim_get_capacity(const ClusterSim *self,
 	*n_devices = n;
 	*compute = c;
 	*mem_bytes = m;
+}
+
+guint
+cluster_sim_get_n_devices(const ClusterSim *self)
+{
+	return self->n_devices;
 }

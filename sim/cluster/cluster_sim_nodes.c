@@ -345,6 +345,7 @@ on_reconfigured(SimLoop *loop, const SimEvent *ev, gpointer data)
 	}
 	g_free(sn->devices);
 	sn->devices = g_new0(ClusterSimDevice, MAX(sn->n_next_devices, 1));
+	self->n_devices = self->n_devices - sn->n_devices + sn->n_next_devices;
 	sn->n_devices = sn->n_next_devices;
 	for (guint d = 0; d < sn->n_devices; d++) {
 		sn->devices[d].dev = sn->next_devices[d];

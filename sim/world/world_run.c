@@ -267,14 +267,12 @@ add_taint_rules(WorldRun *run)
 static void
 append_alloc_sample(WorldRun *run)
 {
-	guint n_devices = 0;
-	double compute = 0;
-	gint64 mem = 0;
+	guint n_devices;
 	double ratio;
 
 	if (run->dynamic)
 		return;
-	cluster_sim_get_capacity(run->env.sim, &n_devices, &compute, &mem);
+	n_devices = cluster_sim_get_n_devices(run->env.sim);
 	ratio = n_devices > 0 ? cluster_sim_get_busy_devices(run->env.sim)->value / n_devices : 0.0;
 	g_array_append_val(run->alloc, ratio);
 }

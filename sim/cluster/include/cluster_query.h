@@ -121,6 +121,8 @@ void cluster_sim_get_capacity(const ClusterSim *self,
                               guint *n_devices,
                               double *compute,
                               gint64 *mem_bytes);
+/* The count alone, kept as nodes are added and reconfigured (no pass over the nodes). */
+guint cluster_sim_get_n_devices(const ClusterSim *self);
 
 /* The simulated time now. */
 SimTime cluster_sim_get_now(const ClusterSim *self);
