@@ -166,6 +166,40 @@ node_nics(WorldRun *run, const HwNode *node)
 	return run->stamp_nics;
 }
 
+static gboolean
+stamp_reference(void)
+{
+	return g_strcmp0(g_getenv("DRASIM_STAMP_REFERENCE"), "1") == 0;
+}
+
+static gboolean
+same_options(const HwPublishOptions *a, const HwPublishOptions *b)
+{
+	return a->dynamic_mig == b->dynamic_mig && a->k8s_1_35 == b->k8s_1_35 &&
+	       a->naming == b->naming && g_strcmp0(a->driver_version, b->driver_version) == 0 &&
+	       g_strcmp0(a->cuda_driver_version, b->cuda_driver_version) == 0;
+}
+
+const GPtrArray *
+scenario_stamp__gpu_slices(WorldRun *run,
+                           const HwNode *node,
+                           const char *layout,
+                           const HwPublishOptions *opts)
+{
+	if (run->stamp_gpus != NULL && run->stamp_gpus_shape == node->shape &&
+	    strcmp(run->stamp_gpus_layout, layout) == 0 &&
+	    same_options(&run->stamp_gpus_opts, opts) && !stamp_reference() &&
+	    hw_publish_nvidia_renew(run->stamp_gpus, node, opts))
+		return run->stamp_gpus;
+	g_clear_pointer(&run->stamp_gpus, g_ptr_array_unref);
+	g_free(run->stamp_gpus_layout);
+	run->stamp_gpus = hw_publish_nvidia(node, opts);
+	run->stamp_gpus_shape = node->shape;
+	run->stamp_gpus_layout = g_strdup(layout);
+	run->stamp_gpus_opts = *opts;
+	return run->stamp_gpus;
+}
+
 gboolean
 scenario_stamp__publish_dra(
         WorldRun *run, const HwNode *node, const GPtrArray *gpu_slices, const char *pool, guint k)
@@ -174,7 +208,7 @@ scenario_stamp__publish_dra(
 	g_autoptr(GPtrArray) slices = NULL;
 	HwSlice *nics;
 
-	if (k < 2 || g_strcmp0(g_getenv("DRASIM_STAMP_REFERENCE"), "1") == 0)
+	if (k < 2 || stamp_reference())
 		return publish_full(run, node, gpu_slices);
 	previous = g_strdup_printf("%s-%u", pool, k - 1);
 	slices = g_ptr_array_new();

@@ -536,6 +536,53 @@ test_publish__dranet_renew(void **state)
 	(void)state;
 }
 
+/* YAML of @slices alone. */
+static char *
+slices_yaml(const GPtrArray *slices)
+{
+	g_autoptr(GPtrArray) nodes = g_ptr_array_new();
+
+	return hw_yaml_write_list(nodes, NULL, slices);
+}
+
+/* node-a's gpu.nvidia.com slice renewed for node-b is node-b's, with MIG off and
+ * with static MIG (uuids, parentUUIDs, names); DynamicMIG and a node of another
+ * layout are refused and leave it as it was. */
+static void
+test_publish__nvidia_renew(void **state)
+{
+	static const char *const layouts[] = { "all-disabled", "1g.10gb@0,3g.40gb@4" };
+
+	for (guint l = 0; l < G_N_ELEMENTS(layouts); l++) {
+		g_autoptr(HwNode) a = catalog_node("dgx-h100", layouts[l]);
+		g_autoptr(HwNode) b = hw_node_new(hw_catalog_lookup_shape(catalog, "dgx-h100"),
+		                                  "a-much-longer-node-name-b");
+		g_autoptr(HwNode) other =
+		        catalog_node("dgx-h100", l == 0 ? "all-balanced" : "all-disabled");
+		g_autoptr(GPtrArray) renewed = publish(a, FALSE, FALSE);
+		g_autoptr(GPtrArray) fresh = NULL;
+		g_autofree char *before = slices_yaml(renewed), *want = NULL, *got = NULL;
+		g_autofree char *after = NULL;
+		HwPublishOptions options;
+
+		assert_true(hw_node_apply_layout(b, layouts[l], NULL));
+		fresh = publish(b, FALSE, FALSE);
+		want = slices_yaml(fresh);
+		assert_string_not_equal(before, want);
+		hw_publish_options_init(&options);
+		assert_false(hw_publish_nvidia_renew(renewed, other, &options));
+		options.dynamic_mig = TRUE;
+		assert_false(hw_publish_nvidia_renew(renewed, b, &options));
+		after = slices_yaml(renewed);
+		assert_string_equal(after, before);
+		options.dynamic_mig = FALSE;
+		assert_true(hw_publish_nvidia_renew(renewed, b, &options));
+		got = slices_yaml(renewed);
+		assert_string_equal(got, want);
+	}
+	(void)state;
+}
+
 int
 main(void)
 {
@@ -546,6 +593,7 @@ main(void)
 		cmocka_unit_test(test_publish__names),
 		cmocka_unit_test(test_publish__hashed_names),
 		cmocka_unit_test(test_publish__dranet_renew),
+		cmocka_unit_test(test_publish__nvidia_renew),
 		cmocka_unit_test(test_publish__dynamic_mig),
 		cmocka_unit_test(test_publish__dynamic_layouts),
 		cmocka_unit_test(test_publish__p4d_nics),
