@@ -407,6 +407,9 @@ run_clear(WorldRun *run)
 	g_clear_pointer(&run->unpinned, g_ptr_array_unref);
 	g_clear_pointer(&run->sim_nodes, g_hash_table_unref);
 	g_clear_pointer(&run->bound_load, g_hash_table_unref);
+	g_clear_pointer(&run->spec_memo.claims, g_strfreev);
+	g_clear_pointer(&run->spec_memo.templates, g_strfreev);
+	g_clear_pointer(&run->rebuild_diags, k8s_diag_list_free);
 	g_clear_pointer(&run->env.nodes, g_ptr_array_unref);
 	g_clear_pointer(&run->pending, g_array_unref);
 	g_clear_pointer(&run->alloc, g_array_unref);
