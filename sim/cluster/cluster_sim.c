@@ -66,6 +66,12 @@ rng_below(gpointer rng, guint32 n)
 	return sim_rng_uniform_int(rng, n);
 }
 
+static guint32
+rng_reservoir(gpointer rng, guint32 ties)
+{
+	return sim_rng_reservoir(rng, ties);
+}
+
 static void
 sim_node_free(gpointer data)
 {
@@ -171,6 +177,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	self->claims_rng = sim_rng_new(self->config.seed, "claims");
 	if (self->config.sched.rand == NULL) {
 		self->config.sched.rand = rng_below;
+		self->config.sched.reservoir = rng_reservoir;
 		self->config.sched.rand_data = self->sched_rng;
 	}
 	self->sched = cluster_sched_new(&self->config.sched);

@@ -92,8 +92,8 @@ struct ScenarioSampler {
 	GArray *frag;      /* double per sample */
 	GArray *occupancy; /* double per sample: occupied fraction of all physical GPUs */
 	double peak;
-	GPtrArray *pictures; /* Picture* */
-	GPtrArray *pod_devices;
+	GPtrArray *pictures;    /* Picture* */
+	GPtrArray *pod_devices; /* const char * per pod, interned in @strings; NULL: none */
 };
 
 /* measure_pictures.c */

@@ -546,47 +546,54 @@ scenario_sample__append_device_id(const ScenarioSampler *self,
 	return FALSE;
 }
 
-/* The compute devices of the pod's last bind (a device-plugin replica once per replica held). */
-static char *
-pod_devices(const ScenarioSampler *self, guint pod)
+/*
+ * The compute devices of the pod's last bind (a device-plugin replica once per
+ * replica held), built in @scratch and interned: pods that ran on the same
+ * devices share one copy (issue 19, item 2: one string a pod was 127 bytes,
+ * 250 MB at 2,000,000 pods, against 80,000 distinct lists on 10,000 nodes).
+ */
+static const char *
+pod_devices(ScenarioSampler *self, guint pod, GString *scratch)
 {
 	guint n = 0;
 	const guint *devs = cluster_sim_get_pod_devices(self->sim, pod, &n);
 	guint node = cluster_sim_get_pod_node_index(self->sim, pod);
 	const SampleNode *sn = node < self->nodes->len ? self->nodes->pdata[node] : NULL;
-	GString *out;
 
 	if (n == 0 || sn == NULL)
 		return NULL;
-	out = g_string_new(NULL);
+	g_string_truncate(scratch, 0);
 	for (guint i = 0; i < n; i++) {
 		if (devs[i] < sn->devs->len)
-			append_device_id(out, sn, &g_array_index(sn->devs, SampleDev, devs[i]));
+			append_device_id(scratch, sn, &g_array_index(sn->devs, SampleDev, devs[i]));
 	}
-	return g_string_free(out, out->len == 0);
+	return scratch->len > 0 ? g_string_chunk_insert_const(self->strings, scratch->str) : NULL;
 }
 
 void
 scenario_sample__add_pod_device(ScenarioSampler *self, guint pod, const char *kind, const char *id)
 {
-	char *old;
+	const char *old;
+	g_autofree char *joined = NULL;
 
 	if (self->pod_devices == NULL || pod >= self->pod_devices->len)
 		return;
 	old = self->pod_devices->pdata[pod];
-	self->pod_devices->pdata[pod] = old != NULL ? g_strdup_printf("%s,%s:%s", old, kind, id)
-	                                            : g_strdup_printf("%s:%s", kind, id);
-	g_free(old);
+	joined = old != NULL ? g_strdup_printf("%s,%s:%s", old, kind, id)
+	                     : g_strdup_printf("%s:%s", kind, id);
+	self->pod_devices->pdata[pod] = g_string_chunk_insert_const(self->strings, joined);
 }
 
 void
 scenario_sample__finish(ScenarioSampler *self)
 {
 	guint n = MIN(cluster_sim_get_n_pods(self->sim), self->pods->len);
+	g_autoptr(GString) scratch = g_string_new(NULL);
 
-	self->pod_devices = g_ptr_array_new_full(n, g_free);
+	/* the strings live in self->strings */
+	self->pod_devices = g_ptr_array_new_full(n, NULL);
 	for (guint i = 0; i < n; i++)
-		g_ptr_array_add(self->pod_devices, pod_devices(self, i));
+		g_ptr_array_add(self->pod_devices, (gpointer)pod_devices(self, i, scratch));
 	for (guint i = 0; i < self->nodes->len; i++)
 		((SampleNode *)self->nodes->pdata[i])->hw = NULL;
 	self->sim = NULL;

@@ -53,15 +53,16 @@ typedef struct {
 	SimTime end;      /* completion, -1 when not completed */
 	const char *node; /* the node it is bound to at the end, NULL when none */
 	double slowdown;  /* jct / work, < 0 when not completed */
-	ClusterPodPhase phase;
-	guint restarts;
-	guint attempts;      /* scheduling attempts */
-	gboolean never_runs; /* pending, and no pending event can change that (quiescent) */
-	gboolean shared;     /* a device of its last placement is shared (not exclusive) */
 	/* every placement when the row cannot tell them (evicted, or deleted
 	 * while bound); NULL otherwise (measure_placements.c) */
 	ScenarioPlacement *placements;
-	guint n_placements;
+	ClusterPodPhase phase;
+	guint restarts;
+	guint attempts; /* scheduling attempts */
+	/* 88 bytes a pod with the two flags in one word (issue 19: bytes per pod) */
+	guint n_placements : 30;
+	guint never_runs : 1; /* pending, and no pending event can change that (quiescent) */
+	guint shared : 1;     /* a device of its last placement is shared (not exclusive) */
 } ScenarioPodRecord;
 
 /* Why a run ended (docs/scenario.md, "How a run ends"). */
