@@ -210,6 +210,20 @@ void scenario_run__node_devices(const ScenarioMode *mode,
 
 /* ---- one run of a mode (world_run.c) ---- */
 
+/* What the DRA world reads of the last pod spec (its claim references and the
+ * sharing scenario_xlate__sharing gives), kept for the next pod of the same
+ * spec and namespace: a workload's pods share their template's spec. */
+typedef struct {
+	const K8sPodSpec *spec; /* NULL: nothing kept */
+	const char *ns;
+	GStrv claims, templates; /* cluster_dra_pod_claim_refs(spec), owned */
+	gboolean found;
+	ClusterShareMode mode;
+	ClusterTimeSliceInterval interval;
+	double mps_threads;
+	gint64 mem_limit;
+} WorldPodSpecMemo;
+
 /* What scenario_run() builds and drives for one mode; all owned by the run. */
 typedef struct {
 	/* sc, mode, loop, sim, dra, place, names, nodes, diags; notes are the result's.
@@ -245,6 +259,9 @@ typedef struct {
 	GPtrArray *unpinned;        /* char*: nodes this mode removed or drains */
 	GHashTable *sim_nodes;      /* world_start.c: node name -> ClusterNode* */
 	GHashTable *bound_load;     /* world_start.c: node name -> ClusterResources of bound pods */
+	WorldPodSpecMemo spec_memo; /* world_run_pods.c */
+	K8sDiagList
+	        *rebuild_diags; /* world_run_pods.c: scratch for a rebuild's notes, kept empty */
 } WorldRun;
 
 /*

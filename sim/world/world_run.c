@@ -267,14 +267,12 @@ add_taint_rules(WorldRun *run)
 static void
 append_alloc_sample(WorldRun *run)
 {
-	guint n_devices = 0;
-	double compute = 0;
-	gint64 mem = 0;
+	guint n_devices;
 	double ratio;
 
 	if (run->dynamic)
 		return;
-	cluster_sim_get_capacity(run->env.sim, &n_devices, &compute, &mem);
+	n_devices = cluster_sim_get_n_devices(run->env.sim);
 	ratio = n_devices > 0 ? cluster_sim_get_busy_devices(run->env.sim)->value / n_devices : 0.0;
 	g_array_append_val(run->alloc, ratio);
 }
@@ -409,6 +407,9 @@ run_clear(WorldRun *run)
 	g_clear_pointer(&run->unpinned, g_ptr_array_unref);
 	g_clear_pointer(&run->sim_nodes, g_hash_table_unref);
 	g_clear_pointer(&run->bound_load, g_hash_table_unref);
+	g_clear_pointer(&run->spec_memo.claims, g_strfreev);
+	g_clear_pointer(&run->spec_memo.templates, g_strfreev);
+	g_clear_pointer(&run->rebuild_diags, k8s_diag_list_free);
 	g_clear_pointer(&run->env.nodes, g_ptr_array_unref);
 	g_clear_pointer(&run->pending, g_array_unref);
 	g_clear_pointer(&run->alloc, g_array_unref);
@@ -498,6 +499,7 @@ build_world(WorldRun *run, ClusterSimConfig *config)
 		                    mode->name, CLUSTER_RES_MAX);
 	run->sampler = scenario_sample__new(run->env.sc, mode, run->env.sim, run->env.names,
 	                                    run->pods, scenario_xlate__claim_shape);
+	scenario_sample__follow_changes(run->sampler, run->env.sim);
 	if (run->env.dra != NULL) {
 		cluster_dra_attach(run->env.dra, run->env.sim);
 		add_dra_claims(run);
