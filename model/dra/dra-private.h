@@ -332,7 +332,10 @@ struct DraAllocator {
 	/* node signatures (dra_signature.c) */
 	GHashTable *sig_ids; /* canonical text -> id (1, 2, ...) */
 	GString *sig_text;   /* scratch */
-	DraNode labeled;     /* the current node with its labels filled in */
+	/* dra_signature.c: the node whose pools' shape was keyed last, in pools_epoch */
+	const DraNodePools *sig_last;
+	guint sig_last_epoch;
+	DraNode labeled; /* the current node with its labels filled in */
 
 	/* Filter timeout (dra_allocator_set_step_budget) */
 	guint64 step_budget;  /* allocateOne invocations per call; 0: no bound */

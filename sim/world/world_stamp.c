@@ -8,9 +8,10 @@
  * and slice names and the devices' own attributes (a GPU's uuid, a MIG device's
  * uuid and parentUUID, a NIC's mac). A stamp copies the allocator's input of the
  * node before with those replaced, the strings interned in the same place, so the
- * allocator reads what the conversion would have given (dra_k8s.h). What is left
- * per node to build is its Node object (validated as before) and hw_node_new()'s
- * HwSlices, which the simulation's devices and the sampler read anyway.
+ * allocator reads what the conversion would have given (dra_k8s.h). The node's
+ * HwSlices (which the simulation's devices and the sampler read) are the last
+ * node's renewed with its names, uuids and macs (hw_publish_*_renew), not built
+ * again; what is left per node to build is its Node object (validated as before).
  */
 #include <string.h>
 

@@ -234,6 +234,50 @@ test_share_stamp(void **state)
 	assert_null(dra_input_stamp_template(input, "gpu.example.com"));
 }
 
+/*
+ * Node signatures (dra_signature.c) with stamps. node-2's shape is written out;
+ * node-9, stamped from it, has its attributes and its own uuid's name but is keyed
+ * by its text too (some of its arrays are its own) and gets node-2's shape; node-10,
+ * stamped from node-9, and node-3 (node-2's shared array) point at node-9's
+ * arrays, so they take its shape without writing theirs out: all four equal.
+ * node-1 keeps its own three attributes, another shape (identity stands for
+ * content), and node-4 (a100) another again.
+ */
+static void
+test_share_signature(void **state)
+{
+	Fixture *f = *state;
+	DraFeatures feat = dra_features_default();
+	g_autoptr(DraCel) cel = dra_cel_new(&feat);
+	g_autoptr(DraAllocator) a = dra_allocator_new(&feat, dra_cel_get_ops(), cel);
+	DraStamp st9 = { "s9", "node-9", "node-9", 1, 1, stamp_uuid, (gpointer) "u-9" };
+	DraStamp st10 = { "s10", "node-10", "node-10", 1, 1, stamp_uuid, (gpointer) "u-10" };
+	const DraSlice *s9 = dra_input_stamp_slice(f->input, f->slices[2], &st9);
+	const DraSlice *s10 = dra_input_stamp_slice(f->input, s9, &st10);
+	const char *order[] = { "node-2", "node-9", "node-10", "node-3", "node-1", "node-4" };
+	guint sig[G_N_ELEMENTS(order)];
+
+	assert_non_null(s9);
+	assert_non_null(s10);
+	for (guint i = 0; i < 4; i++)
+		dra_allocator_add_slice(a, f->slices[i]);
+	dra_allocator_add_slice(a, s9);
+	dra_allocator_add_slice(a, s10);
+	for (guint i = 0; i < G_N_ELEMENTS(order); i++) {
+		DraNodeRef ref = { 0 };
+
+		sig[i] = dra_allocator_node_signature(
+		        a, dra_input_node_new(f->input, order[i], NULL), &ref);
+		assert_int_not_equal(sig[i], 0);
+	}
+	assert_int_equal(sig[1], sig[0]);
+	assert_int_equal(sig[2], sig[0]);
+	assert_int_equal(sig[3], sig[0]);
+	assert_int_not_equal(sig[4], sig[0]);
+	assert_int_not_equal(sig[5], sig[4]);
+	assert_int_not_equal(sig[5], sig[0]);
+}
+
 int
 main(void)
 {
@@ -241,6 +285,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_share_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_share_cel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_share_stamp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_share_signature, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "hw-private.h"
 #include "hw.h"
 #include "hw_test_catalog.h"
 
@@ -583,6 +584,26 @@ test_publish__nvidia_renew(void **state)
 	(void)state;
 }
 
+/* model/hw's SHA-256 gives GLib's digest for every length from 0 to 200 bytes:
+ * one block, the padding boundary at 55/56, two blocks and more. */
+static void
+test_publish__sha256(void **state)
+{
+	char text[201];
+
+	for (guint i = 0; i < sizeof(text); i++)
+		text[i] = (char)('a' + (i * 7) % 26);
+	for (gsize len = 0; len <= 200; len++) {
+		g_autofree char *want =
+		        g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+		char got[65];
+
+		hw__sha256_hex(text, len, got);
+		assert_string_equal(got, want);
+	}
+	(void)state;
+}
+
 int
 main(void)
 {
@@ -591,6 +612,7 @@ main(void)
 		cmocka_unit_test(test_publish__static_mig),
 		cmocka_unit_test(test_publish__stranded),
 		cmocka_unit_test(test_publish__names),
+		cmocka_unit_test(test_publish__sha256),
 		cmocka_unit_test(test_publish__hashed_names),
 		cmocka_unit_test(test_publish__dranet_renew),
 		cmocka_unit_test(test_publish__nvidia_renew),
