@@ -47,7 +47,6 @@ typedef struct {
 	const char *driver;
 	const char *pool;
 	const char *device;
-	char *text;      /* "driver/pool/device" */
 	guint first_dev; /* first DevRec with this id */
 } DraIdRec;
 
@@ -323,6 +322,8 @@ struct DraAllocator {
 	GArray *memo_deltas;          /* DraStats, distinct values (few: one per kind of answer) */
 	GArray *memo_uses;            /* guint64 per delta: hits not yet added to stats */
 	GHashTable *memo_delta_index; /* DraStats bytes -> index + 1 */
+	guint *memo_dirty; /* the deltas whose uses are not 0, each once (room for every delta) */
+	guint n_memo_dirty;
 	DraNodeLabelsFunc labels_func;
 	gpointer labels_data;
 	guint64 state_changes; /* allocated-state changes, every slice

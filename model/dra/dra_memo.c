@@ -49,6 +49,7 @@ dra_memo__free(DraAllocator *self)
 	g_array_unref(self->memo_deltas);
 	g_array_unref(self->memo_uses);
 	g_hash_table_unref(self->memo_delta_index);
+	g_free(self->memo_dirty);
 	g_hash_table_unref(self->sig_ids);
 	g_string_free(self->sig_text, TRUE);
 }
@@ -234,23 +235,40 @@ dra_memo__slice_changed(DraAllocator *self, guint slice)
 	}
 }
 
+/* @times more uses of delta @id, listed in memo_dirty when they are its first since a fold. */
+static void
+add_uses(DraAllocator *self, guint id, guint64 times)
+{
+	guint64 *uses = &g_array_index(self->memo_uses, guint64, id);
+
+	if (*uses == 0 && times > 0) {
+		self->memo_dirty[self->n_memo_dirty++] = id;
+	}
+	*uses += times;
+}
+
+/*
+ * Only the deltas used since the last fold (memo_dirty): the statistics are
+ * read twice per class answer (cluster_dra__filter_shared), and a pass over
+ * every distinct delta each time cost more than the answer. Integer sums: the
+ * order they are added in does not matter.
+ */
 void
 dra_memo__fold_stats(DraAllocator *self)
 {
 	guint64 *t = (guint64 *)(void *)&self->stats;
 
-	for (guint i = 0; i < self->memo_uses->len; i++) {
+	for (guint j = 0; j < self->n_memo_dirty; j++) {
+		guint i = self->memo_dirty[j];
 		guint64 *uses = &g_array_index(self->memo_uses, guint64, i);
 		const guint64 *d = (const guint64 *)(const void *)&g_array_index(self->memo_deltas,
 		                                                                 DraStats, i);
-		if (*uses == 0) {
-			continue;
-		}
 		for (guint k = 0; k < sizeof(DraStats) / sizeof(guint64); k++) {
 			t[k] += d[k] * *uses;
 		}
 		*uses = 0;
 	}
+	self->n_memo_dirty = 0;
 }
 
 int
@@ -271,7 +289,7 @@ dra_memo__lookup(DraAllocator *self, guint64 *gen_out)
 			continue;
 		}
 		/* the skipped search's counts, as if it had run (dra_memo__fold_stats) */
-		g_array_index(self->memo_uses, guint64, e->delta)++;
+		add_uses(self, e->delta, 1);
 		self->stats.memo_hits++;
 		return (int)e->outcome;
 	}
@@ -308,6 +326,8 @@ dra_allocator_intern_stats(DraAllocator *self, const DraStats *delta)
 	guint64 zero = 0;
 	g_array_append_val(self->memo_deltas, *delta);
 	g_array_append_val(self->memo_uses, zero);
+	/* memo_dirty lists each delta at most once */
+	self->memo_dirty = g_renew(guint, self->memo_dirty, self->memo_deltas->len);
 	g_hash_table_insert(self->memo_delta_index, g_memdup2(delta, sizeof(*delta)),
 	                    GUINT_TO_POINTER(self->memo_deltas->len));
 	return self->memo_deltas->len - 1;
@@ -349,6 +369,6 @@ void
 dra_allocator_add_stats(DraAllocator *self, guint id, guint64 times)
 {
 	g_return_if_fail(id < self->memo_uses->len);
-	g_array_index(self->memo_uses, guint64, id) += times;
+	add_uses(self, id, times);
 	self->stats.class_answers += times;
 }

@@ -728,9 +728,12 @@ select_tied(ClusterSched *sched, guint start, guint n_present, gint64 *best_out)
 		self->tied[n_tied++] = self->present[i];
 		ties += self->in_window[i];
 	}
-	for (guint count = 2; count <= ties && sched->config.rand != NULL; count++)
-		if (sched->config.rand(sched->config.rand_data, count) == 0)
-			selected = count;
+	if (sched->config.reservoir != NULL && sched->config.rand != NULL)
+		selected = sched->config.reservoir(sched->config.rand_data, ties);
+	else
+		for (guint count = 2; count <= ties && sched->config.rand != NULL; count++)
+			if (sched->config.rand(sched->config.rand_data, count) == 0)
+				selected = count;
 	*best_out = best;
 	return cluster_pos_index_select_from(self->index, self->tied, n_tied, start, selected);
 }

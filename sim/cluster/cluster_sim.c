@@ -66,6 +66,12 @@ rng_below(gpointer rng, guint32 n)
 	return sim_rng_uniform_int(rng, n);
 }
 
+static guint32
+rng_reservoir(gpointer rng, guint32 ties)
+{
+	return sim_rng_reservoir(rng, ties);
+}
+
 static void
 sim_node_free(gpointer data)
 {
@@ -171,6 +177,7 @@ cluster_sim_new(SimLoop *loop, const ClusterSimConfig *config)
 	self->claims_rng = sim_rng_new(self->config.seed, "claims");
 	if (self->config.sched.rand == NULL) {
 		self->config.sched.rand = rng_below;
+		self->config.sched.reservoir = rng_reservoir;
 		self->config.sched.rand_data = self->sched_rng;
 	}
 	self->sched = cluster_sched_new(&self->config.sched);
@@ -229,6 +236,8 @@ cluster_sim_free(ClusterSim *self)
 	g_array_unref(self->placed);
 	g_array_unref(self->arrivals);
 	g_ptr_array_unref(self->no_claims);
+	if (self->changed_nodes != NULL)
+		g_array_unref(self->changed_nodes);
 	if (self->invariant_sums != NULL)
 		g_array_unref(self->invariant_sums);
 	cluster_journal_free(self->journal);
@@ -246,6 +255,7 @@ cluster_sim_add_node(ClusterSim *self,
 	sn->node = node;
 	sn->index = self->nodes->len;
 	sn->n_devices = n_devices;
+	self->n_devices += n_devices;
 	sn->devices = g_new0(ClusterSimDevice, MAX(n_devices, 1));
 	for (guint d = 0; d < n_devices; d++) {
 		sn->devices[d].dev = devices[d];
@@ -768,4 +778,10 @@ cluster_sim_get_capacity(const ClusterSim *self,
 	*n_devices = n;
 	*compute = c;
 	*mem_bytes = m;
+}
+
+guint
+cluster_sim_get_n_devices(const ClusterSim *self)
+{
+	return self->n_devices;
 }

@@ -20,6 +20,9 @@
 struct SimRng {
 	gsl_rng *gsl;
 	char *name;
+	/* sim_rng_reservoir(): scales[n] = range / n for n < n_scales, grown on demand */
+	unsigned long *scales;
+	guint32 n_scales;
 };
 
 static uint64_t
@@ -72,6 +75,7 @@ sim_rng_free(SimRng *self)
 	}
 	gsl_rng_free(self->gsl);
 	g_free(self->name);
+	g_free(self->scales);
 	g_free(self);
 }
 
@@ -110,6 +114,52 @@ sim_rng_uniform_int(SimRng *self, uint32_t n)
 {
 	g_return_val_if_fail(n >= 1, 0);
 	return (uint32_t)gsl_rng_uniform_int(self->gsl, n);
+}
+
+/* scales[n] = range / n for every n <= @ties (scales[0], [1] unused). */
+static void
+grow_scales(SimRng *self, guint32 ties)
+{
+	unsigned long range = self->gsl->type->max - self->gsl->type->min;
+	guint32 n = MAX(ties + 1, self->n_scales * 2);
+
+	self->scales = g_renew(unsigned long, self->scales, n);
+	for (guint32 i = MAX(self->n_scales, 1); i < n; i++)
+		self->scales[i] = range / i;
+	self->n_scales = n;
+}
+
+/*
+ * The same draws as sim_rng_uniform_int(count) for count = 2..@ties, in that
+ * order, and the last count that drew 0 (1 if none): selectHost's reservoir
+ * over tied nodes. gsl_rng_uniform_int (GSL's rng.c) takes k = (x - min) /
+ * scale with scale = range / n and draws again while k >= n; so k >= n exactly
+ * when x - min >= n * scale, and k == 0 exactly when x - min < scale. The
+ * scales come from a table and the generator is called directly: no division
+ * and no wrapper per draw (a window cycle makes about one draw per node it
+ * examines).
+ */
+uint32_t
+sim_rng_reservoir(SimRng *self, uint32_t ties)
+{
+	const gsl_rng_type *type = self->gsl->type;
+	unsigned long (*get)(void *) = type->get;
+	void *state = self->gsl->state;
+	unsigned long offset = type->min;
+	guint32 selected = 1;
+
+	if (ties >= self->n_scales)
+		grow_scales(self, ties);
+	for (guint32 count = 2; count <= ties; count++) {
+		unsigned long scale = self->scales[count], limit = scale * count, x;
+
+		do
+			x = get(state) - offset;
+		while (x >= limit);
+		if (x < scale)
+			selected = count;
+	}
+	return selected;
 }
 
 gboolean

@@ -82,25 +82,55 @@ pod_gpu_resource(const WorldRun *run, const ClusterPod *cpod)
 	return NULL;
 }
 
+/*
+ * The pod's claim references and the sharing its claims' GpuConfig asks for.
+ * Both depend only on the scenario's objects (fixed for the run), the pod's
+ * spec and its namespace, so they are kept for the last spec: the pods of one
+ * workload share their template's spec, and each was otherwise worked out
+ * again (claim templates and device classes looked up by name) at set-up and
+ * again at arrival.
+ */
+static const WorldPodSpecMemo *
+pod_spec_memo(WorldRun *run, const ScenarioPod *pod)
+{
+	WorldPodSpecMemo *m = &run->spec_memo;
+
+	if (m->spec != NULL && m->spec == pod->spec && g_strcmp0(m->ns, pod->namespace_) == 0)
+		return m;
+	g_strfreev(m->claims);
+	g_strfreev(m->templates);
+	cluster_dra_pod_claim_refs(pod->spec, &m->claims, &m->templates);
+	/* as on a work fresh from build_pod(): what scenario_xlate__sharing does not set is 0 */
+	m->mode = 0;
+	m->interval = 0;
+	m->mps_threads = 0;
+	m->mem_limit = 0;
+	m->found = scenario_xlate__sharing(run->env.sc, pod, &m->mode, &m->interval,
+	                                   &m->mps_threads, &m->mem_limit);
+	m->spec = pod->spec;
+	m->ns = pod->namespace_;
+	return m;
+}
+
 /* DRA world: the pod's claims, and the sharing their GpuConfig asks for. */
 static void
-dra_pod_work(
-        WorldRun *run, const ScenarioPod *pod, ClusterSimWork *w, char ***claims, char ***templates)
+dra_pod_work(WorldRun *run, const ScenarioPod *pod, ClusterSimWork *w)
 {
-	cluster_dra_pod_claim_refs(pod->spec, claims, templates);
-	w->claims = (const char *const *)*claims;
-	w->templates = (const char *const *)*templates;
+	const WorldPodSpecMemo *m = pod_spec_memo(run, pod);
+
+	/* borrowed: the sim copies them (cluster_sim_add_pod, cluster_sim_revive_pod) */
+	w->claims = (const char *const *)m->claims;
+	w->templates = (const char *const *)m->templates;
 	/* n_devices stays 0: the pod runs on every device its claims
 	 * were allocated, whatever their number (cluster_dra.c place) */
 	/* The driver prepares every claim with its config or, without
 	 * one, its default (time-slicing, Default, once the device has
 	 * two tenants: cluster_run.c), so a device's mode never outlives
 	 * the claim that set it. */
-	if (!scenario_xlate__sharing(run->env.sc, pod, &w->sharing, &w->interval, &w->mps_threads,
-	                             &w->mem_limit)) {
-		w->sharing = CLUSTER_SHARE_EXCLUSIVE;
-		w->interval = CLUSTER_INTERVAL_DEFAULT;
-	}
+	w->sharing = m->found ? m->mode : CLUSTER_SHARE_EXCLUSIVE;
+	w->interval = m->found ? m->interval : CLUSTER_INTERVAL_DEFAULT;
+	w->mps_threads = m->mps_threads;
+	w->mem_limit = m->mem_limit;
 	w->set_sharing = TRUE;
 }
 
@@ -176,7 +206,7 @@ build_pod(WorldRun *run, const ScenarioPod *pod, guint64 uid, BuiltPod *b)
 		scenario_start__pin(run, pod, b->cpod);
 		w->running = b->cpod->bound;
 		if (run->env.mode->world == SCENARIO_WORLD_DRA) {
-			dra_pod_work(run, pod, w, &b->claims, &b->templates);
+			dra_pod_work(run, pod, w);
 			w->adopt =
 			        (const char *const *)(b->adopt = scenario_start__adopted(run, pod));
 		} else
@@ -209,11 +239,14 @@ rebuild_pod(gpointer data, guint index)
 	BuiltPod b = { 0 };
 	gboolean ok;
 
-	/* reported at set-up already */
-	run->env.diags = k8s_diag_list_new();
+	/* reported at set-up already; the scratch list is reused while nothing lands in it */
+	if (run->rebuild_diags == NULL)
+		run->rebuild_diags = k8s_diag_list_new();
+	run->env.diags = run->rebuild_diags;
 	ok = build_pod(run, pod, index, &b);
-	k8s_diag_list_free(run->env.diags);
 	run->env.diags = diags;
+	if (k8s_diag_list_count(run->rebuild_diags) > 0)
+		g_clear_pointer(&run->rebuild_diags, k8s_diag_list_free);
 	if (ok)
 		cluster_sim_revive_pod(run->env.sim, index, b.cpod, &b.w);
 	built_pod_clear(&b);

@@ -24,6 +24,9 @@ typedef struct {
 	gint32 percentage_of_nodes_to_score;
 	ClusterRandFunc rand; /* selectHost tie-breaking; NULL = first best node */
 	gpointer rand_data;
+	/* optional, on rand_data: the same draws as @rand's reservoir in one call
+	 * (the window's selectHost, cluster_sched_window.c) */
+	ClusterReservoirFunc reservoir;
 	const ClusterDraOps *dra; /* NULL: pods with has_dra are unschedulable */
 	gpointer dra_data;
 	/* TRUE: leave ClusterScheduleResult.reasons[] at 0 (the FitError histogram

@@ -243,5 +243,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterPod, cluster_pod_free)
 
 /* Draws a uniform integer in [0, n); sim_rng_uniform_int fits. */
 typedef guint32 (*ClusterRandFunc)(gpointer rng, guint32 n);
+/* Reservoir sampling over @ties items: the draws of ClusterRandFunc(count)
+ * for count = 2..ties and the last count that drew 0, else 1;
+ * sim_rng_reservoir fits. */
+typedef guint32 (*ClusterReservoirFunc)(gpointer rng, guint32 ties);
 
 G_END_DECLS

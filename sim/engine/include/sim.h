@@ -314,6 +314,9 @@ double sim_rng_uniform(SimRng *self);                     /* [0, 1) */
 double sim_rng_uniform_pos(SimRng *self);                 /* (0, 1) */
 double sim_rng_range(SimRng *self, double lo, double hi); /* [lo, hi) */
 uint32_t sim_rng_uniform_int(SimRng *self, uint32_t n);   /* [0, n), n >= 1 */
+/* The draws of sim_rng_uniform_int(count) for count = 2..ties, and the last
+ * count that drew 0 (1 if none): reservoir sampling over @ties items. */
+uint32_t sim_rng_reservoir(SimRng *self, uint32_t ties);
 gboolean sim_rng_bernoulli(SimRng *self, double p);
 double sim_rng_exponential(SimRng *self, double mean);
 /* exp(N(mu, sigma^2)): mu and sigma of the underlying normal. */

@@ -218,8 +218,14 @@ void scenario_sample__add_node(ScenarioSampler *self,
                                const HwNode *node,
                                const HwPublishOptions *opts,
                                const GPtrArray *slices);
+/* Before the first tick: each tick reads only the nodes @sim logged as
+ * changed (cluster_sim_log_node_changes; @sim is the one given to new).
+ * Without it each tick checks every node. */
+void scenario_sample__follow_changes(ScenarioSampler *self, ClusterSim *sim);
 /* One sample at @now (the run's sampling tick). */
 void scenario_sample__tick(ScenarioSampler *self, SimTime now);
+/* How many times a tick read a node so far (tests: an unchanged node is not read again). */
+guint64 scenario_sample__get_nodes_read(const ScenarioSampler *self);
 /* At the end of the run: each pod's devices; drops the borrowed pointers. */
 void scenario_sample__finish(ScenarioSampler *self);
 /* After finish: adds a device the simulation does not run on (a NIC) to the pod's list. */
