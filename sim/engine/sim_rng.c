@@ -130,93 +130,14 @@ grow_scales(SimRng *self, guint32 ties)
 }
 
 /*
- * taus2 (L'Ecuyer, "Maximally equidistributed combined Tausworthe
- * generators", Math. Comp. 65, 1996; GSL's gsl_rng_taus2): three 32-bit
- * linear feedback shift registers, each stepped as ((s & mask) << r) ^
- * (((s << q) ^ s) >> sh), their xor the output. GSL keeps them as three
- * unsigned longs; taus2_inline_ok() checks once, on a scratch generator,
- * that stepping them here gives GSL's outputs and states, else the reservoir
- * calls GSL's function.
- */
-typedef struct {
-	unsigned long s1, s2, s3;
-} Taus2State;
-
-static inline guint32
-lfsr_step(guint32 s, guint q, guint sh, guint32 mask, guint r)
-{
-	return ((s & mask) << r) ^ (((s << q) ^ s) >> sh);
-}
-
-static inline guint32
-taus2_next(guint32 *s1, guint32 *s2, guint32 *s3)
-{
-	*s1 = lfsr_step(*s1, 13, 19, 0xfffffffeu, 12);
-	*s2 = lfsr_step(*s2, 2, 25, 0xfffffff8u, 4);
-	*s3 = lfsr_step(*s3, 3, 11, 0xfffffff0u, 17);
-	return *s1 ^ *s2 ^ *s3;
-}
-
-static gboolean
-taus2_check(void)
-{
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
-	gboolean ok = gsl_rng_size(r) == sizeof(Taus2State);
-
-	gsl_rng_set(r, 20240611u);
-	for (guint i = 0; i < 64 && ok; i++) {
-		Taus2State *st = gsl_rng_state(r);
-		guint32 s1 = (guint32)st->s1, s2 = (guint32)st->s2, s3 = (guint32)st->s3;
-		guint32 mine = taus2_next(&s1, &s2, &s3);
-
-		ok = gsl_rng_get(r) == mine && st->s1 == s1 && st->s2 == s2 && st->s3 == s3;
-	}
-	gsl_rng_free(r);
-	return ok;
-}
-
-static gboolean
-taus2_inline_ok(void)
-{
-	static gsize once = 0; /* 1: checked and fine, 2: checked and not */
-
-	if (g_once_init_enter(&once))
-		g_once_init_leave(&once, taus2_check() ? 1 : 2);
-	return once == 1;
-}
-
-/* sim_rng_reservoir() with the generator stepped here (taus2_inline_ok()). */
-static uint32_t
-reservoir_taus2(SimRng *self, uint32_t ties)
-{
-	Taus2State *st = gsl_rng_state(self->gsl);
-	guint32 s1 = (guint32)st->s1, s2 = (guint32)st->s2, s3 = (guint32)st->s3;
-	uint32_t selected = 1;
-
-	for (uint32_t count = 2; count <= ties; count++) {
-		unsigned long scale = self->scales[count], limit = scale * count, x;
-
-		do
-			x = taus2_next(&s1, &s2, &s3); /* taus2's minimum is 0 */
-		while (x >= limit);
-		if (x < scale)
-			selected = count;
-	}
-	st->s1 = s1;
-	st->s2 = s2;
-	st->s3 = s3;
-	return selected;
-}
-
-/*
  * The same draws as sim_rng_uniform_int(count) for count = 2..@ties, in that
  * order, and the last count that drew 0 (1 if none): selectHost's reservoir
  * over tied nodes. gsl_rng_uniform_int (GSL's rng.c) takes k = (x - min) /
  * scale with scale = range / n and draws again while k >= n; so k >= n exactly
  * when x - min >= n * scale, and k == 0 exactly when x - min < scale. The
- * scales come from a table and taus2 is stepped here (reservoir_taus2), other
- * generators called directly: no division and no call per draw (a window
- * cycle makes about one draw per node it examines).
+ * scales come from a table and the generator is called directly: no division
+ * and no wrapper per draw (a window cycle makes about one draw per node it
+ * examines).
  */
 uint32_t
 sim_rng_reservoir(SimRng *self, uint32_t ties)
@@ -229,8 +150,6 @@ sim_rng_reservoir(SimRng *self, uint32_t ties)
 
 	if (ties >= self->n_scales)
 		grow_scales(self, ties);
-	if (type == gsl_rng_taus2 && taus2_inline_ok())
-		return reservoir_taus2(self, ties);
 	for (guint32 count = 2; count <= ties; count++) {
 		unsigned long scale = self->scales[count], limit = scale * count, x;
 
