@@ -132,9 +132,19 @@ void rpt_csv__number_field(GString *out, double value);
 /* rpt_json.c: @value as a raw JSON number with the report's fixed precision (null for NaN). */
 struct cJSON *rpt_json__number(double value);
 
+/* rpt_sink.c: the buffer size at which the streamed writers pass their text on */
+#define RPT_SINK_CHUNK (64 * 1024)
+/* Passes @text to @sink and empties it once it holds @at_least bytes (any
+ * text with 0); FALSE with the sink's @error. */
+gboolean rpt__sink_pass(const RptSink *sink, GString *text, gsize at_least, GError **error);
+/* What @produce writes from @subject, as one string (transfer full). */
+char *rpt__produce_to_string(RptProduceFunc produce, gconstpointer subject);
+
 /* The JSON array of @pods (RptPod) as cJSON_Print would print it with the
- * array at @depth; free with g_free(). */
-char *rpt_json__pods_text(const GArray *pods, guint depth);
+ * array at @depth, appended to @buffer and passed on to @sink a chunk at a
+ * time (the last part stays in @buffer); FALSE with the sink's @error. */
+gboolean rpt_json__pods_write(
+        const GArray *pods, guint depth, GString *buffer, const RptSink *sink, GError **error);
 /* rpt_json_load.c: a JSON number that is a whole number in [0, 2^64) */
 gboolean rpt_json__whole_number(const struct cJSON *item, uint64_t *out);
 /* rpt_json_load.c: @text as JSON, or NULL with an error naming path:line:col */

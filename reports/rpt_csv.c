@@ -140,18 +140,35 @@ pod_row(GString *out, const RptMode *mode, const RptPod *pod, GHashTable *reason
 	g_string_append_c(out, '\n');
 }
 
-char *
-rpt_csv_pods_to_string(const RptReport *report)
+static gboolean
+pods_write(gconstpointer subject, const RptSink *sink, GError **error)
 {
-	GString *out = g_string_new("mode,pod,workload,request,arrival_s,start_s,end_s,node,"
-	                            "devices,slowdown,outcome,attempts,oom_kills,pending_reason\n");
+	const RptReport *report = subject;
+	g_autoptr(GString) out = g_string_sized_new(RPT_SINK_CHUNK + 4096);
 
+	g_string_append(out, "mode,pod,workload,request,arrival_s,start_s,end_s,node,"
+	                     "devices,slowdown,outcome,attempts,oom_kills,pending_reason\n");
 	for (guint m = 0; m < report->modes->len; m++) {
 		const RptMode *mode = g_ptr_array_index(report->modes, m);
 		g_autoptr(GHashTable) reasons = pending_reasons(mode);
 
-		for (guint i = 0; i < mode->pods->len; i++)
+		for (guint i = 0; i < mode->pods->len; i++) {
 			pod_row(out, mode, &g_array_index(mode->pods, RptPod, i), reasons);
+			if (!rpt__sink_pass(sink, out, RPT_SINK_CHUNK, error))
+				return FALSE;
+		}
 	}
-	return g_string_free(out, FALSE);
+	return rpt__sink_pass(sink, out, 0, error);
+}
+
+gboolean
+rpt_csv_pods_write(const RptReport *report, const RptSink *sink, GError **error)
+{
+	return pods_write(report, sink, error);
+}
+
+char *
+rpt_csv_pods_to_string(const RptReport *report)
+{
+	return rpt__produce_to_string(pods_write, report);
 }

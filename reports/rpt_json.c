@@ -7,9 +7,15 @@
  * (keys end in _s), so two runs of one scenario give byte-identical files
  * and a baseline diff shows only real changes.
  */
+#include <string.h>
+
 #include <cjson/cJSON.h>
 
 #include "rpt-private.h"
+
+/* Where the pods go in the printed skeleton: a byte no printed string holds
+ * (cJSON escapes control characters) and no raw number or token does. */
+#define PODS_MARK "\001"
 
 cJSON *
 rpt_json__number(double value)
@@ -172,7 +178,6 @@ mode_object(const RptMode *mode)
 	cJSON *info = cJSON_CreateObject();
 	cJSON *unsched = cJSON_CreateObject();
 	cJSON *ledger;
-	g_autofree char *pods_text = NULL;
 
 	cJSON_AddStringToObject(object, "name", mode->name);
 	for (guint i = 0; i < mode->info->len; i++) {
@@ -200,21 +205,20 @@ mode_object(const RptMode *mode)
 	cJSON_AddItemToObject(object, "translation", translations(mode));
 	cJSON_AddItemToObject(object, "timeseries", timeseries(mode));
 	cJSON_AddItemToObject(object, "gpu_slices", gpu_pictures(mode));
-	/* depth 4: root object, "modes" array, this object, "pods" array */
-	pods_text = rpt_json__pods_text(mode->pods, 4);
-	cJSON_AddItemToObject(object, "pods", cJSON_CreateRaw(pods_text));
+	/* where rpt_json_write() streams the pods in */
+	cJSON_AddItemToObject(object, "pods", cJSON_CreateRaw(PODS_MARK));
 	return object;
 }
 
-char *
-rpt_json_to_string(const RptReport *report)
+/* The report without its pods, each mode's "pods" a PODS_MARK (transfer full). */
+static char *
+skeleton(const RptReport *report)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *scenario = cJSON_CreateObject();
 	cJSON *modes = cJSON_CreateArray();
 	g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, report->seed);
 	char *text;
-	char *out;
 
 	cJSON_AddStringToObject(root, "schema", RPT_SCHEMA);
 	cJSON_AddStringToObject(scenario, "name", report->scenario);
@@ -230,7 +234,46 @@ rpt_json_to_string(const RptReport *report)
 	cJSON_AddItemToObject(root, "modes", modes);
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
-	out = g_strconcat(text, "\n", NULL);
+	return text;
+}
+
+static gboolean
+report_write(gconstpointer subject, const RptSink *sink, GError **error)
+{
+	const RptReport *report = subject;
+	char *text = skeleton(report);
+	const char *at = text;
+	g_autoptr(GString) buffer = g_string_sized_new(RPT_SINK_CHUNK + 4096);
+	gboolean ok = TRUE;
+
+	for (guint i = 0; ok && i < report->modes->len; i++) {
+		const RptMode *mode = g_ptr_array_index(report->modes, i);
+		const char *mark = strchr(at, PODS_MARK[0]);
+
+		/* one mark a mode, in mode order: cJSON escapes the byte in any string */
+		g_assert(mark != NULL);
+		g_string_append_len(buffer, at, mark - at);
+		/* depth 4: root object, "modes" array, this object, "pods" array */
+		ok = rpt_json__pods_write(mode->pods, 4, buffer, sink, error);
+		at = mark + 1;
+	}
+	if (ok) {
+		g_string_append(buffer, at);
+		g_string_append_c(buffer, '\n');
+		ok = rpt__sink_pass(sink, buffer, 0, error);
+	}
 	cJSON_free(text);
-	return out;
+	return ok;
+}
+
+gboolean
+rpt_json_write(const RptReport *report, const RptSink *sink, GError **error)
+{
+	return report_write(report, sink, error);
+}
+
+char *
+rpt_json_to_string(const RptReport *report)
+{
+	return rpt__produce_to_string(report_write, report);
 }

@@ -5,8 +5,9 @@
  * as many frees) only to print them. This writer prints the same bytes that
  * cJSON_Print gives for the same tree: members one per line, indented by
  * tabs to the array's depth, ":\t" between key and value, cJSON's string
- * escapes, and numbers through rpt__format_number(). rpt_json.c hands the
- * text to cJSON as a raw item, so the rest of the report is unchanged.
+ * escapes, and numbers through rpt__format_number(). rpt_json.c prints
+ * the rest of the report with cJSON and this text where the array goes, a
+ * chunk at a time, so millions of pods never sit in memory as text.
  */
 #include <string.h>
 
@@ -217,20 +218,21 @@ append_pod(GString *out, const RptPod *pod, guint depth)
 	}
 }
 
-char *
-rpt_json__pods_text(const GArray *pods, guint depth)
+gboolean
+rpt_json__pods_write(
+        const GArray *pods, guint depth, GString *buffer, const RptSink *sink, GError **error)
 {
-	GString *out = g_string_sized_new(64 + (gsize)pods->len * 320);
-
-	g_string_append_c(out, '[');
+	g_string_append_c(buffer, '[');
 	for (guint i = 0; i < pods->len; i++) {
 		if (i == 0)
-			PUT_LITERAL(out, "{\n");
+			PUT_LITERAL(buffer, "{\n");
 		else
-			PUT_LITERAL(out, ", {\n");
-		append_pod(out, &g_array_index(pods, RptPod, i), depth + 1);
-		close_object(out, depth);
+			PUT_LITERAL(buffer, ", {\n");
+		append_pod(buffer, &g_array_index(pods, RptPod, i), depth + 1);
+		close_object(buffer, depth);
+		if (!rpt__sink_pass(sink, buffer, RPT_SINK_CHUNK, error))
+			return FALSE;
 	}
-	g_string_append_c(out, ']');
-	return g_string_free(out, FALSE);
+	g_string_append_c(buffer, ']');
+	return TRUE;
 }

@@ -433,21 +433,48 @@ rpt_output_dir_new(const char *dir, GError **error)
 	return g_steal_pointer(&self);
 }
 
+static gboolean
+file_sink_write(gpointer data, const char *bytes, gsize length, GError **error)
+{
+	return rpt_output_file_write(data, bytes, length, error);
+}
+
 gboolean
-rpt_output_dir_add(RptOutputDir *self, const char *name, const char *contents, GError **error)
+rpt_output_dir_add_streamed(RptOutputDir *self,
+                            const char *name,
+                            RptProduceFunc produce,
+                            gconstpointer subject,
+                            GError **error)
 {
 	g_autofree char *path = NULL;
 	g_autofree char *shown = NULL;
+	g_autoptr(RptOutputFile) file = NULL;
 
 	g_return_val_if_fail(self->staging != NULL, FALSE);
 	g_return_val_if_fail(strchr(name, '/') == NULL && strcmp(name, RPT_OUTPUT_MARKER) != 0,
 	                     FALSE);
 	path = g_build_filename(self->staging, name, NULL);
 	shown = g_build_filename(self->shown, name, NULL);
-	if (!write_file_shown(path, shown, contents, strlen(contents), error))
+	file = output_file_new(path, shown, error);
+	if (file == NULL)
+		return FALSE;
+	if (!produce(subject, &(RptSink){ file_sink_write, file }, error) ||
+	    !rpt_output_file_commit(file, error))
 		return FALSE;
 	g_ptr_array_add(self->names, g_strdup(name));
 	return TRUE;
+}
+
+static gboolean
+write_text(gconstpointer text, const RptSink *sink, GError **error)
+{
+	return sink->write(sink->data, text, strlen(text), error);
+}
+
+gboolean
+rpt_output_dir_add(RptOutputDir *self, const char *name, const char *contents, GError **error)
+{
+	return rpt_output_dir_add_streamed(self, name, write_text, contents, error);
 }
 
 static gboolean

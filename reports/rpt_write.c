@@ -67,6 +67,30 @@ use_colour(void)
 	return isatty(STDOUT_FILENO) && (no_colour == NULL || *no_colour == '\0');
 }
 
+/* Never fails here: a write error on stdout is reported at exit (see above). */
+static gboolean
+stdout_write(gpointer data, const char *bytes, gsize length, GError **error)
+{
+	(void)data;
+	(void)error;
+	(void)fwrite(bytes, 1, length, stdout);
+	return TRUE;
+}
+
+/* The JSON report and pods.csv are streamed: with millions of pods they are
+ * hundreds of MB of text, never held whole (rpt_sink.c). */
+static gboolean
+json_write(gconstpointer report, const RptSink *sink, GError **error)
+{
+	return rpt_json_write(report, sink, error);
+}
+
+static gboolean
+pods_csv_write(gconstpointer report, const RptSink *sink, GError **error)
+{
+	return rpt_csv_pods_write(report, sink, error);
+}
+
 static gboolean
 write_stdout(const RptReport *report, guint mask, GError **error)
 {
@@ -80,11 +104,8 @@ write_stdout(const RptReport *report, guint mask, GError **error)
 
 		fputs(text, stdout);
 	}
-	if (mask & FORMAT_JSON) {
-		g_autofree char *text = rpt_json_to_string(report);
-
-		fputs(text, stdout);
-	}
+	if (mask & FORMAT_JSON)
+		return rpt_json_write(report, &(RptSink){ stdout_write, NULL }, error);
 	return TRUE;
 }
 
@@ -99,12 +120,12 @@ write_dir(const RptReport *report, guint mask, const char *dir, GError **error)
 	    !add_file(out, "report.txt", rpt_text_to_string(report, FALSE), error))
 		return FALSE;
 	if ((mask & FORMAT_JSON) &&
-	    !add_file(out, "report.json", rpt_json_to_string(report), error))
+	    !rpt_output_dir_add_streamed(out, "report.json", json_write, report, error))
 		return FALSE;
 	if ((mask & FORMAT_CSV) &&
 	    (!add_file(out, "summary.csv", rpt_csv_summary_to_string(report), error) ||
 	     !add_file(out, "timeseries.csv", rpt_csv_series_to_string(report), error) ||
-	     !add_file(out, "pods.csv", rpt_csv_pods_to_string(report), error)))
+	     !rpt_output_dir_add_streamed(out, "pods.csv", pods_csv_write, report, error)))
 		return FALSE;
 	if ((mask & FORMAT_HTML) &&
 	    !add_file(out, "report.html", rpt_html_to_string(report), error))

@@ -255,6 +255,12 @@ k8s_object_set_intern(K8sObjectSet *self, const char *text)
 	return text != NULL ? g_string_chunk_insert_const(self->strings, text) : NULL;
 }
 
+const char *
+k8s_object_set_copy_text(K8sObjectSet *self, const char *text)
+{
+	return text != NULL ? g_string_chunk_insert(self->strings, text) : NULL;
+}
+
 BaseArena *
 k8s_object_set_get_arena(K8sObjectSet *self)
 {

@@ -47,7 +47,6 @@ typedef struct {
 	const char *driver;
 	const char *pool;
 	const char *device;
-	char *text;      /* "driver/pool/device" */
 	guint first_dev; /* first DevRec with this id */
 } DraIdRec;
 

@@ -20,9 +20,6 @@ dra_alloc__clear_prepared(DraAllocator *self)
 			self->ops.free_view(self->ops_data, d->view);
 		}
 	}
-	for (guint i = 0; i < self->id_recs->len; i++) {
-		g_free(g_array_index(self->id_recs, DraIdRec, i).text);
-	}
 	dra_array_clear(self->slice_recs);
 	dra_array_clear(self->dev_recs);
 	dra_array_clear(self->id_recs);
@@ -61,8 +58,7 @@ intern_id(DraAllocator *self, const char *driver, const char *pool, const char *
 		g_free(key);
 		return GPOINTER_TO_UINT(v) - 1;
 	}
-	DraIdRec rec = { driver, pool, device, g_strdup_printf("%s/%s/%s", driver, pool, device),
-		         G_MAXUINT };
+	DraIdRec rec = { driver, pool, device, G_MAXUINT };
 	g_array_append_val(self->id_recs, rec);
 	g_hash_table_insert(self->id_by_key, key, GUINT_TO_POINTER(self->id_recs->len));
 	return self->id_recs->len - 1;

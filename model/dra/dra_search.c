@@ -193,11 +193,13 @@ add_to_constraints(
 		if (must) {
 			const DraDevRec *d = &g_array_index(self->dev_recs, DraDevRec, dev);
 			const DraIdRec *id = &g_array_index(self->id_recs, DraIdRec, d->id);
-			dra_alloc__set_error(self,
-			                     "claim %s, request %s: cannot add device %s because a "
-			                     "claim constraint would not be satisfied",
-			                     dra_alloc__claim_name(self, claim),
-			                     rd->is_sub ? rd->subname : rd->name, id->text);
+			dra_alloc__set_error(
+			        self,
+			        "claim %s, request %s: cannot add device %s/%s/%s because "
+			        "a claim constraint would not be satisfied",
+			        dra_alloc__claim_name(self, claim),
+			        rd->is_sub ? rd->subname : rd->name, id->driver, id->pool,
+			        id->device);
 			return -1;
 		}
 		for (guint e = 0; e < i; e++) {

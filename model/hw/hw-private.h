@@ -191,9 +191,32 @@ void hw_device__attr_bool(HwDevice *device, const char *name, gboolean value);
 void hw_qty__append(GArray *array, const char *name, gint64 value, HwQtyFormat format);
 HwConsumption *hw_device__consume(HwDevice *device, const char *counter_set);
 HwSlice *hw_slice__new(const char *driver, const char *node_name, guint index);
+/* The name hw_slice__new() gives: "<node>-<driver>-<5 hashed letters>". */
+char *hw__slice_name(const char *driver, const char *node_name, guint index);
 HwCounterSet *hw_counter_set__new(const char *name);
 void hw_counter_set__free(HwCounterSet *set);
 /* A stable pseudo-random lowercase suffix for generated names. */
 char *hw__name_suffix(const char *seed, guint length);
+
+/* ---- cheap hashed names (hw_sha256.c) ---- */
+
+/* The lowercase hex SHA-256 of @len bytes of @text, as GLib's G_CHECKSUM_SHA256. */
+void hw__sha256_hex(const char *text, gsize len, char out[65]);
+
+/* Text put together without printf: on the stack while short. str is always
+ * NUL-terminated; hw__text_clear() frees what grew and empties it. */
+typedef struct {
+	char *str;
+	gsize len, cap;
+	char stack[160];
+} HwText;
+
+void hw__text_init(HwText *t);
+void hw__text_add(HwText *t, const char *s);
+void hw__text_add_uint(HwText *t, guint64 n);
+void hw__text_clear(HwText *t);
+
+/* g_intern_string(@name) behind a small per-thread cache. */
+const char *hw__intern(const char *name);
 /* A UUID-formatted hash of @seed with @prefix: "GPU-", "MIG-". */
 char *hw__uuid(const char *prefix, const char *seed);

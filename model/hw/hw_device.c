@@ -68,7 +68,7 @@ hw_device__free(HwDevice *device)
 static void
 attr_add(HwDevice *device, const char *name, HwAttrType type, const char *str, gint64 num)
 {
-	HwAttr attr = { g_intern_string(name), type, g_strdup(str), num };
+	HwAttr attr = { hw__intern(name), type, g_strdup(str), num };
 
 	g_array_append_val(device->attrs, attr);
 }
@@ -135,15 +135,38 @@ hw_counter_set__free(HwCounterSet *set)
 	g_free(set);
 }
 
+char *
+hw__slice_name(const char *driver, const char *node_name, guint index)
+{
+	HwText text;
+	g_autofree char *suffix = NULL;
+	char *name;
+
+	hw__text_init(&text);
+	hw__text_add(&text, node_name);
+	hw__text_add(&text, "/");
+	hw__text_add(&text, driver);
+	hw__text_add(&text, "/");
+	hw__text_add_uint(&text, index);
+	suffix = hw__name_suffix(text.str, 5);
+	/* kubectl shows <node>-<driver>-<random>: the suffix is a stable hash here. */
+	hw__text_clear(&text);
+	hw__text_add(&text, node_name);
+	hw__text_add(&text, "-");
+	hw__text_add(&text, driver);
+	hw__text_add(&text, "-");
+	hw__text_add(&text, suffix);
+	name = g_strndup(text.str, text.len);
+	hw__text_clear(&text);
+	return name;
+}
+
 HwSlice *
 hw_slice__new(const char *driver, const char *node_name, guint index)
 {
 	HwSlice *slice = g_new0(HwSlice, 1);
-	g_autofree char *seed = g_strdup_printf("%s/%s/%u", node_name, driver, index);
-	g_autofree char *suffix = hw__name_suffix(seed, 5);
 
-	/* kubectl shows <node>-<driver>-<random>: the suffix is a stable hash here. */
-	slice->name = g_strdup_printf("%s-%s-%s", node_name, driver, suffix);
+	slice->name = hw__slice_name(driver, node_name, index);
 	slice->driver = g_strdup(driver);
 	slice->node_name = g_strdup(node_name);
 	slice->pool = g_strdup(node_name);

@@ -6,18 +6,37 @@
  * UUIDs and MACs are hashes of the node name, so a scenario is reproducible and two
  * nodes never share one.
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "hw-private.h"
 
+/* The SHA-256 of @seed as hex. */
+static void
+seed_hex(const HwText *seed, char hex[65])
+{
+	hw__sha256_hex(seed->str, seed->len, hex);
+}
+
 char *
 hw__uuid(const char *prefix, const char *seed)
 {
-	g_autofree char *hex = g_compute_checksum_for_string(G_CHECKSUM_SHA256, seed, -1);
+	/* prefix, then hex in groups of 8-4-4-4-12 */
+	static const guint groups[] = { 8, 4, 4, 4, 12 };
+	gsize plen = strlen(prefix);
+	char hex[65], *out = g_malloc(plen + 36 + 1), *p = out + plen;
+	guint from = 0;
 
-	return g_strdup_printf("%s%.8s-%.4s-%.4s-%.4s-%.12s", prefix, hex, hex + 8, hex + 12,
-	                       hex + 16, hex + 20);
+	hw__sha256_hex(seed, strlen(seed), hex);
+	memcpy(out, prefix, plen);
+	for (guint i = 0; i < G_N_ELEMENTS(groups); i++) {
+		if (i > 0)
+			*p++ = '-';
+		memcpy(p, hex + from, groups[i]);
+		p += groups[i];
+		from += groups[i];
+	}
+	*p = '\0';
+	return out;
 }
 
 char *
@@ -25,16 +44,19 @@ hw__name_suffix(const char *seed, guint length)
 {
 	/* The alphabet of Kubernetes' generateName suffixes (no vowels, no 0/1/3). */
 	static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
-	g_autofree char *hex = g_compute_checksum_for_string(G_CHECKSUM_SHA256, seed, -1);
-	GString *out = g_string_new(NULL);
+	char hex[65], *out;
+	guint n = MIN(length, 32u);
 
-	for (guint i = 0; i < length && 2 * i + 1 < strlen(hex); i++) {
+	hw__sha256_hex(seed, strlen(seed), hex);
+	out = g_malloc(n + 1);
+	for (guint i = 0; i < n; i++) {
 		guint byte = (guint)g_ascii_xdigit_value(hex[2 * i]) * 16u +
 		             (guint)g_ascii_xdigit_value(hex[2 * i + 1]);
 
-		g_string_append_c(out, alphabet[byte % (sizeof(alphabet) - 1)]);
+		out[i] = alphabet[byte % (sizeof(alphabet) - 1)];
 	}
-	return g_string_free(out, FALSE);
+	out[n] = '\0';
+	return out;
 }
 
 static void
@@ -52,16 +74,61 @@ nic_free(HwNic *nic)
 	g_free(nic);
 }
 
-/* Names of the shape, made again for every node: one copy for the process. */
-static const char *G_GNUC_PRINTF(1, 2) interned_printf(const char *format, ...)
+/* @prefix, @a, @mid, @b (decimal): a name of the shape, one copy for the process. */
+static const char *
+interned_name(const char *prefix, guint a, const char *mid, guint b)
 {
-	char buf[64];
-	va_list args;
+	HwText t;
+	const char *name;
 
-	va_start(args, format);
-	g_vsnprintf(buf, sizeof(buf), format, args);
-	va_end(args);
-	return g_intern_string(buf);
+	hw__text_init(&t);
+	hw__text_add(&t, prefix);
+	hw__text_add_uint(&t, a);
+	if (mid != NULL) {
+		hw__text_add(&t, mid);
+		hw__text_add_uint(&t, b);
+	}
+	name = g_intern_string(t.str);
+	hw__text_clear(&t);
+	return name;
+}
+
+/* dranet names a PCI NIC after its address: 0000:10:1b.0 -> pci-0000-10-1b-0. */
+static const char *
+dranet_name(const char *bdf)
+{
+	HwText t;
+	const char *name;
+
+	hw__text_init(&t);
+	hw__text_add(&t, "pci-");
+	hw__text_add(&t, bdf);
+	g_strdelimit(t.str, ":.", '-');
+	name = g_intern_string(t.str);
+	hw__text_clear(&t);
+	return name;
+}
+
+/* "02:" and the first five bytes of the hash of "<node>/<bdf>": locally administered. */
+static char *
+nic_mac(const char *node, const char *bdf)
+{
+	HwText seed;
+	char hex[65], *mac = g_malloc(18);
+
+	hw__text_init(&seed);
+	hw__text_add(&seed, node);
+	hw__text_add(&seed, "/");
+	hw__text_add(&seed, bdf);
+	seed_hex(&seed, hex);
+	hw__text_clear(&seed);
+	memcpy(mac, "02", 2);
+	for (guint i = 0; i < 5; i++) {
+		mac[2 + 3 * i] = ':';
+		memcpy(mac + 3 + 3 * i, hex + 2 * i, 2);
+	}
+	mac[17] = '\0';
+	return mac;
 }
 
 static guint
@@ -77,33 +144,27 @@ nic_new(const HwNode *node, const HwShapeNic *shape_nic, const HwPcieRoot *root,
 {
 	HwNic *nic = g_new0(HwNic, 1);
 	guint bus = bdf_field(shape_nic->bdf, 5), dev = bdf_field(shape_nic->bdf, 8);
-	g_autofree char *seed = g_strdup_printf("%s/%s", node->name, shape_nic->bdf);
-	g_autofree char *hex = g_compute_checksum_for_string(G_CHECKSUM_SHA256, seed, -1);
 
 	nic->model = shape_nic->model;
-	g_autofree char *name = g_strdup_printf("pci-%s", shape_nic->bdf);
-
-	nic->bdf = g_intern_string(shape_nic->bdf);
-	nic->pcie_root = g_intern_string(root->root);
+	nic->bdf = hw__intern(shape_nic->bdf);
+	nic->pcie_root = hw__intern(root->root);
 	nic->numa = root->numa;
-	/* dranet names a PCI NIC after its address: 0000:10:1b.0 -> pci-0000-10-1b-0. */
-	nic->name = g_intern_string(g_strdelimit(name, ":.", '-'));
-	nic->mac = g_strdup_printf("02:%.2s:%.2s:%.2s:%.2s:%.2s", hex, hex + 2, hex + 4, hex + 6,
-	                           hex + 8);
+	nic->name = dranet_name(shape_nic->bdf);
+	nic->mac = nic_mac(node->name, shape_nic->bdf);
 	switch (nic->model->link) {
 	case HW_NIC_LINK_EFA:
 		/* EFA has no netdev; its RDMA device is named after bus and slot, as on p4d
 		 * (0000:10:1b.0 -> rdmap16s27). */
-		nic->rdma_device = interned_printf("rdmap%us%u", bus, dev);
+		nic->rdma_device = interned_name("rdmap", bus, "s", dev);
 		break;
 	case HW_NIC_LINK_INFINIBAND:
-		nic->ifname = interned_printf("ibp%us%u", bus, dev);
-		nic->rdma_device = interned_printf("mlx5_%u", (*mlx_index)++);
+		nic->ifname = interned_name("ibp", bus, "s", dev);
+		nic->rdma_device = interned_name("mlx5_", (*mlx_index)++, NULL, 0);
 		break;
 	case HW_NIC_LINK_ETHERNET:
-		nic->ifname = interned_printf("enp%us%u", bus, dev);
+		nic->ifname = interned_name("enp", bus, "s", dev);
 		if (nic->model->rdma) {
-			nic->rdma_device = interned_printf("mlx5_%u", (*mlx_index)++);
+			nic->rdma_device = interned_name("mlx5_", (*mlx_index)++, NULL, 0);
 		}
 		break;
 	}
@@ -125,12 +186,17 @@ hw_node_new(const HwNodeShape *shape, const char *name)
 
 		for (guint g = 0; g < root->gpu_bdfs->len; g++) {
 			HwGpu *gpu = g_new0(HwGpu, 1);
-			g_autofree char *seed = g_strdup_printf("%s/gpu-%u", name, minor);
+			HwText seed;
 
+			hw__text_init(&seed);
+			hw__text_add(&seed, name);
+			hw__text_add(&seed, "/gpu-");
+			hw__text_add_uint(&seed, minor);
 			gpu->minor = minor++;
-			gpu->uuid = hw__uuid("GPU-", seed);
-			gpu->bdf = g_intern_string(g_ptr_array_index(root->gpu_bdfs, g));
-			gpu->pcie_root = g_intern_string(root->root);
+			gpu->uuid = hw__uuid("GPU-", seed.str);
+			hw__text_clear(&seed);
+			gpu->bdf = hw__intern(g_ptr_array_index(root->gpu_bdfs, g));
+			gpu->pcie_root = hw__intern(root->root);
 			gpu->numa = root->numa;
 			gpu->model = shape->gpu_model;
 			gpu->mig_mode = HW_MIG_MODE_OFF;

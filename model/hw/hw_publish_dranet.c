@@ -7,6 +7,8 @@
  * qualified with the dra.net domain as dranet writes them. A NIC without a netdev
  * (EFA) has no ifName, mac or mtu.
  */
+#include <string.h>
+
 #include "hw-private.h"
 
 HwSlice *
@@ -41,4 +43,38 @@ hw_publish_dranet(const HwNode *node)
 		g_ptr_array_add(slice->devices, device);
 	}
 	return slice;
+}
+
+gboolean
+hw_publish_dranet_renew(HwSlice *slice, const HwNode *node)
+{
+	/* what hw_publish_dranet() takes from the node rather than its shape */
+	if (slice == NULL || strcmp(slice->driver, "dra.net") != 0 ||
+	    slice->devices->len != node->nics->len)
+		return FALSE;
+	for (guint i = 0; i < node->nics->len; i++) {
+		const HwNic *nic = g_ptr_array_index(node->nics, i);
+		const HwDevice *device = g_ptr_array_index(slice->devices, i);
+		const HwAttr *mac = hw_device_lookup_attr(device, "dra.net/mac");
+
+		if (strcmp(device->name, nic->name) != 0 || (mac != NULL) != (nic->ifname != NULL))
+			return FALSE;
+	}
+	for (guint i = 0; i < node->nics->len; i++) {
+		const HwNic *nic = g_ptr_array_index(node->nics, i);
+		HwAttr *mac = (HwAttr *)hw_device_lookup_attr(g_ptr_array_index(slice->devices, i),
+		                                              "dra.net/mac");
+
+		if (mac != NULL) {
+			g_free(mac->str);
+			mac->str = g_strdup(nic->mac);
+		}
+	}
+	g_free(slice->name);
+	g_free(slice->node_name);
+	g_free(slice->pool);
+	slice->name = hw__slice_name(slice->driver, node->name, 0);
+	slice->node_name = g_strdup(node->name);
+	slice->pool = g_strdup(node->name);
+	return TRUE;
 }

@@ -67,12 +67,18 @@ static void
 add_common_attrs(HwDevice *device, const HwGpu *gpu, const HwPublishOptions *options)
 {
 	const HwGpuModel *model = gpu->model;
-	g_autofree char *cc = g_strdup_printf("%u.%u.0", model->cc_major, model->cc_minor);
+	HwText cc;
 
+	hw__text_init(&cc);
+	hw__text_add_uint(&cc, model->cc_major);
+	hw__text_add(&cc, ".");
+	hw__text_add_uint(&cc, model->cc_minor);
+	hw__text_add(&cc, ".0");
 	hw_device__attr_string(device, "productName", model->product_name);
 	hw_device__attr_string(device, "brand", model->brand);
 	hw_device__attr_string(device, "architecture", model->architecture);
-	hw_device__attr_version(device, "cudaComputeCapability", cc);
+	hw_device__attr_version(device, "cudaComputeCapability", cc.str);
+	hw__text_clear(&cc);
 	hw_device__attr_version(device, "driverVersion", options->driver_version);
 	hw_device__attr_version(device, "cudaDriverVersion", options->cuda_driver_version);
 	if (options->naming == HW_NAMING_V25_3) {
@@ -87,9 +93,14 @@ add_common_attrs(HwDevice *device, const HwGpu *gpu, const HwPublishOptions *opt
 static HwDevice *
 full_gpu_new(const HwGpu *gpu, const HwPublishOptions *options)
 {
-	g_autofree char *name = g_strdup_printf("gpu-%u", gpu->minor);
-	HwDevice *device = hw_device__new(name);
+	HwText name;
+	HwDevice *device;
 
+	hw__text_init(&name);
+	hw__text_add(&name, "gpu-");
+	hw__text_add_uint(&name, gpu->minor);
+	device = hw_device__new(name.str);
+	hw__text_clear(&name);
 	hw_device__attr_string(device, "type", "gpu");
 	hw_device__attr_string(device, "uuid", gpu->uuid);
 	add_common_attrs(device, gpu, options);
@@ -138,8 +149,15 @@ mig_device_new(const HwGpu *gpu,
 	hw_device__attr_string(device, "type", "mig");
 	if (!dynamic) {
 		/* A dynamic device has no UUID until it is created at prepare time. */
-		g_autofree char *seed = g_strdup_printf("%s/%u", gpu->uuid, inst->start);
-		g_autofree char *uuid = hw__uuid("MIG-", seed);
+		HwText seed;
+		g_autofree char *uuid = NULL;
+
+		hw__text_init(&seed);
+		hw__text_add(&seed, gpu->uuid);
+		hw__text_add(&seed, "/");
+		hw__text_add_uint(&seed, inst->start);
+		uuid = hw__uuid("MIG-", seed.str);
+		hw__text_clear(&seed);
 		hw_device__attr_string(device, "uuid", uuid);
 	}
 	hw_device__attr_string(device, "parentUUID", gpu->uuid);
@@ -352,4 +370,91 @@ hw_publish_nvidia(const HwNode *node, const HwPublishOptions *options)
 		publish_static(node, options, out);
 	}
 	return out;
+}
+
+/* @device's string attribute @name set to @value, if it has one. */
+static void
+renew_attr(HwDevice *device, const char *name, const char *value)
+{
+	HwAttr *attr = (HwAttr *)hw_device_lookup_attr(device, name);
+
+	if (attr != NULL) {
+		g_free(attr->str);
+		attr->str = g_strdup(value);
+	}
+}
+
+/* Whether @slice has the devices publish_static() gives @node: a full GPU per
+ * MIG-off GPU, the instances' profiles of a MIG-on one, nothing else. */
+static gboolean
+static_devices_match(const HwSlice *slice, const HwNode *node)
+{
+	guint d = 0;
+
+	for (guint i = 0; i < node->gpus->len; i++) {
+		const HwGpu *gpu = g_ptr_array_index(node->gpus, i);
+
+		if (gpu->mig_mode == HW_MIG_MODE_OFF) {
+			if (d >= slice->devices->len ||
+			    hw_device_lookup_attr(slice->devices->pdata[d++], "parentUUID") != NULL)
+				return FALSE;
+			continue;
+		}
+		for (guint k = 0; gpu->mig_mode == HW_MIG_MODE_ON && k < gpu->instances->len; k++) {
+			const HwMigInstance *inst =
+			        &g_array_index(gpu->instances, HwMigInstance, k);
+			const HwAttr *profile;
+
+			if (d >= slice->devices->len)
+				return FALSE;
+			profile = hw_device_lookup_attr(slice->devices->pdata[d++], "profile");
+			if (profile == NULL || strcmp(profile->str, inst->profile->name) != 0)
+				return FALSE;
+		}
+	}
+	return d == slice->devices->len;
+}
+
+gboolean
+hw_publish_nvidia_renew(GPtrArray *slices, const HwNode *node, const HwPublishOptions *options)
+{
+	HwSlice *slice;
+	guint d = 0;
+
+	if (options->dynamic_mig || slices->len != 1)
+		return FALSE;
+	slice = slices->pdata[0];
+	if (strcmp(slice->driver, DRIVER) != 0 || !static_devices_match(slice, node))
+		return FALSE;
+	/* what publish_static() takes from the node rather than its shape: uuids */
+	for (guint i = 0; i < node->gpus->len; i++) {
+		const HwGpu *gpu = g_ptr_array_index(node->gpus, i);
+
+		if (gpu->mig_mode == HW_MIG_MODE_OFF) {
+			renew_attr(slice->devices->pdata[d++], "uuid", gpu->uuid);
+			continue;
+		}
+		for (guint k = 0; gpu->mig_mode == HW_MIG_MODE_ON && k < gpu->instances->len; k++) {
+			HwDevice *device = slice->devices->pdata[d++];
+			HwText seed;
+			g_autofree char *uuid = NULL;
+
+			hw__text_init(&seed);
+			hw__text_add(&seed, gpu->uuid);
+			hw__text_add(&seed, "/");
+			hw__text_add_uint(&seed,
+			                  g_array_index(gpu->instances, HwMigInstance, k).start);
+			uuid = hw__uuid("MIG-", seed.str);
+			hw__text_clear(&seed);
+			renew_attr(device, "uuid", uuid);
+			renew_attr(device, "parentUUID", gpu->uuid);
+		}
+	}
+	g_free(slice->name);
+	g_free(slice->node_name);
+	g_free(slice->pool);
+	slice->name = hw__slice_name(DRIVER, node->name, 0);
+	slice->node_name = g_strdup(node->name);
+	slice->pool = g_strdup(node->name);
+	return TRUE;
 }

@@ -400,6 +400,20 @@ rpt_verify_file(const char *path, GString *out, guint *checked, guint *violation
 
 /* --- Writers ------------------------------------------------------------------------------ */
 
+/*
+ * Where a streamed writer puts its bytes, a piece at a time: @write appends
+ * @length bytes of @bytes, or returns FALSE with @error set (the writer then
+ * stops and returns FALSE). The per-pod parts of a report are streamed so
+ * that no writer holds a whole report of millions of pods in memory.
+ */
+typedef struct {
+	gboolean (*write)(gpointer data, const char *bytes, gsize length, GError **error);
+	gpointer data;
+} RptSink;
+
+/* A writer of one file's bytes from @subject into @sink. */
+typedef gboolean (*RptProduceFunc)(gconstpointer subject, const RptSink *sink, GError **error);
+
 /**
  * rpt_json_to_string:
  * Returns: (transfer full) the report as `drasim.io/report/v2` JSON, keys in
@@ -407,6 +421,8 @@ rpt_verify_file(const char *path, GString *out, guint *checked, guint *violation
  * the µs), ending with a newline.
  */
 char *rpt_json_to_string(const RptReport *report);
+/* The same bytes into @sink, the pods streamed; FALSE with the sink's @error. */
+gboolean rpt_json_write(const RptReport *report, const RptSink *sink, GError **error);
 
 /**
  * rpt_json_load:
@@ -430,6 +446,8 @@ char *rpt_text_to_string(const RptReport *report, gboolean colour);
 char *rpt_csv_summary_to_string(const RptReport *report);
 char *rpt_csv_series_to_string(const RptReport *report);
 char *rpt_csv_pods_to_string(const RptReport *report);
+/* pods.csv's bytes into @sink, a few rows at a time; FALSE with the sink's @error. */
+gboolean rpt_csv_pods_write(const RptReport *report, const RptSink *sink, GError **error);
 
 /* HTML: one self-contained page with inline SVG charts. */
 char *rpt_html_to_string(const RptReport *report);
@@ -492,6 +510,13 @@ RptOutputDir *rpt_output_dir_new(const char *dir, GError **error);
 /* Writes the file @name (no '/') of the new output atomically. */
 gboolean
 rpt_output_dir_add(RptOutputDir *self, const char *name, const char *contents, GError **error);
+/* Writes the file @name (no '/') of the new output atomically, its bytes
+ * streamed by @produce from @subject. */
+gboolean rpt_output_dir_add_streamed(RptOutputDir *self,
+                                     const char *name,
+                                     RptProduceFunc produce,
+                                     gconstpointer subject,
+                                     GError **error);
 /**
  * rpt_output_dir_commit:
  * Writes the marker listing the files added, then puts the new output in

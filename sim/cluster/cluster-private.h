@@ -130,6 +130,7 @@ typedef struct {
 	/* bumped whenever a device's tenants (or the devices) change: lets a
 	 * sampler reuse what it read last (cluster_sim_get_node_generation) */
 	guint64 generation;
+	gboolean logged; /* in the change log since its reader last took it */
 } ClusterSimNode;
 
 typedef struct {
@@ -259,6 +260,10 @@ struct ClusterSim {
 	/* cluster_sim_retired.c: the retired pods' records, by pod index (a
 	 * retired pod's slot in pods is NULL) */
 	GArray *retired; /* ClusterSimRetired */
+	/* cluster_sim_nodes.c: the nodes changed since the log was last taken
+	 * (cluster_sim_log_node_changes), each once; NULL: nobody reads it */
+	GArray *changed_nodes; /* guint node indexes */
+	guint n_devices;       /* over all nodes (cluster_sim_get_n_devices) */
 };
 
 #define CLUSTER_PRIO_ARRIVAL 5 /* after node, delete and backoff events at one time */
@@ -271,6 +276,10 @@ void cluster_arrivals__arrived(ClusterSim *self, guint index);
 
 /* cluster_invariants.c: after every event when DRASIM_CHECK_INVARIANTS=1 */
 void cluster_sim__install_invariants(ClusterSim *self);
+
+/* cluster_sim_nodes.c: what a reader of @sn sees changed (tenants, devices,
+ * cordon): bumps its generation and logs it once until the log is taken. */
+void cluster_sim__node_changed(ClusterSim *self, ClusterSimNode *sn);
 
 /* cluster_kubelet.c */
 gboolean cluster_kubelet__place(ClusterSim *sim, ClusterSimPod *sp, ClusterSimNode *node);

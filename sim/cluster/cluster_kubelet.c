@@ -296,7 +296,7 @@ recompute_pod(ClusterSim *sim, ClusterSimPod *sp)
 static void
 leave_devices(ClusterSim *sim, ClusterSimPod *sp)
 {
-	sp->node->generation++;
+	cluster_sim__node_changed(sim, sp->node);
 	for (guint k = 0; k < sp->n_devices; k++)
 		leave(sim, &sp->node->devices[sp->devices[k]], sp->index);
 }
@@ -353,7 +353,7 @@ run(ClusterSim *sim, ClusterSimPod *sp)
 	sp->phase = CLUSTER_POD_RUNNING;
 	cluster_journal__event(sim, sp, CLUSTER_JOURNAL_STARTED);
 	sim->stats.running++;
-	sp->node->generation++;
+	cluster_sim__node_changed(sim, sp->node);
 	for (guint k = 0; k < sp->n_devices; k++) {
 		sp->rates[k] = 1.0;
 		join(sim, &sp->node->devices[sp->devices[k]], sp->index);

@@ -236,6 +236,8 @@ cluster_sim_free(ClusterSim *self)
 	g_array_unref(self->placed);
 	g_array_unref(self->arrivals);
 	g_ptr_array_unref(self->no_claims);
+	if (self->changed_nodes != NULL)
+		g_array_unref(self->changed_nodes);
 	if (self->invariant_sums != NULL)
 		g_array_unref(self->invariant_sums);
 	cluster_journal_free(self->journal);
@@ -253,6 +255,7 @@ cluster_sim_add_node(ClusterSim *self,
 	sn->node = node;
 	sn->index = self->nodes->len;
 	sn->n_devices = n_devices;
+	self->n_devices += n_devices;
 	sn->devices = g_new0(ClusterSimDevice, MAX(n_devices, 1));
 	for (guint d = 0; d < n_devices; d++) {
 		sn->devices[d].dev = devices[d];
@@ -775,4 +778,10 @@ cluster_sim_get_capacity(const ClusterSim *self,
 	*n_devices = n;
 	*compute = c;
 	*mem_bytes = m;
+}
+
+guint
+cluster_sim_get_n_devices(const ClusterSim *self)
+{
+	return self->n_devices;
 }

@@ -177,6 +177,47 @@ evict_node_pods(ClusterSim *self, ClusterSimNode *sn, gboolean gpu_only)
 	}
 }
 
+/* ------------------------------------------------------------ change log */
+
+void
+cluster_sim__node_changed(ClusterSim *self, ClusterSimNode *sn)
+{
+	sn->generation++;
+	if (self->changed_nodes == NULL || sn->logged)
+		return;
+	sn->logged = TRUE;
+	g_array_append_val(self->changed_nodes, sn->index);
+}
+
+void
+cluster_sim_log_node_changes(ClusterSim *self)
+{
+	if (self->changed_nodes == NULL)
+		self->changed_nodes = g_array_new(FALSE, FALSE, sizeof(guint));
+}
+
+void
+cluster_sim_node_changed(ClusterSim *self, ClusterNode *node)
+{
+	cluster_sim__node_changed(self, node->user_data);
+}
+
+void
+cluster_sim_take_node_changes(ClusterSim *self, GArray *out)
+{
+	if (self->changed_nodes == NULL)
+		return;
+	for (guint i = 0; i < self->changed_nodes->len; i++) {
+		guint index = g_array_index(self->changed_nodes, guint, i);
+
+		((ClusterSimNode *)self->nodes->pdata[index])->logged = FALSE;
+	}
+	g_array_append_vals(out, self->changed_nodes->data, self->changed_nodes->len);
+	g_array_set_size(self->changed_nodes, 0);
+}
+
+/* ------------------------------------------------------------ node events */
+
 static void
 on_node_drain(SimLoop *loop, const SimEvent *ev, gpointer data)
 {
@@ -185,6 +226,7 @@ on_node_drain(SimLoop *loop, const SimEvent *ev, gpointer data)
 
 	sn->node->unschedulable = TRUE;
 	cluster_node_touch(sn->node);
+	cluster_sim__node_changed(self, sn);
 	evict_node_pods(self, sn, FALSE);
 }
 
@@ -256,6 +298,7 @@ on_node_restore(SimLoop *loop, const SimEvent *ev, gpointer data)
 	}
 	sn->node->unschedulable = FALSE;
 	cluster_node_touch(sn->node);
+	cluster_sim__node_changed(self, sn);
 	cluster_sim_notify(self, CLUSTER_EVENT_NODE_UPDATED);
 }
 
@@ -271,7 +314,7 @@ cluster_sim_reconfigure_node(ClusterSim *self,
 {
 	ClusterSimNode *sn = node->user_data;
 
-	sn->generation++; /* the caller may have changed the node's hardware */
+	cluster_sim__node_changed(self, sn); /* the caller may have changed its hardware */
 	node->unschedulable = TRUE;
 	cluster_node_touch(node);
 	evict_node_pods(self, sn, TRUE);
@@ -295,13 +338,14 @@ on_reconfigured(SimLoop *loop, const SimEvent *ev, gpointer data)
 	ClusterSimNode *sn = self->nodes->pdata[ev->target];
 
 	sn->reconfigure = SIM_EVENT_ID_NONE;
-	sn->generation++;
+	cluster_sim__node_changed(self, sn);
 	for (guint d = 0; d < sn->n_devices; d++) {
 		g_assert(sn->devices[d].tenants->len == 0);
 		g_array_unref(sn->devices[d].tenants);
 	}
 	g_free(sn->devices);
 	sn->devices = g_new0(ClusterSimDevice, MAX(sn->n_next_devices, 1));
+	self->n_devices = self->n_devices - sn->n_devices + sn->n_next_devices;
 	sn->n_devices = sn->n_next_devices;
 	for (guint d = 0; d < sn->n_devices; d++) {
 		sn->devices[d].dev = sn->next_devices[d];

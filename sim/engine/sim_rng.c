@@ -6,6 +6,14 @@
  * the streams survive GLib upgrades (g_str_hash is not promised stable) and a
  * new stream shifts no existing one. The generator is GSL's taus2: small state
  * (so a stream per purpose is cheap), fast, and of simulation quality.
+ *
+ * drasim registers its own gsl_rng_type for taus2 (L'Ecuyer's three-component
+ * Tausworthe generator, seeded as GSL seeds it: an LCG with multiplier 69069
+ * fills the three words, each raised past its lower bound, then six draws are
+ * discarded), so the hot draws below can step the state inline instead of
+ * calling through the type's function pointer: the scheduler draws about a
+ * hundred times per pod when many nodes tie (selectHost's reservoir). The
+ * output is GSL's, number for number: test_rng.c compares both generators.
  */
 #define HAVE_INLINE 1 /* let gsl_rng_uniform() inline into the helpers */
 
@@ -19,11 +27,82 @@
 
 struct SimRng {
 	gsl_rng *gsl;
+	struct TausState *taus; /* gsl's state of this generator, owned by gsl */
 	char *name;
 	/* sim_rng_reservoir(): scales[n] = range / n for n < n_scales, grown on demand */
 	unsigned long *scales;
 	guint32 n_scales;
 };
+
+/* ------------------------------------------------------------- taus2 */
+
+typedef struct TausState {
+	unsigned long s1, s2, s3;
+} TausState;
+
+#define TAUS_MASK 0xffffffffUL
+
+/* One Tausworthe step of a 32-bit component: parameters (q, s, mask, shift). */
+static inline unsigned long
+taus_step(unsigned long s, unsigned q, unsigned shift, unsigned long mask, unsigned k)
+{
+	return (((s & mask) << k) & TAUS_MASK) ^ ((((s << q) & TAUS_MASK) ^ s) >> shift);
+}
+
+static inline uint32_t
+taus_next(TausState *t)
+{
+	t->s1 = taus_step(t->s1, 13, 19, 4294967294UL, 12);
+	t->s2 = taus_step(t->s2, 2, 25, 4294967288UL, 4);
+	t->s3 = taus_step(t->s3, 3, 11, 4294967280UL, 17);
+	return (uint32_t)(t->s1 ^ t->s2 ^ t->s3);
+}
+
+static unsigned long
+taus_get(void *state)
+{
+	return taus_next(state);
+}
+
+static double
+taus_get_double(void *state)
+{
+	return taus_next(state) / 4294967296.0;
+}
+
+/* Each word must exceed a bound (2, 8, 16) for its component to have full period. */
+static void
+taus_set(void *state, unsigned long seed)
+{
+	TausState *t = state;
+	unsigned long s = seed == 0 ? 1 : seed;
+
+	t->s1 = (69069UL * s) & TAUS_MASK;
+	t->s1 += t->s1 < 2 ? 2 : 0;
+	t->s2 = (69069UL * t->s1) & TAUS_MASK;
+	t->s2 += t->s2 < 8 ? 8 : 0;
+	t->s3 = (69069UL * t->s2) & TAUS_MASK;
+	t->s3 += t->s3 < 16 ? 16 : 0;
+	for (guint i = 0; i < 6; i++)
+		taus_next(t);
+}
+
+static const gsl_rng_type taus_type = {
+	"drasim-taus2", TAUS_MASK, 0, sizeof(TausState), taus_set, taus_get, taus_get_double,
+};
+
+/* gsl_rng_uniform_int's rule (the generator's range 2^32 - 1 cut into n bins of
+ * floor(range / n) values, draws past the last bin rejected), inline. */
+static inline uint32_t
+taus_below(TausState *t, uint32_t n)
+{
+	uint32_t scale = (uint32_t)TAUS_MASK / n, k;
+
+	do
+		k = taus_next(t) / scale;
+	while (k >= n);
+	return k;
+}
 
 static uint64_t
 fnv1a64(const char *s)
@@ -60,7 +139,8 @@ sim_rng_new(uint64_t seed, const char *name)
 	SimRng *self = g_new0(SimRng, 1);
 	uint64_t s = sim_rng_stream_seed(seed, name);
 
-	self->gsl = gsl_rng_alloc(gsl_rng_taus2);
+	self->gsl = gsl_rng_alloc(&taus_type);
+	self->taus = gsl_rng_state(self->gsl);
 	/* taus2 seeds from the low 32 bits only: fold the high half in. */
 	gsl_rng_set(self->gsl, (unsigned long)((s ^ (s >> 32)) & 0xffffffffu));
 	self->name = g_strdup(name);
@@ -94,7 +174,7 @@ sim_rng_get_gsl(SimRng *self)
 double
 sim_rng_uniform(SimRng *self)
 {
-	return gsl_rng_uniform(self->gsl);
+	return taus_next(self->taus) / 4294967296.0;
 }
 
 double
@@ -113,7 +193,7 @@ uint32_t
 sim_rng_uniform_int(SimRng *self, uint32_t n)
 {
 	g_return_val_if_fail(n >= 1, 0);
-	return (uint32_t)gsl_rng_uniform_int(self->gsl, n);
+	return taus_below(self->taus, n);
 }
 
 /* scales[n] = range / n for every n <= @ties (scales[0], [1] unused). */
@@ -142,10 +222,6 @@ grow_scales(SimRng *self, guint32 ties)
 uint32_t
 sim_rng_reservoir(SimRng *self, uint32_t ties)
 {
-	const gsl_rng_type *type = self->gsl->type;
-	unsigned long (*get)(void *) = type->get;
-	void *state = self->gsl->state;
-	unsigned long offset = type->min;
 	guint32 selected = 1;
 
 	if (ties >= self->n_scales)
@@ -154,7 +230,7 @@ sim_rng_reservoir(SimRng *self, uint32_t ties)
 		unsigned long scale = self->scales[count], limit = scale * count, x;
 
 		do
-			x = get(state) - offset;
+			x = taus_next(self->taus); /* the type's minimum is 0 */
 		while (x >= limit);
 		if (x < scale)
 			selected = count;
@@ -172,7 +248,7 @@ double
 sim_rng_exponential(SimRng *self, double mean)
 {
 	/* As gsl_ran_exponential, without the extra call: -mean * log(1 - u). */
-	return -mean * log1p(-gsl_rng_uniform(self->gsl));
+	return -mean * log1p(-(taus_next(self->taus) / 4294967296.0));
 }
 
 double

@@ -28,7 +28,8 @@ measure__collect_placements(const MeasureRunEnd *run, guint pod, ScenarioPodReco
 	guint n_devs = 0;
 	const guint *devs;
 
-	rec->shared = cluster_sim_get_pod_shares_devices(run->sim, pod);
+	rec->shared =
+	        cluster_sim_get_pod_shares_devices(run->sim, pod) != FALSE; /* a 1-bit field */
 	if (n_history == 0 && !deleted_bound)
 		return;
 	rec->placements = g_new0(ScenarioPlacement, n_history + 1);

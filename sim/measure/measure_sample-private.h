@@ -39,12 +39,12 @@ typedef struct {
 	ScenarioGpuState *gpus;
 	guint n_gpus;
 	GArray *busy; /* double per sample (heat-map rows only) */
-	/* what the last read saw, and its figures (reused while nothing changed) */
+	/* what the last read saw (its figures are the sampler's node_busy and
+	 * node_frag, reused while nothing changed) */
 	gboolean read_once;
 	gboolean watch_mig; /* has static-MIG-capable GPUs (their MIG mode can change) */
 	guint64 generation;
 	gboolean cordoned;
-	double last_busy, last_frag;
 } SampleNode;
 
 typedef struct {
@@ -73,7 +73,16 @@ struct ScenarioSampler {
 	ScenarioClaimShapeFunc shape; /* the DRA pods' shapes for the task mix */
 	GStringChunk *strings;
 	GPtrArray *nodes; /* SampleNode* */
-	GArray *tasks;    /* ScenarioTask; NULL until the first tick */
+	/* each node's busy GPUs and fragmentation at its last read, by node
+	 * index: a tick sums them in index order (flat, so the sum is cheap) */
+	GArray *node_busy, *node_frag; /* double */
+	/* the simulation's change log (cluster_sim_log_node_changes) this sampler
+	 * takes at each tick, NULL: each tick checks every node */
+	ClusterSim *changes;
+	GArray *changed;               /* scratch: guint node indexes */
+	double busy_total, frag_total; /* the sums at the last tick that read a node */
+	guint64 nodes_read;            /* read_node() calls so far (tests) */
+	GArray *tasks;                 /* ScenarioTask; NULL until the first tick */
 	/* the task mix fed pod by pod at set-up (scenario_sample__add_pod_task) */
 	ScenarioTaskMix *mix;
 	guint total_gpus;
@@ -83,8 +92,8 @@ struct ScenarioSampler {
 	GArray *frag;      /* double per sample */
 	GArray *occupancy; /* double per sample: occupied fraction of all physical GPUs */
 	double peak;
-	GPtrArray *pictures; /* Picture* */
-	GPtrArray *pod_devices;
+	GPtrArray *pictures;    /* Picture* */
+	GPtrArray *pod_devices; /* const char * per pod, interned in @strings; NULL: none */
 };
 
 /* measure_pictures.c */

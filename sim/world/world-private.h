@@ -232,9 +232,17 @@ typedef struct {
 	ScenarioGpuSpec *gpuspec; /* the trace's gpu_spec in this world */
 	K8sObjectSet *published;
 	K8sObjectSet *scratch; /* dra world: one node's objects, their text in published's */
-	GArray *pods;          /* ScenarioPod */
-	GArray *pending;       /* guint64 samples */
-	GArray *alloc;         /* double samples: busy devices / devices */
+	/* world_stamp.c: the last stamped node's dranet slice, renewed for the next one */
+	HwSlice *stamp_nics;
+	const HwNodeShape *stamp_nics_shape;
+	/* world_stamp.c: the last node's gpu.nvidia.com slices, what they were made for */
+	GPtrArray *stamp_gpus;
+	const HwNodeShape *stamp_gpus_shape;
+	char *stamp_gpus_layout;
+	HwPublishOptions stamp_gpus_opts;
+	GArray *pods;    /* ScenarioPod */
+	GArray *pending; /* guint64 samples */
+	GArray *alloc;   /* double samples: busy devices / devices */
 	uint32_t kind_sample;
 	SimTime last_sample; /* time of the last sample, -1 before the first */
 	guint64 max_samples; /* the sampled values limit over the series */
@@ -265,6 +273,17 @@ typedef struct {
  */
 gboolean scenario_stamp__publish_dra(
         WorldRun *run, const HwNode *node, const GPtrArray *gpu_slices, const char *pool, guint k);
+
+/*
+ * world_stamp.c: @node's hw_publish_nvidia(@opts) slices, borrowed from the run
+ * until the next node's: the last node's renewed (hw_publish_nvidia_renew) when it
+ * had the same shape, MIG @layout and options, else published anew (always with
+ * DRASIM_STAMP_REFERENCE=1).
+ */
+const GPtrArray *scenario_stamp__gpu_slices(WorldRun *run,
+                                            const HwNode *node,
+                                            const char *layout,
+                                            const HwPublishOptions *opts);
 
 /* world_run_pods.c: pods made at their arrival. pods_begin() before the first
  * add_pod(), which adds the pod @uid (its index in run->pods); FALSE: it has errors. */

@@ -398,6 +398,8 @@ mig_reconfigure(ScenarioEvents *self, guint index, const ScenarioEvent *e, Clust
 	if (!dra)
 		keys = gfd_keys(self, hw, cn->name); /* before the layout changes */
 	duration = apply_layout(hw, e->mig_config, &ok);
+	/* a layout refused half-way keeps the GPUs it reconfigured: the sampler reads them */
+	cluster_sim_node_changed(self->env.sim, cn);
 	if (!ok) {
 		note(self, index, "the layout does not apply to this node's GPUs: no effect");
 		return FALSE;
@@ -617,10 +619,12 @@ apply_node(ScenarioEvents *self, guint index, const ScenarioEvent *e, ClusterNod
 	case SCENARIO_EVENT_CORDON:
 		cn->unschedulable = TRUE;
 		cluster_node_touch(cn);
+		cluster_sim_node_changed(sim, cn);
 		return TRUE;
 	case SCENARIO_EVENT_UNCORDON:
 		cn->unschedulable = FALSE;
 		cluster_node_touch(cn);
+		cluster_sim_node_changed(sim, cn);
 		cluster_sim_notify(sim, CLUSTER_EVENT_NODE_UPDATED);
 		return TRUE;
 	case SCENARIO_EVENT_TAINT:

@@ -99,7 +99,7 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 	g_autoptr(GArray) devices = g_array_new(FALSE, TRUE, sizeof(ClusterDevice));
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) resources = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GPtrArray) slices = NULL;
+	const GPtrArray *slices;
 	HwPublishOptions opts;
 	ClusterNode *cnode;
 	const K8sNode *knode;
@@ -120,7 +120,7 @@ add_node(WorldRun *run, const ScenarioPool *pool, const HwNodeShape *shape, guin
 		run->physical_mem +=
 		        (gint64)((const HwGpu *)node->gpus->pdata[g])->model->memory_mib << 20;
 	/* one publish for the api objects, the simulation's devices and the sampler */
-	slices = hw_publish_nvidia(node, &opts);
+	slices = scenario_stamp__gpu_slices(run, node, dynamic ? "dynamic" : layout, &opts);
 	if (run->env.mode->world == SCENARIO_WORLD_DRA) {
 		if (!scenario_stamp__publish_dra(run, node, slices, pool->name, k)) {
 			g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_BUILD,
@@ -267,14 +267,12 @@ add_taint_rules(WorldRun *run)
 static void
 append_alloc_sample(WorldRun *run)
 {
-	guint n_devices = 0;
-	double compute = 0;
-	gint64 mem = 0;
+	guint n_devices;
 	double ratio;
 
 	if (run->dynamic)
 		return;
-	cluster_sim_get_capacity(run->env.sim, &n_devices, &compute, &mem);
+	n_devices = cluster_sim_get_n_devices(run->env.sim);
 	ratio = n_devices > 0 ? cluster_sim_get_busy_devices(run->env.sim)->value / n_devices : 0.0;
 	g_array_append_val(run->alloc, ratio);
 }
@@ -401,6 +399,9 @@ run_clear(WorldRun *run)
 	g_clear_pointer(&run->env.loop, sim_loop_free);
 	g_clear_pointer(&run->env.names, cluster_res_names_free);
 	g_clear_pointer(&run->scratch, k8s_object_set_free); /* before the set it borrows from */
+	g_clear_pointer(&run->stamp_nics, hw_slice_free);
+	g_clear_pointer(&run->stamp_gpus, g_ptr_array_unref);
+	g_clear_pointer(&run->stamp_gpus_layout, g_free);
 	g_clear_pointer(&run->published, k8s_object_set_free);
 	g_clear_pointer(&run->inventory, k8s_object_set_free);
 	g_clear_pointer(&run->unpinned, g_ptr_array_unref);
@@ -498,6 +499,7 @@ build_world(WorldRun *run, ClusterSimConfig *config)
 		                    mode->name, CLUSTER_RES_MAX);
 	run->sampler = scenario_sample__new(run->env.sc, mode, run->env.sim, run->env.names,
 	                                    run->pods, scenario_xlate__claim_shape);
+	scenario_sample__follow_changes(run->sampler, run->env.sim);
 	if (run->env.dra != NULL) {
 		cluster_dra_attach(run->env.dra, run->env.sim);
 		add_dra_claims(run);

@@ -409,8 +409,28 @@ void hw_publish_options_init(HwPublishOptions *out);
  */
 GPtrArray *hw_publish_nvidia(const HwNode *node, const HwPublishOptions *options);
 
+/**
+ * hw_publish_nvidia_renew:
+ * Turns @slices, hw_publish_nvidia()'s with @options of another node of @node's
+ * shape and MIG layout, into @node's: the slice's names and the uuids (a full
+ * GPU's; a MIG device's uuid and parentUUID), the rest being the shape's (a
+ * stamp, issue 19 item 3). Static slices only: FALSE, @slices unchanged, with
+ * DynamicMIG or when the devices are not the ones @node publishes.
+ */
+gboolean
+hw_publish_nvidia_renew(GPtrArray *slices, const HwNode *node, const HwPublishOptions *options);
+
 /** hw_publish_dranet: the dra.net ResourceSlice of @node's NICs (NULL if it has none). */
 HwSlice *hw_publish_dranet(const HwNode *node);
+
+/**
+ * hw_publish_dranet_renew:
+ * Turns @slice, hw_publish_dranet()'s of another node of @node's shape, into
+ * @node's: its name, node name, pool and the NICs' macs, the rest being the
+ * shape's (a stamp, issue 19 item 3). FALSE, @slice unchanged, when the NICs'
+ * names or netdevs differ.
+ */
+gboolean hw_publish_dranet_renew(HwSlice *slice, const HwNode *node);
 
 /* A DeviceClass as a driver's Helm chart installs it. */
 typedef struct {

@@ -121,6 +121,8 @@ void cluster_sim_get_capacity(const ClusterSim *self,
                               guint *n_devices,
                               double *compute,
                               gint64 *mem_bytes);
+/* The count alone, kept as nodes are added and reconfigured (no pass over the nodes). */
+guint cluster_sim_get_n_devices(const ClusterSim *self);
 
 /* The simulated time now. */
 SimTime cluster_sim_get_now(const ClusterSim *self);
@@ -147,8 +149,9 @@ guint cluster_sim_get_n_nodes(const ClusterSim *self);
 ClusterNode *cluster_sim_get_node(const ClusterSim *self, guint node);
 guint cluster_sim_get_node_n_devices(const ClusterSim *self, guint node);
 /* Changes whenever a device of the node gains or loses a tenant (or takes
- * its first tenant's sharing mode) and when a reconfiguration starts or
- * installs new devices; cordons and taints do not change it. */
+ * its first tenant's sharing mode), when a reconfiguration starts or
+ * installs new devices and when the simulation or cluster_sim_node_changed()
+ * changes its cordon; taints do not change it. */
 guint64 cluster_sim_get_node_generation(const ClusterSim *self, guint node);
 /* The device as it is now (the first tenant's claim config may have set its mode). */
 const ClusterDevice *cluster_sim_get_device(const ClusterSim *self, guint node, guint device);

@@ -259,6 +259,21 @@ void cluster_sim_kubelet_restart(ClusterSim *self, ClusterNode *node, SimTime un
  */
 void cluster_sim_device_renamed(ClusterSim *self, ClusterNode *node, guint device);
 
+/*
+ * The change log: which nodes a reader of their state (the hourly sampler,
+ * sim/measure) must read again. Once started, the simulation logs a node when
+ * a device of it gains or loses a tenant, its devices are reconfigured or its
+ * cordon changes (each node once until the log is taken), so the reader
+ * visits only those nodes instead of all of them. Whoever changes a node's
+ * cordon or hardware outside these calls says so with
+ * cluster_sim_node_changed().
+ */
+void cluster_sim_log_node_changes(ClusterSim *self);
+void cluster_sim_node_changed(ClusterSim *self, ClusterNode *node);
+/* Appends the logged node indexes to @out (in the order first logged) and
+ * empties the log. */
+void cluster_sim_take_node_changes(ClusterSim *self, GArray *out);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ClusterSim, cluster_sim_free)
 
 G_END_DECLS

@@ -53,15 +53,16 @@ typedef struct {
 	SimTime end;      /* completion, -1 when not completed */
 	const char *node; /* the node it is bound to at the end, NULL when none */
 	double slowdown;  /* jct / work, < 0 when not completed */
-	ClusterPodPhase phase;
-	guint restarts;
-	guint attempts;      /* scheduling attempts */
-	gboolean never_runs; /* pending, and no pending event can change that (quiescent) */
-	gboolean shared;     /* a device of its last placement is shared (not exclusive) */
 	/* every placement when the row cannot tell them (evicted, or deleted
 	 * while bound); NULL otherwise (measure_placements.c) */
 	ScenarioPlacement *placements;
-	guint n_placements;
+	ClusterPodPhase phase;
+	guint restarts;
+	guint attempts; /* scheduling attempts */
+	/* 88 bytes a pod with the two flags in one word (issue 19: bytes per pod) */
+	guint n_placements : 30;
+	guint never_runs : 1; /* pending, and no pending event can change that (quiescent) */
+	guint shared : 1;     /* a device of its last placement is shared (not exclusive) */
 } ScenarioPodRecord;
 
 /* Why a run ended (docs/scenario.md, "How a run ends"). */
@@ -217,8 +218,14 @@ void scenario_sample__add_node(ScenarioSampler *self,
                                const HwNode *node,
                                const HwPublishOptions *opts,
                                const GPtrArray *slices);
+/* Before the first tick: each tick reads only the nodes @sim logged as
+ * changed (cluster_sim_log_node_changes; @sim is the one given to new).
+ * Without it each tick checks every node. */
+void scenario_sample__follow_changes(ScenarioSampler *self, ClusterSim *sim);
 /* One sample at @now (the run's sampling tick). */
 void scenario_sample__tick(ScenarioSampler *self, SimTime now);
+/* How many times a tick read a node so far (tests: an unchanged node is not read again). */
+guint64 scenario_sample__get_nodes_read(const ScenarioSampler *self);
 /* At the end of the run: each pod's devices; drops the borrowed pointers. */
 void scenario_sample__finish(ScenarioSampler *self);
 /* After finish: adds a device the simulation does not run on (a NIC) to the pod's list. */

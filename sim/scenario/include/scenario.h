@@ -340,9 +340,9 @@ typedef struct {
 	SimTime work; /* SIM_TIME_NEVER: a service */
 	double compute;
 	gint64 memory;
-	/* trace pods: */
-	guint num_gpu;
+	/* trace pods (the two 4-byte fields side by side: 104 bytes a pod, not 112) */
 	gint64 cpu_milli, memory_mib;
+	guint num_gpu;
 	guint32 gpu_spec_mask;
 } ScenarioPod;
 

@@ -5,7 +5,8 @@
  * name), pinned to values computed independently (Python), so GLib or
  * compiler changes cannot move it; the same (seed, name) gives the same
  * sequence; creating other streams first, or drawing from them, changes no
- * stream; the helpers' sample moments match their parameters.
+ * stream; drasim's own taus2 type gives GSL's gsl_rng_taus2 output number for
+ * number; the helpers' sample moments match their parameters.
  */
 #include <string.h>
 
@@ -19,6 +20,52 @@ test_rng__stream_seed_is_pinned(void **state)
 	assert_true(sim_rng_stream_seed(42, "arrivals") == UINT64_C(0x837269277334a26c));
 	assert_true(sim_rng_stream_seed(42, "durations") == UINT64_C(0x86cff95210bfba92));
 	assert_true(sim_rng_stream_seed(7, "test.queue") == UINT64_C(0x0a619a99f210a94f));
+}
+
+/* A reference taus2 from GSL, seeded as the stream's generator is. */
+static gsl_rng *
+gsl_twin(SimRng *rng, unsigned long seed)
+{
+	gsl_rng *ref = gsl_rng_alloc(gsl_rng_taus2);
+
+	gsl_rng_set(ref, seed);
+	gsl_rng_set(sim_rng_get_gsl(rng), seed);
+	return ref;
+}
+
+static void
+test_rng__own_taus2_is_gsls(void **state)
+{
+	/* 0 (GSL seeds 1 instead), the words' lower bounds, the 32-bit edges */
+	const unsigned long seeds[] = {
+		0, 1, 2, 3, 7, 69069, 0x7fffffffUL, 0xffffffffUL, 123456789
+	};
+	const uint32_t bounds[] = { 1, 2, 3, 7, 1000, 0x80000001u, 0xffffffffu };
+
+	for (guint s = 0; s < G_N_ELEMENTS(seeds); s++) {
+		g_autoptr(SimRng) rng = sim_rng_new(0, "twin");
+		gsl_rng *ref = gsl_twin(rng, seeds[s]);
+
+		for (guint i = 0; i < 20000; i++) {
+			uint32_t n = bounds[i % G_N_ELEMENTS(bounds)];
+
+			switch (i % 3) {
+			case 0:
+				assert_int_equal(gsl_rng_get(sim_rng_get_gsl(rng)),
+				                 gsl_rng_get(ref));
+				break;
+			case 1: {
+				double x = sim_rng_uniform(rng), y = gsl_rng_uniform(ref);
+				assert_memory_equal(&x, &y, sizeof x);
+				break;
+			}
+			default:
+				assert_int_equal(sim_rng_uniform_int(rng, n),
+				                 gsl_rng_uniform_int(ref, n));
+			}
+		}
+		gsl_rng_free(ref);
+	}
 }
 
 static void
@@ -173,6 +220,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rng__stream_seed_is_pinned),
+		cmocka_unit_test(test_rng__own_taus2_is_gsls),
 		cmocka_unit_test(test_rng__reproducible),
 		cmocka_unit_test(test_rng__adding_a_stream_changes_no_other),
 		cmocka_unit_test(test_rng__moments),

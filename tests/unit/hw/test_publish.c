@@ -443,6 +443,146 @@ test_publish__golden_p4d(void **state)
 	golden("aws-p4d.yaml", "aws-p4d.24xlarge", "all-disabled", FALSE);
 }
 
+/* GLib's SHA-256 of @seed in drasim's uuid form: the value hw_node.c's own SHA-256
+ * must give (it replaced g_compute_checksum_for_string for speed, issue 19). */
+static char *
+glib_uuid(const char *prefix, const char *seed)
+{
+	g_autofree char *hex = g_compute_checksum_for_string(G_CHECKSUM_SHA256, seed, -1);
+
+	return g_strdup_printf("%s%.8s-%.4s-%.4s-%.4s-%.12s", prefix, hex, hex + 8, hex + 12,
+	                       hex + 16, hex + 20);
+}
+
+/* Uuids, macs and MIG uuids of nodes whose seeds are one block (short names), end
+ * at the padding boundary (55 to 56 bytes: the length needs a second block) or
+ * take two blocks and more, against GLib's digests of the same seeds. */
+static void
+test_publish__hashed_names(void **state)
+{
+	const HwNodeShape *shape = hw_catalog_lookup_shape(catalog, "dgx-h100");
+	static const guint lengths[] = { 1, 6, 45, 46, 47, 48, 50, 56, 63, 64, 119, 200 };
+
+	for (guint l = 0; l < G_N_ELEMENTS(lengths); l++) {
+		g_autofree char *name = g_strnfill(lengths[l], 'n');
+		g_autoptr(HwNode) node = hw_node_new(shape, name);
+		g_autoptr(GPtrArray) slices = NULL;
+		const HwSlice *slice;
+
+		assert_int_equal(node->gpus->len, 8);
+		for (guint g = 0; g < node->gpus->len; g++) {
+			const HwGpu *gpu = g_ptr_array_index(node->gpus, g);
+			g_autofree char *seed = g_strdup_printf("%s/gpu-%u", name, g);
+			g_autofree char *want = glib_uuid("GPU-", seed);
+
+			assert_string_equal(gpu->uuid, want);
+		}
+		assert_true(node->nics->len > 0);
+		for (guint n = 0; n < node->nics->len; n++) {
+			const HwNic *nic = g_ptr_array_index(node->nics, n);
+			g_autofree char *seed = g_strdup_printf("%s/%s", name, nic->bdf);
+			g_autofree char *hex =
+			        g_compute_checksum_for_string(G_CHECKSUM_SHA256, seed, -1);
+			g_autofree char *want = g_strdup_printf("02:%.2s:%.2s:%.2s:%.2s:%.2s", hex,
+			                                        hex + 2, hex + 4, hex + 6, hex + 8);
+
+			assert_string_equal(nic->mac, want);
+		}
+		assert_true(hw_node_apply_layout(node, "1g.10gb@0,3g.40gb@4", NULL));
+		slices = publish(node, FALSE, FALSE);
+		slice = g_ptr_array_index(slices, 0);
+		for (guint d = 0; d < slice->devices->len; d++) {
+			const HwDevice *dev = g_ptr_array_index(slice->devices, d);
+			const HwGpu *gpu = g_ptr_array_index(node->gpus, d / 2);
+			guint start = d % 2 == 0 ? 0 : 4;
+			g_autofree char *seed = g_strdup_printf("%s/%u", gpu->uuid, start);
+			g_autofree char *want = glib_uuid("MIG-", seed);
+
+			assert_string_equal(attr_string(dev, "uuid", HW_ATTR_STRING), want);
+		}
+	}
+	(void)state;
+}
+
+/* The dranet slice of node-a renewed for node-b is the one node-b publishes (the
+ * YAML of both, whole: names, pool, macs and every shape attribute); a node of
+ * another shape (other NICs) is refused and leaves the slice as it was. */
+static void
+test_publish__dranet_renew(void **state)
+{
+	const HwNodeShape *dgx = hw_catalog_lookup_shape(catalog, "dgx-h100");
+	g_autoptr(HwNode) a = hw_node_new(dgx, "node-a");
+	g_autoptr(HwNode) b = hw_node_new(dgx, "a-much-longer-node-name-b");
+	g_autoptr(HwNode) p4d =
+	        hw_node_new(hw_catalog_lookup_shape(catalog, "aws-p4d.24xlarge"), "node-a");
+	g_autoptr(HwSlice) renewed = hw_publish_dranet(a);
+	g_autoptr(HwSlice) fresh = hw_publish_dranet(b);
+	g_autoptr(GPtrArray) nodes = g_ptr_array_new();
+	g_autoptr(GPtrArray) one = g_ptr_array_new();
+	g_autoptr(GPtrArray) other = g_ptr_array_new();
+	g_autofree char *before = NULL, *want = NULL, *got = NULL, *after = NULL;
+
+	g_ptr_array_add(one, renewed);
+	g_ptr_array_add(other, fresh);
+	before = hw_yaml_write_list(nodes, NULL, one);
+	want = hw_yaml_write_list(nodes, NULL, other);
+	assert_string_not_equal(before, want);
+	assert_false(hw_publish_dranet_renew(renewed, p4d));
+	after = hw_yaml_write_list(nodes, NULL, one);
+	assert_string_equal(after, before);
+	assert_true(hw_publish_dranet_renew(renewed, b));
+	got = hw_yaml_write_list(nodes, NULL, one);
+	assert_string_equal(got, want);
+	(void)state;
+}
+
+/* YAML of @slices alone. */
+static char *
+slices_yaml(const GPtrArray *slices)
+{
+	g_autoptr(GPtrArray) nodes = g_ptr_array_new();
+
+	return hw_yaml_write_list(nodes, NULL, slices);
+}
+
+/* node-a's gpu.nvidia.com slice renewed for node-b is node-b's, with MIG off and
+ * with static MIG (uuids, parentUUIDs, names); DynamicMIG and a node of another
+ * layout are refused and leave it as it was. */
+static void
+test_publish__nvidia_renew(void **state)
+{
+	static const char *const layouts[] = { "all-disabled", "1g.10gb@0,3g.40gb@4" };
+
+	for (guint l = 0; l < G_N_ELEMENTS(layouts); l++) {
+		g_autoptr(HwNode) a = catalog_node("dgx-h100", layouts[l]);
+		g_autoptr(HwNode) b = hw_node_new(hw_catalog_lookup_shape(catalog, "dgx-h100"),
+		                                  "a-much-longer-node-name-b");
+		g_autoptr(HwNode) other =
+		        catalog_node("dgx-h100", l == 0 ? "all-balanced" : "all-disabled");
+		g_autoptr(GPtrArray) renewed = publish(a, FALSE, FALSE);
+		g_autoptr(GPtrArray) fresh = NULL;
+		g_autofree char *before = slices_yaml(renewed), *want = NULL, *got = NULL;
+		g_autofree char *after = NULL;
+		HwPublishOptions options;
+
+		assert_true(hw_node_apply_layout(b, layouts[l], NULL));
+		fresh = publish(b, FALSE, FALSE);
+		want = slices_yaml(fresh);
+		assert_string_not_equal(before, want);
+		hw_publish_options_init(&options);
+		assert_false(hw_publish_nvidia_renew(renewed, other, &options));
+		options.dynamic_mig = TRUE;
+		assert_false(hw_publish_nvidia_renew(renewed, b, &options));
+		after = slices_yaml(renewed);
+		assert_string_equal(after, before);
+		options.dynamic_mig = FALSE;
+		assert_true(hw_publish_nvidia_renew(renewed, b, &options));
+		got = slices_yaml(renewed);
+		assert_string_equal(got, want);
+	}
+	(void)state;
+}
+
 int
 main(void)
 {
@@ -451,6 +591,9 @@ main(void)
 		cmocka_unit_test(test_publish__static_mig),
 		cmocka_unit_test(test_publish__stranded),
 		cmocka_unit_test(test_publish__names),
+		cmocka_unit_test(test_publish__hashed_names),
+		cmocka_unit_test(test_publish__dranet_renew),
+		cmocka_unit_test(test_publish__nvidia_renew),
 		cmocka_unit_test(test_publish__dynamic_mig),
 		cmocka_unit_test(test_publish__dynamic_layouts),
 		cmocka_unit_test(test_publish__p4d_nics),

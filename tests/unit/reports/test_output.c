@@ -173,6 +173,58 @@ test_output__dir_replaced_whole(void **state)
 	assert_string_equal(siblings, "out"); /* no out.tmp-* or out.old-* left */
 }
 
+/*
+ * report.json and pods.csv are streamed in chunks of 64 KiB: 2,000 more pods
+ * (about 330 bytes of JSON each) make report.json about 700 KB, so a write
+ * failing after 200,000 bytes fails in its fourth chunk. The error names the
+ * file, and the previous output stays whole.
+ */
+static void
+test_output__streamed_write_fails_midway(void **state)
+{
+	g_autoptr(RptReport) report = fake_report_new(1.0);
+	RptMode *mode = rpt_mode_add(report, "dra"); /* the fake's first mode */
+	g_autofree char *dir = g_build_filename(*state, "out", NULL);
+	g_autofree char *json = g_build_filename(dir, "report.json", NULL);
+	g_autofree char *want = g_strdup_printf("%s: cannot write: %s", json, g_strerror(ENOSPC));
+	g_autoptr(GError) error = NULL;
+	g_autofree char *listing = NULL;
+	g_autofree char *siblings = NULL;
+	g_autofree char *text = NULL;
+	gboolean ok;
+
+	assert_true(rpt_write_formats(report, "text", dir, NULL));
+	for (guint i = 0; i < 2000; i++) {
+		g_autofree char *name = g_strdup_printf("many-%u", i);
+		RptPod pod = { .name = name,
+			       .workload = "many",
+			       .request = "claim=one-gpu[gpu.nvidia.com x1]",
+			       .arrival_us = i,
+			       .start_us = i + 1,
+			       .end_us = i + 2,
+			       .node = "node-0",
+			       .devices = "gpu:node-0/gpu-0",
+			       .slowdown = 1,
+			       .outcome = RPT_OUTCOME_COMPLETED,
+			       .attempts = 1 };
+
+		rpt_mode_add_pod(mode, &pod);
+	}
+	g_setenv("DRASIM_TEST_WRITE_FAIL", "report.json:200000", TRUE);
+	ok = rpt_write_formats(report, "json,csv", dir, &error);
+	g_unsetenv("DRASIM_TEST_WRITE_FAIL");
+	assert_false(ok);
+	assert_string_equal(error->message, want);
+	listing = entries(dir);
+	assert_string_equal(listing, ".drasim-output report.txt");
+	siblings = entries(*state);
+	assert_string_equal(siblings, "out"); /* no out.tmp-* left */
+	assert_true(rpt_write_formats(report, "json,csv", dir, NULL));
+	text = slurp(json);
+	assert_true(strlen(text) > 2000 * 300);
+	assert_non_null(strstr(text, "\"name\":\t\"many-1999\""));
+}
+
 /* The same where the file system has no RENAME_EXCHANGE: two renames, no DIR.old-* left. */
 static void
 test_output__dir_replaced_by_two_renames(void **state)
@@ -285,6 +337,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_output__external_writer, setup_tmp,
 		                                teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_output__dir_replaced_whole, setup_tmp,
+		                                teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_output__streamed_write_fails_midway, setup_tmp,
 		                                teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_output__dir_replaced_by_two_renames, setup_tmp,
 		                                teardown_tmp),

@@ -87,6 +87,8 @@ test_shared_claim_time_slices(void **state)
 	assert_true(fabs(r->alloc_ratio_mean - 1.0) < 1e-9);
 	assert_string_equal(scenario_test_devices(r, "a"), "gpu:node-0/gpu-0");
 	assert_string_equal(scenario_test_devices(r, "b"), "gpu:node-0/gpu-0");
+	/* one copy of a device list for every pod that ran on it (issue 19, bytes per pod) */
+	assert_ptr_equal(scenario_test_devices(r, "a"), scenario_test_devices(r, "b"));
 }
 
 /*
