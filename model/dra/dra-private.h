@@ -312,10 +312,12 @@ struct DraAllocator {
 
 	/* Filter memo (dra_memo.c) */
 	gboolean memo_on;
-	guint memo_epoch;      /* bumped when a setting changes the search */
-	guint shape;           /* id of the current claims' shape; 0: not computed */
-	GHashTable *shapes;    /* canonical claim text -> id */
-	GString *shape_text;   /* scratch */
+	guint memo_epoch;         /* bumped when a setting changes the search */
+	guint shape;              /* id of the current claims' shape; 0: not computed */
+	GHashTable *shapes;       /* canonical claim text -> id */
+	GString *shape_text;      /* scratch */
+	GString *last_shape_text; /* the text of last_shape, compared before the table */
+	guint last_shape;
 	gboolean memo_pending; /* the last answer came from the memo: no search state */
 	DraOutcome memo_outcome;
 	guint64 shared_gen;           /* allocated-state changes in slices without nodeName */

@@ -34,6 +34,7 @@ dra_memo__init(DraAllocator *self)
 {
 	self->shapes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	self->shape_text = g_string_new(NULL);
+	self->last_shape_text = g_string_new(NULL);
 	self->memo_deltas = g_array_new(FALSE, TRUE, sizeof(DraStats));
 	self->memo_uses = g_array_new(FALSE, TRUE, sizeof(guint64));
 	self->memo_delta_index = g_hash_table_new_full(stats_hash, stats_equal, g_free, NULL);
@@ -46,6 +47,7 @@ dra_memo__free(DraAllocator *self)
 {
 	g_hash_table_unref(self->shapes);
 	g_string_free(self->shape_text, TRUE);
+	g_string_free(self->last_shape_text, TRUE);
 	g_array_unref(self->memo_deltas);
 	g_array_unref(self->memo_uses);
 	g_hash_table_unref(self->memo_delta_index);
@@ -197,12 +199,20 @@ current_shape(DraAllocator *self)
 	for (guint c = 0; c < self->n_claims; c++) {
 		put_claim(s, self->claims[c]);
 	}
+	/* consecutive pods mostly ask the same: a compare costs less than hashing the text */
+	if (self->last_shape != 0 && s->len == self->last_shape_text->len &&
+	    memcmp(s->str, self->last_shape_text->str, s->len) == 0) {
+		self->shape = self->last_shape;
+		return self->shape;
+	}
 	gpointer id = g_hash_table_lookup(self->shapes, s->str);
 	if (id == NULL) {
 		id = GUINT_TO_POINTER(g_hash_table_size(self->shapes) + 1);
 		g_hash_table_insert(self->shapes, g_strdup(s->str), id);
 	}
 	self->shape = GPOINTER_TO_UINT(id);
+	self->last_shape = self->shape;
+	g_string_assign(self->last_shape_text, s->str);
 	return self->shape;
 }
 
