@@ -137,6 +137,22 @@ add_profile_capacity(GArray *capacity, const HwMigProfile *p)
 	hw_qty__append(capacity, "memory", (gint64)p->memory_mib << 20, HW_QTY_BINARY);
 }
 
+/* A static MIG device's uuid: a hash of its GPU's uuid and its start slice. */
+static char *
+mig_uuid(const HwGpu *gpu, guint start)
+{
+	HwText seed;
+	char *uuid;
+
+	hw__text_init(&seed);
+	hw__text_add(&seed, gpu->uuid);
+	hw__text_add(&seed, "/");
+	hw__text_add_uint(&seed, start);
+	uuid = hw__uuid("MIG-", seed.str);
+	hw__text_clear(&seed);
+	return uuid;
+}
+
 static HwDevice *
 mig_device_new(const HwGpu *gpu,
                const HwMigInstance *inst,
@@ -149,15 +165,8 @@ mig_device_new(const HwGpu *gpu,
 	hw_device__attr_string(device, "type", "mig");
 	if (!dynamic) {
 		/* A dynamic device has no UUID until it is created at prepare time. */
-		HwText seed;
-		g_autofree char *uuid = NULL;
+		g_autofree char *uuid = mig_uuid(gpu, inst->start);
 
-		hw__text_init(&seed);
-		hw__text_add(&seed, gpu->uuid);
-		hw__text_add(&seed, "/");
-		hw__text_add_uint(&seed, inst->start);
-		uuid = hw__uuid("MIG-", seed.str);
-		hw__text_clear(&seed);
 		hw_device__attr_string(device, "uuid", uuid);
 	}
 	hw_device__attr_string(device, "parentUUID", gpu->uuid);
@@ -436,16 +445,9 @@ hw_publish_nvidia_renew(GPtrArray *slices, const HwNode *node, const HwPublishOp
 		}
 		for (guint k = 0; gpu->mig_mode == HW_MIG_MODE_ON && k < gpu->instances->len; k++) {
 			HwDevice *device = slice->devices->pdata[d++];
-			HwText seed;
-			g_autofree char *uuid = NULL;
+			g_autofree char *uuid = mig_uuid(
+			        gpu, g_array_index(gpu->instances, HwMigInstance, k).start);
 
-			hw__text_init(&seed);
-			hw__text_add(&seed, gpu->uuid);
-			hw__text_add(&seed, "/");
-			hw__text_add_uint(&seed,
-			                  g_array_index(gpu->instances, HwMigInstance, k).start);
-			uuid = hw__uuid("MIG-", seed.str);
-			hw__text_clear(&seed);
 			renew_attr(device, "uuid", uuid);
 			renew_attr(device, "parentUUID", gpu->uuid);
 		}
